@@ -1,0 +1,69 @@
+#!/usr/bin/env bun
+// The only entry: read argv, environment and clock once, wire the real adapters, route, lazy-load one face.
+import { bunGit, bunProc, desktopNotify, processStdio } from "../src/adapters/index.ts";
+import { describeError, isMemnoxError } from "../src/core/errors.ts";
+import type { Context } from "../src/ports/context.ts";
+import { memnoxPaths } from "../src/state/paths.ts";
+import { type Face, type Route, route } from "./route.ts";
+
+declare const MEMNOX_VERSION: string | undefined;
+
+type FaceRun = (ctx: Context) => Promise<number>;
+
+const FACES: Record<Face, () => Promise<FaceRun>> = {
+  cli: () => import("../src/seams/cli/index.ts").then((m) => m.run),
+  hook: () => import("../src/seams/hook/index.ts").then((m) => m.run),
+  "mcp-proxy": () => import("../src/seams/mcp-proxy/index.ts").then((m) => m.run),
+  session: () => import("../src/seams/session/index.ts").then((m) => m.run),
+  shell: () => import("../src/seams/shell/index.ts").then((m) => m.run),
+  shim: () => import("../src/seams/shim/index.ts").then((m) => m.run),
+  daemon: () => import("../src/daemon/index.ts").then((m) => m.run),
+};
+
+function isCompiled(): boolean {
+  return Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
+}
+
+function invocation(): { invokedAs: string; args: string[]; selfArgv: string[] } {
+  if (isCompiled()) return { invokedAs: process.argv0, args: process.argv.slice(2), selfArgv: [process.execPath] };
+  // From source (`bun bin/memnox.ts`), MEMNOX_ARGV0 stands in for the symlink name so tests can reach every face.
+  const invokedAs = process.env.MEMNOX_ARGV0 || "memnox";
+  return { invokedAs, args: process.argv.slice(2), selfArgv: [process.execPath, Bun.main] };
+}
+
+async function main(): Promise<number> {
+  const io = processStdio();
+  let r: Route | undefined;
+  try {
+    const { invokedAs, args, selfArgv } = invocation();
+    r = route(invokedAs, args);
+    const env = process.env;
+    const ctx: Context = {
+      argv0: invokedAs,
+      ...(r.name !== undefined ? { invokedName: r.name } : {}),
+      args: r.args,
+      env,
+      cwd: process.cwd(),
+      startedAt: Date.now(),
+      clock: { now: () => Date.now() },
+      paths: memnoxPaths(env),
+      io,
+      proc: bunProc(),
+      git: bunGit(env),
+      notify: desktopNotify(process.platform),
+      version: typeof MEMNOX_VERSION === "string" ? MEMNOX_VERSION : "0.0.0-source",
+      execPath: process.execPath,
+      selfArgv,
+    };
+    const face = await FACES[r.face]();
+    return await face(ctx);
+  } catch (e) {
+    io.err(`memnox: ${describeError(e)}\n`);
+    return isMemnoxError(e) ? e.exitCode : 70;
+  }
+}
+
+// No top-level await: the bytecode build must compile this module.
+main().then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,31 @@
+// What an agent is about to do, after resolution: the vocabulary every layer shares.
+export const ACTION_CLASSES = ["read", "write", "destructive", "communication", "unknown"] as const;
+export type ActionClass = (typeof ACTION_CLASSES)[number];
+
+/** Where a request sat against the scope the session declared. */
+export type ScopeFit = "in_scope" | "out_of_scope" | "undeclared";
+
+export interface Action {
+  /** `git.push-force`, `filesystem.read`, `shell.execute`, `mcp.github.merge_pull_request` */
+  readonly name: string;
+  readonly class: ActionClass;
+  /** Absolute paths, hosts, branches, refspecs, the normalised command line: what the action acts on. */
+  readonly targets: readonly string[];
+  /** Raw call arguments by name; matched in-process only, recorded only as a digest. */
+  readonly arguments: Readonly<Record<string, readonly string[]>>;
+  /** Destination branch of a push (refspec destination), when the action names one. */
+  readonly branch?: string;
+  /** The CLI whose verb table produced this action, when one did. */
+  readonly cli?: string;
+}
+
+const CLASS_RANK: Record<ActionClass, number> = { read: 0, write: 1, communication: 2, unknown: 3, destructive: 4 };
+
+/** The most consequential of two classes, for an action built from several parts. */
+export function heavierClass(a: ActionClass, b: ActionClass): ActionClass {
+  return CLASS_RANK[a] >= CLASS_RANK[b] ? a : b;
+}
+
+export function isActionClass(v: unknown): v is ActionClass {
+  return typeof v === "string" && (ACTION_CLASSES as readonly string[]).includes(v);
+}

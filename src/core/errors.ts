@@ -1,0 +1,52 @@
+// One error class with string codes; each face catches it once and maps it to an exit code or a protocol answer.
+export type ErrorCode =
+  | "usage"
+  | "not_built"
+  | "policy_parse"
+  | "policy_invalid"
+  | "config_invalid"
+  | "io"
+  | "unsafe_edit"
+  | "not_found"
+  | "conflict"
+  | "refused"
+  | "internal";
+
+const EXIT: Record<ErrorCode, number> = {
+  usage: 2,
+  not_built: 2,
+  policy_parse: 1,
+  policy_invalid: 1,
+  config_invalid: 1,
+  io: 1,
+  unsafe_edit: 1,
+  not_found: 1,
+  conflict: 1,
+  refused: 1,
+  internal: 70,
+};
+
+export class MemnoxError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  constructor(code: ErrorCode, message: string, hint?: string) {
+    super(message);
+    this.name = "MemnoxError";
+    this.code = code;
+    this.hint = hint;
+  }
+  get exitCode(): number {
+    return EXIT[this.code];
+  }
+}
+
+export function isMemnoxError(e: unknown): e is MemnoxError {
+  return e instanceof MemnoxError;
+}
+
+/** Lowercase, no stack: what a person reads. */
+export function describeError(e: unknown): string {
+  if (e instanceof MemnoxError) return e.hint ? `${e.message} (${e.hint})` : e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

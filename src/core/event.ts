@@ -1,0 +1,62 @@
+// One ledger row as writers hand it over; the ledger adds id, sequence and the hash chain.
+import type { ActionClass } from "./action.ts";
+import type { Effect, Mode } from "./effect.ts";
+import type { StateFact } from "./request.ts";
+import type { Alternative, ArgumentMatch } from "./verdict.ts";
+
+export const EVENT_SCHEMA_VERSION = 1;
+
+export const SURFACES = ["hook", "shell", "interceptor", "mcp", "git", "egress", "config", "cli"] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** decision: written before the action runs; outcome: its exit code, linked by parent; answer: a person's reply. */
+export type EventKind = "decision" | "outcome" | "answer" | "config" | "state" | "session" | "anchor";
+
+/** The full non-secret request the engine saw, so a verdict can be replayed. */
+export interface RecordedRequest {
+  readonly action: string;
+  readonly class: ActionClass;
+  readonly targets: readonly string[];
+  readonly cwd: string;
+  readonly agent?: string;
+  readonly role?: string;
+  readonly environment?: string;
+  readonly branch?: string;
+  readonly scope: "in_scope" | "out_of_scope" | "undeclared";
+  readonly facts: readonly StateFact[];
+  readonly argumentMatches: readonly ArgumentMatch[];
+  /** Rule files in force, by path, so `why` can name where a rule came from. */
+  readonly ruleFiles?: readonly string[];
+}
+
+export interface EventInput {
+  readonly kind: EventKind;
+  readonly occurredAt: string;
+  readonly surface: Surface;
+  readonly operation: string;
+  readonly classes?: readonly ActionClass[];
+  readonly session?: string;
+  readonly agent?: string;
+  readonly resourceRef?: string;
+  /** Effect applied (what actually happened to the call). */
+  readonly effect?: Effect;
+  /** What enforce would have applied; differs from effect in observe/advise. */
+  readonly enforceEffect?: Effect;
+  readonly mode?: Mode;
+  readonly governed?: boolean;
+  readonly reason?: string;
+  readonly ruleId?: string;
+  readonly ruleFile?: string;
+  readonly ruleLine?: number;
+  readonly alternative?: Alternative;
+  readonly argsDigest?: string;
+  readonly policyHash?: string;
+  readonly exitCode?: number;
+  readonly durationMs?: number;
+  readonly startedAt?: string;
+  readonly cwd?: string;
+  readonly parent?: string;
+  readonly request?: RecordedRequest;
+  /** Free-form non-secret detail (config change in words, who answered, etc.). */
+  readonly detail?: Readonly<Record<string, string | number | boolean | null>>;
+}

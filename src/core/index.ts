@@ -1,0 +1,11 @@
+export type { Action, ActionClass, ScopeFit } from "./action.ts";
+export { ACTION_CLASSES, heavierClass, isActionClass } from "./action.ts";
+export type { Effect, Mode } from "./effect.ts";
+export { EFFECTS, effectRank, isEffect, isMode, MODES, stricter } from "./effect.ts";
+export type { ErrorCode } from "./errors.ts";
+export { describeError, isMemnoxError, MemnoxError } from "./errors.ts";
+export type { EventInput, EventKind, RecordedRequest, Surface } from "./event.ts";
+export { EVENT_SCHEMA_VERSION, SURFACES } from "./event.ts";
+export type { PolicyRequest, StateFact } from "./request.ts";
+export { factKey, factsInForce } from "./request.ts";
+export type { Alternative, ArgumentMatch, RuleRef, Verdict } from "./verdict.ts";

@@ -1,0 +1,38 @@
+// What the engine answers: the effect, the deciding rule, and what it permits instead.
+import type { Effect } from "./effect.ts";
+
+export interface RuleRef {
+  readonly name: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface Alternative {
+  readonly action: string;
+  readonly resource?: string;
+  readonly note: string;
+}
+
+/** Which argument pattern of which rule matched; never the argument itself. */
+export interface ArgumentMatch {
+  readonly rule: string;
+  readonly argument: string;
+  readonly pattern: string;
+}
+
+export interface Verdict {
+  /** What the rules decide, before the mode is applied. */
+  readonly effect: Effect;
+  /** False when no rule matched: the effect is the configured default, not an endorsement. */
+  readonly governed: boolean;
+  readonly rule?: RuleRef;
+  readonly reason: string;
+  readonly alternative?: Alternative;
+  /** Every rule that matched, deciding rule first. */
+  readonly matched: readonly RuleRef[];
+  /** The deciding rule carries `mode = "observe"`: recorded, never applied. */
+  readonly observeOnly: boolean;
+  readonly argumentMatches: readonly ArgumentMatch[];
+  readonly approvers?: readonly string[];
+  readonly minApprovals?: number;
+}

@@ -1,0 +1,44 @@
+// The CLI face: a citty command per entry in the registry, each loaded only when it runs.
+import type { CommandDef } from "citty";
+import { MemnoxError } from "../../core/errors.ts";
+import type { Context } from "../../ports/context.ts";
+import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
+import { findCommand } from "./registry.ts";
+
+export async function run(ctx: Context): Promise<number> {
+  const [first, ...rest] = ctx.args;
+  if (first === undefined) return bare(ctx);
+  if (first === "--help" || first === "-h") return say(ctx, renderTerminalHelp(ctx.version));
+  if (first === "--version" || first === "-v" || first === "version") return say(ctx, `${ctx.version}\n`);
+  if (first === "help") {
+    if (rest[0] === undefined) return say(ctx, renderTerminalHelp(ctx.version));
+    if (rest[0] === "--all") return say(ctx, renderAll());
+    return say(ctx, await renderCommandHelp(ctx, rest));
+  }
+  const entry = findCommand(first);
+  if (!entry) throw new MemnoxError("usage", `unknown command \`${first}\``, "memnox help --all lists every command");
+  const def = (await entry.load())(ctx);
+  if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
+  return runDef(def, rest);
+}
+
+async function runDef(def: CommandDef, rawArgs: string[]): Promise<number> {
+  const { runCommand } = await import("citty");
+  try {
+    const { result } = await runCommand(def, { rawArgs });
+    return typeof result === "number" ? result : 0;
+  } catch (e) {
+    if (e instanceof Error && e.name === "CLIError") throw new MemnoxError("usage", e.message.toLowerCase());
+    throw e;
+  }
+}
+
+/** Bare `memnox`: the scan before setup, the status after (wired by the setup work); until then, the help. */
+async function bare(ctx: Context): Promise<number> {
+  return say(ctx, renderTerminalHelp(ctx.version));
+}
+
+function say(ctx: Context, text: string): number {
+  ctx.io.out(text);
+  return 0;
+}

@@ -1,0 +1,115 @@
+// Every command, in the order a person meets them; `terminal` marks the eight `memnox --help` shows.
+import type { CommandDef } from "citty";
+import type { Context } from "../../ports/context.ts";
+
+export type CommandFactory = (ctx: Context) => CommandDef;
+
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  readonly terminal?: true;
+  readonly load: () => Promise<CommandFactory>;
+}
+
+const notBuilt = (name: string, why: string) => () =>
+  import("./commands/not-built.ts").then((m) => m.notBuilt(name, why));
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "setup", terminal: true, summary: "put this machine under memnox, once", load: notBuilt("setup", "setup") },
+  { name: "status", terminal: true, summary: "where this machine stands", load: notBuilt("status", "setup") },
+  {
+    name: "rewind",
+    terminal: true,
+    summary: "undo what an agent did to your files",
+    load: notBuilt("rewind", "rewind"),
+  },
+  {
+    name: "doctor",
+    terminal: true,
+    summary: "check the wiring, and prove it holds",
+    load: notBuilt("doctor", "setup"),
+  },
+  {
+    name: "stop",
+    terminal: true,
+    summary: "turn protection off on purpose and on the record",
+    load: notBuilt("stop", "gate"),
+  },
+  {
+    name: "start",
+    terminal: true,
+    summary: "turn it back on, in the mode it was stopped in",
+    load: notBuilt("start", "gate"),
+  },
+  {
+    name: "update",
+    terminal: true,
+    summary: "the latest version, with the wiring pointed at it",
+    load: notBuilt("update", "distribution"),
+  },
+  { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
+  { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
+  {
+    name: "explain",
+    summary: "where one capability came from and what governs it",
+    load: notBuilt("explain", "policy"),
+  },
+  { name: "agents", summary: "the agents on this machine", load: notBuilt("agents", "setup") },
+  { name: "protect", summary: "write rules, install interceptors and hooks", load: notBuilt("protect", "policy") },
+  { name: "config", summary: "the seven settings", load: notBuilt("config", "policy") },
+  { name: "policy", summary: "check, register and test rule files", load: notBuilt("policy", "policy") },
+  { name: "check", summary: "what a command line would get, before it runs", load: notBuilt("check", "policy") },
+  { name: "run", summary: "start an agent behind every seam", load: notBuilt("run", "gate") },
+  {
+    name: "env",
+    summary: "the environment an agent needs when something else starts it",
+    load: notBuilt("env", "gate"),
+  },
+  { name: "freeze", summary: "stop external-state actions for a while", load: notBuilt("freeze", "gate") },
+  { name: "approvals", summary: "calls held for a person", load: notBuilt("approvals", "gate") },
+  { name: "approve", summary: "release one held call", load: notBuilt("approve", "gate") },
+  { name: "deny", summary: "refuse one held call", load: notBuilt("deny", "gate") },
+  { name: "paused", summary: "sessions memnox is holding, and why", load: notBuilt("paused", "mcp") },
+  { name: "resume", summary: "let a held or wary session carry on", load: notBuilt("resume", "mcp") },
+  { name: "timeline", summary: "what the agents did, in order", load: notBuilt("timeline", "ledger") },
+  {
+    name: "why",
+    summary: "why the last thing that did not proceed was decided that way",
+    load: notBuilt("why", "ledger"),
+  },
+  { name: "trace", summary: "one action end to end", load: notBuilt("trace", "ledger") },
+  { name: "replay", summary: "one session step by step", load: notBuilt("replay", "ledger") },
+  {
+    name: "report",
+    summary: "what the agents did in a window, and what was redone",
+    load: notBuilt("report", "ledger"),
+  },
+  { name: "verify", summary: "check the ledger's hash chain", load: notBuilt("verify", "ledger") },
+  { name: "purge", summary: "drop history past retention", load: notBuilt("purge", "ledger") },
+  {
+    name: "memory",
+    summary: "what the team decided, as pages agents are reminded of",
+    load: notBuilt("memory", "memory"),
+  },
+  { name: "mcp", summary: "MCP servers through the proxy, and the session tools", load: notBuilt("mcp", "mcp") },
+  { name: "watch", summary: "report what arrives, as it happens", load: notBuilt("watch", "daemon") },
+  {
+    name: "daemon",
+    summary: "hold the rules in one process and keep the boundary",
+    load: notBuilt("daemon", "daemon"),
+  },
+  { name: "uninstall", summary: "take every seam back out", load: notBuilt("uninstall", "setup") },
+  { name: "logout", summary: "forget the workspace credential", load: notBuilt("logout", "workspace") },
+  { name: "whoami", summary: "which workspace this machine is enrolled in", load: notBuilt("whoami", "workspace") },
+  { name: "sync", summary: "pull rules and send what happened, now", load: notBuilt("sync", "workspace") },
+  { name: "next", summary: "what you could safely stop being asked about", load: notBuilt("next", "ledger") },
+  { name: "budget", summary: "budgets counted from the ledger", load: notBuilt("budget", "ledger") },
+  { name: "lock", summary: "hold a path while you work on it", load: notBuilt("lock", "gate") },
+  { name: "collisions", summary: "two agents in one file", load: notBuilt("collisions", "ledger") },
+  { name: "claims", summary: "what an agent said it did, against the record", load: notBuilt("claims", "ledger") },
+  { name: "skills", summary: "what agents run on beyond their config", load: notBuilt("skills", "setup") },
+];
+
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

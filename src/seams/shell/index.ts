@@ -1,0 +1,7 @@
+// The shell face.
+import { MemnoxError } from "../../core/errors.ts";
+import type { Context } from "../../ports/context.ts";
+
+export async function run(_ctx: Context): Promise<number> {
+  throw new MemnoxError("not_built", "the shell face is not built yet");
+}

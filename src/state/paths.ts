@@ -1,0 +1,65 @@
+// Every file memnox keeps, derived once from HOME and MEMNOX_HOME; nothing below reads the environment for a path.
+import { join } from "node:path";
+import { MemnoxError } from "../core/errors.ts";
+import type { Env } from "../ports/index.ts";
+
+export interface Paths {
+  readonly home: string;
+  readonly root: string;
+  readonly config: string;
+  readonly machinePolicies: string;
+  readonly policiesRegistry: string;
+  readonly db: string;
+  readonly bin: string;
+  readonly backup: string;
+  readonly kept: string;
+  readonly keeper: string;
+  readonly probation: string;
+  readonly notice: string;
+  readonly checkpoints: string;
+  readonly daemonLog: string;
+  readonly sock: string;
+  readonly overlays: string;
+  readonly snapshots: string;
+  readonly guard: string;
+  readonly pending: string;
+  readonly transcripts: string;
+  readonly app: string;
+  readonly memory: string;
+  readonly keys: string;
+  readonly stop: string;
+}
+
+export function memnoxPaths(env: Env): Paths {
+  const home = env.HOME;
+  if (!home)
+    throw new MemnoxError("usage", "HOME is not set", "memnox keeps its files under $HOME/.memnox or $MEMNOX_HOME");
+  const root = env.MEMNOX_HOME || join(home, ".memnox");
+  const at = (name: string) => join(root, name);
+  return {
+    home,
+    root,
+    config: at("config.toml"),
+    machinePolicies: at("machine.policies.toml"),
+    policiesRegistry: at("policies.json"),
+    db: at("memnox.db"),
+    bin: at("bin"),
+    backup: at("backup"),
+    kept: at("kept.json"),
+    keeper: at("keeper.json"),
+    probation: at("probation.json"),
+    notice: at("notice"),
+    checkpoints: at("checkpoints.json"),
+    daemonLog: at("daemon.log"),
+    sock: at("memnox.sock"),
+    overlays: at("overlays.json"),
+    snapshots: at("snapshots"),
+    guard: at("guard"),
+    pending: at("pending"),
+    transcripts: at("transcripts"),
+    app: join(root, "app", "memnox"),
+    memory: at("memory"),
+    keys: at("keys"),
+    stop: at("stop.json"),
+  };
+}

@@ -1,0 +1,87 @@
+// A fake HOME with its own MEMNOX_HOME, and the hermetic environment a child process gets.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { bunGit, bunProc } from "../../src/adapters/proc.ts";
+import { bufferStdio } from "../../src/adapters/stdio.ts";
+import type { Context } from "../../src/ports/context.ts";
+import type { Clock, Env } from "../../src/ports/index.ts";
+import { memnoxPaths } from "../../src/state/paths.ts";
+import { type TempDir, type Tree, tempDir } from "./fs.ts";
+
+export interface FakeHome extends TempDir {
+  readonly home: string;
+  readonly memnoxHome: string;
+  /** A hermetic environment pointing at this home. */
+  env(extra?: Env): Record<string, string>;
+}
+
+export function fakeHome(tree: Tree = {}): FakeHome {
+  const dir = tempDir("memnox-home", tree);
+  const memnoxHome = join(dir.path, ".memnox");
+  mkdirSync(memnoxHome, { recursive: true });
+  return {
+    ...dir,
+    home: dir.path,
+    memnoxHome,
+    env: (extra = {}) => hermeticEnv({ HOME: dir.path, MEMNOX_HOME: memnoxHome, ...extra }),
+  };
+}
+
+/** Only what a child needs, so nothing from the developer's environment leaks into a test. */
+export function hermeticEnv(env: Env): Record<string, string> {
+  const base: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    TZ: "Etc/UTC",
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Test",
+    GIT_AUTHOR_EMAIL: "test@example.invalid",
+    GIT_COMMITTER_NAME: "Test",
+    GIT_COMMITTER_EMAIL: "test@example.invalid",
+    ...env,
+  };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export interface TestContextOptions {
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  readonly stdin?: string;
+  readonly tty?: boolean;
+  readonly now?: number;
+  readonly env?: Env;
+  readonly argv0?: string;
+}
+
+/** An in-process Context on a fake home, with captured stdout/stderr. */
+export function testContext(home: FakeHome, opts: TestContextOptions = {}) {
+  const env = home.env(opts.env);
+  const io = bufferStdio(opts.stdin ?? "", opts.tty ?? false);
+  let now = opts.now ?? Date.parse("2026-11-30T12:00:00.000Z");
+  const clock: Clock & { advance(ms: number): void } = {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+  const ctx: Context = {
+    argv0: opts.argv0 ?? "memnox",
+    args: opts.args ?? [],
+    env,
+    cwd: opts.cwd ?? home.home,
+    startedAt: now,
+    clock,
+    paths: memnoxPaths(env),
+    io,
+    proc: bunProc(),
+    git: bunGit(env),
+    notify: { notice: async () => {} },
+    version: "0.0.0-test",
+    execPath: process.execPath,
+    selfArgv: [process.execPath, join(import.meta.dir, "..", "..", "bin", "memnox.ts")],
+  };
+  return { ctx, io, clock };
+}
