@@ -1,0 +1,44 @@
+// The gate's contract: what a seam hands to decide(), and what it gets back.
+import type { Action } from "../core/action.ts";
+import type { Effect, Mode } from "../core/effect.ts";
+import type { Surface } from "../core/event.ts";
+import type { Alternative, RuleRef } from "../core/verdict.ts";
+
+/** What a seam is about to let happen; exactly one of `command`, `argv` or `action`. */
+export interface GateRequest {
+  readonly surface: Surface;
+  /** A shell command line (Claude Code Bash, the governed shell). */
+  readonly command?: string;
+  /** An interceptor's exact argv, argv[0] being the CLI name. */
+  readonly argv?: readonly string[];
+  /** An action the seam already knows (filesystem.read on a path, http.request on a host, mcp.server.tool). */
+  readonly action?: Action;
+  readonly cwd: string;
+  readonly agent?: string;
+  readonly session?: string;
+  /** Whether a person can be asked right now (the agent's own prompt, or a terminal). */
+  readonly canAsk: boolean;
+  /** Raw arguments for the keyed digest; never stored. */
+  readonly rawArguments?: string;
+}
+
+export interface GateAnswer {
+  /** What the seam must do now. */
+  readonly effect: Effect;
+  /** What enforce would have done; equals `effect` in enforce. */
+  readonly enforceEffect: Effect;
+  readonly mode: Mode;
+  readonly reason: string;
+  readonly alternative?: Alternative;
+  readonly rule?: RuleRef;
+  /** The decision row, so the outcome row can link to it. */
+  readonly eventId?: string;
+  /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
+  readonly holdId?: string;
+  /** The actions the request resolved to. */
+  readonly actions: readonly Action[];
+  /** Protection is stopped (`memnox stop`): everything proceeds unruled. */
+  readonly stopped: boolean;
+}
+
+export type Gate = (request: GateRequest) => Promise<GateAnswer>;

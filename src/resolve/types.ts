@@ -1,0 +1,37 @@
+// The resolver's contract: a command line (or an exact argv) in, the actions it performs out.
+import type { Action, ActionClass } from "../core/action.ts";
+
+export interface ResolveContext {
+  /** Absolute working directory; relative paths become absolute against it. */
+  readonly cwd: string;
+  /** The user's home, for `~` expansion. */
+  readonly home: string;
+  /** Nesting limit for `sh -c`, `eval`, `$(…)`; beyond it the command is `unknown`. */
+  readonly maxDepth?: number;
+}
+
+export interface Resolution {
+  /** Every action the line performs, `shell.execute` on the normalised line first. */
+  readonly actions: readonly Action[];
+  /** The line with whitespace and quoting normalised: the target of `shell.execute`. */
+  readonly normalized: string;
+  /** Commands no verb table or builtin knew (`frobnicate`, `aws newsvc x`), for counting. */
+  readonly unknown: readonly string[];
+  /** Set when the line could not be parsed; the actions then include an `unknown` action. */
+  readonly parseError?: string;
+}
+
+/** One subcommand of a CLI, as its verb table records it. */
+export interface VerbEntry {
+  /** Subcommand words after the CLI name, e.g. `["pr", "merge"]`; `*` matches any one word. */
+  readonly path: readonly string[];
+  /** The action it resolves to, e.g. `gh.pr-merge`. */
+  readonly action: string;
+  readonly class: ActionClass;
+}
+
+export interface VerbTable {
+  readonly cli: string;
+  readonly description: string;
+  readonly verbs: readonly VerbEntry[];
+}
