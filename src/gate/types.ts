@@ -42,3 +42,25 @@ export interface GateAnswer {
 }
 
 export type Gate = (request: GateRequest) => Promise<GateAnswer>;
+
+/** How a held call ended. `unattended`: nobody answered before it expired (still fails closed). */
+export type HoldOutcome = "granted" | "denied" | "unattended";
+
+/** What happened after an allowed call ran: the second ledger row, linked to the decision by `parent`. */
+export interface Outcome {
+  readonly exitCode?: number;
+  readonly durationMs?: number;
+  /** Non-secret words about what happened (e.g. "tool result quoted as data"). */
+  readonly note?: string;
+}
+
+/** Everything a seam needs from the gate; one implementation, built by `createGate(ctx)`. */
+export interface GateServices {
+  readonly decide: Gate;
+  /** Wait for a held call to be answered (`memnox approve`/`deny`) or to expire. */
+  awaitHold(holdId: string, signal?: AbortSignal): Promise<HoldOutcome>;
+  /** Record the outcome of a decided call. */
+  recordOutcome(decisionEventId: string, outcome: Outcome): Promise<void>;
+  /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
+  markWary(session: string, reason: string): Promise<void>;
+}
