@@ -1,0 +1,86 @@
+// Files memnox owns: written to a temporary name and renamed, so a reader never sees half a file.
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { MemnoxError } from "../core/errors.ts";
+
+let counter = 0;
+
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  counter += 1;
+  const tmp = `${path}.tmp-${process.pid}-${counter}`;
+  try {
+    writeFileSync(tmp, data, { mode });
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new MemnoxError("io", `could not write \`${path}\`: ${(e as Error).message}`);
+  }
+}
+
+/** The file's text, or undefined when it does not exist. */
+export function readTextIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new MemnoxError("io", `could not read \`${path}\`: ${(e as Error).message}`);
+  }
+}
+
+/** Parsed JSON, or undefined when absent; a file that is not JSON is an error naming it. */
+export function readJsonIfExists(path: string): unknown {
+  const text = readTextIfExists(path);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new MemnoxError("io", `\`${path}\` is not valid JSON: ${(e as Error).message}`, "move it aside and retry");
+  }
+}
+
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+const STALE_LOCK_MS = 10_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Run `fn` holding an exclusive lock file beside `path`; a lock older than 10 s is taken as abandoned. */
+export function withLock<T>(path: string, fn: () => T, timeoutMs = 5_000): T {
+  const lock = `${path}.lock`;
+  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  const started = performance.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (lockAge(lock) > STALE_LOCK_MS) rmSync(lock, { force: true });
+      else if (performance.now() - started > timeoutMs) {
+        throw new MemnoxError(
+          "conflict",
+          `\`${path}\` is locked by another memnox process`,
+          `remove \`${lock}\` if none runs`,
+        );
+      } else sleepSync(Math.min(2 + attempt, 25));
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function lockAge(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,191 @@
+// Held calls under ~/.memnox/pending/: a file per hold, so a second terminal can answer what the first waits on.
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { RuleRef } from "../core/verdict.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
+
+export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
+
+export interface HoldAnswer {
+  readonly by: string;
+  readonly at: string;
+  /** `session`: the grant covers the same call for the rest of that session, not spent by one use. */
+  readonly scope?: "once" | "session";
+}
+
+export interface Hold {
+  readonly version: 1;
+  readonly id: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly fingerprint: string;
+  readonly surface: string;
+  readonly action: string;
+  readonly target?: string;
+  readonly agent?: string;
+  readonly session?: string;
+  readonly environment?: string;
+  readonly reason: string;
+  readonly rule?: RuleRef;
+  readonly approvers: readonly string[];
+  readonly minApprovals: number;
+  readonly status: HoldStatus;
+  readonly grants: readonly HoldAnswer[];
+  readonly denials: readonly HoldAnswer[];
+  readonly spentAt?: string;
+  readonly decisionEventId?: string;
+}
+
+export interface FingerprintParts {
+  readonly agent?: string | undefined;
+  readonly action: string;
+  readonly target?: string | undefined;
+  readonly environment?: string | undefined;
+}
+
+/** agent + action + target + environment: what a grant is bound to. */
+export function fingerprint(p: FingerprintParts): string {
+  const text = [p.agent ?? "", p.action, p.target ?? "", p.environment ?? ""].join("\0");
+  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+}
+
+const holdPath = (dir: string, id: string) => join(dir, `${id}.json`);
+
+/** Waiting past its expiry is unattended: nobody answered, which is not somebody's denial. */
+export function effectiveStatus(h: Hold, nowMs: number): HoldStatus {
+  return h.status === "waiting" && Date.parse(h.expiresAt) <= nowMs ? "unattended" : h.status;
+}
+
+export function readHold(dir: string, id: string): Hold | undefined {
+  if (!/^a_[0-9a-f]{6,}$/.test(id)) return undefined;
+  const raw = readJsonIfExists(holdPath(dir, id));
+  return isHold(raw) ? raw : undefined;
+}
+
+export function listHolds(dir: string): Hold[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const holds: Hold[] = [];
+  for (const n of names) {
+    if (!n.endsWith(".json")) continue;
+    const h = readHold(dir, n.slice(0, -5));
+    if (h) holds.push(h);
+  }
+  return holds.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export interface NewHold extends FingerprintParts {
+  readonly surface: string;
+  readonly session?: string | undefined;
+  readonly reason: string;
+  readonly rule?: RuleRef | undefined;
+  readonly approvers?: readonly string[] | undefined;
+  readonly minApprovals?: number | undefined;
+  readonly decisionEventId?: string | undefined;
+  readonly nowMs: number;
+  readonly ttlMs: number;
+}
+
+/** A new hold, or the one already waiting for the same fingerprint (a retry must not pile up holds). */
+export function createHold(dir: string, input: NewHold): Hold {
+  const fp = fingerprint(input);
+  const waiting = listHolds(dir).find((h) => h.fingerprint === fp && effectiveStatus(h, input.nowMs) === "waiting");
+  if (waiting) return waiting;
+  const hold: Hold = {
+    version: 1,
+    id: `a_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`,
+    createdAt: new Date(input.nowMs).toISOString(),
+    expiresAt: new Date(input.nowMs + input.ttlMs).toISOString(),
+    fingerprint: fp,
+    surface: input.surface,
+    action: input.action,
+    ...(input.target !== undefined ? { target: input.target } : {}),
+    ...(input.agent !== undefined ? { agent: input.agent } : {}),
+    ...(input.session !== undefined ? { session: input.session } : {}),
+    ...(input.environment !== undefined ? { environment: input.environment } : {}),
+    reason: input.reason,
+    ...(input.rule ? { rule: input.rule } : {}),
+    approvers: input.approvers ?? [],
+    minApprovals: Math.max(1, input.minApprovals ?? 1),
+    status: "waiting",
+    grants: [],
+    denials: [],
+    ...(input.decisionEventId ? { decisionEventId: input.decisionEventId } : {}),
+  };
+  writeJsonAtomic(holdPath(dir, hold.id), hold);
+  return hold;
+}
+
+export type AnswerResult =
+  | { readonly outcome: "recorded"; readonly hold: Hold }
+  | { readonly outcome: "decided"; readonly hold: Hold }
+  | { readonly outcome: "already"; readonly hold: Hold; readonly status: HoldStatus }
+  | { readonly outcome: "duplicate"; readonly hold: Hold };
+
+/** First answer wins; one person counts once; one denial ends it; grants accumulate to the quorum. */
+export function answerHold(
+  dir: string,
+  id: string,
+  answer: { readonly by: string; readonly grant: boolean; readonly nowMs: number; readonly scope?: "once" | "session" },
+): AnswerResult | undefined {
+  const file = holdPath(dir, id);
+  return withLock(file, () => {
+    const hold = readHold(dir, id);
+    if (!hold) return undefined;
+    const status = effectiveStatus(hold, answer.nowMs);
+    if (status !== "waiting") return { outcome: "already", hold, status };
+    if (hold.grants.some((g) => g.by === answer.by)) return { outcome: "duplicate", hold };
+    const entry: HoldAnswer = {
+      by: answer.by,
+      at: new Date(answer.nowMs).toISOString(),
+      scope: answer.scope ?? "once",
+    };
+    const grants = answer.grant ? [...hold.grants, entry] : hold.grants;
+    const denials = answer.grant ? hold.denials : [...hold.denials, entry];
+    const next: HoldStatus = !answer.grant ? "denied" : grants.length >= hold.minApprovals ? "granted" : "waiting";
+    const updated: Hold = { ...hold, grants, denials, status: next };
+    writeJsonAtomic(file, updated);
+    return { outcome: next === "waiting" ? "recorded" : "decided", hold: updated };
+  });
+}
+
+/** Spend a granted, unspent hold for this fingerprint (a session grant is reused, never spent). */
+export function claimGrant(dir: string, fp: string, session: string | undefined, nowMs: number): Hold | undefined {
+  for (const h of listHolds(dir)) {
+    if (h.fingerprint !== fp || h.status !== "granted" || h.spentAt) continue;
+    const sessionGrant = h.grants.some((g) => g.scope === "session");
+    if (sessionGrant) {
+      if (h.session === undefined || h.session === session) return h;
+      continue;
+    }
+    const claimed = withLock(holdPath(dir, h.id), () => {
+      const fresh = readHold(dir, h.id);
+      if (!fresh || fresh.status !== "granted" || fresh.spentAt) return undefined;
+      const spent: Hold = { ...fresh, spentAt: new Date(nowMs).toISOString() };
+      writeJsonAtomic(holdPath(dir, h.id), spent);
+      return spent;
+    });
+    if (claimed) return claimed;
+  }
+  return undefined;
+}
+
+function isHold(v: unknown): v is Hold {
+  if (typeof v !== "object" || v === null) return false;
+  const h = v as Record<string, unknown>;
+  return (
+    h.version === 1 &&
+    typeof h.id === "string" &&
+    typeof h.fingerprint === "string" &&
+    typeof h.action === "string" &&
+    typeof h.expiresAt === "string" &&
+    typeof h.status === "string" &&
+    Array.isArray(h.grants) &&
+    Array.isArray(h.denials)
+  );
+}
