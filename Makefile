@@ -25,7 +25,7 @@ typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p .
 
 lint: node_modules/.installed
-	node_modules/.bin/biome check .
+	node_modules/.bin/biome check --error-on-warnings .
 
 format: node_modules/.installed
 	node_modules/.bin/biome check --write .

@@ -165,7 +165,7 @@ export function claimGrant(dir: string, fp: string, session: string | undefined,
     }
     const claimed = withLock(holdPath(dir, h.id), () => {
       const fresh = readHold(dir, h.id);
-      if (!fresh || fresh.status !== "granted" || fresh.spentAt) return undefined;
+      if (fresh?.status !== "granted" || fresh.spentAt) return undefined;
       const spent: Hold = { ...fresh, spentAt: new Date(nowMs).toISOString() };
       writeJsonAtomic(holdPath(dir, h.id), spent);
       return spent;
