@@ -1,0 +1,81 @@
+// One answer from many: every action's verdict plus memnox's own asks, most restrictive wins. Pure.
+import type { Action } from "../core/action.ts";
+import { type Effect, effectRank } from "../core/effect.ts";
+import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
+
+/** Where a verdict came from: a rule, no rule, or one of memnox's own checks. */
+export type Source = "rule" | "ungoverned" | "boundary" | "probation" | "wary" | "unparsable" | "rules-unreadable";
+
+export interface Finding {
+  readonly action: Action;
+  readonly effect: Effect;
+  readonly source: Source;
+  readonly reason: string;
+  readonly verdict?: Verdict;
+}
+
+export interface Combined {
+  /** What enforce applies: observe-only rules excluded. */
+  readonly effect: Effect;
+  /** The strictest of everything, observe-only rules included: what is recorded as "would have". */
+  readonly wouldEffect: Effect;
+  readonly deciding: Finding;
+  readonly governed: boolean;
+  readonly reason: string;
+  readonly rule?: RuleRef;
+  readonly alternative?: Alternative;
+  readonly argumentMatches: readonly ArgumentMatch[];
+  readonly approvers: readonly string[];
+  readonly minApprovals: number;
+}
+
+/** A verdict as a finding, with the effect enforce applies (allow when only an observe-mode rule decided). */
+export function ruleFinding(action: Action, verdict: Verdict): Finding {
+  return {
+    action,
+    effect: verdict.effect,
+    source: verdict.governed ? "rule" : "ungoverned",
+    reason: verdict.reason,
+    verdict,
+  };
+}
+
+function applied(f: Finding): Effect {
+  return f.verdict?.observeOnly ? "allow" : f.effect;
+}
+
+/** Stricter first; on a tie a rule beats memnox's own checks, and a specific action beats `shell.execute`. */
+function better(a: Finding, b: Finding, effectOf: (f: Finding) => Effect): boolean {
+  const d = effectRank(effectOf(a)) - effectRank(effectOf(b));
+  if (d !== 0) return d > 0;
+  const ra = a.source === "rule" ? 1 : 0;
+  const rb = b.source === "rule" ? 1 : 0;
+  if (ra !== rb) return ra > rb;
+  return a.action.name !== "shell.execute" && b.action.name === "shell.execute";
+}
+
+export function combine(findings: readonly Finding[]): Combined {
+  const [first, ...rest] = findings;
+  if (!first) throw new Error("combine needs at least one finding");
+  let deciding = first;
+  let strongest = first;
+  for (const f of rest) {
+    if (better(f, deciding, applied)) deciding = f;
+    if (better(f, strongest, (x) => x.effect)) strongest = f;
+  }
+  // When enforce lets it through but an observe-mode rule would not have, the record names that rule.
+  const shown = applied(deciding) === "allow" && strongest.effect !== "allow" ? strongest : deciding;
+  const v = shown.verdict;
+  return {
+    effect: applied(deciding),
+    wouldEffect: strongest.effect,
+    deciding: shown,
+    governed: findings.some((f) => f.source !== "ungoverned"),
+    reason: shown.reason,
+    ...(v?.rule ? { rule: v.rule } : {}),
+    ...(v?.alternative ? { alternative: v.alternative } : {}),
+    argumentMatches: findings.flatMap((f) => f.verdict?.argumentMatches ?? []),
+    approvers: v?.approvers ?? [],
+    minApprovals: v?.minApprovals ?? 1,
+  };
+}

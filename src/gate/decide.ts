@@ -1,0 +1,231 @@
+// decide(): resolve -> rules -> state -> hold -> record. Every seam calls this and nothing else.
+import type { Action } from "../core/action.ts";
+import type { Effect, Mode } from "../core/effect.ts";
+import { describeError } from "../core/errors.ts";
+import type { EventInput, RecordedRequest } from "../core/event.ts";
+import type { PolicyRequest, StateFact } from "../core/request.ts";
+import type { Resolution } from "../resolve/types.ts";
+import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
+import { ownChecks, unparsable, unreadableRules } from "./findings.ts";
+import { scopeFit } from "./scope.ts";
+import type { GateAnswer, GateRequest } from "./types.ts";
+
+export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnswer> {
+  const at = deps.now();
+  let settings: Settings;
+  try {
+    settings = deps.settings();
+  } catch (e) {
+    // An unreadable config leaves the mode unknown: fail closed as enforce would.
+    return refuseUndecided(req, deps, at, { mode: "enforce", failOpen: false }, e);
+  }
+  const stop = deps.stop(at.epochMs);
+  if (stop) return stopped(req, deps, at, settings.mode, stop.until);
+  if (settings.mode === "off") return { ...allowAll(settings.mode, "memnox is off"), actions: [] };
+  try {
+    return await decideRuled(req, deps, at, settings);
+  } catch (e) {
+    return refuseUndecided(req, deps, at, settings, e);
+  }
+}
+
+async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settings: Settings): Promise<GateAnswer> {
+  const resolution = resolve(req, deps);
+  const rules = deps.rules(req.cwd);
+  const facts = deps.facts(at.epochMs);
+  const agent = req.agent ?? deps.caller.agent;
+  const session = req.session ?? deps.caller.session;
+  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent));
+  const findings: Finding[] = [];
+  for (const r of requests) {
+    findings.push(ruleFinding(r.action, rules.evaluate(r, facts, at)));
+    findings.push(
+      ...ownChecks({ action: r.action, agent, session, facts, boundary: deps.caller.boundary, nowMs: at.epochMs }),
+    );
+  }
+  const head = resolution.actions[0];
+  if (head && resolution.parseError) findings.push(unparsable(head, resolution.parseError));
+  if (head && rules.problems.length > 0) findings.push(unreadableRules(head, rules.problems));
+  const combined = combine(findings);
+  const mode = settings.mode;
+  let effect: Effect = mode === "enforce" ? combined.effect : "allow";
+  let reason = combined.reason;
+  let holdId: string | undefined;
+  let grantedBy: string | undefined;
+  const deciding = combined.deciding.action;
+  if (effect === "ask") {
+    const grant = deps.claimGrant(deciding, { ...req, ...(agent ? { agent } : {}) }, at.epochMs);
+    if (grant) {
+      effect = "allow";
+      grantedBy = grant.grants.map((g) => g.by).join(", ");
+      reason = `approved by ${grantedBy} (${grant.id}): ${combined.reason}`;
+    }
+  }
+  deps.keepRuleSet(rules);
+  const eventId = deps.record(
+    decisionRow(req, deps, at, { combined, effect, mode, reason, rules, facts, agent, session, requests, deciding }),
+  );
+  if (effect === "ask" && !req.canAsk) {
+    const hold = deps.createHold({
+      surface: req.surface,
+      agent,
+      session,
+      action: deciding.name,
+      target: deciding.targets.join(" "),
+      environment: deps.caller.environment,
+      reason: combined.reason,
+      rule: combined.rule,
+      approvers: combined.approvers,
+      minApprovals: combined.minApprovals,
+      decisionEventId: eventId,
+      nowMs: at.epochMs,
+      ttlMs: deps.holdTtlMs,
+    });
+    holdId = hold.id;
+  }
+  return {
+    effect,
+    enforceEffect: combined.wouldEffect,
+    mode,
+    reason,
+    ...(combined.alternative ? { alternative: combined.alternative } : {}),
+    ...(combined.rule ? { rule: combined.rule } : {}),
+    ...(eventId ? { eventId } : {}),
+    ...(holdId ? { holdId } : {}),
+    actions: resolution.actions,
+    stopped: false,
+  };
+}
+
+function resolve(req: GateRequest, deps: GateDeps): Resolution {
+  if (req.action) return { actions: [req.action], normalized: req.action.name, unknown: [] };
+  return deps.resolve(req);
+}
+
+function policyRequest(req: GateRequest, deps: GateDeps, action: Action, agent: string | undefined): PolicyRequest {
+  const c = deps.caller;
+  const branch = action.branch ?? c.branch(req.cwd);
+  return {
+    action,
+    cwd: req.cwd,
+    scope: scopeFit(c.scope, action, c.environment, c.boundary?.exempt ?? []),
+    ...(agent ? { agent } : {}),
+    ...(c.role ? { role: c.role } : {}),
+    ...(c.environment ? { environment: c.environment } : {}),
+    ...(branch ? { branch } : {}),
+  };
+}
+
+interface RowInput {
+  readonly combined: Combined;
+  readonly effect: Effect;
+  readonly mode: Mode;
+  readonly reason: string;
+  readonly rules: RuleSetView;
+  readonly facts: readonly StateFact[];
+  readonly agent: string | undefined;
+  readonly session: string | undefined;
+  readonly requests: readonly PolicyRequest[];
+  readonly deciding: Action;
+}
+
+function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
+  const decidingRequest = r.requests.find((p) => p.action === r.deciding) ?? r.requests[0];
+  const recorded: RecordedRequest | undefined = decidingRequest && {
+    action: r.deciding.name,
+    class: r.deciding.class,
+    targets: r.deciding.targets,
+    cwd: req.cwd,
+    scope: decidingRequest.scope,
+    facts: r.facts,
+    argumentMatches: r.combined.argumentMatches,
+    ruleFiles: r.rules.files,
+    ...(decidingRequest.agent ? { agent: decidingRequest.agent } : {}),
+    ...(decidingRequest.role ? { role: decidingRequest.role } : {}),
+    ...(decidingRequest.environment ? { environment: decidingRequest.environment } : {}),
+    ...(decidingRequest.branch ? { branch: decidingRequest.branch } : {}),
+  };
+  const c = r.combined;
+  return {
+    kind: "decision",
+    occurredAt: new Date(at.epochMs).toISOString(),
+    surface: req.surface,
+    operation: r.deciding.name,
+    classes: [...new Set(r.requests.map((p) => p.action.class))],
+    resourceRef: r.deciding.targets.join(" ").slice(0, 512),
+    effect: r.effect,
+    enforceEffect: c.wouldEffect,
+    mode: r.mode,
+    governed: c.governed,
+    reason: r.reason,
+    cwd: req.cwd,
+    argsDigest: deps.digest(rawArguments(req)),
+    policyHash: r.rules.hash,
+    ...(r.agent ? { agent: r.agent } : {}),
+    ...(r.session ? { session: r.session } : {}),
+    ...(c.rule ? { ruleId: c.rule.name, ruleFile: c.rule.file, ruleLine: c.rule.line } : {}),
+    ...(c.alternative ? { alternative: c.alternative } : {}),
+    ...(recorded ? { request: recorded } : {}),
+    detail: { source: c.deciding.source, utcOffsetMinutes: at.utcOffsetMinutes },
+  };
+}
+
+function rawArguments(req: GateRequest): string {
+  if (req.rawArguments !== undefined) return req.rawArguments;
+  if (req.command !== undefined) return req.command;
+  if (req.argv) return req.argv.join("\u0000");
+  return JSON.stringify(req.action?.arguments ?? {});
+}
+
+function allowAll(mode: Mode, reason: string): Omit<GateAnswer, "actions"> {
+  return { effect: "allow", enforceEffect: "allow", mode, reason, stopped: false };
+}
+
+function stopped(req: GateRequest, deps: GateDeps, at: Instant, mode: Mode, until: string): GateAnswer {
+  const reason = `protection on this machine is stopped until ${until}, so nothing is checked`;
+  const eventId = deps.record({
+    kind: "decision",
+    occurredAt: new Date(at.epochMs).toISOString(),
+    surface: req.surface,
+    operation: req.action?.name ?? "shell.execute",
+    effect: "allow",
+    mode,
+    reason,
+    cwd: req.cwd,
+    argsDigest: deps.digest(rawArguments(req)),
+    ...(req.agent ? { agent: req.agent } : {}),
+    ...((req.session ?? deps.caller.session) ? { session: req.session ?? deps.caller.session } : {}),
+    detail: { source: "stopped" },
+  });
+  return { ...allowAll(mode, reason), stopped: true, actions: [], ...(eventId ? { eventId } : {}) };
+}
+
+/** The gate itself failed: failOpen decides, and in enforce that is a refusal that says it is memnox's. */
+function refuseUndecided(req: GateRequest, deps: GateDeps, at: Instant, s: Settings, e: unknown): GateAnswer {
+  const letThrough = s.failOpen || s.mode !== "enforce";
+  const reason = `memnox could not decide (${describeError(e)})${letThrough ? "" : ", and in enforce a question it cannot answer is a refusal"}`;
+  const effect: Effect = letThrough ? "allow" : "deny";
+  const eventId = deps.record({
+    kind: "decision",
+    occurredAt: new Date(at.epochMs).toISOString(),
+    surface: req.surface,
+    operation: req.action?.name ?? "shell.execute",
+    effect,
+    enforceEffect: "deny",
+    mode: s.mode,
+    reason,
+    cwd: req.cwd,
+    argsDigest: deps.digest(rawArguments(req)),
+    detail: { source: "error" },
+  });
+  return {
+    effect,
+    enforceEffect: "deny",
+    mode: s.mode,
+    reason,
+    stopped: false,
+    actions: [],
+    ...(eventId ? { eventId } : {}),
+  };
+}

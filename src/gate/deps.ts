@@ -1,0 +1,69 @@
+// What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
+import type { Action } from "../core/action.ts";
+import type { Mode } from "../core/effect.ts";
+import type { EventInput } from "../core/event.ts";
+import type { PolicyRequest, StateFact } from "../core/request.ts";
+import type { Verdict } from "../core/verdict.ts";
+import type { Resolution } from "../resolve/types.ts";
+import type { Hold, NewHold } from "../state/pending.ts";
+import type { StopRecord } from "../state/stop.ts";
+import type { Boundary } from "./boundary.ts";
+import type { DeclaredScope } from "./scope.ts";
+import type { GateRequest } from "./types.ts";
+
+export interface Instant {
+  readonly epochMs: number;
+  readonly utcOffsetMinutes: number;
+}
+
+/** A problem in a rule file that applies here; in enforce it refuses, naming the file and line. */
+export interface RuleProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+/** The rule set in force for one working directory. */
+export interface RuleSetView {
+  readonly hash: string;
+  readonly files: readonly string[];
+  readonly problems: readonly RuleProblem[];
+  evaluate(request: PolicyRequest, facts: readonly StateFact[], at: Instant): Verdict;
+}
+
+export interface Settings {
+  readonly mode: Mode;
+  readonly failOpen: boolean;
+}
+
+/** Facts about the caller that come from one documented source each. */
+export interface CallerFacts {
+  readonly agent?: string;
+  readonly session?: string;
+  readonly environment?: string;
+  readonly role?: string;
+  readonly scope?: DeclaredScope;
+  /** Roots of the project boundary, when the session declared or started in one. */
+  readonly boundary?: Boundary;
+  /** The checked-out branch at the request's cwd. */
+  branch(cwd: string): string | undefined;
+}
+
+export interface GateDeps {
+  now(): Instant;
+  settings(): Settings;
+  rules(cwd: string): RuleSetView;
+  resolve(request: GateRequest): Resolution;
+  caller: CallerFacts;
+  /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
+  facts(nowMs: number): readonly StateFact[];
+  stop(nowMs: number): StopRecord | undefined;
+  claimGrant(action: Action, request: GateRequest, nowMs: number): Hold | undefined;
+  createHold(input: NewHold): Hold;
+  /** Append one ledger row; never throws (a row that cannot be written is reported and counted). */
+  record(event: EventInput): string | undefined;
+  digest(raw: string): string;
+  /** Called once per rule-set hash the ledger refers to, so a replay can recompile it. */
+  keepRuleSet(view: RuleSetView): void;
+  holdTtlMs: number;
+}

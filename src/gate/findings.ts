@@ -1,0 +1,79 @@
+// memnox's own checks beside the rules: probation, a wary session, the project boundary, unreadable input. Pure.
+import type { Action } from "../core/action.ts";
+import { formatDuration } from "../core/duration.ts";
+import type { StateFact } from "../core/request.ts";
+import { type Boundary, outsideBoundary } from "./boundary.ts";
+import type { Finding } from "./combine.ts";
+import type { RuleProblem } from "./deps.ts";
+
+const OUTWARD = new Set(["write", "communication", "destructive"]);
+const RISKY = new Set(["communication", "destructive"]);
+
+export interface CheckInput {
+  readonly action: Action;
+  readonly agent?: string | undefined;
+  readonly session?: string | undefined;
+  readonly facts: readonly StateFact[];
+  readonly boundary?: Boundary | undefined;
+  readonly nowMs: number;
+}
+
+export function ownChecks(input: CheckInput): Finding[] {
+  const { action } = input;
+  const out: Finding[] = [];
+  const left = (f: StateFact) => formatDuration(Date.parse(f.expiresAt) - input.nowMs);
+  const server = action.name.startsWith("mcp.") ? action.name.split(".")[1] : undefined;
+  for (const f of input.facts) {
+    if (f.kind === "probation" && OUTWARD.has(action.class)) {
+      const onProbation =
+        f.subject === `agent:${input.agent}` || (server !== undefined && f.subject === `server:${server}`);
+      if (onProbation) {
+        const who = f.subject.replace(":", " ");
+        out.push({
+          action,
+          effect: "ask",
+          source: "probation",
+          reason: `${who} is on probation (${left(f)} left): its writes, outward and destructive actions ask first`,
+        });
+      }
+    }
+    if (f.kind === "wary" && f.subject === input.session && RISKY.has(action.class)) {
+      out.push({
+        action,
+        effect: "ask",
+        source: "wary",
+        reason: `this session read a tool result that looked like instructions (${left(f)} left): outward and destructive actions ask first; "memnox resume --by <name>" lifts it`,
+      });
+    }
+  }
+  const outside = outsideBoundary(action, input.boundary);
+  if (outside.length > 0) {
+    out.push({
+      action,
+      effect: "ask",
+      source: "boundary",
+      reason: `${outside[0]} is outside the project boundary (${input.boundary?.roots.join(", ")}); a write outside it asks first`,
+    });
+  }
+  return out;
+}
+
+export function unparsable(action: Action, why: string): Finding {
+  return {
+    action,
+    effect: "deny",
+    source: "unparsable",
+    reason: `memnox refuses this: it could not read the command line safely (${why}), and a command it cannot read is not one it can call safe`,
+  };
+}
+
+export function unreadableRules(action: Action, problems: readonly RuleProblem[]): Finding {
+  const p = problems[0];
+  const where = p ? `${p.file}${p.line ? `:${p.line}` : ""}` : "a rule file";
+  return {
+    action,
+    effect: "deny",
+    source: "rules-unreadable",
+    reason: `memnox refuses this: the rules at ${where} cannot be read (${p?.message ?? "unknown problem"}), and in enforce a rule it cannot read fails closed; run "memnox policy check"`,
+  };
+}

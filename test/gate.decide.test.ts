@@ -1,0 +1,256 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Action } from "../src/core/action.ts";
+import type { Effect, Mode } from "../src/core/effect.ts";
+import type { EventInput } from "../src/core/event.ts";
+import type { PolicyRequest, StateFact } from "../src/core/request.ts";
+import type { Verdict } from "../src/core/verdict.ts";
+import { decide } from "../src/gate/decide.ts";
+import type { GateDeps, RuleSetView } from "../src/gate/deps.ts";
+import type { GateRequest } from "../src/gate/types.ts";
+import { answerHold, claimGrant, createHold, fingerprint } from "../src/state/pending.ts";
+import { tempDir } from "./support/fs.ts";
+
+const dir = tempDir("memnox-gate");
+afterAll(() => dir[Symbol.dispose]());
+const NOW = Date.parse("2026-11-30T12:00:00.000Z");
+
+const act = (name: string, cls: Action["class"], targets: string[] = []): Action => ({
+  name,
+  class: cls,
+  targets,
+  arguments: {},
+});
+
+/** A rule set that answers by action name, so decide()'s own stages are what is tested. */
+function rulesBy(
+  table: Record<string, { effect: Effect; observe?: boolean }>,
+  problems: RuleSetView["problems"] = [],
+): RuleSetView {
+  return {
+    hash: "h1",
+    files: ["/repo/memnox.policies.toml"],
+    problems,
+    evaluate(r: PolicyRequest, _facts: readonly StateFact[]): Verdict {
+      const hit = table[r.action.name];
+      if (!hit)
+        return {
+          effect: "allow",
+          governed: false,
+          reason: "ungoverned",
+          matched: [],
+          observeOnly: false,
+          argumentMatches: [],
+        };
+      const rule = { name: `rule-${r.action.name}`, file: "/repo/memnox.policies.toml", line: 3 };
+      return {
+        effect: hit.effect,
+        governed: true,
+        reason: `because ${r.action.name}`,
+        rule,
+        matched: [rule],
+        observeOnly: hit.observe ?? false,
+        argumentMatches: [],
+        ...(hit.effect === "deny" ? { alternative: { action: "git.push", note: "push without force" } } : {}),
+      };
+    },
+  };
+}
+
+function deps(opts: {
+  mode?: Mode;
+  rules?: RuleSetView;
+  actions?: Action[];
+  facts?: StateFact[];
+  stopUntil?: string;
+  parseError?: string;
+  pending?: string;
+}): GateDeps & { rows: EventInput[] } {
+  const rows: EventInput[] = [];
+  const pending = opts.pending ?? dir.join(`pending-${crypto.randomUUID()}`);
+  return {
+    rows,
+    now: () => ({ epochMs: NOW, utcOffsetMinutes: 0 }),
+    settings: () => ({ mode: opts.mode ?? "enforce", failOpen: false }),
+    rules: () => opts.rules ?? rulesBy({}),
+    resolve: () => ({
+      actions: opts.actions ?? [act("shell.execute", "unknown", ["x"])],
+      normalized: "x",
+      unknown: [],
+      ...(opts.parseError ? { parseError: opts.parseError } : {}),
+    }),
+    caller: { agent: "claude-code", session: "s1", branch: () => "main" },
+    facts: () => opts.facts ?? [],
+    stop: () => (opts.stopUntil ? { stoppedAt: "", until: opts.stopUntil, by: "sam", mode: "enforce" } : undefined),
+    claimGrant: (a, r, now) =>
+      claimGrant(pending, fingerprint({ agent: r.agent, action: a.name, target: a.targets.join(" ") }), r.session, now),
+    createHold: (input) => createHold(pending, input),
+    record: (e) => {
+      rows.push(e);
+      return `evt_${rows.length}`;
+    },
+    digest: (raw) => `d:${raw.length}`,
+    keepRuleSet: () => {},
+    holdTtlMs: 3_600_000,
+  };
+}
+
+const req = (over: Partial<GateRequest> = {}): GateRequest => ({
+  surface: "shell",
+  command: "git push --force",
+  cwd: "/repo",
+  canAsk: false,
+  ...over,
+});
+const push = [
+  act("shell.execute", "destructive", ["git push --force"]),
+  act("git.push-force", "destructive", ["origin", "+main"]),
+];
+
+describe("decide", () => {
+  test("enforce: the strictest verdict wins and names its rule, reason and alternative; one row", async () => {
+    const d = deps({ actions: push, rules: rulesBy({ "git.push-force": { effect: "deny" } }) });
+    const a = await decide(req(), d);
+    expect(a.effect).toBe("deny");
+    expect(a.rule?.name).toBe("rule-git.push-force");
+    expect(a.alternative?.note).toBe("push without force");
+    expect(d.rows).toHaveLength(1);
+    expect(d.rows[0]?.operation).toBe("git.push-force");
+    expect(d.rows[0]?.argsDigest).toBe("d:16");
+    expect(JSON.stringify(d.rows)).not.toContain('git push --force"');
+  });
+
+  test("observe: the call proceeds and the row keeps what enforce would have said", async () => {
+    const d = deps({ mode: "observe", actions: push, rules: rulesBy({ "git.push-force": { effect: "deny" } }) });
+    const a = await decide(req(), d);
+    expect(a.effect).toBe("allow");
+    expect(a.enforceEffect).toBe("deny");
+    expect(d.rows[0]?.effect).toBe("allow");
+    expect(d.rows[0]?.enforceEffect).toBe("deny");
+  });
+
+  test("a rule in observe mode records its verdict without applying it", async () => {
+    const d = deps({ actions: push, rules: rulesBy({ "git.push-force": { effect: "deny", observe: true } }) });
+    const a = await decide(req(), d);
+    expect(a.effect).toBe("allow");
+    expect(a.enforceEffect).toBe("deny");
+    expect(d.rows[0]?.ruleId).toBe("rule-git.push-force");
+  });
+
+  test("off: nothing is ruled and nothing recorded", async () => {
+    const d = deps({ mode: "off", actions: push, rules: rulesBy({ "git.push-force": { effect: "deny" } }) });
+    expect((await decide(req(), d)).effect).toBe("allow");
+    expect(d.rows).toHaveLength(0);
+  });
+
+  test("stopped: everything proceeds unruled, on the record", async () => {
+    const d = deps({
+      actions: push,
+      rules: rulesBy({ "git.push-force": { effect: "deny" } }),
+      stopUntil: "2026-11-30T13:00:00.000Z",
+    });
+    const a = await decide(req(), d);
+    expect(a.effect).toBe("allow");
+    expect(a.stopped).toBe(true);
+    expect(d.rows[0]?.reason).toContain("stopped");
+  });
+
+  test("unparsable input and unreadable rules deny in enforce, saying the refusal is memnox's", async () => {
+    const p = await decide(req(), deps({ parseError: "unterminated quote" }));
+    expect(p.effect).toBe("deny");
+    expect(p.reason).toContain("memnox refuses");
+    const r = await decide(
+      req(),
+      deps({ rules: rulesBy({}, [{ file: "/repo/memnox.policies.toml", line: 7, message: "bad" }]) }),
+    );
+    expect(r.effect).toBe("deny");
+    expect(r.reason).toContain("/repo/memnox.policies.toml:7");
+    const o = await decide(req(), deps({ mode: "observe", parseError: "unterminated quote" }));
+    expect(o.effect).toBe("allow");
+    expect(o.enforceEffect).toBe("deny");
+  });
+
+  test("a gate that throws fails closed in enforce and open in observe", async () => {
+    const broken = {
+      ...deps({}),
+      rules: () => {
+        throw new Error("disk on fire");
+      },
+    };
+    const a = await decide(req(), broken);
+    expect(a.effect).toBe("deny");
+    expect(a.reason).toContain("memnox could not decide");
+    const o = await decide(req(), { ...broken, settings: () => ({ mode: "observe", failOpen: false }) });
+    expect(o.effect).toBe("allow");
+  });
+
+  test("an ask where nobody can be asked writes a hold; approval then releases exactly one retry", async () => {
+    const pending = dir.join("pending-hold");
+    const d = deps({
+      pending,
+      actions: [act("git.push", "communication", ["origin", "main"])],
+      rules: rulesBy({ "git.push": { effect: "ask" } }),
+    });
+    const first = await decide(req({ command: "git push origin main" }), d);
+    expect(first.effect).toBe("ask");
+    expect(first.holdId).toMatch(/^a_/);
+    answerHold(pending, first.holdId ?? "", { by: "sam", grant: true, nowMs: NOW });
+    const retry = await decide(req({ command: "git push origin main" }), d);
+    expect(retry.effect).toBe("allow");
+    expect(retry.reason).toContain("approved by sam");
+    const again = await decide(req({ command: "git push origin main" }), d);
+    expect(again.effect).toBe("ask");
+  });
+
+  test("a grant never overrides a deny, and stays unspent", async () => {
+    const pending = dir.join("pending-deny");
+    const a = push[1] as Action;
+    const hold = createHold(pending, {
+      surface: "shell",
+      agent: "claude-code",
+      action: a.name,
+      target: a.targets.join(" "),
+      reason: "r",
+      nowMs: NOW,
+      ttlMs: 60_000,
+    });
+    answerHold(pending, hold.id, { by: "sam", grant: true, nowMs: NOW });
+    const d = deps({ pending, actions: push, rules: rulesBy({ "git.push-force": { effect: "deny" } }) });
+    expect((await decide(req(), d)).effect).toBe("deny");
+    expect(claimGrant(pending, hold.fingerprint, undefined, NOW)?.id).toBe(hold.id);
+  });
+
+  test("where a person can be asked, an ask is returned without a hold", async () => {
+    const d = deps({ actions: [act("git.push", "communication")], rules: rulesBy({ "git.push": { effect: "ask" } }) });
+    const a = await decide(req({ canAsk: true }), d);
+    expect(a.effect).toBe("ask");
+    expect(a.holdId).toBeUndefined();
+  });
+
+  test("probation, a wary session and the project boundary ask on their own", async () => {
+    const facts: StateFact[] = [
+      { kind: "probation", subject: "agent:claude-code", expiresAt: "2026-12-05T00:00:00.000Z" },
+    ];
+    const p = await decide(req(), deps({ facts, actions: [act("git.push", "communication")] }));
+    expect(p.effect).toBe("ask");
+    expect(p.reason).toContain("probation");
+    const wary: StateFact[] = [{ kind: "wary", subject: "s1", expiresAt: "2026-11-30T12:30:00.000Z" }];
+    const w = await decide(
+      req({ canAsk: true }),
+      deps({ facts: wary, actions: [act("http.request", "communication", ["evil.example"])] }),
+    );
+    expect(w.effect).toBe("ask");
+    expect(w.reason).toContain("30m left");
+    const d = deps({ actions: [act("filesystem.write", "write", ["/etc/hosts"])] });
+    const b = await decide(req({ canAsk: true }), {
+      ...d,
+      caller: { ...d.caller, boundary: { roots: ["/repo"], exempt: ["/tmp"] } },
+    });
+    expect(b.effect).toBe("ask");
+    expect(b.reason).toContain("outside the project boundary");
+    const inside = await decide(req({ canAsk: true }), {
+      ...d,
+      caller: { ...d.caller, boundary: { roots: ["/etc"], exempt: [] } },
+    });
+    expect(inside.effect).toBe("allow");
+  });
+});
