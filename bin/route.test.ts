@@ -14,6 +14,8 @@ describe("route", () => {
     ],
     ["/usr/local/bin/memnox-session", [], "session", [], undefined],
     ["memnox-shell", ["-c", "ls"], "shell", ["-c", "ls"], undefined],
+    ["/h/.memnox/bin/memnox-bash", ["-c", "-l", "ls"], "shell", ["-c", "-l", "ls"], undefined],
+    ["memnox-zsh", ["-c", "ls"], "shell", ["-c", "ls"], undefined],
     ["/home/u/.memnox/bin/git", ["push"], "shim", ["push"], "git"],
     ["gh", ["pr", "merge", "1"], "shim", ["pr", "merge", "1"], "gh"],
     ["memnox", ["hook", "claude-code", "PreToolUse"], "hook", ["claude-code", "PreToolUse"], undefined],

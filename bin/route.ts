@@ -14,6 +14,9 @@ const NAMED_FACES: Readonly<Record<string, Face>> = {
   "memnox-mcp-proxy": "mcp-proxy",
   "memnox-session": "session",
   "memnox-shell": "shell",
+  // Claude Code only accepts a SHELL/CLAUDE_CODE_SHELL whose path names bash or zsh.
+  "memnox-bash": "shell",
+  "memnox-zsh": "shell",
 };
 
 export function basename(path: string): string {

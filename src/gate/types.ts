@@ -54,6 +54,13 @@ export interface Outcome {
   readonly note?: string;
 }
 
+export interface PersonReply {
+  readonly grant: boolean;
+  /** `session`: the same call is allowed for the rest of the session without asking again. */
+  readonly scope: "once" | "session";
+  readonly via: "terminal" | "agent-prompt";
+}
+
 /** Everything a seam needs from the gate; one implementation, built by `createGate(ctx)`. */
 export interface GateServices {
   readonly decide: Gate;
@@ -61,6 +68,8 @@ export interface GateServices {
   awaitHold(holdId: string, signal?: AbortSignal): Promise<HoldOutcome>;
   /** Record the outcome of a decided call. */
   recordOutcome(decisionEventId: string, outcome: Outcome): Promise<void>;
+  /** A person answered an ask where it was raised (a terminal, the agent's own prompt): recorded; a session grant is kept. */
+  recordAnswer(answer: GateAnswer, request: GateRequest, reply: PersonReply): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
 }

@@ -1,7 +1,63 @@
-// The shell face.
+// The governed shell: an agent's SHELL. Gates the whole -c line (every command in it) then hands it to the real shell.
+import { realpathSync } from "node:fs";
 import { MemnoxError } from "../../core/errors.ts";
+import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
+import { runChild } from "../shared/child.ts";
+import { gateThenRun } from "../shared/gated.ts";
+import { openTerminal } from "../shared/terminal.ts";
+import { parseShellArgs } from "./args.ts";
 
-export async function run(_ctx: Context): Promise<number> {
-  throw new MemnoxError("not_built", "the shell face is not built yet");
+export async function run(ctx: Context): Promise<number> {
+  const shell = realShell(ctx);
+  const parsed = parseShellArgs(ctx.args);
+  const interactive = ctx.io.stdinIsTTY;
+  if (parsed.command === undefined) {
+    // No -c: an interactive or script shell; what it runs still meets the PATH interceptors.
+    return (await runChild([shell, ...ctx.args], { env: ctx.env, cwd: ctx.cwd, interactive })).exitCode;
+  }
+  const terminal = interactive ? openTerminal() : undefined;
+  return gateThenRun(
+    {
+      text: parsed.command,
+      request: (text) => ({
+        surface: "shell",
+        command: text,
+        cwd: ctx.cwd,
+        canAsk: terminal !== undefined,
+        ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
+      }),
+      exec: (text) => runChild([shell, ...parsed.withCommand(text)], { env: ctx.env, cwd: ctx.cwd, interactive }),
+    },
+    { gate: createGate(ctx), io: ctx.io, terminal },
+  );
+}
+
+/** MEMNOX_REAL_SHELL, never ourselves: a governed shell that resolved to itself would loop forever. */
+function realShell(ctx: Context): string {
+  const candidate = ctx.env.MEMNOX_REAL_SHELL || "/bin/bash";
+  let resolved: string;
+  try {
+    resolved = realpathSync(candidate);
+  } catch {
+    throw new MemnoxError(
+      "usage",
+      `MEMNOX_REAL_SHELL \`${candidate}\` does not exist`,
+      "set it to a real shell such as /bin/bash",
+    );
+  }
+  let self = ctx.execPath;
+  try {
+    self = realpathSync(ctx.execPath);
+  } catch {
+    // keep the unresolved path
+  }
+  if (resolved === self) {
+    throw new MemnoxError(
+      "refused",
+      `MEMNOX_REAL_SHELL \`${candidate}\` is memnox itself`,
+      "point it at the shell memnox displaced, e.g. /bin/bash",
+    );
+  }
+  return candidate;
 }

@@ -1,7 +1,66 @@
-// The shim face.
+// The PATH interceptor: stands in for `git`, `gh`, `rm`…, gates the exact argv, then runs the real binary as a child.
 import { MemnoxError } from "../../core/errors.ts";
+import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
+import { runChild } from "../shared/child.ts";
+import { gateThenRun } from "../shared/gated.ts";
+import { DENY_EXIT } from "../shared/refusal.ts";
+import { openTerminal } from "../shared/terminal.ts";
+import { findRealBinary } from "./real.ts";
 
-export async function run(_ctx: Context): Promise<number> {
-  throw new MemnoxError("not_built", "the shim face is not built yet");
+const MAX_DEPTH = 8;
+
+export async function run(ctx: Context): Promise<number> {
+  const name = ctx.invokedName;
+  if (!name) throw new MemnoxError("usage", "memnox shim needs the name of the command it stands in for");
+  const depth = Number(ctx.env.MEMNOX_SHIM_DEPTH ?? "0");
+  if (depth >= MAX_DEPTH) {
+    ctx.io.err(`memnox: \`${name}\` interceptors call each other in a loop; refusing\n`);
+    return DENY_EXIT;
+  }
+  const realBin = findRealBinary(name, ctx.env.PATH, [ctx.paths.bin], ctx.execPath);
+  if (!realBin) {
+    ctx.io.err(`memnox: no real \`${name}\` on PATH outside ${ctx.paths.bin}\n`);
+    return 127;
+  }
+  const argv = [name, ...ctx.args];
+  const shown = argv.map(displayWord).join(" ");
+  const terminal = ctx.io.stdinIsTTY ? openTerminal() : undefined;
+  const childEnv = { ...ctx.env, MEMNOX_SHIM_DEPTH: String(depth + 1) };
+  return gateThenRun(
+    {
+      text: shown,
+      request: (text) => ({
+        surface: "interceptor",
+        cwd: ctx.cwd,
+        canAsk: terminal !== undefined,
+        ...(text === shown ? { argv } : { command: text }),
+        ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
+      }),
+      exec: async (text) => {
+        const args = text === shown ? ctx.args : editedArgs(name, text);
+        return runChild([realBin, ...args], { env: childEnv, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+      },
+    },
+    { gate: createGate(ctx), io: ctx.io, terminal },
+  );
+}
+
+function displayWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
+}
+
+/** An edit at the terminal must stay a call of the same command; its words are re-read like a shell would. */
+function editedArgs(name: string, text: string): string[] {
+  const words = splitWords(text);
+  if (words[0] !== name)
+    throw new MemnoxError("refused", `an edited \`${name}\` call must still start with \`${name}\``);
+  return words.slice(1);
+}
+
+function splitWords(text: string): string[] {
+  const words: string[] = [];
+  const re = /'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g;
+  for (const m of text.matchAll(re)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3] ?? "");
+  return words;
 }

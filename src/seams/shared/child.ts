@@ -1,0 +1,40 @@
+// Run the real program as our child: same stdio and terminal, signals forwarded, its exit code handed back.
+import { constants } from "node:os";
+import type { Env } from "../../ports/index.ts";
+
+const FORWARDED = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH"] as const;
+
+export interface ChildRun {
+  readonly exitCode: number;
+  readonly durationMs: number;
+}
+
+/** `interactive`: Ctrl-C reaches the child through the terminal's process group, so we only shield ourselves. */
+export async function runChild(
+  argv: readonly string[],
+  opts: { env: Env; cwd: string; interactive: boolean },
+): Promise<ChildRun> {
+  const started = performance.now();
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+  const child = Bun.spawn([...argv], { env, cwd: opts.cwd, stdio: ["inherit", "inherit", "inherit"] });
+  const handlers = new Map<string, () => void>();
+  const forward = (sig: NodeJS.Signals) => () => {
+    try {
+      child.kill(sig);
+    } catch {
+      // the child may already be gone
+    }
+  };
+  for (const sig of FORWARDED) handlers.set(sig, forward(sig));
+  handlers.set("SIGINT", opts.interactive ? () => {} : forward("SIGINT"));
+  for (const [sig, h] of handlers) process.on(sig, h);
+  try {
+    const code = await child.exited;
+    const signal = child.signalCode;
+    const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : code;
+    return { exitCode, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    for (const [sig, h] of handlers) process.off(sig, h);
+  }
+}

@@ -1,0 +1,81 @@
+// The shell seams' common path: ask the gate, ask a person or wait for a hold where needed, run, record the outcome.
+import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
+import type { Stdio } from "../../ports/index.ts";
+import { adviseText, askText, DENY_EXIT, refusalText } from "./refusal.ts";
+import type { Terminal } from "./terminal.ts";
+
+export interface GatedCall {
+  /** What a person sees, and edits with [e]. */
+  readonly text: string;
+  request(text: string): GateRequest;
+  /** Run the real thing for this (possibly edited) text. */
+  exec(text: string): Promise<{ exitCode: number; durationMs: number }>;
+}
+
+export interface GatedDeps {
+  readonly gate: GateServices;
+  readonly io: Stdio;
+  /** The person's terminal, when there is one. */
+  readonly terminal: Terminal | undefined;
+}
+
+const MAX_EDITS = 5;
+
+export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<number> {
+  let text = call.text;
+  for (let round = 0; round <= MAX_EDITS; round++) {
+    const request = call.request(text);
+    let answer = await deps.gate.decide(request);
+    if (answer.effect === "ask") {
+      const settled = await settleAsk(text, request, answer, deps);
+      if (settled.kind === "edit") {
+        text = settled.text;
+        continue;
+      }
+      if (settled.kind === "deny") return refuse(text, settled.answer, deps.io);
+      answer = settled.answer;
+    }
+    if (answer.effect === "deny") return refuse(text, answer, deps.io);
+    if (answer.enforceEffect !== "allow" && answer.mode === "advise") deps.io.err(adviseText(`\`${text}\``, answer));
+    const ran = await call.exec(text);
+    if (answer.eventId) await deps.gate.recordOutcome(answer.eventId, ran);
+    return ran.exitCode;
+  }
+  deps.io.err("memnox: too many edits; nothing was run\n");
+  return DENY_EXIT;
+}
+
+type Settled =
+  | { readonly kind: "allow"; readonly answer: GateAnswer }
+  | { readonly kind: "deny"; readonly answer: GateAnswer }
+  | { readonly kind: "edit"; readonly text: string };
+
+async function settleAsk(text: string, request: GateRequest, answer: GateAnswer, deps: GatedDeps): Promise<Settled> {
+  if (request.canAsk && deps.terminal) {
+    const reply = deps.terminal.ask(askText(`wants to run: ${text}`, answer), text);
+    if (reply.kind === "edit") return { kind: "edit", text: reply.text };
+    const grant = reply.kind !== "deny";
+    await deps.gate.recordAnswer(answer, request, {
+      grant,
+      scope: reply.kind === "session" ? "session" : "once",
+      via: "terminal",
+    });
+    return grant ? { kind: "allow", answer: { ...answer, effect: "allow" } } : { kind: "deny", answer };
+  }
+  if (!answer.holdId) return { kind: "deny", answer };
+  deps.io.err(
+    `memnox: \`${text}\` is held for a person: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
+  );
+  const outcome = await deps.gate.awaitHold(answer.holdId);
+  if (outcome !== "granted") {
+    const why = outcome === "unattended" ? "nobody answered before the hold expired" : "a person denied it";
+    return { kind: "deny", answer: { ...answer, effect: "deny", reason: `${why} (${answer.reason})` } };
+  }
+  const retried = await deps.gate.decide(request);
+  return retried.effect === "allow" ? { kind: "allow", answer: retried } : { kind: "deny", answer: retried };
+}
+
+function refuse(text: string, answer: GateAnswer, io: Stdio): number {
+  io.err(refusalText(`\`${text}\``, answer));
+  return DENY_EXIT;
+}
