@@ -1,8 +1,13 @@
 // Every command, in the order a person meets them; `terminal` marks the eight `memnox --help` shows.
-import type { CommandDef } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import type { Context } from "../../ports/context.ts";
 
 export type CommandFactory = (ctx: Context) => CommandDef;
+
+/** citty's CommandDef is invariant in its args, so the registry stores commands erased; define each with this. */
+export function command<const T extends ArgsDef>(def: CommandDef<T>): CommandDef {
+  return def as unknown as CommandDef;
+}
 
 export interface CommandEntry {
   readonly name: string;
@@ -59,7 +64,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "config", summary: "the seven settings", load: notBuilt("config", "policy") },
   { name: "policy", summary: "check, register and test rule files", load: notBuilt("policy", "policy") },
   { name: "check", summary: "what a command line would get, before it runs", load: notBuilt("check", "policy") },
-  { name: "run", summary: "start an agent behind every seam", load: notBuilt("run", "gate") },
+  {
+    name: "run",
+    summary: "start an agent behind every seam",
+    load: () => import("./commands/run.ts").then((m) => m.run),
+  },
   {
     name: "env",
     summary: "the environment an agent needs when something else starts it",

@@ -1,0 +1,105 @@
+// `memnox run -- <cmd…>`: start an agent behind every seam and hand back its exit code.
+import { mkdirSync } from "node:fs";
+import { MemnoxError } from "../../../core/errors.ts";
+import type { DeclaredScope } from "../../../gate/scope.ts";
+import type { Context } from "../../../ports/context.ts";
+import { repoRoot } from "../../../state/repo.ts";
+import { ensureLink } from "../../../wire/links.ts";
+import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
+import { runChild } from "../../shared/child.ts";
+import { findRealBinary } from "../../shim/real.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { runHooks } from "./run-hooks.ts";
+
+const list = (v: string | undefined): string[] =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export const run: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "run", description: "start an agent with every seam in its path; hands back its exit code" },
+    args: {
+      task: { type: "string", description: "what the agent was asked to do" },
+      paths: { type: "string", description: "paths it may write (comma-separated)" },
+      repos: { type: "string", description: "repositories it works in (comma-separated)" },
+      services: { type: "string", description: "services it may reach (comma-separated)" },
+      envs: { type: "string", description: "environments it may touch (comma-separated)" },
+      expect: { type: "string", description: "actions it is expected to take (comma-separated patterns)" },
+      role: { type: "string", description: "the job it does, for rules that name roles" },
+      milestone: { type: "boolean", default: true, negativeDescription: "skip the working-tree milestone" },
+      transcript: { type: "boolean", description: "keep what it printed under ~/.memnox/transcripts/" },
+      guard: { type: "boolean", default: true, negativeDescription: "skip the kernel sandbox" },
+      untrusted: { type: "boolean", description: "run inside the kernel sandbox for an unvetted repository" },
+    },
+    async run({ args, rawArgs }) {
+      const dash = rawArgs.indexOf("--");
+      const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
+      if (cmd.length === 0 || !cmd[0])
+        throw new MemnoxError("usage", "memnox run needs a command after --", "memnox run -- claude");
+      if (args.untrusted) {
+        throw new MemnoxError(
+          "not_built",
+          "memnox run --untrusted is not built yet",
+          "no kernel sandbox profile exists on this machine, so the run refuses to start",
+        );
+      }
+      return runAgent(ctx, cmd, {
+        scope: {
+          ...(args.task ? { task: args.task } : {}),
+          paths: list(args.paths),
+          repos: list(args.repos),
+          services: list(args.services),
+          envs: list(args.envs),
+          expect: list(args.expect),
+        },
+        ...(args.role ? { role: args.role } : {}),
+        milestone: args.milestone !== false,
+        transcript: args.transcript === true,
+      });
+    },
+  });
+
+interface RunOptions {
+  readonly scope: DeclaredScope;
+  readonly role?: string;
+  readonly milestone: boolean;
+  readonly transcript: boolean;
+}
+
+async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions): Promise<number> {
+  const session = ctx.env.MEMNOX_SESSION || newSessionId(ctx.clock.now());
+  const agent = ctx.env.MEMNOX_AGENT_NAME || (cmd[0] ?? "agent").split("/").pop() || "agent";
+  const root = opts.scope.paths[0] ?? repoRoot(ctx.cwd) ?? ctx.cwd;
+  const overlay = agentEnvironment(ctx, {
+    session,
+    agent,
+    scope: opts.scope,
+    projectRoot: root,
+    ...(opts.role ? { role: opts.role } : {}),
+  });
+  for (const name of ["memnox-bash", "memnox-zsh", "memnox-shell"]) ensureLink(ctx, ctx.paths.bin, name);
+  const env = { ...ctx.env, ...overlay };
+  const program = cmd[0]?.includes("/")
+    ? cmd[0]
+    : findRealBinary(cmd[0] ?? "", env.PATH, [ctx.paths.bin], ctx.execPath);
+  if (!program) throw new MemnoxError("not_found", `\`${cmd[0]}\` is not on PATH`);
+  const hooks = runHooks(ctx, { session, agent, root, milestone: opts.milestone });
+  await hooks.before();
+  ctx.io.err(`memnox: session ${session} (${agent}) started; every seam is in its path\n`);
+  const argv = opts.transcript ? transcriptArgv(ctx, session, [program, ...cmd.slice(1)]) : [program, ...cmd.slice(1)];
+  const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+  await hooks.after(result.exitCode, result.durationMs);
+  return result.exitCode;
+}
+
+/** `script` keeps the agent's terminal a terminal while logging what it printed. */
+function transcriptArgv(ctx: Context, session: string, argv: readonly string[]): string[] {
+  const file = `${ctx.paths.transcripts}/${session}.log`;
+  const script = findRealBinary("script", ctx.env.PATH, [ctx.paths.bin], ctx.execPath);
+  if (!script) throw new MemnoxError("not_found", "--transcript needs `script` (util-linux or BSD) on PATH");
+  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  mkdirSync(ctx.paths.transcripts, { recursive: true, mode: 0o700 });
+  return process.platform === "darwin" ? [script, "-q", file, ...argv] : [script, "-q", "-f", "-e", "-c", quoted, file];
+}

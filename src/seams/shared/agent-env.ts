@@ -1,0 +1,47 @@
+// The environment an agent runs in under memnox: interceptors first on PATH, the governed shell, session and scope.
+import { basename } from "node:path";
+import type { DeclaredScope } from "../../gate/scope.ts";
+import type { Context } from "../../ports/context.ts";
+import { pathWithout } from "../shim/real.ts";
+
+export interface AgentEnvOptions {
+  readonly session?: string;
+  readonly agent?: string;
+  readonly role?: string;
+  readonly scope?: DeclaredScope;
+  readonly projectRoot?: string;
+}
+
+/** The shell memnox displaces: the user's bash or zsh, never memnox itself. */
+export function displacedShell(ctx: Context): string {
+  const current = ctx.env.SHELL ?? "";
+  if (basename(current).startsWith("memnox")) return ctx.env.MEMNOX_REAL_SHELL || "/bin/bash";
+  return /(^|\/)(bash|zsh)$/.test(current) ? current : "/bin/bash";
+}
+
+/** Only the variables memnox sets; callers lay them over the inherited environment. */
+export function agentEnvironment(ctx: Context, opts: AgentEnvOptions): Record<string, string> {
+  const real = displacedShell(ctx);
+  const governed = `${ctx.paths.bin}/${basename(real) === "zsh" ? "memnox-zsh" : "memnox-bash"}`;
+  const rest = pathWithout(ctx.env.PATH, [ctx.paths.bin]);
+  const env: Record<string, string> = {
+    PATH: rest ? `${ctx.paths.bin}:${rest}` : ctx.paths.bin,
+    SHELL: governed,
+    CLAUDE_CODE_SHELL: governed,
+    MEMNOX_REAL_SHELL: real,
+  };
+  if (ctx.env.MEMNOX_HOME) env.MEMNOX_HOME = ctx.env.MEMNOX_HOME;
+  if (opts.session) env.MEMNOX_SESSION = opts.session;
+  if (opts.agent) env.MEMNOX_AGENT_NAME = opts.agent;
+  if (opts.role) env.MEMNOX_ROLE = opts.role;
+  if (opts.projectRoot) env.MEMNOX_PROJECT_ROOT = opts.projectRoot;
+  if (opts.scope) {
+    env.MEMNOX_SCOPE = JSON.stringify(opts.scope);
+    if (opts.scope.envs.length === 1 && opts.scope.envs[0]) env.MEMNOX_ENV = opts.scope.envs[0];
+  }
+  return env;
+}
+
+export function newSessionId(nowMs: number): string {
+  return `ses_${nowMs.toString(36)}${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
+}

@@ -1,0 +1,39 @@
+// Where a checkout starts and which branch it is on, read from .git directly so a hook starts no git process.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+/** The nearest directory at or above `cwd` holding `.git` (a directory, or a file for worktrees). */
+export function repoRoot(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** The git directory of a checkout, following a worktree's `.git` file. */
+export function gitDir(root: string): string | undefined {
+  const dotGit = join(root, ".git");
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit;
+    const m = /^gitdir:\s*(.+)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+    return m?.[1] ? resolve(root, m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The checked-out branch at `cwd`, or undefined when detached or not in a checkout. */
+export function currentBranch(cwd: string): string | undefined {
+  const root = repoRoot(cwd);
+  const dir = root ? gitDir(root) : undefined;
+  if (!dir) return undefined;
+  try {
+    const m = /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(dir, "HEAD"), "utf8"));
+    return m?.[1]?.trim();
+  } catch {
+    return undefined;
+  }
+}
