@@ -1,0 +1,388 @@
+// Reading one word: quotes, escapes, and the expansions inside it ($VAR, ${…}, $(…), `…`, $((…)), <(…)).
+import type { Script, Word, WordPart } from "./ast.ts";
+import { type Cursor, isDigit, isNameChar, isNameStart, isWordEnd } from "./cursor.ts";
+
+/** What the word reader needs from the grammar: nested command lists. */
+export interface Nested {
+  /** Parse a command list at the cursor up to (and consuming) the closing `)`. */
+  untilParen(): Script;
+  /** Parse a separate piece of text (backtick contents) as a script. */
+  text(src: string): Script;
+}
+
+const EXTGLOB = new Set(["?", "*", "+", "@", "!"]);
+
+class PartBuilder {
+  readonly parts: WordPart[] = [];
+  private buf = "";
+  private bufQuoted = false;
+
+  lit(text: string, quoted: boolean): void {
+    if (text === "") {
+      if (quoted) this.flushIf(true);
+      if (quoted && this.buf === "") this.bufQuoted = true;
+      return;
+    }
+    this.flushIf(quoted);
+    this.buf += text;
+    this.bufQuoted = quoted;
+  }
+
+  push(part: WordPart): void {
+    this.flush();
+    this.parts.push(part);
+  }
+
+  get unquotedSoFar(): string {
+    return this.parts.length === 0 && !this.bufQuoted ? this.buf : "";
+  }
+
+  private flushIf(quoted: boolean): void {
+    if (this.bufQuoted !== quoted) this.flush();
+  }
+
+  flush(): void {
+    if (this.buf !== "" || this.bufQuoted) this.parts.push({ kind: "lit", text: this.buf, quoted: this.bufQuoted });
+    this.buf = "";
+    this.bufQuoted = false;
+  }
+}
+
+/** Reads the word at the cursor; undefined when no word starts here. */
+export function readWord(c: Cursor, nested: Nested): Word | undefined {
+  const start = c.pos;
+  const b = new PartBuilder();
+  while (!c.eof) {
+    const ch = c.at();
+    if ((ch === "<" || ch === ">") && c.at(1) === "(") {
+      b.push(readProcSub(c, nested));
+      continue;
+    }
+    if (isWordEnd(ch)) break;
+    if (ch === "\\") {
+      if (c.at(1) === "\n") c.pos += 2;
+      else if (c.pos + 1 >= c.src.length) {
+        b.lit("\\", false);
+        c.pos++;
+      } else {
+        b.lit(c.at(1), true);
+        c.pos += 2;
+      }
+    } else if (ch === "'") b.lit(readSingle(c), true);
+    else if (ch === '"') readDouble(c, nested, b);
+    else if (ch === "$") readDollar(c, nested, b, false);
+    else if (ch === "`") b.push(readBacktick(c, nested, false));
+    else if (EXTGLOB.has(ch) && c.at(1) === "(") b.lit(ch + readBalanced(c, 1), false);
+    else if (ch === "=" && c.at(1) === "(" && /^[A-Za-z_][A-Za-z0-9_]*\+?$/.test(b.unquotedSoFar)) {
+      b.lit(`=${readBalanced(c, 1)}`, false);
+    } else {
+      b.lit(ch, false);
+      c.pos++;
+    }
+  }
+  if (c.pos === start) return undefined;
+  b.flush();
+  return { parts: b.parts, raw: c.src.slice(start, c.pos) };
+}
+
+function readSingle(c: Cursor): string {
+  const end = c.src.indexOf("'", c.pos + 1);
+  if (end < 0) {
+    if (!c.lenient) c.fail("a single quote is never closed");
+    const text = c.src.slice(c.pos + 1);
+    c.pos = c.src.length;
+    return text;
+  }
+  const text = c.src.slice(c.pos + 1, end);
+  c.pos = end + 1;
+  return text;
+}
+
+/** `"…"`: backslash escapes only $ ` " \ and newline; expansions stay live. */
+function readDouble(c: Cursor, nested: Nested, b: PartBuilder): void {
+  c.pos++;
+  b.lit("", true);
+  for (;;) {
+    if (c.eof) {
+      if (!c.lenient) c.fail("a double quote is never closed");
+      return;
+    }
+    const ch = c.at();
+    if (ch === '"') {
+      c.pos++;
+      return;
+    }
+    if (ch === "\\") {
+      const n = c.at(1);
+      if (n === "\n") c.pos += 2;
+      else if (n === "$" || n === "`" || n === '"' || n === "\\") {
+        b.lit(n, true);
+        c.pos += 2;
+      } else {
+        b.lit("\\", true);
+        c.pos++;
+      }
+    } else if (ch === "$") readDollar(c, nested, b, true);
+    else if (ch === "`") b.push(readBacktick(c, nested, true));
+    else {
+      b.lit(ch, true);
+      c.pos++;
+    }
+  }
+}
+
+function readDollar(c: Cursor, nested: Nested, b: PartBuilder, inDouble: boolean): void {
+  const start = c.pos;
+  const n = c.at(1);
+  if (n === "(" && c.at(2) === "(") {
+    const arith = tryArith(c, nested);
+    if (arith) {
+      b.push(arith);
+      return;
+    }
+  }
+  if (n === "(") {
+    c.pos += 2;
+    c.cmdsubDepth++;
+    const script = nested.untilParen();
+    c.cmdsubDepth--;
+    b.push({ kind: "cmdsub", script, raw: c.src.slice(start, c.pos) });
+    return;
+  }
+  if (n === "{") {
+    b.push(readBraceParam(c, nested));
+    return;
+  }
+  if (n === "'" && !inDouble) {
+    c.pos++;
+    b.lit(ansiC(readSingleRaw(c)), true);
+    return;
+  }
+  if (n === '"' && !inDouble) {
+    c.pos++;
+    readDouble(c, nested, b);
+    return;
+  }
+  if (isNameStart(n)) {
+    let i = c.pos + 1;
+    while (isNameChar(c.src[i] ?? "")) i++;
+    const name = c.src.slice(c.pos + 1, i);
+    c.pos = i;
+    b.push({ kind: "var", name, raw: `$${name}`, inner: [] });
+    return;
+  }
+  if (isDigit(n) || "@*#?$!-".includes(n)) {
+    c.pos += 2;
+    b.push({ kind: "var", name: n, raw: `$${n}`, inner: [] });
+    return;
+  }
+  b.lit("$", inDouble);
+  c.pos++;
+}
+
+/** `$'…'` keeps backslash-escaped quotes inside, so find the end by hand. */
+function readSingleRaw(c: Cursor): string {
+  let i = c.pos + 1;
+  while (i < c.src.length && c.src[i] !== "'") i += c.src[i] === "\\" ? 2 : 1;
+  if (i >= c.src.length && !c.lenient) c.fail("a $'…' quote is never closed");
+  const text = c.src.slice(c.pos + 1, Math.min(i, c.src.length));
+  c.pos = Math.min(i + 1, c.src.length);
+  return text;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  e: "\x1b",
+  E: "\x1b",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
+
+export function ansiC(s: string): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] ?? "";
+    if (ch !== "\\" || i + 1 >= s.length) {
+      out += ch;
+      continue;
+    }
+    const n = s[i + 1] ?? "";
+    const simple = SIMPLE_ESCAPES[n];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+    } else if (n === "x" || n === "u" || n === "U") {
+      const max = n === "x" ? 2 : n === "u" ? 4 : 8;
+      const hex = /^[0-9a-fA-F]+/.exec(s.slice(i + 2, i + 2 + max))?.[0] ?? "";
+      out += hex ? String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff)) : `\\${n}`;
+      i += 1 + hex.length;
+    } else if (n >= "0" && n <= "7") {
+      const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1))?.[0] ?? "0";
+      out += String.fromCharCode(Number.parseInt(oct, 8) & 0xff);
+      i += oct.length;
+    } else if (n === "c" && i + 2 < s.length) {
+      out += String.fromCharCode((s.charCodeAt(i + 2) & 0x1f) >>> 0);
+      i += 2;
+    } else {
+      out += `\\${n}`;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Backticks: the contents are unescaped once, then read as a script of their own. */
+function readBacktick(c: Cursor, nested: Nested, inDouble: boolean): WordPart {
+  const start = c.pos;
+  let i = c.pos + 1;
+  let text = "";
+  while (i < c.src.length && c.src[i] !== "`") {
+    const ch = c.src[i] ?? "";
+    const n = c.src[i + 1] ?? "";
+    if (ch === "\\" && (n === "`" || n === "\\" || n === "$" || (inDouble && n === '"'))) {
+      text += n;
+      i += 2;
+    } else {
+      text += ch;
+      i++;
+    }
+  }
+  if (i >= c.src.length && !c.lenient) c.fail("a backtick is never closed");
+  c.pos = Math.min(i + 1, c.src.length);
+  return { kind: "cmdsub", script: nested.text(text), raw: c.src.slice(start, c.pos) };
+}
+
+/** `$((…))`; when the parentheses do not close as arithmetic, bash reads `$( (…) )` instead. */
+function tryArith(c: Cursor, nested: Nested): WordPart | undefined {
+  const start = c.pos;
+  let depth = 0;
+  let i = c.pos + 3;
+  for (; i < c.src.length; i++) {
+    const ch = c.src[i];
+    if (ch === "(") depth++;
+    else if (ch === ")") {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  if (c.src[i] !== ")" || c.src[i + 1] !== ")") return undefined;
+  const inner = innerScripts(c.src.slice(start + 3, i), nested);
+  c.pos = i + 2;
+  return { kind: "arith", raw: c.src.slice(start, c.pos), inner };
+}
+
+/** `${…}`: the name, and any substitution inside the operator part (`${X:-$(cmd)}`). */
+function readBraceParam(c: Cursor, nested: Nested): WordPart {
+  const start = c.pos;
+  c.pos += 2;
+  let depth = 0;
+  const inner: Script[] = [];
+  while (!c.eof) {
+    const ch = c.at();
+    if (ch === "}" && depth === 0) break;
+    if (ch === "{") depth++;
+    else if (ch === "}") depth--;
+    if (ch === "\\") c.pos += 2;
+    else if (ch === "'") readSingle(c);
+    else if (ch === "$" || ch === '"' || ch === "`") {
+      const b = new PartBuilder();
+      if (ch === "$") readDollar(c, nested, b, false);
+      else if (ch === '"') readDouble(c, nested, b);
+      else b.push(readBacktick(c, nested, false));
+      b.flush();
+      for (const p of b.parts) inner.push(...scriptsOf(p));
+    } else c.pos++;
+  }
+  if (c.eof && !c.lenient) c.fail("a parameter expansion is never closed");
+  c.pos = Math.min(c.pos + 1, c.src.length);
+  const raw = c.src.slice(start, c.pos);
+  const name = /^\$\{[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(raw)?.[1] ?? "";
+  return { kind: "var", name, raw, inner };
+}
+
+function readProcSub(c: Cursor, nested: Nested): WordPart {
+  const start = c.pos;
+  const dir = c.at() === "<" ? "<" : ">";
+  c.pos += 2;
+  c.cmdsubDepth++;
+  const script = nested.untilParen();
+  c.cmdsubDepth--;
+  return { kind: "procsub", dir, script, raw: c.src.slice(start, c.pos) };
+}
+
+/** Balanced parentheses read as literal text (array values, extended globs), quotes respected. */
+function readBalanced(c: Cursor, skip: number): string {
+  const start = c.pos + skip;
+  let depth = 0;
+  let i = start;
+  for (; i < c.src.length; i++) {
+    const ch = c.src[i];
+    if (ch === "\\") i++;
+    else if (ch === "'") i = Math.max(i, c.src.indexOf("'", i + 1));
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) break;
+  }
+  if (i >= c.src.length && !c.lenient) c.fail("a parenthesis is never closed");
+  c.pos = Math.min(i + 1, c.src.length);
+  return c.src.slice(start, c.pos);
+}
+
+/** The substitutions a piece of text runs when expanded as in double quotes (heredoc bodies, arithmetic). */
+export function innerScripts(text: string, nested: Nested): Script[] {
+  const out: Script[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\\") i++;
+    else if (ch === "`") {
+      const end = text.indexOf("`", i + 1);
+      const body = text.slice(i + 1, end < 0 ? text.length : end);
+      out.push(nested.text(body));
+      i = end < 0 ? text.length : end;
+    } else if (ch === "$" && text[i + 1] === "(") {
+      const end = matchingParen(text, i + 1);
+      const body = text.slice(i + 2, end);
+      if (!body.startsWith("(")) out.push(nested.text(body));
+      else out.push(...innerScripts(body, nested));
+      i = end;
+    }
+  }
+  return out;
+}
+
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\\") i++;
+    else if (ch === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end >= 0) i = end;
+    } else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+export function scriptsOf(p: WordPart): Script[] {
+  if (p.kind === "cmdsub" || p.kind === "procsub") return [p.script];
+  if (p.kind === "var" || p.kind === "arith") return [...p.inner];
+  return [];
+}
+
+/** The literal text of a word when it has no expansions (reserved words, heredoc delimiters). */
+export function literalText(w: Word): string | undefined {
+  let out = "";
+  for (const p of w.parts) {
+    if (p.kind !== "lit") return undefined;
+    out += p.text;
+  }
+  return out;
+}
