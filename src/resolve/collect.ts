@@ -16,7 +16,7 @@ export class Collector {
     this.actions.push({
       name: spec.name,
       class: spec.class,
-      targets: spec.targets ?? [],
+      targets: [...new Set(spec.targets ?? [])],
       arguments: args,
       ...(spec.branch !== undefined ? { branch: spec.branch } : {}),
       ...(spec.cli !== undefined ? { cli: spec.cli } : {}),

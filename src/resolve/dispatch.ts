@@ -1,6 +1,6 @@
 // One command's argv to its handler: wrappers, shells, files, network, interpreters, databases, verb tables.
 import type { Call } from "./call.ts";
-import { FILE_HANDLERS } from "./commands/files.ts";
+import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
 import { interpreterFor } from "./commands/interpreters.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
@@ -43,7 +43,7 @@ export function dispatch(call: Call): void {
   }
   if (call.scope.functions.has(first.text)) return;
   const name = commandName(first.text);
-  const handler = HANDLERS.get(name) ?? interpreterFor(name);
+  const handler = HANDLERS.get(isFormatter(name) ? "mkfs" : name) ?? interpreterFor(name);
   if (handler) {
     handler(call);
     return;

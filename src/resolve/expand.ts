@@ -14,7 +14,8 @@ export interface ExpandEnv {
   readonly home: string;
 }
 
-const GLOB = /[*?[]/;
+/** `*`, `?` and a closed `[…]` make a word a pattern; a lone `[` is the test command. */
+const GLOB = /[*?]|\[[^\]]*\]/;
 /** `$HOME`, `${HOME}`, `$PWD`, `${PWD}`: the two variables whose value the resolver knows. */
 const KNOWN_VAR = /^\$\{?(HOME|PWD)\}?$/;
 

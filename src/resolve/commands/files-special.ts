@@ -10,9 +10,9 @@ export const dd: Handler = (call) => {
   for (const a of call.args.slice(1)) {
     const m = /^(if|of)=(.*)$/.exec(a.text);
     if (!m) continue;
-    const target = pathOf(call, { ...a, text: m[2] ?? "" });
-    if (m[1] === "if") emitRead(call, [target]);
-    else emitWrite(call, [target]);
+    const target = paths(call, [{ ...a, text: m[2] ?? "" }]);
+    if (m[1] === "if") emitRead(call, target);
+    else emitWrite(call, target);
   }
 };
 

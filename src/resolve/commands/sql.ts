@@ -102,7 +102,7 @@ function database(spec: DbSpec): Handler {
     const stdin = call.stdin;
     if (stdin?.kind === "data" && stdin.text !== undefined)
       return fromText(spec, table, call, { text: stdin.text, static: true, glob: false }, where);
-    if (stdin?.kind === "file") return script(spec, table, call, where, stdin.path);
+    if (stdin?.kind === "file") return script(spec, table, call, where, stdin.path, false);
     if (stdin) return script(spec, table, call, where);
     emitNamed(table, call, `${spec.cli}.interactive`, where);
   };
@@ -126,8 +126,16 @@ function connection(spec: DbSpec, p: Parsed): string[] {
   return out;
 }
 
-function script(spec: DbSpec, table: VerbTable, call: Call, where: readonly string[], file?: string): void {
-  if (file) emitRead(call, [file]);
+/** Statements from a file or a pipe: unknown; a file named by an option is also a read (a redirect already is). */
+function script(
+  spec: DbSpec,
+  table: VerbTable,
+  call: Call,
+  where: readonly string[],
+  file?: string,
+  read = true,
+): void {
+  if (file && read) emitRead(call, [file]);
   emitNamed(table, call, `${spec.cli}.script`, file ? [file, ...where] : [...where]);
 }
 
