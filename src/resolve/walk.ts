@@ -112,10 +112,10 @@ export class Walker implements Engine {
   }
 
   private words(words: readonly Word[], scope: Scope): Arg[] {
-    return words.map((w) => {
+    return words.flatMap((w) => {
       const e = expandWord(w, scope);
       this.subs(e.subs, scope);
-      return e.arg;
+      return e.args;
     });
   }
 

@@ -1,5 +1,5 @@
 // File programs with their own argument grammar: dd, find, tar/zip/unzip, gzip and friends.
-import { asksForHelp, has, optValue, parseOpts } from "../argv.ts";
+import { asksForHelp, has, optValue, optValues, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { emitDelete, emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
 
@@ -60,6 +60,9 @@ export const find: Handler = (call) => {
   }
 };
 
+/** tar options whose value is a program it runs. */
+const TAR_PROGRAMS = ["to-command", "use-compress-program", "rsh-command", "info-script", "new-volume-script"];
+
 /** tar (bundled `czf` too), zip and unzip: extraction writes the target directory, creation the archive. */
 export const archive: Handler = (call) => {
   const name = call.args[0]?.text ?? "";
@@ -78,10 +81,17 @@ function tar(call: Call, input: readonly Arg[]): void {
       : input;
   const p = parseOpts(args, {
     flags: "cxtruzjJaZvpPkmOSWhiBGlMno",
-    values: "fCTXbIKLNV",
+    values: "fCTXbIKLNVF",
     long: ["create", "extract", "get", "list", "append", "update", "gzip", "bzip2", "xz", "zstd", "verbose"],
-    longValues: ["file", "directory", "files-from", "exclude-from", "exclude", "transform", "use-compress-program"],
+    longValues: ["file", "directory", "files-from", "exclude-from", "exclude", "transform", ...TAR_PROGRAMS],
   });
+  for (const program of optValues(p, "-I", "-F", ...TAR_PROGRAMS.map((o) => `--${o}`))) {
+    const cmd = program.text.replace(/^exec=/, "");
+    if (program.static && cmd !== "") call.engine.shell(cmd, call);
+  }
+  for (const action of optValues(p, "--checkpoint-action")) {
+    if (action.static && action.text.startsWith("exec=")) call.engine.shell(action.text.slice(5), call);
+  }
   const file = optValue(p, "-f", "--file");
   const archivePath = file && file.text !== "-" ? [pathOf(call, file)] : [];
   const dir = optValue(p, "-C", "--directory");

@@ -3,6 +3,7 @@ import { asksForHelp, has, type OptSpec, optValue, optValues, type Parsed, parse
 import type { Call } from "../call.ts";
 import { archive, compress, dd, find } from "./files-special.ts";
 import { emitDelete, emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
+import { sedEffects } from "./sed.ts";
 
 type Handler = (call: Call) => void;
 
@@ -164,6 +165,9 @@ function reader(spec: ReadSpec): Handler {
     emitWrite(call, paths(call, optValues(p, ...(spec.writes ?? []))));
     if (isInPlace(name, p)) emitWrite(call, paths(call, files));
     if (/awk$/.test(name) && scriptOf(p, skip) !== undefined) awkEffects(call, scriptOf(p, skip) ?? "");
+    if (name === "sed")
+      for (const script of [scriptOf(p, skip), ...optValues(p, "-e", "--expression").map((a) => a.text)])
+        sedEffects(call, script);
   };
 }
 
@@ -306,6 +310,7 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   rm: deleter({ flags: "fiIrRdv", longOptional: ["interactive"], long: ["force", "recursive", "dir", "verbose"] }),
   rmdir: deleter({ flags: "pv", long: ["parents", "verbose", "ignore-fail-on-non-empty"] }),
   unlink: deleter({}),
+  rimraf: deleter({ flags: "vgG", long: ["preserve-root", "no-preserve-root", "glob", "verbose", "interactive"] }),
   shred: deleter({
     flags: "fuvxz",
     values: "ns",

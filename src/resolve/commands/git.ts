@@ -22,6 +22,8 @@ const GLOBAL_VALUES = new Set([
 
 interface Globals {
   readonly repo: string;
+  /** `-c key=value` settings given on the command line. */
+  readonly config: readonly string[];
   readonly sub: Arg | undefined;
   readonly rest: readonly Arg[];
   readonly help: boolean;
@@ -30,12 +32,13 @@ interface Globals {
 function globals(call: Call): Globals {
   const args = call.args.slice(1);
   let repo = call.scope.cwd;
+  const config: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const t = args[i]?.text ?? "";
     if (t === "--") continue;
     if (!t.startsWith("-")) break;
-    if (["-h", "--help", "-v", "--version"].includes(t)) return { repo, sub: undefined, rest: [], help: true };
+    if (["-h", "--help", "-v", "--version"].includes(t)) return { repo, config, sub: undefined, rest: [], help: true };
     const name = t.startsWith("--") ? (t.split("=")[0] ?? t) : t.slice(0, 2);
     const value = t.startsWith("--")
       ? t.includes("=")
@@ -47,12 +50,13 @@ function globals(call: Call): Globals {
     if (!GLOBAL_VALUES.has(name)) continue;
     const v = value ?? args[++i]?.text ?? "";
     if (name === "-C") repo = absolutePath(v, repo, call.scope.home);
+    if (name === "-c" || name === "--config-env") config.push(v);
     if (name === "--work-tree") repo = absolutePath(v, call.scope.cwd, call.scope.home);
   }
   const sub = args[i];
   const rest = args.slice(i + 1);
   const help = !sub || sub.text === "help" || rest[0]?.text === "--help" || rest[0]?.text === "-h";
-  return { repo, sub, rest, help };
+  return { repo, config, sub, rest, help };
 }
 
 export const git: Handler = (call) => {
@@ -60,6 +64,8 @@ export const git: Handler = (call) => {
   const g = globals(call);
   if (g.help || !g.sub) return emitNamed(t, call, "git.help", []);
   const scoped: Call = { ...call, scope: { ...call.scope, cwd: g.repo } };
+  for (const setting of g.config) configInjection(call, setting);
+  nestedCommands(scoped, g.sub.text, g.rest);
   const special = SPECIAL[g.sub.text];
   if (special) return special(scoped, g.rest, g.repo);
   const m = matchTable(t, [g.sub, ...g.rest]);
@@ -292,6 +298,42 @@ const config: Special = (call, rest) => {
   const reads = p.opts.some((o) => CONFIG_READS.includes(o.name));
   emit(call, writes || (!reads && operands.length >= 2) ? "git.config-set" : "git.config", operands.slice(0, 1));
 };
+
+/** Settings that make git run a program: a `-c` of one of these runs code the line does not show. */
+const RUNS_PROGRAM =
+  /(pager|editor|command|program|sshcommand|fsmonitor|askpass|gitproxy|textconv|driver|clean|smudge|process|helper|external|cmd)$/i;
+const LOADS_CODE = /^(alias\.|include\.|includeif\.)|hookspath$|(^|\.)proxy$/i;
+
+function configInjection(call: Call, setting: string): void {
+  const eq = setting.indexOf("=");
+  const key = eq < 0 ? setting : setting.slice(0, eq);
+  const value = eq < 0 ? "" : setting.slice(eq + 1);
+  if (!RUNS_PROGRAM.test(key) && !LOADS_CODE.test(key)) return;
+  call.emit({ name: "environment.inject", class: "unknown", targets: [`git -c ${key}`] });
+  const program = key.startsWith("alias.") ? (value.startsWith("!") ? value.slice(1) : "") : value;
+  if (RUNS_PROGRAM.test(key) || key.startsWith("alias.")) if (program.trim() !== "") call.engine.shell(program, call);
+}
+
+/** Options and subcommands whose value is a command git runs: `rebase -x`, `bisect run`, `--upload-pack`. */
+function nestedCommands(call: Call, sub: string, rest: readonly Arg[]): void {
+  const shellValues = ["--exec", "-x", "--upload-pack", "-u", "--receive-pack"];
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i]?.text ?? "";
+    const eq = t.indexOf("=");
+    const name = t.startsWith("--") && eq > 0 ? t.slice(0, eq) : t;
+    if (!shellValues.includes(name)) continue;
+    if (name === "-x" && sub !== "rebase") continue;
+    if (name === "-u" && sub !== "clone") continue;
+    if ((name === "--exec" || name === "-x") && !["rebase", "push", "send-pack"].includes(sub)) continue;
+    const value = name !== t ? { ...(rest[i] as Arg), text: t.slice(eq + 1) } : rest[++i];
+    if (value?.static) call.engine.shell(value.text, call);
+  }
+  if (sub === "bisect" && rest[0]?.text === "run" && rest.length > 1) call.engine.run(rest.slice(1), call);
+  if (sub === "submodule" && rest.some((a) => a.text === "foreach")) {
+    const cmd = rest.slice(rest.findIndex((a) => a.text === "foreach") + 1).filter((a) => !a.text.startsWith("--"));
+    if (cmd.length > 0 && cmd.every((a) => a.static)) call.engine.shell(cmd.map((a) => a.text).join(" "), call);
+  }
+}
 
 function targets(call: Call, args: readonly Arg[]): string[] {
   return args.map((a) => pathOf(call, a));

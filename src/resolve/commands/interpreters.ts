@@ -120,7 +120,7 @@ function interpreter(spec: Spec): Handler {
     }
     if (inv.module) return run(call, spec, inv.module.text);
     const file = inv.operands[0];
-    if (file) return run(call, spec, pathOf(call, file));
+    if (file && file.text !== "-") return run(call, spec, pathOf(call, file));
     fromStdin(call, spec);
   };
 }

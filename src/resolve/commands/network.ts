@@ -1,5 +1,5 @@
 // Programs that talk to other machines: the host is the target; sending data makes it communication.
-import { asksForHelp, has, optValue, optValues, parseOpts } from "../argv.ts";
+import { asksForHelp, has, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { basename } from "../paths.ts";
 import { emitRead, emitWrite, pathOf } from "./fs-emit.ts";
@@ -202,9 +202,18 @@ const httpie: Handler = (call) => {
 
 const SSH_VALUES = "bcDEeFIiJLlmOoPpQRSWwB";
 
+/** `-o ProxyCommand=…` and `-o LocalCommand=…` run a command on this machine before anything connects. */
+function localCommands(call: Call, p: Parsed): void {
+  for (const o of optValues(p, "-o")) {
+    const m = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[= ]\s*(.+)$/i.exec(o.text);
+    if (m?.[2] && o.static && m[2].toLowerCase() !== "none") call.engine.shell(m[2], call);
+  }
+}
+
 const ssh: Handler = (call) => {
   const p = parseOpts(call.args.slice(1), { values: SSH_VALUES, flags: "46AaCfGgKkMNnqsTtVvXxYy", posix: true });
   if (has(p, "-V")) return;
+  localCommands(call, p);
   const [dest, ...command] = p.operands;
   const host = dest ? hostOf(dest.text) : undefined;
   call.emit({ name: "network.ssh", class: "communication", targets: host ? [host] : [] });
@@ -241,6 +250,9 @@ function copyOut(call: Call, operands: readonly Arg[], deletes: boolean): void {
 
 const scp: Handler = (call) => {
   const p = parseOpts(call.args.slice(1), { values: "cFiJlopPSDX", flags: "346ABCOpqRrTv" });
+  localCommands(call, p);
+  const program = optValue(p, "-S");
+  if (program) call.engine.run([program], call, undefined);
   copyOut(call, p.operands, false);
 };
 
@@ -284,11 +296,13 @@ const rsync: Handler = (call) => {
     ],
   });
   const deletes = p.opts.some((o) => o.name.startsWith("--delete") || o.name === "--remove-source-files");
+  for (const rsh of optValues(p, "-e", "--rsh")) if (rsh.static) call.engine.shell(rsh.text, call);
   copyOut(call, p.operands, deletes);
 };
 
 const sftp: Handler = (call) => {
   const p = parseOpts(call.args.slice(1), { values: "BbcDFiJloPRSs", flags: "46AaCfNpqrv" });
+  localCommands(call, p);
   const host = p.operands[0] ? (remoteHost(p.operands[0]) ?? hostOf(p.operands[0].text)) : undefined;
   call.emit({ name: "network.copy", class: "communication", targets: host ? [host] : [] });
 };

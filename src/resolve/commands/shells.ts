@@ -9,6 +9,8 @@ const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash
 
 interface ShellArgs {
   readonly command: boolean;
+  /** `-s`: commands come from stdin and the operands are only arguments. */
+  readonly stdin: boolean;
   readonly help: boolean;
   readonly operands: readonly Arg[];
 }
@@ -16,6 +18,7 @@ interface ShellArgs {
 /** bash-style options: clusters like `-lc`, `-o opt`, `--rcfile f`; `-c` makes the first operand the script. */
 function shellArgs(args: readonly Arg[]): ShellArgs {
   let command = false;
+  let stdin = false;
   let i = 0;
   for (; i < args.length; i++) {
     const t = args[i]?.text ?? "";
@@ -24,24 +27,25 @@ function shellArgs(args: readonly Arg[]): ShellArgs {
       break;
     }
     if (t.startsWith("--")) {
-      if (t === "--help" || t === "--version") return { command, help: true, operands: [] };
+      if (t === "--help" || t === "--version") return { command, stdin, help: true, operands: [] };
       if (t === "--rcfile" || t === "--init-file") i++;
       continue;
     }
     if (!(t.startsWith("-") || t.startsWith("+")) || t.length < 2) break;
     for (const ch of t.slice(1)) {
       if (ch === "c") command = true;
+      if (ch === "s") stdin = true;
       if (ch === "o" || ch === "O") i++;
     }
   }
-  return { command, help: false, operands: args.slice(i) };
+  return { command, stdin, help: false, operands: args.slice(i) };
 }
 
 const shell: Handler = (call) => {
   const s = shellArgs(call.args.slice(1));
   if (s.help) return;
   if (s.command) return runScript(call, s.operands);
-  const file = s.operands[0];
+  const file = s.stdin ? undefined : s.operands[0];
   if (file) return scriptFile(call, file);
   const stdin = call.stdin;
   if (stdin?.kind === "data") {

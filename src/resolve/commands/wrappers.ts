@@ -234,6 +234,21 @@ const watch: Handler = (call) => {
   else call.engine.run(p.operands, call);
 };
 
+/** `flock [opts] FILE cmd…` or `flock [opts] FILE -c 'cmd'`; `flock FD` alone only locks. */
+const flock: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), {
+    flags: "sxunoFhV",
+    values: "wEc",
+    long: ["shared", "exclusive", "unlock", "nonblock", "close", "no-fork", "verbose"],
+    longValues: ["timeout", "wait", "conflict-exit-code", "command"],
+    posix: true,
+  });
+  const [, ...rest] = p.operands;
+  const script = optValue(p, "-c", "--command") ?? (rest[0]?.text === "-c" ? rest[1] : undefined);
+  if (script) return script.static ? call.engine.shell(script.text, call) : call.engine.run([script], call);
+  runRest(call, rest);
+};
+
 /** npm packages whose binary has another name. */
 const PACKAGE_BINS: Readonly<Record<string, string>> = {
   "@playwright/test": "playwright",
@@ -291,6 +306,7 @@ export const WRAPPER_HANDLERS: Readonly<Record<string, Handler>> = {
   builtin,
   busybox,
   watch,
+  flock,
   npx,
   bunx: npx,
   pnpx: npx,
