@@ -12,6 +12,17 @@ export interface Nested {
 
 const EXTGLOB = new Set(["?", "*", "+", "@", "!"]);
 
+/** Characters that end a run of plain text outside quotes, and inside double quotes. */
+const PLAIN_STOP = new Set([..." \t\r\n;&|()<>\\'\"$`?*+@!="]);
+const DOUBLE_STOP = new Set(['"', "\\", "$", "`"]);
+
+/** The end of a run of characters none of which is in `stop`: plain text is taken in one slice. */
+function runEnd(src: string, from: number, stop: ReadonlySet<string>): number {
+  let i = from;
+  while (i < src.length && !stop.has(src[i] as string)) i++;
+  return i;
+}
+
 class PartBuilder {
   readonly parts: WordPart[] = [];
   private buf = "";
@@ -76,8 +87,9 @@ export function readWord(c: Cursor, nested: Nested): Word | undefined {
     else if (ch === "=" && c.at(1) === "(" && /^[A-Za-z_][A-Za-z0-9_]*\+?$/.test(b.unquotedSoFar)) {
       b.lit(`=${readBalanced(c, 1)}`, false);
     } else {
-      b.lit(ch, false);
-      c.pos++;
+      const end = runEnd(c.src, c.pos + 1, PLAIN_STOP);
+      b.lit(c.src.slice(c.pos, end), false);
+      c.pos = end;
     }
   }
   if (c.pos === start) return undefined;
@@ -125,8 +137,9 @@ function readDouble(c: Cursor, nested: Nested, b: PartBuilder): void {
     } else if (ch === "$") readDollar(c, nested, b, true);
     else if (ch === "`") b.push(readBacktick(c, nested, true));
     else {
-      b.lit(ch, true);
-      c.pos++;
+      const end = runEnd(c.src, c.pos + 1, DOUBLE_STOP);
+      b.lit(c.src.slice(c.pos, end), true);
+      c.pos = end;
     }
   }
 }

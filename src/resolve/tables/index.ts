@@ -3,6 +3,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import type { VerbTable } from "../types.ts";
 import { aws } from "./aws.ts";
 import { az } from "./az.ts";
+import { checksum } from "./checksum.ts";
 import { CHECKSUMS } from "./checksums.ts";
 import { docker } from "./docker.ts";
 import { fly } from "./fly.ts";
@@ -15,7 +16,6 @@ import { netlify } from "./netlify.ts";
 import { npm } from "./npm.ts";
 import { playwright } from "./playwright.ts";
 import { railway } from "./railway.ts";
-import { sha256Hex } from "./sha256.ts";
 import { mongosh, mysql, psql } from "./sql.ts";
 import { stripe } from "./stripe.ts";
 import { terraform } from "./terraform.ts";
@@ -50,7 +50,7 @@ for (const t of TABLES) for (const name of [t.cli, ...(t.aliases ?? [])]) BY_NAM
 const verified = new WeakSet<VerbTable>();
 
 export function tableChecksum(table: VerbTable): string {
-  return sha256Hex(JSON.stringify(table));
+  return checksum(JSON.stringify(table));
 }
 
 export interface ChecksumReport {
