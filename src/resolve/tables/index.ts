@@ -1,4 +1,5 @@
 // The 19 compiled-in verb tables, each checked against its recorded checksum before first use.
+import type { ActionClass } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
 import type { VerbTable } from "../types.ts";
 import { aws } from "./aws.ts";
@@ -12,6 +13,7 @@ import { gh } from "./gh.ts";
 import { git } from "./git.ts";
 import { heroku } from "./heroku.ts";
 import { kubectl } from "./kubectl.ts";
+import { actionPattern } from "./match.ts";
 import { netlify } from "./netlify.ts";
 import { npm } from "./npm.ts";
 import { playwright } from "./playwright.ts";
@@ -92,6 +94,12 @@ export function verbTables(): readonly VerbTable[] {
 export function verbTable(cli: string): VerbTable | undefined {
   const t = BY_NAME.get(cli);
   return t ? verifyTable(t) : undefined;
+}
+
+/** Every action name (a pattern where the table fills in words) the tables give `cls`, sorted: what a baseline names. */
+export function actionsOfClass(cls: ActionClass): string[] {
+  const names = verbTables().flatMap((t) => t.verbs.filter((e) => e.class === cls).map((e) => actionPattern(e)));
+  return [...new Set(names)].sort();
 }
 
 /** The class a table gives an action name; undefined when the table has no such action. */

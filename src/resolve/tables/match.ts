@@ -158,7 +158,10 @@ export function renderAction(template: string, matched: readonly string[]): stri
   return ok ? out : undefined;
 }
 
-/** Replaces placeholders with `*`: the pattern a rule can name for every action an entry yields. */
-export function actionPattern(template: string): string {
-  return template.replace(/\{(?:path|\d)\}/g, "*");
+/** The pattern a rule can name for every action an entry yields: placeholders become the entry's own path words. */
+export function actionPattern(entry: Pick<VerbEntry, "action" | "path">): string {
+  const word = (w: string) => (w === "**" ? "*" : w.toLowerCase().replace(/[.:]/g, "-"));
+  return entry.action
+    .replace(/\{path\}/g, () => entry.path.map(word).join("-"))
+    .replace(/\{(\d)\}/g, (_, n: string) => word(entry.path[Number(n) - 1] ?? "*"));
 }

@@ -5,7 +5,7 @@ import { ACTION_CLASSES } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
 import type { VerbTable } from "../types.ts";
 import { git } from "./git.ts";
-import { checkVerbTables, verbTable, verbTables, verifyTable } from "./index.ts";
+import { actionsOfClass, checkVerbTables, verbTable, verbTables, verifyTable } from "./index.ts";
 import { actionPattern, matchTable, renderAction, wild } from "./match.ts";
 
 /** `UPDATE_FIXTURES=1 bun test src/resolve/tables` rewrites the fixture; the diff is the review. */
@@ -17,7 +17,7 @@ function classes(tables: readonly VerbTable[]): Record<string, Record<string, st
   for (const t of tables) {
     const byClass: Record<string, string[]> = {};
     for (const cls of ACTION_CLASSES) {
-      const names = t.verbs.filter((e) => e.class === cls).map((e) => actionPattern(e.action));
+      const names = t.verbs.filter((e) => e.class === cls).map((e) => actionPattern(e));
       if (names.length > 0) byClass[cls] = [...new Set(names)].sort();
     }
     out[t.cli] = byClass;
@@ -61,6 +61,25 @@ describe("the compiled-in verb tables", () => {
     expect(now).toEqual(recorded as Record<string, Record<string, string[]>>);
   });
 
+  test("the destructive and communication names a baseline is generated from", () => {
+    const destructive = actionsOfClass("destructive");
+    const outward = actionsOfClass("communication");
+    for (const n of [
+      "git.push-force",
+      "git.reset-hard",
+      "psql.drop",
+      "aws.*-delete-*",
+      "kubectl.delete",
+      "gh.repo-delete",
+    ]) {
+      expect(destructive).toContain(n);
+    }
+    for (const n of ["gh.pr-merge", "git.push", "vercel.deploy-prod", "railway.up", "npm.publish"])
+      expect(outward).toContain(n);
+    expect(destructive.some((n) => outward.includes(n))).toBe(false);
+    expect(actionsOfClass("read").some((n) => destructive.includes(n))).toBe(false);
+  });
+
   test("aliases find their table", () => {
     expect(verbTable("flyctl")?.cli).toBe("fly");
     expect(verbTable("mongo")?.cli).toBe("mongosh");
@@ -92,7 +111,8 @@ describe("the word matcher", () => {
   test("a word unfit for an action name is not a name", () => {
     expect(renderAction("aws.{1}-{2}", ["s3", "rm"])).toBe("aws.s3-rm");
     expect(renderAction("aws.{1}-{2}", ["$(x)", "rm"])).toBeUndefined();
-    expect(actionPattern("aws.{1}-{2}")).toBe("aws.*-*");
+    expect(actionPattern({ action: "aws.{1}-{2}", path: ["*", "delete-*"] })).toBe("aws.*-delete-*");
+    expect(actionPattern({ action: "gcloud.{path}", path: ["**", "delete"] })).toBe("gcloud.*-delete");
   });
 
   test("wildcards", () => {
