@@ -52,6 +52,21 @@ describe("shell.execute comes first, on the normalised line, as heavy as the hea
     expect(r.normalized).not.toContain("ghp_x");
     expect(r.actions[0]?.arguments.command?.[0]).toContain("sk-123");
   });
+
+  test("token shapes and login passwords are masked wherever they appear", () => {
+    const secrets = [
+      "AKIAABCDEFGHIJKLMNOP",
+      "ghp_abcdefghijklmnop1234",
+      "sk-proj-abcdefghij1234",
+      "hunter22",
+      "xoxb-1234567890-abc",
+    ];
+    const line =
+      "echo AKIAABCDEFGHIJKLMNOP ghp_abcdefghijklmnop1234; OPENAI=sk-proj-abcdefghij1234 x; docker login -u me -p hunter22 r.io; slack xoxb-1234567890-abc";
+    const normalized = resolveCommand(line, CTX).normalized;
+    for (const s of secrets) expect(normalized).not.toContain(s);
+    expect(normalized).toContain("docker login -u me -p ***");
+  });
 });
 
 table("the spec's examples", [

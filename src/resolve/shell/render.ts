@@ -77,6 +77,12 @@ const REDACTIONS: readonly [RegExp, string][] = [
   ],
   [/(--(?:password|passwd|token|api-key|apikey|secret|auth|access-token|auth-token|otp)[= ]'?)[^\s'"]+/gi, "$1***"],
   [/(\bmysql(?:dump|admin)?\b[^|;&]*?\s-p)[^\s'"]+/g, "$1***"],
+  [/(\b(?:login|sshpass)\b[^|;&]*?\s-p\s*'?)[^\s'"]+/g, "$1***"],
+  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/g, "$1***"],
+  [
+    /\b(ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abprs]-|sk-(?:proj-|live_|test_)?|rk_live_|npm_)[A-Za-z0-9_-]{8,}/g,
+    "$1***",
+  ],
 ];
 
 /** Credential-shaped values masked, so the line can be a recorded target without carrying a secret. */
