@@ -1,4 +1,5 @@
-// The grammar: lists, and-or chains, pipelines, simple and compound commands, redirections and heredocs.
+// The grammar: lists, and-or chains, pipelines and simple commands with their redirections; compound commands
+// live in compound.ts, heredoc bodies in heredoc.ts.
 import type {
   AndOr,
   Command,
@@ -11,16 +12,24 @@ import type {
   SimpleCommand,
   Word,
 } from "./ast.ts";
+import {
+  arithCommand,
+  caseClause,
+  cond,
+  forClause,
+  functionKeyword,
+  group,
+  ifClause,
+  loop,
+  subshell,
+} from "./compound.ts";
 import { Cursor, isNameChar, isNameStart, isRedirectOp, isWordEnd, ShellSyntaxError } from "./cursor.ts";
+import type { Grammar, Stop } from "./grammar.ts";
+import { readHeredocs } from "./heredoc.ts";
 import { joinTokens, renderWord } from "./render.ts";
-import { innerScripts, literalText, type Nested, readWord } from "./words.ts";
+import { literalText, readWord } from "./words.ts";
 
 export { ShellSyntaxError };
-
-interface Stop {
-  readonly words?: readonly string[];
-  readonly ops?: readonly string[];
-}
 
 const RESERVED = new Set([
   "if",
@@ -63,8 +72,8 @@ export function parseScript(src: string, lenient = false): Script {
   return parseLine(src, lenient).script;
 }
 
-class Parser implements Nested {
-  private readonly c: Cursor;
+class Parser implements Grammar {
+  readonly c: Cursor;
 
   constructor(c: Cursor) {
     this.c = c;
@@ -94,7 +103,7 @@ class Parser implements Nested {
     return new Parser(sub).script();
   }
 
-  private list(stop: Stop): AndOr[] {
+  list(stop: Stop): AndOr[] {
     const out: AndOr[] = [];
     for (;;) {
       this.skipNewlines();
@@ -162,28 +171,28 @@ class Parser implements Nested {
     return { negated, commands };
   }
 
-  private command(): Command {
+  command(): Command {
     this.c.enter();
     try {
       const op = this.c.peekOp();
-      if (op === "(") return this.c.at(1) === "(" ? (this.arithCommand() ?? this.subshell()) : this.subshell();
+      if (op === "(") return this.c.at(1) === "(" ? (arithCommand(this) ?? subshell(this)) : subshell(this);
       switch (this.peekReserved()) {
         case "{":
-          return this.group();
+          return group(this);
         case "if":
-          return this.ifClause();
+          return ifClause(this);
         case "while":
         case "until":
-          return this.loop();
+          return loop(this);
         case "for":
         case "select":
-          return this.forClause();
+          return forClause(this);
         case "case":
-          return this.caseClause();
+          return caseClause(this);
         case "function":
-          return this.functionKeyword();
+          return functionKeyword(this);
         case "[[":
-          return this.cond();
+          return cond(this);
         case "coproc":
           this.consumeWord();
           return this.command();
@@ -262,186 +271,12 @@ class Parser implements Nested {
     return { ...fd, op: bare, target, heredoc };
   }
 
-  private subshell(): CompoundCommand {
-    this.c.take("(");
-    const body = this.list({ ops: [")"] });
-    this.expectOp(")");
-    return this.compound("subshell", [body], []);
-  }
-
-  /** `(( … ))`; when it does not close as arithmetic it is two nested subshells. */
-  private arithCommand(): CompoundCommand | undefined {
-    const src = this.c.src;
-    let depth = 0;
-    let i = this.c.pos + 2;
-    for (; i < src.length; i++) {
-      if (src[i] === "(") depth++;
-      else if (src[i] === ")") {
-        if (depth === 0) break;
-        depth--;
-      }
-    }
-    if (src[i] !== ")" || src[i + 1] !== ")") return undefined;
-    const inner = innerScripts(src.slice(this.c.pos + 2, i), this);
-    this.c.record(src.slice(this.c.pos, i + 2).replace(/\s+/g, " "));
-    this.c.pos = i + 2;
-    return this.compound("arith", inner, []);
-  }
-
-  private group(): CompoundCommand {
-    this.consumeWord();
-    const body = this.list({ words: ["}"] });
-    this.expectWord("}");
-    return this.compound("group", [body], []);
-  }
-
-  private ifClause(): CompoundCommand {
-    this.consumeWord();
-    const bodies: Script[] = [];
-    for (;;) {
-      bodies.push(this.list({ words: ["then"] }));
-      this.expectWord("then");
-      bodies.push(this.list({ words: ["elif", "else", "fi"] }));
-      const rw = this.peekReserved();
-      this.consumeWord();
-      if (rw === "elif") continue;
-      if (rw === "else") {
-        bodies.push(this.list({ words: ["fi"] }));
-        this.expectWord("fi");
-      } else if (rw !== "fi" && !this.c.lenient) this.c.fail("an `if` is never closed with `fi`");
-      return this.compound("if", bodies, []);
-    }
-  }
-
-  private loop(): CompoundCommand {
-    const kind = this.peekReserved() === "until" ? "until" : "while";
-    this.consumeWord();
-    const cond = this.list({ words: ["do"] });
-    this.expectWord("do");
-    const body = this.list({ words: ["done"] });
-    this.expectWord("done");
-    return this.compound(kind, [cond, body], []);
-  }
-
-  private forClause(): CompoundCommand {
-    const kind = this.peekReserved() === "select" ? "select" : "for";
-    this.consumeWord();
-    this.c.skipBlanks();
-    const words: Word[] = [];
-    const bodies: Script[] = [];
-    if (this.c.startsWith("((")) {
-      const arith = this.arithCommand();
-      if (arith) bodies.push(...arith.bodies);
-    } else {
-      const name = readWord(this.c, this);
-      if (name) this.c.record(renderWord(name));
-      this.skipNewlines();
-      if (this.peekReserved() === "in") {
-        this.consumeWord();
-        for (;;) {
-          this.c.skipBlanks();
-          const w = this.c.peekOp() === undefined ? readWord(this.c, this) : undefined;
-          if (!w) break;
-          this.c.record(renderWord(w));
-          words.push(w);
-        }
-      }
-    }
-    const op = this.c.peekOp();
-    if (op === ";") this.c.take(";");
-    this.skipNewlines();
-    if (this.peekReserved() === "{") {
-      bodies.push(...this.group().bodies);
-      return this.compound(kind, bodies, words);
-    }
-    this.expectWord("do");
-    bodies.push(this.list({ words: ["done"] }));
-    this.expectWord("done");
-    return this.compound(kind, bodies, words);
-  }
-
-  private caseClause(): CompoundCommand {
-    this.consumeWord();
-    this.c.skipBlanks();
-    const subject = readWord(this.c, this);
-    if (subject) this.c.record(renderWord(subject));
-    const words: Word[] = subject ? [subject] : [];
-    this.skipNewlines();
-    this.expectWord("in");
-    const bodies: Script[] = [];
-    for (;;) {
-      this.skipNewlines();
-      if (this.c.eof || this.peekReserved() === "esac") break;
-      if (this.c.peekOp() === "(") this.c.take("(");
-      for (;;) {
-        this.c.skipBlanks();
-        const w = readWord(this.c, this);
-        if (w) {
-          this.c.record(renderWord(w));
-          words.push(w);
-        }
-        const op = this.c.peekOp();
-        if (op === "|") this.c.take("|");
-        else if (op === ")") {
-          this.c.take(")");
-          break;
-        } else if (!w) {
-          if (!this.c.lenient) this.c.fail("a `case` pattern is never closed with `)`");
-          this.c.pos = Math.min(this.c.pos + 1, this.c.src.length);
-          if (this.c.eof) break;
-        }
-      }
-      bodies.push(this.list({ words: ["esac"], ops: [";;", ";&", ";;&"] }));
-      const end = this.c.peekOp();
-      if (end === ";;" || end === ";&" || end === ";;&") this.c.take(end);
-    }
-    this.expectWord("esac");
-    return this.compound("case", bodies, words);
-  }
-
-  private functionKeyword(): Command {
-    this.consumeWord();
-    this.c.skipBlanks();
-    const name = readWord(this.c, this);
-    if (name) this.c.record(renderWord(name));
-    this.atEmptyParens();
-    return this.functionBody(name ? (literalText(name) ?? name.raw) : "");
-  }
-
-  private functionBody(name: string): Command {
+  functionBody(name: string): Command {
     this.skipNewlines();
     return { type: "function", name, body: this.command() };
   }
 
-  /** `[[ … ]]`: operators inside are operands of the test, not of the shell. */
-  private cond(): CompoundCommand {
-    this.consumeWord();
-    const words: Word[] = [];
-    for (;;) {
-      this.c.skipBlanks();
-      while (this.c.at() === "\n") this.newline();
-      this.c.skipBlanks();
-      if (this.c.eof) {
-        if (!this.c.lenient) this.c.fail("a `[[` is never closed with `]]`");
-        break;
-      }
-      if (this.c.startsWith("]]") && isWordEnd(this.c.at(2))) {
-        this.c.take("]]");
-        break;
-      }
-      const w = readWord(this.c, this);
-      if (w) {
-        this.c.record(renderWord(w));
-        words.push(w);
-      } else {
-        const run = /^[&|<>()!=]+/.exec(this.c.src.slice(this.c.pos))?.[0] ?? this.c.at();
-        this.c.take(run);
-      }
-    }
-    return this.compound("cond", [], words);
-  }
-
-  private compound(kind: CompoundCommand["kind"], bodies: readonly Script[], words: readonly Word[]): CompoundCommand {
+  compound(kind: CompoundCommand["kind"], bodies: readonly Script[], words: readonly Word[]): CompoundCommand {
     const redirects: Redirect[] = [];
     for (;;) {
       const op = this.c.peekOp();
@@ -465,7 +300,7 @@ class Parser implements Nested {
     return src[i] === "=";
   }
 
-  private atEmptyParens(): boolean {
+  atEmptyParens(): boolean {
     this.c.skipBlanks();
     if (this.c.at() !== "(") return false;
     let i = this.c.pos + 1;
@@ -476,7 +311,7 @@ class Parser implements Nested {
     return true;
   }
 
-  private peekReserved(): string | undefined {
+  peekReserved(): string | undefined {
     this.c.skipBlanks();
     const src = this.c.src;
     let i = this.c.pos;
@@ -485,14 +320,14 @@ class Parser implements Nested {
     return RESERVED.has(word) && isWordEnd(src[i] ?? "") ? word : undefined;
   }
 
-  private consumeWord(): void {
+  consumeWord(): void {
     this.c.skipBlanks();
     const start = this.c.pos;
     while (!this.c.eof && !isWordEnd(this.c.at())) this.c.pos++;
     this.c.record(this.c.src.slice(start, this.c.pos));
   }
 
-  private expectWord(word: string): void {
+  expectWord(word: string): void {
     this.skipNewlines();
     if (this.peekReserved() === word) {
       this.consumeWord();
@@ -501,7 +336,7 @@ class Parser implements Nested {
     if (!this.c.lenient) this.c.fail(`expected \`${word}\``);
   }
 
-  private expectOp(op: string): void {
+  expectOp(op: string): void {
     if (this.c.peekOp() === op) {
       this.c.take(op);
       return;
@@ -509,7 +344,7 @@ class Parser implements Nested {
     if (!this.c.lenient) this.c.fail(`expected \`${op}\``);
   }
 
-  private skipNewlines(): void {
+  skipNewlines(): void {
     for (;;) {
       this.c.skipBlanks();
       if (this.c.at() !== "\n") return;
@@ -517,45 +352,9 @@ class Parser implements Nested {
     }
   }
 
-  private newline(): void {
+  newline(): void {
     this.c.take("\n");
-    this.readHeredocs();
-  }
-
-  /** After a newline, the bodies of the heredocs opened on the line before, in order. */
-  private readHeredocs(): void {
-    const pending = this.c.pending;
-    this.c.pending = [];
-    for (const h of pending) this.readBody(h);
-  }
-
-  private readBody(h: Heredoc): void {
-    const c = this.c;
-    const lines: string[] = [];
-    while (!c.eof) {
-      const nl = c.src.indexOf("\n", c.pos);
-      const end = nl < 0 ? c.src.length : nl;
-      const raw = c.src.slice(c.pos, end).replace(/\r$/, "");
-      const line = h.strip ? raw.replace(/^\t+/, "") : raw;
-      if (line === h.delimiter) {
-        c.pos = nl < 0 ? end : end + 1;
-        this.setBody(h, lines);
-        return;
-      }
-      if (c.cmdsubDepth > 0 && h.delimiter !== "" && line.startsWith(`${h.delimiter})`)) {
-        c.pos += raw.indexOf(`${h.delimiter})`) + h.delimiter.length;
-        this.setBody(h, lines);
-        return;
-      }
-      lines.push(line);
-      c.pos = nl < 0 ? end : end + 1;
-    }
-    this.setBody(h, lines);
-  }
-
-  private setBody(h: Heredoc, lines: readonly string[]): void {
-    h.body = lines.join("\n");
-    if (!h.quoted) h.inner = innerScripts(h.body, this);
+    readHeredocs(this.c, this);
   }
 
   /** Heredocs opened on the last line with no newline after it: bash reads them as empty. */
