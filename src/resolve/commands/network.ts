@@ -19,54 +19,13 @@ function carriesData(a: Arg): boolean {
   return !a.static && /[$`]/.test(a.text.replace(/^[^/]*\/\/[^/]*/, ""));
 }
 
-const CURL_VALUES = [
-  "data",
-  "data-raw",
-  "data-binary",
-  "data-urlencode",
-  "data-ascii",
-  "json",
-  "form",
-  "form-string",
-  "upload-file",
-  "request",
-  "header",
-  "output",
-  "user",
-  "user-agent",
-  "referer",
-  "cookie",
-  "cookie-jar",
-  "config",
-  "proxy",
-  "url",
-  "write-out",
-  "max-time",
-  "connect-timeout",
-  "range",
-  "cert",
-  "key",
-  "cacert",
-  "resolve",
-  "retry",
-  "dump-header",
-  "output-dir",
-  "limit-rate",
-  "interface",
-  "proxy-user",
-  "oauth2-bearer",
-  "aws-sigv4",
-  "variable",
-  "trace",
-  "trace-ascii",
-  "stderr",
-  "unix-socket",
-  "connect-to",
-  "expect100-timeout",
-  "max-filesize",
-  "max-redirs",
-  "time-cond",
-];
+/** curl's long options that take a value, so the value is never read as a URL. */
+const CURL_VALUES = (
+  "data data-raw data-binary data-urlencode data-ascii json form form-string upload-file request header output " +
+  "user user-agent referer cookie cookie-jar config proxy url write-out max-time connect-timeout range cert key " +
+  "cacert resolve retry dump-header output-dir limit-rate interface proxy-user oauth2-bearer aws-sigv4 variable " +
+  "trace trace-ascii stderr unix-socket connect-to expect100-timeout max-filesize max-redirs time-cond"
+).split(" ");
 
 const SENDS = ["-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "--json"];
 const FORMS = ["-F", "--form", "--form-string"];

@@ -2,8 +2,9 @@
 import type { Command, CompoundCommand, Script, Word } from "./ast.ts";
 import { isWordEnd } from "./cursor.ts";
 import type { Grammar } from "./grammar.ts";
+import { innerScripts } from "./inner.ts";
 import { renderWord } from "./render.ts";
-import { innerScripts, literalText, readWord } from "./words.ts";
+import { literalText, readWord } from "./words.ts";
 
 export function subshell(g: Grammar): CompoundCommand {
   g.c.take("(");

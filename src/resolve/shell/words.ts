@@ -1,6 +1,9 @@
 // Reading one word: quotes, escapes, and the expansions inside it ($VAR, ${…}, $(…), `…`, $((…)), <(…)).
+
+import { ansiC } from "./ansi-c.ts";
 import type { Script, Word, WordPart } from "./ast.ts";
 import { type Cursor, isDigit, isNameChar, isNameStart, isWordEnd } from "./cursor.ts";
+import { innerScripts } from "./inner.ts";
 
 /** What the word reader needs from the grammar: nested command lists. */
 export interface Nested {
@@ -203,55 +206,6 @@ function readSingleRaw(c: Cursor): string {
   return text;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  a: "\x07",
-  b: "\b",
-  f: "\f",
-  v: "\v",
-  e: "\x1b",
-  E: "\x1b",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "?": "?",
-};
-
-export function ansiC(s: string): string {
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i] ?? "";
-    if (ch !== "\\" || i + 1 >= s.length) {
-      out += ch;
-      continue;
-    }
-    const n = s[i + 1] ?? "";
-    const simple = SIMPLE_ESCAPES[n];
-    if (simple !== undefined) {
-      out += simple;
-      i++;
-    } else if (n === "x" || n === "u" || n === "U") {
-      const max = n === "x" ? 2 : n === "u" ? 4 : 8;
-      const hex = /^[0-9a-fA-F]+/.exec(s.slice(i + 2, i + 2 + max))?.[0] ?? "";
-      out += hex ? String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff)) : `\\${n}`;
-      i += 1 + hex.length;
-    } else if (n >= "0" && n <= "7") {
-      const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1))?.[0] ?? "0";
-      out += String.fromCharCode(Number.parseInt(oct, 8) & 0xff);
-      i += oct.length;
-    } else if (n === "c" && i + 2 < s.length) {
-      out += String.fromCharCode((s.charCodeAt(i + 2) & 0x1f) >>> 0);
-      i += 2;
-    } else {
-      out += `\\${n}`;
-      i++;
-    }
-  }
-  return out;
-}
-
 /** Backticks: the contents are unescaped once, then read as a script of their own. */
 function readBacktick(c: Cursor, nested: Nested, inDouble: boolean): WordPart {
   const start = c.pos;
@@ -346,42 +300,6 @@ function readBalanced(c: Cursor, skip: number): string {
   if (i >= c.src.length && !c.lenient) c.fail("a parenthesis is never closed");
   c.pos = Math.min(i + 1, c.src.length);
   return c.src.slice(start, c.pos);
-}
-
-/** The substitutions a piece of text runs when expanded as in double quotes (heredoc bodies, arithmetic). */
-export function innerScripts(text: string, nested: Nested): Script[] {
-  const out: Script[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === "\\") i++;
-    else if (ch === "`") {
-      const end = text.indexOf("`", i + 1);
-      const body = text.slice(i + 1, end < 0 ? text.length : end);
-      out.push(nested.text(body));
-      i = end < 0 ? text.length : end;
-    } else if (ch === "$" && text[i + 1] === "(") {
-      const end = matchingParen(text, i + 1);
-      const body = text.slice(i + 2, end);
-      if (!body.startsWith("(")) out.push(nested.text(body));
-      else out.push(...innerScripts(body, nested));
-      i = end;
-    }
-  }
-  return out;
-}
-
-function matchingParen(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === "\\") i++;
-    else if (ch === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end >= 0) i = end;
-    } else if (ch === "(") depth++;
-    else if (ch === ")" && --depth === 0) return i;
-  }
-  return text.length;
 }
 
 export function scriptsOf(p: WordPart): Script[] {
