@@ -1,10 +1,11 @@
 // Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
 import type { Arg, Call, Engine, Scope, Stdin } from "./call.ts";
 import type { Collector } from "./collect.ts";
+import { writeActions } from "./commands/fs-emit.ts";
 import { dispatch } from "./dispatch.ts";
 import { injectionVar } from "./env-vars.ts";
 import { expandWord } from "./expand.ts";
-import { absolutePath, isDiskDevice, isInertDevice } from "./paths.ts";
+import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
 import { redact } from "./shell/render.ts";
@@ -155,9 +156,7 @@ export class Walker implements Engine {
   }
 
   private write(path: string): void {
-    if (isInertDevice(path)) return;
-    if (isDiskDevice(path)) this.out.add({ name: "disk.write", class: "destructive", targets: [path] });
-    else this.out.add({ name: "filesystem.write", class: "write", targets: [path] });
+    for (const a of writeActions([path])) this.out.add(a);
   }
 
   private call(args: readonly Arg[], scope: Scope, stdin: Stdin): Call {

@@ -1,5 +1,5 @@
 // Emitting filesystem actions: paths made absolute, pseudo-devices dropped, disks called disks.
-import type { Arg, Call } from "../call.ts";
+import type { ActionSpec, Arg, Call } from "../call.ts";
 import { absolutePath, isDiskDevice, isInertDevice } from "../paths.ts";
 
 export function pathOf(call: Call, a: Arg): string {
@@ -14,11 +14,18 @@ export function emitRead(call: Call, targets: readonly string[]): void {
   if (targets.length > 0) call.emit({ name: "filesystem.read", class: "read", targets });
 }
 
-export function emitWrite(call: Call, targets: readonly string[]): void {
+/** Writes of `targets`: files are filesystem.write, block devices disk.write, pseudo-devices nothing. */
+export function writeActions(targets: readonly string[]): ActionSpec[] {
   const disks = targets.filter(isDiskDevice);
   const files = targets.filter((t) => !isDiskDevice(t) && !isInertDevice(t));
-  if (disks.length > 0) call.emit({ name: "disk.write", class: "destructive", targets: disks });
-  if (files.length > 0) call.emit({ name: "filesystem.write", class: "write", targets: files });
+  const out: ActionSpec[] = [];
+  if (disks.length > 0) out.push({ name: "disk.write", class: "destructive", targets: disks });
+  if (files.length > 0) out.push({ name: "filesystem.write", class: "write", targets: files });
+  return out;
+}
+
+export function emitWrite(call: Call, targets: readonly string[]): void {
+  for (const a of writeActions(targets)) call.emit(a);
 }
 
 export function emitDelete(call: Call, targets: readonly string[]): void {
