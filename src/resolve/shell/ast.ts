@@ -4,9 +4,15 @@
 export type WordPart =
   | { readonly kind: "lit"; readonly text: string; readonly quoted: boolean }
   | { readonly kind: "var"; readonly name: string; readonly raw: string; readonly inner: readonly Script[] }
-  | { readonly kind: "cmdsub"; readonly script: Script; readonly raw: string }
+  | { readonly kind: "cmdsub"; readonly script: Script; readonly raw: string; readonly normalized: string }
   | { readonly kind: "arith"; readonly raw: string; readonly inner: readonly Script[] }
-  | { readonly kind: "procsub"; readonly dir: "<" | ">"; readonly script: Script; readonly raw: string };
+  | {
+      readonly kind: "procsub";
+      readonly dir: "<" | ">";
+      readonly script: Script;
+      readonly raw: string;
+      readonly normalized: string;
+    };
 
 export interface Word {
   readonly parts: readonly WordPart[];

@@ -25,8 +25,8 @@ export class Cursor {
   /** How many `$(` we are inside: a heredoc there may end on `EOF)`. */
   cmdsubDepth = 0;
   pending: Heredoc[] = [];
-  /** What the outermost level consumed, for the normalised line. */
-  readonly tokens: string[] = [];
+  /** What the parser consumed, for the normalised line; a substitution collects into its own list. */
+  private sinks: string[][] = [[]];
 
   constructor(src: string, lenient: boolean) {
     this.src = src;
@@ -49,8 +49,21 @@ export class Cursor {
     throw new ShellSyntaxError(message, this.pos);
   }
 
+  get tokens(): readonly string[] {
+    return this.sinks[0] ?? [];
+  }
+
   record(token: string): void {
-    if (this.cmdsubDepth === 0 && token !== "") this.tokens.push(token);
+    if (token !== "") this.sinks[this.sinks.length - 1]?.push(token);
+  }
+
+  /** Tokens from here until `endSink()` belong to a substitution, not to the enclosing line. */
+  startSink(): void {
+    this.sinks.push([]);
+  }
+
+  endSink(): string[] {
+    return this.sinks.length > 1 ? (this.sinks.pop() ?? []) : [];
   }
 
   /** Consumes an operator known to be here and records it. */

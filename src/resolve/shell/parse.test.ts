@@ -184,7 +184,9 @@ describe("the normalised line", () => {
     ["cat <<EOF\nsecret body\nEOF\necho done", "cat <<EOF; echo done"],
     ["echo x # comment", "echo x"],
     ["f() { ls; }", "f() { ls; }"],
-    ["echo $(rm   -rf /)", "echo $(rm   -rf /)"],
+    ["echo $(rm   -rf /)", "echo $(rm -rf /)"],
+    ["echo `'r'm  -rf x` <(ls  -a)", "echo $(rm -rf x) <(ls -a)"],
+    ["git commit -m \"$(cat <<'EOF'\nfix: mention rm -rf /\nEOF\n)\"", "git commit -m $(cat <<EOF)"],
   ];
   for (const [line, want] of cases) test(JSON.stringify(line), () => expect(parseLine(line).normalized).toBe(want));
 });

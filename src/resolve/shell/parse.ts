@@ -96,6 +96,14 @@ class Parser implements Grammar {
     return body;
   }
 
+  line(src: string): ParsedLine {
+    const sub = new Cursor(src, this.c.lenient);
+    sub.nesting = this.c.nesting + 1;
+    if (sub.nesting > 200) this.c.fail("nesting is too deep to read safely");
+    const script = new Parser(sub).script();
+    return { script, normalized: joinTokens(sub.tokens) };
+  }
+
   text(src: string): Script {
     const sub = new Cursor(src, this.c.lenient);
     sub.nesting = this.c.nesting + 1;

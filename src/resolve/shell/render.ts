@@ -7,7 +7,8 @@ const NEEDS_QUOTES = /[\s;&|<>()$`"'\\*?[\]#~{}!]/;
 export function renderWord(w: Word): string {
   let out = "";
   for (const p of w.parts) {
-    if (p.kind !== "lit") out += p.raw;
+    if (p.kind === "cmdsub" || p.kind === "procsub") out += p.normalized;
+    else if (p.kind !== "lit") out += p.raw;
     else if (!p.quoted) out += p.text;
     else if (p.text === "" && w.parts.length === 1) out += "''";
     else out += NEEDS_QUOTES.test(p.text) ? quote(p.text) : p.text;

@@ -4,13 +4,16 @@ import { ansiC } from "./ansi-c.ts";
 import type { Script, Word, WordPart } from "./ast.ts";
 import { type Cursor, isDigit, isNameChar, isNameStart, isWordEnd } from "./cursor.ts";
 import { innerScripts } from "./inner.ts";
+import { joinTokens } from "./render.ts";
 
 /** What the word reader needs from the grammar: nested command lists. */
 export interface Nested {
   /** Parse a command list at the cursor up to (and consuming) the closing `)`. */
   untilParen(): Script;
-  /** Parse a separate piece of text (backtick contents) as a script. */
+  /** Parse a separate piece of text (heredoc bodies, arithmetic) as a script. */
   text(src: string): Script;
+  /** Parse backtick contents as a script, with its normalised text. */
+  line(src: string): { script: Script; normalized: string };
 }
 
 const EXTGLOB = new Set(["?", "*", "+", "@", "!"]);
@@ -159,10 +162,8 @@ function readDollar(c: Cursor, nested: Nested, b: PartBuilder, inDouble: boolean
   }
   if (n === "(") {
     c.pos += 2;
-    c.cmdsubDepth++;
-    const script = nested.untilParen();
-    c.cmdsubDepth--;
-    b.push({ kind: "cmdsub", script, raw: c.src.slice(start, c.pos) });
+    const { script, normalized } = substitution(c, nested);
+    b.push({ kind: "cmdsub", script, raw: c.src.slice(start, c.pos), normalized: `$(${normalized})` });
     return;
   }
   if (n === "{") {
@@ -224,7 +225,8 @@ function readBacktick(c: Cursor, nested: Nested, inDouble: boolean): WordPart {
   }
   if (i >= c.src.length && !c.lenient) c.fail("a backtick is never closed");
   c.pos = Math.min(i + 1, c.src.length);
-  return { kind: "cmdsub", script: nested.text(text), raw: c.src.slice(start, c.pos) };
+  const inner = nested.line(text);
+  return { kind: "cmdsub", script: inner.script, raw: c.src.slice(start, c.pos), normalized: `$(${inner.normalized})` };
 }
 
 /** `$((…))`; when the parentheses do not close as arithmetic, bash reads `$( (…) )` instead. */
@@ -279,10 +281,19 @@ function readProcSub(c: Cursor, nested: Nested): WordPart {
   const start = c.pos;
   const dir = c.at() === "<" ? "<" : ">";
   c.pos += 2;
+  const { script, normalized } = substitution(c, nested);
+  return { kind: "procsub", dir, script, raw: c.src.slice(start, c.pos), normalized: `${dir}(${normalized})` };
+}
+
+/** The script of a `$(…)` or `<(…)` at the cursor, and its own normalised text (heredoc bodies left out). */
+function substitution(c: Cursor, nested: Nested): { script: Script; normalized: string } {
   c.cmdsubDepth++;
+  c.startSink();
   const script = nested.untilParen();
+  const tokens = c.endSink();
   c.cmdsubDepth--;
-  return { kind: "procsub", dir, script, raw: c.src.slice(start, c.pos) };
+  if (tokens[tokens.length - 1] === ")") tokens.pop();
+  return { script, normalized: joinTokens(tokens) };
 }
 
 /** Balanced parentheses read as literal text (array values, extended globs), quotes respected. */
