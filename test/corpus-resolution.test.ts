@@ -1,5 +1,4 @@
-// The peers' shell corpora through the resolver: do lines they stop resolve to something a rule can stop,
-// and lines they allow to reads only? Agreement is printed per corpus; deliberate differences are listed with a reason.
+// The peers' corpora through the resolver: stopped lines must resolve to something stoppable, allowed ones to reads.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";

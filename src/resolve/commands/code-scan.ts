@@ -1,5 +1,4 @@
-// Inline code (`python -c`, `node -e`, a heredoc fed to ruby): which files it deletes, writes or reads,
-// which shell commands it runs, which hosts it calls. A scan, not a parse: what it cannot see stays unknown.
+// Inline code scanned (not parsed) for the files it deletes, writes or reads, the commands it runs, the hosts it calls.
 
 export type Effect =
   | { readonly kind: "delete" | "write" | "read"; readonly target?: string }

@@ -1,5 +1,4 @@
-// The grammar: lists, and-or chains, pipelines and simple commands with their redirections; compound commands
-// live in compound.ts, heredoc bodies in heredoc.ts.
+// The grammar: lists, and-or chains, pipelines, simple commands and redirections (compound commands: compound.ts).
 import type {
   AndOr,
   Command,

@@ -1,5 +1,4 @@
-// A fast 53-bit checksum (cyrb53) of a table's text, cheap enough to run in every hook call: it catches an edit nobody
-// recorded; it is not a signature, since whoever can edit a table can edit its checksum: the review is the guard.
+// cyrb53, cheap enough for every hook call: it catches an unrecorded edit; the review of the diff is the real guard.
 
 function cyrb53(text: string, seed: number): number {
   let h1 = 0xdeadbeef ^ seed;
