@@ -23,10 +23,7 @@ export interface Resolution {
 
 /** One subcommand of a CLI, as its verb table records it. */
 export interface VerbEntry {
-  /**
-   * Subcommand words after the CLI name, e.g. `["pr", "merge"]`; `*` matches any one word, `delete-*` a word
-   * with that prefix, `**` any number of words (gcloud and az groups).
-   */
+  /** Subcommand words after the CLI name, e.g. `["pr", "merge"]`; `*` is one word, `delete-*` a prefix, `**` many. */
   readonly path: readonly string[];
   /** The action it resolves to, e.g. `gh.pr-merge`; `{1}`… name the matched words, `{path}` all of them. */
   readonly action: string;
