@@ -8,7 +8,7 @@ const ROOT = resolve(import.meta.dir, "..");
 const CTX = { cwd: "/work/project", home: "/home/agent" };
 
 function corpus(): string[] {
-  let dir = process.env.MEMNOX_CORPORA;
+  let dir = process.env.SHELL_CORPORA;
   for (let d = ROOT; !dir && d !== dirname(d); d = dirname(d)) {
     if (existsSync(join(d, "shared", "corpora", "shell"))) dir = join(d, "shared", "corpora", "shell");
   }

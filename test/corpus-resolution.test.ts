@@ -73,7 +73,7 @@ describe.skipIf(!dir)("peer corpora, resolution", () => {
           `${missed.length - explained.length} unexplained`,
       );
       misses.push(...missed.filter((c) => !excepted(c)));
-      if (process.env.MEMNOX_CORPUS_VERBOSE)
+      if (process.env.CORPUS_VERBOSE)
         for (const m of missed.filter((c) => !excepted(c)))
           console.log(`  miss [${m.want}] ${JSON.stringify(m.command)}  (${m.label})`);
       expect((100 * agreed) / Math.max(1, scored.length)).toBeGreaterThanOrEqual(FLOORS[corpus] ?? 100);

@@ -8,9 +8,9 @@ const ROOT = resolve(import.meta.dir, "..", "..");
 export const HOME = "/home/agent";
 export const CORPUS_CTX = { cwd: "/work/project", home: HOME };
 
-/** The corpora live beside the repository (`../shared/corpora/shell`), or where MEMNOX_CORPORA says. */
+/** The corpora live beside the repository (`../shared/corpora/shell`), or where SHELL_CORPORA says. */
 export function corporaDir(): string | undefined {
-  const given = process.env.MEMNOX_CORPORA;
+  const given = process.env.SHELL_CORPORA;
   if (given) return existsSync(given) ? given : undefined;
   for (let dir = ROOT; dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, "shared", "corpora", "shell");
