@@ -667,3 +667,74 @@ describe("resolveArgv: an interceptor's exact argv, named the same way", () => {
     }
   });
 });
+
+describe("robustness: any text resolves, never throws, and always starts with shell.execute", () => {
+  const seeds = [
+    "git push --force origin +main",
+    "bash -c \"rm -rf '/x'\" && cat <<EOF\n$(id)\nEOF",
+    "find . -exec sh -c 'rm \"$1\"' _ {} \\;",
+    "psql -c 'DROP TABLE t' | xargs -I{} echo {}",
+    "for f in $(ls); do python -c \"import os; os.remove('$f')\"; done",
+  ];
+  const pieces = [
+    "'",
+    '"',
+    "`",
+    "$(",
+    ")",
+    "(",
+    "{",
+    "}",
+    "<<",
+    "EOF",
+    "\n",
+    "\\",
+    "|",
+    "&&",
+    ";",
+    "<(",
+    "${",
+    "]]",
+    "[[",
+    "case",
+    "esac",
+    "if",
+    "fi",
+    "#",
+    "-c",
+  ];
+  const pathological = [
+    "(".repeat(3000),
+    "$(".repeat(3000),
+    "a|".repeat(5000),
+    "echo {1..100000000}",
+    "rm " + "{a,b}".repeat(40),
+    `sed '${"s/".repeat(3000)}'`,
+  ];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const lines = [...pathological];
+  for (let i = 0; i < 1500; i++) {
+    let s = seeds[Math.floor(next() * seeds.length)] ?? "";
+    for (let k = Math.floor(next() * 4); k > 0; k--) {
+      const at = Math.floor(next() * (s.length + 1));
+      s = s.slice(0, at) + (pieces[Math.floor(next() * pieces.length)] ?? "") + s.slice(at + Math.floor(next() * 3));
+    }
+    lines.push(s);
+  }
+
+  test(`${lines.length} mutated and pathological lines`, () => {
+    for (const line of lines) {
+      const r = resolveCommand(line, CTX);
+      expect(r.actions[0]?.name).toBe("shell.execute");
+      for (const a of r.actions) {
+        expect(["read", "write", "destructive", "communication", "unknown"]).toContain(a.class);
+        expect(a.targets.every((t) => typeof t === "string")).toBe(true);
+      }
+      if (r.parseError !== undefined) expect(r.actions[0]?.class).not.toBe("read");
+    }
+  });
+});
