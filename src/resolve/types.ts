@@ -23,15 +23,23 @@ export interface Resolution {
 
 /** One subcommand of a CLI, as its verb table records it. */
 export interface VerbEntry {
-  /** Subcommand words after the CLI name, e.g. `["pr", "merge"]`; `*` matches any one word. */
+  /** Subcommand words after the CLI name, e.g. `["pr", "merge"]`; `*` is one word, `delete-*` a prefix, `**` many. */
   readonly path: readonly string[];
-  /** The action it resolves to, e.g. `gh.pr-merge`. */
+  /** The action it resolves to, e.g. `gh.pr-merge`; `{1}`… name the matched words, `{path}` all of them. */
   readonly action: string;
   readonly class: ActionClass;
+  /** The entry applies only when one of these options is given (`--force`, `-f`, `-X=DELETE`). */
+  readonly flags?: readonly string[];
+  /** Chosen by the CLI's own reader rather than by words and options; says when, for `explain`. */
+  readonly when?: string;
 }
 
 export interface VerbTable {
   readonly cli: string;
   readonly description: string;
   readonly verbs: readonly VerbEntry[];
+  /** Other names the same program is run as (`flyctl`, `mongo`). */
+  readonly aliases?: readonly string[];
+  /** Options taking a separate value, so the value is never mistaken for a subcommand. */
+  readonly valueFlags?: readonly string[];
 }

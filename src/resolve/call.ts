@@ -1,0 +1,60 @@
+// What every command handler receives: its argv as expanded words, its stdin, its scope, and where actions go.
+import type { ActionClass } from "../core/action.ts";
+import type { Script } from "./shell/ast.ts";
+
+/** One argument after expansion; `text` keeps `$VAR` and `$(…)` as written when they cannot be known. */
+export interface Arg {
+  readonly text: string;
+  /** False when the value depends on run time (variables, substitutions). */
+  readonly static: boolean;
+  /** Contains an unquoted glob character. */
+  readonly glob: boolean;
+}
+
+/** Where the command's standard input comes from. */
+export type Stdin =
+  | { readonly kind: "data"; readonly text: string | undefined }
+  | { readonly kind: "pipe" }
+  | { readonly kind: "file"; readonly path: string }
+  | undefined;
+
+/** Mutable within one list of commands: `cd` changes the directory later commands see. */
+export interface Scope {
+  cwd: string;
+  readonly home: string;
+  readonly depth: number;
+  readonly maxDepth: number;
+  readonly functions: Set<string>;
+}
+
+export interface ActionSpec {
+  readonly name: string;
+  readonly class: ActionClass;
+  readonly targets?: readonly string[];
+  readonly branch?: string;
+  readonly cli?: string;
+}
+
+/** The recursion points handlers use, handed in so handlers never import the dispatcher. */
+export interface Engine {
+  /** Resolve another argv (after a wrapper such as `sudo` or `xargs`) with this call's stdin and scope. */
+  run(args: readonly Arg[], from: Call, stdin?: Stdin): void;
+  /** Resolve a nested command line (`sh -c`, `eval`, a heredoc fed to a shell), one level deeper. */
+  shell(text: string, from: Call): void;
+  /** Resolve already parsed scripts one level deeper (substitutions). */
+  scripts(scripts: readonly Script[], from: Call): void;
+}
+
+export interface Call {
+  readonly args: readonly Arg[];
+  readonly stdin: Stdin;
+  readonly scope: Scope;
+  readonly engine: Engine;
+  emit(action: ActionSpec): void;
+  /** Record a command nothing knew, for the scan's counts. */
+  unknown(what: string): void;
+}
+
+export function lit(text: string): Arg {
+  return { text, static: true, glob: false };
+}

@@ -1,0 +1,57 @@
+// Where resolved actions accumulate for one line: every action carries the line as its `command` argument.
+import { type Action, type ActionClass, heavierClass } from "../core/action.ts";
+import type { ActionSpec } from "./call.ts";
+
+export class Collector {
+  readonly actions: Action[] = [];
+  readonly unknown: string[] = [];
+  private readonly line: string;
+
+  constructor(line: string) {
+    this.line = line;
+  }
+
+  add(spec: ActionSpec, argv?: readonly string[]): void {
+    const args: Record<string, readonly string[]> = argv ? { command: [this.line], argv } : { command: [this.line] };
+    this.actions.push({
+      name: spec.name,
+      class: spec.class,
+      targets: [...new Set(spec.targets ?? [])],
+      arguments: args,
+      ...(spec.branch !== undefined ? { branch: spec.branch } : {}),
+      ...(spec.cli !== undefined ? { cli: spec.cli } : {}),
+    });
+  }
+
+  /** A `shell.execute` for a line, placed before the actions that line produced from `from` on. */
+  insertShell(from: number, normalized: string, text: string): void {
+    const cls = heaviest(this.actions.slice(from));
+    this.actions.splice(from, 0, {
+      name: "shell.execute",
+      class: cls,
+      targets: [normalized],
+      arguments: { command: [text] },
+    });
+  }
+
+  noteUnknown(what: string): void {
+    if (!this.unknown.includes(what)) this.unknown.push(what);
+  }
+}
+
+export function heaviest(actions: readonly Action[]): ActionClass {
+  return actions.reduce<ActionClass>((acc, a) => heavierClass(acc, a.class), "read");
+}
+
+/** Identical actions (same name, class, targets, branch) collapse into the first. */
+export function dedupe(actions: readonly Action[]): Action[] {
+  const seen = new Set<string>();
+  const out: Action[] = [];
+  for (const a of actions) {
+    const key = JSON.stringify([a.name, a.class, a.targets, a.branch ?? null, a.arguments.argv ?? null]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(a);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// xargs and parallel: the command they run gets arguments nobody can see yet, marked as such.
+import { type OptSpec, optValue, parseOpts } from "../argv.ts";
+import type { Arg, Call } from "../call.ts";
+
+/** Input that arrives at run time, standing where xargs or parallel put it. */
+const INPUT: Arg = { text: "{}", static: false, glob: false };
+
+const XARGS: OptSpec = {
+  flags: "0prtxoS",
+  values: "adEILnPsJR",
+  optional: "eil",
+  long: ["null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits"],
+  longValues: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "max-lines", "process-slot-var"],
+  longOptional: ["replace", "eof"],
+  posix: true,
+};
+
+export function runXargs(call: Call): void {
+  const p = parseOpts(call.args.slice(1), XARGS);
+  const replaceOpt = p.opts.find((o) => ["-I", "-i", "-J", "--replace"].includes(o.name));
+  const token = replaceOpt ? replaceOpt.value?.text || "{}" : undefined;
+  const cmd = p.operands.length > 0 ? p.operands : [{ text: "echo", static: true, glob: false }];
+  call.engine.run(withInput(cmd, token), call, undefined);
+}
+
+/** With a replace string, words containing it become run-time input; without one, input is appended. */
+function withInput(cmd: readonly Arg[], token: string | undefined): Arg[] {
+  if (token === undefined) return [...cmd, INPUT];
+  return cmd.map((a, i) => (i > 0 && a.text.includes(token) ? { ...a, static: false } : a));
+}
+
+const PARALLEL: OptSpec = {
+  flags: "0kquvX",
+  values: "jSaNnLdIE",
+  long: ["keep-order", "dry-run", "verbose", "tag", "line-buffer", "ungroup", "halt-on-error", "pipe", "null"],
+  longValues: ["jobs", "sshlogin", "arg-file", "delimiter", "joblog", "results", "timeout", "retries", "halt"],
+  posix: true,
+};
+
+const SEPARATORS = new Set([":::", "::::", ":::+", "::::+"]);
+
+export function runParallel(call: Call): void {
+  const p = parseOpts(call.args.slice(1), PARALLEL);
+  const sep = p.operands.findIndex((a) => SEPARATORS.has(a.text));
+  const template = sep < 0 ? p.operands : p.operands.slice(0, sep);
+  const inputs = sep < 0 ? [] : p.operands.slice(sep + 1).filter((a) => !SEPARATORS.has(a.text));
+  if (template.length === 0) {
+    for (const a of inputs) {
+      if (a.static) call.engine.shell(a.text, call);
+      else call.engine.run([a], call);
+    }
+    return;
+  }
+  if (inputs.length === 0 || optValue(p, "-a", "--arg-file")) {
+    call.engine.run(placeholder(template), call, undefined);
+    return;
+  }
+  const hasToken = template.some((a) => a.text.includes("{"));
+  for (const input of inputs) {
+    const args = hasToken ? template.map((a) => fill(a, input)) : [...template, input];
+    call.engine.run(args, call, undefined);
+  }
+}
+
+function placeholder(template: readonly Arg[]): Arg[] {
+  const hasToken = template.some((a) => a.text.includes("{"));
+  return hasToken ? template.map((a) => (a.text.includes("{") ? { ...a, static: false } : a)) : [...template, INPUT];
+}
+
+function fill(a: Arg, input: Arg): Arg {
+  if (!a.text.includes("{")) return a;
+  return { text: a.text.replace(/\{[^}]*\}/g, input.text), static: a.static && input.static, glob: a.glob };
+}

@@ -1,0 +1,218 @@
+// Programs that read, write or delete files: every path they name, made absolute.
+import { asksForHelp, has, type OptSpec, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
+import type { Call } from "../call.ts";
+import { READERS, type ReadSpec } from "./files-readers.ts";
+import { archive, compress, dd, find } from "./files-special.ts";
+import { emitDelete, emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
+import { sedEffects } from "./sed.ts";
+
+type Handler = (call: Call) => void;
+
+function reader(spec: ReadSpec): Handler {
+  return (call) => {
+    const args = call.args.slice(1);
+    if (asksForHelp(args)) return;
+    const p = parseOpts(args, spec);
+    const name = call.args[0]?.text ?? "";
+    const skip = spec.skipFirst && !spec.patternOpts?.some((o) => has(p, o)) ? 1 : 0;
+    let files = p.operands.slice(skip);
+    if (name.endsWith("uniq") && files.length > 1) {
+      emitWrite(call, paths(call, files.slice(1, 2)));
+      files = files.slice(0, 1);
+    }
+    if (name.endsWith("xxd") && has(p, "-r") && files.length > 1) {
+      emitWrite(call, paths(call, files.slice(1, 2)));
+      files = files.slice(0, 1);
+    }
+    const cwdDefault = typeof spec.cwdDefault === "function" ? spec.cwdDefault(p) : spec.cwdDefault;
+    const targets = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
+    emitRead(call, [...targets, ...paths(call, optValues(p, ...(spec.reads ?? [])))]);
+    emitWrite(call, paths(call, optValues(p, ...(spec.writes ?? []))));
+    if (isInPlace(name, p)) emitWrite(call, paths(call, files));
+    if (/awk$/.test(name) && scriptOf(p, skip) !== undefined) awkEffects(call, scriptOf(p, skip) ?? "");
+    if (name === "sed")
+      for (const script of [scriptOf(p, skip), ...optValues(p, "-e", "--expression").map((a) => a.text)])
+        sedEffects(call, script);
+  };
+}
+
+function isInPlace(name: string, p: Parsed): boolean {
+  if (name === "sed") return has(p, "-i", "--in-place");
+  if (name === "gawk") return optValues(p, "-i").some((v) => v.text === "inplace");
+  return false;
+}
+
+function scriptOf(p: Parsed, skip: number): string | undefined {
+  return skip === 1 ? p.operands[0]?.text : undefined;
+}
+
+/** An awk program that runs commands or writes files is not a read. */
+function awkEffects(call: Call, program: string): void {
+  if (/\bsystem\s*\(|\|\s*getline|print[^;}]*\|\s*"/.test(program)) {
+    call.emit({ name: "awk.eval", class: "unknown", targets: [] });
+    call.unknown("awk running commands");
+  } else if (/print[f]?[^;}]*>\s*"/.test(program)) {
+    call.emit({ name: "filesystem.write", class: "write", targets: [] });
+  }
+}
+
+/** Writers whose operands are all written: `touch a b`, `mkdir -p d`, `tee f`. */
+function writer(spec: OptSpec & { readonly skipFirst?: boolean }): Handler {
+  return (call) => {
+    const args = call.args.slice(1);
+    if (asksForHelp(args)) return;
+    const p = parseOpts(args, spec);
+    const operands = spec.skipFirst && !has(p, "--reference") ? p.operands.slice(1) : p.operands;
+    emitWrite(call, paths(call, operands));
+  };
+}
+
+/** cp, install, ln: sources are read, the destination (last operand or `-t DIR`) is written. */
+function copier(spec: OptSpec, readsSources: boolean): Handler {
+  return (call) => {
+    const args = call.args.slice(1);
+    if (asksForHelp(args)) return;
+    const p = parseOpts(args, spec);
+    const dir = optValue(p, "-t", "--target-directory");
+    if (has(p, "-d", "--directory") && call.args[0]?.text.endsWith("install"))
+      return emitWrite(call, paths(call, p.operands));
+    const sources = dir ? p.operands : p.operands.slice(0, -1);
+    const dest = dir ?? (p.operands.length > 1 ? p.operands[p.operands.length - 1] : undefined);
+    if (readsSources) emitRead(call, paths(call, sources));
+    emitWrite(call, dest ? [pathOf(call, dest)] : paths(call, sources.length === 1 ? [] : sources));
+  };
+}
+
+const mv: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (asksForHelp(args)) return;
+  const p = parseOpts(args, { flags: "bfinuvTZ", values: "St", longValues: ["target-directory", "suffix"] });
+  const dir = optValue(p, "-t", "--target-directory");
+  const sources = dir ? p.operands : p.operands.slice(0, -1);
+  const dest = dir ?? p.operands[p.operands.length - 1];
+  if (dest && sources.length > 0) emitWrite(call, [pathOf(call, dest)]);
+  emitDelete(call, paths(call, sources));
+};
+
+/** rm, rmdir, unlink, shred: every operand is gone afterwards. */
+function deleter(spec: OptSpec): Handler {
+  return (call) => {
+    const args = call.args.slice(1);
+    if (asksForHelp(args)) return;
+    const p = parseOpts(args, spec);
+    emitDelete(call, paths(call, p.operands));
+  };
+}
+
+/** mkfs and partitioners: the whole device is rewritten. */
+const formatter: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (asksForHelp(args)) return;
+  const targets = args.filter((a) => !a.text.startsWith("-")).map((a) => pathOf(call, a));
+  call.emit({ name: "disk.write", class: "destructive", targets });
+};
+
+const GIO: Handler = (call) => {
+  const [sub, ...rest] = call.args.slice(1);
+  if (sub && ["trash", "remove", "rm"].includes(sub.text))
+    return emitDelete(
+      call,
+      paths(
+        call,
+        rest.filter((a) => !a.text.startsWith("-")),
+      ),
+    );
+  if (sub && ["copy", "move", "save", "mkdir", "rename", "set"].includes(sub.text))
+    return emitWrite(call, paths(call, rest.slice(-1)));
+  emitRead(
+    call,
+    paths(
+      call,
+      rest.filter((a) => !a.text.startsWith("-")),
+    ),
+  );
+};
+
+export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
+  ...Object.fromEntries(Object.entries(READERS).map(([name, spec]) => [name, reader(spec)])),
+  touch: writer({ flags: "acfhm", values: "rdt", longValues: ["reference", "date", "time"] }),
+  mkdir: writer({ flags: "pvZ", values: "m", longValues: ["mode", "context"] }),
+  mkfifo: writer({ values: "m" }),
+  mknod: writer({ values: "m" }),
+  mktemp: (call) => {
+    const p = parseOpts(call.args.slice(1), { flags: "dqutT", values: "p", longValues: ["suffix", "tmpdir"] });
+    emitWrite(call, p.operands.length > 0 ? paths(call, p.operands) : ["/tmp"]);
+  },
+  tee: writer({ flags: "aip", longOptional: ["output-error"] }),
+  truncate: writer({ flags: "co", values: "sr", longValues: ["size", "reference"] }),
+  chmod: writer({ flags: "cfvR", longValues: ["reference"], skipFirst: true }),
+  chown: writer({ flags: "cfvRhHLP", longValues: ["reference", "from"], skipFirst: true }),
+  chgrp: writer({ flags: "cfvRhHLP", longValues: ["reference"], skipFirst: true }),
+  chattr: writer({ flags: "RVf", values: "pv", skipFirst: true }),
+  setfacl: writer({ flags: "bkndRLP", values: "mMxX", longValues: ["modify", "remove", "set", "set-file"] }),
+  setfattr: writer({ values: "nvx" }),
+  rename: writer({ flags: "vnfs", skipFirst: true }),
+  patch: writer({ flags: "REfNstuv", values: "pdiorDFVzBYxg", longValues: ["input", "output", "directory"] }),
+  split: (call) => {
+    const p = parseOpts(call.args.slice(1), {
+      values: "abCdlnt",
+      flags: "de",
+      longValues: ["bytes", "lines", "number"],
+    });
+    emitRead(call, paths(call, p.operands.slice(0, 1)));
+    emitWrite(call, p.operands.length > 1 ? paths(call, p.operands.slice(1, 2)) : [call.scope.cwd]);
+  },
+  cp: copier(
+    { flags: "aAbdfHiLlnPpRrsTuvxZ", values: "St", longValues: ["target-directory", "suffix", "backup"] },
+    true,
+  ),
+  install: copier(
+    { flags: "bcCdDpsTv", values: "gmoStZ", longValues: ["target-directory", "mode", "owner", "group"] },
+    true,
+  ),
+  ln: copier({ flags: "bdfFinLPrsTv", values: "St", longValues: ["target-directory", "suffix"] }, false),
+  mv,
+  rm: deleter({ flags: "fiIrRdv", longOptional: ["interactive"], long: ["force", "recursive", "dir", "verbose"] }),
+  rmdir: deleter({ flags: "pv", long: ["parents", "verbose", "ignore-fail-on-non-empty"] }),
+  unlink: deleter({}),
+  rimraf: deleter({ flags: "vgG", long: ["preserve-root", "no-preserve-root", "glob", "verbose", "interactive"] }),
+  shred: deleter({
+    flags: "fuvxz",
+    values: "ns",
+    longValues: ["iterations", "size", "random-source"],
+    longOptional: ["remove"],
+  }),
+  srm: deleter({ flags: "dfilrRsvxz" }),
+  trash: deleter({ flags: "dfirRv" }),
+  "trash-put": deleter({ flags: "dfirRv" }),
+  gio: GIO,
+  mkfs: formatter,
+  mke2fs: formatter,
+  mkswap: formatter,
+  wipefs: formatter,
+  fdisk: formatter,
+  sfdisk: formatter,
+  gdisk: formatter,
+  sgdisk: formatter,
+  parted: formatter,
+  dd,
+  find,
+  tar: archive,
+  unzip: archive,
+  zip: archive,
+  gzip: compress,
+  gunzip: compress,
+  bzip2: compress,
+  bunzip2: compress,
+  xz: compress,
+  unxz: compress,
+  zstd: compress,
+  unzstd: compress,
+  lz4: compress,
+  compress: compress,
+};
+
+/** `mkfs.ext4`, `mkfs.vfat`…: every mkfs variant formats a disk. */
+export function isFormatter(name: string): boolean {
+  return /^mkfs\.[a-z0-9]+$/.test(name);
+}

@@ -1,0 +1,205 @@
+// Interpreters: inline code is never a read; what it visibly deletes, writes, runs or calls is resolved too.
+import type { Arg, Call } from "../call.ts";
+import { type Effect, type Lang, scanCode } from "./code-scan.ts";
+import { emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
+import { hostOf } from "./network.ts";
+
+type Handler = (call: Call) => void;
+
+interface Spec {
+  readonly lang: Lang;
+  /** Action prefix: `python.eval`, `node.run`. */
+  readonly name: string;
+  /** Options whose value is code. */
+  readonly code: readonly string[];
+  /** Other options that take a separate value. */
+  readonly values: readonly string[];
+  /** The option that runs a module instead of a file (`python -m`). */
+  readonly module?: string;
+  /** `-i` edits the named files in place (perl, ruby). */
+  readonly inPlace?: boolean;
+}
+
+const SPECS: Readonly<Record<string, Spec>> = {
+  python: { lang: "python", name: "python", code: ["-c"], values: ["-W", "-X", "-Q"], module: "-m" },
+  node: {
+    lang: "node",
+    name: "node",
+    code: ["-e", "--eval", "-p", "--print"],
+    values: ["-r", "--require", "--import", "--loader", "--input-type", "-C", "--conditions"],
+  },
+  perl: { lang: "perl", name: "perl", code: ["-e", "-E"], values: ["-I", "-M", "-m", "-x"], inPlace: true },
+  ruby: { lang: "ruby", name: "ruby", code: ["-e"], values: ["-I", "-r", "-C", "-E"], inPlace: true },
+  php: { lang: "php", name: "php", code: ["-r"], values: ["-c", "-d", "-z"] },
+  lua: { lang: "other", name: "lua", code: ["-e"], values: ["-l"] },
+  rscript: { lang: "other", name: "rscript", code: ["-e"], values: [] },
+  osascript: { lang: "other", name: "osascript", code: ["-e"], values: ["-l"] },
+};
+
+const BUN: Spec = {
+  lang: "node",
+  name: "bun",
+  code: ["-e", "--eval", "-p", "--print"],
+  values: ["-r", "--preload", "--cwd"],
+};
+
+const ALIASES: readonly (readonly [RegExp, string])[] = [
+  [/^(python[0-9.]*|pypy[0-9.]*)$/, "python"],
+  [/^(node|nodejs)$/, "node"],
+  [/^perl[0-9.]*$/, "perl"],
+  [/^ruby[0-9.]*$/, "ruby"],
+  [/^php[0-9.]*$/, "php"],
+  [/^(lua[0-9.]*|luajit)$/, "lua"],
+  [/^rscript$/, "rscript"],
+  [/^osascript$/, "osascript"],
+  [/^bun$/, "bun"],
+  [/^deno$/, "deno"],
+];
+
+interface Invocation {
+  readonly code: Arg[];
+  readonly module?: Arg;
+  readonly operands: readonly Arg[];
+  readonly inPlace: boolean;
+  readonly version: boolean;
+}
+
+/** Options in clusters (`perl -pi -e`, `python -Sc`), code options collected, the rest left as operands. */
+function invocation(spec: Spec, args: readonly Arg[]): Invocation {
+  const code: Arg[] = [];
+  let inPlace = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as Arg;
+    const t = a.text;
+    if (t === "--") return { code, operands: args.slice(i + 1), inPlace, version: false };
+    if (!t.startsWith("-") || t === "-" || !a.static) return { code, operands: args.slice(i), inPlace, version: false };
+    if (["--version", "-V", "-v", "--help", "-h"].includes(t) && code.length === 0 && args.length === 1) {
+      return { code, operands: [], inPlace, version: true };
+    }
+    if (spec.code.includes(t) || (t.startsWith("--") && spec.code.includes(t.split("=")[0] ?? ""))) {
+      const inline = t.includes("=") ? { ...a, text: t.slice(t.indexOf("=") + 1) } : args[++i];
+      if (inline) code.push(inline);
+      if (code.length > 0 && spec.lang !== "perl" && spec.lang !== "ruby")
+        return { code, operands: args.slice(i + 1), inPlace, version: false };
+      continue;
+    }
+    if (spec.module && t.startsWith(spec.module)) {
+      const mod = t.length > spec.module.length ? { ...a, text: t.slice(spec.module.length) } : args[i + 1];
+      return mod
+        ? { code, module: mod, operands: args.slice(i + 2), inPlace, version: false }
+        : { code, operands: [], inPlace, version: false };
+    }
+    if (spec.values.includes(t)) {
+      i++;
+      continue;
+    }
+    if (!t.startsWith("--")) {
+      const cluster = t.slice(1);
+      if (spec.inPlace && cluster.includes("i")) inPlace = true;
+      const codeFlag = spec.code.find((c) => c.length === 2 && cluster.endsWith(c.slice(1)));
+      if (codeFlag) {
+        const next = args[++i];
+        if (next) code.push(next);
+        if (spec.lang !== "perl" && spec.lang !== "ruby")
+          return { code, operands: args.slice(i + 1), inPlace, version: false };
+      }
+    }
+  }
+  return { code, operands: [], inPlace, version: false };
+}
+
+function interpreter(spec: Spec): Handler {
+  return (call) => {
+    const inv = invocation(spec, call.args.slice(1));
+    if (inv.version) return;
+    if (inv.code.length > 0) {
+      evalCode(call, spec, inv.code);
+      if (inv.inPlace) emitWrite(call, paths(call, inv.operands));
+      else if (spec.lang === "perl" || spec.lang === "ruby") emitRead(call, paths(call, inv.operands));
+      return;
+    }
+    if (inv.module) return run(call, spec, inv.module.text);
+    const file = inv.operands[0];
+    if (file && file.text !== "-") return run(call, spec, pathOf(call, file));
+    fromStdin(call, spec);
+  };
+}
+
+function fromStdin(call: Call, spec: Spec): void {
+  const stdin = call.stdin;
+  if (stdin?.kind === "data" && stdin.text !== undefined) {
+    evalCode(call, spec, [{ text: stdin.text, static: true, glob: false }]);
+    return;
+  }
+  if (stdin?.kind === "file") {
+    run(call, spec, stdin.path);
+    return;
+  }
+  evalCode(call, spec, []);
+}
+
+function run(call: Call, spec: Spec, target: string): void {
+  call.emit({ name: `${spec.name}.run`, class: "unknown", targets: [target] });
+}
+
+/** The eval itself is unknown; the effects the scan can see are added beside it. */
+function evalCode(call: Call, spec: Spec, code: readonly Arg[]): void {
+  call.emit({ name: `${spec.name}.eval`, class: "unknown", targets: [] });
+  for (const c of code) if (c.static) applyEffects(call, scanCode(c.text, spec.lang));
+}
+
+function applyEffects(call: Call, effects: readonly Effect[]): void {
+  for (const e of effects) {
+    if (e.kind === "shell") call.engine.shell(e.text, call);
+    else if (e.kind === "argv")
+      call.engine.run(
+        e.argv.map((text) => ({ text, static: true, glob: false })),
+        call,
+        undefined,
+      );
+    else if (e.kind === "http") {
+      const host = e.host ? hostOf(e.host) : undefined;
+      call.emit({ name: "http.request", class: e.sends ? "communication" : "read", targets: host ? [host] : [] });
+    } else {
+      const targets =
+        e.target === undefined ? [] : [pathOf(call, { text: e.target, static: !/[*?$]/.test(e.target), glob: false })];
+      if (e.kind === "delete") call.emit({ name: "filesystem.delete", class: "destructive", targets });
+      else if (e.kind === "write") call.emit({ name: "filesystem.write", class: "write", targets });
+      else emitRead(call, targets);
+    }
+  }
+}
+
+const DENO: Spec = { lang: "node", name: "deno", code: [], values: [] };
+
+/** `deno eval CODE` and `bun -e`/`bun x`: the runtimes whose subcommands decide. */
+const deno: Handler = (call) => {
+  const [sub, ...rest] = call.args.slice(1);
+  if (sub?.text === "eval") return evalCode(call, DENO, rest.filter((a) => !a.text.startsWith("-")).slice(0, 1));
+  if (!sub || sub.text === "--version" || sub.text === "-V" || sub.text === "--help") return;
+  call.emit({ name: "deno.run", class: "unknown", targets: rest.map((a) => a.text) });
+  call.unknown(`deno ${sub.text}`);
+};
+
+const bun: Handler = (call) => {
+  const [sub, ...rest] = call.args.slice(1);
+  if (sub?.text === "x") return call.engine.run([{ text: "npx", static: true, glob: false }, ...rest], call);
+  const spec = BUN;
+  const inv = invocation(spec, call.args.slice(1));
+  if (inv.version) return;
+  if (inv.code.length > 0) return evalCode(call, spec, inv.code);
+  call.emit({ name: "bun.run", class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
+  call.unknown(`bun ${sub?.text ?? ""}`.trim());
+};
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  ...Object.fromEntries(Object.entries(SPECS).map(([k, spec]) => [k, interpreter(spec)])),
+  deno,
+  bun,
+};
+
+/** The interpreter behind a program name (`python3.12`, `nodejs`), if it is one. */
+export function interpreterFor(name: string): Handler | undefined {
+  for (const [re, key] of ALIASES) if (re.test(name)) return HANDLERS[key];
+  return undefined;
+}

@@ -1,0 +1,149 @@
+// Shells and their relatives: `sh -c`, heredocs fed to a shell, `eval`, `source`, `trap`.
+import type { Arg, Call } from "../call.ts";
+import { injectionVar } from "../env-vars.ts";
+import { absolutePath } from "../paths.ts";
+
+type Handler = (call: Call) => void;
+
+const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash", "fish", "rbash", "tcsh", "csh"];
+
+interface ShellArgs {
+  readonly command: boolean;
+  /** `-s`: commands come from stdin and the operands are only arguments. */
+  readonly stdin: boolean;
+  readonly help: boolean;
+  readonly operands: readonly Arg[];
+}
+
+/** bash-style options: clusters like `-lc`, `-o opt`, `--rcfile f`; `-c` makes the first operand the script. */
+function shellArgs(args: readonly Arg[]): ShellArgs {
+  let command = false;
+  let stdin = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const t = args[i]?.text ?? "";
+    if (t === "--" || t === "-") {
+      i++;
+      break;
+    }
+    if (t.startsWith("--")) {
+      if (t === "--help" || t === "--version") return { command, stdin, help: true, operands: [] };
+      if (t === "--rcfile" || t === "--init-file") i++;
+      continue;
+    }
+    if (!(t.startsWith("-") || t.startsWith("+")) || t.length < 2) break;
+    for (const ch of t.slice(1)) {
+      if (ch === "c") command = true;
+      if (ch === "s") stdin = true;
+      if (ch === "o" || ch === "O") i++;
+    }
+  }
+  return { command, stdin, help: false, operands: args.slice(i) };
+}
+
+const shell: Handler = (call) => {
+  const s = shellArgs(call.args.slice(1));
+  if (s.help) return;
+  if (s.command) return runScript(call, s.operands);
+  const file = s.stdin ? undefined : s.operands[0];
+  if (file) return scriptFile(call, file);
+  const stdin = call.stdin;
+  if (stdin?.kind === "data") {
+    if (stdin.text !== undefined) return call.engine.shell(stdin.text, call);
+    return dynamic(call, "a here-string computed at run time");
+  }
+  if (stdin?.kind === "pipe") {
+    call.emit({ name: "shell.stdin", class: "unknown", targets: [] });
+    return call.unknown("a shell reading commands from a pipe");
+  }
+  if (stdin?.kind === "file") return scriptFile(call, { text: stdin.path, static: true, glob: false });
+  call.emit({ name: "shell.interactive", class: "unknown", targets: [] });
+  call.unknown("an interactive shell");
+};
+
+/** `sh -c SCRIPT a b`: the script, and (read as if mis-quoted) the script with its arguments appended. */
+function runScript(call: Call, operands: readonly Arg[]): void {
+  const [script, ...rest] = operands;
+  if (!script) return;
+  if (!script.static) {
+    dynamic(call, script.text);
+    return;
+  }
+  call.engine.shell(script.text, call);
+  if (rest.length > 0 && rest.every((a) => a.static)) {
+    call.engine.shell([script.text, ...rest.map((a) => a.text)].join(" "), call);
+  }
+}
+
+function scriptFile(call: Call, file: Arg): void {
+  const path = file.static ? absolutePath(file.text, call.scope.cwd, call.scope.home) : file.text;
+  call.emit({ name: "shell.script", class: "unknown", targets: [path] });
+  call.unknown(`a shell script: ${file.text}`);
+}
+
+function dynamic(call: Call, what: string): void {
+  call.emit({ name: "shell.dynamic", class: "unknown", targets: [what] });
+  call.unknown(`a command computed at run time: ${what}`);
+}
+
+const evalCmd: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (args.length === 0) return;
+  if (args.some((a) => !a.static)) return dynamic(call, args.map((a) => a.text).join(" "));
+  call.engine.shell(args.map((a) => a.text).join(" "), call);
+};
+
+const source: Handler = (call) => {
+  const file = call.args[1];
+  if (!file) return;
+  if (!file.static) return dynamic(call, file.text);
+  const path = absolutePath(file.text, call.scope.cwd, call.scope.home);
+  call.emit({ name: "shell.source", class: "unknown", targets: [path] });
+  call.unknown(`a sourced file: ${file.text}`);
+};
+
+/** `trap 'cmd' EXIT` runs cmd later in this shell: resolve it now. */
+const trap: Handler = (call) => {
+  const args = call.args.slice(1).filter((a) => a.text !== "--");
+  const action = args[0];
+  if (!action || action.text.startsWith("-") || args.length < 2) return;
+  if (!action.static) return dynamic(call, action.text);
+  if (action.text !== "") call.engine.shell(action.text, call);
+};
+
+/** `export LD_PRELOAD=…`, `declare -x …`: setting a variable that loads code for every later command. */
+const declare: Handler = (call) => {
+  for (const a of call.args.slice(1)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a.text);
+    if (m?.[1] && injectionVar(m[1])) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+  }
+};
+
+const cd: Handler = (call) => {
+  const args = call.args.slice(1).filter((a) => !/^-[LPe@]+$/.test(a.text) && a.text !== "--");
+  const dir = args[0];
+  if (!dir) call.scope.cwd = call.scope.home;
+  else if (dir.text === "-") call.scope.cwd = "$OLDPWD";
+  else if (!dir.static) call.scope.cwd = dir.text;
+  else call.scope.cwd = absolutePath(dir.text, call.scope.cwd, call.scope.home);
+};
+
+const popd: Handler = (call) => {
+  call.scope.cwd = "$OLDPWD";
+};
+
+export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
+  ...Object.fromEntries(SHELLS.map((s) => [s, shell])),
+  eval: evalCmd,
+  source,
+  ".": source,
+  trap,
+  export: declare,
+  declare: declare,
+  typeset: declare,
+  local: declare,
+  readonly: declare,
+  cd,
+  pushd: cd,
+  popd,
+};

@@ -1,0 +1,57 @@
+// Processes and services: signals, cron, systemd/launchd units.
+import type { Call } from "../call.ts";
+import { absolutePath } from "../paths.ts";
+
+type Handler = (call: Call) => void;
+
+const kill: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (args.some((a) => a.text === "-l" || a.text === "-L" || a.text === "--list")) return;
+  const targets = args.filter((a) => !a.text.startsWith("-")).map((a) => a.text);
+  call.emit({ name: "signal.kill", class: "write", targets });
+};
+
+const crontab: Handler = (call) => {
+  const args = call.args.slice(1).map((a) => a.text);
+  if (args.includes("-l")) return;
+  const remove = args.includes("-r");
+  call.emit({
+    name: "system.crontab",
+    class: remove ? "destructive" : "write",
+    targets: args.filter((a) => !a.startsWith("-") || a === "-"),
+  });
+};
+
+const SERVICE_READS = new Set(
+  (
+    "status show cat list-units list-unit-files list-timers list-jobs list-sockets list-dependencies " +
+    "is-active is-enabled is-failed is-system-running get-default help --version list print blame"
+  ).split(" "),
+);
+
+/** systemctl, service, launchctl: looking is a read, anything else changes what runs on this machine. */
+function serviceManager(verbAt: (words: readonly string[]) => string | undefined): Handler {
+  return (call) => {
+    const words = call.args.slice(1).map((a) => a.text);
+    const verb = verbAt(words);
+    if (verb === undefined || SERVICE_READS.has(verb)) return;
+    const targets = words.filter((w) => !w.startsWith("-") && w !== verb);
+    call.emit({
+      name: "system.service",
+      class: "write",
+      targets: targets.map((t) => (t.includes("/") ? absolutePath(t, call.scope.cwd, call.scope.home) : t)),
+    });
+  };
+}
+
+const firstWord = (words: readonly string[]) => words.find((w) => !w.startsWith("-"));
+
+export const SYSTEM_HANDLERS: Readonly<Record<string, Handler>> = {
+  kill,
+  pkill: kill,
+  killall: kill,
+  crontab,
+  systemctl: serviceManager(firstWord),
+  launchctl: serviceManager(firstWord),
+  service: serviceManager((w) => w.filter((x) => !x.startsWith("-"))[1] ?? (w.length === 0 ? undefined : "status")),
+};

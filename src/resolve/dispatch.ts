@@ -1,0 +1,64 @@
+// One command's argv to its handler: wrappers, shells, files, network, interpreters, databases, verb tables.
+import type { Call } from "./call.ts";
+import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
+import { git } from "./commands/git.ts";
+import { interpreterFor } from "./commands/interpreters.ts";
+import { NETWORK_HANDLERS } from "./commands/network.ts";
+import { READONLY_HANDLERS } from "./commands/readonly.ts";
+import { SHELL_HANDLERS } from "./commands/shells.ts";
+import { SQL_HANDLERS } from "./commands/sql.ts";
+import { SYSTEM_HANDLERS } from "./commands/system.ts";
+import { runTable } from "./commands/table.ts";
+import { WRAPPER_HANDLERS } from "./commands/wrappers.ts";
+import { basename } from "./paths.ts";
+import { verbTable } from "./tables/index.ts";
+
+export type Handler = (call: Call) => void;
+
+const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
+  ...Object.entries(WRAPPER_HANDLERS),
+  ...Object.entries(SHELL_HANDLERS),
+  ...Object.entries(FILE_HANDLERS),
+  ...Object.entries(READONLY_HANDLERS),
+  ...Object.entries(NETWORK_HANDLERS),
+  ...Object.entries(SQL_HANDLERS),
+  ...Object.entries(SYSTEM_HANDLERS),
+  ["git", git],
+]);
+
+/** `/usr/bin/git`, `GIT`, `git.exe` and `./git` all run git as far as a rule is concerned. */
+export function commandName(text: string): string {
+  return basename(text)
+    .toLowerCase()
+    .replace(/\.exe$/, "");
+}
+
+export function dispatch(call: Call): void {
+  const first = call.args[0];
+  if (!first) return;
+  if (!first.static || first.glob) {
+    call.emit({ name: "shell.dynamic", class: "unknown", targets: [first.text] });
+    call.unknown(first.text);
+    return;
+  }
+  if (call.scope.functions.has(first.text)) return;
+  const name = commandName(first.text);
+  const handler = HANDLERS.get(isFormatter(name) ? "mkfs" : name) ?? interpreterFor(name);
+  if (handler) {
+    handler(call);
+    return;
+  }
+  const table = verbTable(name);
+  if (table) {
+    runTable(table, call, call.args.slice(1));
+    return;
+  }
+  runUnknown(call, name);
+}
+
+/** A program nothing here knows: `<name>.run`, class unknown, counted; never read as safe. */
+export function runUnknown(call: Call, name: string): void {
+  const safe = name.replace(/[^a-z0-9_+-]+/g, "-").replace(/^-+|-+$/g, "") || "command";
+  call.emit({ name: `${safe}.run`, class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
+  call.unknown(name);
+}

@@ -1,0 +1,30 @@
+// Environment variables that make a harmless command load or run code from elsewhere.
+const INJECTING: Record<string, string> = {
+  LD_PRELOAD: "loads a library into every program",
+  LD_AUDIT: "loads a library into every program",
+  LD_LIBRARY_PATH: "changes which libraries programs load",
+  DYLD_INSERT_LIBRARIES: "loads a library into every program",
+  DYLD_LIBRARY_PATH: "changes which libraries programs load",
+  DYLD_FRAMEWORK_PATH: "changes which frameworks programs load",
+  BASH_ENV: "runs a file before every bash script",
+  ENV: "runs a file when sh starts",
+  PROMPT_COMMAND: "runs a command at every prompt",
+  NODE_OPTIONS: "can make node load any file",
+  PERL5OPT: "can make perl load any module",
+  RUBYOPT: "can make ruby load any file",
+  PYTHONSTARTUP: "runs a file when python starts",
+  GIT_SSH_COMMAND: "runs a command for every git remote call",
+  GIT_SSH: "runs a program for every git remote call",
+  GIT_EXTERNAL_DIFF: "runs a program for every diff",
+  GIT_ASKPASS: "runs a program to ask for credentials",
+  SSH_ASKPASS: "runs a program to ask for credentials",
+  GIT_CONFIG_PARAMETERS: "overrides git configuration, including hooks and aliases",
+  GIT_EXEC_PATH: "changes which programs git runs",
+};
+
+/** Why setting `name` can run code, or undefined when it cannot; memnox's own settings count too. */
+export function injectionVar(name: string): string | undefined {
+  if (name.startsWith("MEMNOX_")) return "changes how memnox itself decides";
+  if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || name === "GIT_CONFIG_COUNT") return INJECTING.GIT_CONFIG_PARAMETERS;
+  return INJECTING[name];
+}

@@ -1,0 +1,13 @@
+// The resolver's public surface: every seam and report resolves through these.
+export { BUILTIN_ACTIONS, type BuiltinAction } from "./builtins.ts";
+export { resolveArgv, resolveCommand } from "./resolve.ts";
+export {
+  actionsOfClass,
+  type ChecksumReport,
+  checkVerbTables,
+  tableChecksum,
+  verbTable,
+  verbTables,
+} from "./tables/index.ts";
+export { actionPattern } from "./tables/match.ts";
+export type { Resolution, ResolveContext, VerbEntry, VerbTable } from "./types.ts";

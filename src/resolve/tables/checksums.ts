@@ -1,0 +1,22 @@
+// Recorded checksums of the verb tables; a change here is a reviewed change to what enforcement reads.
+export const CHECKSUMS: Readonly<Record<string, string>> = {
+  aws: "c53-18b5c4d7561887",
+  gcloud: "c53-18212845d79fd0",
+  az: "c53-17b4ee3014fb36",
+  gh: "c53-17a736ce42407c",
+  kubectl: "c53-0d7870f068b85a",
+  terraform: "c53-06050efab7589b",
+  docker: "c53-1af03c52da3475",
+  vercel: "c53-1a9ed0c02f17b2",
+  railway: "c53-1dfbf8f54482a7",
+  fly: "c53-08433062437c4c",
+  heroku: "c53-0758b7ded2559b",
+  netlify: "c53-1565839fe6ef6f",
+  psql: "c53-182e1eee0d291f",
+  mysql: "c53-1c02a32124f349",
+  mongosh: "c53-146fef614f74c3",
+  npm: "c53-181357099a6024",
+  stripe: "c53-07a0d882e2e616",
+  git: "c53-0af48823640486",
+  playwright: "c53-1801671c0a0245",
+};

@@ -1,0 +1,16 @@
+// playwright: tests run project code; browsers and reports are local.
+import type { VerbTable } from "../types.ts";
+import { help, many } from "./entry.ts";
+
+export const playwright: VerbTable = {
+  cli: "playwright",
+  description: "Playwright: test runner, browsers, codegen, reports",
+  valueFlags: ["-c", "--config", "--project", "-g", "--grep", "-j", "--workers", "--reporter", "-b", "--browser"],
+  verbs: [
+    help("playwright"),
+    ...many("", "playwright", "unknown", "test codegen run-server launch-server run-test-mcp-server"),
+    ...many("", "playwright", "read", "show-report show-trace open cr ff wk"),
+    ...many("", "playwright", "write", "install install-deps uninstall screenshot pdf merge-reports clear-cache"),
+    ...many("", "playwright", "write", "init-agents"),
+  ],
+};

@@ -1,0 +1,177 @@
+// Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
+import type { Arg, Call, Engine, Scope, Stdin } from "./call.ts";
+import type { Collector } from "./collect.ts";
+import { writeActions } from "./commands/fs-emit.ts";
+import { dispatch } from "./dispatch.ts";
+import { injectionVar } from "./env-vars.ts";
+import { expandWord } from "./expand.ts";
+import { absolutePath, isInertDevice } from "./paths.ts";
+import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
+import { describeSyntaxError, parseLine } from "./shell/parse.ts";
+import { redact } from "./shell/render.ts";
+
+export const DEFAULT_MAX_DEPTH = 8;
+
+export class Walker implements Engine {
+  private readonly out: Collector;
+
+  constructor(out: Collector) {
+    this.out = out;
+  }
+
+  script(script: Script, scope: Scope, stdin?: Stdin): void {
+    for (const ao of script) this.andOr(ao, scope, stdin);
+  }
+
+  run(args: readonly Arg[], from: Call, stdin?: Stdin): void {
+    dispatch(this.call(args, from.scope, stdin === undefined ? from.stdin : stdin));
+  }
+
+  shell(text: string, from: Call): void {
+    const scope = this.deeper(from.scope);
+    if (!scope) return;
+    const start = this.out.actions.length;
+    const parsed = this.parse(text);
+    this.script(parsed.script, scope);
+    this.out.insertShell(start, redact(parsed.normalized), text);
+  }
+
+  scripts(scripts: readonly Script[], from: Call): void {
+    this.subs(scripts, from.scope);
+  }
+
+  /** Resolves an argv directly (an interceptor's exact argv). */
+  argv(args: readonly Arg[], scope: Scope): void {
+    dispatch(this.call(args, scope, undefined));
+  }
+
+  private parse(text: string): { script: Script; normalized: string } {
+    try {
+      return parseLine(text);
+    } catch (e) {
+      const why = describeSyntaxError(e, text) ?? "the line could not be read";
+      this.out.add({ name: "shell.unknown", class: "unknown", targets: [why] });
+      this.out.noteUnknown(`unparsable: ${why}`);
+      try {
+        return parseLine(text, true);
+      } catch {
+        return { script: [], normalized: text };
+      }
+    }
+  }
+
+  /** A scope one level deeper, or undefined (and an unknown action) beyond the limit. */
+  private deeper(scope: Scope): Scope | undefined {
+    if (scope.depth + 1 > scope.maxDepth) {
+      const why = `nested deeper than ${scope.maxDepth} levels`;
+      this.out.add({ name: "shell.unknown", class: "unknown", targets: [why] });
+      this.out.noteUnknown(why);
+      return undefined;
+    }
+    return { ...scope, depth: scope.depth + 1, functions: new Set(scope.functions) };
+  }
+
+  private subs(scripts: readonly Script[], scope: Scope): void {
+    if (scripts.length === 0) return;
+    const inner = this.deeper(scope);
+    if (!inner) return;
+    for (const s of scripts) this.script(s, { ...inner, functions: new Set(inner.functions) });
+  }
+
+  private andOr(ao: AndOr, scope: Scope, stdin: Stdin): void {
+    for (const p of ao.pipelines) {
+      const piped = p.commands.length > 1;
+      p.commands.forEach((cmd, i) => {
+        const s = piped ? { ...scope } : scope;
+        this.command(cmd, s, i > 0 ? { kind: "pipe" } : stdin);
+      });
+    }
+  }
+
+  private command(cmd: Command, scope: Scope, stdin: Stdin): void {
+    if (cmd.type === "function") {
+      scope.functions.add(cmd.name);
+      this.command(cmd.body, { ...scope }, undefined);
+      return;
+    }
+    if (cmd.type === "simple") {
+      this.simple(cmd, scope, stdin);
+      return;
+    }
+    const own = this.redirects(cmd.redirects, scope);
+    this.words(cmd.words, scope);
+    const inner = cmd.kind === "subshell" ? { ...scope } : scope;
+    for (const body of cmd.bodies) this.script(body, inner, own ?? stdin);
+  }
+
+  private simple(cmd: SimpleCommand, scope: Scope, stdin: Stdin): void {
+    for (const a of cmd.assigns) this.assignment(a, scope);
+    const args = this.words(cmd.words, scope);
+    const redirected = this.redirects(cmd.redirects, scope);
+    if (args.length === 0) return;
+    dispatch(this.call(args, scope, redirected ?? stdin));
+  }
+
+  private words(words: readonly Word[], scope: Scope): Arg[] {
+    return words.flatMap((w) => {
+      const e = expandWord(w, scope);
+      this.subs(e.subs, scope);
+      return e.args;
+    });
+  }
+
+  private assignment(w: Word, scope: Scope): void {
+    const e = expandWord(w, scope);
+    this.subs(e.subs, scope);
+    const name = e.arg.text.slice(0, e.arg.text.indexOf("=")).replace(/\+$/, "");
+    const why = injectionVar(name);
+    if (why) this.out.add({ name: "environment.inject", class: "unknown", targets: [name] });
+  }
+
+  /** File reads and writes of the redirections; returns the stdin they give the command, if any. */
+  private redirects(redirects: readonly Redirect[], scope: Scope): Stdin {
+    let stdin: Stdin;
+    for (const r of redirects) {
+      const e = expandWord(r.target, scope);
+      this.subs(e.subs, scope);
+      if (r.heredoc) {
+        this.subs(r.heredoc.inner, scope);
+        stdin = { kind: "data", text: r.heredoc.body };
+        continue;
+      }
+      if (r.op === "<<<") {
+        stdin = { kind: "data", text: e.arg.static ? `${e.arg.text}\n` : undefined };
+        continue;
+      }
+      if ((r.op === ">&" || r.op === "<&") && /^(\d+-?|-)$/.test(e.arg.text)) continue;
+      if (e.arg.text === "") continue;
+      const path = absolutePath(e.arg.text, scope.cwd, scope.home);
+      if (r.op === "<" || r.op === "<>" || r.op === "<&") {
+        if (!isInertDevice(path)) this.out.add({ name: "filesystem.read", class: "read", targets: [path] });
+        stdin = { kind: "file", path };
+      }
+      if (r.op !== "<" && r.op !== "<&") this.write(path);
+    }
+    return stdin;
+  }
+
+  private write(path: string): void {
+    for (const a of writeActions([path])) this.out.add(a);
+  }
+
+  private call(args: readonly Arg[], scope: Scope, stdin: Stdin): Call {
+    const out = this.out;
+    return {
+      args,
+      stdin,
+      scope,
+      engine: this,
+      emit: (spec) =>
+        out.add(
+          spec,
+          args.map((a) => a.text),
+        ),
+      unknown: (what) => out.noteUnknown(what),
+    };
+  }
+}

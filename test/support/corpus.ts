@@ -1,0 +1,104 @@
+// The peers' shell corpora (../shared/corpora/shell): which cases apply, and how a resolution is scored.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { minimatch } from "minimatch";
+import type { Action } from "../../src/core/action.ts";
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+export const HOME = "/home/agent";
+export const CORPUS_CTX = { cwd: "/work/project", home: HOME };
+
+/** The corpora live beside the repository (`../shared/corpora/shell`), or where SHELL_CORPORA says. */
+export function corporaDir(): string | undefined {
+  const given = process.env.SHELL_CORPORA;
+  if (given) return existsSync(given) ? given : undefined;
+  for (let dir = ROOT; dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, "shared", "corpora", "shell");
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export const SECRET_GLOBS = [
+  `${HOME}/.ssh`,
+  `${HOME}/.ssh/**`,
+  `${HOME}/.aws`,
+  `${HOME}/.aws/**`,
+  `${HOME}/.gnupg`,
+  `${HOME}/.gnupg/**`,
+  `${HOME}/.docker/config.json`,
+  `${HOME}/.kube/config`,
+  `${HOME}/.npmrc`,
+  `${HOME}/.pypirc`,
+  `${HOME}/.netrc`,
+  `${HOME}/.config/gh/**`,
+  `${HOME}/.memnox/**`,
+  `${HOME}/Library/Keychains/**`,
+  "/root/.ssh/**",
+  "/proc/*/mem",
+  "/proc/*/environ",
+  "/proc/kcore",
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/sudoers",
+  "/etc/sudoers.d/**",
+  "**/.env",
+  "**/.env.!(example|sample|template)",
+];
+
+export type Want = "stop" | "allow";
+
+export interface Case {
+  readonly corpus: string;
+  readonly command: string;
+  readonly want: Want;
+  readonly label: string;
+  readonly contested: boolean;
+}
+
+export function readJsonl(file: string): Record<string, unknown>[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+function want(expected: unknown): Want | undefined {
+  if (expected === "block" || expected === "ask") return "stop";
+  if (expected === "allow" || expected === "allow+log") return "allow";
+  return undefined;
+}
+
+export function corpusCases(dir: string): Case[] {
+  const out: Case[] = [];
+  const add = (corpus: string, c: Record<string, unknown>, label: string) => {
+    const w = want(c.expected);
+    if (w && typeof c.command === "string") {
+      out.push({ corpus, command: c.command, want: w, label, contested: c.contested === true });
+    }
+  };
+  for (const c of readJsonl(join(dir, "rampart.jsonl"))) {
+    if (c.policy === "rampart standard" && c.tool === "exec" && c.os !== "windows")
+      add("rampart", c, String(c.id ?? c.category));
+  }
+  for (const c of readJsonl(join(dir, "dcg.jsonl"))) {
+    if (String(c.config ?? "").startsWith("dcg-default")) add("dcg", c, String(c.category));
+  }
+  for (const c of readJsonl(join(dir, "claude-code-safety-net.jsonl"))) {
+    if (c.default_mode === true) add("claude-code-safety-net", c, String(c.test));
+  }
+  return out;
+}
+
+export function isSecretRead(a: Action): boolean {
+  return (
+    a.name === "filesystem.read" && a.targets.some((t) => SECRET_GLOBS.some((g) => minimatch(t, g, { dot: true })))
+  );
+}
+
+/** Something a rule can stop: destructive, outward, unknown, a delete, a write, or a secret read. */
+export function stoppable(actions: readonly Action[]): boolean {
+  return actions.some(
+    (a) => a.class !== "read" || a.name === "filesystem.delete" || a.name === "filesystem.write" || isSecretRead(a),
+  );
+}
