@@ -55,6 +55,14 @@ function anyOf(patterns: readonly string[], make: (p: string) => Matcher): Match
   return (v) => ms.some((m) => m(v));
 }
 
+/** Names: literal patterns by set lookup, so a baseline listing hundreds of verbs costs one hash per action. */
+function namesOf(patterns: readonly string[]): Matcher {
+  const literal = new Set(patterns.filter((p) => !p.includes("*")));
+  const wild = patterns.filter((p) => p.includes("*")).map((p) => globMatcher(p));
+  if (wild.length === 0) return (v) => literal.has(v);
+  return (v) => literal.has(v) || wild.some((m) => m(v));
+}
+
 const NAME_FIELDS = [
   "actions",
   "environments",
@@ -99,7 +107,7 @@ export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): Compil
   };
   for (const f of NAME_FIELDS) {
     const ps = m[f];
-    if (ps && !isWildcardOnly(ps)) out[f] = anyOf(ps, (p) => globMatcher(p));
+    if (ps && !isWildcardOnly(ps)) out[f] = namesOf(ps);
   }
   for (const f of ["targets", "workingDirectories"] as const) {
     const ps = m[f];
