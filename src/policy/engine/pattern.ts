@@ -57,6 +57,16 @@ function ancestors(path: string): string[] {
 
 const isPath = (v: string) => v.startsWith("/");
 
+/** Literal runs every match must contain, when the pattern has no alternatives that could skip one. */
+function requiredChunks(pattern: string): string[] {
+  if (/[[\]{}()!@+]/.test(pattern)) return [];
+  return pattern
+    .toLowerCase()
+    .split(/[*?]+/)
+    .map((c) => c.replace(/^\/+|\/+$/g, ""))
+    .filter((c) => c !== "");
+}
+
 function pathGlob(pattern: string): Matcher {
   if (pattern.includes("**") || /[?[\]{}]|[!@+*?]\(/.test(pattern)) {
     const mm = new Minimatch(pattern, { dot: true, nocase: true, platform: "linux" });
@@ -86,9 +96,13 @@ export function pathMatcher(raw: string, home?: string): Matcher {
   if (pattern.length > 1 && pattern.endsWith("/")) pattern = pattern.slice(0, -1);
   if (!pattern.startsWith("/")) pattern = `**/${pattern}`;
   const glob = pathGlob(pattern);
+  const chunks = requiredChunks(pattern);
+  // A path (or a directory above it) can only match if it holds every literal run: a cheap no before the glob.
   return (v) => {
     if (!isPath(v)) return glob(v);
     const p = normalizePath(v);
+    const lower = p.toLowerCase();
+    if (!chunks.every((c) => lower.includes(c))) return false;
     return glob(p) || ancestors(p).some(glob);
   };
 }
