@@ -10,6 +10,7 @@ import {
   registerFile,
   ruleSetFromSources,
 } from "../src/policy/load/index.ts";
+import type { RuleSetView } from "../src/gate/deps.ts";
 import { memnoxPaths } from "../src/state/paths.ts";
 import { fakeHome, gitRepo, tempDir } from "./support/index.ts";
 
@@ -259,6 +260,13 @@ describe("the set in force has a content hash, and sources replay exactly", () =
     expect(load(a.path).hash).toBe(load(b.path).hash);
     expect(load(a.path).hash).not.toBe(load(c.path).hash);
     expect(load(a.path).hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test("a loaded set is what the gate's rules() returns", () => {
+    using repo = gitRepo({ "memnox.policies.toml": FORCE_PUSH });
+    const view: RuleSetView = load(repo.path);
+    const push = act("git.push-force", { branch: "main" });
+    expect(view.evaluate(request(push), [], AT)).toMatchObject({ effect: "deny", alternative: { action: "git.push" } });
   });
 
   test("ruleSetFromSources recompiles the same rules with the same hash", () => {
