@@ -55,12 +55,28 @@ function anyOf(patterns: readonly string[], make: (p: string) => Matcher): Match
   return (v) => ms.some((m) => m(v));
 }
 
-/** Names: literal patterns by set lookup, so a baseline listing hundreds of verbs costs one hash per action. */
+/** `aws.` for `aws.*-delete-*`: the literal head up to the first dot, when no wildcard comes before it. */
+function dottedHead(s: string): string {
+  const dot = s.indexOf(".");
+  const star = s.indexOf("*");
+  return dot !== -1 && (star === -1 || dot < star) ? s.slice(0, dot + 1) : "";
+}
+
+/** Names: literals by set lookup, wildcards only among those sharing the value's `cli.` head, so hundreds stay cheap. */
 function namesOf(patterns: readonly string[]): Matcher {
   const literal = new Set(patterns.filter((p) => !p.includes("*")));
-  const wild = patterns.filter((p) => p.includes("*")).map((p) => globMatcher(p));
-  if (wild.length === 0) return (v) => literal.has(v);
-  return (v) => literal.has(v) || wild.some((m) => m(v));
+  const byHead = new Map<string, Matcher[]>();
+  for (const p of patterns.filter((x) => x.includes("*"))) {
+    const head = dottedHead(p);
+    byHead.set(head, [...(byHead.get(head) ?? []), globMatcher(p)]);
+  }
+  if (byHead.size === 0) return (v) => literal.has(v);
+  const anyHead = byHead.get("") ?? [];
+  return (v) => {
+    if (literal.has(v) || anyHead.some((m) => m(v))) return true;
+    const head = dottedHead(v);
+    return head !== "" && (byHead.get(head)?.some((m) => m(v)) ?? false);
+  };
 }
 
 const NAME_FIELDS = [

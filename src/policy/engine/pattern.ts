@@ -57,6 +57,20 @@ function ancestors(path: string): string[] {
 
 const isPath = (v: string) => v.startsWith("/");
 
+let lastPath = "";
+let lastSegments: readonly string[] = [];
+
+/** A path's segments, remembered for the last path: every slash-free pattern of a rule set asks about the same one. */
+function segmentsOf(path: string): readonly string[] {
+  if (path !== lastPath) {
+    lastSegments = normalizePath(path)
+      .split("/")
+      .filter((s) => s !== "");
+    lastPath = path;
+  }
+  return lastSegments;
+}
+
 /** Literal runs every match must contain, when the pattern has no alternatives that could skip one. */
 function requiredChunks(pattern: string): string[] {
   if (/[[\]{}()!@+]/.test(pattern)) return [];
@@ -86,12 +100,7 @@ export function pathMatcher(raw: string, home?: string): Matcher {
   if (!pattern.includes("/")) {
     const whole = globMatcher(pattern);
     const segment = globMatcher(pattern, true);
-    return (v) =>
-      whole(v) ||
-      (isPath(v) &&
-        normalizePath(v)
-          .split("/")
-          .some((s) => s !== "" && segment(s)));
+    return (v) => whole(v) || (isPath(v) && segmentsOf(v).some(segment));
   }
   if (pattern.length > 1 && pattern.endsWith("/")) pattern = pattern.slice(0, -1);
   if (!pattern.startsWith("/")) pattern = `**/${pattern}`;
