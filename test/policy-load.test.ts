@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Action } from "../src/core/action.ts";
 import type { PolicyRequest } from "../src/core/request.ts";
+import type { RuleSetView } from "../src/gate/deps.ts";
 import {
   checkText,
   formatProblem,
@@ -10,7 +11,6 @@ import {
   registerFile,
   ruleSetFromSources,
 } from "../src/policy/load/index.ts";
-import type { RuleSetView } from "../src/gate/deps.ts";
 import { memnoxPaths } from "../src/state/paths.ts";
 import { fakeHome, gitRepo, tempDir } from "./support/index.ts";
 
