@@ -8,4 +8,4 @@ export type { EventInput, EventKind, RecordedRequest, Surface } from "./event.ts
 export { EVENT_SCHEMA_VERSION, SURFACES } from "./event.ts";
 export type { PolicyRequest, StateFact } from "./request.ts";
 export { factKey, factsInForce } from "./request.ts";
-export type { Alternative, ArgumentMatch, RuleRef, Verdict } from "./verdict.ts";
+export type { Alternative, ArgumentMatch, ObservedRule, RuleRef, Verdict } from "./verdict.ts";

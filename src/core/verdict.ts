@@ -35,4 +35,12 @@ export interface Verdict {
   readonly argumentMatches: readonly ArgumentMatch[];
   readonly approvers?: readonly string[];
   readonly minApprovals?: number;
+  /** A stricter `mode = "observe"` rule that matched beside an enforcing `ask`: recorded, never applied. */
+  readonly observed?: ObservedRule;
+}
+
+export interface ObservedRule {
+  readonly effect: Effect;
+  readonly rule: RuleRef;
+  readonly reason: string;
 }

@@ -25,12 +25,30 @@ export async function run(ctx: Context): Promise<number> {
 async function runDef(def: CommandDef, rawArgs: string[]): Promise<number> {
   const { runCommand } = await import("citty");
   try {
-    const { result } = await runCommand(def, { rawArgs });
+    const [leaf, args] = await descend(def, rawArgs);
+    const { result } = await runCommand(leaf, { rawArgs: args });
     return typeof result === "number" ? result : 0;
   } catch (e) {
     if (e instanceof Error && e.name === "CLIError") throw new MemnoxError("usage", e.message.toLowerCase());
     throw e;
   }
+}
+
+type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
+const value = async <T>(v: Lazy<T> | undefined): Promise<T | undefined> =>
+  typeof v === "function" ? await (v as () => T | Promise<T>)() : await v;
+
+/** The subcommand the words name, so its own exit code comes back (citty drops a subcommand's result). */
+async function descend(def: CommandDef, rawArgs: string[]): Promise<[CommandDef, string[]]> {
+  const subs = await value(def.subCommands);
+  if (!subs || Object.keys(subs).length === 0) return [def, rawArgs];
+  const i = rawArgs.findIndex((a) => !a.startsWith("-"));
+  const named = i === -1 ? undefined : rawArgs[i];
+  const fallback = await value(def.default);
+  const name = named ?? fallback;
+  const sub = name === undefined ? undefined : await value(subs[name]);
+  if (!sub) return [def, rawArgs];
+  return descend(sub, named === undefined ? rawArgs : rawArgs.slice(i + 1));
 }
 
 /** Bare `memnox`: the scan before setup, the status after (wired by the setup work); until then, the help. */

@@ -60,9 +60,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: notBuilt("explain", "policy"),
   },
   { name: "agents", summary: "the agents on this machine", load: notBuilt("agents", "setup") },
-  { name: "protect", summary: "write rules, install interceptors and hooks", load: notBuilt("protect", "policy") },
-  { name: "config", summary: "the seven settings", load: notBuilt("config", "policy") },
-  { name: "policy", summary: "check, register and test rule files", load: notBuilt("policy", "policy") },
+  {
+    name: "protect",
+    summary: "write rules, install interceptors and hooks",
+    load: () => import("./commands/protect.ts").then((m) => m.protect),
+  },
+  { name: "config", summary: "the seven settings", load: () => import("./commands/config.ts").then((m) => m.config) },
+  {
+    name: "policy",
+    summary: "check, register and test rule files",
+    load: () => import("./commands/policy.ts").then((m) => m.policy),
+  },
   { name: "check", summary: "what a command line would get, before it runs", load: notBuilt("check", "policy") },
   {
     name: "run",

@@ -1,0 +1,197 @@
+// The baseline `memnox protect --yes` writes, generated from the verb tables: secret reads denied on this machine,
+// destructive verbs denied, outward and unknown ones asked, reads allowed in the repository. Pure.
+import type { ActionClass } from "../core/action.ts";
+import type { Alternative } from "../core/verdict.ts";
+import type { VerbEntry, VerbTable } from "../resolve/types.ts";
+import type { PolicyRule } from "./engine/index.ts";
+
+/** A rule as generated: no file or line until it is written somewhere. */
+export type RuleSpec = Omit<PolicyRule, "file" | "line">;
+
+export interface Baseline {
+  /** For `~/.memnox/machine.policies.toml`: about this machine, in every repository. */
+  readonly machine: readonly RuleSpec[];
+  /** For `memnox.policies.toml` in the repository. */
+  readonly repository: readonly RuleSpec[];
+}
+
+export interface BaselineOptions {
+  /** The day it was written (`2026-11-30`), kept in each rule's description. */
+  readonly date: string;
+  /** Where memnox keeps its own signing keys, when it is not `~/.memnox/keys`. */
+  readonly keysDir?: string;
+}
+
+/** Reasons a person would accept, in the spec's own words where it has them. */
+export const REASONS = {
+  ssh: "almost no task needs the key itself, and a leaked one is somebody’s weekend",
+  cloud:
+    "the CLI reads this credential itself and keeps working; an agent reading the file could only copy it somewhere",
+  publish: "a token here publishes and pushes under your name; installs and builds work without anyone reading it",
+  signing: "a private signing key proves who wrote something, and no task needs to read it",
+  env: "a .env file holds live credentials, and almost no task needs the values themselves",
+  destructive: "it rewrites or destroys what may exist nowhere else, so a person runs it on purpose",
+  outward: "these are the calls whose consequences other people see",
+  unknown: "memnox has no entry for this subcommand, so it cannot tell a read from a delete, and a person should look",
+  delete: "sometimes it really is the build directory, so a person should look",
+  mcp: "these are the calls whose consequences other people see",
+  http: "denying every unknown host breaks ordinary work on the first package install",
+  reads: "reading changes nothing, and it is most of what an agent does",
+} as const;
+
+/** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
+const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly alternative: Alternative }>> = {
+  "git.push-force": {
+    reason: "a force-push can destroy work that exists nowhere else",
+    alternative: {
+      action: "git.push",
+      note: "Push without --force; if the remote has moved on, fetch and rebase onto it first.",
+    },
+  },
+  "git.reset-hard": {
+    reason: "it throws away uncommitted work that exists nowhere else",
+    alternative: { action: "git.stash", note: "git stash sets the changes aside where they can be brought back." },
+  },
+};
+
+const ENV_FILES = [
+  ".env",
+  ".env.local",
+  ".env.*.local",
+  ".env.production",
+  ".env.prod",
+  ".env.development",
+  ".env.dev",
+  ".env.staging",
+  ".env.test",
+];
+
+const CLOUD = [
+  "~/.aws/credentials",
+  "~/.config/gcloud/credentials.db",
+  "~/.config/gcloud/access_tokens.db",
+  "~/.config/gcloud/application_default_credentials.json",
+  "~/.config/gcloud/legacy_credentials",
+  "~/.azure/accessTokens.json",
+  "~/.azure/msal_token_cache.json",
+  "~/.azure/msal_token_cache.bin",
+  "~/.azure/service_principal_entries.json",
+  "~/.kube/config",
+  "~/.docker/config.json",
+  "~/.config/gh/hosts.yml",
+];
+
+const PUBLISH = [
+  "~/.npmrc",
+  "~/.pypirc",
+  "~/.netrc",
+  "~/.git-credentials",
+  "~/.config/git/credentials",
+  "~/.cargo/credentials.toml",
+  "~/.gem/credentials",
+];
+
+function readDenied(
+  name: string,
+  targets: readonly string[],
+  reason: string,
+  description: string,
+  alternative?: Alternative,
+): RuleSpec {
+  return {
+    name,
+    description,
+    match: { actions: ["filesystem.read"], targets },
+    decision: { effect: "deny", reason, ...(alternative ? { alternative } : {}) },
+  };
+}
+
+export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
+  const by = `written by memnox protect --yes on ${opts.date}`;
+  const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];
+  return [
+    readDenied("ssh-keys-not-read", ["**/.ssh", "**/.ssh/**"], REASONS.ssh, `SSH keys, ${by}`),
+    readDenied("cloud-credentials-not-read", CLOUD, REASONS.cloud, `cloud and cluster credentials, ${by}`),
+    readDenied("publish-tokens-not-read", PUBLISH, REASONS.publish, `registry and git tokens, ${by}`),
+    readDenied("signing-keys-not-read", signing, REASONS.signing, `signing keys, ${by}`),
+    readDenied("env-files-not-read", ENV_FILES, REASONS.env, `.env files, ${by}`, {
+      action: "filesystem.read",
+      resource: ".env.example",
+      note: "Read .env.example instead: it names the same variables without their values.",
+    }),
+  ];
+}
+
+/** The action pattern an entry covers: each placeholder becomes the path word it stands for, wildcards as `*`. */
+export function entryPattern(entry: VerbEntry): string {
+  const word = (w: string | undefined) => (w === undefined || w === "**" ? "*" : w.toLowerCase().replace(/[.:]/g, "-"));
+  return entry.action
+    .replace(/\{path\}/g, () => entry.path.map(word).join("-"))
+    .replace(/\{(\d+)\}/g, (_, n: string) => word(entry.path[Number(n) - 1]))
+    .replace(/\*(?:-?\*)+/g, "*");
+}
+
+function patternsOf(tables: readonly VerbTable[], cls: ActionClass): string[] {
+  const out = new Set<string>();
+  for (const t of tables) for (const e of t.verbs) if (e.class === cls) out.add(entryPattern(e));
+  return [...out].sort();
+}
+
+function rule(
+  name: string,
+  description: string,
+  actions: readonly string[],
+  decision: RuleSpec["decision"],
+): RuleSpec[] {
+  return actions.length === 0 ? [] : [{ name, description, match: { actions }, decision }];
+}
+
+export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineOptions): RuleSpec[] {
+  const by = `written by memnox protect --yes on ${opts.date}`;
+  const known = new Set(tables.flatMap((t) => t.verbs.map(entryPattern)));
+  const destructive = patternsOf(tables, "destructive");
+  const substituted = Object.keys(ALTERNATIVES).filter(
+    (a) => destructive.includes(a) && known.has(ALTERNATIVES[a]?.alternative.action ?? ""),
+  );
+  const own = substituted.flatMap((a) => {
+    const s = ALTERNATIVES[a];
+    if (!s) return [];
+    return rule(`${a.replace(/\./g, "-")}-denied`, `${a}, ${by}`, [a], {
+      effect: "deny",
+      reason: s.reason,
+      alternative: s.alternative,
+    });
+  });
+  const unknown = [...tables.map((t) => `${t.cli}.unknown`), ...patternsOf(tables, "unknown")];
+  return [
+    ...own,
+    ...rule(
+      "destructive-commands-denied",
+      `destructive verbs from the verb tables, ${by}`,
+      destructive.filter((a) => !substituted.includes(a)),
+      {
+        effect: "deny",
+        reason: REASONS.destructive,
+      },
+    ),
+    ...rule("outward-commands-asked", `verbs whose effect others see, ${by}`, patternsOf(tables, "communication"), {
+      effect: "ask",
+      reason: REASONS.outward,
+    }),
+    ...rule("unknown-subcommands-asked", `subcommands no verb table knows, ${by}`, [...new Set(unknown)].sort(), {
+      effect: "ask",
+      reason: REASONS.unknown,
+    }),
+    ...rule("deletes-asked", `file deletes, ${by}`, ["filesystem.delete"], { effect: "ask", reason: REASONS.delete }),
+    ...rule("mcp-calls-asked", `MCP tool calls, ${by}`, ["mcp.*"], { effect: "ask", reason: REASONS.mcp }),
+    ...rule("http-requests-asked", `web requests, ${by}`, ["http.request"], { effect: "ask", reason: REASONS.http }),
+    ...rule("reads-allowed", `reads from the verb tables, ${by}`, ["filesystem.read", ...patternsOf(tables, "read")], {
+      effect: "allow",
+      reason: REASONS.reads,
+    }),
+  ];
+}
+
+export function baselineRules(tables: readonly VerbTable[], opts: BaselineOptions): Baseline {
+  return { machine: machineBaseline(opts), repository: repositoryBaseline(tables, opts) };
+}

@@ -1,0 +1,87 @@
+// evaluate(): every matching rule collected, the most restrictive effect wins, the most specific rule speaks.
+import { type Effect, effectRank } from "../../core/effect.ts";
+import type { PolicyRequest, StateFact } from "../../core/request.ts";
+import type { ArgumentMatch, Verdict } from "../../core/verdict.ts";
+import type { CompiledRule, CompiledRuleSet } from "./compile.ts";
+import { matchRule, Probe } from "./match.ts";
+import type { Instant } from "./types.ts";
+
+const NONE: readonly CompiledRule[] = [];
+
+/** Stricter first; then enforcing before observe-only; then more fields, longer literal, name, file, line. */
+export function byPrecedence(a: CompiledRule, b: CompiledRule): number {
+  const e = effectRank(b.rule.decision.effect) - effectRank(a.rule.decision.effect);
+  if (e !== 0) return e;
+  if (a.observe !== b.observe) return a.observe ? 1 : -1;
+  if (a.fields !== b.fields) return b.fields - a.fields;
+  if (a.literal !== b.literal) return b.literal - a.literal;
+  return cmp(a.ref.name, b.ref.name) || cmp(a.ref.file, b.ref.file) || a.ref.line - b.ref.line;
+}
+
+// Code-unit order, never locale order: the same rules must pick the same winner on every machine.
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function reasonOf(c: CompiledRule): string {
+  const d = c.rule.decision;
+  return d.reason ?? c.rule.description ?? `the rule \`${c.ref.name}\` (${c.ref.file}:${c.ref.line}) says ${d.effect}`;
+}
+
+function ungoverned(request: PolicyRequest, defaultEffect: Effect): Verdict {
+  return {
+    effect: defaultEffect,
+    governed: false,
+    reason: `no rule matches \`${request.action.name}\`: it is ungoverned, and the default (${defaultEffect}) applies`,
+    matched: [],
+    observeOnly: false,
+    argumentMatches: [],
+  };
+}
+
+/**
+ * The verdict for one action. Pure: the instant, the facts and the rules all arrive as arguments.
+ * An observe-only rule never weakens an enforcing one: it decides only where nothing stricter enforces.
+ */
+export function evaluate(
+  set: CompiledRuleSet,
+  request: PolicyRequest,
+  facts: readonly StateFact[],
+  at: Instant,
+  defaultEffect: Effect = "allow",
+): Verdict {
+  const probe = new Probe(request, facts, at);
+  const hits: CompiledRule[] = [];
+  const argumentMatches: ArgumentMatch[] = [];
+  for (const list of [set.byAction.get(request.action.name) ?? NONE, set.anyAction]) {
+    for (const c of list) {
+      const args = matchRule(c, probe);
+      if (args === undefined) continue;
+      hits.push(c);
+      argumentMatches.push(...args);
+    }
+  }
+  hits.sort(byPrecedence);
+  const [top] = hits;
+  if (!top) return ungoverned(request, defaultEffect);
+  const enforcing = hits.find((c) => !c.observe);
+  const observed = top.observe && enforcing && enforcing.rule.decision.effect !== "allow" ? top : undefined;
+  const decider = observed && enforcing ? enforcing : top;
+  const d = decider.rule.decision;
+  const matched = [decider, ...hits.filter((c) => c !== decider)].map((c) => c.ref);
+  return {
+    effect: d.effect,
+    governed: true,
+    rule: decider.ref,
+    reason: reasonOf(decider),
+    matched,
+    observeOnly: decider.observe,
+    argumentMatches,
+    ...(d.alternative ? { alternative: d.alternative } : {}),
+    ...(d.approvers ? { approvers: d.approvers } : {}),
+    ...(d.effect === "ask" ? { minApprovals: d.minApprovals ?? 1 } : {}),
+    ...(observed
+      ? { observed: { effect: observed.rule.decision.effect, rule: observed.ref, reason: reasonOf(observed) } }
+      : {}),
+  };
+}

@@ -1,0 +1,109 @@
+// The rule set in force at a working directory: find, read, parse, validate, compile, hash. Sync, for the hook path.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { describeError } from "../../core/errors.ts";
+import { compile, evaluate } from "../engine/index.ts";
+import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";
+import { parseRuleText } from "./parse.ts";
+import { readRegistry } from "./registry.ts";
+import type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
+import { validateRuleData } from "./validate.ts";
+
+export { type Candidate, type FindOptions, findRuleFiles, nearestRuleFiles } from "./find.ts";
+export { isYamlPath, parseRuleText } from "./parse.ts";
+export { readRegistry, registerFile, unregisterFile } from "./registry.ts";
+export type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
+export { formatProblem } from "./types.ts";
+export { validateRuleData } from "./validate.ts";
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Parses and validates one file's text; never throws, whatever the text. */
+export function checkText(path: string, origin: RuleOrigin, text: string, applies = true): CheckedFile {
+  const hash = sha256(text);
+  const base = { path, origin, applies, exists: true, hash };
+  const parsed = parseRuleText(path, text);
+  if (!parsed.ok) return { ...base, rules: [], problems: [parsed.problem] };
+  const v = validateRuleData(path, parsed.parsed);
+  return { ...base, rules: v.rules, problems: v.problems, ...(v.project ? { project: v.project } : {}) };
+}
+
+function readCandidate(c: Candidate): { checked: CheckedFile; source?: RuleSource } {
+  let text: string;
+  try {
+    text = readFileSync(c.path, "utf8");
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
+    const message = missing
+      ? `the rule file is missing${c.origin === "registered" ? "; `memnox policy use --remove` forgets it" : ""}`
+      : `the rule file cannot be read: ${describeError(e)}`;
+    const checked = {
+      path: c.path,
+      origin: c.origin,
+      applies: c.applies,
+      exists: false,
+      rules: [],
+      problems: [{ file: c.path, message }],
+    };
+    return { checked };
+  }
+  const checked = checkText(c.path, c.origin, text, c.applies);
+  return { checked, source: { path: c.path, origin: c.origin, text, hash: checked.hash ?? sha256(text) } };
+}
+
+/** The hash of a set: its files' content hashes, sorted, so paths and order do not change it. */
+export function setHash(sources: readonly RuleSource[]): string {
+  return sha256(["memnox-rules-v1", ...sources.map((s) => s.hash).sort()].join("\n"));
+}
+
+function assemble(checked: readonly CheckedFile[], sources: readonly RuleSource[], home: string): LoadedRuleSet {
+  const applicable = checked.filter((c) => c.applies);
+  const compiled = compile(
+    applicable.flatMap((c) => c.rules),
+    { home },
+  );
+  const inForce = sources.filter((s) => applicable.some((c) => c.path === s.path));
+  return {
+    hash: setHash(inForce),
+    files: applicable.filter((c) => c.exists).map((c) => c.path),
+    problems: applicable.flatMap((c) => c.problems),
+    sources: inForce,
+    checked,
+    compiled,
+    evaluate: (request, facts, at, defaultEffect) => evaluate(compiled, request, facts, at, defaultEffect),
+  };
+}
+
+export interface LoadOptions extends FindOptions {}
+
+/** The rule set in force at `opts.cwd`. Never throws: a broken or missing file becomes a problem beside the others' rules. */
+export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
+  const problems: RuleProblem[] = [];
+  let registered: readonly string[] = [];
+  try {
+    registered = readRegistry(opts.paths.policiesRegistry);
+  } catch (e) {
+    problems.push({ file: opts.paths.policiesRegistry, message: describeError(e) });
+  }
+  const read = findRuleFiles(opts, registered).map(readCandidate);
+  const checked = read.map((r) => r.checked);
+  if (problems.length > 0)
+    checked.push({
+      path: opts.paths.policiesRegistry,
+      origin: "machine",
+      applies: true,
+      exists: true,
+      rules: [],
+      problems,
+    });
+  const sources = read.flatMap((r) => (r.source ? [r.source] : []));
+  return assemble(checked, sources, opts.paths.home);
+}
+
+/** Recompiles a set from the sources a ledger kept: the same text gives the same rules and hash. */
+export function ruleSetFromSources(sources: readonly RuleSource[], home: string): LoadedRuleSet {
+  const checked = sources.map((s) => checkText(s.path, s.origin, s.text, true));
+  return assemble(checked, sources, home);
+}

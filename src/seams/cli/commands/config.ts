@@ -1,0 +1,98 @@
+// `memnox config list|get|set`: the seven settings in ~/.memnox/config.toml, validated, one line changed at a time.
+import { existsSync } from "node:fs";
+import { MemnoxError } from "../../../core/errors.ts";
+import type { Context } from "../../../ports/context.ts";
+import {
+  CONFIG_DEFAULTS,
+  type Config,
+  isSettingName,
+  readConfig,
+  SETTING_NAMES,
+  SETTINGS,
+  setSetting,
+} from "../../../state/config.ts";
+import { emit, pad } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+const show = (value: Config[keyof Config]) => (Array.isArray(value) ? value.join(",") || "(none)" : String(value));
+
+function settingName(name: string | undefined): keyof Config {
+  if (name && isSettingName(name)) return name;
+  throw new MemnoxError(
+    "usage",
+    name ? `unknown setting \`${name}\`` : "which setting?",
+    `the settings are ${SETTING_NAMES.join(", ")}`,
+  );
+}
+
+const list = (ctx: Context) =>
+  command({
+    meta: { name: "list", description: "every setting, its value and what it means" },
+    args: { json: { type: "boolean", description: "structured output" } },
+    run({ args }) {
+      const file = ctx.paths.config;
+      const config = readConfig(file);
+      const settings = SETTING_NAMES.map((name) => ({
+        name,
+        value: config[name],
+        default: CONFIG_DEFAULTS[name],
+        isDefault: JSON.stringify(config[name]) === JSON.stringify(CONFIG_DEFAULTS[name]),
+        about: SETTINGS[name].about,
+        values: SETTINGS[name].values,
+      }));
+      emit(ctx, args.json, { file, exists: existsSync(file), settings }, () => [
+        ...settings.map(
+          (s) => `${pad(s.name, 18)}${pad(show(s.value), 10)}${s.isDefault ? "" : "(changed) "}${s.about}`,
+        ),
+        existsSync(file) ? `(${file})` : `(defaults: ${file} is written on first run)`,
+      ]);
+      return 0;
+    },
+  });
+
+const get = (ctx: Context) =>
+  command({
+    meta: { name: "get", description: "one setting's value" },
+    args: {
+      name: { type: "positional", required: false, description: SETTING_NAMES.join(" | ") },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      const name = settingName(args.name);
+      const value = readConfig(ctx.paths.config)[name];
+      emit(ctx, args.json, { name, value }, () => [show(value)]);
+      return 0;
+    },
+  });
+
+const set = (ctx: Context) =>
+  command({
+    meta: { name: "set", description: "change one setting; the value is checked first" },
+    args: {
+      name: { type: "positional", required: false, description: SETTING_NAMES.join(" | ") },
+      value: { type: "positional", required: false, description: "the new value" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      const name = settingName(args.name);
+      if (args.value === undefined)
+        throw new MemnoxError("usage", `\`config set ${name}\` needs a value`, `valid: ${SETTINGS[name].values}`);
+      const { previous, config } = setSetting(ctx.paths.config, name, args.value);
+      const from = previous[name];
+      const to = config[name];
+      emit(ctx, args.json, { name, previous: from, value: to }, () => [
+        `${name}: ${show(from)} -> ${show(to)}`,
+        ...(name === "mode" && to === "enforce"
+          ? ["verdicts now bite: a deny refuses and an ask waits for a person"]
+          : []),
+      ]);
+      return 0;
+    },
+  });
+
+export const config: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "config", description: "the seven settings in ~/.memnox/config.toml" },
+    subCommands: { list: list(ctx), get: get(ctx), set: set(ctx) },
+    default: "list",
+  });

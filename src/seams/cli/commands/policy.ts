@@ -1,0 +1,129 @@
+// `memnox policy check [file]` and `policy use <file>`: what is in force, every problem with its line, and registration.
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { MemnoxError } from "../../../core/errors.ts";
+import {
+  type CheckedFile,
+  checkText,
+  formatProblem,
+  loadRuleSet,
+  registerFile,
+  unregisterFile,
+} from "../../../policy/load/index.ts";
+import type { Context } from "../../../ports/context.ts";
+import { readTextIfExists } from "../../../state/files.ts";
+import { repoRoot } from "../../../state/repo.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+function fileJson(c: CheckedFile) {
+  return {
+    path: c.path,
+    origin: c.origin,
+    applies: c.applies,
+    exists: c.exists,
+    ...(c.hash ? { hash: c.hash } : {}),
+    ...(c.project ? { project: c.project } : {}),
+    rules: c.rules.map((r) => ({ name: r.name, line: r.line, effect: r.decision.effect })),
+    problems: c.problems,
+  };
+}
+
+function fileLine(c: CheckedFile): string {
+  const state = c.problems.length ? `${c.problems.length} problem(s)` : "ok";
+  const where = c.applies ? "" : ", not here";
+  return `  ${c.path}  (${c.origin}${where})  ${c.rules.length} rule(s)  ${state}`;
+}
+
+function readNamed(ctx: Context, file: string): { path: string; text: string } {
+  const path = resolve(ctx.cwd, file);
+  const text = readTextIfExists(path);
+  if (text === undefined) throw new MemnoxError("not_found", `no rule file at \`${path}\``);
+  return { path, text };
+}
+
+const check = (ctx: Context) =>
+  command({
+    meta: {
+      name: "check",
+      description: "every rule file this machine loads here (or one file): rules, hash, problems",
+    },
+    args: {
+      file: { type: "positional", required: false, description: "check this one file only" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      if (args.file) {
+        const { path, text } = readNamed(ctx, args.file);
+        const c = checkText(path, "flag", text);
+        emit(ctx, args.json, fileJson(c), () => [fileLine(c), ...c.problems.map((p) => `  ${formatProblem(p)}`)]);
+        return c.problems.length ? 1 : 0;
+      }
+      const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+      const problems = set.checked.flatMap((c) => c.problems);
+      const rules = set.compiled.rules.length;
+      const value = { cwd: ctx.cwd, hash: set.hash, rules, files: set.checked.map(fileJson), problems };
+      emit(ctx, args.json, value, () => [
+        `in force at ${ctx.cwd}: ${rules} rule(s) from ${set.files.length} file(s), hash ${set.hash.slice(0, 16)}`,
+        ...(set.checked.length
+          ? set.checked.map(fileLine)
+          : ["  no rule file applies here: every action is ungoverned"]),
+        ...(problems.length
+          ? ["", `${problems.length} problem(s); in enforce a broken file that applies refuses every action:`]
+          : []),
+        ...problems.map((p) => `  ${formatProblem(p)}`),
+      ]);
+      return problems.length ? 1 : 0;
+    },
+  });
+
+const use = (ctx: Context) =>
+  command({
+    meta: { name: "use", description: "register a rule file so it loads (inside its repository, or everywhere)" },
+    args: {
+      file: { type: "positional", required: false, description: "the rule file" },
+      remove: { type: "boolean", description: "forget a registered file instead" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      if (!args.file) throw new MemnoxError("usage", "which rule file?", "memnox policy use <file>");
+      const registry = ctx.paths.policiesRegistry;
+      const given = resolve(ctx.cwd, args.file);
+      const path = existsSync(given) ? realpathSync(given) : given;
+      if (args.remove) {
+        const removed = unregisterFile(registry, path);
+        emit(ctx, args.json, { path, removed }, () => [removed ? `forgot ${path}` : `${path} was not registered`]);
+        return removed ? 0 : 1;
+      }
+      const { text } = readNamed(ctx, path);
+      const c = checkText(path, "registered", text);
+      if (c.problems.length)
+        throw new MemnoxError(
+          "policy_invalid",
+          `\`${path}\` has ${c.problems.length} problem(s), so it was not registered: ${formatProblem(c.problems[0] ?? { file: path, message: "" })}`,
+          "memnox policy check <file> lists them all",
+        );
+      const added = registerFile(registry, path);
+      const root = repoRoot(dirname(path));
+      const appliesIn = root ?? "everywhere";
+      emit(ctx, args.json, { path, added, rules: c.rules.length, appliesIn }, () => [
+        `${added ? "registered" : "already registered:"} ${path} (${c.rules.length} rule(s)), applies ${root ? `inside ${root}` : "everywhere"}`,
+      ]);
+      return 0;
+    },
+  });
+
+const test = () =>
+  command({
+    meta: { name: "test", description: "what one command line would get (not built yet: needs the resolver)" },
+    args: { command: { type: "positional", required: false, description: "the command line" } },
+    run() {
+      throw new MemnoxError("not_built", "memnox policy test is not built yet", "it arrives with the resolver");
+    },
+  });
+
+export const policy: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "policy", description: "check, register and test rule files" },
+    subCommands: { check: check(ctx), use: use(ctx), test: test() },
+  });

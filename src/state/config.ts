@@ -1,0 +1,199 @@
+// ~/.memnox/config.toml: the seven settings, 0600, written once on first run and then only edited one line at a time.
+import { parse as parseToml } from "smol-toml";
+import * as v from "valibot";
+import { MODES, type Mode } from "../core/effect.ts";
+import { MemnoxError } from "../core/errors.ts";
+import { readTextIfExists, writeFileAtomic } from "./files.ts";
+import { tomlLines } from "./toml-lines.ts";
+
+export interface Config {
+  readonly mode: Mode;
+  readonly retentionDays: number;
+  readonly failOpen: boolean;
+  readonly telemetry: boolean;
+  readonly approvedAgents: readonly string[];
+  readonly noticeUnusual: boolean;
+  readonly noticeWarmupDays: number;
+}
+
+export type SettingName = keyof Config;
+
+export const CONFIG_DEFAULTS: Config = {
+  mode: "observe",
+  retentionDays: 30,
+  failOpen: false,
+  telemetry: false,
+  approvedAgents: [],
+  noticeUnusual: true,
+  noticeWarmupDays: 3,
+};
+
+/** What each setting means and which values it takes, in the words `config list` and errors use. */
+export const SETTINGS: Readonly<Record<SettingName, { readonly about: string; readonly values: string }>> = {
+  mode: { about: "whether a verdict bites: off, observe (record only), advise, enforce", values: MODES.join(", ") },
+  retentionDays: { about: "days of history kept; memnox purge drops older", values: "a whole number, 1 or more" },
+  failOpen: { about: "let a call through when the gate cannot answer", values: "true, false" },
+  telemetry: { about: "counts only, never contents", values: "true, false" },
+  approvedAgents: {
+    about: "agents decided allowed here; empty means nobody has decided",
+    values: "agent names separated by commas, or an empty string for none",
+  },
+  noticeUnusual: { about: "ask about an allowed action this agent never took before", values: "true, false" },
+  noticeWarmupDays: {
+    about: "days after setup when a first action is only recorded",
+    values: "a whole number, 0 or more",
+  },
+};
+
+export const SETTING_NAMES = Object.keys(CONFIG_DEFAULTS) as SettingName[];
+
+const bool = v.boolean("must be true or false");
+const whole = (min: number) =>
+  v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(min, `must be ${min} or more`));
+
+const ConfigSchema = v.strictObject({
+  mode: v.optional(v.picklist(MODES, `must be one of ${MODES.join(", ")}`)),
+  retentionDays: v.optional(whole(1)),
+  failOpen: v.optional(bool),
+  telemetry: v.optional(bool),
+  approvedAgents: v.optional(
+    v.array(v.pipe(v.string(), v.minLength(1, "has an empty name")), "must be a list of agent names"),
+  ),
+  noticeUnusual: v.optional(bool),
+  noticeWarmupDays: v.optional(whole(0)),
+});
+
+export function isSettingName(name: string): name is SettingName {
+  return (SETTING_NAMES as string[]).includes(name);
+}
+
+/** Parses and validates config text; an error names the file, the line and the valid choices. */
+export function parseConfig(file: string, text: string): Config {
+  let data: unknown;
+  try {
+    data = parseToml(text);
+  } catch (e) {
+    const first = (e instanceof Error ? e.message : String(e))
+      .split("\n")[0]
+      ?.replace(/^Invalid TOML document:\s*/, "");
+    const line = typeof e === "object" && e !== null && "line" in e ? `:${String(e.line)}` : "";
+    throw new MemnoxError(
+      "config_invalid",
+      `\`${file}${line}\` is not valid TOML: ${first}`,
+      "fix the line, or move the file aside to start from the defaults",
+    );
+  }
+  const res = v.safeParse(ConfigSchema, data, { abortEarly: true });
+  if (!res.success) {
+    const issue = res.issues[0];
+    const key = String(issue.path?.[0]?.key ?? "");
+    const line = tomlLines(text)([key]);
+    const where = `${file}${line ? `:${line}` : ""}`;
+    if (issue.type === "strict_object")
+      throw new MemnoxError(
+        "config_invalid",
+        `\`${where}\`: unknown setting \`${key}\``,
+        `the settings are ${SETTING_NAMES.join(", ")}`,
+      );
+    const values = isSettingName(key) ? SETTINGS[key].values : "";
+    throw new MemnoxError("config_invalid", `\`${where}\`: \`${key}\` ${issue.message}`, `valid: ${values}`);
+  }
+  const c = res.output;
+  const d = CONFIG_DEFAULTS;
+  return {
+    mode: c.mode ?? d.mode,
+    retentionDays: c.retentionDays ?? d.retentionDays,
+    failOpen: c.failOpen ?? d.failOpen,
+    telemetry: c.telemetry ?? d.telemetry,
+    approvedAgents: c.approvedAgents ?? d.approvedAgents,
+    noticeUnusual: c.noticeUnusual ?? d.noticeUnusual,
+    noticeWarmupDays: c.noticeWarmupDays ?? d.noticeWarmupDays,
+  };
+}
+
+/** The settings in force; an absent file means the defaults (nothing is written by reading). */
+export function readConfig(file: string): Config {
+  const text = readTextIfExists(file);
+  return text === undefined ? CONFIG_DEFAULTS : parseConfig(file, text);
+}
+
+function tomlValue(value: Config[SettingName]): string {
+  if (Array.isArray(value)) return `[${value.map((x) => JSON.stringify(x)).join(", ")}]`;
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+export function renderConfig(c: Config): string {
+  const lines = [
+    "# memnox settings. Change them with `memnox config set <name> <value>`; `memnox config list` explains each.",
+    "",
+  ];
+  for (const k of SETTING_NAMES) lines.push(`# ${SETTINGS[k].about}`, `${k} = ${tomlValue(c[k])}`, "");
+  return lines.join("\n");
+}
+
+/** Writes the defaults on first run, never over an existing file. */
+export function ensureConfig(file: string): { readonly config: Config; readonly created: boolean } {
+  const text = readTextIfExists(file);
+  if (text !== undefined) return { config: parseConfig(file, text), created: false };
+  writeFileAtomic(file, renderConfig(CONFIG_DEFAULTS), 0o600);
+  return { config: CONFIG_DEFAULTS, created: true };
+}
+
+/** A value typed at the terminal, checked against the setting; the error lists what it takes. */
+export function parseSettingValue(name: string, raw: string): Config[SettingName] {
+  if (!isSettingName(name))
+    throw new MemnoxError("usage", `unknown setting \`${name}\``, `the settings are ${SETTING_NAMES.join(", ")}`);
+  const bad = () =>
+    new MemnoxError("usage", `\`${raw}\` is not a value for \`${name}\``, `valid: ${SETTINGS[name].values}`);
+  const d = CONFIG_DEFAULTS[name];
+  if (typeof d === "boolean") {
+    if (raw === "true" || raw === "false") return raw === "true";
+    throw bad();
+  }
+  if (typeof d === "number") {
+    const min = name === "noticeWarmupDays" ? 0 : 1;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) throw bad();
+    return Number(raw);
+  }
+  if (Array.isArray(d))
+    return raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+  if (!(MODES as readonly string[]).includes(raw)) throw bad();
+  return raw as Mode;
+}
+
+/** Changes one setting by editing its one line, so comments and the rest of the file survive. */
+export function setSetting(
+  file: string,
+  name: string,
+  raw: string,
+): { readonly previous: Config; readonly config: Config } {
+  const value = parseSettingValue(name, raw);
+  const { config: previous } = ensureConfigText(file);
+  const text = readTextIfExists(file) ?? "";
+  const line = `${name} = ${tomlValue(value)}`;
+  const at = tomlLines(text)([name]);
+  const lines = text.split("\n");
+  if (at !== undefined) lines[at - 1] = line;
+  else {
+    const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
+    lines.splice(firstTable === -1 ? lines.length : firstTable, 0, line);
+  }
+  const next = lines.join("\n");
+  const config = parseConfig(file, next);
+  writeFileAtomic(file, next, 0o600);
+  return { previous, config };
+}
+
+/** Like ensureConfig, but a file whose values are wrong still lets `set` repair the one it names. */
+function ensureConfigText(file: string): { readonly config: Config } {
+  try {
+    return ensureConfig(file);
+  } catch (e) {
+    if (e instanceof MemnoxError && e.code === "config_invalid" && !/not valid TOML/.test(e.message))
+      return { config: CONFIG_DEFAULTS };
+    throw e;
+  }
+}
