@@ -166,8 +166,12 @@ describe("memnox protect --yes", () => {
     expect(() => statSync(repo.join("memnox.policies.toml"))).toThrow();
   });
 
-  test("through the registry it says the verb tables are not there yet", async () => {
+  test("through the registry it generates the baseline from the real verb tables", async () => {
     using home = fakeHome();
-    await expect(cli(home, ["protect", "--yes"])).rejects.toThrow(/verb tables are not built yet/);
+    using repo = gitRepo({ "a.txt": "a" });
+    expect((await cli(home, ["protect", "--yes"], repo.path)).code).toBe(0);
+    const repoRules = readFileSync(repo.join("memnox.policies.toml"), "utf8");
+    expect(repoRules).toContain('"git.push-force"');
+    expect(repoRules).toContain('"terraform.destroy"');
   });
 });
