@@ -46,11 +46,12 @@ export function collectExport(ledger: Ledger, q: TimelineQuery): ExportSet {
   const chain = verifyRows(chosen, { source: "export", anchors, gapsAllowed: filtered });
   const first = chosen[0];
   const last = chosen.at(-1);
+  const times = chosen.map((r) => r.occurredAt).sort();
   return {
     rows: chosen,
     range: {
-      from: q.window.since ?? first?.occurredAt ?? null,
-      to: q.window.until ?? last?.occurredAt ?? null,
+      from: q.window.since ?? times[0] ?? null,
+      to: q.window.until ?? times.at(-1) ?? null,
       firstSeq: first?.seq ?? null,
       lastSeq: last?.seq ?? null,
     },
