@@ -18,5 +18,5 @@ export {
   type RuleSource,
   type Tip,
 } from "./store.ts";
-export { type ChainReport, verifyLedger, verifyRows } from "./verify.ts";
+export { type ChainReport, verifyLedger, verifyObjects } from "./verify.ts";
 export { type FileReport, verifyFile } from "./verify-file.ts";

@@ -3,6 +3,7 @@ import type { ActionClass } from "../core/action.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import type { EventKind, RecordedRequest, Surface } from "../core/event.ts";
 import type { Alternative } from "../core/verdict.ts";
+import { canonical } from "./canonical.ts";
 
 export type Detail = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -100,10 +101,32 @@ export function rowToDb(row: LedgerRow): DbValue[] {
   return FIELDS.map(([field, , type]) => {
     const v = (row as unknown as Record<string, unknown>)[field];
     if (v === undefined || v === null) return null;
-    if (type === "json") return JSON.stringify(v);
+    // Nested values are stored canonical, so the hashed form can be rebuilt from the columns without parsing them.
+    if (type === "json") return canonical(v);
     if (type === "bool") return v ? 1 : 0;
     return v as DbValue;
   });
+}
+
+const HASHED = FIELDS.filter(([field]) => field !== "hash").sort(([a], [b]) => (a < b ? -1 : 1));
+
+/** The canonical hashed content of a row, straight from its columns: what canonical(row without hash) would give. */
+export function canonicalFromColumns(rec: DbRecord): string {
+  const parts: string[] = [];
+  for (const [field, column, type] of HASHED) {
+    const v = rec[column];
+    if (v === null || v === undefined) continue;
+    const text =
+      type === "json"
+        ? String(v)
+        : type === "bool"
+          ? String(Number(v) !== 0)
+          : type === "int"
+            ? String(Number(v))
+            : JSON.stringify(String(v));
+    parts.push(`"${field}":${text}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 /** The row without its own hash: the content the hash covers. */

@@ -4,7 +4,7 @@ import { MemnoxError } from "../core/errors.ts";
 import { canonical, sha256Hex } from "./canonical.ts";
 import { BUNDLE_FORMAT, EVENTS_FORMAT, UNSIGNED_HEADER_FIELDS } from "./read/export.ts";
 import { verifySignature } from "./sign.ts";
-import { type ChainReport, verifyRows } from "./verify.ts";
+import { type ChainReport, verifyObjects } from "./verify.ts";
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +75,7 @@ function report(
 
 function walk(rows: readonly Row[], gapsAllowed: boolean): ChainReport {
   const anchors = rows.filter((r) => r.kind === "anchor");
-  return verifyRows(rows, { source: "export", anchors, gapsAllowed });
+  return verifyObjects(rows, { source: "export", anchors, gapsAllowed });
 }
 
 /** A bundle is a JSON header naming its format, a blank line, then the body. */

@@ -1,10 +1,10 @@
 // Walks rows in chain order: each must hash to itself and link to the one before; the first must start at genesis or
 // at a signed purge anchor. The same walk checks the database and an exported file.
 import { type AnchorFacts, anchorFacts, anchorSignatureValid } from "./anchor.ts";
-import { GENESIS } from "./canonical.ts";
+import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { isEventId } from "./normalize.ts";
-import { hashedContent } from "./row.ts";
-import { type Ledger, rowHash } from "./store.ts";
+import { canonicalFromColumns, type DbRecord, hashedContent } from "./row.ts";
+import type { Ledger } from "./store.ts";
 
 export type Anchoring =
   | { readonly kind: "empty" }
@@ -46,6 +46,50 @@ export interface ChainReport {
 }
 
 type Row = Readonly<Record<string, unknown>>;
+
+/** A row as the walk sees it: the fields it links and checks, and the hash its content actually has. */
+export interface Walked {
+  readonly seq: unknown;
+  readonly id: unknown;
+  readonly kind: unknown;
+  readonly occurredAt: unknown;
+  readonly prevHash: unknown;
+  readonly hash: unknown;
+  readonly detail?: unknown;
+  readonly contentHash: string;
+}
+
+/** A parsed row (an export line, a LedgerRow): its content hash recomputed from the object. */
+export function walkable(row: object): Walked {
+  const r = row as Row;
+  return { ...pick(r), contentHash: sha256Hex(canonical(hashedContent(r))) };
+}
+
+/** A database record: its content hash rebuilt from the columns, nested values left unparsed. */
+export function walkableFromDb(rec: DbRecord): Walked {
+  return {
+    seq: rec.seq,
+    id: rec.id,
+    kind: rec.kind,
+    occurredAt: rec.occurred_at,
+    prevHash: rec.prev_hash,
+    hash: rec.hash,
+    detail: rec.kind === "anchor" && typeof rec.detail === "string" ? JSON.parse(rec.detail) : undefined,
+    contentHash: sha256Hex(canonicalFromColumns(rec)),
+  };
+}
+
+function pick(r: Row): Omit<Walked, "contentHash"> {
+  return {
+    seq: r.seq,
+    id: r.id,
+    kind: r.kind,
+    occurredAt: r.occurredAt,
+    prevHash: r.prevHash,
+    hash: r.hash,
+    detail: r.detail,
+  };
+}
 type Anchor = AnchorFacts & { signature: string; publicKey: string; id: string; seq: number; occurredAt: string };
 
 export interface WalkOptions {
@@ -59,12 +103,12 @@ export interface WalkOptions {
   readonly thisMachineKey?: string | undefined;
 }
 
-export function verifyRows(rows: Iterable<object>, opts: WalkOptions): ChainReport {
+export function verifyRows(rows: Iterable<Walked>, opts: WalkOptions): ChainReport {
   const anchors = collectAnchors(opts.anchors);
   let count = 0;
   let gaps = 0;
-  let first: Row | undefined;
-  let prev: Row | undefined;
+  let first: Walked | undefined;
+  let prev: Walked | undefined;
   let anchoredOn: Anchoring = { kind: "empty" };
   const result = (broken: Broken | null): ChainReport => ({
     chain: broken ? "broken" : "intact",
@@ -77,8 +121,7 @@ export function verifyRows(rows: Iterable<object>, opts: WalkOptions): ChainRepo
     gaps,
     complete: true,
   });
-  for (const item of rows) {
-    const row = item as Row;
+  for (const row of rows) {
     const at = (reason: string): Broken => ({ seq: num(row.seq), id: str(row.id), reason });
     const own = selfCheck(row);
     if (own) return result(at(own));
@@ -107,15 +150,15 @@ export function verifyRows(rows: Iterable<object>, opts: WalkOptions): ChainRepo
   return result(null);
 }
 
-function selfCheck(row: Row): string | undefined {
+function selfCheck(row: Walked): string | undefined {
   if (typeof row.seq !== "number" || typeof row.hash !== "string" || typeof row.prevHash !== "string")
     return "it lacks seq, hash or prevHash";
   if (typeof row.id !== "string" || !isEventId(row.id)) return "its id is not an event id";
-  if (rowHash(hashedContent(row)) !== row.hash) return "its content does not match its hash: it was changed";
+  if (row.contentHash !== row.hash) return "its content does not match its hash: it was changed";
   return undefined;
 }
 
-function startOf(row: Row, anchors: Map<number, Anchor>, opts: WalkOptions): Anchoring | string {
+function startOf(row: Walked, anchors: Map<number, Anchor>, opts: WalkOptions): Anchoring | string {
   const seq = num(row.seq);
   const prevHash = str(row.prevHash);
   if (prevHash === GENESIS) return seq === 1 ? { kind: "genesis" } : "it claims to start the chain but is not row 1";
@@ -155,5 +198,20 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 /** The whole database, in chain order. */
 export function verifyLedger(ledger: Ledger, thisMachineKey?: string): ChainReport {
   const anchors = ledger.select("SELECT * FROM events WHERE anchor_through IS NOT NULL ORDER BY seq");
-  return verifyRows(ledger.iterate(), { source: "ledger", anchors, gapsAllowed: false, thisMachineKey });
+  const records = ledger.db.query<DbRecord, []>("SELECT * FROM events ORDER BY seq").iterate();
+  return verifyRows(mapIter(records, walkableFromDb), {
+    source: "ledger",
+    anchors,
+    gapsAllowed: false,
+    thisMachineKey,
+  });
+}
+
+/** Every exported or parsed row, hashed from its object form. */
+export function verifyObjects(rows: readonly object[], opts: WalkOptions): ChainReport {
+  return verifyRows(mapIter(rows, walkable), opts);
+}
+
+function* mapIter<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
+  for (const a of items) yield f(a);
 }

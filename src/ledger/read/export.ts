@@ -4,7 +4,7 @@ import { canonical, sha256Hex } from "../canonical.ts";
 import type { LedgerRow } from "../row.ts";
 import type { Signer } from "../sign.ts";
 import type { Ledger } from "../store.ts";
-import { type ChainReport, verifyRows } from "../verify.ts";
+import { type ChainReport, verifyObjects } from "../verify.ts";
 import { joinEntries } from "./entries.ts";
 import { matches, type TimelineQuery } from "./timeline.ts";
 import { childrenOf, rowsIn } from "./window.ts";
@@ -43,7 +43,7 @@ export function collectExport(ledger: Ledger, q: TimelineQuery): ExportSet {
     chosen = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   }
   const anchors = chosen.filter((r) => r.kind === "anchor");
-  const chain = verifyRows(chosen, { source: "export", anchors, gapsAllowed: filtered });
+  const chain = verifyObjects(chosen, { source: "export", anchors, gapsAllowed: filtered });
   const first = chosen[0];
   const last = chosen.at(-1);
   const times = chosen.map((r) => r.occurredAt).sort();
