@@ -1,5 +1,5 @@
 // Ledger figures, each beside a baseline measured in the same run on the same disk:
-//   appends/s from 1 process and from 8 (against plain autocommit INSERTs of the same rows),
+//   appends/s from 1 process and from 8 (against plain autocommit INSERTs of the same rows), and what one hook pays,
 //   verify rows/s over 1,000,000 rows (against reading and parsing the same rows),
 //   `timeline --since 1d` on 1,000,000 rows spanning 30 days (against fetching the window's rows raw).
 import { Database } from "bun:sqlite";
@@ -47,6 +47,23 @@ function oneProcess(n: number): void {
   const base = performance.now() - t1;
   raw.close();
   line(`append, 1 process (${n} rows)`, rate(n, ours), rate(n, base), ours / base);
+}
+
+/** What one hook pays: open the ledger, append its row, close; against opening and closing SQLite alone. */
+function openAppendClose(n: number): void {
+  const db = dbIn("hook");
+  openLedger({ db }).close();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const ledger = openLedger({ db });
+    ledger.append(benchRow(i, new Date().toISOString()));
+    ledger.close();
+  }
+  const ours = (performance.now() - t0) / n;
+  const t1 = performance.now();
+  for (let i = 0; i < n; i++) new Database(db).close();
+  const base = (performance.now() - t1) / n;
+  line("open + append + close (one hook)", `${(ours * 1000).toFixed(0)} µs`, `${(base * 1000).toFixed(0)} µs`, ours / base);
 }
 
 async function manyProcesses(procs: number, each: number): Promise<void> {
@@ -160,6 +177,7 @@ async function big(n: number): Promise<void> {
 
 try {
   oneProcess(20_000);
+  openAppendClose(500);
   await manyProcesses(8, 2_500);
   await big(BIG);
 } finally {

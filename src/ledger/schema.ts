@@ -69,21 +69,23 @@ BEGIN
 END;
 `;
 
-/** Creates or checks the schema; a database from a newer memnox is refused rather than misread. */
-export function ensureSchema(db: Database, path: string): void {
+/** Creates or checks the schema; true when it was already in place. A newer schema is refused rather than misread. */
+export function ensureSchema(db: Database, path: string, beforeCreate: () => void): boolean {
   const current = userVersion(db);
-  if (current === SCHEMA_VERSION) return;
+  if (current === SCHEMA_VERSION) return true;
   if (current > SCHEMA_VERSION)
     throw new MemnoxError(
       "conflict",
       `the ledger \`${path}\` has schema version ${current}, newer than this memnox understands (${SCHEMA_VERSION})`,
       "update memnox",
     );
+  beforeCreate();
   db.transaction(() => {
     if (userVersion(db) === SCHEMA_VERSION) return;
     db.run(DDL);
     db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+  return false;
 }
 
 function userVersion(db: Database): number {

@@ -65,9 +65,9 @@ export function openLedger(paths: Pick<Paths, "db">, opts: OpenOptions = {}): Le
     chmodSync(path, 0o600);
     db = new Database(path, { create: true, strict: true });
     db.run(`PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 5000)}`);
-    db.run("PRAGMA journal_mode = WAL");
     db.run("PRAGMA synchronous = NORMAL");
-    ensureSchema(db, path);
+    // WAL is recorded in the file itself: only a database this code has not yet set up needs switching.
+    ensureSchema(db, path, () => db.run("PRAGMA journal_mode = WAL"));
   } catch (e) {
     if (e instanceof MemnoxError) throw e;
     throw new MemnoxError("io", `could not open the ledger \`${path}\`: ${(e as Error).message}`);
@@ -76,32 +76,40 @@ export function openLedger(paths: Pick<Paths, "db">, opts: OpenOptions = {}): Le
 }
 
 function ledgerOn(db: Database, path: string): Ledger {
-  const tipQ = db.query<{ seq: number; hash: string }, []>("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1");
-  const insert = insertStatement(db);
-  const appendTx = db.transaction((draft: Draft): Appended => {
-    const row = chained(draft, tipQ.get() ?? undefined);
-    insert.run(...rowToDb(row), null);
-    return { id: row.id, seq: row.seq, hash: row.hash };
-  });
-  const hasRuleSet = db.query<{ one: number }, [string]>("SELECT 1 AS one FROM rule_sets WHERE hash = ?");
-  const getRuleSet = db.query<{ sources: string }, [string]>("SELECT sources FROM rule_sets WHERE hash = ?");
-  const putRuleSetQ = db.query("INSERT OR IGNORE INTO rule_sets (hash, sources) VALUES (?, ?)");
+  // Statements are prepared on first use: a hook that appends one row prepares only what an append needs.
+  const tipQ = () =>
+    db.query<{ seq: number; hash: string }, []>("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").get() ??
+    undefined;
+  let appendTx: ((draft: Draft) => Appended) | undefined;
+  const appendOnce = () => {
+    const insert = insertStatement(db);
+    const tx = db.transaction((draft: Draft): Appended => {
+      const row = chained(draft, tipQ());
+      insert.run(...rowToDb(row), null);
+      return { id: row.id, seq: row.seq, hash: row.hash };
+    });
+    return (draft: Draft) => tx.immediate(draft);
+  };
   const ledger: Ledger = {
     path,
     db,
     append(input) {
       if (input.kind === "anchor") throw new MemnoxError("usage", "only a purge writes an anchor row");
-      return appendTx.immediate(draftFrom(input));
+      appendTx ??= appendOnce();
+      return appendTx(draftFrom(input));
     },
     putRuleSet(hash, sources) {
-      if (hasRuleSet.get(hash)) return;
-      putRuleSetQ.run(hash, JSON.stringify(sources.map((s) => ({ path: s.path, text: s.text, hash: s.hash }))));
+      if (db.query("SELECT 1 FROM rule_sets WHERE hash = ?").get(hash)) return;
+      db.query("INSERT OR IGNORE INTO rule_sets (hash, sources) VALUES (?, ?)").run(
+        hash,
+        JSON.stringify(sources.map((s) => ({ path: s.path, text: s.text, hash: s.hash }))),
+      );
     },
     ruleSet(hash) {
-      const r = getRuleSet.get(hash);
+      const r = db.query<{ sources: string }, [string]>("SELECT sources FROM rule_sets WHERE hash = ?").get(hash);
       return r ? { hash, sources: JSON.parse(r.sources) as RuleSource[] } : undefined;
     },
-    tip: () => tipQ.get() ?? undefined,
+    tip: tipQ,
     select: (sql, ...params) =>
       db
         .query<DbRecord, (string | number)[]>(sql)

@@ -50,7 +50,7 @@ export function entryLine(e: Entry): string {
   const effect = r.effect ?? "-";
   const target = r.resourceRef ?? "";
   const extra = notes(e).join(" · ");
-  return `${when}  ${cell(effect, 8)} ${cell(r.operation, 24)} ${cell(target, 28)} ${cell(extra, 30)} ${shortId(r.id)}`;
+  return `${when}  ${cell(effect, 8)} ${cell(r.operation, 24)} ${cell(target, 28)} ${shortId(r.id)}  ${extra}`.trimEnd();
 }
 
 export function sessionHeader(r: LedgerRow): string {

@@ -3,7 +3,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import type { LedgerRow } from "../row.ts";
 import type { Ledger } from "../store.ts";
 import { type Entry, entryJson, joinEntries } from "./entries.ts";
-import { entryLine, sessionHeader } from "./format.ts";
+import { clock, entryLine, sessionHeader } from "./format.ts";
 import { childrenOf, rowsIn, type Window } from "./window.ts";
 
 export const ONLY = ["allow", "ask", "deny", "blocked"] as const;
@@ -104,6 +104,6 @@ export function renderTimeline(t: Timeline): string[] {
   const actions = t.entries.filter((e) => e.row.kind === "decision").length;
   const first = t.entries[0]?.row.occurredAt ?? "";
   const last = t.entries.at(-1)?.row.occurredAt ?? "";
-  lines.push("", `${actions} action(s) in ${t.sessions.length} session(s), ${first} to ${last}`);
+  lines.push("", `${actions} action(s) in ${t.sessions.length} session(s), ${clock(first)} to ${clock(last)}`);
   return lines;
 }
