@@ -63,7 +63,12 @@ function openAppendClose(n: number): void {
   const t1 = performance.now();
   for (let i = 0; i < n; i++) new Database(db).close();
   const base = (performance.now() - t1) / n;
-  line("open + append + close (one hook)", `${(ours * 1000).toFixed(0)} µs`, `${(base * 1000).toFixed(0)} µs`, ours / base);
+  line(
+    "open + append + close (one hook)",
+    `${(ours * 1000).toFixed(0)} µs`,
+    `${(base * 1000).toFixed(0)} µs`,
+    ours / base,
+  );
 }
 
 async function manyProcesses(procs: number, each: number): Promise<void> {
