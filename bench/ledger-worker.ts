@@ -1,5 +1,4 @@
-// Spawned by ledger.bench.ts: `ledger` appends through the chain, `raw` does a plain autocommit INSERT of the same
-// columns; both print "<start> <end>" (epoch ms) around `count` rows.
+// Spawned by ledger.bench.ts: appends `count` rows (`ledger`) or plain INSERTs (`raw`), printing start and end times.
 import { Database } from "bun:sqlite";
 import { openLedger } from "../src/ledger/store.ts";
 import { benchRow, rawInsert } from "./ledger-rows.ts";

@@ -1,5 +1,4 @@
-// Drops the prefix of the chain past retention without breaking it: each exclusive transaction appends a signed
-// anchor naming the last dropped hash, then deletes exactly the rows up to it, so a row appended meanwhile is kept.
+// Drops the prefix past retention: a signed anchor names the last dropped hash, then exactly that prefix goes.
 import { type AnchorFacts, anchorDetail } from "./anchor.ts";
 import { draftFrom } from "./normalize.ts";
 import { rowToDb } from "./row.ts";

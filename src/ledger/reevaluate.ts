@@ -1,5 +1,4 @@
-// The port `why --verify` and `trace --verify` replay a row through: the engine, given the row's own request,
-// timestamp and kept rule set. Wired to the real engine at integration; until then it says so.
+// The port `--verify` replays a row through: the engine, wired at integration; until then it says it is not built.
 import type { Effect } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { LedgerRow } from "./row.ts";

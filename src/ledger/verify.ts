@@ -1,5 +1,4 @@
-// Walks rows in chain order: each must hash to itself and link to the one before; the first must start at genesis or
-// at a signed purge anchor. The same walk checks the database and an exported file.
+// Walks rows in chain order: each hashes to itself, links to the one before, and starts at genesis or a signed anchor.
 import { type AnchorFacts, anchorFacts, anchorSignatureValid } from "./anchor.ts";
 import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { isEventId } from "./normalize.ts";

@@ -1,6 +1,4 @@
-// Spawned by the concurrency tests: appends `count` rows to the ledger at `db` and prints their ids; "ready" after the
-// first. With a stop file it keeps appending until that file exists, then appends one more, so a test can act while
-// every worker is certainly mid-way.
+// Spawned by the concurrency tests: appends rows, prints "ready" after the first, and stops once the stop file exists.
 import { existsSync } from "node:fs";
 import { openLedger } from "../../src/ledger/store.ts";
 

@@ -1,5 +1,4 @@
-// The canary: a secret in a call's arguments reaches the ledger only as a keyed digest, never in the database file,
-// its WAL, an export, or anything a reader prints.
+// The canary: a secret argument reaches the ledger only as a keyed digest, never a file, an export or an output.
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { createArgsDigest } from "../../src/ledger/digest.ts";

@@ -1,5 +1,4 @@
-// why/trace --verify: a row replayed with its own timestamp and the rule set kept for it. The engine lives on another
-// branch, so a small test engine stands in: rules as JSON, matched on action, state facts and argument patterns.
+// why/trace --verify against a stand-in engine (the real one is on another branch): rules as JSON, facts, arguments.
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { runCommand } from "citty";

@@ -1,5 +1,4 @@
-// One afternoon on a machine, as the gate would have recorded it: two sessions, a failure and its retry, a refusal
-// under a freeze, an ask a person refused, an ask still held, an observe-mode session, and a config change.
+// One afternoon as the gate records it: a failed push retried, a frozen refusal, asks, observe mode, a config row.
 import type { EventInput } from "../../src/core/event.ts";
 import type { Ledger } from "../../src/ledger/store.ts";
 import { at, decision, outcome, request } from "./helpers.ts";

@@ -1,5 +1,4 @@
-// `timeline --export jsonl|json|bundle`: the rows themselves (so every hash rechecks), the range, what was left out,
-// and for a bundle a body digest and an Ed25519 signature anyone can check without memnox.
+// `timeline --export jsonl|json|bundle`: the rows themselves, the range, what was left out; a bundle is signed.
 import { canonical, sha256Hex } from "../canonical.ts";
 import type { LedgerRow } from "../row.ts";
 import type { Signer } from "../sign.ts";

@@ -1,5 +1,4 @@
-// `memnox report --since 1d`: what the agents did in a window, counted by agent, verdict and class, and what of it was
-// redone: the same action (same session, operation and argument digest) taken again after it failed or was refused.
+// `memnox report`: counts by agent, verdict and class, and what was redone (the same action again after a failure).
 import type { Entry } from "./entries.ts";
 import { shortId } from "./format.ts";
 import type { Window } from "./window.ts";

@@ -1,5 +1,4 @@
-// `memnox why [id]`: the rule, its file and line, the reason, the alternative and the evidence, read back from the
-// row as it was decided, never evaluated again against today's rules.
+// `memnox why [id]`: rule, file and line, reason, alternative and evidence, read from the row and never re-evaluated.
 import type { StateFact } from "../../core/request.ts";
 import type { LedgerRow } from "../row.ts";
 import type { Ledger } from "../store.ts";

@@ -1,5 +1,4 @@
-// `memnox why [id]`: why the last thing that did not simply proceed (or that event) was decided that way, read from
-// the row; `--verify` replays the row through the engine with its own timestamp and kept rule set.
+// `memnox why [id] [--verify]`: the recorded verdict explained; --verify replays it with its own time and rule set.
 import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
 import { type Reevaluate, reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
