@@ -10,7 +10,8 @@ export const SURFACES = ["hook", "shell", "interceptor", "mcp", "git", "egress",
 export type Surface = (typeof SURFACES)[number];
 
 /** decision: written before the action runs; outcome: its exit code, linked by parent; answer: a person's reply. */
-export type EventKind = "decision" | "outcome" | "answer" | "config" | "state" | "session" | "anchor";
+export const EVENT_KINDS = ["decision", "outcome", "answer", "config", "state", "session", "anchor"] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** The full non-secret request the engine saw, so a verdict can be replayed. */
 export interface RecordedRequest {
@@ -30,6 +31,8 @@ export interface RecordedRequest {
 }
 
 export interface EventInput {
+  /** Chosen by a writer that must link an outcome from another process (`evt_` + 6-60 of [0-9a-z_-]); else generated. */
+  readonly id?: string;
   readonly kind: EventKind;
   readonly occurredAt: string;
   readonly surface: Surface;

@@ -5,7 +5,7 @@ export { EFFECTS, effectRank, isEffect, isMode, MODES, stricter } from "./effect
 export type { ErrorCode } from "./errors.ts";
 export { describeError, isMemnoxError, MemnoxError } from "./errors.ts";
 export type { EventInput, EventKind, RecordedRequest, Surface } from "./event.ts";
-export { EVENT_SCHEMA_VERSION, SURFACES } from "./event.ts";
+export { EVENT_KINDS, EVENT_SCHEMA_VERSION, SURFACES } from "./event.ts";
 export type { PolicyRequest, StateFact } from "./request.ts";
 export { factKey, factsInForce } from "./request.ts";
 export type { Alternative, ArgumentMatch, ObservedRule, RuleRef, Verdict } from "./verdict.ts";

@@ -10,6 +10,8 @@ export interface Paths {
   readonly machinePolicies: string;
   readonly policiesRegistry: string;
   readonly db: string;
+  /** One line per ledger row that could not be written: the count `status` and `doctor` report. */
+  readonly ledgerUnwritten: string;
   readonly bin: string;
   readonly backup: string;
   readonly kept: string;
@@ -43,6 +45,7 @@ export function memnoxPaths(env: Env): Paths {
     machinePolicies: at("machine.policies.toml"),
     policiesRegistry: at("policies.json"),
     db: at("memnox.db"),
+    ledgerUnwritten: at("ledger-unwritten.jsonl"),
     bin: at("bin"),
     backup: at("backup"),
     kept: at("kept.json"),

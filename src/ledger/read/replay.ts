@@ -1,0 +1,124 @@
+// `memnox replay [session]`: one session step by step, the five actions before each failure or refusal marked.
+import { MemnoxError } from "../../core/errors.ts";
+import type { Ledger } from "../store.ts";
+import { type Entry, entryJson, joinEntries } from "./entries.ts";
+import { clock, entryLine, shortId } from "./format.ts";
+import { childrenOf, sessionRows } from "./window.ts";
+
+export const MARKED_BEFORE = 5;
+
+export interface ReplayStep {
+  readonly entry: Entry;
+  /** 1-based position among the session's actions; null for rows that are not actions. */
+  readonly step: number | null;
+  readonly trigger: "failure" | "refusal" | null;
+  /** Ids of the failures and refusals this action came shortly before. */
+  readonly before: readonly string[];
+}
+
+export interface Replay {
+  readonly session: string;
+  readonly agent: string | null;
+  readonly steps: readonly ReplayStep[];
+}
+
+/** The named session (an unambiguous prefix will do), or the most recent one. */
+export function pickSession(ledger: Ledger, given?: string): string {
+  if (given) {
+    const exact = ledger.db.query<{ s: string }, [string]>("SELECT session AS s FROM events WHERE session = ? LIMIT 1");
+    if (exact.get(given)) return given;
+    const like = ledger.db
+      .query<{ s: string }, [string, string]>(
+        "SELECT DISTINCT session AS s FROM events WHERE session >= ? AND session < ? LIMIT 6",
+      )
+      .all(given, `${given}\u{10FFFF}`);
+    if (like.length === 1 && like[0]) return like[0].s;
+    if (like.length > 1)
+      throw new MemnoxError("usage", `\`${given}\` matches ${like.length} sessions`, like.map((l) => l.s).join(", "));
+    throw new MemnoxError("not_found", `no session \`${given}\` in the ledger`, "memnox timeline lists the sessions");
+  }
+  const last = ledger.db
+    .query<{ s: string }, []>("SELECT session AS s FROM events WHERE session IS NOT NULL ORDER BY seq DESC LIMIT 1")
+    .get();
+  if (!last) throw new MemnoxError("not_found", "no session has been recorded yet");
+  return last.s;
+}
+
+export function buildReplay(ledger: Ledger, session: string): Replay {
+  const rows = sessionRows(ledger, session);
+  const entries = joinEntries(
+    rows,
+    childrenOf(
+      ledger,
+      rows.filter((r) => r.kind === "decision").map((r) => r.id),
+    ),
+  );
+  const actions = entries.filter((e) => e.row.kind === "decision");
+  const before = new Map<string, string[]>();
+  actions.forEach((e, i) => {
+    if (!triggerOf(e)) return;
+    for (const prior of actions.slice(Math.max(0, i - MARKED_BEFORE), i)) {
+      const list = before.get(prior.row.id) ?? [];
+      list.push(e.row.id);
+      before.set(prior.row.id, list);
+    }
+  });
+  const stepNo = new Map(actions.map((e, i) => [e.row.id, i + 1]));
+  return {
+    session,
+    agent: actions.find((e) => e.row.agent)?.row.agent ?? null,
+    steps: entries.map((e) => ({
+      entry: e,
+      step: stepNo.get(e.row.id) ?? null,
+      trigger: triggerOf(e),
+      before: before.get(e.row.id) ?? [],
+    })),
+  };
+}
+
+function triggerOf(e: Entry): ReplayStep["trigger"] {
+  if (e.final === "failed") return "failure";
+  if (e.final === "blocked") return "refusal";
+  return null;
+}
+
+export function replayJson(r: Replay): Record<string, unknown> {
+  const actions = r.steps.filter((s) => s.step !== null);
+  return {
+    session: r.session,
+    agent: r.agent,
+    from: r.steps[0]?.entry.row.occurredAt ?? null,
+    to: r.steps.at(-1)?.entry.row.occurredAt ?? null,
+    actions: actions.length,
+    failures: actions.filter((s) => s.trigger === "failure").length,
+    refusals: actions.filter((s) => s.trigger === "refusal").length,
+    steps: r.steps.map((s) => ({
+      step: s.step,
+      marked: s.before.length > 0,
+      trigger: s.trigger,
+      before: s.before,
+      ...entryJson(s.entry),
+    })),
+  };
+}
+
+export function renderReplay(r: Replay): string[] {
+  const j = replayJson(r);
+  const head = `session ${r.session}${r.agent ? ` · ${r.agent}` : ""} · ${j.actions} action(s), ${j.failures} failed, ${j.refusals} refused`;
+  const lines = [head];
+  for (const s of r.steps) {
+    const mark = s.trigger ? "!" : s.before.length ? ">" : " ";
+    const no = s.step === null ? "    " : String(s.step).padStart(4);
+    lines.push(`${mark}${no}  ${entryLine(s.entry)}`);
+    if (s.trigger || s.before.length) {
+      const why = s.entry.row.reason ? `${s.entry.row.reason} · ` : "";
+      lines.push(`        ${why}memnox trace ${shortId(s.entry.row.id)}`);
+    }
+  }
+  if (r.steps.length)
+    lines.push(
+      "",
+      `from ${clock(r.steps[0]?.entry.row.occurredAt ?? "")} to ${clock(r.steps.at(-1)?.entry.row.occurredAt ?? "")}`,
+    );
+  return lines;
+}

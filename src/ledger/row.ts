@@ -1,0 +1,136 @@
+// A ledger row under the names the sync payload uses, and the one table that maps it to and from SQLite columns.
+import type { ActionClass } from "../core/action.ts";
+import type { Effect, Mode } from "../core/effect.ts";
+import type { EventKind, RecordedRequest, Surface } from "../core/event.ts";
+import type { Alternative } from "../core/verdict.ts";
+import { canonical } from "./canonical.ts";
+
+export type Detail = Readonly<Record<string, string | number | boolean | null>>;
+
+/** One row as readers, exports and `--json` see it; `hash` covers every other field. */
+export interface LedgerRow {
+  readonly schemaVersion: number;
+  readonly id: string;
+  readonly seq: number;
+  readonly kind: EventKind;
+  readonly occurredAt: string;
+  readonly agentSessionId?: string;
+  readonly agent?: string;
+  readonly surface: Surface;
+  readonly operation: string;
+  readonly classes?: readonly ActionClass[];
+  readonly resourceRef?: string;
+  readonly effect?: Effect;
+  readonly enforceEffect?: Effect;
+  readonly mode?: Mode;
+  readonly governed?: boolean;
+  readonly reason?: string;
+  readonly ruleId?: string;
+  readonly ruleFile?: string;
+  readonly ruleLine?: number;
+  readonly alternative?: Alternative;
+  readonly argsDigest?: string;
+  readonly policyHash?: string;
+  readonly exitCode?: number;
+  readonly durationMs?: number;
+  readonly startedAt?: string;
+  readonly cwd?: string;
+  readonly parent?: string;
+  readonly request?: RecordedRequest;
+  readonly detail?: Detail;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+type ColumnType = "text" | "int" | "bool" | "json";
+
+/** [row field, column, storage]; the order is the column order of the table. */
+export const FIELDS: readonly (readonly [keyof LedgerRow, string, ColumnType])[] = [
+  ["seq", "seq", "int"],
+  ["id", "id", "text"],
+  ["schemaVersion", "schema_version", "int"],
+  ["kind", "kind", "text"],
+  ["occurredAt", "occurred_at", "text"],
+  ["agentSessionId", "session", "text"],
+  ["agent", "agent", "text"],
+  ["surface", "surface", "text"],
+  ["operation", "operation", "text"],
+  ["classes", "classes", "json"],
+  ["resourceRef", "resource_ref", "text"],
+  ["effect", "effect", "text"],
+  ["enforceEffect", "enforce_effect", "text"],
+  ["mode", "mode", "text"],
+  ["governed", "governed", "bool"],
+  ["reason", "reason", "text"],
+  ["ruleId", "rule_id", "text"],
+  ["ruleFile", "rule_file", "text"],
+  ["ruleLine", "rule_line", "int"],
+  ["alternative", "alternative", "json"],
+  ["argsDigest", "args_digest", "text"],
+  ["policyHash", "policy_hash", "text"],
+  ["exitCode", "exit_code", "int"],
+  ["durationMs", "duration_ms", "int"],
+  ["startedAt", "started_at", "text"],
+  ["cwd", "cwd", "text"],
+  ["parent", "parent", "text"],
+  ["request", "request", "json"],
+  ["detail", "detail", "json"],
+  ["prevHash", "prev_hash", "text"],
+  ["hash", "hash", "text"],
+];
+
+export type DbValue = string | number | bigint | boolean | null | Uint8Array;
+export type DbRecord = Record<string, DbValue>;
+
+/** A row read back from its columns, exactly as it was hashed. */
+export function rowFromDb(rec: DbRecord): LedgerRow {
+  const out: Record<string, unknown> = {};
+  for (const [field, column, type] of FIELDS) {
+    const v = rec[column];
+    if (v === null || v === undefined) continue;
+    if (type === "json") out[field] = JSON.parse(String(v));
+    else if (type === "bool") out[field] = Number(v) !== 0;
+    else if (type === "int") out[field] = Number(v);
+    else out[field] = String(v);
+  }
+  return out as unknown as LedgerRow;
+}
+
+/** Column values for an INSERT, in FIELDS order. */
+export function rowToDb(row: LedgerRow): DbValue[] {
+  return FIELDS.map(([field, , type]) => {
+    const v = (row as unknown as Record<string, unknown>)[field];
+    if (v === undefined || v === null) return null;
+    // Nested values are stored canonical, so the hashed form can be rebuilt from the columns without parsing them.
+    if (type === "json") return canonical(v);
+    if (type === "bool") return v ? 1 : 0;
+    return v as DbValue;
+  });
+}
+
+const HASHED = FIELDS.filter(([field]) => field !== "hash").sort(([a], [b]) => (a < b ? -1 : 1));
+
+/** The canonical hashed content of a row, straight from its columns: what canonical(row without hash) would give. */
+export function canonicalFromColumns(rec: DbRecord): string {
+  const parts: string[] = [];
+  for (const [field, column, type] of HASHED) {
+    const v = rec[column];
+    if (v === null || v === undefined) continue;
+    const text =
+      type === "json"
+        ? String(v)
+        : type === "bool"
+          ? String(Number(v) !== 0)
+          : type === "int"
+            ? String(Number(v))
+            : JSON.stringify(String(v));
+    parts.push(`"${field}":${text}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** The row without its own hash: the content the hash covers. */
+export function hashedContent(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { hash: _hash, ...rest } = row;
+  return rest;
+}

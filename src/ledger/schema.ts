@@ -1,0 +1,94 @@
+// The ledger's tables, its append-only triggers and the indexes the readers need; SQL that SQLite 3.39 understands.
+import type { Database } from "bun:sqlite";
+import { MemnoxError } from "../core/errors.ts";
+
+/** PRAGMA user_version of the schema this code writes. */
+export const SCHEMA_VERSION = 1;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  schema_version INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  occurred_at TEXT NOT NULL,
+  session TEXT,
+  agent TEXT,
+  surface TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  classes TEXT,
+  resource_ref TEXT,
+  effect TEXT,
+  enforce_effect TEXT,
+  mode TEXT,
+  governed INTEGER,
+  reason TEXT,
+  rule_id TEXT,
+  rule_file TEXT,
+  rule_line INTEGER,
+  alternative TEXT,
+  args_digest TEXT,
+  policy_hash TEXT,
+  exit_code INTEGER,
+  duration_ms INTEGER,
+  started_at TEXT,
+  cwd TEXT,
+  parent TEXT,
+  request TEXT,
+  detail TEXT,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  anchor_through INTEGER
+);
+CREATE INDEX IF NOT EXISTS events_time ON events(occurred_at);
+CREATE INDEX IF NOT EXISTS events_session ON events(session, seq);
+CREATE INDEX IF NOT EXISTS events_parent ON events(parent);
+CREATE INDEX IF NOT EXISTS events_anchor ON events(anchor_through) WHERE anchor_through IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_notable ON events(seq)
+  WHERE kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow');
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'the memnox ledger is append-only: a row cannot be updated');
+END;
+CREATE TRIGGER IF NOT EXISTS events_delete_only_anchored_prefix BEFORE DELETE ON events
+WHEN OLD.seq > COALESCE((SELECT MAX(anchor_through) FROM events WHERE anchor_through IS NOT NULL), 0)
+BEGIN
+  SELECT RAISE(ABORT, 'the memnox ledger is append-only: only a prefix named by a purge anchor can be deleted');
+END;
+CREATE TABLE IF NOT EXISTS rule_sets (
+  hash TEXT PRIMARY KEY,
+  sources TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS rule_sets_no_update BEFORE UPDATE ON rule_sets
+BEGIN
+  SELECT RAISE(ABORT, 'a kept rule set cannot be changed: it is addressed by its content');
+END;
+CREATE TRIGGER IF NOT EXISTS rule_sets_no_delete BEFORE DELETE ON rule_sets
+BEGIN
+  SELECT RAISE(ABORT, 'a kept rule set cannot be deleted: ledger rows refer to it');
+END;
+`;
+
+/** Creates or checks the schema; true when it was already in place. A newer schema is refused rather than misread. */
+export function ensureSchema(db: Database, path: string, beforeCreate: () => void): boolean {
+  const current = userVersion(db);
+  if (current === SCHEMA_VERSION) return true;
+  if (current > SCHEMA_VERSION)
+    throw new MemnoxError(
+      "conflict",
+      `the ledger \`${path}\` has schema version ${current}, newer than this memnox understands (${SCHEMA_VERSION})`,
+      "update memnox",
+    );
+  beforeCreate();
+  db.transaction(() => {
+    if (userVersion(db) === SCHEMA_VERSION) return;
+    db.run(DDL);
+    db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+  return false;
+}
+
+function userVersion(db: Database): number {
+  const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
+  return row?.user_version ?? 0;
+}

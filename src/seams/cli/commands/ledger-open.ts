@@ -1,0 +1,30 @@
+// The reading commands open the ledger only when one exists: reading never creates an empty database.
+import { existsSync } from "node:fs";
+import type { Ledger } from "../../../ledger/store.ts";
+import { openLedger } from "../../../ledger/store.ts";
+import type { Context } from "../../../ports/context.ts";
+
+/** Runs `fn` on the open ledger, or `none()` when nothing has been recorded on this machine yet. */
+export function withLedger<T>(ctx: Context, fn: (ledger: Ledger) => T, none: () => T): T {
+  if (!existsSync(ctx.paths.db)) return none();
+  const ledger = openLedger(ctx.paths);
+  try {
+    return fn(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
+export async function withLedgerAsync<T>(ctx: Context, fn: (ledger: Ledger) => Promise<T>, none: () => T): Promise<T> {
+  if (!existsSync(ctx.paths.db)) return none();
+  const ledger = openLedger(ctx.paths);
+  try {
+    return await fn(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
+export function noLedgerLine(ctx: Context): string {
+  return `nothing recorded yet (no ledger at ${ctx.paths.db})`;
+}

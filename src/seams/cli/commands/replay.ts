@@ -1,0 +1,31 @@
+// `memnox replay [session]`: the session step by step, the five actions before each failure or refusal marked.
+
+import { MemnoxError } from "../../../core/errors.ts";
+import { buildReplay, pickSession, renderReplay, replayJson } from "../../../ledger/read/replay.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { noLedgerLine, withLedger } from "./ledger-open.ts";
+
+export const replay: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "replay", description: "one session step by step, and what came right before it failed" },
+    args: {
+      session: { type: "positional", required: false, description: "a session id or prefix (default: the latest)" },
+      last: { type: "boolean", description: "the most recent session" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      if (args.last && args.session) throw new MemnoxError("usage", "give a session or --last, not both");
+      return withLedger(
+        ctx,
+        (ledger) => {
+          const r = buildReplay(ledger, pickSession(ledger, args.last ? undefined : args.session));
+          emit(ctx, args.json, replayJson(r), () => renderReplay(r));
+          return 0;
+        },
+        () => {
+          throw new MemnoxError("not_found", noLedgerLine(ctx));
+        },
+      );
+    },
+  });

@@ -1,0 +1,42 @@
+// `memnox trace <id-prefix>`: one action end to end, with the transcript tail when the session kept one.
+import { MemnoxError } from "../../../core/errors.ts";
+import { renderTrace, traceJson, traceOf } from "../../../ledger/read/trace.ts";
+import { findEntry } from "../../../ledger/read/why.ts";
+import { type Reevaluate, reevaluate } from "../../../ledger/reevaluate.ts";
+import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { noLedgerLine, withLedgerAsync } from "./ledger-open.ts";
+
+/** The command with the engine port given, so tests can replay through a stand-in engine. */
+export const traceWith =
+  (evaluate: Reevaluate): CommandFactory =>
+  (ctx) =>
+    command({
+      meta: { name: "trace", description: "one action end to end: decision, rule, exit code, duration, args digest" },
+      args: {
+        id: { type: "positional", required: true, description: "an event id; a prefix is enough" },
+        verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
+        json: { type: "boolean", description: "structured output" },
+      },
+      run: ({ args }) =>
+        withLedgerAsync(
+          ctx,
+          async (ledger) => {
+            const entry = findEntry(ledger, args.id);
+            if (!entry) throw new MemnoxError("not_found", `no event \`${args.id}\` in the ledger`);
+            const t = traceOf(entry, ctx.paths);
+            const check = args.verify ? await reproduce(ledger, entry.row, evaluate) : undefined;
+            emit(ctx, args.json, { ...traceJson(t), verify: check ?? null }, () => [
+              ...renderTrace(t),
+              ...(check ? reproductionLines(check) : []),
+            ]);
+            return check && !check.reproduces ? 1 : 0;
+          },
+          () => {
+            throw new MemnoxError("not_found", noLedgerLine(ctx));
+          },
+        ),
+    });
+
+export const trace: CommandFactory = traceWith(reevaluate);

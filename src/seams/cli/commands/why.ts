@@ -1,0 +1,47 @@
+// `memnox why [id] [--verify]`: the recorded verdict explained; --verify replays it with its own time and rule set.
+import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
+import { type Reevaluate, reevaluate } from "../../../ledger/reevaluate.ts";
+import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { noLedgerLine, withLedgerAsync } from "./ledger-open.ts";
+
+/** The command with the engine port given, so tests can replay through a stand-in engine. */
+export const whyWith =
+  (evaluate: Reevaluate): CommandFactory =>
+  (ctx) =>
+    command({
+      meta: { name: "why", description: "the rule, reason, alternative and evidence behind a verdict, as recorded" },
+      args: {
+        id: {
+          type: "positional",
+          required: false,
+          description: "an event id or prefix (default: the last refusal or ask)",
+        },
+        verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
+        json: { type: "boolean", description: "structured output" },
+      },
+      run: ({ args }) =>
+        withLedgerAsync(
+          ctx,
+          async (ledger) => {
+            const entry = findEntry(ledger, args.id);
+            if (!entry) {
+              emit(ctx, args.json, { event: null }, nothingNotable);
+              return 0;
+            }
+            const check = args.verify ? await reproduce(ledger, entry.row, evaluate) : undefined;
+            emit(ctx, args.json, { ...whyJson(entry), verify: check ?? null }, () => [
+              ...renderWhy(entry),
+              ...(check ? reproductionLines(check) : []),
+            ]);
+            return check && !check.reproduces ? 1 : 0;
+          },
+          () => {
+            emit(ctx, args.json, { event: null }, () => [noLedgerLine(ctx)]);
+            return 0;
+          },
+        ),
+    });
+
+export const why: CommandFactory = whyWith(reevaluate);
