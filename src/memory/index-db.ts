@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import type { Page } from "./page.ts";
+import { hashBody, type Page } from "./page.ts";
 import { wikiLinks } from "./slug.ts";
 import { normalizeTimestamp } from "./time.ts";
 
@@ -170,7 +170,7 @@ export class IndexDb {
       page.status,
       page.project_label,
       page.transcript_ref,
-      page.content_hash,
+      hashBody(page.body),
       stamp.mtime,
       stamp.size,
       page.body.length,

@@ -59,9 +59,9 @@ function heading(store: Store, dir: string): string {
 }
 
 function sectionOrder(types: Iterable<string>): string[] {
-  const builtin = BUILTIN_TYPES.filter((t) => [...types].includes(t));
-  const rest = [...types].filter((t) => !builtin.includes(t as (typeof BUILTIN_TYPES)[number])).sort();
-  return [...builtin, ...rest];
+  const all = [...types];
+  const builtin: string[] = BUILTIN_TYPES.filter((t) => all.includes(t));
+  return [...builtin, ...all.filter((t) => !builtin.includes(t)).sort()];
 }
 
 function entry(page: NavPage): string {

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { edges } from "./index-db.ts";
 import { diagnose, type NavChange } from "./navigation.ts";
-import type { Page } from "./page.ts";
+import { hashBody, type Page } from "./page.ts";
 import { type ScanError, type Store, scanPages } from "./store.ts";
 import { normalizeTimestamp } from "./time.ts";
 
@@ -141,7 +141,9 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
   const index = store.hasIndex() ? store.index() : undefined;
   const stale = pages.filter((p) => {
     const row = index?.get(p.scope, p.project_id ?? "", p.slug);
-    return !row || row.content_hash !== p.content_hash || row.description !== p.description || row.status !== p.status;
+    return (
+      !row || row.content_hash !== hashBody(p.body) || row.description !== p.description || row.status !== p.status
+    );
   });
   const indexedPaths = new Set(pages.map((p) => p.path));
   const extra = (index?.all() ?? []).filter((r) => !indexedPaths.has(r.file_path));
