@@ -214,8 +214,8 @@ export function clearTranscripts(store: Store, confirm: boolean): ClearReport {
   if (!confirm)
     throw new MemnoxError(
       "refused",
-      "clearing transcripts permanently deletes every raw session file",
-      "pass --confirm; episode pages stay, with their transcript links retired",
+      "clearing transcripts needs --confirm: it permanently deletes every raw session file",
+      "episode pages stay, with their transcript links retired",
     );
   let removed = 0;
   for (const date of subdirs(store.layout.transcripts)) {
