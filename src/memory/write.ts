@@ -148,14 +148,14 @@ function slugTaken(root: string, slug: string): boolean {
   return subdirs(root).some((d) => existsSync(join(root, d, `${slug}.md`)));
 }
 
-function chooseSlug(input: WriteInput, root: string, id: string): string {
+function chooseSlug(input: WriteInput, title: string, root: string, id: string): string {
   if (input.slug !== undefined) {
     if (!isPageSlug(input.slug) || RESERVED_SLUGS.has(input.slug)) refuse(`\`${input.slug}\` is not a usable slug`);
     const clash = subdirs(root).find((d) => d !== typeDir(input.type) && existsSync(join(root, d, `${input.slug}.md`)));
     if (clash) refuse(`\`${input.slug}\` already names a page in \`${clash}/\` of this scope`);
     return input.slug;
   }
-  const base = slugify(input.title) || id.slice(0, 8);
+  const base = slugify(title) || id.slice(0, 8);
   return uniqueSlug(base, (s) => slugTaken(root, s));
 }
 
@@ -197,7 +197,8 @@ export function writePage(store: Store, input: WriteInput): WriteResult {
   const info = checkType(store, input, locator);
   const root = scopeRoot(store.layout, input.scope, locator);
   const newId = randomUUID();
-  const slug = chooseSlug(input, root, newId);
+  // The slug derives from the redacted title, so a credential in a title never reaches a file name.
+  const slug = chooseSlug(input, scrub(title).text, root, newId);
   const path = pagePath(store, input.scope, locator, input.type, slug);
   const existing = existsSync(path) ? readPage(store, path) : undefined;
 
