@@ -7,7 +7,7 @@ import { hashBody, type Page } from "./page.ts";
 import { wikiLinks } from "./slug.ts";
 import { normalizeTimestamp } from "./time.ts";
 
-const SCHEMA_VERSION = "1";
+const SCHEMA_VERSION = "3";
 
 // Plain SQL that SQLite 3.39 (the oldest Bun on macOS) understands: no RETURNING-dependent logic, no JSON operators.
 const SCHEMA = [
@@ -20,13 +20,16 @@ const SCHEMA = [
     updated_at TEXT NOT NULL, valid_from TEXT, valid_until TEXT, stale_after TEXT, status TEXT NOT NULL,
     project_label TEXT, transcript_ref TEXT, content_hash TEXT NOT NULL, file_mtime REAL NOT NULL,
     file_size INTEGER NOT NULL, body_chars INTEGER NOT NULL,
-    access_count INTEGER NOT NULL DEFAULT 0, last_access TEXT,
     UNIQUE(scope, project_id, slug))`,
+  // Telemetry apart from the wide rows: a recall's update touches a few narrow pages, so the WAL stays small.
+  "CREATE TABLE IF NOT EXISTS access(page INTEGER PRIMARY KEY, count INTEGER NOT NULL, last TEXT)",
   "CREATE TABLE IF NOT EXISTS page_tags(tag TEXT NOT NULL, page INTEGER NOT NULL, PRIMARY KEY(tag, page)) WITHOUT ROWID",
   "CREATE TABLE IF NOT EXISTS links(page INTEGER NOT NULL, target TEXT NOT NULL, rel TEXT NOT NULL, PRIMARY KEY(page, target, rel)) WITHOUT ROWID",
   "CREATE INDEX IF NOT EXISTS links_target ON links(target)",
   "CREATE INDEX IF NOT EXISTS pages_path ON pages(file_path)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(slug, title, description, body, tags, tokenize='porter unicode61')",
+  // The column weights (slug 1, title 1, description 2, body 2, tags 1) as FTS5's own rank, so ORDER BY rank uses them.
+  "INSERT INTO pages_fts(pages_fts, rank) VALUES('rank', 'bm25(1.0, 1.0, 2.0, 2.0, 1.0)')",
 ];
 
 export interface Row {
@@ -56,6 +59,10 @@ export interface Row {
   readonly access_count: number;
   readonly last_access: string | null;
 }
+
+/** A page row with its telemetry, as every reader wants it. */
+export const ROWS =
+  "SELECT p.*, coalesce(a.count, 0) AS access_count, a.last AS last_access FROM pages p LEFT JOIN access a ON a.page = p.id";
 
 export interface FileStamp {
   readonly mtime: number;
@@ -94,11 +101,8 @@ export class IndexDb {
 
   private migrate(): void {
     const version = this.tableExists("meta") ? this.meta("schema_version") : undefined;
-    if (version !== undefined && version !== SCHEMA_VERSION) this.dropAll();
-    this.db.transaction(() => {
-      for (const sql of SCHEMA) this.db.exec(sql);
-      this.setMeta("schema_version", SCHEMA_VERSION);
-    })();
+    // Opening an index of this version writes nothing; another version is dropped, to be rebuilt from the pages.
+    if (version !== SCHEMA_VERSION) this.reset();
   }
 
   private tableExists(name: string): boolean {
@@ -116,11 +120,13 @@ export class IndexDb {
       this.dropAll();
       for (const sql of SCHEMA) this.db.exec(sql);
       this.setMeta("schema_version", SCHEMA_VERSION);
+      this.setMeta("page_count", "0");
     })();
   }
 
   dropAll(): void {
-    for (const t of ["pages_fts", "links", "page_tags", "pages", "meta"]) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ["pages_fts", "links", "page_tags", "access", "pages", "meta"])
+      this.db.exec(`DROP TABLE IF EXISTS ${t}`);
   }
 
   meta(key: string): string | undefined {
@@ -132,22 +138,31 @@ export class IndexDb {
     this.db.query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
   }
 
+  /** Rows in the index, kept in meta so recall does not count 100,000 rows per query. */
   count(): number {
     if (!this.ready()) return 0;
-    return (this.db.query("SELECT count(*) AS n FROM pages").get() as { n: number }).n;
+    const kept = this.meta("page_count");
+    if (kept !== undefined) return Number(kept);
+    const n = (this.db.query("SELECT count(*) AS n FROM pages").get() as { n: number }).n;
+    this.setMeta("page_count", String(n));
+    return n;
+  }
+
+  private bumpCount(delta: number): void {
+    this.db.query("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'page_count'").run(delta);
   }
 
   get(scope: string, projectId: string, slug: string): Row | undefined {
     return (
       (this.db
-        .query("SELECT * FROM pages WHERE scope = ? AND project_id = ? AND slug = ?")
+        .query(`${ROWS} WHERE p.scope = ? AND p.project_id = ? AND p.slug = ?`)
         .get(scope, projectId, slug) as Row | null) ?? undefined
     );
   }
 
   all(): Row[] {
     if (!this.ready()) return [];
-    return this.db.query("SELECT * FROM pages ORDER BY scope, project_id, slug").all() as Row[];
+    return this.db.query(`${ROWS} ORDER BY p.scope, p.project_id, p.slug`).all() as Row[];
   }
 
   /** Inserts or replaces one page's row, text, tags and links; access telemetry survives. */
@@ -194,11 +209,15 @@ export class IndexDb {
         .query(
           `INSERT INTO pages(node_type, title, description, tags, file_path, importance, created, timestamp,
            updated_at, valid_from, valid_until, stale_after, status, project_label, transcript_ref, content_hash,
-           file_mtime, file_size, body_chars, scope, project_id, slug, access_count, last_access)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+           file_mtime, file_size, body_chars, scope, project_id, slug)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
         )
-        .run(...values, page.scope, key, page.slug, page.access_count, page.last_access);
+        .run(...values, page.scope, key, page.slug);
       id = Number(r.lastInsertRowid);
+      this.db
+        .query("INSERT OR REPLACE INTO access(page, count, last) VALUES (?, ?, ?)")
+        .run(id, page.access_count, page.last_access);
+      this.bumpCount(1);
     }
     this.db
       .query("INSERT INTO pages_fts(rowid, slug, title, description, body, tags) VALUES (?,?,?,?,?,?)")
@@ -216,16 +235,17 @@ export class IndexDb {
     this.db.query("DELETE FROM page_tags WHERE page = ?").run(row.id);
     this.db.query("DELETE FROM links WHERE page = ?").run(row.id);
     this.db.query("DELETE FROM pages WHERE id = ?").run(row.id);
+    this.db.query("DELETE FROM access WHERE page = ?").run(row.id);
+    this.bumpCount(-1);
     return true;
   }
 
   /** Recall's side effect: only the hits returned get their counter and last access moved. */
   recordAccess(ids: readonly number[], at: string): void {
     if (ids.length === 0) return;
-    const q = this.db.query("UPDATE pages SET access_count = access_count + 1, last_access = ? WHERE id = ?");
-    this.db.transaction(() => {
-      for (const id of ids) q.run(at, id);
-    })();
+    this.db
+      .query(`UPDATE access SET count = count + 1, last = ? WHERE page IN (${ids.map(() => "?").join(",")})`)
+      .run(at, ...ids);
   }
 
   /** Pages pointing at `target` (backlinks), with the relation. */
@@ -233,7 +253,8 @@ export class IndexDb {
     return (
       this.db
         .query(
-          "SELECT p.*, l.rel AS rel FROM links l JOIN pages p ON p.id = l.page WHERE l.target = ? ORDER BY p.slug, l.rel",
+          `SELECT p.*, coalesce(a.count, 0) AS access_count, a.last AS last_access, l.rel AS rel FROM links l
+           JOIN pages p ON p.id = l.page LEFT JOIN access a ON a.page = p.id WHERE l.target = ? ORDER BY p.slug, l.rel`,
         )
         .all(target) as (Row & { rel: string })[]
     ).map((r) => ({ row: r, rel: r.rel }));

@@ -109,47 +109,6 @@ function isCollision(path: string): boolean {
   return existsSync(path) && structuralText(path) === undefined;
 }
 
-/** Inverts compose(); undefined for anything the generator did not write. */
-function parseIndex(store: Store, dir: string, text: string): { entries: Entries; children: string[] } | undefined {
-  const prefix = dir === store.layout.docs ? ROOT_HEAD : "";
-  if (!text.startsWith(prefix) || !text.endsWith("\n")) return undefined;
-  const lines = text.slice(prefix.length, -1).split("\n");
-  if (lines[0] !== heading(store, dir)) return undefined;
-  const entries: Entries = new Map();
-  const children: string[] = [];
-  let pos = 1;
-  while (pos < lines.length) {
-    const title = lines[pos + 1];
-    if (lines[pos] !== "" || !title?.startsWith("## ")) return undefined;
-    const section = title.slice(3);
-    pos += 2;
-    const start = pos;
-    for (; pos < lines.length && lines[pos] !== ""; pos++) {
-      const line = lines[pos] ?? "";
-      if (section === SUBDIRS) {
-        const m = /^- \[([a-z0-9][a-z0-9-]*)\/\]\(\1\/index\.md\)$/.exec(line);
-        if (!m?.[1]) return undefined;
-        children.push(m[1]);
-        continue;
-      }
-      const m = /\]\(([a-z0-9][a-z0-9-]*)\.md\)(?: — .*)?$/.exec(line);
-      if (!line.startsWith("- [") || !m?.[1]) return undefined;
-      const type = typeForSection(section);
-      const rows = entries.get(type) ?? new Map<string, string>();
-      if (rows.has(m[1])) return undefined;
-      rows.set(m[1], line);
-      entries.set(type, rows);
-    }
-    if (pos === start) return undefined;
-  }
-  return { entries, children };
-}
-
-function typeForSection(section: string): string {
-  const lower = section.toLowerCase();
-  return builtinForDir(lower) ?? lower;
-}
-
 function write(store: Store, dir: string, text: string, out: NavChange[]): void {
   const target = join(dir, INDEX);
   const path = relative(store.layout.docs, target).split(sep).join("/");
@@ -213,29 +172,67 @@ export function refreshChain(store: Store, dir: string): NavChange[] {
   return out;
 }
 
-/** After one page write (`page`) or delete (undefined): splice its row; fall back to the chain when unsure. */
+const LINK = /(?<!\\)\]\(([a-z0-9][a-z0-9-]*)\.md\)/;
+
+function rowSlug(row: string): string {
+  return LINK.exec(row)?.[1] ?? "";
+}
+
+const NL = 0x0a;
+
+/** Where `slug`'s row is, or would go, in rows sorted by slug: a binary search over the file's bytes. */
+function locate(rows: Buffer, slug: string): { at: number; end: number; found: boolean } {
+  // Slugs and the link syntax are ASCII and UTF-8 never hides ASCII inside a multi-byte character, so latin1 is safe.
+  const slugAt = (start: number, end: number) => rowSlug(rows.toString("latin1", start, end));
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const start = rows.lastIndexOf(NL, ((lo + hi) >> 1) - 1) + 1;
+    const end = rows.indexOf(NL, start);
+    if (slugAt(start, end) < slug) lo = end + 1;
+    else hi = start;
+  }
+  const end = rows.indexOf(NL, lo);
+  return { at: lo, end, found: lo < rows.length && slugAt(lo, end) === slug };
+}
+
+/**
+ * After one page write (`page`) or delete (undefined): splice its row into its type directory's index in sorted
+ * position, which gives the bytes a full render gives without reading a sibling; anything unexpected re-renders.
+ * The index is handled as bytes, so a large directory costs a copy, not a decode and re-encode.
+ */
 export function refreshPage(store: Store, path: string, page: NavPage | undefined): NavChange[] {
   const dir = dirname(path);
-  const text = structuralText(join(dir, INDEX));
-  const parsed = text === undefined ? undefined : parseIndex(store, dir, text);
-  if (!parsed) return refreshChain(store, dir);
-  const { entries, children } = parsed;
-  const slug = basename(path, ".md");
-  const listedUnder = [...entries].filter(([, rows]) => rows.has(slug)).map(([t]) => t);
-  const empty = children.length === 0 && [...entries.values()].every((r) => r.size === 0);
-  if (listedUnder.length > 1 || (!page && listedUnder.length === 0) || empty) return refreshChain(store, dir);
-  for (const t of listedUnder) entries.get(t)?.delete(slug);
-  if (page) {
-    const rows = entries.get(page.type) ?? new Map<string, string>();
-    rows.set(slug, entry(page));
-    entries.set(page.type, rows);
+  const target = join(dir, INDEX);
+  if (position(store, dir) !== "type" || !existsSync(target)) return refreshChain(store, dir);
+  const type = page?.type ?? builtinForDir(basename(dir)) ?? basename(dir);
+  const head = Buffer.from(`${heading(store, dir)}\n\n## ${sectionHeading(type)}\n`);
+  const text = readFileSync(target);
+  const rows = text.subarray(head.length);
+  // Only the generator's own shape is spliced: one section of `- [` rows, each ending in a newline.
+  const shaped =
+    text.subarray(0, head.length).equals(head) &&
+    rows.toString("latin1", 0, 3) === "- [" &&
+    rows.at(-1) === NL &&
+    rows.indexOf("\n\n") === -1 &&
+    rows.indexOf("\n#") === -1;
+  if (!shaped) return refreshChain(store, dir);
+  const { at, end, found } = locate(rows, basename(path, ".md"));
+  if (!page && !found) return refreshChain(store, dir);
+  const parts = [
+    head,
+    rows.subarray(0, at),
+    ...(page ? [Buffer.from(`${entry(page)}\n`)] : []),
+    rows.subarray(found ? end + 1 : at),
+  ];
+  if (parts.slice(1).every((b) => b.length === 0)) return refreshChain(store, dir);
+  const relPath = relative(store.layout.docs, target).split(sep).join("/");
+  try {
+    writeFileAtomic(target, Buffer.concat(parts), 0o644);
+    return [{ category: "written", path: relPath }];
+  } catch {
+    return [{ category: "write_failed", path: relPath }];
   }
-  if ([...entries.values()].some((r) => r.size > 0) || children.length > 0) {
-    const out: NavChange[] = [];
-    write(store, dir, compose(store, dir, entries, children), out);
-    return out;
-  }
-  return refreshChain(store, dir);
 }
 
 function neededDirs(store: Store): string[] {

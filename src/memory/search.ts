@@ -1,5 +1,5 @@
 // Ranked FTS5 search with the filters applied in SQL before the limit; snippets only for the rows returned.
-import type { IndexDb, Row } from "./index-db.ts";
+import { type IndexDb, ROWS, type Row } from "./index-db.ts";
 import { matchExpression } from "./query.ts";
 
 export type ScopeFilter =
@@ -61,40 +61,79 @@ function where(f: Filters): { sql: string; params: Param[] } {
   return { sql: clauses.map((c) => ` AND ${c}`).join(""), params };
 }
 
+type Scored = { id: number; score: number; slug: string };
+
+const bySlug = (a: Scored, b: Scored) => a.score - b.score || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+/**
+ * The best `limit` eligible rows, ordered by score then slug. FTS5 ranks alone first (its own sorter, no join);
+ * the filters then apply to that head. When the head cannot prove it holds the answer (too few eligible rows, or a
+ * tie at its edge), the full query with every filter in SQL decides.
+ */
+function top(db: IndexDb, match: string, f: Filters, limit: number): Scored[] {
+  const w = where(f);
+  const head = limit * 4 + 16;
+  const pre = db.db
+    .query("SELECT rowid AS id, rank AS score, slug FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rank LIMIT ?")
+    .all(match, head) as Scored[];
+  if (pre.length === 0) return [];
+  const eligible = new Set(
+    (
+      db.db
+        .query(`SELECT p.id AS id FROM pages p WHERE p.id IN (${pre.map(() => "?").join(",")})${w.sql}`)
+        .all(...pre.map((r) => r.id), ...w.params) as { id: number }[]
+    ).map((r) => r.id),
+  );
+  const kept = pre.filter((r) => eligible.has(r.id)).sort(bySlug);
+  const edge = pre.at(-1)?.score ?? 0;
+  const complete = pre.length < head || (kept.length >= limit && (kept[limit - 1]?.score ?? edge) < edge);
+  if (complete) return kept.slice(0, limit);
+  return db.db
+    .query(
+      `SELECT p.id AS id, ${SCORE} AS score, p.slug AS slug FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid
+       WHERE pages_fts MATCH ?${w.sql} ORDER BY score, p.slug LIMIT ?`,
+    )
+    .all(match, ...w.params, limit) as Scored[];
+}
+
 /** The best `limit` rows for the tokens joined by `op`, ordered by score then slug. */
 export function ranked(db: IndexDb, tokens: readonly string[], op: "AND" | "OR", f: Filters, limit: number): Found[] {
   if (tokens.length === 0 || !db.ready()) return [];
   const match = matchExpression(tokens, op);
-  const w = where(f);
-  const top = db.db
-    .query(
-      `SELECT p.id AS id, ${SCORE} AS score FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid
-       WHERE pages_fts MATCH ?${w.sql} ORDER BY score, p.slug LIMIT ?`,
-    )
-    .all(match, ...w.params, limit) as { id: number; score: number }[];
-  if (top.length === 0) return [];
-  const ids = top.map((t) => t.id);
-  const detail = db.db
-    .query(
-      `SELECT p.*, snippet(pages_fts, 3, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s_body,
-       snippet(pages_fts, 2, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s_desc,
-       snippet(pages_fts, 1, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s_title
-       FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid
-       WHERE pages_fts MATCH ? AND pages_fts.rowid IN (${ids.map(() => "?").join(",")})`,
-    )
-    .all(match, ...ids) as (Row & { s_body: string; s_desc: string; s_title: string })[];
-  const byId = new Map(detail.map((d) => [d.id, d]));
+  const best = top(db, match, f, limit);
+  if (best.length === 0) return [];
+  const ids = best.map((t) => t.id);
+  const marks = (col: number, rows: readonly number[]) =>
+    new Map(
+      (
+        db.db
+          .query(
+            `SELECT rowid AS id, snippet(pages_fts, ${col}, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s
+             FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN (${rows.map(() => "?").join(",")})`,
+          )
+          .all(match, ...rows) as { id: number; s: string }[]
+      ).map((r) => [r.id, r.s]),
+    );
+  // snippet() returns text even where a column did not match, so the <mark> says where the match was; the body is
+  // asked first and the other columns only for rows whose body did not match.
+  const body = marks(3, ids);
+  const rest = ids.filter((id) => !body.get(id)?.includes("<mark>"));
+  const desc = rest.length ? marks(2, rest) : new Map<number, string>();
+  const title = rest.length ? marks(1, rest) : new Map<number, string>();
+  const rows = new Map(
+    (db.db.query(`${ROWS} WHERE p.id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Row[]).map((r) => [r.id, r]),
+  );
   const out: Found[] = [];
-  for (const t of top) {
-    const d = byId.get(t.id);
-    if (!d) continue;
-    const { s_body, s_desc, s_title, ...row } = d;
-    // snippet() returns text even where a column did not match, so the <mark> says where the match was.
-    const [snippet, snippetSource] = s_body.includes("<mark>")
-      ? ([s_body, "body"] as const)
-      : s_desc.includes("<mark>")
-        ? ([s_desc, "description"] as const)
-        : ([s_title, "title"] as const);
+  for (const t of best) {
+    const row = rows.get(t.id);
+    if (!row) continue;
+    const b = body.get(t.id) ?? "";
+    const d = desc.get(t.id) ?? "";
+    const [snippet, snippetSource] = b.includes("<mark>")
+      ? ([b, "body"] as const)
+      : d.includes("<mark>")
+        ? ([d, "description"] as const)
+        : ([title.get(t.id) ?? row.title, "title"] as const);
     out.push({ row, score: t.score, snippet, snippetSource });
   }
   return out;

@@ -59,4 +59,34 @@ describe("generated index.md", () => {
     rebuildIndex(m.store, { force: true });
     expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
   });
+
+  test("a long run of writes, updates and deletes splices to exactly what a full render writes", () => {
+    using m = memStore();
+    let seed = 42;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const live: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const roll = next();
+      if (roll < 0.2 && live.length > 0) {
+        const slug = live.splice(Math.floor(next() * live.length), 1)[0] ?? "";
+        forget(m.store, slug, "hard");
+      } else if (roll < 0.4 && live.length > 0) {
+        const slug = live[Math.floor(next() * live.length)] ?? "";
+        put(m.store, { title: slug, slug, description: `Rewritten ${i} [x] *y*.` });
+      } else {
+        live.push(
+          put(m.store, {
+            title: `Page ${Math.floor(next() * 1000)} ${i % 7 === 0 ? "](z.md)" : ""}`,
+            description: i % 3 ? `D ${i}` : "",
+          }).slug,
+        );
+      }
+    }
+    const spliced = indexes(join(m.dir.path, "docs"));
+    regenerate(m.store, scanPages(m.store));
+    expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
+  });
 });

@@ -111,6 +111,41 @@ describe("recall ranking", () => {
   });
 });
 
+describe("ranking shortcut", () => {
+  test("ranking a head of FTS5 rows first gives exactly what the full filtered query gives", () => {
+    using m = memStore();
+    for (let i = 0; i < 150; i++)
+      put(m.store, {
+        title: `Otter ${i}`,
+        body: `${"otter ".repeat(1 + (i % 7))}river ${i % 3 === 0 ? "kelp" : ""}`,
+        tags: i % 10 === 0 ? ["rare"] : ["common"],
+        type: i % 2 === 0 ? "entity" : "preference",
+      });
+    const truth = (tag: string, type: string, k: number) =>
+      (
+        m.store
+          .index()
+          .db.query(
+            `SELECT p.slug FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH '"otter"'
+             AND p.node_type = ? AND EXISTS (SELECT 1 FROM page_tags t WHERE t.page = p.id AND t.tag = ?)
+             ORDER BY bm25(pages_fts, 1.0, 1.0, 2.0, 2.0, 1.0), p.slug LIMIT ?`,
+          )
+          .all(type, tag, k) as { slug: string }[]
+      ).map((r) => r.slug);
+    for (const [tag, type, k] of [
+      ["common", "entity", 5],
+      ["rare", "entity", 5],
+      ["rare", "preference", 20],
+      ["common", "preference", 100],
+    ] as const) {
+      const got = slugs(
+        recall(m.store, { query: "otter", tags: [tag], type, topK: k, maxTokens: 1_000_000, recordAccess: false }),
+      );
+      expect(got).toEqual(truth(tag, type, k));
+    }
+  });
+});
+
 describe("navigation engine", () => {
   test("ranks index.md rows by title and description, never bodies", () => {
     using m = memStore();
