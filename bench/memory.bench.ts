@@ -2,7 +2,8 @@
 // Sizes: MEMNOX_BENCH_SIZES=1000,10000 to skip the 100K case (it takes a few minutes to generate).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { refreshPage } from "../src/memory/navigation.ts";
 import { hashBody, type PageMeta, renderPage } from "../src/memory/page.ts";
 import { rebuildIndex } from "../src/memory/rebuild.ts";
 import { recall } from "../src/memory/recall.ts";
@@ -140,14 +141,23 @@ async function main(): Promise<void> {
       for (const q of qs.slice(0, 20)) recall(store, { query: q, recordAccess: false });
       const inProc = qs.map((q) => time(() => recall(store, { query: q })));
       const base = qs.map((q) => time(() => rawFts(store, q)));
+      const written: string[] = [];
       const writes = Array.from({ length: 100 }, (_, i) =>
+        time(() => {
+          const input = { type: "entity", title: `bench write ${i} ${word()}`, body: words(80) } as const;
+          written.push(writePage(store, { ...input, scope: "global", author: "person" }).file_path);
+        }),
+      );
+      // The share of a write spent re-splicing its directory's index.md, which is replaced atomically and so grows
+      // with the directory.
+      const splices = written.map((path) =>
         time(() =>
-          writePage(store, {
+          refreshPage(store, path, {
+            slug: basename(path, ".md"),
             type: "entity",
-            title: `bench write ${i} ${word()}`,
-            body: words(80),
-            scope: "global",
-            author: "person",
+            title: "bench",
+            description: "",
+            path,
           }),
         ),
       );
@@ -182,6 +192,9 @@ async function main(): Promise<void> {
       );
       console.log(
         `write                 p50 ${fmt(percentile(writes, 50))} ms  p99 ${fmt(percentile(writes, 99))} ms  (memex ${MEMEX.writeMs} ms)`,
+      );
+      console.log(
+        `  of which index.md   p50 ${fmt(percentile(splices, 50))} ms  (one directory of ${Math.round(n / 3).toLocaleString("en")} rows)`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

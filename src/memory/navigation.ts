@@ -1,5 +1,5 @@
 // Generated index.md navigation: deterministic bytes per directory, spliced on a single write, diagnosed by verify.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../state/files.ts";
 import { BUILTIN_TYPES, builtinForDir, sectionHeading } from "./kinds.ts";
@@ -180,6 +180,26 @@ function rowSlug(row: string): string {
 
 const NL = 0x0a;
 
+/** Writes the pieces to a temporary name and renames it: the large unchanged runs are never copied in memory. */
+let tmpCounter = 0;
+
+function writeParts(target: string, parts: readonly Uint8Array[]): void {
+  tmpCounter += 1;
+  const tmp = `${target}.tmp-${process.pid}-${tmpCounter}`;
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    for (const part of parts) writeSync(fd, part);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
 /** Where `slug`'s row is, or would go, in rows sorted by slug: a binary search over the file's bytes. */
 function locate(rows: Buffer, slug: string): { at: number; end: number; found: boolean } {
   // Slugs and the link syntax are ASCII and UTF-8 never hides ASCII inside a multi-byte character, so latin1 is safe.
@@ -228,7 +248,7 @@ export function refreshPage(store: Store, path: string, page: NavPage | undefine
   if (parts.slice(1).every((b) => b.length === 0)) return refreshChain(store, dir);
   const relPath = relative(store.layout.docs, target).split(sep).join("/");
   try {
-    writeFileAtomic(target, Buffer.concat(parts), 0o644);
+    writeParts(target, parts);
     return [{ category: "written", path: relPath }];
   } catch {
     return [{ category: "write_failed", path: relPath }];

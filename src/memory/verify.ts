@@ -1,5 +1,6 @@
 // Deterministic checks for CI: pages parse, the index matches, links resolve, OKF rules hold, navigation is current.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { edges } from "./index-db.ts";
 import { diagnose, type NavChange } from "./navigation.ts";
 import { hashBody, type Page } from "./page.ts";
@@ -125,6 +126,22 @@ export function zeroYieldStreak(store: Store): number {
   return streak;
 }
 
+/** Symlinks anywhere under docs/ or transcripts/: memory refuses to follow them, so verify names them. */
+function symlinks(store: Store): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isSymbolicLink()) out.push(relative(store.layout.root, p));
+      else if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(store.layout.docs);
+  walk(store.layout.transcripts);
+  return out;
+}
+
 export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
   const errors: ScanError[] = [];
   const pages = scanPages(store, errors);
@@ -138,6 +155,8 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
       ),
     },
   ];
+  const links = symlinks(store);
+  checks.push({ check: "no-symlinks", ok: links.length === 0, detail: bounded("symlinked paths", links) });
   const index = store.hasIndex() ? store.index() : undefined;
   const stale = pages.filter((p) => {
     const row = index?.get(p.scope, p.project_id ?? "", p.slug);

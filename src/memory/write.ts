@@ -6,7 +6,7 @@ import { MemnoxError } from "../core/errors.ts";
 import { writeFileAtomic } from "../state/files.ts";
 import { memoryConfig } from "./config.ts";
 import { isAutomaticMemory, isBuiltin, typeDir } from "./kinds.ts";
-import { scopeRoot, subdirs } from "./layout.ts";
+import { refuseSymlinks, scopeRoot, subdirs } from "./layout.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import { hashBody, type Page, type PageMeta, renderPage, type Scope, type Status, type TypedLink } from "./page.ts";
@@ -264,6 +264,7 @@ export function writePage(store: Store, input: WriteInput): WriteResult {
 
 /** Writes the file, mirrors it into the index and splices navigation; the file is the truth, the rest follows. */
 export function storePage(store: Store, meta: PageMeta, body: string, slug: string, path: string): Page {
+  refuseSymlinks(store.layout, path);
   writeFileAtomic(path, renderPage(meta, body), 0o644);
   const page: Page = { ...meta, slug, path, body };
   store.index().transaction(() => store.index().upsert(page, fileStamp(path)));

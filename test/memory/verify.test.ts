@@ -18,6 +18,7 @@ describe("verify", () => {
     expect(r.ok).toBe(true);
     expect(r.checks.map((c) => c.check)).toEqual([
       "wiki-parseable",
+      "no-symlinks",
       "index-fresh",
       "links-resolve",
       "okf-parent-resolves",
