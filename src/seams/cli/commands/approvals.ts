@@ -1,0 +1,102 @@
+// `memnox approvals`, `memnox approve <id>`, `memnox deny <id>`: held calls, answered from any terminal.
+import { formatDuration } from "../../../core/duration.ts";
+import { MemnoxError } from "../../../core/errors.ts";
+import type { Context } from "../../../ports/context.ts";
+import { personName } from "../../../state/identity.ts";
+import { type AnswerResult, answerHold, effectiveStatus, type Hold, listHolds } from "../../../state/pending.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { recordState } from "./state-record.ts";
+
+function view(h: Hold, now: number) {
+  return {
+    id: h.id,
+    status: effectiveStatus(h, now),
+    action: h.action,
+    target: h.target ?? null,
+    agent: h.agent ?? null,
+    session: h.session ?? null,
+    reason: h.reason,
+    rule: h.rule?.name ?? null,
+    waitedMs: now - Date.parse(h.createdAt),
+    expiresAt: h.expiresAt,
+    approvals: `${h.grants.length}/${h.minApprovals}`,
+  };
+}
+
+export const approvals: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "approvals", description: "calls held for a person to answer, and how long each has waited" },
+    args: {
+      all: { type: "boolean", description: "include answered and expired holds" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run({ args }) {
+      const now = ctx.clock.now();
+      const holds = listHolds(ctx.paths.pending).filter((h) => args.all || effectiveStatus(h, now) === "waiting");
+      const rows = holds.map((h) => view(h, now));
+      emit(ctx, args.json, { approvals: rows }, () =>
+        rows.length === 0
+          ? ["nothing is waiting for an answer"]
+          : rows.map(
+              (r) =>
+                `${r.id}  ${r.status}  waited ${formatDuration(r.waitedMs)}  ${r.agent ?? "?"} wants ${r.action}${r.target ? ` ${r.target}` : ""}: ${r.reason}`,
+            ),
+      );
+      return 0;
+    },
+  });
+
+function answer(ctx: Context, id: string, grant: boolean, session: boolean, json: boolean): number {
+  const now = ctx.clock.now();
+  const by = personName(ctx.env);
+  const result = answerHold(ctx.paths.pending, id, { by, grant, nowMs: now, scope: session ? "session" : "once" });
+  if (!result) throw new MemnoxError("not_found", `no held call \`${id}\``, "memnox approvals lists what is waiting");
+  const words = describe(result, grant, by);
+  if (result.outcome !== "already" && result.outcome !== "duplicate") {
+    recordState(
+      ctx,
+      grant ? "memnox.approve" : "memnox.deny",
+      `${by} ${grant ? "approved" : "denied"} ${id} (${result.hold.action})`,
+    );
+  }
+  emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);
+  return 0;
+}
+
+function describe(r: AnswerResult, grant: boolean, by: string): string {
+  const h = r.hold;
+  switch (r.outcome) {
+    case "already":
+      return `${h.id} was already ${r.status}${r.status === "unattended" ? " (nobody answered before it expired)" : ""}; nothing changed`;
+    case "duplicate":
+      return `${by} already approved ${h.id}; one person counts once (${h.grants.length}/${h.minApprovals})`;
+    case "recorded":
+      return `${by} approved ${h.id}; ${h.grants.length} of ${h.minApprovals} approvals so far`;
+    case "decided":
+      return grant
+        ? `${h.id} approved by ${h.grants.map((g) => g.by).join(", ")}: the agent's retry of ${h.action} goes through once`
+        : `${h.id} denied by ${by}: ${h.action} will not run`;
+  }
+}
+
+export const approve: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "approve", description: "release one held call; first answer wins" },
+    args: {
+      id: { type: "positional", description: "the hold id from memnox approvals" },
+      session: { type: "boolean", description: "allow the same call for the rest of that session" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run: ({ args }) => answer(ctx, args.id ?? "", true, args.session === true, args.json === true),
+  });
+
+export const deny: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "deny", description: "refuse one held call" },
+    args: {
+      id: { type: "positional", description: "the hold id from memnox approvals" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    run: ({ args }) => answer(ctx, args.id ?? "", false, false, args.json === true),
+  });
