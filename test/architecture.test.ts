@@ -114,3 +114,31 @@ test("only bin/ reads process.env; everything below takes the environment as an 
     expect(/process\.env\b/.test(src), `${rel(file)} reads process.env`).toBe(false);
   }
 });
+
+describe("memory", () => {
+  test("what a hook calls (sessionReminders, remindersFor) loads no CLI, YAML, TOML, schema or MCP library", () => {
+    for (const entry of ["src/memory/session.ts", "src/memory/remind.ts"]) {
+      const { packages } = closure(join(ROOT, entry));
+      const heavy = ["citty", "consola", "yaml", "@modelcontextprotocol/sdk", "smol-toml", "valibot"];
+      for (const p of packages)
+        for (const h of heavy) expect(p === h || p.startsWith(`${h}/`), `${entry} reaches ${p}`).toBe(false);
+    }
+  });
+
+  test("consolidate is the only memory module that can reach the network", () => {
+    for (const file of walk(join(ROOT, "src/memory"))) {
+      const src = readFileSync(file, "utf8");
+      const network = /\bfetch\(|node:https?|node:net|Bun\.connect|WebSocket/.test(src);
+      expect(network, `${rel(file)} reaches the network`).toBe(rel(file) === "src/memory/consolidate.ts");
+    }
+  });
+
+  test("in memory, only the MCP server module loads the MCP SDK, and `memnox memory` reaches it lazily", () => {
+    for (const file of walk(join(ROOT, "src/memory"))) {
+      const sdk = staticImports(file).some((s) => s.startsWith("@modelcontextprotocol/sdk"));
+      expect(sdk, `${rel(file)} imports the MCP SDK`).toBe(rel(file) === "src/memory/mcp.ts");
+    }
+    const { packages } = closure(join(ROOT, "src/seams/cli/commands/memory.ts"));
+    expect([...packages].some((p) => p.startsWith("@modelcontextprotocol/sdk"))).toBe(false);
+  });
+});

@@ -134,7 +134,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "memory",
     summary: "what the team decided, as pages agents are reminded of",
-    load: notBuilt("memory", "memory"),
+    load: () => import("./commands/memory.ts").then((m) => m.memory),
   },
   { name: "mcp", summary: "MCP servers through the proxy, and the session tools", load: notBuilt("mcp", "mcp") },
   { name: "watch", summary: "report what arrives, as it happens", load: notBuilt("watch", "daemon") },

@@ -1,0 +1,70 @@
+// The few memex.toml settings memory honours, so a store shared with memex keeps its behaviour.
+import { existsSync, readFileSync } from "node:fs";
+import { parse } from "smol-toml";
+import { MemnoxError } from "../core/errors.ts";
+import type { Store } from "./store.ts";
+
+export interface MemoryConfig {
+  readonly halfLifeDays: number;
+  readonly knowledgeApproval: "manual" | "auto";
+  readonly defaultImportance: number;
+  readonly maxBodyChars: number;
+  readonly llm: {
+    readonly baseUrl?: string;
+    readonly model?: string;
+    readonly apiKey?: string;
+    readonly timeoutS: number;
+  };
+}
+
+const cache = new WeakMap<Store, MemoryConfig>();
+
+type Table = Record<string, unknown>;
+
+function table(v: unknown): Table {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Table) : {};
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v ? v : undefined;
+}
+
+function num(v: unknown, fallback: number): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
+}
+
+export function memoryConfig(store: Store): MemoryConfig {
+  const hit = cache.get(store);
+  if (hit) return hit;
+  let doc: Table = {};
+  const file = store.layout.memexToml;
+  if (existsSync(file)) {
+    try {
+      doc = parse(readFileSync(file, "utf8")) as Table;
+    } catch (e) {
+      throw new MemnoxError("config_invalid", `\`${file}\`: ${(e as Error).message}`, "fix the TOML or move it aside");
+    }
+  }
+  const llm = table(doc.llm);
+  const cons = table(doc.consolidation);
+  const env = store.env;
+  const approval = str(table(doc.governance).knowledge_approval);
+  const config: MemoryConfig = {
+    halfLifeDays: num(table(doc.recency_decay).half_life_days, 30),
+    knowledgeApproval: approval === "auto" ? "auto" : "manual",
+    defaultImportance: num(table(doc.pages).default_importance, 0.5),
+    maxBodyChars: num(table(doc.pages).max_body_chars, 50_000),
+    llm: {
+      ...optional("baseUrl", env.MEMNOX_MEMORY_LLM_BASE_URL ?? str(cons.api_base) ?? str(llm.api_base)),
+      ...optional("model", env.MEMNOX_MEMORY_LLM_MODEL ?? str(cons.model) ?? str(llm.model)),
+      ...optional("apiKey", env.MEMNOX_MEMORY_LLM_API_KEY ?? env.MEMEX_CONSOLIDATE_API_KEY ?? env.MEMEX_API_KEY),
+      timeoutS: num(llm.timeout, 60),
+    },
+  };
+  cache.set(store, config);
+  return config;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value ? { [key]: value } : {}) as { [P in K]?: string };
+}

@@ -1,0 +1,107 @@
+// Retiring and governing pages: forget (hard, soft, decay, archive), approve a pending page, merge two.
+import { rmSync } from "node:fs";
+import { MemnoxError } from "../core/errors.ts";
+import { memoryConfig } from "./config.ts";
+import { refreshPage } from "./navigation.ts";
+import { logOp } from "./oplog.ts";
+import { hashBody, type Page, type PageMeta } from "./page.ts";
+import { findOne, type Selector, type Store } from "./store.ts";
+import { isoSeconds } from "./time.ts";
+import { storePage } from "./write.ts";
+
+export type ForgetMode = "hard" | "soft" | "decay" | "archive";
+export const FORGET_MODES: readonly ForgetMode[] = ["hard", "soft", "decay", "archive"];
+
+export interface ForgetResult {
+  readonly slug: string;
+  readonly forgotten: boolean;
+  readonly mode: ForgetMode;
+  readonly file_path: string | null;
+  readonly valid_until?: string;
+}
+
+/** Rewrites a page's metadata; the body is unchanged, so updated_at stays where it was. */
+export function restamp(store: Store, page: Page, change: Partial<PageMeta>): Page {
+  const { slug, path, body, ...meta } = page;
+  return storePage(store, { ...meta, ...change, timestamp: isoSeconds(store.now()) }, body, slug, path);
+}
+
+export function deletePage(store: Store, page: Page): void {
+  rmSync(page.path, { force: true });
+  store.index().transaction(() => store.index().remove(page.scope, page.project_id ?? "", page.slug));
+  try {
+    refreshPage(store, page.path, undefined);
+  } catch {
+    // navigation is a view; verify reports drift
+  }
+}
+
+export function forget(store: Store, slug: string, mode: ForgetMode, sel: Selector = {}): ForgetResult {
+  const page = findOne(store, slug, sel);
+  logOp(store, { op: `forget-${mode}`, slugs: [slug] });
+  if (mode === "hard") {
+    deletePage(store, page);
+    return { slug, forgotten: true, mode, file_path: page.path };
+  }
+  if (mode === "archive") {
+    restamp(store, page, { status: "archived" });
+    return { slug, forgotten: true, mode, file_path: page.path };
+  }
+  const days = mode === "decay" ? memoryConfig(store).halfLifeDays : 0;
+  const until = isoSeconds(store.now() + days * 86_400_000);
+  restamp(store, page, { valid_until: until });
+  return { slug, forgotten: true, mode, file_path: page.path, valid_until: until };
+}
+
+export function approve(
+  store: Store,
+  slug: string,
+  sel: Selector = {},
+): { slug: string; status: string; file_path: string } {
+  const page = findOne(store, slug, sel);
+  if (page.status === "active") return { slug, status: "active", file_path: page.path };
+  if (page.status !== "pending")
+    throw new MemnoxError("refused", `\`${slug}\` is ${page.status}, not pending`, "only a pending page is approved");
+  restamp(store, page, { status: "active" });
+  logOp(store, { op: "approve", slugs: [slug] });
+  return { slug, status: "active", file_path: page.path };
+}
+
+export interface MergeResult {
+  readonly target: string;
+  readonly source: string;
+  readonly target_path: string;
+  readonly source_status: "superseded";
+}
+
+/** Appends the source's body to the target, and marks the source superseded with a link back. */
+export function merge(store: Store, target: string, source: string, sel: Selector = {}): MergeResult {
+  if (target === source) throw new MemnoxError("refused", "a page cannot be merged into itself");
+  const t = findOne(store, target, sel);
+  const s = findOne(store, source, sel);
+  if (t.scope !== s.scope || t.project_id !== s.project_id)
+    throw new MemnoxError("refused", "merge joins pages of one scope", "both pages must be global, or of one project");
+  const { slug, path, body, ...meta } = t;
+  const merged = `${body.replace(/\n+$/, "")}\n\n${s.body}`;
+  const now = isoSeconds(store.now());
+  storePage(
+    store,
+    {
+      ...meta,
+      supersedes: meta.supersedes.includes(source) ? meta.supersedes : [...meta.supersedes, source],
+      tags: [...new Set([...meta.tags, ...s.tags])],
+      content_hash: hashBody(merged),
+      updated_at: now,
+      timestamp: now,
+    },
+    merged,
+    slug,
+    path,
+  );
+  const back = s.links.some((l) => l.target === target && l.rel === "superseded-by")
+    ? s.links
+    : [...s.links, { target, rel: "superseded-by" }];
+  restamp(store, s, { status: "superseded", links: back });
+  logOp(store, { op: "merge", slugs: [target, source] });
+  return { target, source, target_path: path, source_status: "superseded" };
+}

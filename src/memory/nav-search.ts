@@ -1,0 +1,134 @@
+// Recall without the SQLite index: rank the generated index.md rows (titles and descriptions only).
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { builtinForDir } from "./kinds.ts";
+import { subdirs } from "./layout.ts";
+import type { Page } from "./page.ts";
+import { rawTokens } from "./query.ts";
+import type { Filters } from "./search.ts";
+import { existingLocator, readPage, type Store } from "./store.ts";
+import { normalizeTimestamp } from "./time.ts";
+
+export interface NavRow {
+  readonly title: string;
+  readonly description: string;
+  readonly path: string;
+  readonly type: string;
+}
+
+export interface NavFound {
+  readonly page: Page;
+  readonly matched: number;
+  readonly snippetSource: "description" | "title";
+}
+
+const ROW = /^- \[((?:\\.|[^\]\\])*)\]\(([a-z0-9][a-z0-9-]*)\.md\)(?: — (.*))?$/;
+
+function unescapeText(s: string): string {
+  return s.replace(/\\(.)/g, "$1");
+}
+
+/** A light suffix stripper, so `deploys` meets `deploy` without an index's Porter stemmer. */
+function stem(t: string): string {
+  if (t.length <= 4) return t;
+  for (const suffix of ["ing", "ed", "es", "s", "ly"]) if (t.endsWith(suffix)) return t.slice(0, -suffix.length);
+  return t;
+}
+
+function rowsIn(dir: string): NavRow[] {
+  const file = join(dir, "index.md");
+  if (!existsSync(file)) return [];
+  const out: NavRow[] = [];
+  let type = "";
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.startsWith("## ")) {
+      const section = line.slice(3).toLowerCase();
+      type = builtinForDir(section) ?? section;
+      continue;
+    }
+    const m = ROW.exec(line);
+    if (!m?.[1] || !m[2] || type === "subdirectories") continue;
+    out.push({
+      title: unescapeText(m[1]),
+      description: unescapeText(m[3] ?? ""),
+      path: join(dir, `${m[2]}.md`),
+      type,
+    });
+  }
+  return out;
+}
+
+function walk(dir: string, out: string[]): void {
+  if (!existsSync(dir)) return;
+  out.push(dir);
+  for (const c of subdirs(dir)) walk(join(dir, c), out);
+}
+
+function roots(store: Store, f: Filters): string[] {
+  const { global, projects, docs } = store.layout;
+  const s = f.scope;
+  const project = (id: string) => {
+    const loc = existingLocator(store, id);
+    return loc ? [join(projects, loc)] : [];
+  };
+  if (s.kind === "global") return [global];
+  if (s.kind === "project") return project(s.projectId);
+  if (s.kind === "projects+global") return [global, ...s.projectIds.flatMap(project)];
+  return [docs];
+}
+
+function visible(page: Page, f: Filters): boolean {
+  if (!f.includeInactive && page.status !== "active") return false;
+  if (f.type && page.type !== f.type) return false;
+  if (f.tags?.some((t) => !page.tags.includes(t))) return false;
+  const s = f.scope;
+  if (s.kind === "global" && page.scope !== "global") return false;
+  if (s.kind === "project" && page.project_id !== s.projectId) return false;
+  if (s.kind === "projects+global" && page.scope !== "global" && !s.projectIds.includes(page.project_id ?? ""))
+    return false;
+  if (f.now !== undefined) {
+    if (page.valid_from && normalizeTimestamp(page.valid_from) > f.now) return false;
+    if (page.valid_until && normalizeTimestamp(page.valid_until) <= f.now) return false;
+  }
+  return true;
+}
+
+/** AND over titles and descriptions first, OR when nothing matches all; ties by slug; front matter read per hit. */
+export function navigationSearch(store: Store, tokens: readonly string[], f: Filters, limit: number): NavFound[] {
+  const dirs: string[] = [];
+  for (const r of roots(store, f)) walk(r, dirs);
+  const wanted = tokens.map(stem);
+  const scored = dirs
+    .flatMap(rowsIn)
+    .filter((r) => !f.type || r.type === f.type)
+    .map((row) => {
+      const inTitle = new Set(rawTokens(row.title).map(stem));
+      const inDesc = new Set(rawTokens(row.description).map(stem));
+      const matched = wanted.filter((t) => inTitle.has(t) || inDesc.has(t)).length;
+      const fromDesc = wanted.some((t) => inDesc.has(t) && !inTitle.has(t));
+      return { row, matched, fromDesc };
+    });
+  const all = scored.filter((s) => s.matched === wanted.length && wanted.length > 0);
+  const pool = all.length > 0 ? all : scored.filter((s) => s.matched > 0);
+  pool.sort((a, b) => b.matched - a.matched || cmp(slugOf(a.row), slugOf(b.row)) || cmp(a.row.path, b.row.path));
+  const out: NavFound[] = [];
+  for (const s of pool) {
+    if (out.length >= limit) break;
+    let page: Page;
+    try {
+      page = readPage(store, s.row.path);
+    } catch {
+      continue;
+    }
+    if (visible(page, f)) out.push({ page, matched: s.matched, snippetSource: s.fromDesc ? "description" : "title" });
+  }
+  return out;
+}
+
+function slugOf(r: NavRow): string {
+  return r.path.slice(dirname(r.path).length + 1, -3);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

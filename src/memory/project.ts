@@ -1,0 +1,108 @@
+// Which project a working directory belongs to: an opaque id from the normalized Git origin, a readable folder name.
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { basename } from "node:path";
+import { MemnoxError } from "../core/errors.ts";
+import type { Git } from "../ports/index.ts";
+import { slugify } from "./slug.ts";
+
+export interface ProjectRef {
+  /** Opaque identity written to every project page; never a path or a remote URL. */
+  readonly id: string;
+  /** Display only. */
+  readonly label: string;
+  /** The folder under docs/projects/ to use when the project has none yet. */
+  readonly locator?: string;
+  /** A locator the caller chose: a clash is an error instead of a `-2` suffix. */
+  readonly explicitLocator?: boolean;
+}
+
+/** Machine-wide rules are remembered as decisions of this pseudo-project, so recall can include them everywhere. */
+export const MACHINE_PROJECT: ProjectRef = { id: "machine", label: "this machine", locator: "machine" };
+
+const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const LOCATOR = /^[a-z0-9][a-z0-9-]{0,127}$/;
+
+export function validProjectId(id: string): boolean {
+  return PROJECT_ID.test(id);
+}
+
+export function validLocator(locator: string): boolean {
+  return LOCATOR.test(locator);
+}
+
+/** An explicit `--project-id` (and optional label and locator), checked. */
+export function explicitProject(id: string, label?: string, locator?: string): ProjectRef {
+  if (!validProjectId(id))
+    throw new MemnoxError("refused", `invalid project id \`${id}\``, "use letters, digits, `.`, `_`, `:` or `-`");
+  if (locator !== undefined && !validLocator(locator))
+    throw new MemnoxError("refused", `invalid project locator \`${locator}\``, "use lowercase letters, digits and `-`");
+  return {
+    id,
+    label: label ?? id,
+    locator: locator ?? (slugify(id) || "project"),
+    explicitLocator: locator !== undefined,
+  };
+}
+
+/** Host and path of a remote, credentials and scheme stripped, `.git` dropped, lowercased. */
+export function normalizeRemote(url: string): string | undefined {
+  let u = url.trim();
+  if (!u) return undefined;
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
+  if (scp && !u.includes("://")) u = `${scp[1]}/${scp[2]}`;
+  else u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^[^@/]*@/, "");
+  u = u
+    .replace(/:\d+\//, "/")
+    .replace(/\.git\/?$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+  return u.includes("/") ? u : undefined;
+}
+
+function digest(kind: string, value: string): string {
+  return createHash("sha256").update(`${kind}\n${value}`).digest("hex").slice(0, 16);
+}
+
+async function gitText(git: Git, cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    const r = await git.run(args, { cwd });
+    if (r.code !== 0) return undefined;
+    return new TextDecoder().decode(r.stdout).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The project of a working directory: Git origin when usable, else the repository or folder itself. */
+export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef> {
+  const top = await gitText(git, cwd, ["rev-parse", "--show-toplevel"]);
+  const root = real(top ?? cwd);
+  const origin = top ? await gitText(git, root, ["config", "--get", "remote.origin.url"]) : undefined;
+  const remote = origin ? normalizeRemote(origin) : undefined;
+  if (remote) {
+    const label = basename(remote) || "repository";
+    return { id: `git-${digest("git", remote)}`, label, locator: `git-${slugify(label) || "repository"}` };
+  }
+  const label = basename(root) || "workspace";
+  return { id: `local-${digest("local", root)}`, label, locator: slugify(label) || "workspace" };
+}
+
+/** Recall hints for a session start: folder, branch and last commit subject. */
+export async function sessionQuery(git: Git, cwd: string): Promise<string> {
+  const top = (await gitText(git, cwd, ["rev-parse", "--show-toplevel"])) ?? cwd;
+  const parts = [basename(top)];
+  const branch = await gitText(git, cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
+  if (branch && branch !== "HEAD") parts.push(branch);
+  const subject = await gitText(git, cwd, ["log", "-1", "--pretty=%s"]);
+  if (subject) parts.push(subject);
+  return parts.join(" ");
+}

@@ -1,0 +1,108 @@
+// Rebuilding the disposable index from the pages (incrementally by file stamp, or from scratch), and navigation with it.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Row } from "./index-db.ts";
+import { pageFiles } from "./layout.ts";
+import { type NavChange, type NavPage, regenerate } from "./navigation.ts";
+import { logOp } from "./oplog.ts";
+import type { Page } from "./page.ts";
+import { readPage, rel, type Store, typeDirs } from "./store.ts";
+import { isoSeconds } from "./time.ts";
+
+export interface RebuildReport {
+  readonly nodes_indexed: number;
+  readonly nodes_skipped: number;
+  readonly nodes_errored: number;
+  readonly nodes_removed: number;
+  readonly duration_ms: number;
+  /** Bounded: at most ten, each a store-relative path and the reason, never content. */
+  readonly errors: readonly string[];
+  readonly navigation: Readonly<Record<string, number>>;
+}
+
+const key = (scope: string, projectId: string | null, slug: string) => `${scope}\0${projectId ?? ""}\0${slug}`;
+
+function navOf(row: Row): NavPage {
+  return { slug: row.slug, type: row.node_type, title: row.title, description: row.description, path: row.file_path };
+}
+
+export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?: boolean } = {}): RebuildReport {
+  const started = performance.now();
+  const index = store.index();
+  const errors: string[] = [];
+  const carried = new Map<string, { count: number; last: string | null }>();
+  if (opts.force) {
+    for (const r of index.all())
+      carried.set(key(r.scope, r.project_id, r.slug), { count: r.access_count, last: r.last_access });
+    index.reset();
+  }
+  const rows = new Map(index.all().map((r) => [r.file_path, r]));
+  const seen = new Set<string>();
+  const keys = new Set<string>();
+  let indexed = 0;
+  let skipped = 0;
+  const nav: NavPage[] = [];
+  index.transaction(() => {
+    for (const dir of typeDirs(store)) {
+      for (const file of pageFiles(dir.path)) {
+        const path = join(dir.path, file);
+        const stat = statSync(path);
+        const known = rows.get(path);
+        if (known && known.file_mtime === stat.mtimeMs && known.file_size === stat.size) {
+          seen.add(path);
+          keys.add(key(known.scope, known.project_id, known.slug));
+          nav.push(navOf(known));
+          skipped++;
+          continue;
+        }
+        let page: Page;
+        try {
+          page = readPage(store, path);
+        } catch (e) {
+          errors.push(`${rel(store, path)}: ${(e as Error).message}`);
+          continue;
+        }
+        const k = key(page.scope, page.project_id, page.slug);
+        if (keys.has(k)) {
+          errors.push(`${rel(store, path)}: another page in this scope already uses slug \`${page.slug}\``);
+          continue;
+        }
+        keys.add(k);
+        const old = carried.get(k);
+        const withCounts = old
+          ? { ...page, access_count: Math.max(page.access_count, old.count), last_access: old.last ?? page.last_access }
+          : page;
+        if (
+          known &&
+          (known.scope !== page.scope || known.project_id !== (page.project_id ?? "") || known.slug !== page.slug)
+        )
+          index.remove(known.scope, known.project_id, known.slug);
+        index.upsert(withCounts, { mtime: stat.mtimeMs, size: stat.size });
+        seen.add(path);
+        nav.push(page);
+        indexed++;
+      }
+    }
+    for (const [path, row] of rows) {
+      if (seen.has(path) && existsSync(path)) continue;
+      // The key may have been re-pointed at a page's new path above; only a row still naming the lost file goes.
+      if (index.get(row.scope, row.project_id, row.slug)?.file_path === path)
+        index.remove(row.scope, row.project_id, row.slug);
+    }
+    index.setMeta("last_rebuild", isoSeconds(store.now()));
+  });
+  const removed = [...rows.keys()].filter((p) => !seen.has(p)).length;
+  const changes: NavChange[] = opts.navigation === false ? [] : regenerate(store, nav);
+  const counts: Record<string, number> = {};
+  for (const c of changes) counts[c.category] = (counts[c.category] ?? 0) + 1;
+  logOp(store, { op: opts.force ? "rebuild-force" : "rebuild", count: indexed });
+  return {
+    nodes_indexed: indexed,
+    nodes_skipped: skipped,
+    nodes_errored: errors.length,
+    nodes_removed: removed,
+    duration_ms: Math.round(performance.now() - started),
+    errors: errors.slice(0, 10),
+    navigation: counts,
+  };
+}

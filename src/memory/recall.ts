@@ -1,0 +1,211 @@
+// Recall: safe tokens, strict AND then OR, filters before the limit, budget packing, access bumped for hits only.
+import { MemnoxError } from "../core/errors.ts";
+import type { Row } from "./index-db.ts";
+import { navigationSearch } from "./nav-search.ts";
+import { hasPages } from "./navigation.ts";
+import { DEFAULT_MAX_TOKENS, estimateTokens, packToBudget } from "./pack.ts";
+import type { Page } from "./page.ts";
+import { QueryError, queryTokens } from "./query.ts";
+import { andThenOr, type Filters, type ScopeFilter } from "./search.ts";
+import type { Store } from "./store.ts";
+import { isoSeconds } from "./time.ts";
+
+export type Engine = "fts5" | "navigation";
+
+export interface RecallQuery {
+  readonly query: string;
+  readonly topK?: number;
+  readonly type?: string;
+  readonly tags?: readonly string[];
+  readonly scope?: ScopeFilter;
+  readonly includeExpired?: boolean;
+  readonly includeInactive?: boolean;
+  readonly maxTokens?: number;
+  readonly engine?: Engine;
+  /** Telemetry off for dashboards and hooks that only look. */
+  readonly recordAccess?: boolean;
+}
+
+export interface Hit {
+  readonly slug: string;
+  readonly status: string;
+  readonly file_path: string;
+  readonly title: string;
+  readonly description: string;
+  readonly node_type: string;
+  readonly importance: number;
+  readonly score: number;
+  readonly rank: number;
+  readonly snippet: string;
+  readonly snippet_source: "body" | "description" | "title";
+  readonly tags: readonly string[];
+  readonly created: string;
+  readonly timestamp: string;
+  readonly updated_at: string;
+  readonly last_access: string | null;
+  readonly transcript_ref: string | null;
+  readonly links: readonly string[];
+  readonly scope: string;
+  readonly project_id: string | null;
+  readonly project_label: string | null;
+}
+
+export interface RecallResult {
+  readonly query: string;
+  readonly hits: Hit[];
+  readonly total_indexed: number;
+  readonly search_engine: string;
+  readonly search_time_ms: number;
+  readonly tokens_used: number;
+  readonly omitted_by_budget: number;
+}
+
+/** A hit with what packing needs and telemetry needs, before it is shown. */
+export interface Candidate {
+  readonly hit: Omit<Hit, "rank">;
+  readonly id?: number;
+  readonly cost: number;
+}
+
+export function refuseQuery(e: unknown): never {
+  if (e instanceof QueryError) throw new MemnoxError("refused", e.message);
+  throw e;
+}
+
+export function filtersOf(
+  store: Store,
+  q: Pick<RecallQuery, "scope" | "type" | "tags" | "includeExpired" | "includeInactive">,
+): Filters {
+  return {
+    scope: q.scope ?? { kind: "all" },
+    ...(q.type ? { type: q.type } : {}),
+    ...(q.tags && q.tags.length > 0 ? { tags: q.tags } : {}),
+    ...(q.includeExpired ? {} : { now: isoSeconds(store.now()) }),
+    ...(q.includeInactive ? { includeInactive: true } : {}),
+  };
+}
+
+function checkTopK(topK: number | undefined, max = 100): number {
+  const k = topK ?? 10;
+  if (!Number.isInteger(k) || k < 1 || k > max) throw new MemnoxError("refused", `top-k must be from 1 to ${max}`);
+  return k;
+}
+
+export function rowHit(
+  store: Store,
+  row: Row,
+  score: number,
+  snippet: string,
+  source: Hit["snippet_source"],
+): Candidate {
+  const links = [
+    ...new Set(
+      store
+        .index()
+        .linksOf(row.id)
+        .map((l) => l.target),
+    ),
+  ];
+  return {
+    id: row.id,
+    cost: Math.floor(row.body_chars / 4) + 1,
+    hit: {
+      slug: row.slug,
+      status: row.status,
+      file_path: row.file_path,
+      title: row.title,
+      description: row.description,
+      node_type: row.node_type,
+      importance: row.importance,
+      score,
+      snippet,
+      snippet_source: source,
+      tags: JSON.parse(row.tags) as string[],
+      created: row.created,
+      timestamp: row.timestamp,
+      updated_at: row.updated_at,
+      last_access: row.last_access,
+      transcript_ref: row.transcript_ref,
+      links,
+      scope: row.scope,
+      project_id: row.project_id || null,
+      project_label: row.project_label,
+    },
+  };
+}
+
+export function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
+  return {
+    cost: estimateTokens(page.body),
+    hit: {
+      slug: page.slug,
+      status: page.status,
+      file_path: page.path,
+      title: page.title,
+      description: page.description,
+      node_type: page.type,
+      importance: page.importance,
+      score,
+      snippet: source === "description" ? page.description : page.title,
+      snippet_source: source,
+      tags: page.tags,
+      created: page.created,
+      timestamp: page.timestamp,
+      updated_at: page.updated_at,
+      last_access: page.last_access,
+      transcript_ref: page.transcript_ref,
+      links: [...new Set(page.links.map((l) => l.target))],
+      scope: page.scope,
+      project_id: page.project_id,
+      project_label: page.project_label,
+    },
+  };
+}
+
+/** Candidates by the chosen engine, falling back to navigation when the index is empty but pages exist. */
+export function candidates(
+  store: Store,
+  tokens: readonly string[],
+  f: Filters,
+  limit: number,
+  engine: Engine,
+): { found: Candidate[]; engine: string; total: number } {
+  const total = store.hasIndex() ? store.index().count() : 0;
+  if (engine === "fts5" && total > 0) {
+    const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
+      rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
+    );
+    return { found, engine: "semantic-and-fallback-fts5", total };
+  }
+  if (engine === "fts5" && !hasPages(store, store.layout.docs))
+    return { found: [], engine: "semantic-and-fallback-fts5", total };
+  const found = navigationSearch(store, tokens, f, limit).map((n) => pageHit(n.page, -n.matched, n.snippetSource));
+  return { found, engine: engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback", total };
+}
+
+export function recall(store: Store, q: RecallQuery): RecallResult {
+  const started = performance.now();
+  const limit = checkTopK(q.topK);
+  let tokens: string[];
+  try {
+    tokens = queryTokens(q.query);
+  } catch (e) {
+    refuseQuery(e);
+  }
+  const { found, engine, total } = candidates(store, tokens, filtersOf(store, q), limit, q.engine ?? "fts5");
+  const packed = packToBudget(found, (c) => c.cost, q.maxTokens ?? DEFAULT_MAX_TOKENS);
+  const hits = packed.kept.map((c, i) => ({ ...c.hit, rank: i + 1 }));
+  if (q.recordAccess !== false && store.hasIndex()) {
+    const ids = packed.kept.flatMap((c) => (c.id === undefined ? [] : [c.id]));
+    store.index().recordAccess(ids, isoSeconds(store.now()));
+  }
+  return {
+    query: q.query,
+    hits,
+    total_indexed: total,
+    search_engine: engine,
+    search_time_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    tokens_used: packed.used,
+    omitted_by_budget: packed.skipped.length,
+  };
+}

@@ -1,0 +1,44 @@
+// The one call a hook makes: open the store quietly, find the session's project, and ask for reminders.
+import { existsSync } from "node:fs";
+import type { Env, Git } from "../ports/index.ts";
+import type { Paths } from "../state/paths.ts";
+import { memoryDir } from "./dir.ts";
+import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "./project.ts";
+import { type Reminder, remindersFor } from "./remind.ts";
+import { openStore } from "./store.ts";
+
+export interface SessionContext {
+  readonly env: Env;
+  readonly paths: Paths;
+  readonly git: Git;
+  readonly cwd: string;
+  readonly now: () => number;
+}
+
+export interface SessionReminderOptions {
+  readonly budgetTokens?: number;
+  readonly alreadySaid?: ReadonlySet<string>;
+  readonly limit?: number;
+  readonly floor?: number;
+}
+
+/** Reminders for a prompt in the session's repository; an absent or unreadable store is silence, never an error. */
+export async function sessionReminders(
+  s: SessionContext,
+  prompt: string | undefined,
+  opts: SessionReminderOptions = {},
+): Promise<Reminder[]> {
+  const dir = memoryDir(s.env, s.paths, s.cwd);
+  if (!existsSync(dir)) return [];
+  let store: ReturnType<typeof openStore> | undefined;
+  try {
+    store = openStore({ dir, now: s.now, env: s.env });
+    const project = await projectFromCwd(s.git, s.cwd);
+    const text = prompt ?? (await sessionQuery(s.git, s.cwd));
+    return remindersFor({ store, projects: [project.id, MACHINE_PROJECT.id], prompt: text, ...opts });
+  } catch {
+    return [];
+  } finally {
+    store?.close();
+  }
+}

@@ -1,0 +1,207 @@
+// Deterministic checks for CI: pages parse, the index matches, links resolve, OKF rules hold, navigation is current.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { edges } from "./index-db.ts";
+import { diagnose, type NavChange } from "./navigation.ts";
+import { hashBody, type Page } from "./page.ts";
+import { type ScanError, type Store, scanPages } from "./store.ts";
+import { normalizeTimestamp } from "./time.ts";
+
+export interface Check {
+  readonly check: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+export interface VerifyReport {
+  readonly ok: boolean;
+  readonly checks: readonly Check[];
+  readonly recall_evidence: boolean;
+  readonly write_evidence: boolean;
+  readonly warnings: readonly string[];
+}
+
+export interface VerifyOptions {
+  readonly since?: string;
+  readonly requireRecall?: boolean;
+  readonly requireWrite?: boolean;
+}
+
+/** A count and at most three names; never content. */
+function bounded(label: string, names: readonly string[]): string {
+  if (names.length === 0) return `0 ${label}`;
+  return `${names.length} ${label}: ${[...names].sort().slice(0, 3).join(", ")}`;
+}
+
+const keyOf = (p: Page) => `${p.scope}\0${p.project_id ?? ""}`;
+
+/** Targets a page may link to: its own namespace or a global page. */
+function resolver(pages: readonly Page[]): (from: Page, target: string) => boolean {
+  const byNs = new Map<string, Set<string>>();
+  for (const p of pages) {
+    const set = byNs.get(keyOf(p)) ?? new Set<string>();
+    set.add(p.slug);
+    byNs.set(keyOf(p), set);
+  }
+  return (from, target) => Boolean(byNs.get(keyOf(from))?.has(target) || byNs.get("global\0")?.has(target));
+}
+
+function okfChecks(pages: readonly Page[], resolves: (from: Page, target: string) => boolean): Check[] {
+  const bySlug = new Map(pages.map((p) => [`${keyOf(p)}\0${p.slug}`, p]));
+  const parentOf = (p: Page) =>
+    p.parent ? (bySlug.get(`${keyOf(p)}\0${p.parent}`) ?? bySlug.get(`global\0\0${p.parent}`)) : undefined;
+  const unresolvedParents = pages.filter((p) => p.parent && !resolves(p, p.parent)).map((p) => p.slug);
+  const cyclic = pages
+    .filter((p) => {
+      const seen = new Set([p.slug]);
+      for (let cur = parentOf(p); cur; cur = parentOf(cur)) {
+        if (seen.has(cur.slug)) return true;
+        seen.add(cur.slug);
+      }
+      return false;
+    })
+    .map((p) => p.slug);
+  const relations = (p: Page) => [...p.supersedes, ...p.implements, ...p.depends_on, ...p.links.map((l) => l.target)];
+  const unresolvedRelations = pages.filter((p) => relations(p).some((t) => !resolves(p, t))).map((p) => p.slug);
+  const norm = (v: string | null) => (v ? normalizeTimestamp(v) : null);
+  const inverted = pages
+    .filter((p) => p.valid_from && p.valid_until && (norm(p.valid_from) ?? "") > (norm(p.valid_until) ?? ""))
+    .map((p) => p.slug);
+  const outOfWindow = pages
+    .filter((p) => {
+      const [from, until, stale] = [norm(p.valid_from), norm(p.valid_until), norm(p.stale_after)];
+      return stale && from && until && !(from <= stale && stale <= until);
+    })
+    .map((p) => p.slug);
+  return [
+    {
+      check: "okf-parent-resolves",
+      ok: unresolvedParents.length === 0,
+      detail: bounded("unresolved parents", unresolvedParents),
+    },
+    { check: "okf-parent-acyclic", ok: cyclic.length === 0, detail: bounded("parent cycles", cyclic) },
+    {
+      check: "okf-relations-resolve",
+      ok: unresolvedRelations.length === 0,
+      detail: bounded("unresolved relation targets", unresolvedRelations),
+    },
+    {
+      check: "okf-validity-ordered",
+      ok: inverted.length === 0,
+      detail: bounded("pages with valid_from after valid_until", inverted),
+    },
+    {
+      check: "okf-stale-in-window",
+      ok: outOfWindow.length === 0,
+      detail: bounded("pages with stale_after outside the validity window", outOfWindow),
+    },
+  ];
+}
+
+function navigationDetail(changes: readonly NavChange[]): string {
+  if (changes.length === 0) return "navigation current";
+  const cats = ["missing", "stale", "orphan", "collision"] as const;
+  const counts = cats
+    .map((c) => [c, changes.filter((x) => x.category === c).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${c}=${n}`)
+    .join(" ");
+  const paths = [...new Set(changes.map((c) => c.path))].sort();
+  return `${counts}: ${paths.slice(0, 5).join("; ")}${paths.length > 5 ? `; and ${paths.length - 5} more` : ""}`;
+}
+
+export function zeroYieldStreak(store: Store): number {
+  if (!existsSync(store.layout.runsLog)) return 0;
+  let streak = 0;
+  for (const line of readFileSync(store.layout.runsLog, "utf8").trim().split("\n").reverse()) {
+    try {
+      const run = JSON.parse(line) as { mode?: string; created?: number };
+      if (run.mode === "dry-run") continue;
+      if ((run.created ?? 0) > 0) break;
+      streak++;
+    } catch {
+      break;
+    }
+  }
+  return streak;
+}
+
+/** Symlinks anywhere under docs/ or transcripts/: memory refuses to follow them, so verify names them. */
+function symlinks(store: Store): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isSymbolicLink()) out.push(relative(store.layout.root, p));
+      else if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(store.layout.docs);
+  walk(store.layout.transcripts);
+  return out;
+}
+
+export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
+  const errors: ScanError[] = [];
+  const pages = scanPages(store, errors);
+  const checks: Check[] = [
+    {
+      check: "wiki-parseable",
+      ok: errors.length === 0,
+      detail: bounded(
+        "malformed pages",
+        errors.map((e) => e.path),
+      ),
+    },
+  ];
+  const links = symlinks(store);
+  checks.push({ check: "no-symlinks", ok: links.length === 0, detail: bounded("symlinked paths", links) });
+  const index = store.hasIndex() ? store.index() : undefined;
+  const stale = pages.filter((p) => {
+    const row = index?.get(p.scope, p.project_id ?? "", p.slug);
+    return (
+      !row || row.content_hash !== hashBody(p.body) || row.description !== p.description || row.status !== p.status
+    );
+  });
+  const indexedPaths = new Set(pages.map((p) => p.path));
+  const extra = (index?.all() ?? []).filter((r) => !indexedPaths.has(r.file_path));
+  checks.push({
+    check: "index-fresh",
+    ok: stale.length === 0 && extra.length === 0,
+    detail: `${stale.length} stale or missing rows, ${extra.length} rows without a page`,
+  });
+  const resolves = resolver(pages);
+  const broken = pages.filter((p) => edges(p).some(([target, rel]) => rel === "mentions" && !resolves(p, target)));
+  checks.push({
+    check: "links-resolve",
+    ok: broken.length === 0,
+    detail: bounded(
+      "pages with broken links",
+      broken.map((p) => p.slug),
+    ),
+  });
+  checks.push(...okfChecks(pages, resolves));
+  const nav = diagnose(store, pages);
+  const defects = nav.filter((c) => c.category !== "collision");
+  checks.push({ check: "navigation-consistent", ok: defects.length === 0, detail: navigationDetail(nav) });
+
+  const warnings: string[] = [];
+  const streak = zeroYieldStreak(store);
+  if (streak >= 3) warnings.push(`${streak} consecutive zero-yield consolidations`);
+  const now = new Date(store.now()).toISOString().slice(0, 19).concat("Z");
+  const staleAfter = pages.filter((p) => p.stale_after && normalizeTimestamp(p.stale_after) <= now).map((p) => p.slug);
+  if (staleAfter.length > 0) warnings.push(bounded("pages past stale_after", staleAfter));
+  let recallEvidence = false;
+  let writeEvidence = false;
+  if (opts.since !== undefined) {
+    const since = normalizeTimestamp(opts.since);
+    recallEvidence = (index?.all() ?? []).some((r) => r.last_access !== null && r.last_access >= since);
+    writeEvidence = pages.some((p) => p.updated_at >= since);
+    if (!recallEvidence) warnings.push(`no recall activity recorded since ${opts.since}`);
+    if (!writeEvidence) warnings.push(`no memory writes since ${opts.since}`);
+  }
+  const ok =
+    checks.every((c) => c.ok) && !(opts.requireRecall && !recallEvidence) && !(opts.requireWrite && !writeEvidence);
+  return { ok, checks, recall_evidence: recallEvidence, write_evidence: writeEvidence, warnings };
+}

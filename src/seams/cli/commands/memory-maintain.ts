@@ -1,0 +1,130 @@
+// `memnox memory status | info | rebuild-index | watch | verify`: keeping the disposable parts honest.
+import { MemnoxError } from "../../../core/errors.ts";
+import { rebuildIndex } from "../../../memory/rebuild.ts";
+import { info, status } from "../../../memory/status.ts";
+import { verify } from "../../../memory/verify.ts";
+import { command } from "../registry.ts";
+import { common, flag, integer, type MemoryCli, run, say } from "./memory-cli.ts";
+
+export const statusCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "status", description: "index freshness, last capture per harness, pending and archived counts" },
+    args: { ...common },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const s = status(store);
+        say(cli, args, s, () => [
+          `store: ${s.dir}`,
+          `index: ${s.index.fresh ? "fresh" : "stale"} (${s.index.rows} rows, ${s.index.pages_on_disk} pages; ${s.index.missing} missing, ${s.index.changed} changed, ${s.index.orphaned} orphaned)`,
+          `pages: ${Object.entries(s.statuses)
+            .map(([k, n]) => `${n} ${k}`)
+            .join(", ")}`,
+          ...Object.entries(s.last_capture).map(([h, at]) => `last capture (${h}): ${at}`),
+          ...(s.zero_yield_consolidations
+            ? [`zero-yield consolidations in a row: ${s.zero_yield_consolidations}`]
+            : []),
+        ]);
+        return 0;
+      }),
+  });
+
+export const infoCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "info", description: "counts, index state, last rebuild" },
+    args: { ...common },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const i = info(store);
+        say(cli, args, i, () => [
+          `store: ${i.dir}`,
+          `pages: ${i.pages} (${
+            Object.entries(i.by_type)
+              .map(([t, n]) => `${n} ${t}`)
+              .join(", ") || "none"
+          })`,
+          `transcripts: ${i.transcripts}`,
+          `index: ${i.index.exists ? `${i.index.rows} rows, ${i.index.size_bytes} bytes, rebuilt ${i.index.last_rebuild ?? "never"}` : "not built"}`,
+        ]);
+        return 0;
+      }),
+  });
+
+export const rebuildCommand = (cli: MemoryCli) =>
+  command({
+    meta: {
+      name: "rebuild-index",
+      description: "re-index changed pages and regenerate navigation; --force from scratch",
+    },
+    args: { ...common, force: { type: "boolean", description: "drop the index and rebuild every row" } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const r = rebuildIndex(store, { force: args.force === true });
+        say(cli, args, r, () => [
+          `indexed ${r.nodes_indexed}, unchanged ${r.nodes_skipped}, removed ${r.nodes_removed}, malformed ${r.nodes_errored} (${r.duration_ms} ms)`,
+          ...r.errors.map((e) => `  ${e}`),
+        ]);
+        return r.nodes_errored > 0 ? 1 : 0;
+      }),
+  });
+
+export const watchCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "watch", description: "poll for hand-edited pages and re-index them" },
+    args: {
+      ...common,
+      interval: { type: "string", description: "seconds between passes (default 60)" },
+      once: { type: "boolean", description: "one pass, then exit" },
+    },
+    run: ({ args }) =>
+      run(cli, args, async (store) => {
+        const seconds = integer(args, "interval") ?? 60;
+        if (seconds < 1) throw new MemnoxError("refused", "--interval must be at least 1 second");
+        const pass = () => {
+          const r = rebuildIndex(store);
+          if (r.nodes_indexed || r.nodes_removed || r.nodes_errored || args.once)
+            say(cli, args, r, () => [
+              `indexed ${r.nodes_indexed}, removed ${r.nodes_removed}, malformed ${r.nodes_errored}`,
+            ]);
+        };
+        pass();
+        if (args.once) return 0;
+        await new Promise<void>((resolve) => {
+          const timer = setInterval(pass, seconds * 1000);
+          const stop = () => {
+            clearInterval(timer);
+            resolve();
+          };
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+        return 0;
+      }),
+  });
+
+export const verifyCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "verify", description: "deterministic checks for CI; exit 1 when one fails" },
+    args: {
+      ...common,
+      since: { type: "string", description: "also report recall and write activity since this UTC time" },
+      "require-recall": { type: "boolean", description: "fail without recall activity since --since" },
+      "require-write": { type: "boolean", description: "fail without a write since --since" },
+    },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const since = flag(args, "since");
+        if ((args["require-recall"] || args["require-write"]) && !since)
+          throw new MemnoxError("refused", "--require-recall and --require-write need --since");
+        const r = verify(store, {
+          ...(since ? { since } : {}),
+          requireRecall: args["require-recall"] === true,
+          requireWrite: args["require-write"] === true,
+        });
+        say(cli, args, r, () => [
+          ...r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.check}: ${c.detail}`),
+          ...r.warnings.map((w) => `warning: ${w}`),
+          r.ok ? "verify: ok" : "verify: failed",
+        ]);
+        return r.ok ? 0 : 1;
+      }),
+  });

@@ -1,0 +1,25 @@
+// `memnox memory serve-mcp`: the memory tools over stdio; the MCP SDK loads only here.
+import type { ProjectRef } from "../../../memory/project.ts";
+import { projectFromCwd } from "../../../memory/project.ts";
+import { command } from "../registry.ts";
+import { common, type MemoryCli, run } from "./memory-cli.ts";
+
+export const serveMcpCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "serve-mcp", description: "an MCP server (stdio) with write, recall, forget and provenance" },
+    args: { ...common },
+    run: ({ args }) =>
+      run(cli, args, async (store) => {
+        const { serve } = await import("../../../memory/mcp.ts");
+        let project: Promise<ProjectRef> | undefined;
+        await serve({
+          store,
+          version: cli.ctx.version,
+          currentProject: () => {
+            project ??= projectFromCwd(cli.ctx.git, cli.ctx.cwd);
+            return project;
+          },
+        });
+        return 0;
+      }),
+  });

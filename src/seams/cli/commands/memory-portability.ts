@@ -1,0 +1,75 @@
+// `memnox memory backup | restore | export | import`: the store as one archive or one JSON document.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { MemnoxError } from "../../../core/errors.ts";
+import { backup, restore } from "../../../memory/backup.ts";
+import { exportNodes, importNodes } from "../../../memory/portability.ts";
+import { command } from "../registry.ts";
+import { common, type MemoryCli, run, say } from "./memory-cli.ts";
+
+const path = (cli: MemoryCli, p: unknown) => resolve(cli.ctx.cwd, String(p));
+
+export const backupCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "backup", description: "pages, transcripts and an index snapshot in one tar.gz" },
+    args: { ...common, output: { type: "string", description: "the archive to write", required: true } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const r = backup(store, path(cli, args.output));
+        say(cli, args, r, () => [`wrote ${r.archive_path} (${r.size_bytes} bytes, ${r.file_counts.pages} pages)`]);
+        return 0;
+      }),
+  });
+
+export const restoreCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "restore", description: "check every member, move current data aside, unpack, rebuild the index" },
+    args: { ...common, input: { type: "string", description: "the archive to restore", required: true } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const r = restore(store, path(cli, args.input));
+        say(cli, args, r, () => [
+          `restored ${r.file_counts.pages} pages`,
+          ...(r.previous_backup_dir ? [`previous data kept in ${r.previous_backup_dir}`] : []),
+          ...r.warnings.map((w) => `warning: ${w}`),
+        ]);
+        return 0;
+      }),
+  });
+
+export const exportCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "export", description: "every page as one JSON node document" },
+    args: { ...common, output: { type: "string", description: "the JSON file to write", required: true } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const r = exportNodes(store, path(cli, args.output));
+        say(cli, args, r, () => [
+          `exported ${r.nodes} pages to ${r.output}`,
+          ...r.skipped.map((s) => `skipped ${s.path}: ${s.message}`),
+        ]);
+        return 0;
+      }),
+  });
+
+export const importCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "import", description: "write the nodes of an export; invalid entries are skipped and named" },
+    args: { ...common, input: { type: "string", description: "the JSON file to read", required: true } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const file = path(cli, args.input);
+        let text: string;
+        try {
+          text = readFileSync(file, "utf8");
+        } catch {
+          throw new MemnoxError("not_found", `cannot read \`${String(args.input)}\``);
+        }
+        const r = importNodes(store, text, String(args.input));
+        say(cli, args, r, () => [
+          `imported ${r.imported}`,
+          ...r.skipped.map((s) => `skipped #${s.index} ${s.slug}: ${s.reason}`),
+        ]);
+        return r.skipped.length > 0 ? 1 : 0;
+      }),
+  });

@@ -1,0 +1,87 @@
+// `memnox memory ingest-transcript | clear-transcripts | provenance`: sessions kept and traced back.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { MemnoxError } from "../../../core/errors.ts";
+import { clearTranscripts, ingestTranscript, provenance } from "../../../memory/transcripts.ts";
+import { command } from "../registry.ts";
+import {
+  common,
+  flag,
+  type MemoryCli,
+  oneOf,
+  project,
+  projectArgs,
+  run,
+  say,
+  selector,
+  selectorArgs,
+} from "./memory-cli.ts";
+
+export const ingestCommand = (cli: MemoryCli) =>
+  command({
+    meta: {
+      name: "ingest-transcript",
+      description: "store a session's turns (scrubbed) and link them to an episode page",
+    },
+    args: {
+      ...common,
+      ...projectArgs,
+      "session-id": { type: "string", description: "the session's id", required: true },
+      "turns-file": {
+        type: "string",
+        description: "JSONL: an optional header line, then one turn per line (`-` for stdin)",
+        required: true,
+      },
+      harness: { type: "string", description: "the agent that produced it" },
+      scope: { type: "string", description: "the episode's scope: global (default) or project" },
+    },
+    run: ({ args }) =>
+      run(cli, args, async (store) => {
+        const file = String(args["turns-file"]);
+        let jsonl: string;
+        if (file === "-") jsonl = await cli.ctx.io.readAll();
+        else {
+          try {
+            jsonl = readFileSync(resolve(cli.ctx.cwd, file), "utf8");
+          } catch {
+            throw new MemnoxError("not_found", `cannot read \`${file}\``);
+          }
+        }
+        const scope = oneOf(args, "scope", ["global", "project"] as const) ?? "global";
+        const harness = flag(args, "harness");
+        const r = ingestTranscript(store, {
+          sessionId: String(args["session-id"]),
+          jsonl,
+          source: file,
+          scope,
+          ...(scope === "project" ? { project: await project(cli, args) } : {}),
+          ...(harness ? { harness } : {}),
+        });
+        say(cli, args, r, () => [`${r.turn_count} turns stored; episode ${r.episode_node}`, `  ${r.transcript_file}`]);
+        return 0;
+      }),
+  });
+
+export const clearCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "clear-transcripts", description: "delete every raw transcript; episodes stay with retired links" },
+    args: { ...common, confirm: { type: "boolean", description: "yes, delete them permanently" } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const r = clearTranscripts(store, args.confirm === true);
+        say(cli, args, r, () => [`removed ${r.removed_files} files; retired ${r.retired_links} episode links`]);
+        return 0;
+      }),
+  });
+
+export const provenanceCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "provenance", description: "how a page traces back to a session" },
+    args: { ...common, ...selectorArgs, slug: { type: "positional", description: "the page", required: true } },
+    run: ({ args }) =>
+      run(cli, args, async (store) => {
+        const r = provenance(store, String(args.slug), await selector(cli, args));
+        say(cli, args, r, () => [`${r.slug}: ${r.confidence}`, ...r.transcript_files.map((f) => `  ${f}`)]);
+        return 0;
+      }),
+  });

@@ -1,0 +1,95 @@
+// `memnox memory write`: one page, by a person, placed by scope and type.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { MemnoxError } from "../../../core/errors.ts";
+import type { TypedLink } from "../../../memory/page.ts";
+import { writePage } from "../../../memory/write.ts";
+import { command } from "../registry.ts";
+import { common, flag, list, type MemoryCli, number, oneOf, project, projectArgs, run, say } from "./memory-cli.ts";
+
+function links(raw: readonly string[]): TypedLink[] {
+  return raw.map((l) => {
+    const [target = "", rel = "relates-to"] = l.split(":");
+    return { target: target.trim().toLowerCase(), rel: rel.trim() };
+  });
+}
+
+async function bodyOf(cli: MemoryCli, args: Record<string, unknown>): Promise<string> {
+  const body = flag(args, "body");
+  const file = flag(args, "body-file");
+  if (body !== undefined && file !== undefined)
+    throw new MemnoxError("refused", "give --body or --body-file, not both");
+  if (file === "-") return cli.ctx.io.readAll();
+  if (file !== undefined) {
+    try {
+      return readFileSync(resolve(cli.ctx.cwd, file), "utf8");
+    } catch {
+      throw new MemnoxError("not_found", `cannot read \`${file}\``);
+    }
+  }
+  if (body === undefined) throw new MemnoxError("refused", "a page needs --body (or --body-file, `-` for stdin)");
+  return body;
+}
+
+export const writeCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "write", description: "write one page (an existing --slug is updated in place)" },
+    args: {
+      ...common,
+      ...projectArgs,
+      type: {
+        type: "string",
+        description: "entity, preference, procedure, summary, episode, or a declared type",
+        required: true,
+      },
+      title: { type: "string", description: "the page's name; its slug derives from it", required: true },
+      body: { type: "string", description: "Markdown body; [[slug]] links become edges" },
+      "body-file": { type: "string", description: "read the body from a file (`-` for stdin)" },
+      description: { type: "string", description: "one line (at most 512 bytes) saying when the page helps" },
+      tags: { type: "string", description: "comma-separated labels" },
+      importance: { type: "string", description: "0 to 1 (default 0.5)" },
+      links: { type: "string", description: "comma-separated slugs, each optionally `slug:relation`" },
+      scope: { type: "string", description: "global (default) or project" },
+      slug: { type: "string", description: "update this slug instead of deriving a new one" },
+      "valid-from": { type: "string", description: "hidden from recall before this UTC time" },
+      "valid-until": { type: "string", description: "hidden from recall from this UTC time" },
+      "stale-after": { type: "string", description: "advisory: verify reports it after this time" },
+      parent: { type: "string", description: "the parent page's slug" },
+      supersedes: { type: "string", description: "comma-separated slugs this page replaces" },
+      resource: { type: "string", description: "canonical URI of the thing the page is about" },
+    },
+    run: ({ args, rawArgs }) =>
+      run(cli, args, async (store) => {
+        const scope = oneOf(args, "scope", ["global", "project"] as const) ?? "global";
+        const importance = number(args, "importance");
+        const r = writePage(store, {
+          type: String(args.type),
+          title: String(args.title),
+          body: await bodyOf(cli, args),
+          scope,
+          author: "person",
+          tags: list(rawArgs, "tags"),
+          links: links(list(rawArgs, "links")),
+          supersedes: list(rawArgs, "supersedes"),
+          ...(scope === "project" ? { project: await project(cli, args) } : {}),
+          ...opt("description", flag(args, "description")),
+          ...opt("importance", importance),
+          ...opt("slug", flag(args, "slug")),
+          ...opt("validFrom", flag(args, "valid-from")),
+          ...opt("validUntil", flag(args, "valid-until")),
+          ...opt("staleAfter", flag(args, "stale-after")),
+          ...opt("parent", flag(args, "parent")),
+          ...opt("resource", flag(args, "resource")),
+        });
+        say(cli, args, r, () => [
+          `${r.created ? "wrote" : "updated"} ${r.slug} (${r.type}, ${r.scope}${r.status === "active" ? "" : `, ${r.status}`})`,
+          `  ${r.file_path}`,
+          ...(r.redacted.length ? [`  redacted: ${r.redacted.join(", ")}`] : []),
+        ]);
+        return 0;
+      }),
+  });
+
+function opt<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}

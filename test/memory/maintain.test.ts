@@ -1,0 +1,132 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { exportNodes, importNodes } from "../../src/memory/portability.ts";
+import { explicitProject } from "../../src/memory/project.ts";
+import { recall } from "../../src/memory/recall.ts";
+import { info, status } from "../../src/memory/status.ts";
+import { readPage } from "../../src/memory/store.ts";
+import { ingestTranscript } from "../../src/memory/transcripts.ts";
+import { enableType } from "../../src/memory/types-ops.ts";
+import { verify } from "../../src/memory/verify.ts";
+import { run } from "../../src/seams/cli/index.ts";
+import { fakeHome, tempDir, testContext } from "../support/index.ts";
+import { memStore, put } from "./helpers.ts";
+
+const home = fakeHome();
+afterAll(() => home[Symbol.dispose]());
+
+describe("watch, status and info", () => {
+  test("watch --once picks up a page edited by hand", async () => {
+    const dir = home.join("watched");
+    const write = testContext(home, {
+      args: ["memory", "--dir", dir, "write", "--type", "entity", "--title", "Otter", "--body", "River animal."],
+    });
+    expect(await run(write.ctx)).toBe(0);
+    const file = join(dir, "docs/global/entities/otter.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("River animal.", "Sea otters use kelp."));
+    const w = testContext(home, { args: ["memory", "watch", "--once", "--json", "--dir", dir] });
+    expect(await run(w.ctx)).toBe(0);
+    expect(JSON.parse(w.io.stdout())).toMatchObject({ nodes_indexed: 1, nodes_errored: 0 });
+    const r = testContext(home, { args: ["memory", "recall", "kelp", "--json", "--dir", dir] });
+    await run(r.ctx);
+    expect(JSON.parse(r.io.stdout()).hits[0].slug).toBe("otter");
+  });
+
+  test("status counts statuses, freshness and the last capture per harness; info counts what is held", () => {
+    using m = memStore();
+    put(m.store, { title: "A" });
+    put(m.store, { title: "B", status: "pending" });
+    ingestTranscript(m.store, {
+      sessionId: "s1",
+      jsonl: '{"role":"user","content":"x","turn":1}',
+      source: "t",
+      harness: "codex",
+    });
+    const s = status(m.store);
+    expect(s.statuses).toEqual({ active: 2, pending: 1, superseded: 0, archived: 0 });
+    expect(s.index).toMatchObject({ fresh: true, rows: 3, pages_on_disk: 3 });
+    expect(s.last_capture).toEqual({ codex: "2026-11-30T12:00:00Z" });
+    writeFileSync(
+      join(m.dir.path, "docs/global/entities/hand.md"),
+      readFileSync(join(m.dir.path, "docs/global/entities/a.md")),
+    );
+    expect(status(m.store).index).toMatchObject({ fresh: false, missing: 1 });
+    const i = info(m.store);
+    expect(i).toMatchObject({ pages: 4, by_type: { entity: 3, episode: 1 }, transcripts: 1 });
+    expect(i.index.exists).toBe(true);
+  });
+});
+
+describe("export and import", () => {
+  test("an export imports into an empty store with the same pages, ids and projects", () => {
+    using a = memStore();
+    using b = memStore();
+    using out = tempDir("memnox-export");
+    const project = explicitProject("shop-1", "shop", "shop");
+    enableType(a.store, project, "decision", "sam");
+    const g = put(a.store, {
+      title: "Kafka",
+      body: "Ordering. [[queue]]",
+      tags: ["q"],
+      description: "When picking a queue.",
+    });
+    put(a.store, { type: "decision", title: "Choose Kafka", scope: "project", project });
+    const e = exportNodes(a.store, out.join("nodes.json"));
+    expect(e.nodes).toBe(2);
+    enableType(b.store, project, "decision", "sam");
+    const r = importNodes(b.store, readFileSync(out.join("nodes.json"), "utf8"), "nodes.json");
+    expect(r).toEqual({ imported: 2, skipped: [], redacted: [] });
+    const copy = readPage(b.store, join(b.dir.path, "docs/global/entities/kafka.md"));
+    expect(copy).toMatchObject({
+      id: g.id,
+      tags: ["q"],
+      description: "When picking a queue.",
+      body: "Ordering. [[queue]]",
+    });
+    expect(
+      recall(b.store, { query: "choose kafka", scope: { kind: "project", projectId: "shop-1" } }).hits[0]?.file_path,
+    ).toBe(join(b.dir.path, "docs/projects/shop/decision/choose-kafka.md"));
+  });
+
+  test("invalid entries are skipped and named; the rest are written", () => {
+    using m = memStore();
+    const doc = {
+      nodes: [
+        { slug: "ok", type: "entity", title: "Ok", body: "fine", scope: "global" },
+        { slug: "no-title", type: "entity", body: "x", scope: "global" },
+        { slug: "undeclared", type: "policy", title: "P", body: "x", scope: "project", project_id: "p1" },
+        { slug: "bad-scope", type: "entity", title: "B", body: "x", scope: "team" },
+      ],
+    };
+    const r = importNodes(m.store, JSON.stringify(doc), "doc.json");
+    expect(r.imported).toBe(1);
+    expect(r.skipped.map((s) => [s.index, s.slug])).toEqual([
+      [1, "no-title"],
+      [2, "undeclared"],
+      [3, "bad-scope"],
+    ]);
+    expect(r.skipped[0]?.reason).toContain("title");
+    expect(r.skipped[1]?.reason).toContain("undeclared type `policy`");
+    expect(() => importNodes(m.store, "{}", "doc.json")).toThrow(/no `nodes` list/);
+  });
+});
+
+describe("symlinks inside the store", () => {
+  test("are refused on write and named by verify", () => {
+    using m = memStore();
+    using elsewhere = tempDir("memnox-elsewhere");
+    const project = explicitProject("p1", "p", "p");
+    put(m.store, { title: "Seed", scope: "project", project });
+    mkdirSync(join(m.dir.path, "docs/projects/p"), { recursive: true });
+    symlinkSync(elsewhere.path, join(m.dir.path, "docs/projects/p/procedures"));
+    expect(() => put(m.store, { type: "procedure", title: "Escape", scope: "project", project })).toThrow(
+      /is a symlink/,
+    );
+    const v = verify(m.store);
+    expect(v.checks.find((c) => c.check === "no-symlinks")).toMatchObject({
+      ok: false,
+      detail: "1 symlinked paths: docs/projects/p/procedures",
+    });
+  });
+});

@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { MemnoxError } from "../../src/core/errors.ts";
+import { createMemoryServer, sanitize } from "../../src/memory/mcp.ts";
+import { explicitProject } from "../../src/memory/project.ts";
+import { fakeHome } from "../support/index.ts";
+import { type MemStore, memStore, put } from "./helpers.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const project = explicitProject("shop-1", "shop", "shop");
+const open: MemStore[] = [];
+afterEach(() => {
+  for (const m of open.splice(0)) m[Symbol.dispose]();
+});
+
+async function connect() {
+  const m = memStore();
+  open.push(m);
+  const server = createMemoryServer({ store: m.store, version: "test", currentProject: async () => project });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(b);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+    return { error: r.isError === true, value: JSON.parse(r.content[0]?.text ?? "null") };
+  };
+  return { m, client, call };
+}
+
+describe("memnox memory serve-mcp", () => {
+  test("lists four typed tools; write requires scope; forget offers only reversible modes", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["write", "recall", "forget", "provenance"]);
+    const write = tools.find((t) => t.name === "write");
+    expect(write?.inputSchema.required).toEqual(["type", "title", "body", "scope"]);
+    const forget = tools.find((t) => t.name === "forget")?.inputSchema.properties as Record<
+      string,
+      { enum?: string[] }
+    >;
+    expect(forget.mode?.enum).toEqual(["soft", "decay", "archive"]);
+  });
+
+  test("a write without scope is refused field by field, before anything is saved", async () => {
+    const { call, m } = await connect();
+    const r = await call("write", { type: "entity", title: "X", body: "y" });
+    expect(r).toEqual({ error: true, value: { error: 'scope: Invalid key: Expected "scope" but received undefined' } });
+    expect(m.store.hasIndex()).toBe(false);
+    expect((await call("forget", { slug: "x", mode: "hard" })).value.error).toMatch(/^mode: /);
+  });
+
+  test("a model's project knowledge lands pending in the server's project; an episode is active; recall and provenance answer", async () => {
+    const { call, m } = await connect();
+    m.store.index();
+    put(m.store, { title: "Kafka", body: "We chose Kafka for ordering." });
+    const w = await call("write", { type: "preference", title: "Tabs", body: "Tabs not spaces.", scope: "project" });
+    expect(w.value).toMatchObject({ slug: "tabs", status: "pending", scope: "project" });
+    const r = await call("recall", { query: "kafka ordering" });
+    expect(r.value.hits.map((h: { slug: string }) => h.slug)).toEqual(["kafka"]);
+    expect((await call("recall", { query: "tabs", scope: "project" })).value.hits).toEqual([]);
+    expect((await call("provenance", { slug: "kafka" })).value.confidence).toBe("none");
+    expect((await call("forget", { slug: "kafka" })).value).toMatchObject({ forgotten: true, mode: "soft" });
+    const task = await call("recall", { query: "goal", questions: ["tabs"] });
+    expect(task.value.unanswered).toEqual(["tabs"]);
+  });
+
+  test("errors carry no paths and no memory text", async () => {
+    const { call } = await connect();
+    const r = await call("forget", { slug: "missing" });
+    expect(r.value.error).toBe("no memory page `missing`");
+    expect(
+      sanitize(new MemnoxError("refused", "`/home/sam/.memnox/memory/docs/x.md` in the memory store is a symlink")),
+    ).toBe("a path in the memory store is a symlink");
+    expect(sanitize(new Error("ENOENT: /home/sam/secret-project/file"))).toBe("the memory operation failed");
+  });
+
+  test("serves over stdio from the real entry point", async () => {
+    using home = fakeHome();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "bin/memnox.ts"), "memory", "serve-mcp"],
+      env: home.env({ MEMNOX_ARGV0: "memnox" }),
+      cwd: home.home,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    try {
+      const w = (await client.callTool({
+        name: "write",
+        arguments: { type: "entity", title: "Heron", body: "A bird.", scope: "global" },
+      })) as { content: { text: string }[] };
+      expect(JSON.parse(w.content[0]?.text ?? "{}")).toMatchObject({ slug: "heron", status: "pending" });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { forget } from "../../src/memory/lifecycle.ts";
+import { regenerate } from "../../src/memory/navigation.ts";
+import { explicitProject } from "../../src/memory/project.ts";
+import { rebuildIndex } from "../../src/memory/rebuild.ts";
+import { scanPages } from "../../src/memory/store.ts";
+import { enableType } from "../../src/memory/types-ops.ts";
+import { memStore, put } from "./helpers.ts";
+
+function indexes(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name === "index.md") out[relative(root, p)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe("generated index.md", () => {
+  test("the root declares okf_version, descendants are body-only, entries escape markup", () => {
+    using m = memStore();
+    put(m.store, { title: "Ruff *linter* <b>", description: "When [linting] Python." });
+    put(m.store, { type: "preference", title: "Deploy on Fridays" });
+    const idx = indexes(join(m.dir.path, "docs"));
+    expect(idx["index.md"]).toBe(
+      '---\nokf_version: "0.2"\n---\n# index\n\n## Subdirectories\n- [global/](global/index.md)\n',
+    );
+    expect(idx["global/index.md"]).toBe(
+      "# global\n\n## Subdirectories\n- [entities/](entities/index.md)\n- [preferences/](preferences/index.md)\n",
+    );
+    expect(idx["global/entities/index.md"]).toBe(
+      "# global/entities\n\n## Entities\n- [Ruff \\*linter\\* \\<b\\>](ruff-linter-b.md) — When \\[linting\\] Python.\n",
+    );
+  });
+
+  test("splicing single writes and deletes gives the same bytes as a full render, and regenerating changes nothing", () => {
+    using m = memStore();
+    const project = explicitProject("shop-1", "shop", "shop");
+    enableType(m.store, project, "decision", "sam");
+    for (const t of ["Zulu", "Alpha", "Mike", "Echo"]) put(m.store, { title: t, description: `About ${t}.` });
+    put(m.store, { type: "decision", title: "Choose Kafka", scope: "project", project });
+    put(m.store, { title: "Alpha", slug: "alpha", description: "Changed." });
+    forget(m.store, "mike", "hard");
+    put(m.store, { type: "procedure", title: "Only one" });
+    forget(m.store, "only-one", "hard");
+    const spliced = indexes(join(m.dir.path, "docs"));
+    regenerate(m.store, scanPages(m.store));
+    expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
+    expect(spliced["global/index.md"]).not.toContain("procedures");
+    expect(spliced["projects/shop/decision/index.md"]).toBe(
+      "# projects/shop/decision\n\n## Decision\n- [Choose Kafka](choose-kafka.md)\n",
+    );
+    rebuildIndex(m.store, { force: true });
+    expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
+  });
+
+  test("a long run of writes, updates and deletes splices to exactly what a full render writes", () => {
+    using m = memStore();
+    let seed = 42;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const live: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const roll = next();
+      if (roll < 0.2 && live.length > 0) {
+        const slug = live.splice(Math.floor(next() * live.length), 1)[0] ?? "";
+        forget(m.store, slug, "hard");
+      } else if (roll < 0.4 && live.length > 0) {
+        const slug = live[Math.floor(next() * live.length)] ?? "";
+        put(m.store, { title: slug, slug, description: `Rewritten ${i} [x] *y*.` });
+      } else {
+        live.push(
+          put(m.store, {
+            title: `Page ${Math.floor(next() * 1000)} ${i % 7 === 0 ? "](z.md)" : ""}`,
+            description: i % 3 ? `D ${i}` : "",
+          }).slug,
+        );
+      }
+    }
+    const spliced = indexes(join(m.dir.path, "docs"));
+    regenerate(m.store, scanPages(m.store));
+    expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
+  });
+});
