@@ -1,13 +1,7 @@
 // Milestone ids: sortable by time, short enough to type, never derived from anything secret.
-const ID = /^mst_[0-9a-z]{6,12}[0-9a-f]{4}$/;
-
 export function milestoneId(nowMs: number, random: Uint8Array): string {
   const hex = [...random.slice(0, 2)].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `mst_${Math.max(0, Math.floor(nowMs)).toString(36)}${hex.padEnd(4, "0")}`;
-}
-
-export function isMilestoneId(s: string): boolean {
-  return ID.test(s);
 }
 
 /** A milestone id generator on a clock, with the platform's random source. */

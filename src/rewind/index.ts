@@ -2,7 +2,7 @@ export type { AutoDeps, AutoResult, DestroyingCommand, SessionWrite } from "./au
 export { DESTROY_THROTTLE_MS, milestoneAtRunStart, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "./auto.ts";
 export { rewindDeps } from "./deps.ts";
 export { argvDestroys, isWorkDestroying } from "./destroying.ts";
-export { idGenerator, isMilestoneId, milestoneId } from "./id.ts";
+export { idGenerator, milestoneId } from "./id.ts";
 export type { Forgotten, Listed, Taken, TakeRequest } from "./milestones.ts";
 export { forgetMilestones, listMilestones, takeMilestone } from "./milestones.ts";
 export type { RewindRequest, RewindResult } from "./rewind.ts";
