@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "rewind",
     terminal: true,
     summary: "undo what an agent did to your files",
-    load: notBuilt("rewind", "rewind"),
+    load: () => import("./commands/rewind.ts").then((m) => m.rewindCommand),
   },
   {
     name: "doctor",

@@ -1,6 +1,7 @@
 // What happens around an agent started by `memnox run`: the session on the record, and (with their issues) the
 // working-tree milestone and the egress proxy. One place, so each wires itself in here.
 import type { Context } from "../../../ports/context.ts";
+import { milestoneAtRunStart, rewindDeps } from "../../../rewind/index.ts";
 
 export interface RunHookInput {
   readonly session: string;
@@ -14,9 +15,20 @@ export interface RunHooks {
   after(exitCode: number, durationMs: number): Promise<void>;
 }
 
-export function runHooks(_ctx: Context, _input: RunHookInput): RunHooks {
+export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
   return {
-    async before() {},
+    async before() {
+      if (!input.milestone) return;
+      // Never stops the run: a milestone that cannot be kept is logged to stderr by rewindDeps.
+      const kept = await milestoneAtRunStart(rewindDeps(ctx), {
+        session: input.session,
+        path: input.root,
+        agent: input.agent,
+      });
+      if (kept.status === "taken") {
+        ctx.io.err(`memnox: working tree kept as ${kept.milestone.id}; memnox rewind puts it back\n`);
+      }
+    },
     async after() {},
   };
 }

@@ -1,0 +1,130 @@
+// Automatic milestones: once per session and repository, throttled before destruction, never thrown into the caller.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { Action } from "../../src/core/action.ts";
+import { DESTROY_THROTTLE_MS, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "../../src/rewind/auto.ts";
+import { listMilestones } from "../../src/rewind/milestones.ts";
+import { runHooks } from "../../src/seams/cli/commands/run-hooks.ts";
+import { tempDir } from "../support/fs.ts";
+import { type GitRepo, gitRepo } from "../support/git.ts";
+import { type FakeHome, fakeHome, testContext } from "../support/home.ts";
+import { testDeps } from "./support.ts";
+
+const open: { [Symbol.dispose](): void }[] = [];
+afterEach(() => {
+  for (const d of open.splice(0)) d[Symbol.dispose]();
+});
+
+function world(fail?: string) {
+  const home: FakeHome = fakeHome();
+  const a: GitRepo = gitRepo({ "a.txt": "a\n" });
+  const b: GitRepo = gitRepo({ "b.txt": "b\n" });
+  open.push(home, a, b);
+  const checkpoints = home.join(".memnox", "checkpoints.json");
+  return { home, a, b, checkpoints, ...testDeps({ checkpoints, ...(fail ? { fail } : {}) }) };
+}
+
+const act = (name: string): Action => ({ name, class: "destructive", targets: [], arguments: {} });
+
+describe("before a session's first write", () => {
+  test("once per session and repository; a session that owes nothing starts no process", async () => {
+    const { a, b, deps, calls, checkpoints } = world();
+    const first = await milestoneBeforeFirstWrite(deps, {
+      session: "s1",
+      path: a.join("new/dir/file.ts"),
+      agent: "claude-code",
+    });
+    expect(first).toMatchObject({ status: "taken", repo: a.path });
+    calls.length = 0;
+    expect(await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.join("a.txt") })).toEqual({
+      status: "owed-nothing",
+      repo: a.path,
+    });
+    expect(calls).toHaveLength(0);
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: b.path })).status).toBe("taken");
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s2", path: a.path })).status).toBe("taken");
+    const kept = JSON.parse(readFileSync(checkpoints, "utf8"));
+    expect(Object.keys(kept.sessions).sort()).toEqual(["s1", "s2"]);
+    expect(Object.keys(kept.sessions.s1.repos).sort()).toEqual([a.path, b.path].sort());
+    const m = (await listMilestones(deps, a.path)).milestones;
+    expect(m.map((x) => [x.kind, x.session, x.agent])).toEqual([
+      ["first-write", "s2", undefined],
+      ["first-write", "s1", "claude-code"],
+    ]);
+  });
+
+  test("outside any repository: nothing kept, nothing started, nothing marked", async () => {
+    const { deps, calls, checkpoints } = world();
+    const plain = tempDir("memnox-plain");
+    open.push(plain);
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: plain.join("x") })).status).toBe(
+      "not-a-repository",
+    );
+    expect(calls).toHaveLength(0);
+    expect(existsSync(checkpoints)).toBe(false);
+  });
+
+  test("a milestone git cannot keep is logged, never thrown, and not retried on every write", async () => {
+    const { a, deps, logged, calls } = world("write-tree");
+    const r = await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path });
+    expect(r.status).toBe("failed");
+    expect(logged.join("\n")).toMatch(/no milestone kept for .*git write-tree failed/);
+    calls.length = 0;
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path })).status).toBe("owed-nothing");
+    expect(calls).toHaveLength(0);
+  });
+
+  test("a checkpoints file memnox did not write is set aside, never lost, and milestones go on", async () => {
+    const { a, deps, logged, checkpoints, home } = world();
+    writeFileSync(checkpoints, "{ not json");
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path })).status).toBe("taken");
+    const aside = readdirSync(home.join(".memnox")).filter((f) => f.startsWith("checkpoints.json.unreadable-"));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(home.join(".memnox", aside[0] ?? ""), "utf8")).toBe("{ not json");
+    expect(logged.join("\n")).toContain("kept it as");
+  });
+});
+
+describe("before a command that destroys work", () => {
+  test("at most once every 20 seconds per session, and nothing started while throttled", async () => {
+    const { a, deps, calls, advance } = world();
+    const cmd = { session: "s1", cwd: a.path, actions: [act("shell.execute"), act("git.reset-hard")] };
+    const first = await milestoneBeforeDestroy(deps, cmd);
+    expect(first.status).toBe("taken");
+    if (first.status === "taken")
+      expect(first.milestone.reason).toBe("before a command that destroys work (git.reset-hard)");
+    advance(DESTROY_THROTTLE_MS - 1);
+    calls.length = 0;
+    expect((await milestoneBeforeDestroy(deps, cmd)).status).toBe("throttled");
+    expect(calls).toHaveLength(0);
+    expect((await milestoneBeforeDestroy(deps, { ...cmd, session: "s2" })).status).toBe("taken");
+    advance(1);
+    expect((await milestoneBeforeDestroy(deps, cmd)).status).toBe("taken");
+  });
+
+  test("a command that destroys nothing starts nothing", async () => {
+    const { a, deps, calls } = world();
+    const r = await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions: [act("filesystem.write")] });
+    expect(r.status).toBe("not-destroying");
+    expect(calls).toHaveLength(0);
+  });
+
+  test("it settles the session's first-write milestone in that repository", async () => {
+    const { a, deps } = world();
+    await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions: [act("filesystem.delete")] });
+    expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path })).status).toBe("owed-nothing");
+  });
+});
+
+describe("memnox run", () => {
+  test("keeps a milestone of the repository before the agent starts, and none with --no-milestone", async () => {
+    const { a, home } = world();
+    const { ctx, io } = testContext(home, { cwd: a.path });
+    await runHooks(ctx, { session: "ses_run", agent: "codex", root: a.path, milestone: false }).before();
+    expect(a.git("for-each-ref", "refs/memnox/")).toBe("");
+    await runHooks(ctx, { session: "ses_run", agent: "codex", root: a.path, milestone: true }).before();
+    const refs = a.git("for-each-ref", "--format=%(contents:body)", "refs/memnox/");
+    expect(JSON.parse(refs.trim())).toMatchObject({ kind: "run", session: "ses_run", agent: "codex" });
+    expect(io.stderr()).toMatch(/working tree kept as mst_\w+; memnox rewind puts it back/);
+  });
+});
