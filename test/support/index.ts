@@ -6,3 +6,5 @@ export type { GitRepo } from "./git.ts";
 export { gitRepo } from "./git.ts";
 export type { FakeHome } from "./home.ts";
 export { fakeHome, hermeticEnv, testContext } from "./home.ts";
+export type { LineDiff } from "./lines.ts";
+export { lineDiff } from "./lines.ts";
