@@ -1,5 +1,6 @@
 export type { RunResult } from "./binary.ts";
 export { compiledBinary, runBinary, runSource } from "./binary.ts";
+export { fixturePath, fixtureTree } from "./fixtures.ts";
 export type { TempDir, Tree } from "./fs.ts";
 export { tempDir, writeTree } from "./fs.ts";
 export type { GitRepo } from "./git.ts";
