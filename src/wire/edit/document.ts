@@ -3,7 +3,7 @@
 import { parse as parseTomlText, TomlError } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
 import { type JsonValue, nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
-import { removeJsonc, setJsonc } from "./jsonc-edit.ts";
+import { editJsonc } from "./jsonc-edit.ts";
 import { removeToml, setToml } from "./toml-edit.ts";
 
 export type EditableFormat = "json" | "json5" | "toml";
@@ -30,9 +30,7 @@ export function parseDocument(format: EditableFormat, text: string): unknown {
 /** `text` with `edits` applied, verified by reading it back; `file` names it in a refusal. */
 export function applyEdits(format: EditableFormat, text: string, edits: readonly Edit[], file: string): string {
   const bom = text.startsWith(BOM) ? BOM : "";
-  let body = text.slice(bom.length);
-  for (const edit of edits) body = applyOne(format, body, edit);
-  const out = bom + body;
+  const out = bom + applyAll(format, text.slice(bom.length), edits);
   const expected = parseDocument(format, text);
   for (const edit of edits) applyToValue(expected, edit);
   let actual: unknown;
@@ -45,10 +43,11 @@ export function applyEdits(format: EditableFormat, text: string, edits: readonly
   return out;
 }
 
-function applyOne(format: EditableFormat, text: string, edit: Edit): string {
-  const json5 = format === "json5";
-  if (format === "toml") return edit.op === "set" ? setToml(text, edit.path, edit.value) : removeToml(text, edit.path);
-  return edit.op === "set" ? setJsonc(text, edit.path, edit.value, { json5 }) : removeJsonc(text, edit.path, { json5 });
+function applyAll(format: EditableFormat, text: string, edits: readonly Edit[]): string {
+  if (format !== "toml") return editJsonc(text, edits, { json5: format === "json5" });
+  let out = text;
+  for (const e of edits) out = e.op === "set" ? setToml(out, e.path, e.value) : removeToml(out, e.path);
+  return out;
 }
 
 function refusal(file: string, why: string): MemnoxError {

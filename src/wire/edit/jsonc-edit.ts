@@ -1,6 +1,7 @@
 // Span edits on JSON/JSONC text: set a key path, remove a key. Comments, key order and the file's own indentation
 // are kept, and no line that did not change differs afterwards.
 import { MemnoxError } from "../../core/errors.ts";
+import type { Edit } from "./document.ts";
 import { type JsoncOptions, type JsonMember, type JsonNode, type JsonValue, parseJsonc, skipTrivia } from "./jsonc.ts";
 
 type ObjectNode = Extract<JsonNode, { kind: "object" }>;
@@ -111,11 +112,62 @@ function render(value: JsonValue, style: Style, base: string, multiline: boolean
 }
 
 function replaceNode(text: string, node: JsonNode, value: JsonValue): string {
-  const style = detectStyle(text);
+  return splice(text, node.start, node.end, replacement(text, node, value, detectStyle(text)));
+}
+
+/** `value` written where `node` is, the way `node` was written: on one line or several, at its indentation. */
+function replacement(text: string, node: JsonNode, value: JsonValue, style: Style): string {
   const old = text.slice(node.start, node.end);
   const multiline = old.includes("\n");
   const sep = /,[^\s]/.test(old) && !/,\s/.test(old) ? "," : ", ";
-  return splice(text, node.start, node.end, render(value, style, lineIndent(text, node.start), multiline, sep));
+  return render(value, style, lineIndent(text, node.start), multiline, sep);
+}
+
+function related(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function nodeAt(root: JsonNode, path: readonly string[]): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
+  for (const key of path) node = node?.kind === "object" ? lastMember(node, key)?.value : undefined;
+  return node;
+}
+
+/**
+ * Applies `edits` in order. Replacements of values that exist, at paths no other edit touches, are made in one
+ * pass over one parse (a large ~/.claude.json would otherwise be parsed once per edit); the rest one by one.
+ */
+export function editJsonc(text: string, edits: readonly Edit[], opts: JsoncOptions = {}): string {
+  const alone = edits.filter((e, i) => e.op === "set" && edits.every((o, j) => j === i || !related(e.path, o.path)));
+  const done = new Set<Edit>();
+  let out = text;
+  if (alone.length > 1) {
+    const root = parseJsonc(text, opts);
+    const style = detectStyle(text);
+    const found: { node: JsonNode; value: JsonValue }[] = [];
+    for (const e of alone) {
+      const node = nodeAt(root, e.path);
+      if (node && e.op === "set") {
+        found.push({ node, value: e.value });
+        done.add(e);
+      }
+    }
+    found.sort((a, b) => a.node.start - b.node.start);
+    const pieces: string[] = [];
+    let last = 0;
+    for (const { node, value } of found) {
+      pieces.push(text.slice(last, node.start), replacement(text, node, value, style));
+      last = node.end;
+    }
+    out = pieces.join("") + text.slice(last);
+  }
+  for (const e of edits) {
+    if (done.has(e)) continue;
+    out = e.op === "set" ? setJsonc(out, e.path, e.value, opts) : removeJsonc(out, e.path, opts);
+  }
+  return out;
 }
 
 function insertMember(text: string, obj: ObjectNode, key: string, value: JsonValue): string {

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { lineDiff } from "../../../test/support/lines.ts";
+import type { Edit } from "./document.ts";
 import { applyEdits, parseDocument } from "./document.ts";
 import { nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
-import { removeJsonc, setJsonc } from "./jsonc-edit.ts";
+import { editJsonc, removeJsonc, setJsonc } from "./jsonc-edit.ts";
 
 const JSONC = `// Cursor's MCP servers
 {
@@ -147,6 +148,25 @@ describe("span edits", () => {
       expect(nodeValue(parseJsonc(back))).toEqual(nodeValue(parseJsonc(text)));
       if (text !== '{\r\n  "mcpServers": {\r\n  }\r\n}') expect(back).toBe(text);
     }
+  });
+});
+
+describe("many edits at once", () => {
+  test("gives the same text as making the edits one by one, with related paths kept in order", () => {
+    const text = '{\n  "a": {"x": 1, "y": [1,\n    2]},\n  "b": {"x": "s"},\n  "d": true\n}\n';
+    const edits: Edit[] = [
+      { op: "set", path: ["a", "x"], value: 2 },
+      { op: "set", path: ["a", "y"], value: ["p", "q"] },
+      { op: "set", path: ["b", "x"], value: "t" },
+      { op: "set", path: ["c"], value: { k: 1 } },
+      { op: "remove", path: ["d"] },
+      { op: "set", path: ["b"], value: { z: 0 } },
+    ];
+    let oneByOne = text;
+    for (const e of edits)
+      oneByOne = e.op === "set" ? setJsonc(oneByOne, e.path, e.value) : removeJsonc(oneByOne, e.path);
+    expect(editJsonc(text, edits)).toBe(oneByOne);
+    expect(parseDocument("json", oneByOne)).toEqual({ a: { x: 2, y: ["p", "q"] }, b: { z: 0 }, c: { k: 1 } });
   });
 });
 

@@ -54,11 +54,12 @@ const MAX_DEPTH = 512;
 export function skipTrivia(text: string, pos: number): number {
   let p = pos;
   for (;;) {
-    const c = text[p];
-    if (c === " " || c === "\t" || c === "\n" || c === "\r" || (c === "\uFEFF" && p === 0)) p++;
-    else if (c === "/" && text[p + 1] === "/") {
-      while (p < text.length && text[p] !== "\n") p++;
-    } else if (c === "/" && text[p + 1] === "*") {
+    const c = text.charCodeAt(p);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || (c === 0xfeff && p === 0)) p++;
+    else if (c === 47 && text.charCodeAt(p + 1) === 47) {
+      const nl = text.indexOf("\n", p);
+      p = nl < 0 ? text.length : nl;
+    } else if (c === 47 && text.charCodeAt(p + 1) === 42) {
       const close = text.indexOf("*/", p + 2);
       if (close < 0) return p;
       p = close + 2;
@@ -86,9 +87,16 @@ export function nodeValue(node: JsonNode): JsonValue {
   return out;
 }
 
-const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
-const NUMBER5 = /^[+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|Infinity|NaN)/;
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*/;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER5 = /[+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|Infinity|NaN)/y;
+const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/y;
+const WORD_CHAR = /[A-Za-z0-9_$]/;
+
+/** A sticky match of `re` at exactly `pos`. */
+function matchAt(re: RegExp, text: string, pos: number): string | undefined {
+  re.lastIndex = pos;
+  return re.exec(text)?.[0];
+}
 
 class Reader {
   private pos = 0;
@@ -131,23 +139,23 @@ class Reader {
 
   private literal(): JsonNode {
     const start = this.pos;
-    const rest = this.text.slice(start, start + 400);
+    const text = this.text;
     for (const [word, value] of [
       ["true", true],
       ["false", false],
       ["null", null],
     ] as const) {
-      if (rest.startsWith(word) && !/[A-Za-z0-9_$]/.test(rest[word.length] ?? "")) {
+      if (text.startsWith(word, start) && !WORD_CHAR.test(text[start + word.length] ?? "")) {
         this.pos = start + word.length;
         return { kind: "scalar", start, end: this.pos, value };
       }
     }
-    const m = (this.json5 ? NUMBER5 : NUMBER).exec(rest);
-    if (!m || m[0] === "" || /[A-Za-z0-9_$]/.test(rest[m[0].length] ?? "")) {
-      this.fail(this.pos >= this.text.length ? "the document ends too early" : "expected a value");
+    const m = matchAt(this.json5 ? NUMBER5 : NUMBER, text, start);
+    if (!m || WORD_CHAR.test(text[start + m.length] ?? "")) {
+      this.fail(this.pos >= text.length ? "the document ends too early" : "expected a value");
     }
-    this.pos = start + m[0].length;
-    const raw = m[0].replace(/^\+/, "");
+    this.pos = start + m.length;
+    const raw = m.replace(/^\+/, "");
     const neg = raw.startsWith("-");
     const body = neg ? raw.slice(1) : raw;
     const n = /^0[xX]/.test(body) ? Number.parseInt(body.slice(2), 16) : Number(body);
@@ -179,12 +187,10 @@ class Reader {
   private key(): string {
     const c = this.text[this.pos];
     if (c === '"' || (c === "'" && this.json5)) return this.string();
-    if (this.json5) {
-      const m = IDENT.exec(this.text.slice(this.pos, this.pos + 200));
-      if (m) {
-        this.pos += m[0].length;
-        return m[0];
-      }
+    const ident = this.json5 ? matchAt(IDENT, this.text, this.pos) : undefined;
+    if (ident) {
+      this.pos += ident.length;
+      return ident;
     }
     return this.fail(this.pos >= this.text.length ? "the document ends inside an object" : "expected a quoted key");
   }
@@ -206,25 +212,25 @@ class Reader {
   }
 
   private string(): string {
-    const quote = this.text[this.pos];
+    const text = this.text;
+    const quote = text.charCodeAt(this.pos);
     let out = "";
-    let p = this.pos + 1;
+    let run = this.pos + 1;
+    let p = run;
     for (;;) {
-      const c = this.text[p];
-      if (c === undefined) this.fail("a string is not closed", this.pos);
+      const c = text.charCodeAt(p);
+      if (Number.isNaN(c)) this.fail("a string is not closed", this.pos);
       if (c === quote) break;
-      if (c < " ") this.fail("a control character must be escaped inside a string", p);
-      if (c === "\\") {
+      if (c < 32) this.fail("a control character must be escaped inside a string", p);
+      if (c === 92) {
         const [decoded, next] = this.escape(p);
-        out += decoded;
+        out += text.slice(run, p) + decoded;
         p = next;
-      } else {
-        out += c;
-        p++;
-      }
+        run = p;
+      } else p++;
     }
     this.pos = p + 1;
-    return out;
+    return out + text.slice(run, p);
   }
 
   private escape(p: number): [string, number] {
