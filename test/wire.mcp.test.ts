@@ -219,6 +219,14 @@ describe("mcp wrap", () => {
   });
 });
 
+test("mcp trust and mcp session are clear not-built-yet errors until the MCP work lands", async () => {
+  using home = fakeHome();
+  await expect(mcp(home, ["trust", "fs"])).rejects.toThrow(/memnox mcp trust is not built yet/);
+  await expect(mcp(home, ["session", "on"])).rejects.toThrow(/memnox mcp session is not built yet/);
+  expect((await mcpJson(home, ["wrap"])).report.files).toEqual([]);
+  expect((await mcp(home, ["wrap"])).out).toBe("found no MCP client config on this machine\n");
+});
+
 describe("mcp unwrap", () => {
   test("restores every file byte for byte when nothing changed since memnox wrote it", async () => {
     using home = clientsHome();

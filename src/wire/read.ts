@@ -1,5 +1,6 @@
 // Reading a client's file into its servers. A file that does not parse grants nothing and is named with the
 // place it fails; what leaves this module is the masked ServerInfo, never an env value.
+import { MemnoxError } from "../core/errors.ts";
 import type { ClientFile, ClientId, Locations } from "./clients.ts";
 import { CLIENT_IDS, candidateFiles, clientDef } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
@@ -60,7 +61,13 @@ export async function parseClientText(file: ClientFile, text: string): Promise<u
 
 /** One file, or undefined when it does not exist. */
 export async function readClientFile(file: ClientFile): Promise<ReadResult | undefined> {
-  const config = readConfigFile(file.path);
+  let config: ConfigBytes | undefined;
+  try {
+    config = readConfigFile(file.path);
+  } catch (e) {
+    if (!(e instanceof MemnoxError)) throw e;
+    return { ok: false, file, problem: { message: e.message } };
+  }
   if (!config) return undefined;
   if (config.text === undefined) return { ok: false, file, problem: { message: "it is not UTF-8 text" } };
   try {
