@@ -9,7 +9,7 @@ import { applyEdits, type EditableFormat, parseDocument } from "./edit/document.
 import { ParseFailure } from "./edit/jsonc.ts";
 import { readConfigFile } from "./files.ts";
 import { type KeptUpdate, setWrapNewServers } from "./kept.ts";
-import { memnoxLauncher } from "./launcher.ts";
+import { linkTarget } from "./links.ts";
 import {
   type FilePlan,
   planLeftAlone,
@@ -90,7 +90,7 @@ function withBackup(path: string | null | undefined): { backup?: string } {
 
 /** Every stdio MCP server of every client here behind the proxy; a second run changes nothing. */
 export async function wrapMcpServers(ctx: WireContext, opts: McpOptions = {}): Promise<McpReport> {
-  const launcher = memnoxLauncher(ctx);
+  const launcher = linkTarget(ctx);
   const files: FileReport[] = [];
   for (const r of await readClientFiles(locations(ctx), opts.clients)) {
     if (!r.ok) {
@@ -150,7 +150,7 @@ export async function unwrapMcpServers(ctx: WireContext, opts: McpOptions = {}):
     files.push(unwrapOne(ctx, file, plan));
   }
   const kept = setWrapNewServers(ctx.paths.kept, false);
-  return { action: "unwrap", launcher: memnoxLauncher(ctx), dryRun: false, files, counts: countOf(files), kept };
+  return { action: "unwrap", launcher: linkTarget(ctx), dryRun: false, files, counts: countOf(files), kept };
 }
 
 function unwrapOne(ctx: WireContext, file: ClientFile, plan: FilePlan | undefined): FileReport {

@@ -75,9 +75,7 @@ function serverLine(o: ServerOutcome): string {
 export function renderMcpReport(r: McpReport, homeDir: string): string[] {
   const home = (p: string) => (p.startsWith(`${homeDir}/`) ? `~${p.slice(homeDir.length)}` : p);
   if (r.files.length === 0) {
-    return [
-      r.action === "wrap" ? "no MCP client config on this machine holds a server" : "nothing memnox wrapped is left",
-    ];
+    return [r.action === "wrap" ? "found no MCP client config on this machine" : "nothing memnox wrapped is left"];
   }
   const lines: string[] = [];
   for (const f of r.files) {
