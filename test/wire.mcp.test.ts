@@ -285,6 +285,21 @@ describe("mcp unwrap", () => {
     expect(human).toBe("nothing memnox wrapped is left\n");
   });
 
+  test("a wrapped file somebody broke since is named and left as it is; the others are restored", async () => {
+    using home = clientsHome();
+    const before = snapshot(home);
+    await mcp(home, ["wrap"]);
+    const broken = `${readFileSync(home.join(".cursor/mcp.json"), "utf8")}}`;
+    writeFileSync(home.join(".cursor/mcp.json"), broken);
+    const { code, report } = await mcpJson(home, ["unwrap"]);
+    expect(code).toBe(1);
+    const cursor = report.files.find((f) => f.file === home.join(".cursor/mcp.json"));
+    expect(cursor?.status).toBe("unparsable");
+    expect(cursor?.problem?.message).toBe("unexpected text after the end of the document");
+    expect(readFileSync(home.join(".cursor/mcp.json"), "utf8")).toBe(broken);
+    expect(snapshot(home)[".codex/config.toml"]).toBe(before[".codex/config.toml"] as string);
+  });
+
   test("wrap and unwrap flip kept.json's wrapNewMcpServers where setup wrote one, and never create it", async () => {
     using home = clientsHome();
     await mcp(home, ["wrap"]);

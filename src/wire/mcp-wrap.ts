@@ -97,21 +97,26 @@ export async function wrapMcpServers(ctx: WireContext, opts: McpOptions = {}): P
       files.push(report(r.file, "unparsable", undefined, { problem: r.problem }));
       continue;
     }
+    const format = r.file.format;
     const readOnly = clientDef(r.file.client).readOnly;
-    if (readOnly || r.file.format === "yaml") {
+    if (readOnly || format === "yaml") {
       const why = readOnly ?? "memnox does not rewrite YAML";
       files.push(report(r.file, "left-alone", planLeftAlone(r.file, r.servers), { problem: { message: why } }));
       continue;
     }
-    files.push(wrapOne(ctx, r.file, launcher, opts.dryRun === true));
+    files.push(wrapOne(ctx, r.file, format, launcher, opts.dryRun === true));
   }
   const kept = opts.dryRun ? "not-written" : setWrapNewServers(ctx.paths.kept, true);
   return { action: "wrap", launcher, dryRun: opts.dryRun === true, files, counts: countOf(files), kept };
 }
 
-function wrapOne(ctx: WireContext, file: ClientFile, launcher: readonly string[], dryRun: boolean): FileReport {
-  const format = file.format === "yaml" ? undefined : file.format;
-  if (!format) throw new MemnoxError("internal", "a YAML file reached the editor");
+function wrapOne(
+  ctx: WireContext,
+  file: ClientFile,
+  format: EditableFormat,
+  launcher: readonly string[],
+  dryRun: boolean,
+): FileReport {
   let plan: FilePlan | undefined;
   const transform = (text: string | undefined): string | undefined => {
     if (text === undefined) return undefined;
@@ -142,12 +147,7 @@ export async function unwrapMcpServers(ctx: WireContext, opts: McpOptions = {}):
   const files: FileReport[] = [];
   for (const file of await unwrapTargets(ctx, opts.clients)) {
     const before = await readClientFile(file);
-    const plan = before?.ok ? planUnwrap(file, before.servers) : undefined;
-    if (before?.ok === false && !isTracked(ctx, file)) {
-      files.push(report(file, "unparsable", undefined, { problem: before.problem }));
-      continue;
-    }
-    files.push(unwrapOne(ctx, file, plan));
+    files.push(unwrapOne(ctx, file, before?.ok ? planUnwrap(file, before.servers) : undefined));
   }
   const kept = setWrapNewServers(ctx.paths.kept, false);
   return { action: "unwrap", launcher: linkTarget(ctx), dryRun: false, files, counts: countOf(files), kept };
@@ -179,10 +179,6 @@ function serversOrNone(file: ClientFile, format: EditableFormat, text: string): 
   } catch {
     return [];
   }
-}
-
-function isTracked(ctx: WireContext, file: ClientFile): boolean {
-  return readBackups(ctx.paths.backup).some((b) => b.path === file.path && WRAP_OWNER in b.owners);
 }
 
 /** Files memnox wrapped (from the manifest, wherever they are) and files here that hold a wrapped entry. */
