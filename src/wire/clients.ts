@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import type { Env } from "../ports/index.ts";
 import type { EditableFormat } from "./edit/document.ts";
+import type { JsonValue } from "./edit/jsonc.ts";
 import { isRecord, type Scope, type Where } from "./servers.ts";
 
 export type ClientId =
@@ -19,6 +20,13 @@ export type ClientId =
   | "openclaw";
 
 export type FileFormat = EditableFormat | "yaml";
+
+/** A stdio server as memnox adds one (the session server): env values here are memnox's own, never a secret. */
+export interface StdioServer {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 export interface Locations {
   readonly home: string;
@@ -44,8 +52,12 @@ export interface ClientDef {
   readonly format: FileFormat;
   /** Every place this client may keep MCP servers, whether or not the file exists. */
   readonly files: (loc: Locations) => readonly Place[];
-  /** Where the server maps sit inside one of its documents. */
-  readonly maps: (doc: unknown, file: ClientFile) => readonly Where[];
+  /** Where its server map sits (for Claude Code also under each project in ~/.claude.json). */
+  readonly key: readonly string[];
+  /** Where the server maps sit in one of its documents, when that is more than `key`. */
+  readonly maps?: (doc: unknown, file: ClientFile) => readonly Where[];
+  /** The entry this client's own tools write for a stdio server. */
+  readonly stdioEntry: (s: StdioServer) => { [key: string]: JsonValue };
   /** Why memnox reads this client's files but never edits them. */
   readonly readOnly?: string;
 }
@@ -56,10 +68,9 @@ const macSupport = (loc: Locations) => join(loc.home, "Library", "Application Su
 const user = (path: string): Place => ({ path, scope: "user" });
 const project = (path: string): Place => ({ path, scope: "project" });
 
-/** The one map at `key` (a path), scoped by the file it is in. */
-const mapAt =
-  (...key: string[]) =>
-  (_doc: unknown, f: ClientFile): Where[] => [{ path: key, scope: f.scope }];
+const env = (s: StdioServer) => (s.env ? { env: { ...s.env } } : {});
+/** What Cursor, Gemini CLI, Windsurf, Cline, Claude Desktop and OpenClaw document: command, args, env. */
+const flat = (s: StdioServer) => ({ command: s.command, args: [...s.args], ...env(s) });
 
 function claudeMaps(doc: unknown, f: ClientFile): Where[] {
   const out: Where[] = [{ path: ["mcpServers"], scope: f.scope }];
@@ -88,6 +99,8 @@ export const CLIENTS: readonly ClientDef[] = [
       project(join(loc.cwd, ".mcp.json")),
     ],
     maps: claudeMaps,
+    key: ["mcpServers"],
+    stdioEntry: (s) => ({ type: "stdio", command: s.command, args: [...s.args], env: { ...s.env } }),
   },
   {
     id: "claude-desktop",
@@ -97,14 +110,16 @@ export const CLIENTS: readonly ClientDef[] = [
       [join(macSupport(loc), "Claude"), join(configHome(loc), "Claude")].map((dir) =>
         user(join(dir, "claude_desktop_config.json")),
       ),
-    maps: mapAt("mcpServers"),
+    key: ["mcpServers"],
+    stdioEntry: flat,
   },
   {
     id: "cursor",
     label: "Cursor",
     format: "json",
     files: (loc) => [user(join(loc.home, ".cursor", "mcp.json")), project(join(loc.cwd, ".cursor", "mcp.json"))],
-    maps: mapAt("mcpServers"),
+    key: ["mcpServers"],
+    stdioEntry: flat,
   },
   {
     id: "codex",
@@ -114,7 +129,8 @@ export const CLIENTS: readonly ClientDef[] = [
       user(join(loc.env.CODEX_HOME || join(loc.home, ".codex"), "config.toml")),
       project(join(loc.cwd, ".codex", "config.toml")),
     ],
-    maps: mapAt("mcp_servers"),
+    key: ["mcp_servers"],
+    stdioEntry: flat,
   },
   {
     id: "gemini-cli",
@@ -124,14 +140,16 @@ export const CLIENTS: readonly ClientDef[] = [
       user(join(loc.env.GEMINI_CLI_HOME || loc.home, ".gemini", "settings.json")),
       project(join(loc.cwd, ".gemini", "settings.json")),
     ],
-    maps: mapAt("mcpServers"),
+    key: ["mcpServers"],
+    stdioEntry: flat,
   },
   {
     id: "windsurf",
     label: "Windsurf",
     format: "json",
     files: (loc) => [user(join(loc.home, ".codeium", "windsurf", "mcp_config.json"))],
-    maps: mapAt("mcpServers"),
+    key: ["mcpServers"],
+    stdioEntry: flat,
   },
   {
     id: "vscode",
@@ -143,7 +161,8 @@ export const CLIENTS: readonly ClientDef[] = [
       ),
       project(join(loc.cwd, ".vscode", "mcp.json")),
     ],
-    maps: mapAt("servers"),
+    key: ["servers"],
+    stdioEntry: (s) => ({ type: "stdio", ...flat(s) }),
   },
   {
     id: "cline",
@@ -153,7 +172,8 @@ export const CLIENTS: readonly ClientDef[] = [
       CLINE_HOSTS.flatMap((host) =>
         [configHome(loc), macSupport(loc)].map((base) => user(join(base, host, ...CLINE_SETTINGS))),
       ),
-    maps: mapAt("mcpServers"),
+    key: ["mcpServers"],
+    stdioEntry: flat,
   },
   {
     id: "zed",
@@ -163,14 +183,16 @@ export const CLIENTS: readonly ClientDef[] = [
       user(join(configHome(loc), "zed", "settings.json")),
       project(join(loc.cwd, ".zed", "settings.json")),
     ],
-    maps: mapAt("context_servers"),
+    key: ["context_servers"],
+    stdioEntry: (s) => ({ ...flat(s), env: { ...s.env } }),
   },
   {
     id: "hermes",
     label: "Hermes",
     format: "yaml",
     files: (loc) => [user(join(loc.env.HERMES_HOME || join(loc.home, ".hermes"), "config.yaml"))],
-    maps: mapAt("mcp_servers"),
+    key: ["mcp_servers"],
+    stdioEntry: flat,
     readOnly: "Hermes keeps its servers in YAML, which memnox reads but does not rewrite",
   },
   {
@@ -183,7 +205,8 @@ export const CLIENTS: readonly ClientDef[] = [
           join(loc.env.OPENCLAW_STATE_DIR || join(loc.home, ".openclaw"), "openclaw.json"),
       ),
     ],
-    maps: mapAt("mcp", "servers"),
+    key: ["mcp", "servers"],
+    stdioEntry: flat,
   },
 ];
 
@@ -197,6 +220,12 @@ export function clientDef(id: ClientId): ClientDef {
 
 export function isClientId(id: string): id is ClientId {
   return (CLIENT_IDS as readonly string[]).includes(id);
+}
+
+/** Every server map in one document of `file`'s client. */
+export function serverMaps(file: ClientFile, doc: unknown): readonly Where[] {
+  const def = clientDef(file.client);
+  return def.maps?.(doc, file) ?? [{ path: def.key, scope: file.scope }];
 }
 
 export function clientFile(id: ClientId, place: Place): ClientFile {

@@ -2,7 +2,7 @@
 // place it fails; what leaves this module is the masked ServerInfo, never an env value.
 import { MemnoxError } from "../core/errors.ts";
 import type { ClientFile, ClientId, Locations } from "./clients.ts";
-import { CLIENT_IDS, candidateFiles, clientDef } from "./clients.ts";
+import { CLIENT_IDS, candidateFiles, serverMaps } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { type ConfigBytes, readConfigFile } from "./files.ts";
@@ -35,7 +35,7 @@ export type ReadResult = ReadOk | ReadBad;
 /** The servers in one parsed document of `file`'s client. */
 export function serversIn(file: ClientFile, doc: unknown): ServerEntry[] {
   const out: ServerEntry[] = [];
-  for (const where of clientDef(file.client).maps(doc, file)) {
+  for (const where of serverMaps(file, doc)) {
     let node: unknown = doc;
     for (const key of where.path) node = isRecord(node) ? node[key] : undefined;
     if (!isRecord(node)) continue;
