@@ -4,8 +4,11 @@ import { join } from "node:path";
 import type { Context } from "../ports/context.ts";
 import { writeFileAtomic } from "../state/files.ts";
 
-/** The program the links point at: the stable copy setup made, else this executable (or bun + script from source). */
-export function linkTarget(ctx: Context): readonly string[] {
+/**
+ * The program the links point at: the stable copy setup made, else this executable (or bun + script from source).
+ * Wrapped MCP entries start memnox the same way, so this is the one place that choice is made.
+ */
+export function linkTarget(ctx: Pick<Context, "paths" | "selfArgv">): readonly string[] {
   if (existsSync(ctx.paths.app)) return [ctx.paths.app];
   return ctx.selfArgv;
 }

@@ -136,7 +136,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "what the team decided, as pages agents are reminded of",
     load: () => import("./commands/memory.ts").then((m) => m.memory),
   },
-  { name: "mcp", summary: "MCP servers through the proxy, and the session tools", load: notBuilt("mcp", "mcp") },
+  {
+    name: "mcp",
+    summary: "MCP servers through the proxy, and the session tools",
+    load: () => import("./commands/mcp.ts").then((m) => m.mcp),
+  },
   { name: "watch", summary: "report what arrives, as it happens", load: notBuilt("watch", "daemon") },
   {
     name: "daemon",

@@ -1,0 +1,101 @@
+// One way in for every config format memnox edits: parse with the reader that keeps spans, apply edits as text,
+// and refuse any rewrite that does not read back as exactly what the file held plus the change.
+import { parse as parseTomlText, TomlError } from "smol-toml";
+import { MemnoxError } from "../../core/errors.ts";
+import { type JsonValue, nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
+import { editJsonc } from "./jsonc-edit.ts";
+import { removeToml, setToml } from "./toml-edit.ts";
+
+export type EditableFormat = "json" | "json5" | "toml";
+
+export type Edit =
+  | { readonly op: "set"; readonly path: readonly string[]; readonly value: JsonValue }
+  | { readonly op: "remove"; readonly path: readonly string[] };
+
+const BOM = "\uFEFF";
+
+/** The document's plain value; throws ParseFailure naming line and column. */
+export function parseDocument(format: EditableFormat, text: string): unknown {
+  const body = text.startsWith(BOM) ? text.slice(1) : text;
+  if (format !== "toml") return nodeValue(parseJsonc(body, { json5: format === "json5" }));
+  try {
+    return parseTomlText(body, { integersAsBigInt: "asNeeded" });
+  } catch (e) {
+    if (!(e instanceof TomlError)) throw e;
+    const message = (e.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "");
+    throw new ParseFailure(message, e.line, e.column);
+  }
+}
+
+/** `text` with `edits` applied, verified by reading it back; `file` names it in a refusal. */
+export function applyEdits(format: EditableFormat, text: string, edits: readonly Edit[], file: string): string {
+  const bom = text.startsWith(BOM) ? BOM : "";
+  const out = bom + applyAll(format, text.slice(bom.length), edits);
+  const expected = parseDocument(format, text);
+  for (const edit of edits) applyToValue(expected, edit);
+  let actual: unknown;
+  try {
+    actual = parseDocument(format, out);
+  } catch (e) {
+    throw refusal(file, e instanceof Error ? `it would no longer parse (${e.message})` : "it would no longer parse");
+  }
+  if (!sameValue(expected, actual)) throw refusal(file, "reading it back did not give what it held plus the change");
+  return out;
+}
+
+function applyAll(format: EditableFormat, text: string, edits: readonly Edit[]): string {
+  if (format !== "toml") return editJsonc(text, edits, { json5: format === "json5" });
+  let out = text;
+  for (const e of edits) out = e.op === "set" ? setToml(out, e.path, e.value) : removeToml(out, e.path);
+  return out;
+}
+
+function refusal(file: string, why: string): MemnoxError {
+  return new MemnoxError("unsafe_edit", `refused to rewrite \`${file}\`: ${why}`, "the file was left as it was");
+}
+
+type Table = Record<string, unknown>;
+
+function isTable(v: unknown): v is Table {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** The same edit on a parsed value, which is what the rewritten text must read back as. */
+export function applyToValue(doc: unknown, edit: Edit): void {
+  if (!isTable(doc)) return;
+  let node: Table = doc;
+  for (const key of edit.path.slice(0, -1)) {
+    const next = node[key];
+    if (!isTable(next)) {
+      if (edit.op === "remove") return;
+      Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
+    }
+    node = node[key] as Table;
+  }
+  const last = edit.path.at(-1);
+  if (last === undefined) return;
+  if (edit.op === "remove") delete node[last];
+  else Object.defineProperty(node, last, { value: edit.value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Structural equality over parsed config values: key order ignored, dates by their written form. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && dateText(a) === dateText(b);
+  }
+  if (typeof a === "number" && typeof b === "number") return Object.is(a, b) || a === b;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => sameValue(v, b[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const tb = b as Table;
+  return ka.every((k) => Object.hasOwn(tb, k) && sameValue((a as Table)[k], tb[k]));
+}
+
+function dateText(d: Date): string {
+  return Number.isNaN(d.getTime()) ? "invalid" : d.toISOString();
+}

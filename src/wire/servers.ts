@@ -1,0 +1,85 @@
+// One MCP server entry, read the same way whichever client's file it came from: transport, command, argument
+// list, env keys (never values) and where in the entry its command and arguments live.
+
+export type Transport = "stdio" | "http" | "sse" | "unknown";
+export type Scope = "user" | "project" | "local";
+
+export interface ServerEntry {
+  readonly name: string;
+  /** The entry's key path in its document. */
+  readonly path: readonly string[];
+  readonly scope: Scope;
+  /** For Claude Code's per-project servers: the project directory. */
+  readonly project?: string;
+  readonly transport: Transport;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly envKeys: readonly string[];
+  readonly url?: string;
+  readonly disabled: boolean;
+  /** Where the command and the argument list sit inside the entry (Zed once nested them under `command`). */
+  readonly commandPath: readonly string[];
+  readonly argsPath: readonly string[];
+}
+
+type Raw = Readonly<Record<string, unknown>>;
+
+export function isRecord(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function stringList(v: unknown): string[] | undefined {
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined;
+}
+
+const TYPES: Readonly<Record<string, Transport>> = {
+  stdio: "stdio",
+  http: "http",
+  "streamable-http": "http",
+  streamable_http: "http",
+  streamableHttp: "http",
+  sse: "sse",
+};
+
+export interface Where {
+  readonly path: readonly string[];
+  readonly scope: Scope;
+  readonly project?: string;
+}
+
+/** Reads one entry; undefined when it is not an object at all. */
+export function readEntry(name: string, raw: unknown, where: Where): ServerEntry | undefined {
+  if (!isRecord(raw)) return undefined;
+  const nested = isRecord(raw.command) ? raw.command : undefined;
+  const command = nested ? nested.path : raw.command;
+  const args = nested ? nested.args : raw.args;
+  const env = nested?.env ?? raw.env;
+  const url = [raw.url, raw.httpUrl, raw.serverUrl].find((u): u is string => typeof u === "string");
+  const envKeys = [...(isRecord(env) ? Object.keys(env) : []), ...(stringList(raw.env_vars) ?? [])];
+  const argList = stringList(args);
+  return {
+    name,
+    path: [...where.path, name],
+    scope: where.scope,
+    ...(where.project !== undefined ? { project: where.project } : {}),
+    transport: transportOf(raw, command, url, args),
+    ...(typeof command === "string" ? { command } : {}),
+    ...(argList ? { args: argList } : {}),
+    envKeys,
+    ...(url !== undefined ? { url } : {}),
+    disabled: raw.disabled === true || raw.enabled === false,
+    commandPath: nested ? ["command", "path"] : ["command"],
+    argsPath: nested ? ["command", "args"] : ["args"],
+  };
+}
+
+function transportOf(raw: Raw, command: unknown, url: string | undefined, args: unknown): Transport {
+  const declared = typeof raw.type === "string" ? TYPES[raw.type] : undefined;
+  const transport = typeof raw.transport === "string" ? TYPES[raw.transport] : undefined;
+  if (declared === "stdio" || (!declared && !transport && url === undefined)) {
+    const argsOk = args === undefined || stringList(args) !== undefined;
+    return typeof command === "string" && command !== "" && argsOk ? "stdio" : "unknown";
+  }
+  // A URL with no declared transport is Streamable HTTP in every client that reads one (Gemini CLI included).
+  return declared ?? transport ?? "http";
+}
