@@ -58,7 +58,7 @@ async function start(
     gate,
     env: home.env(opts.env),
     cwd: home.path,
-    root: home.memnoxHome,
+    manifestDir: home.join(".memnox", "mcp"),
     session: "ses_test",
     ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}),
   });

@@ -28,7 +28,7 @@ export function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices):
     log: (text) => ctx.io.err(text),
     env: ctx.env,
     cwd: ctx.cwd,
-    root: ctx.paths.root,
+    manifestDir: ctx.paths.mcp,
     session,
     ...(ctx.env.MEMNOX_AGENT_NAME ? { agent: ctx.env.MEMNOX_AGENT_NAME } : {}),
     now: () => ctx.clock.now(),

@@ -1,6 +1,5 @@
 // runProxy: start the real server as a child and pump lines both ways through the one inspection point.
 import { constants } from "node:os";
-import { join } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Env } from "../../ports/index.ts";
@@ -32,8 +31,8 @@ export interface ProxyOptions {
   /** The whole environment: the child gets all of it; MEMNOX_TOOLS_ALLOW/DENY are read from it. */
   readonly env: Env;
   readonly cwd: string;
-  /** memnox's root (`paths.root`); the manifest lives in `<root>/mcp/`. */
-  readonly root: string;
+  /** Where `<name>.json`, the classified tool manifest, is kept (`paths.mcp`). */
+  readonly manifestDir: string;
   readonly session?: string;
   readonly agent?: string;
   readonly now: () => number;
@@ -49,7 +48,7 @@ export interface ProxyOptions {
 export async function runProxy(o: ProxyOptions): Promise<number> {
   const visibility = visibilityFrom(o.env);
   const maxMessageBytes = o.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const manifestDir = join(o.root, "mcp");
+  const manifestDir = o.manifestDir;
   const child = spawnServer(o);
   let serverOpen = true;
   const toServer = (bytes: Uint8Array) => {
