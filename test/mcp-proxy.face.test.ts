@@ -1,6 +1,6 @@
 // The face's own stdio in a real process (scripted gate), behind it a scripted server speaking both protocol eras.
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client as ModernClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
@@ -32,6 +32,15 @@ function serverLog(): { log: string; lines: () => { method?: string; params?: { 
         .filter(Boolean)
         .map((l) => JSON.parse(l)),
   };
+}
+
+/** Running or stopped, not gone or a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
 }
 
 const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.text;
@@ -99,8 +108,8 @@ describe("2026-07-28 era (per-request _meta) through the face", () => {
 });
 
 describe("process life", () => {
-  async function spawnProxy(extra: Record<string, string>) {
-    const child = Bun.spawn(proxyArgv(), { env: env(extra), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  async function spawnProxy(extra: Record<string, string>, argv = proxyArgv()) {
+    const child = Bun.spawn(argv, { env: env(extra), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const reader = child.stdout.getReader();
     let buffered = "";
     const nextLine = async (): Promise<string> => {
@@ -144,6 +153,20 @@ describe("process life", () => {
     await p.nextLine();
     p.child.kill("SIGTERM");
     expect(await p.child.exited).toBe(143);
+  });
+
+  test("a signal reaches everything the server started: a pipeline's last member ends too", async () => {
+    const pidFile = home.join(`pid-${crypto.randomUUID()}`);
+    const pipeline = ["bash", "-c", 'cat | exec "$@"', "sh", ...SCRIPTED];
+    const p = await spawnProxy({ SCRIPTED_PID_FILE: pidFile }, [...FACE, "--name", "scripted", "--", ...pipeline]);
+    p.send(init);
+    await p.nextLine();
+    p.child.kill("SIGINT");
+    // The shell reports its last member's death by SIGINT; the proxy hands that on.
+    expect(await p.child.exited).toBe(130);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    if (existsSync("/proc")) expect(alive(pid)).toBe(false);
   });
 
   test("a non-JSON line gets a parse error; the session goes on", async () => {

@@ -75,8 +75,10 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     holdHeartbeatMs: o.holdHeartbeatMs ?? 15_000,
     elapsed: () => performance.now(),
   });
-  const unforward = o.forwardSignals ? forwardSignals(child) : () => {};
+  const grace = o.shutdownGraceMs ?? 2_000;
   const timers: ReturnType<typeof setTimeout>[] = [];
+  let closing = false;
+  // EOF first (what the protocol asks), then SIGTERM, then SIGKILL, each after the grace period.
   const closeServerInput = () => {
     serverOpen = false;
     try {
@@ -84,10 +86,13 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     } catch {
       // already closed
     }
-    const grace = o.shutdownGraceMs ?? 2_000;
-    timers.push(setTimeout(() => child.kill("SIGTERM"), grace));
-    timers.push(setTimeout(() => child.kill("SIGKILL"), grace * 2));
+    if (closing) return;
+    closing = true;
+    timers.push(setTimeout(() => signalGroup(child, "SIGTERM"), grace));
+    timers.push(setTimeout(() => signalGroup(child, "SIGKILL"), grace * 2));
   };
+  // A signal reaches the server's whole group, and its stdin closes too.
+  const unforward = o.forwardSignals ? forwardSignals(child, closeServerInput) : () => {};
   const clientReader = o.input.getReader();
   const clientSplitter = new LineSplitter(maxMessageBytes, {
     line: (l) => core.fromClient(l),
@@ -102,8 +107,17 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     line: (l) => core.fromServer(l),
     oversize: (i) => core.serverOversize(i),
   });
+  const serverReader = child.stdout.getReader();
+  const serverDrained = drain(serverReader, serverSplitter);
   try {
-    await Promise.all([child.exited, drain(child.stdout.getReader(), serverSplitter)]);
+    await child.exited;
+    // What the server left behind (a pipeline's other members, a helper) is ours to end, and may hold the pipe.
+    signalGroup(child, "SIGTERM");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([serverDrained, new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
+    clearTimeout(timer);
+    await serverReader.cancel().catch(() => {});
+    await serverDrained;
   } finally {
     serverOpen = false;
     unforward();
@@ -123,7 +137,15 @@ function spawnServer(o: ProxyOptions): Child {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
   try {
-    return Bun.spawn([...o.command], { cwd: o.cwd, env, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    // Its own process group, so a signal reaches everything the server started (`npx`, `sh -c`, pipelines).
+    return Bun.spawn([...o.command], {
+      cwd: o.cwd,
+      env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+      detached: true,
+    });
   } catch (e) {
     throw new MemnoxError(
       "not_found",
@@ -150,14 +172,11 @@ async function drain(reader: ByteReader, splitter: LineSplitter): Promise<void> 
   splitter.end();
 }
 
-function forwardSignals(child: Child): () => void {
+function forwardSignals(child: Child, then: () => void): () => void {
   const handlers = FORWARDED_SIGNALS.map((sig) => {
     const h = () => {
-      try {
-        child.kill(sig);
-      } catch {
-        // already gone
-      }
+      signalGroup(child, sig);
+      then();
     };
     process.on(sig, h);
     return [sig, h] as const;
@@ -165,6 +184,18 @@ function forwardSignals(child: Child): () => void {
   return () => {
     for (const [sig, h] of handlers) process.off(sig, h);
   };
+}
+
+function signalGroup(child: Child, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    try {
+      child.kill(sig);
+    } catch {
+      // already gone
+    }
+  }
 }
 
 function exitCodeOf(child: Child): number {
