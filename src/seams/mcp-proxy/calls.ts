@@ -1,6 +1,7 @@
 // One tools/call before it reaches the server: hidden, allowed, refused, or held until a person answers.
 import { describeError } from "../../core/errors.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
+import { isId, isRecord, type Message, notification, params } from "./jsonrpc.ts";
 import type { Refusal } from "./refusal.ts";
 
 /** Why a call stopped waiting: the agent cancelled it (no answer is owed), or the proxy is closing. */
@@ -107,4 +108,19 @@ async function settleHold(c: CallContext, answer: GateAnswer): Promise<GateAnswe
   }
   const why = outcome === "denied" ? "a person denied it" : "nobody answered before the hold expired";
   return { ...answer, effect: "deny", reason: `${why} (${answer.reason})` };
+}
+
+/** A held call with a progress token hears, now and then, that it is held and who can answer; returns the stop. */
+export function heldProgress(msg: Message, holdId: string, everyMs: number, send: (line: string) => void): () => void {
+  const meta = params(msg)._meta;
+  const token = isRecord(meta) ? meta.progressToken : undefined;
+  if (!isId(token)) return () => {};
+  let progress = 0;
+  const beat = () => {
+    const body = { progressToken: token, progress: progress++, message: `held for a person: memnox approve ${holdId}` };
+    send(notification("notifications/progress", body));
+  };
+  beat();
+  const timer = setInterval(beat, everyMs);
+  return () => clearInterval(timer);
 }

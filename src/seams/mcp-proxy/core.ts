@@ -2,7 +2,7 @@
 import { describeError } from "../../core/errors.ts";
 import type { GateRequest, GateServices } from "../../gate/types.ts";
 import { classFromName, mcpActionName, mcpArguments } from "../../resolve/mcp-tools.ts";
-import { type CallVerdict, judgeCall, type StopReason } from "./calls.ts";
+import { type CallVerdict, heldProgress, judgeCall, type StopReason } from "./calls.ts";
 import { frame, frameBytes, type Oversize } from "./framing.ts";
 import { inspectToolResult } from "./instructions.ts";
 import {
@@ -17,13 +17,12 @@ import {
   type JsonRpcId,
   MESSAGE_TOO_LARGE,
   type Message,
-  notification,
   PARSE_ERROR,
   params,
   resultMessage,
   SERVER_INFO_KEY,
 } from "./jsonrpc.ts";
-import { type ManifestBuilder, type ManifestTool, manifestTool } from "./manifest.ts";
+import { type ManifestBuilder, sortPage } from "./manifest.ts";
 import { refusalResult } from "./refusal.ts";
 import type { Visibility } from "./visibility.ts";
 
@@ -186,7 +185,7 @@ export class ProxyCore {
       hiddenBy: this.o.visibility.hiddenBy(tool),
       signal,
       log: this.o.log,
-      onHeld: (holdId) => this.heartbeat(msg, holdId),
+      onHeld: (holdId) => heldProgress(msg, holdId, this.o.holdHeartbeatMs, (line) => this.o.toClient(frame(line))),
     });
     if (verdict.kind === "cancelled") return;
     if (verdict.kind === "refuse") {
@@ -218,25 +217,6 @@ export class ProxyCore {
 
   private classOf(tool: string) {
     return this.o.manifest.classOf(tool) ?? classFromName(tool)?.class ?? "unknown";
-  }
-
-  /** A held call with a progress token hears, now and then, that it is held and who can answer. */
-  private heartbeat(msg: Message, holdId: string): () => void {
-    const meta = params(msg)._meta;
-    const token = isRecord(meta) ? meta.progressToken : undefined;
-    if (!isId(token)) return () => {};
-    let progress = 0;
-    const beat = () => {
-      const body = {
-        progressToken: token,
-        progress: progress++,
-        message: `held for a person: memnox approve ${holdId}`,
-      };
-      this.o.toClient(frame(notification("notifications/progress", body)));
-    };
-    beat();
-    const timer = setInterval(beat, this.o.holdHeartbeatMs);
-    return () => clearInterval(timer);
   }
 
   /** A cancelled call that never reached the server ends here; the server is not told of a call it never saw. */
@@ -286,15 +266,7 @@ export class ProxyCore {
   private listed(m: Message, firstPage: boolean): Message | undefined {
     const result = m.result;
     if (!isRecord(result) || !Array.isArray(result.tools)) return undefined;
-    const entries: ManifestTool[] = [];
-    const shown: unknown[] = [];
-    for (const tool of result.tools) {
-      const name = isRecord(tool) ? tool.name : undefined;
-      const hiddenBy = typeof name === "string" ? this.o.visibility.hiddenBy(name) : undefined;
-      const entry = isRecord(tool) ? manifestTool(tool, hiddenBy) : undefined;
-      if (entry) entries.push(entry);
-      if (!hiddenBy) shown.push(tool);
-    }
+    const { entries, shown } = sortPage(result.tools, this.o.visibility);
     try {
       this.o.manifest.page(entries, firstPage, result.nextCursor === undefined);
     } catch (e) {

@@ -5,6 +5,7 @@ import { isActionClass } from "../../core/action.ts";
 import { classifyTool, type ToolBasis, type ToolHints, toolHints } from "../../resolve/mcp-tools.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../../state/files.ts";
 import { isRecord } from "./jsonrpc.ts";
+import type { Visibility } from "./visibility.ts";
 
 export const MANIFEST_VERSION = 1;
 
@@ -48,6 +49,23 @@ export function manifestTool(tool: Record<string, unknown>, hiddenBy: string | u
     ...(hiddenBy ? { hiddenBy } : {}),
     ...(hints && Object.keys(hints).length > 0 ? { hints } : {}),
   };
+}
+
+/** One page of `tools/list`: every tool classified for the manifest, and the ones the agent may see. */
+export function sortPage(
+  tools: readonly unknown[],
+  visibility: Visibility,
+): { entries: ManifestTool[]; shown: unknown[] } {
+  const entries: ManifestTool[] = [];
+  const shown: unknown[] = [];
+  for (const tool of tools) {
+    const name = isRecord(tool) ? tool.name : undefined;
+    const hiddenBy = typeof name === "string" ? visibility.hiddenBy(name) : undefined;
+    const entry = isRecord(tool) ? manifestTool(tool, hiddenBy) : undefined;
+    if (entry) entries.push(entry);
+    if (!hiddenBy) shown.push(tool);
+  }
+  return { entries, shown };
 }
 
 /** Pages of `tools/list` as the agent reads them; a request without a cursor starts over. */
