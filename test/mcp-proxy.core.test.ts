@@ -76,17 +76,20 @@ function memoryGate(answers: Record<string, Answer | (() => never)> = {}) {
   };
 }
 
-function harness(answers: Record<string, Answer | (() => never)> = {}, env: Record<string, string> = {}) {
+function harness(
+  answers: Record<string, Answer | (() => never)> = {},
+  env: Record<string, string> = {},
+  mdir = dir.join(crypto.randomUUID()),
+) {
   const g = memoryGate(answers);
   const toClient: string[] = [];
   const toServer: string[] = [];
   const log: string[] = [];
-  const mdir = dir.join(crypto.randomUUID());
   const core = new ProxyCore({
     server: "srv",
     gate: g.gate,
     visibility: visibilityFrom(env),
-    manifest: new ManifestBuilder(mdir, "srv", () => Date.parse("2026-11-30T12:00:00Z")),
+    manifest: new ManifestBuilder(mdir, "srv", () => Date.parse("2026-11-30T12:00:00Z"), loadManifest(mdir, "srv")),
     cwd: "/work",
     session: "ses_1",
     toClient: (b) => toClient.push(dec.decode(b)),
@@ -445,6 +448,28 @@ describe("tools/list", () => {
     h.client(call(2, "get_report"));
     await h.core.settled();
     expect(h.requests[0]?.action?.class).toBe("destructive");
+  });
+
+  test("the next start gates a call before any list with the class the last run cached", async () => {
+    const first = harness();
+    first.client({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    first.server({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { tools: [{ name: "get_report", annotations: { destructiveHint: true } }] },
+    });
+    const next = harness({}, {}, first.mdir);
+    next.client(call(1, "get_report"));
+    await next.core.settled();
+    expect(next.requests[0]?.action?.class).toBe("destructive");
+  });
+
+  test("a cache that is not ours is ignored rather than trusted", async () => {
+    const h = harness();
+    await Bun.write(`${h.mdir}/srv.json`, '{"version":1,"tools":[{"name":"get_x","class":"banana","basis":"name"}]}');
+    expect(loadManifest(h.mdir, "srv")).toEqual([]);
+    await Bun.write(`${h.mdir}/srv.json`, "not json");
+    expect(loadManifest(h.mdir, "srv")).toEqual([]);
   });
 
   test("an allow pattern hides everything it does not match", () => {
