@@ -92,7 +92,7 @@ describe("pure core", () => {
 
 describe("hot path", () => {
   const heavy = ["citty", "consola", "@modelcontextprotocol/sdk", "yaml"];
-  for (const face of ["hook", "shim", "shell"]) {
+  for (const face of ["hook", "shim", "shell", "mcp-proxy"]) {
     test(`the ${face} face loads none of ${heavy.join(", ")} statically`, () => {
       const { packages } = closure(join(ROOT, "src/seams", face, "index.ts"));
       for (const p of packages) {

@@ -142,6 +142,31 @@ describe("decide", () => {
     expect(d.rows).toHaveLength(0);
   });
 
+  test("a seam's own refusal (a hidden MCP tool) is one deny row in every mode, with no rule evaluated", async () => {
+    for (const mode of ["enforce", "observe", "off"] as const) {
+      const d = deps({
+        mode,
+        stopUntil: "2026-12-01T00:00:00.000Z",
+        rules: rulesBy({ "mcp.gh.delete_repo": { effect: "allow" } }),
+      });
+      const action = act("mcp.gh.delete_repo", "destructive");
+      const reason = "delete_repo is hidden from this agent by MEMNOX_TOOLS_DENY";
+      const a = await decide(req({ surface: "mcp", action, rawArguments: '{"repo":"x"}', refusal: reason }), d);
+      expect(a).toMatchObject({ effect: "deny", enforceEffect: "deny", mode, reason, eventId: "evt_1" });
+      expect(d.rows).toHaveLength(1);
+      expect(d.rows[0]).toMatchObject({
+        kind: "decision",
+        surface: "mcp",
+        operation: "mcp.gh.delete_repo",
+        effect: "deny",
+        reason,
+        argsDigest: "d:12",
+        session: "s1",
+        detail: { source: "seam" },
+      });
+    }
+  });
+
   test("stopped: everything proceeds unruled, on the record", async () => {
     const d = deps({
       actions: push,

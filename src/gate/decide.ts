@@ -20,6 +20,7 @@ export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnsw
     // An unreadable config leaves the mode unknown: fail closed as enforce would.
     return refuseUndecided(req, deps, at, { mode: "enforce", failOpen: false }, e);
   }
+  if (req.refusal !== undefined) return refusedBySeam(req, deps, at, settings.mode, req.refusal);
   const stop = deps.stop(at.epochMs);
   if (stop) return stopped(req, deps, at, settings.mode, stop.until);
   if (settings.mode === "off") return { ...allowAll(settings.mode, "memnox is off"), actions: [] };
@@ -199,6 +200,38 @@ function stopped(req: GateRequest, deps: GateDeps, at: Instant, mode: Mode, unti
     detail: { source: "stopped" },
   });
   return { ...allowAll(mode, reason), stopped: true, actions: [], ...(eventId ? { eventId } : {}) };
+}
+
+/** The seam refused the call itself (a hidden MCP tool): it happens in every mode, so it is recorded in every mode. */
+function refusedBySeam(req: GateRequest, deps: GateDeps, at: Instant, mode: Mode, reason: string): GateAnswer {
+  const session = req.session ?? deps.caller.session;
+  const agent = req.agent ?? deps.caller.agent;
+  const eventId = deps.record({
+    kind: "decision",
+    occurredAt: new Date(at.epochMs).toISOString(),
+    surface: req.surface,
+    operation: req.action?.name ?? "shell.execute",
+    ...(req.action ? { classes: [req.action.class] } : {}),
+    effect: "deny",
+    enforceEffect: "deny",
+    mode,
+    governed: false,
+    reason,
+    cwd: req.cwd,
+    argsDigest: deps.digest(rawArguments(req)),
+    ...(agent ? { agent } : {}),
+    ...(session ? { session } : {}),
+    detail: { source: "seam" },
+  });
+  return {
+    effect: "deny",
+    enforceEffect: "deny",
+    mode,
+    reason,
+    stopped: false,
+    actions: req.action ? [req.action] : [],
+    ...(eventId ? { eventId } : {}),
+  };
 }
 
 /** The gate itself failed: failOpen decides, and in enforce that is a refusal that says it is memnox's. */

@@ -20,6 +20,11 @@ export interface GateRequest {
   readonly canAsk: boolean;
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
+  /**
+   * The seam refuses this call itself, whatever the rules and the mode say (an MCP tool hidden by
+   * MEMNOX_TOOLS_DENY/ALLOW, which the agent was never shown): decide records one deny row with this reason.
+   */
+  readonly refusal?: string;
 }
 
 export interface GateAnswer {

@@ -30,6 +30,8 @@ export interface Paths {
   readonly memory: string;
   readonly keys: string;
   readonly stop: string;
+  /** `<server>.json`: each proxied MCP server's tools as memnox classified them. */
+  readonly mcp: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -64,5 +66,6 @@ export function memnoxPaths(env: Env): Paths {
     memory: at("memory"),
     keys: at("keys"),
     stop: at("stop.json"),
+    mcp: at("mcp"),
   };
 }

@@ -1,7 +1,37 @@
-// The mcp-proxy face.
-import { MemnoxError } from "../../core/errors.ts";
+// The mcp-proxy face: `memnox-mcp-proxy --name <server> -- <command…>` between an agent and its real MCP server.
+import { createGate } from "../../gate/index.ts";
+import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
+import { newSessionId } from "../shared/agent-env.ts";
+import { type ProxyArgs, parseProxyArgs } from "./args.ts";
+import { type ProxyOptions, runProxy } from "./run.ts";
 
-export async function run(_ctx: Context): Promise<number> {
-  throw new MemnoxError("not_built", "the mcp-proxy face is not built yet");
+export { parseProxyArgs } from "./args.ts";
+export type { ByteSink, ProxyOptions } from "./run.ts";
+export { runProxy } from "./run.ts";
+
+export async function run(ctx: Context): Promise<number> {
+  const args = parseProxyArgs(ctx.args);
+  return runProxy(stdioOptions(ctx, args, createGate(ctx)));
+}
+
+/** The face's wiring: our stdin/stdout are the agent, stderr is shared with the server, the env goes to the child. */
+export function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices): ProxyOptions {
+  // Without `memnox run`, one server process is one agent session: wariness then holds for this server's calls.
+  const session = ctx.env.MEMNOX_SESSION || newSessionId(ctx.clock.now());
+  return {
+    name: args.name,
+    command: args.command,
+    gate,
+    input: Bun.stdin.stream(),
+    output: { write: (bytes) => process.stdout.write(bytes) },
+    log: (text) => ctx.io.err(text),
+    env: ctx.env,
+    cwd: ctx.cwd,
+    manifestDir: ctx.paths.mcp,
+    session,
+    ...(ctx.env.MEMNOX_AGENT_NAME ? { agent: ctx.env.MEMNOX_AGENT_NAME } : {}),
+    now: () => ctx.clock.now(),
+    forwardSignals: true,
+  };
 }

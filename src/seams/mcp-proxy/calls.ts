@@ -1,0 +1,126 @@
+// One tools/call before it reaches the server: hidden, allowed, refused, or held until a person answers.
+import { describeError } from "../../core/errors.ts";
+import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
+import { isId, isRecord, type Message, notification, params } from "./jsonrpc.ts";
+import type { Refusal } from "./refusal.ts";
+
+/** Why a call stopped waiting: the agent cancelled it (no answer is owed), or the proxy is closing. */
+export type StopReason = "cancelled" | "closing";
+
+export type CallVerdict =
+  | { readonly kind: "forward"; readonly eventId?: string }
+  | { readonly kind: "refuse"; readonly refusal: Refusal }
+  | { readonly kind: "cancelled" };
+
+export interface CallContext {
+  readonly gate: GateServices;
+  readonly request: GateRequest;
+  /** `mcp.<server>.<tool>` and the bare tool name. */
+  readonly action: string;
+  readonly tool: string;
+  /** Which setting hides the tool from the agent, if one does. */
+  readonly hiddenBy: string | undefined;
+  readonly signal: AbortSignal;
+  readonly log: (text: string) => void;
+  /** Called while a call is held, so a client that shows progress can show who must answer. */
+  readonly onHeld: (holdId: string) => () => void;
+}
+
+export async function judgeCall(c: CallContext): Promise<CallVerdict> {
+  const action = c.action;
+  if (c.hiddenBy) {
+    const reason = `${c.tool} is hidden from this agent by ${c.hiddenBy}`;
+    await decideOrRefuse(c, { ...c.request, refusal: reason });
+    return { kind: "refuse", refusal: { action, reason, policy: c.hiddenBy } };
+  }
+  let answer = await decideOrRefuse(c, c.request);
+  if (answer.effect === "ask") {
+    const held = await settleHold(c, answer);
+    if (held === "cancelled") return { kind: "cancelled" };
+    answer = held;
+  }
+  if (answer.effect !== "allow") return { kind: "refuse", refusal: refusalOf(action, answer) };
+  if (answer.mode === "advise" && answer.enforceEffect !== "allow") {
+    c.log(`memnox (advise): in enforce, ${action} would ${verb(answer)}: ${answer.reason}\n`);
+  }
+  return answer.eventId ? { kind: "forward", eventId: answer.eventId } : { kind: "forward" };
+}
+
+function verb(a: GateAnswer): string {
+  return a.enforceEffect === "deny" ? "be refused" : "ask first";
+}
+
+function refusalOf(action: string, a: GateAnswer): Refusal {
+  return {
+    action,
+    reason: a.reason,
+    ...(a.rule ? { rule: a.rule } : {}),
+    ...(a.alternative ? { alternative: a.alternative } : {}),
+  };
+}
+
+/** A gate that throws has not decided, and a call nobody decided does not go through. */
+async function decideOrRefuse(c: CallContext, request: GateRequest): Promise<GateAnswer> {
+  try {
+    return await c.gate.decide(request);
+  } catch (e) {
+    return {
+      effect: "deny",
+      enforceEffect: "deny",
+      mode: "enforce",
+      reason: `memnox could not decide (${describeError(e)}), and a call it cannot decide does not go through`,
+      actions: [],
+      stopped: false,
+    };
+  }
+}
+
+async function settleHold(c: CallContext, answer: GateAnswer): Promise<GateAnswer | "cancelled"> {
+  const holdId = answer.holdId;
+  if (!holdId) return { ...answer, effect: "deny", reason: `${answer.reason} (nobody can be asked for this call)` };
+  const action = c.action;
+  c.log(
+    `memnox: ${action} is held for a person: ${answer.reason}\n  answer with: memnox approve ${holdId}  (or memnox deny ${holdId})\n`,
+  );
+  const stop = c.onHeld(holdId);
+  let outcome: Awaited<ReturnType<GateServices["awaitHold"]>> | undefined;
+  try {
+    outcome = await c.gate.awaitHold(holdId, c.signal);
+  } catch (e) {
+    if (!c.signal.aborted) c.log(`memnox: waiting for ${holdId} failed: ${describeError(e)}\n`);
+  } finally {
+    stop();
+  }
+  if (c.signal.aborted) {
+    if (c.signal.reason === "cancelled") return "cancelled";
+    return {
+      ...answer,
+      effect: "deny",
+      reason: `the agent closed the connection before a person answered (${answer.reason})`,
+    };
+  }
+  if (outcome === "granted") {
+    // The grant is claimed by deciding again, which also writes the allowed row the outcome links to.
+    const retried = await decideOrRefuse(c, c.request);
+    return retried.effect === "ask"
+      ? { ...retried, effect: "deny", reason: `the grant was not found (${retried.reason})` }
+      : retried;
+  }
+  const why = outcome === "denied" ? "a person denied it" : "nobody answered before the hold expired";
+  return { ...answer, effect: "deny", reason: `${why} (${answer.reason})` };
+}
+
+/** A held call with a progress token hears, now and then, that it is held and who can answer; returns the stop. */
+export function heldProgress(msg: Message, holdId: string, everyMs: number, send: (line: string) => void): () => void {
+  const meta = params(msg)._meta;
+  const token = isRecord(meta) ? meta.progressToken : undefined;
+  if (!isId(token)) return () => {};
+  let progress = 0;
+  const beat = () => {
+    const body = { progressToken: token, progress: progress++, message: `held for a person: memnox approve ${holdId}` };
+    send(notification("notifications/progress", body));
+  };
+  beat();
+  const timer = setInterval(beat, everyMs);
+  return () => clearInterval(timer);
+}
