@@ -2,67 +2,17 @@
 // scripted gate answer and the exact bytes and exit code the agent must get; each answer is also checked against
 // what that agent accepts (agent-schemas.ts), since fixtures we write ourselves prove only what we believed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { AGENTS } from "../hooks/types.ts";
 import type { FailurePosture } from "../src/gate/posture.ts";
-import type { Briefing, GateAnswer } from "../src/gate/types.ts";
 import { handleHook } from "../src/seams/hook/handle.ts";
 import { noticeFile, readNotice } from "../src/seams/hook/notice.ts";
 import { answerProblems, payloadProblems } from "./support/agent-schemas.ts";
+import { expectedStdout, type HookFixture, loadFixtures } from "./support/hook-fixtures.ts";
 import { fakeHome, testContext } from "./support/index.ts";
 import { scriptedGate } from "./support/scripted-gate.ts";
 
-const ROOT = join(import.meta.dir, "..", "fixtures", "hooks");
 const SHARED = ["deny-force-push", "ask-delete", "allow-read", "stopped", "parse-failure-enforce"];
-
-export interface HookFixture {
-  readonly scenario: string;
-  readonly source: string;
-  readonly args?: readonly string[];
-  readonly payload?: unknown;
-  readonly stdin?: string;
-  readonly gate: readonly Partial<GateAnswer>[];
-  readonly briefing?: Briefing;
-  readonly posture?: FailurePosture;
-  readonly notice?: { readonly session: string; readonly calls: Record<string, unknown> };
-  readonly expect: {
-    readonly exitCode: number;
-    readonly stdout: string | Record<string, unknown>;
-    readonly stderr?: string;
-    readonly requests: readonly Record<string, unknown>[];
-    readonly calls?: readonly Record<string, unknown>[];
-    readonly notice?: Record<string, { eventIds: string[]; asked?: boolean }>;
-  };
-}
-
-export interface FixtureFile {
-  readonly agent: string;
-  readonly event: string;
-  readonly file: string;
-  readonly fx: HookFixture;
-}
-
-export function loadFixtures(): FixtureFile[] {
-  const out: FixtureFile[] = [];
-  for (const agent of readdirSync(ROOT).sort()) {
-    for (const event of readdirSync(join(ROOT, agent)).sort()) {
-      const dir = join(ROOT, agent, event);
-      if (event === "schema" || !statSync(dir).isDirectory()) continue;
-      for (const name of readdirSync(dir).sort()) {
-        if (!name.endsWith(".json")) continue;
-        const file = join(dir, name);
-        out.push({ agent, event, file, fx: JSON.parse(readFileSync(file, "utf8")) as HookFixture });
-      }
-    }
-  }
-  return out;
-}
-
-/** What the bytes on stdout must be: exactly the string, or exactly one line of that JSON. */
-export function expectedStdout(stdout: string | Record<string, unknown>): string {
-  return typeof stdout === "string" ? stdout : `${JSON.stringify(stdout)}\n`;
-}
 
 const ENFORCE: FailurePosture = { mode: "enforce", failOpen: false, stopped: false };
 const home = fakeHome();
