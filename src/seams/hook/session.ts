@@ -2,9 +2,9 @@
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { boundaryBlock } from "./boundary.ts";
+import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, dropNotice, noticeFile, updateNotice } from "./notice.ts";
 import { promptReminders } from "./reminders.ts";
-import { type Face, gateSession } from "./tool.ts";
 
 type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;
 

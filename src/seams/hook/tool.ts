@@ -1,26 +1,13 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
-import type { HookAdapter, HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
+import type { HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
-import type { Context } from "../../ports/context.ts";
-import type { HookDeps } from "./deps.ts";
+import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
 import { callReminder, type Reminder } from "./reminders.ts";
 import { adviseNote, strictest, toolVerdict } from "./verdict.ts";
 
-export interface Face {
-  readonly ctx: Context;
-  readonly deps: HookDeps;
-  readonly adapter: HookAdapter;
-  readonly event: string;
-}
-
 type ToolEvent = Extract<HookEvent, { kind: "tool" }>;
 type DoneEvent = Extract<HookEvent, { kind: "tool-done" }>;
-
-/** The session the gate records under: `memnox run`'s own when the agent was started by it, else the agent's. */
-export function gateSession(ctx: Context, agentSession: string | undefined): string | undefined {
-  return ctx.env.MEMNOX_SESSION || agentSession;
-}
 
 export function gateRequest(
   f: Face,
@@ -58,7 +45,10 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */
 async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Reminder | undefined> {
   if (!f.adapter.remindsAtCall || !ev.session || !a.rule || a.stopped || a.enforceEffect !== "allow") return undefined;
-  const briefing = await f.deps.gate().briefing({ cwd: ev.cwd, agent: f.adapter.agent, session: ev.session });
+  const session = gateSession(f.ctx, ev.session);
+  const briefing = await f.deps
+    .gate()
+    .briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
   return callReminder(a.rule.name, briefing.rules);
 }
 
