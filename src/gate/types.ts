@@ -77,4 +77,53 @@ export interface GateServices {
   recordAnswer(answer: GateAnswer, request: GateRequest, reply: PersonReply): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
+  /** What a session is told at its start and reminded of later, from the rule files and state in force at `cwd`. */
+  briefing(request: BriefingRequest): Promise<Briefing>;
+  /** A session opened or closed in an agent's own hook: one `session` row; a start fixes its project boundary. */
+  recordSession(event: SessionEvent): Promise<void>;
+}
+
+export interface BriefingRequest {
+  readonly cwd: string;
+  readonly agent?: string;
+  readonly session?: string;
+}
+
+/** One rule as a session hears it: names and reasons only, never arguments, so no secret can be in it. */
+export interface RuleSummary {
+  readonly name: string;
+  readonly effect: Effect;
+  /** Action patterns as written (`git.push-force`, `mcp.*`). */
+  readonly actions: readonly string[];
+  /** Target patterns as written (`**\/.env`); empty when the rule names none. */
+  readonly targets: readonly string[];
+  readonly reason: string;
+  /** The rule carries `mode = "observe"`: it decides nothing, so it is never named. */
+  readonly observeOnly: boolean;
+  /** Where the decision was taken: a workspace's published rules, this machine's, or the repository's file. */
+  readonly source: "team" | "machine" | "repository";
+  /** When `memnox protect` kept the date (machine rules), `YYYY-MM-DD`. */
+  readonly decidedOn?: string;
+}
+
+export interface Briefing {
+  readonly mode: Mode;
+  /** `memnox stop` in force. */
+  readonly stop?: { readonly until: string; readonly by: string; readonly reason?: string };
+  /** The rules in force at the request's directory, in file order; the hook picks and orders what it names. */
+  readonly rules: readonly RuleSummary[];
+  /** The repository the session works in (its top level), when it is in one. */
+  readonly repository?: string;
+  /** This agent's probation, when it is on one. */
+  readonly probation?: { readonly until: string };
+}
+
+export interface SessionEvent {
+  readonly kind: "start" | "end";
+  readonly surface: Surface;
+  readonly agent: string;
+  readonly session?: string;
+  readonly cwd: string;
+  /** Non-secret words: how it started (`startup`, `resume`) or why it ended. */
+  readonly detail?: string;
 }

@@ -5,8 +5,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { type ProxyOptions, runProxy } from "../../src/seams/mcp-proxy/run.ts";
 
-export type { Rule, ScriptedGate } from "./scripted-gate.ts";
-export { scriptedGate } from "./scripted-gate.ts";
+export type { Rule, ScriptedGate } from "./holding-gate.ts";
+export { scriptedGate } from "./holding-gate.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const EVERYTHING = [join(ROOT, "node_modules", ".bin", "mcp-server-everything"), "stdio"];

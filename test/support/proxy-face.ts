@@ -5,7 +5,7 @@ import { describeError } from "../../src/core/errors.ts";
 import type { Context } from "../../src/ports/context.ts";
 import { parseProxyArgs, runProxy, stdioOptions } from "../../src/seams/mcp-proxy/index.ts";
 import { memnoxPaths } from "../../src/state/paths.ts";
-import { type Rule, scriptedGate } from "./scripted-gate.ts";
+import { type Rule, scriptedGate } from "./holding-gate.ts";
 
 const io = processStdio();
 try {

@@ -1,78 +1,78 @@
-// A gate for tests while the real one is not built: answers by action name, asks through the real hold store.
-import type { GateAnswer, GateRequest, GateServices, HoldOutcome, Outcome } from "../../src/gate/types.ts";
-import { claimGrant, createHold, effectiveStatus, fingerprint, readHold } from "../../src/state/pending.ts";
+// GateServices that answer from a script and remember every call a seam made, for testing seams without the gate.
+import type { Briefing, GateAnswer, GateRequest, GateServices } from "../../src/gate/types.ts";
 
-export type Rule = Pick<GateAnswer, "effect"> & Partial<Omit<GateAnswer, "effect">>;
+export type ServiceCall =
+  | { readonly method: "decide"; readonly request: GateRequest }
+  | { readonly method: "recordOutcome"; readonly eventId: string; readonly outcome: unknown }
+  | {
+      readonly method: "recordAnswer";
+      readonly answer: GateAnswer;
+      readonly request: GateRequest;
+      readonly reply: unknown;
+    }
+  | { readonly method: "recordSession"; readonly event: unknown }
+  | { readonly method: "briefing"; readonly request: unknown }
+  | { readonly method: "awaitHold"; readonly holdId: string }
+  | { readonly method: "markWary"; readonly session: string };
 
 export interface ScriptedGate extends GateServices {
-  readonly requests: GateRequest[];
-  readonly outcomes: { eventId: string; outcome: Outcome }[];
-  readonly wary: { session: string; reason: string }[];
-  /** Resolves once every outcome and wary mark so far has been written. */
-  recorded(count: number): Promise<void>;
+  readonly calls: ServiceCall[];
+  /** Just the requests decide() was given. */
+  requests(): GateRequest[];
 }
 
-/**
- * Answers by action name from `rules` (allow when none). An `ask` writes a real hold under `pendingDir`, so
- * `memnox approve` from another process answers it; awaitHold watches that file.
- */
-export function scriptedGate(pendingDir: string, rules: Record<string, Rule> = {}): ScriptedGate {
-  const requests: GateRequest[] = [];
-  const outcomes: ScriptedGate["outcomes"] = [];
-  const wary: ScriptedGate["wary"] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
-  const note = () => {
-    for (const w of waiters.splice(0)) {
-      if (outcomes.length + wary.length >= w.count) w.resolve();
-      else waiters.push(w);
-    }
-  };
+export interface GateScript {
+  /** Answers handed out in order; the last one repeats. */
+  readonly answers?: readonly Partial<GateAnswer>[];
+  readonly briefing?: Briefing;
+}
+
+/** A scripted answer with the fields a real one always has. */
+export function gateAnswer(a: Partial<GateAnswer>): GateAnswer {
+  const effect = a.effect ?? "allow";
   return {
-    requests,
-    outcomes,
-    wary,
-    recorded: (count) =>
-      new Promise((resolve) => {
-        waiters.push({ count, resolve });
-        note();
-      }),
-    async decide(req) {
-      requests.push(req);
-      const name = req.action?.name ?? "";
-      const rule = rules[name] ?? { effect: "allow", reason: "ungoverned" };
-      const eventId = `ev_${requests.length}`;
-      const base = { enforceEffect: rule.effect, mode: "enforce" as const, reason: "", actions: [], stopped: false };
-      if (rule.effect !== "ask") return { ...base, eventId, ...rule };
-      const fp = fingerprint({ action: name });
-      const granted = claimGrant(pendingDir, fp, req.session, Date.now());
-      if (granted) return { ...base, ...rule, effect: "allow", eventId, reason: `approved (${granted.id})` };
-      const hold = createHold(pendingDir, {
-        action: name,
-        surface: "mcp",
-        reason: rule.reason ?? "asks",
-        decisionEventId: eventId,
-        nowMs: Date.now(),
-        ttlMs: 60_000,
-      });
-      return { ...base, ...rule, eventId, holdId: hold.id };
+    effect,
+    enforceEffect: a.enforceEffect ?? effect,
+    mode: a.mode ?? "enforce",
+    reason: a.reason ?? "no rule matched",
+    actions: a.actions ?? [],
+    stopped: a.stopped ?? false,
+    ...a,
+  };
+}
+
+export function scriptedGate(script: GateScript = {}): ScriptedGate {
+  const calls: ServiceCall[] = [];
+  const answers = script.answers ?? [{}];
+  let n = 0;
+  return {
+    calls,
+    requests: () => calls.flatMap((c) => (c.method === "decide" ? [c.request] : [])),
+    async decide(request) {
+      calls.push({ method: "decide", request });
+      const a = answers[Math.min(n, answers.length - 1)] ?? {};
+      n += 1;
+      return gateAnswer(a);
     },
-    async awaitHold(holdId, signal): Promise<HoldOutcome> {
-      for (;;) {
-        if (signal?.aborted) return "unattended";
-        const hold = readHold(pendingDir, holdId);
-        const status = hold ? effectiveStatus(hold, Date.now()) : "unattended";
-        if (status !== "waiting") return status;
-        await Bun.sleep(20);
-      }
+    async awaitHold(holdId) {
+      calls.push({ method: "awaitHold", holdId });
+      return "unattended";
     },
     async recordOutcome(eventId, outcome) {
-      outcomes.push({ eventId, outcome });
-      note();
+      calls.push({ method: "recordOutcome", eventId, outcome });
     },
-    async recordAnswer() {},
-    async markWary(session, reason) {
-      wary.push({ session, reason });
-      note();
+    async recordAnswer(answer, request, reply) {
+      calls.push({ method: "recordAnswer", answer, request, reply });
+    },
+    async markWary(session) {
+      calls.push({ method: "markWary", session });
+    },
+    async briefing(request) {
+      calls.push({ method: "briefing", request });
+      return script.briefing ?? { mode: "enforce", rules: [] };
+    },
+    async recordSession(event) {
+      calls.push({ method: "recordSession", event });
     },
   };
 }

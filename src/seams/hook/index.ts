@@ -1,7 +1,8 @@
-// The hook face.
-import { MemnoxError } from "../../core/errors.ts";
+// The hook face: `memnox hook <agent> [event]`, one agent hook call per process.
 import type { Context } from "../../ports/context.ts";
+import { realDeps } from "./deps.ts";
+import { handleHook } from "./handle.ts";
 
-export async function run(_ctx: Context): Promise<number> {
-  throw new MemnoxError("not_built", "the hook face is not built yet");
+export function run(ctx: Context): Promise<number> {
+  return handleHook(ctx, realDeps(ctx));
 }

@@ -1,0 +1,166 @@
+// Gemini CLI (0.61.0 checked against its bundled source). What `setup` adds, to `~/.gemini/settings.json`, merged
+// into any `hooks` already there:
+//
+//   "hooks": {
+//     "SessionStart": [{ "hooks": [{ "name": "memnox", "type": "command", "command": "<app> hook gemini-cli SessionStart", "timeout": 10000 }] }],
+//     "BeforeAgent":  [{ "hooks": [{ "name": "memnox", "type": "command", "command": "<app> hook gemini-cli BeforeAgent", "timeout": 10000 }] }],
+//     "BeforeTool":   [{ "matcher": TOOLS, "hooks": [{ "name": "memnox", "type": "command", "command": "<app> hook gemini-cli BeforeTool", "timeout": 30000 }] }],
+//     "AfterTool":    [{ "matcher": TOOLS, "hooks": [{ "name": "memnox", "type": "command", "command": "<app> hook gemini-cli AfterTool", "timeout": 10000 }] }],
+//     "SessionEnd":   [{ "hooks": [{ "name": "memnox", "type": "command", "command": "<app> hook gemini-cli SessionEnd", "timeout": 5000 }] }]
+//   }
+//
+// `timeout` is in MILLISECONDS here (Claude Code, Codex and Cursor count seconds). Project hooks are fingerprinted
+// and a changed command is warned about before it runs, so setup writes the user file.
+// Protocol traps: stdout must be exactly one JSON object; text that is not JSON reads as allow, and with stdout
+// empty Gemini parses stderr instead, so every answer here is JSON on stdout. Deny is `decision: "deny"` + `reason`
+// (the model sees it as the tool's error). 0.61.0's source also honours `decision: "ask"`, but it is not in the
+// documented contract, so an ask is refused here with the hold to approve.
+import { payloadEvent, read, Search, v } from "./payload.ts";
+import { absolute, fileCall, hostOf, httpCall, inputKey, mcpCall, searchCall, urlsIn } from "./tools.ts";
+import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
+
+export const TOOLS =
+  "^(run_shell_command|read_file|read_many_files|write_file|replace|glob|grep_search|search_file_content|list_directory|web_fetch|google_web_search|mcp_.*)$";
+
+const str = v.optional(v.string());
+const Common = v.looseObject({ session_id: str, cwd: str });
+const McpContext = v.looseObject({ server_name: v.string(), tool_name: v.string() });
+const Tool = v.looseObject({
+  ...Common.entries,
+  tool_name: v.string(),
+  tool_input: v.optional(v.unknown()),
+  mcp_context: v.optional(v.unknown()),
+});
+const Done = v.looseObject({ ...Tool.entries, tool_response: v.optional(v.unknown()) });
+const Prompt = v.looseObject({ ...Common.entries, prompt: v.string() });
+const FilePath = v.looseObject({ file_path: v.string() });
+const Dir = v.looseObject({ dir_path: str, path: str });
+
+export function geminiToolCalls(
+  tool: string,
+  input: unknown,
+  mcpContext: unknown,
+  cwd: string,
+  pc: ParseContext,
+): SeamCall[] | undefined {
+  const at = { cwd, home: pc.home };
+  const file = () => absolute(read(FilePath, input, `${tool} input`).file_path, cwd, pc.home);
+  const mcp = v.safeParse(McpContext, mcpContext);
+  if (mcp.success) return [mcpCall(mcp.output.server_name, mcp.output.tool_name, input)];
+  switch (tool) {
+    case "run_shell_command": {
+      const s = read(v.looseObject({ command: v.string(), dir_path: str }), input, "run_shell_command input");
+      return [{ command: s.command, ...(s.dir_path ? { cwd: absolute(s.dir_path, cwd, pc.home) } : {}) }];
+    }
+    case "read_file":
+      return [fileCall("read", [file()], input)];
+    case "write_file":
+    case "replace":
+      return [fileCall("write", [file()], input)];
+    case "read_many_files": {
+      const s = read(v.looseObject({ include: v.array(v.string()) }), input, "read_many_files input");
+      return [
+        fileCall(
+          "read",
+          s.include.map((p) => absolute(p, cwd, pc.home)),
+          input,
+        ),
+      ];
+    }
+    case "list_directory": {
+      const d = read(Dir, input, "list_directory input");
+      return [searchCall(d.dir_path ?? d.path, undefined, at, input)];
+    }
+    case "glob":
+    case "grep_search":
+    case "search_file_content": {
+      const d = read(
+        v.looseObject({ ...Dir.entries, ...Search.entries, include_pattern: str }),
+        input,
+        `${tool} input`,
+      );
+      const pattern = tool === "glob" ? d.pattern : d.include_pattern;
+      return [searchCall(d.dir_path ?? d.path, pattern, at, input)];
+    }
+    case "web_fetch": {
+      const p = read(v.looseObject({ prompt: v.string() }), input, "web_fetch input").prompt;
+      return [httpCall(urlsIn(p).map(hostOf), input)];
+    }
+    case "google_web_search":
+      return [httpCall([], input)];
+  }
+  // An MCP tool whose server Gemini did not describe: `mcp_<server>_<tool>`, the server never holding `_`.
+  const m = /^mcp_([^_]+)_(.+)$/.exec(tool);
+  return m?.[1] && m[2] ? [mcpCall(m[1], m[2], input)] : undefined;
+}
+
+function base(p: v.InferOutput<typeof Common>, pc: ParseContext) {
+  return { cwd: p.cwd ?? pc.cwd, ...(p.session_id ? { session: p.session_id } : {}) };
+}
+
+function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
+  switch (event) {
+    case "BeforeTool": {
+      const p = read(Tool, payload, "gemini BeforeTool payload");
+      const b = base(p, pc);
+      const calls = geminiToolCalls(p.tool_name, p.tool_input, p.mcp_context, b.cwd, pc);
+      if (!calls) return { ...b, kind: "unknown-tool", tool: p.tool_name };
+      // Gemini sends no call id: the same tool and input arrive again in AfterTool.
+      return {
+        ...b,
+        kind: "tool",
+        tool: p.tool_name,
+        calls,
+        canAsk: false,
+        callKey: inputKey(p.tool_name, p.tool_input),
+      };
+    }
+    case "AfterTool": {
+      const p = read(Done, payload, "gemini AfterTool payload");
+      const r = v.safeParse(v.looseObject({ error: v.optional(v.unknown()) }), p.tool_response);
+      const failed = r.success && r.output.error !== undefined && r.output.error !== null;
+      return {
+        ...base(p, pc),
+        kind: "tool-done",
+        callKey: inputKey(p.tool_name, p.tool_input),
+        calls: [],
+        failed,
+        ...(p.tool_name === "run_shell_command" ? { exitCode: failed ? 1 : 0 } : {}),
+      };
+    }
+    case "SessionStart":
+      return { ...base(read(Common, payload, "gemini SessionStart payload"), pc), kind: "session-start" };
+    case "BeforeAgent": {
+      const p = read(Prompt, payload, "gemini BeforeAgent payload");
+      return { ...base(p, pc), kind: "prompt", prompt: p.prompt };
+    }
+    case "SessionEnd":
+      return { ...base(read(Common, payload, "gemini SessionEnd payload"), pc), kind: "session-end" };
+    default:
+      return { kind: "ignore", why: `gemini ${event} is not an event memnox acts on` };
+  }
+}
+
+function json(value: unknown): HookReply {
+  return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
+}
+
+const ALLOW = json({});
+
+function decision(_event: string, verdict: ToolVerdict): HookReply {
+  return verdict.effect === "allow" ? ALLOW : json({ decision: "deny", reason: verdict.message });
+}
+
+export const geminiCli: HookAdapter = {
+  agent: "gemini-cli",
+  eventOf: (payload) => payloadEvent(payload),
+  parse,
+  gates: (event) => event === "BeforeTool",
+  asksInSession: false,
+  hearsContext: true,
+  remindsAtCall: false,
+  decision,
+  context: (event, text) =>
+    text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : ALLOW,
+  neutral: () => ALLOW,
+};

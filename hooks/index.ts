@@ -1,0 +1,13 @@
+// Which adapter answers `memnox hook <agent> …`; each is loaded only when its agent calls.
+import type { AgentName, HookAdapter } from "./types.ts";
+
+export const ADAPTERS: Readonly<Record<AgentName, () => Promise<HookAdapter>>> = {
+  "claude-code": () => import("./claude-code.ts").then((m) => m.claudeCode),
+  codex: () => import("./codex.ts").then((m) => m.codex),
+  "gemini-cli": () => import("./gemini-cli.ts").then((m) => m.geminiCli),
+  cursor: () => import("./cursor.ts").then((m) => m.cursor),
+  windsurf: () => import("./windsurf.ts").then((m) => m.windsurf),
+};
+
+export type { AgentName, HookAdapter, HookEvent, HookReply, SeamCall, ToolVerdict } from "./types.ts";
+export { AGENTS, HookInputError, isAgentName } from "./types.ts";

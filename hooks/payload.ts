@@ -1,0 +1,41 @@
+// Reading foreign payloads loosely: fields we need are checked, everything else an agent adds is ignored.
+import * as v from "valibot";
+import { HookInputError } from "./types.ts";
+
+export { v };
+
+const optString = v.optional(v.string());
+
+/** Throws a HookInputError naming the field and what it should be, never the value (it may be a secret). */
+export function read<const S extends v.GenericSchema>(schema: S, value: unknown, what: string): v.InferOutput<S> {
+  const r = v.safeParse(schema, value);
+  if (r.success) return r.output;
+  const issue = r.issues[0];
+  const at = issue ? v.getDotPath(issue) : null;
+  const expected =
+    issue?.received === "undefined" ? "is missing" : issue?.expected ? `is not ${issue.expected}` : "does not fit";
+  throw new HookInputError(`${what}: ${at ? `\`${at}\`` : "the payload"} ${expected}`);
+}
+
+/** The event name most agents put in the payload. */
+export function payloadEvent(payload: unknown, key = "hook_event_name"): string | undefined {
+  if (typeof payload !== "object" || payload === null) return undefined;
+  const e = (payload as Record<string, unknown>)[key];
+  return typeof e === "string" ? e : undefined;
+}
+
+export const Path = v.looseObject({ file_path: v.string() });
+export const Command = v.looseObject({ command: v.string() });
+export const Search = v.looseObject({ pattern: optString, path: optString });
+
+/** A number, or undefined when it is not one. */
+export function num(x: unknown): number | undefined {
+  return typeof x === "number" && Number.isFinite(x) ? x : undefined;
+}
+
+/** `Exit code 3` (Claude Code's failed Bash) -> 3. */
+export function exitCodeIn(text: unknown): number | undefined {
+  if (typeof text !== "string") return undefined;
+  const m = /exit code (\d+)/i.exec(text);
+  return m?.[1] ? Number(m[1]) : undefined;
+}

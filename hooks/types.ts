@@ -1,0 +1,103 @@
+// The contract every agent adapter keeps: its payload in, one normalised event out; a verdict in, its protocol out.
+import type { Action } from "../src/core/action.ts";
+
+export const AGENTS = ["claude-code", "codex", "gemini-cli", "cursor", "windsurf"] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+export function isAgentName(v: string): v is AgentName {
+  return (AGENTS as readonly string[]).includes(v);
+}
+
+/** One thing the gate rules on: a shell line (resolved by the one resolver) or an action the tool already names. */
+export type SeamCall =
+  | { readonly command: string; readonly cwd?: string }
+  | { readonly action: Action; readonly rawArguments?: string };
+
+interface Base {
+  /** The agent's own session id, when it sends one. */
+  readonly session?: string;
+  readonly cwd: string;
+}
+
+export type HookEvent =
+  /** A tool call to rule on; several calls (a patch touching three files) are ruled on together. */
+  | (Base & {
+      readonly kind: "tool";
+      readonly tool: string;
+      readonly calls: readonly SeamCall[];
+      /** Whether this agent's answer can put a question to a person right now. */
+      readonly canAsk: boolean;
+      /** Links the call to its outcome event (tool_use_id, or a digest where the agent sends none). */
+      readonly callKey?: string;
+      /** The turn (prompt) this call belongs to, for the two-reminders-per-turn budget. */
+      readonly turn?: string;
+    })
+  /** A tool the table does not know: left to the agent, nothing recorded. */
+  | (Base & { readonly kind: "unknown-tool"; readonly tool: string })
+  | (Base & { readonly kind: "session-start"; readonly source?: string })
+  | (Base & { readonly kind: "prompt"; readonly prompt: string; readonly turn?: string })
+  /** A tool call finished (or failed); `calls` rebuilt from the same input, for recording a person's yes. */
+  | (Base & {
+      readonly kind: "tool-done";
+      readonly callKey: string;
+      readonly calls: readonly SeamCall[];
+      readonly failed: boolean;
+      readonly exitCode?: number;
+      readonly durationMs?: number;
+    })
+  | (Base & { readonly kind: "session-end"; readonly reason?: string })
+  /** An event memnox does not act on, or a payload from another caller (Cursor running Claude Code's hooks). */
+  | { readonly kind: "ignore"; readonly why: string };
+
+/** What the face settled for a tool call, in words already composed; the adapter only encodes it. */
+export interface ToolVerdict {
+  /** `ask` only where the adapter said the event can ask; a refused ask arrives here as `deny`. */
+  readonly effect: "allow" | "ask" | "deny";
+  /** Reason, rule, what to use instead, and for a refused ask how a person approves it. */
+  readonly message: string;
+  /** Beside an allow: the decision behind the rule, or what enforce would have done (advise). */
+  readonly context?: string;
+}
+
+/** Exactly what the hook process prints and how it exits. */
+export interface HookReply {
+  readonly stdout: string;
+  readonly stderr?: string;
+  readonly exitCode: number;
+}
+
+export interface ParseContext {
+  /** The hook process's own directory: where the agent started it (Windsurf sends no cwd). */
+  readonly cwd: string;
+  /** For `~` in paths. */
+  readonly home: string;
+}
+
+export interface HookAdapter {
+  readonly agent: AgentName;
+  /** The event name from the payload, when the hook command line names none. */
+  eventOf(payload: unknown): string | undefined;
+  /** Throws `HookInputError` when the payload of an event memnox rules on cannot be read. */
+  parse(event: string, payload: unknown, pc: ParseContext): HookEvent;
+  /** Whether `event` is one where a call waits on the answer (so a failure must refuse in this format). */
+  gates(event: string): boolean;
+  /** Whether a session of this agent can be asked (for the boundary block's words). */
+  readonly asksInSession: boolean;
+  /** Whether the agent reads context back from this hook at a session start or a prompt. */
+  readonly hearsContext: boolean;
+  /** Whether an allowed call may carry a reminder of the decision behind it. */
+  readonly remindsAtCall: boolean;
+  decision(event: string, verdict: ToolVerdict): HookReply;
+  /** Context at a session start or a prompt; `undefined` means there is nothing to say. */
+  context(event: string, text: string | undefined): HookReply;
+  /** Nothing to say: the agent goes on exactly as it would without memnox. */
+  neutral(event: string): HookReply;
+}
+
+/** A payload memnox must rule on but cannot read; the face turns it into the mode's answer. */
+export class HookInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HookInputError";
+  }
+}

@@ -1,0 +1,104 @@
+// `memnox hook <agent> [event]`: the payload in, the agent's protocol out and nothing else; diagnostics to stderr.
+// Every path ends in an answer the mode chose on purpose: a crash would read as "let it through" to every agent.
+import { ADAPTERS } from "../../../hooks/index.ts";
+import { type HookAdapter, type HookEvent, HookInputError, type HookReply, isAgentName } from "../../../hooks/types.ts";
+import { describeError } from "../../core/errors.ts";
+import { failsClosed } from "../../gate/posture.ts";
+import type { Context } from "../../ports/context.ts";
+import type { HookDeps } from "./deps.ts";
+import { onPrompt, onSessionEnd, onSessionStart } from "./session.ts";
+import { onTool, onToolDone } from "./tool.ts";
+import { failureVerdict } from "./verdict.ts";
+
+/** Every pre-tool hook of every agent here blocks on exit 2; used only when no adapter could be chosen. */
+const BLOCK_ANY = 2;
+
+export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> {
+  let reply: HookReply;
+  try {
+    reply = await answer(ctx, deps);
+  } catch (e) {
+    reply = await unrouted(deps, `memnox: the hook failed before it could answer: ${describeError(e)}`);
+  }
+  if (reply.stdout) ctx.io.out(reply.stdout);
+  if (reply.stderr) ctx.io.err(reply.stderr);
+  return reply.exitCode;
+}
+
+async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
+  const [agent, eventArg] = ctx.args;
+  if (!agent || !isAgentName(agent)) {
+    return unrouted(
+      deps,
+      `memnox: unknown agent \`${agent ?? ""}\` (memnox hook <agent> <event>, agent one of ${Object.keys(ADAPTERS).join(", ")})`,
+    );
+  }
+  const adapter = await ADAPTERS[agent]();
+  let event = eventArg ?? "";
+  let parsed: HookEvent;
+  try {
+    const payload = parseJson(await ctx.io.readAll());
+    event = eventArg ?? adapter.eventOf(payload) ?? "";
+    if (!event) throw new HookInputError("the payload names no event and the hook command line gave none");
+    parsed = adapter.parse(event, payload, { cwd: ctx.cwd, home: ctx.paths.home });
+  } catch (e) {
+    return failed(
+      deps,
+      adapter,
+      event,
+      `the ${agent} ${event || "hook"} payload could not be read (${describeError(e)})`,
+    );
+  }
+  try {
+    return await dispatch(ctx, deps, adapter, event, parsed);
+  } catch (e) {
+    return failed(deps, adapter, event, describeError(e));
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's message can quote the payload, and a payload can hold a secret.
+    throw new HookInputError("it is not JSON");
+  }
+}
+
+function dispatch(ctx: Context, deps: HookDeps, adapter: HookAdapter, event: string, ev: HookEvent) {
+  const face = { ctx, deps, adapter, event };
+  switch (ev.kind) {
+    case "tool":
+      return onTool(face, ev);
+    case "tool-done":
+      return onToolDone(face, ev);
+    case "session-start":
+      return onSessionStart(face, ev);
+    case "prompt":
+      return onPrompt(face, ev);
+    case "session-end":
+      return onSessionEnd(face, ev);
+    case "unknown-tool":
+    case "ignore":
+      return Promise.resolve(adapter.neutral(event));
+  }
+}
+
+/** memnox failed before the gate answered: refuse in the agent's deny format only where the mode says so. */
+async function failed(deps: HookDeps, adapter: HookAdapter, event: string, why: string): Promise<HookReply> {
+  const posture = await deps.posture();
+  const note = posture.note ? `; ${posture.note}` : "";
+  if (adapter.gates(event) && failsClosed(posture)) {
+    const reply = adapter.decision(event, failureVerdict(why));
+    return { ...reply, stderr: `${reply.stderr ?? ""}memnox: refused (enforce): ${why}${note}\n` };
+  }
+  const reply = adapter.neutral(event);
+  const stance = posture.stopped ? "stopped" : posture.mode;
+  return { ...reply, stderr: `${reply.stderr ?? ""}memnox: ${why}; let through (${stance})${note}\n` };
+}
+
+/** No adapter to speak for: exit 2 blocks a pre-tool hook in every agent, and only enforce asks for that. */
+async function unrouted(deps: HookDeps, message: string): Promise<HookReply> {
+  const posture = await deps.posture();
+  return { stdout: "", stderr: `${message}\n`, exitCode: failsClosed(posture) ? BLOCK_ANY : 0 };
+}

@@ -1,0 +1,102 @@
+// What a session was told and which of its calls still wait for their outcome: ~/.memnox/notice/<session>.json.
+// Shared with the memory reminders (their keys start `memory:`): together at most two per turn, each once a session.
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import type { GateAnswer } from "../../gate/types.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../../state/files.ts";
+import type { Reminder } from "./reminders.ts";
+
+export const MAX_PER_TURN = 2;
+/** A call whose outcome never arrived (the agent crashed) is forgotten after a day. */
+const PENDING_TTL_MS = 86_400_000;
+
+export interface PendingCall {
+  readonly at: string;
+  /** Decision rows to link the outcome to. */
+  readonly eventIds: readonly string[];
+  /** Set when the agent's own prompt asked: the gate's answer, so a yes can be recorded (arguments dropped). */
+  readonly asked?: GateAnswer;
+}
+
+export interface SessionNotice {
+  readonly version: 1;
+  /** Reminder keys already said this session. */
+  readonly said: readonly string[];
+  /** Reminders added in the current turn (a prompt and the calls it led to). */
+  readonly turn?: { readonly id: string; readonly count: number };
+  readonly calls: Readonly<Record<string, PendingCall>>;
+}
+
+const EMPTY: SessionNotice = { version: 1, said: [], calls: {} };
+
+export function noticeFile(dir: string, session: string): string {
+  const safe = /^[A-Za-z0-9._-]{1,100}$/.test(session) && !session.startsWith(".");
+  const name = safe ? session : createHash("sha256").update(session).digest("hex").slice(0, 32);
+  return join(dir, `${name}.json`);
+}
+
+/** The notice as stored; anything unreadable starts over empty, since it only ever saves repetition. */
+export function readNotice(file: string): SessionNotice {
+  try {
+    const raw = readJsonIfExists(file);
+    if (typeof raw !== "object" || raw === null) return EMPTY;
+    const r = raw as Partial<SessionNotice>;
+    return {
+      version: 1,
+      said: Array.isArray(r.said) ? r.said.filter((s) => typeof s === "string") : [],
+      calls: typeof r.calls === "object" && r.calls !== null ? r.calls : {},
+      ...(r.turn && typeof r.turn.id === "string" && typeof r.turn.count === "number" ? { turn: r.turn } : {}),
+    };
+  } catch {
+    return EMPTY;
+  }
+}
+
+/** Read, change and write under the file's lock (an agent runs its hooks in parallel). */
+export function updateNotice<T>(
+  file: string,
+  nowMs: number,
+  change: (n: SessionNotice) => { next: SessionNotice; result: T },
+): T {
+  return withLock(file, () => {
+    const { next, result } = change(readNotice(file));
+    writeJsonAtomic(file, prune(next, nowMs));
+    return result;
+  });
+}
+
+export function dropNotice(file: string): void {
+  rmSync(file, { force: true });
+}
+
+function prune(n: SessionNotice, nowMs: number): SessionNotice {
+  const calls: Record<string, PendingCall> = {};
+  for (const [k, c] of Object.entries(n.calls)) if (nowMs - Date.parse(c.at) < PENDING_TTL_MS) calls[k] = c;
+  return { ...n, calls };
+}
+
+/** Pick what may still be said this turn; pure. `newTurn` starts the count again (a prompt). */
+export function claimReminders(
+  n: SessionNotice,
+  turn: string,
+  candidates: readonly Reminder[],
+  newTurn: boolean,
+): { next: SessionNotice; said: Reminder[] } {
+  const used = !newTurn && n.turn?.id === turn ? n.turn.count : 0;
+  const said: Reminder[] = [];
+  for (const c of candidates) {
+    if (used + said.length >= MAX_PER_TURN) break;
+    if (n.said.includes(c.key) || said.some((s) => s.key === c.key)) continue;
+    said.push(c);
+  }
+  return {
+    next: { ...n, said: [...n.said, ...said.map((s) => s.key)], turn: { id: turn, count: used + said.length } },
+    said,
+  };
+}
+
+/** The gate's answer as kept on disk: raw call arguments never leave the process that read them. */
+export function withoutArguments(a: GateAnswer): GateAnswer {
+  return { ...a, actions: a.actions.map((x) => ({ ...x, arguments: {} })) };
+}

@@ -1,0 +1,66 @@
+// A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
+import type { HookEvent, HookReply } from "../../../hooks/types.ts";
+import type { Briefing } from "../../gate/types.ts";
+import { boundaryBlock } from "./boundary.ts";
+import { type Face, gateSession } from "./deps.ts";
+import { claimReminders, dropNotice, noticeFile, updateNotice } from "./notice.ts";
+import { promptReminders } from "./reminders.ts";
+
+type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;
+
+function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Briefing> {
+  const session = gateSession(f.ctx, ev.session);
+  return f.deps.gate().briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
+}
+
+export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
+  const gate = f.deps.gate();
+  const session = gateSession(f.ctx, ev.session);
+  await gate.recordSession({
+    kind: "start",
+    surface: "hook",
+    agent: f.adapter.agent,
+    cwd: ev.cwd,
+    ...(session ? { session } : {}),
+    ...(ev.source ? { detail: ev.source } : {}),
+  });
+  if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
+  const b = await briefing(f, ev);
+  const text = boundaryBlock({
+    mode: b.mode,
+    rules: b.rules,
+    canAsk: f.adapter.asksInSession,
+    ...(b.stop ? { stop: b.stop } : {}),
+    ...(b.repository ? { repository: b.repository } : {}),
+    ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
+  });
+  return f.adapter.context(f.event, text);
+}
+
+export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {
+  if (!f.adapter.hearsContext || !ev.session) return f.adapter.neutral(f.event);
+  const b = await briefing(f, ev);
+  if (b.mode === "off" || b.stop) return f.adapter.neutral(f.event);
+  const candidates = promptReminders(ev.prompt, b.rules);
+  const now = f.ctx.clock.now();
+  const turn = ev.turn ?? `prompt-${now}`;
+  const said = updateNotice(noticeFile(f.ctx.paths.notice, ev.session), now, (n) => {
+    const claimed = claimReminders(n, turn, candidates, true);
+    return { next: claimed.next, result: claimed.said };
+  });
+  return f.adapter.context(f.event, said.length > 0 ? said.map((r) => r.text).join("\n") : undefined);
+}
+
+export async function onSessionEnd(f: Face, ev: Ev<"session-end">): Promise<HookReply> {
+  const session = gateSession(f.ctx, ev.session);
+  await f.deps.gate().recordSession({
+    kind: "end",
+    surface: "hook",
+    agent: f.adapter.agent,
+    cwd: ev.cwd,
+    ...(session ? { session } : {}),
+    ...(ev.reason ? { detail: ev.reason } : {}),
+  });
+  if (ev.session) dropNotice(noticeFile(f.ctx.paths.notice, ev.session));
+  return f.adapter.neutral(f.event);
+}

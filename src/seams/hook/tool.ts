@@ -1,0 +1,129 @@
+// A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
+import type { HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
+import type { GateAnswer, GateRequest } from "../../gate/types.ts";
+import { type Face, gateSession } from "./deps.ts";
+import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
+import { callReminder, type Reminder } from "./reminders.ts";
+import { adviseNote, strictest, toolVerdict } from "./verdict.ts";
+
+type ToolEvent = Extract<HookEvent, { kind: "tool" }>;
+type DoneEvent = Extract<HookEvent, { kind: "tool-done" }>;
+
+export function gateRequest(
+  f: Face,
+  ev: { cwd: string; session?: string },
+  call: SeamCall,
+  canAsk: boolean,
+): GateRequest {
+  const session = gateSession(f.ctx, ev.session);
+  const base = { surface: "hook" as const, agent: f.adapter.agent, canAsk, ...(session ? { session } : {}) };
+  if ("command" in call) return { ...base, cwd: call.cwd ?? ev.cwd, command: call.command };
+  return {
+    ...base,
+    cwd: ev.cwd,
+    action: call.action,
+    ...(call.rawArguments !== undefined ? { rawArguments: call.rawArguments } : {}),
+  };
+}
+
+export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
+  const gate = f.deps.gate();
+  const answers: GateAnswer[] = [];
+  for (const call of ev.calls) {
+    const a = await gate.decide(gateRequest(f, ev, call, ev.canAsk));
+    answers.push(a);
+    if (a.effect === "deny") break;
+  }
+  const deciding = strictest(answers);
+  const verdict = toolVerdict(deciding, ev.canAsk);
+  const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
+  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder);
+  const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
+  return f.adapter.decision(f.event, context ? { ...verdict, context } : verdict);
+}
+
+/** Only beside an allow a rule decided, in an agent that reads context back before a call. */
+async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Reminder | undefined> {
+  if (!f.adapter.remindsAtCall || !ev.session || !a.rule || a.stopped || a.enforceEffect !== "allow") return undefined;
+  const session = gateSession(f.ctx, ev.session);
+  const briefing = await f.deps
+    .gate()
+    .briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
+  return callReminder(a.rule.name, briefing.rules);
+}
+
+/** One write of the session's notice: the reminder claimed against the budget, the call kept for its outcome. */
+function remember(
+  f: Face,
+  ev: ToolEvent,
+  answers: readonly GateAnswer[],
+  asked: GateAnswer | undefined,
+  reminder: Reminder | undefined,
+): Reminder | undefined {
+  const eventIds = answers.flatMap((a) => (a.eventId ? [a.eventId] : []));
+  const keep = ev.callKey !== undefined && (eventIds.length > 0 || asked !== undefined);
+  if (!ev.session || (!keep && !reminder)) return undefined;
+  const now = f.ctx.clock.now();
+  return updateNotice(noticeFile(f.ctx.paths.notice, ev.session), now, (n) => {
+    let next = n;
+    let said: Reminder | undefined;
+    if (reminder) {
+      const claimed = claimReminders(n, ev.turn ?? n.turn?.id ?? "", [reminder], false);
+      next = claimed.next;
+      said = claimed.said[0];
+    }
+    if (keep && ev.callKey) {
+      const pending: PendingCall = {
+        at: new Date(now).toISOString(),
+        eventIds,
+        ...(asked ? { asked: withoutArguments(asked) } : {}),
+      };
+      next = { ...next, calls: { ...next.calls, [ev.callKey]: pending } };
+    }
+    return { next, result: said };
+  });
+}
+
+/** The call ran: a person's yes in the agent's own prompt, then the outcome of every decision it took. */
+export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
+  if (!ev.session) return f.adapter.neutral(f.event);
+  const file = noticeFile(f.ctx.paths.notice, ev.session);
+  // Most calls were never remembered (nothing decided them); they cost one read, not a lock and a write.
+  if (!readNotice(file).calls[ev.callKey]) return f.adapter.neutral(f.event);
+  const pending = updateNotice(file, f.ctx.clock.now(), (n) => {
+    const { [ev.callKey]: taken, ...calls } = n.calls;
+    return { next: { ...n, calls }, result: taken };
+  });
+  if (!pending) return f.adapter.neutral(f.event);
+  const gate = f.deps.gate();
+  if (pending.asked) {
+    const call = ev.calls[0];
+    const request = call ? gateRequest(f, ev, call, true) : answerOnly(f, ev, pending.asked);
+    await gate.recordAnswer(pending.asked, request, {
+      grant: true,
+      scope: "once",
+      via: "agent-prompt",
+    });
+  }
+  const outcome = {
+    ...(ev.exitCode !== undefined ? { exitCode: ev.exitCode } : {}),
+    ...(ev.durationMs !== undefined ? { durationMs: ev.durationMs } : {}),
+    ...(ev.failed && ev.exitCode === undefined ? { note: "the tool reported a failure" } : {}),
+  };
+  for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
+  return f.adapter.neutral(f.event);
+}
+
+/** The request of an asked call whose input the outcome payload no longer carries: its action as decided. */
+function answerOnly(f: Face, ev: DoneEvent, asked: GateAnswer): GateRequest {
+  const session = gateSession(f.ctx, ev.session);
+  const action = asked.actions.find((a) => a.name !== "shell.execute") ?? asked.actions[0];
+  return {
+    surface: "hook",
+    cwd: ev.cwd,
+    agent: f.adapter.agent,
+    canAsk: true,
+    ...(session ? { session } : {}),
+    ...(action ? { action } : {}),
+  };
+}
