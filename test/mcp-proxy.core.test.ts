@@ -62,6 +62,10 @@ function memoryGate(answers: Record<string, Answer | (() => never)> = {}) {
       outcomes.push({ eventId, outcome });
     },
     async recordAnswer() {},
+    async recordSession() {},
+    async briefing() {
+      return { mode: "enforce", rules: [] };
+    },
     async markWary(session, reason) {
       wary.push(`${session}: ${reason}`);
     },
