@@ -78,11 +78,10 @@ function deps(opts: {
       unknown: [],
       ...(opts.parseError ? { parseError: opts.parseError } : {}),
     }),
-    caller: { agent: "claude-code", session: "s1", branch: () => "main" },
+    caller: { agent: "claude-code", session: "s1", branch: () => "main", boundary: () => undefined },
     facts: () => opts.facts ?? [],
     stop: () => (opts.stopUntil ? { stoppedAt: "", until: opts.stopUntil, by: "sam", mode: "enforce" } : undefined),
-    claimGrant: (a, r, now) =>
-      claimGrant(pending, fingerprint({ agent: r.agent, action: a.name, target: a.targets.join(" ") }), r.session, now),
+    claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
     createHold: (input) => createHold(pending, input),
     record: (e) => {
       rows.push(e);
@@ -268,13 +267,13 @@ describe("decide", () => {
     const d = deps({ actions: [act("filesystem.write", "write", ["/etc/hosts"])] });
     const b = await decide(req({ canAsk: true }), {
       ...d,
-      caller: { ...d.caller, boundary: { roots: ["/repo"], exempt: ["/tmp"] } },
+      caller: { ...d.caller, boundary: () => ({ roots: ["/repo"], exempt: ["/tmp"] }) },
     });
     expect(b.effect).toBe("ask");
     expect(b.reason).toContain("outside the project boundary");
     const inside = await decide(req({ canAsk: true }), {
       ...d,
-      caller: { ...d.caller, boundary: { roots: ["/etc"], exempt: [] } },
+      caller: { ...d.caller, boundary: () => ({ roots: ["/etc"], exempt: [] }) },
     });
     expect(inside.effect).toBe("allow");
   });

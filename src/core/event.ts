@@ -28,6 +28,8 @@ export interface RecordedRequest {
   readonly argumentMatches: readonly ArgumentMatch[];
   /** Rule files in force, by path, so `why` can name where a rule came from. */
   readonly ruleFiles?: readonly string[];
+  /** The project boundary the call was checked against, so a replay checks the same one. */
+  readonly boundary?: { readonly roots: readonly string[]; readonly exempt: readonly string[] };
 }
 
 export interface EventInput {

@@ -1,5 +1,6 @@
 // The non-secret facts a rule matches on, handed to the engine; nothing here is read from the environment.
 import type { Action, ScopeFit } from "./action.ts";
+import type { ArgumentMatch } from "./verdict.ts";
 
 export interface PolicyRequest {
   readonly action: Action;
@@ -17,6 +18,11 @@ export interface PolicyRequest {
   readonly dataClassifications?: readonly string[];
   readonly jurisdictions?: readonly string[];
   readonly amount?: number;
+  /**
+   * Replay only: the call's raw arguments were never stored, so a rule's arguments match exactly where the
+   * recorded row says they matched.
+   */
+  readonly recordedArgumentMatches?: readonly ArgumentMatch[];
 }
 
 /** A state fact such as `freeze:payments`; every fact carries a mandatory expiry. */

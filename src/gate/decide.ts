@@ -5,6 +5,7 @@ import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Resolution } from "../resolve/types.ts";
+import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
 import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules } from "./findings.ts";
@@ -37,13 +38,12 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   const facts = deps.facts(at.epochMs);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
-  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent));
+  const boundary = deps.caller.boundary(req.cwd, session);
+  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent, boundary));
   const findings: Finding[] = [];
   for (const r of requests) {
     findings.push(ruleFinding(r.action, rules.evaluate(r, facts, at)));
-    findings.push(
-      ...ownChecks({ action: r.action, agent, session, facts, boundary: deps.caller.boundary, nowMs: at.epochMs }),
-    );
+    findings.push(...ownChecks({ action: r.action, agent, session, facts, boundary, nowMs: at.epochMs }));
   }
   const head = resolution.actions[0];
   if (head && resolution.parseError) findings.push(unparsable(head, resolution.parseError));
@@ -55,8 +55,10 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   let holdId: string | undefined;
   let grantedBy: string | undefined;
   const deciding = combined.deciding.action;
+  const target = grantTarget(deciding, req, deps);
+  const parts = { agent, action: deciding.name, target, environment: deps.caller.environment };
   if (effect === "ask") {
-    const grant = deps.claimGrant(deciding, { ...req, ...(agent ? { agent } : {}) }, at.epochMs);
+    const grant = deps.claimGrant(parts, session, at.epochMs);
     if (grant) {
       effect = "allow";
       grantedBy = grant.grants.map((g) => g.by).join(", ");
@@ -65,16 +67,25 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   }
   deps.keepRuleSet(rules);
   const eventId = deps.record(
-    decisionRow(req, deps, at, { combined, effect, mode, reason, rules, facts, agent, session, requests, deciding }),
+    decisionRow(req, deps, at, {
+      combined,
+      effect,
+      mode,
+      reason,
+      rules,
+      facts,
+      agent,
+      session,
+      requests,
+      deciding,
+      boundary,
+    }),
   );
   if (effect === "ask" && !req.canAsk) {
     const hold = deps.createHold({
+      ...parts,
       surface: req.surface,
-      agent,
       session,
-      action: deciding.name,
-      target: deciding.targets.join(" "),
-      environment: deps.caller.environment,
       reason: combined.reason,
       rule: combined.rule,
       approvers: combined.approvers,
@@ -95,8 +106,15 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(eventId ? { eventId } : {}),
     ...(holdId ? { holdId } : {}),
     actions: resolution.actions,
+    decided: { action: deciding.name, target },
     stopped: false,
   };
+}
+
+/** What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. */
+function grantTarget(action: Action, req: GateRequest, deps: GateDeps): string {
+  if (action.targets.length > 0) return action.targets.join(" ");
+  return req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "";
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {
@@ -104,13 +122,19 @@ function resolve(req: GateRequest, deps: GateDeps): Resolution {
   return deps.resolve(req);
 }
 
-function policyRequest(req: GateRequest, deps: GateDeps, action: Action, agent: string | undefined): PolicyRequest {
+function policyRequest(
+  req: GateRequest,
+  deps: GateDeps,
+  action: Action,
+  agent: string | undefined,
+  boundary: Boundary | undefined,
+): PolicyRequest {
   const c = deps.caller;
-  const branch = action.branch ?? c.branch(req.cwd);
+  const branch = action.branch || c.branch(req.cwd);
   return {
     action,
     cwd: req.cwd,
-    scope: scopeFit(c.scope, action, c.environment, c.boundary?.exempt ?? []),
+    scope: scopeFit(c.scope, action, c.environment, boundary?.exempt ?? []),
     ...(agent ? { agent } : {}),
     ...(c.role ? { role: c.role } : {}),
     ...(c.environment ? { environment: c.environment } : {}),
@@ -129,6 +153,7 @@ interface RowInput {
   readonly session: string | undefined;
   readonly requests: readonly PolicyRequest[];
   readonly deciding: Action;
+  readonly boundary: Boundary | undefined;
 }
 
 function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
@@ -140,8 +165,10 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     cwd: req.cwd,
     scope: decidingRequest.scope,
     facts: r.facts,
-    argumentMatches: r.combined.argumentMatches,
+    // Only the deciding action's matches: a replay evaluates that action alone.
+    argumentMatches: r.combined.deciding.verdict?.argumentMatches ?? [],
     ruleFiles: r.rules.files,
+    ...(r.boundary ? { boundary: r.boundary } : {}),
     ...(decidingRequest.agent ? { agent: decidingRequest.agent } : {}),
     ...(decidingRequest.role ? { role: decidingRequest.role } : {}),
     ...(decidingRequest.environment ? { environment: decidingRequest.environment } : {}),

@@ -1,11 +1,10 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
-import type { Action } from "../core/action.ts";
 import type { Mode } from "../core/effect.ts";
 import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Verdict } from "../core/verdict.ts";
 import type { Resolution } from "../resolve/types.ts";
-import type { Hold, NewHold } from "../state/pending.ts";
+import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
 import type { DeclaredScope } from "./scope.ts";
@@ -43,8 +42,8 @@ export interface CallerFacts {
   readonly environment?: string;
   readonly role?: string;
   readonly scope?: DeclaredScope;
-  /** Roots of the project boundary, when the session declared or started in one. */
-  readonly boundary?: Boundary;
+  /** The project boundary for a call at `cwd` in `session`: run's paths, where the session started, or the checkout. */
+  boundary(cwd: string, session: string | undefined): Boundary | undefined;
   /** The checked-out branch at the request's cwd. */
   branch(cwd: string): string | undefined;
 }
@@ -58,7 +57,7 @@ export interface GateDeps {
   /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
   facts(nowMs: number): readonly StateFact[];
   stop(nowMs: number): StopRecord | undefined;
-  claimGrant(action: Action, request: GateRequest, nowMs: number): Hold | undefined;
+  claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
   createHold(input: NewHold): Hold;
   /** Append one ledger row; never throws (a row that cannot be written is reported and counted). */
   record(event: EventInput): string | undefined;

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { describeError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
 import type { Paths } from "../state/paths.ts";
+import type { LedgerRow } from "./row.ts";
 import { type Appended, type Ledger, type OpenOptions, openLedger, type RuleSource } from "./store.ts";
 
 export interface FailureSink {
@@ -61,6 +62,8 @@ export interface Recorder extends Disposable {
   record(input: EventInput): Appended | undefined;
   /** Keeps a rule set for replay; a failure is reported, never thrown. */
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+  /** One row by id (an outcome written by another process names its decision this way); never throws. */
+  find(id: string): LedgerRow | undefined;
   /** Rows this process could not write. */
   readonly failures: number;
   close(): void;
@@ -94,6 +97,13 @@ export function createRecorder(
         open().putRuleSet(hash, sources);
       } catch (e) {
         err(`memnox: could not keep rule set ${hash.slice(0, 12)} in the ledger (${describeError(e)})\n`);
+      }
+    },
+    find(id) {
+      try {
+        return open().select("SELECT * FROM events WHERE id = ?", id)[0];
+      } catch {
+        return undefined;
       }
     },
     get failures() {

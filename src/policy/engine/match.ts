@@ -65,7 +65,14 @@ function scalarsMatch(c: CompiledRule, r: PolicyRequest, p: Probe): boolean {
 /** Every named argument must match; an absent one matches only a bare `*`. Returns which pattern each matched. */
 function argumentsMatch(c: CompiledRule, r: PolicyRequest): ArgumentMatch[] | undefined {
   const out: ArgumentMatch[] = [];
+  const recorded = r.recordedArgumentMatches;
   for (const a of c.arguments ?? []) {
+    if (recorded) {
+      const hit = recorded.find((m) => m.rule === c.ref.name && m.argument === a.name);
+      if (!hit) return undefined;
+      out.push(hit);
+      continue;
+    }
     const values = r.action.arguments[a.name];
     if (!values || values.length === 0) {
       if (!a.absentOk) return undefined;

@@ -13,6 +13,7 @@ import {
 } from "../../../state/config.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { recordState } from "./state-record.ts";
 
 const show = (value: Config[keyof Config]) => (Array.isArray(value) ? value.join(",") || "(none)" : String(value));
 
@@ -80,6 +81,7 @@ const set = (ctx: Context) =>
       const { previous, config } = setSetting(ctx.paths.config, name, args.value);
       const from = previous[name];
       const to = config[name];
+      recordState(ctx, "memnox.config", `${name}: ${show(from)} -> ${show(to)}`, "config");
       emit(ctx, args.json, { name, previous: from, value: to }, () => [
         `${name}: ${show(from)} -> ${show(to)}`,
         ...(name === "mode" && to === "enforce"

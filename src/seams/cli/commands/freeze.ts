@@ -1,10 +1,24 @@
 // `memnox freeze <subject> --for 2h --reason …`: a state fact every rule naming it bites on, until it expires.
 import { formatDuration, parseDuration } from "../../../core/duration.ts";
 import { MemnoxError } from "../../../core/errors.ts";
+import { loadRuleSet } from "../../../policy/load/index.ts";
+import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { addFact, liftFacts, overlaysInForce, readOverlays } from "../../../state/overlays.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { recordState } from "./state-record.ts";
+
+/** Names of the rules in force here whose `state` names this fact (exactly or by `kind:*`). */
+function rulesNaming(ctx: Context, fact: string): string[] {
+  const kindAll = `${fact.split(":")[0]}:*`;
+  const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+  return set.checked
+    .filter((c) => c.applies)
+    .flatMap((c) => c.rules)
+    .filter((r) => (r.match.state ?? []).some((s) => s === fact || s === kindAll || s === "*"))
+    .map((r) => r.name);
+}
 
 export const freeze: CommandFactory = (ctx) =>
   command({
@@ -41,6 +55,7 @@ export const freeze: CommandFactory = (ctx) =>
       const by = personName(ctx.env);
       if (args.lift) {
         const lifted = liftFacts(file, "freeze", args.subject, by, now);
+        if (lifted.length) recordState(ctx, "memnox.freeze-lift", `${by} lifted freeze:${args.subject}`);
         emit(ctx, args.json, { lifted }, () =>
           lifted.length ? [`lifted freeze:${args.subject}`] : [`nothing was frozen under ${args.subject}`],
         );
@@ -55,8 +70,17 @@ export const freeze: CommandFactory = (ctx) =>
         by,
         ...(args.reason ? { reason: args.reason } : {}),
       });
-      emit(ctx, args.json, { freeze: fact }, () => [
-        `froze ${args.subject} until ${fact.expiresAt} (rules naming state freeze:${args.subject} now bite)`,
+      recordState(
+        ctx,
+        "memnox.freeze",
+        `${by} froze ${args.subject} until ${fact.expiresAt}${args.reason ? ` (${args.reason})` : ""}`,
+      );
+      const naming = rulesNaming(ctx, `freeze:${args.subject}`);
+      emit(ctx, args.json, { freeze: fact, rulesNamingIt: naming }, () => [
+        `froze ${args.subject} until ${fact.expiresAt}`,
+        naming.length > 0
+          ? `rules that now bite: ${naming.join(", ")}`
+          : `no rule in force here names state freeze:${args.subject}, so this freeze stops nothing yet; add state = ["freeze:${args.subject}"] to the rules it should hold`,
       ]);
       return 0;
     },

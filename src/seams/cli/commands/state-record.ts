@@ -1,11 +1,25 @@
 // State changes made at the terminal go on the record as rows of their own.
 import type { Mode } from "../../../core/effect.ts";
+import { createRecorder } from "../../../ledger/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { readConfig } from "../../../state/config.ts";
+import { personName } from "../../../state/identity.ts";
 
 /** The mode in config.toml (observe when there is none yet). */
 export function currentMode(ctx: Context): Mode {
   return readConfig(ctx.paths.config).mode;
 }
 
-export function recordState(_ctx: Context, _operation: string, _words: string): void {}
+/** One `state` row, by the person at this terminal; a row that cannot be written is reported, never thrown. */
+export function recordState(ctx: Context, operation: string, words: string, surface: "cli" | "config" = "cli"): void {
+  using recorder = createRecorder(ctx.paths, (t) => ctx.io.err(t));
+  recorder.record({
+    kind: surface === "config" ? "config" : "state",
+    occurredAt: new Date(ctx.clock.now()).toISOString(),
+    surface,
+    operation,
+    reason: words,
+    cwd: ctx.cwd,
+    detail: { by: personName(ctx.env) },
+  });
+}

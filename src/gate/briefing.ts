@@ -1,0 +1,58 @@
+// What a session is told: the mode, the rules in force named by action and reason, the boundary, probation, a stop.
+
+import type { LoadedRuleSet, RuleOrigin } from "../policy/load/index.ts";
+import type { Context } from "../ports/context.ts";
+import type { Config } from "../state/config.ts";
+import { probationInForce, readProbation } from "../state/probation.ts";
+import type { StopRecord } from "../state/stop.ts";
+import type { Briefing, BriefingRequest, RuleSummary } from "./types.ts";
+
+const SOURCE: Readonly<Record<RuleOrigin, RuleSummary["source"]>> = {
+  machine: "machine",
+  repository: "repository",
+  flag: "repository",
+  env: "repository",
+  registered: "repository",
+};
+
+export function ruleSummaries(set: LoadedRuleSet): RuleSummary[] {
+  return set.checked
+    .filter((c) => c.applies)
+    .flatMap((c) =>
+      c.rules.map((r) => ({
+        name: r.name,
+        effect: r.decision.effect,
+        actions: r.match.actions ?? [],
+        targets: r.match.targets ?? [],
+        reason: r.decision.reason ?? r.description ?? "",
+        observeOnly: r.decision.mode === "observe",
+        source: SOURCE[c.origin],
+      })),
+    );
+}
+
+export function briefingFor(
+  ctx: Context,
+  req: BriefingRequest,
+  input: { config: Config; stop: StopRecord | undefined; rules: LoadedRuleSet; repository: string | undefined },
+): Briefing {
+  const now = ctx.clock.now();
+  const probation = req.agent
+    ? probationInForce(readProbation(ctx.paths.probation), now).find((e) => e.kind === "agent" && e.name === req.agent)
+    : undefined;
+  return {
+    mode: input.config.mode,
+    rules: ruleSummaries(input.rules),
+    ...(input.stop
+      ? {
+          stop: {
+            until: input.stop.until,
+            by: input.stop.by,
+            ...(input.stop.reason ? { reason: input.stop.reason } : {}),
+          },
+        }
+      : {}),
+    ...(input.repository ? { repository: input.repository } : {}),
+    ...(probation ? { probation: { until: probation.until } } : {}),
+  };
+}

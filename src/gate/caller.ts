@@ -1,0 +1,65 @@
+// Facts about the caller, each from one documented source: the hook's agent or MEMNOX_AGENT_NAME, MEMNOX_ENV,
+// run's declared scope and paths, where the session started, and the checked-out branch.
+
+import { realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { Context } from "../ports/context.ts";
+import { currentBranch, repoRoot } from "../state/repo.ts";
+import type { Boundary } from "./boundary.ts";
+import type { CallerFacts } from "./deps.ts";
+import type { DeclaredScope } from "./scope.ts";
+import { sessionStart } from "./sessions.ts";
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Always writable whatever the boundary: the system temp directories and the device files. */
+export function exemptDirs(ctx: Pick<Context, "env">): string[] {
+  const dirs = [tmpdir(), "/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? ""].filter(Boolean);
+  return [...new Set(dirs.flatMap((d) => [d, real(d)]))];
+}
+
+export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
+  const raw = env.MEMNOX_SCOPE;
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as Partial<Record<keyof DeclaredScope, unknown>>;
+    const list = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
+    return {
+      ...(typeof v.task === "string" ? { task: v.task } : {}),
+      paths: list(v.paths),
+      repos: list(v.repos),
+      services: list(v.services),
+      envs: list(v.envs),
+      expect: list(v.expect),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export function callerFacts(ctx: Context): CallerFacts {
+  const env = ctx.env;
+  const scope = declaredScope(env);
+  const exempt = exemptDirs(ctx);
+  const declaredRoots = [...(scope?.paths ?? []), ...(scope?.repos ?? [])];
+  return {
+    ...(env.MEMNOX_AGENT_NAME ? { agent: env.MEMNOX_AGENT_NAME } : {}),
+    ...(env.MEMNOX_SESSION ? { session: env.MEMNOX_SESSION } : {}),
+    ...(env.MEMNOX_ENV ? { environment: env.MEMNOX_ENV } : {}),
+    ...(env.MEMNOX_ROLE ? { role: env.MEMNOX_ROLE } : {}),
+    ...(scope ? { scope } : {}),
+    branch: (cwd) => currentBranch(cwd),
+    boundary(cwd, session): Boundary | undefined {
+      if (declaredRoots.length > 0) return { roots: declaredRoots, exempt };
+      const started = session ? sessionStart(ctx.paths, session)?.root : undefined;
+      const root = env.MEMNOX_PROJECT_ROOT || started || repoRoot(cwd);
+      return root ? { roots: [root, real(root)].filter((r, i, a) => a.indexOf(r) === i), exempt } : undefined;
+    },
+  };
+}

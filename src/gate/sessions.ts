@@ -1,0 +1,45 @@
+// Where each hooked session started, so its project boundary stays the repository it began in after a `cd`.
+import { join } from "node:path";
+import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import type { Paths } from "../state/paths.ts";
+import { repoRoot } from "../state/repo.ts";
+
+export interface SessionStart {
+  readonly session: string;
+  readonly agent: string;
+  readonly cwd: string;
+  /** The checkout the session started in, when it started in one. */
+  readonly root?: string;
+  readonly startedAt: string;
+}
+
+const fileOf = (paths: Pick<Paths, "root">, session: string) =>
+  join(paths.root, "sessions", `${session.replace(/[^\w.-]/g, "_").slice(0, 120)}.json`);
+
+export function sessionStart(paths: Pick<Paths, "root">, session: string): SessionStart | undefined {
+  try {
+    const raw = readJsonIfExists(fileOf(paths, session));
+    if (typeof raw !== "object" || raw === null) return undefined;
+    const r = raw as Record<string, unknown>;
+    if (typeof r.cwd !== "string" || typeof r.agent !== "string" || typeof r.startedAt !== "string") return undefined;
+    return {
+      session,
+      agent: r.agent,
+      cwd: r.cwd,
+      startedAt: r.startedAt,
+      ...(typeof r.root === "string" ? { root: r.root } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first start wins: a resumed session keeps the boundary it began with. */
+export function noteSessionStart(paths: Pick<Paths, "root">, s: Omit<SessionStart, "root">): SessionStart {
+  const existing = sessionStart(paths, s.session);
+  if (existing) return existing;
+  const root = repoRoot(s.cwd);
+  const start: SessionStart = { ...s, ...(root ? { root } : {}) };
+  writeJsonAtomic(fileOf(paths, s.session), start);
+  return start;
+}
