@@ -33,6 +33,8 @@ export interface Verdict {
   /** The deciding rule carries `mode = "observe"`: recorded, never applied. */
   readonly observeOnly: boolean;
   readonly argumentMatches: readonly ArgumentMatch[];
+  /** The state facts (`freeze:payments`) the deciding rule applied because of. */
+  readonly states?: readonly string[];
   readonly approvers?: readonly string[];
   readonly minApprovals?: number;
   /** A stricter `mode = "observe"` rule that matched beside an enforcing `ask`: recorded, never applied. */

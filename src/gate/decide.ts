@@ -8,7 +8,7 @@ import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
 import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
-import { ownChecks, unparsable, unreadableRules } from "./findings.ts";
+import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
@@ -49,9 +49,10 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   if (head && resolution.parseError) findings.push(unparsable(head, resolution.parseError));
   if (head && rules.problems.length > 0) findings.push(unreadableRules(head, rules.problems));
   const combined = combine(findings);
+  const because = withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs);
   const mode = settings.mode;
   let effect: Effect = mode === "enforce" ? combined.effect : "allow";
-  let reason = combined.reason;
+  let reason = because;
   let holdId: string | undefined;
   let grantedBy: string | undefined;
   const deciding = combined.deciding.action;
@@ -62,7 +63,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     if (grant) {
       effect = "allow";
       grantedBy = grant.grants.map((g) => g.by).join(", ");
-      reason = `approved by ${grantedBy} (${grant.id}): ${combined.reason}`;
+      reason = `approved by ${grantedBy} (${grant.id}): ${because}`;
     }
   }
   deps.keepRuleSet(rules);
@@ -86,7 +87,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       ...parts,
       surface: req.surface,
       session,
-      reason: combined.reason,
+      reason: because,
       rule: combined.rule,
       approvers: combined.approvers,
       minApprovals: combined.minApprovals,

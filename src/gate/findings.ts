@@ -1,7 +1,7 @@
 // memnox's own checks beside the rules: probation, a wary session, the project boundary, unreadable input. Pure.
 import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
-import type { StateFact } from "../core/request.ts";
+import { factKey, type StateFact } from "../core/request.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";
@@ -76,4 +76,21 @@ export function unreadableRules(action: Action, problems: readonly RuleProblem[]
     source: "rules-unreadable",
     reason: `memnox refuses this: the rules at ${where} cannot be read (${p?.message ?? "unknown problem"}), and in enforce a rule it cannot read fails closed; run "memnox policy check"`,
   };
+}
+
+/** A verdict a state fact produced says which, why, for how long and who declared it. */
+export function withStates(
+  reason: string,
+  states: readonly string[] | undefined,
+  facts: readonly StateFact[],
+  nowMs: number,
+): string {
+  if (!states || states.length === 0) return reason;
+  const said = states.map((k) => {
+    const f = facts.find((x) => factKey(x) === k);
+    if (!f) return `state ${k}`;
+    const left = formatDuration(Date.parse(f.expiresAt) - nowMs);
+    return `state ${k}${f.reason ? ` — ${f.reason}` : ""} (${left} left${f.by ? `, ${f.by}` : ""})`;
+  });
+  return `${reason}; ${said.join("; ")}`;
 }

@@ -4,7 +4,7 @@ export { canonical, GENESIS } from "./canonical.ts";
 export { type ArgsDigest, createArgsDigest } from "./digest.ts";
 export { type PurgePlan, type PurgeResult, planPurge, purge } from "./purge.ts";
 export { createRecorder, type FailureSink, type Recorder, tryAppend, unwrittenCount } from "./recorder.ts";
-export { type Reevaluate, type Replayed, reevaluate } from "./reevaluate.ts";
+export type { Reevaluate, Replayed } from "./reevaluate.ts";
 export { compareVerdict, type Reproduction, reproduce } from "./reproduce.ts";
 export { DEFAULT_RETENTION_DAYS, readRetentionDays } from "./retention.ts";
 export type { LedgerRow } from "./row.ts";

@@ -26,6 +26,8 @@ export interface RuleSource {
   readonly path: string;
   readonly text: string;
   readonly hash: string;
+  /** Why the file was loaded (machine, repository…), so a replay labels it the same way. */
+  readonly origin?: string;
 }
 
 export interface RuleSetSources {
@@ -102,7 +104,9 @@ function ledgerOn(db: Database, path: string): Ledger {
       if (db.query("SELECT 1 FROM rule_sets WHERE hash = ?").get(hash)) return;
       db.query("INSERT OR IGNORE INTO rule_sets (hash, sources) VALUES (?, ?)").run(
         hash,
-        JSON.stringify(sources.map((s) => ({ path: s.path, text: s.text, hash: s.hash }))),
+        JSON.stringify(
+          sources.map((s) => ({ path: s.path, text: s.text, hash: s.hash, ...(s.origin ? { origin: s.origin } : {}) })),
+        ),
       );
     },
     ruleSet(hash) {

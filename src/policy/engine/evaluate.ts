@@ -69,6 +69,8 @@ export function evaluate(
   const decider = observed && enforcing ? enforcing : top;
   const d = decider.rule.decision;
   const matched = [decider, ...hits.filter((c) => c !== decider)].map((c) => c.ref);
+  const stateMatch = decider.state;
+  const states = stateMatch ? probe.factKeys.filter((k) => stateMatch(k)) : [];
   return {
     effect: d.effect,
     governed: true,
@@ -77,6 +79,7 @@ export function evaluate(
     matched,
     observeOnly: decider.observe,
     argumentMatches,
+    ...(states.length > 0 ? { states } : {}),
     ...(d.alternative ? { alternative: d.alternative } : {}),
     ...(d.approvers ? { approvers: d.approvers } : {}),
     ...(d.effect === "ask" ? { minApprovals: d.minApprovals ?? 1 } : {}),

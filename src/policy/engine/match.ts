@@ -17,7 +17,8 @@ export class Probe {
 
   constructor(request: PolicyRequest, facts: readonly StateFact[], at: Instant) {
     this.request = request;
-    this.branch = request.action.branch ?? request.branch;
+    // A push that names no refspec carries an empty branch: the checked-out one applies.
+    this.branch = request.action.branch || request.branch;
     this.#facts = facts;
     this.#at = at;
   }

@@ -1,8 +1,9 @@
 // `memnox trace <id-prefix>`: one action end to end, with the transcript tail when the session kept one.
 import { MemnoxError } from "../../../core/errors.ts";
+import { replayWith } from "../../../gate/replay.ts";
 import { renderTrace, traceJson, traceOf } from "../../../ledger/read/trace.ts";
 import { findEntry } from "../../../ledger/read/why.ts";
-import { type Reevaluate, reevaluate } from "../../../ledger/reevaluate.ts";
+import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -39,4 +40,4 @@ export const traceWith =
         ),
     });
 
-export const trace: CommandFactory = traceWith(reevaluate);
+export const trace: CommandFactory = (ctx) => traceWith(replayWith(ctx.paths.home))(ctx);

@@ -1,6 +1,8 @@
 // `memnox why [id] [--verify]`: the recorded verdict explained; --verify replays it with its own time and rule set.
+
+import { replayWith } from "../../../gate/replay.ts";
 import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
-import { type Reevaluate, reevaluate } from "../../../ledger/reevaluate.ts";
+import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -44,4 +46,4 @@ export const whyWith =
         ),
     });
 
-export const why: CommandFactory = whyWith(reevaluate);
+export const why: CommandFactory = (ctx) => whyWith(replayWith(ctx.paths.home))(ctx);
