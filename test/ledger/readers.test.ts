@@ -183,8 +183,12 @@ describe("why --json", () => {
     await expect(cli("why", "evt_zzzz")).rejects.toThrow(/no event `evt_zzzz`/);
   });
 
-  test("--verify needs the engine, and says so until it is wired", async () => {
-    await expect(cli("why", id("force"), "--verify")).rejects.toThrow(/needs the policy engine/);
+  test("--verify replays against the rule set kept for the row, and says when that does not reproduce it", async () => {
+    const r = await cli("why", id("force"), "--verify", "--json");
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.out) as { verify: { reproduces: boolean; differences: string[] } };
+    expect(out.verify.reproduces).toBe(false);
+    expect(out.verify.differences).toContain("effect: recorded deny, replayed allow");
   });
 });
 
