@@ -1,7 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses, wired to the resolver, the rules, state and the ledger.
-import type { Surface } from "../core/event.ts";
+import type { EventInput, Surface } from "../core/event.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
-import { type LoadedRuleSet, loadRuleSet } from "../policy/load/index.ts";
+import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import { readConfig } from "../state/config.ts";
@@ -29,14 +29,11 @@ interface Decided {
   readonly agent?: string;
 }
 
-export function createGate(ctx: Context): GateServices {
+/** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
+export function gateDeps(ctx: Context, sink: DepsSink): GateDeps & { rules(cwd: string): LoadedRuleSet } {
   const paths = ctx.paths;
-  const recorder = createRecorder(paths, (t) => ctx.io.err(t));
-  const digest = createArgsDigest(paths);
   const caller = callerFacts(ctx);
   const loaded = new Map<string, LoadedRuleSet>();
-  const kept = new Set<string>();
-  const decided = new Map<string, Decided>();
   const rules = (cwd: string): LoadedRuleSet => {
     let set = loaded.get(cwd);
     if (!set) {
@@ -45,8 +42,7 @@ export function createGate(ctx: Context): GateServices {
     }
     return set;
   };
-  const nowIso = () => new Date(ctx.clock.now()).toISOString();
-  const deps: GateDeps = {
+  return {
     now: () => {
       const epochMs = ctx.clock.now();
       return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };
@@ -66,22 +62,49 @@ export function createGate(ctx: Context): GateServices {
       ...probationFacts(readProbation(paths.probation), now),
     ],
     stop: (now) => stopInForce(paths.stop, now),
-    claimGrant: (parts, session, now) => claimGrant(paths.pending, fingerprint(parts), session, now),
-    createHold: (input) => createHold(paths.pending, input),
+    claimGrant: (parts, session, now) =>
+      sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    createHold: (input) => createHold(sink.dry ? `${paths.pending}/.dry` : paths.pending, input),
+    record: (e) => sink.record(e),
+    digest: sink.digest,
+    keepRuleSet: (view) => {
+      const set = [...loaded.values()].find((s) => s.hash === view.hash);
+      if (set) sink.keepRuleSet(set.hash, set.sources);
+    },
+    holdTtlMs: HOLD_TTL_MS,
+  };
+}
+
+export interface DepsSink {
+  /** A dry run (policy test, check) records nothing, claims no grant and holds nothing. */
+  readonly dry: boolean;
+  record(e: EventInput): string | undefined;
+  digest(raw: string): string;
+  keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+}
+
+export function createGate(ctx: Context): GateServices {
+  const paths = ctx.paths;
+  const recorder = createRecorder(paths, (t) => ctx.io.err(t));
+  const caller = callerFacts(ctx);
+  const kept = new Set<string>();
+  const decided = new Map<string, Decided>();
+  const deps = gateDeps(ctx, {
+    dry: false,
     record: (e) => {
       const id = recorder.record(e)?.id;
       if (id) decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
       return id;
     },
-    digest,
-    keepRuleSet: (view) => {
-      if (kept.has(view.hash)) return;
-      kept.add(view.hash);
-      const set = [...loaded.values()].find((s) => s.hash === view.hash);
-      if (set) recorder.keepRuleSet(set.hash, set.sources);
+    digest: createArgsDigest(paths),
+    keepRuleSet: (hash, sources) => {
+      if (kept.has(hash)) return;
+      kept.add(hash);
+      recorder.keepRuleSet(hash, sources);
     },
-    holdTtlMs: HOLD_TTL_MS,
-  };
+  });
+  const rules = deps.rules;
+  const nowIso = () => new Date(ctx.clock.now()).toISOString();
   /** The decision an outcome or answer belongs to: this process's, else read back from the ledger. */
   const parentOf = (id: string): Decided | undefined => {
     const mine = decided.get(id);

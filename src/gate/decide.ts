@@ -4,12 +4,10 @@ import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
-import type { Resolution } from "../resolve/types.ts";
+import { assess } from "./assess.ts";
 import type { Boundary } from "./boundary.ts";
-import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import type { Combined } from "./combine.ts";
 import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
-import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
-import { scopeFit } from "./scope.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
 export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnswer> {
@@ -33,23 +31,7 @@ export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnsw
 }
 
 async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settings: Settings): Promise<GateAnswer> {
-  const resolution = resolve(req, deps);
-  const rules = deps.rules(req.cwd);
-  const facts = deps.facts(at.epochMs);
-  const agent = req.agent ?? deps.caller.agent;
-  const session = req.session ?? deps.caller.session;
-  const boundary = deps.caller.boundary(req.cwd, session);
-  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent, boundary));
-  const findings: Finding[] = [];
-  for (const r of requests) {
-    findings.push(ruleFinding(r.action, rules.evaluate(r, facts, at)));
-    findings.push(...ownChecks({ action: r.action, agent, session, facts, boundary, nowMs: at.epochMs }));
-  }
-  const head = resolution.actions[0];
-  if (head && resolution.parseError) findings.push(unparsable(head, resolution.parseError));
-  if (head && rules.problems.length > 0) findings.push(unreadableRules(head, rules.problems));
-  const combined = combine(findings);
-  const because = withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs);
+  const { resolution, rules, facts, agent, session, boundary, requests, combined, because } = assess(req, deps, at);
   const mode = settings.mode;
   let effect: Effect = mode === "enforce" ? combined.effect : "allow";
   let reason = because;
@@ -116,31 +98,6 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
 function grantTarget(action: Action, req: GateRequest, deps: GateDeps): string {
   if (action.targets.length > 0) return action.targets.join(" ");
   return req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "";
-}
-
-function resolve(req: GateRequest, deps: GateDeps): Resolution {
-  if (req.action) return { actions: [req.action], normalized: req.action.name, unknown: [] };
-  return deps.resolve(req);
-}
-
-function policyRequest(
-  req: GateRequest,
-  deps: GateDeps,
-  action: Action,
-  agent: string | undefined,
-  boundary: Boundary | undefined,
-): PolicyRequest {
-  const c = deps.caller;
-  const branch = action.branch || c.branch(req.cwd);
-  return {
-    action,
-    cwd: req.cwd,
-    scope: scopeFit(c.scope, action, c.environment, boundary?.exempt ?? []),
-    ...(agent ? { agent } : {}),
-    ...(c.role ? { role: c.role } : {}),
-    ...(c.environment ? { environment: c.environment } : {}),
-    ...(branch ? { branch } : {}),
-  };
 }
 
 interface RowInput {

@@ -1,0 +1,87 @@
+// The pure middle of decide(): resolve, match every action against the rules and memnox's own checks, combine.
+import type { Action } from "../core/action.ts";
+import type { PolicyRequest, StateFact } from "../core/request.ts";
+import type { Resolution } from "../resolve/types.ts";
+import type { Boundary } from "./boundary.ts";
+import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
+import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
+import { scopeFit } from "./scope.ts";
+import type { GateRequest } from "./types.ts";
+
+export interface ActionAssessment {
+  readonly action: Action;
+  readonly combined: Combined;
+}
+
+export interface Assessment {
+  readonly resolution: Resolution;
+  readonly rules: RuleSetView;
+  readonly facts: readonly StateFact[];
+  readonly agent: string | undefined;
+  readonly session: string | undefined;
+  readonly boundary: Boundary | undefined;
+  readonly requests: readonly PolicyRequest[];
+  /** Each action on its own, for `memnox check`. */
+  readonly perAction: readonly ActionAssessment[];
+  /** Every action together: what the seam applies. */
+  readonly combined: Combined;
+  /** The deciding reason, with the state facts it came from. */
+  readonly because: string;
+}
+
+export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
+  const resolution = resolve(req, deps);
+  const rules = deps.rules(req.cwd);
+  const facts = deps.facts(at.epochMs);
+  const agent = req.agent ?? deps.caller.agent;
+  const session = req.session ?? deps.caller.session;
+  const boundary = deps.caller.boundary(req.cwd, session);
+  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent, boundary));
+  const lineWide: Finding[] = [];
+  const head = resolution.actions[0];
+  if (head && resolution.parseError) lineWide.push(unparsable(head, resolution.parseError));
+  if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
+  const perFindings = requests.map((r) => [
+    ruleFinding(r.action, rules.evaluate(r, facts, at)),
+    ...ownChecks({ action: r.action, agent, session, facts, boundary, nowMs: at.epochMs }),
+  ]);
+  const combined = combine([...perFindings.flat(), ...lineWide]);
+  return {
+    resolution,
+    rules,
+    facts,
+    agent,
+    session,
+    boundary,
+    requests,
+    perAction: requests.map((r, i) => ({ action: r.action, combined: combine(perFindings[i] ?? []) })),
+    combined,
+    because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
+  };
+}
+
+function resolve(req: GateRequest, deps: GateDeps): Resolution {
+  if (req.action) return { actions: [req.action], normalized: req.action.name, unknown: [] };
+  return deps.resolve(req);
+}
+
+function policyRequest(
+  req: GateRequest,
+  deps: GateDeps,
+  action: Action,
+  agent: string | undefined,
+  boundary: Boundary | undefined,
+): PolicyRequest {
+  const c = deps.caller;
+  const branch = action.branch || c.branch(req.cwd);
+  return {
+    action,
+    cwd: req.cwd,
+    scope: scopeFit(c.scope, action, c.environment, boundary?.exempt ?? []),
+    ...(agent ? { agent } : {}),
+    ...(c.role ? { role: c.role } : {}),
+    ...(c.environment ? { environment: c.environment } : {}),
+    ...(branch ? { branch } : {}),
+  };
+}
