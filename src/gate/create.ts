@@ -30,7 +30,7 @@ interface Decided {
 }
 
 /** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
-export function gateDeps(ctx: Context, sink: DepsSink): GateDeps & { rules(cwd: string): LoadedRuleSet } {
+export function gateDeps(ctx: Context, sink: DepsSink): LoadingGateDeps {
   const paths = ctx.paths;
   const caller = callerFacts(ctx);
   const loaded = new Map<string, LoadedRuleSet>();
@@ -75,6 +75,9 @@ export function gateDeps(ctx: Context, sink: DepsSink): GateDeps & { rules(cwd: 
   };
 }
 
+/** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */
+export type LoadingGateDeps = Omit<GateDeps, "rules"> & { rules(cwd: string): LoadedRuleSet };
+
 export interface DepsSink {
   /** A dry run (policy test, check) records nothing, claims no grant and holds nothing. */
   readonly dry: boolean;
@@ -103,7 +106,7 @@ export function createGate(ctx: Context): GateServices {
       recorder.keepRuleSet(hash, sources);
     },
   });
-  const rules = deps.rules;
+  const rules = (cwd: string) => deps.rules(cwd);
   const nowIso = () => new Date(ctx.clock.now()).toISOString();
   /** The decision an outcome or answer belongs to: this process's, else read back from the ledger. */
   const parentOf = (id: string): Decided | undefined => {
