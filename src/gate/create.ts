@@ -30,14 +30,14 @@ interface Decided {
 }
 
 /** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
-export function gateDeps(ctx: Context, sink: DepsSink): LoadingGateDeps {
+export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
   const paths = ctx.paths;
   const caller = callerFacts(ctx);
   const loaded = new Map<string, LoadedRuleSet>();
   const rules = (cwd: string): LoadedRuleSet => {
     let set = loaded.get(cwd);
     if (!set) {
-      set = loadRuleSet({ cwd, env: ctx.env, paths });
+      set = loadRuleSet({ cwd, env: ctx.env, paths, ...(opts.ruleFile ? { file: opts.ruleFile } : {}) });
       loaded.set(cwd, set);
     }
     return set;

@@ -57,7 +57,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "explain",
     summary: "where one capability came from and what governs it",
-    load: notBuilt("explain", "policy"),
+    load: () => import("./commands/explain.ts").then((m) => m.explain),
   },
   { name: "agents", summary: "the agents on this machine", load: notBuilt("agents", "setup") },
   {
@@ -71,7 +71,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "check, register and test rule files",
     load: () => import("./commands/policy.ts").then((m) => m.policy),
   },
-  { name: "check", summary: "what a command line would get, before it runs", load: notBuilt("check", "policy") },
+  {
+    name: "check",
+    summary: "what a command line would get, before it runs",
+    load: () => import("./commands/verdicts.ts").then((m) => m.check),
+  },
   {
     name: "run",
     summary: "start an agent behind every seam",

@@ -15,6 +15,7 @@ import { readTextIfExists } from "../../../state/files.ts";
 import { repoRoot } from "../../../state/repo.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { policyTest } from "./verdicts.ts";
 
 function fileJson(c: CheckedFile) {
   return {
@@ -113,17 +114,8 @@ const use = (ctx: Context) =>
     },
   });
 
-const test = () =>
-  command({
-    meta: { name: "test", description: "what one command line would get (not built yet: needs the resolver)" },
-    args: { command: { type: "positional", required: false, description: "the command line" } },
-    run() {
-      throw new MemnoxError("not_built", "memnox policy test is not built yet", "it arrives with the resolver");
-    },
-  });
-
 export const policy: CommandFactory = (ctx) =>
   command({
     meta: { name: "policy", description: "check, register and test rule files" },
-    subCommands: { check: check(ctx), use: use(ctx), test: test() },
+    subCommands: { check: check(ctx), use: use(ctx), test: policyTest(ctx) },
   });

@@ -1,0 +1,109 @@
+// `memnox policy test '<cmd>'` and `memnox check '<line>'`: the gate's own stages, run dry, nothing recorded.
+import { resolve } from "node:path";
+import { MemnoxError } from "../../../core/errors.ts";
+import { type Assessment, assess } from "../../../gate/assess.ts";
+import { gateDeps } from "../../../gate/create.ts";
+import type { Context } from "../../../ports/context.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+function dryRun(ctx: Context, line: string, file: string | undefined): { a: Assessment; mode: string } {
+  const deps = gateDeps(
+    ctx,
+    { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} },
+    file ? { ruleFile: resolve(ctx.cwd, file) } : {},
+  );
+  const a = assess({ surface: "cli", command: line, cwd: ctx.cwd, canAsk: true }, deps, deps.now());
+  return { a, mode: deps.settings().mode };
+}
+
+const ARGS = {
+  line: { type: "positional", description: "the command line, quoted" },
+  file: { type: "string", alias: "f", description: "the rule file to read instead of the ones in force here" },
+  json: { type: "boolean", description: "structured output" },
+} as const;
+
+export const policyTest: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "test", description: "what one command line would get under the rules; runs and records nothing" },
+    args: ARGS,
+    run({ args }) {
+      const line = args.line ?? "";
+      const { a, mode } = dryRun(ctx, line, args.file);
+      const c = a.combined;
+      const out = {
+        command: line,
+        effect: c.effect,
+        wouldEffect: c.wouldEffect,
+        mode,
+        governed: c.governed,
+        action: c.deciding.action.name,
+        actions: a.resolution.actions.map((x) => x.name),
+        rule: c.rule ?? null,
+        reason: a.because,
+        alternative: c.alternative ?? null,
+        policyHash: a.rules.hash,
+      };
+      emit(ctx, args.json, out, () => [
+        `${c.effect.toUpperCase()}  ${out.action}${c.governed ? "" : " (ungoverned)"}`,
+        ...(c.rule ? [`rule        ${c.rule.name} (${c.rule.file}:${c.rule.line})`] : []),
+        `reason      ${a.because}`,
+        ...(c.alternative ? [`instead     ${c.alternative.note} (${c.alternative.action})`] : []),
+        ...(c.wouldEffect !== c.effect ? [`observe     a rule in observe mode would ${c.wouldEffect}`] : []),
+        `resolved to ${out.actions.join(", ")}`,
+        ...(mode !== "enforce" ? [`mode is ${mode}: in a seam this is recorded, not applied`] : []),
+      ]);
+      return c.effect === "allow" ? 0 : 1;
+    },
+  });
+
+/** A plain-words intent ("deploy the payments service") is not a command line; reading one comes later. */
+function looksLikePhrase(line: string, a: Assessment): boolean {
+  const words = line.trim().split(/\s+/);
+  if (words.length < 3 || /[|&;<>$`'"=/\\-]/.test(line)) return false;
+  const own = a.resolution.actions.filter((x) => x.name !== "shell.execute");
+  return own.length > 0 && own.every((x) => x.name.endsWith(".run") && x.class === "unknown");
+}
+
+export const check: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "check", description: "every action a command line resolves to, with its verdict; nothing runs" },
+    args: ARGS,
+    run({ args }) {
+      const line = args.line ?? "";
+      if (!line.trim())
+        throw new MemnoxError("usage", "memnox check needs a command line", "memnox check 'git push origin main'");
+      const { a, mode } = dryRun(ctx, line, args.file);
+      if (looksLikePhrase(line, a)) {
+        throw new MemnoxError(
+          "not_built",
+          `reading an intent such as \`${line}\` is not built yet`,
+          "give the command line it would run, e.g. memnox check 'railway up --environment production'",
+        );
+      }
+      const rows = a.perAction.map(({ action, combined: c }) => ({
+        action: action.name,
+        class: action.class,
+        targets: action.targets,
+        effect: c.effect,
+        governed: c.governed,
+        rule: c.rule?.name ?? null,
+        reason: c.reason,
+        alternative: c.alternative ?? null,
+      }));
+      const stops = a.combined.effect !== "allow";
+      emit(
+        ctx,
+        args.json,
+        { command: line, mode, effect: a.combined.effect, actions: rows, policyHash: a.rules.hash },
+        () => [
+          ...rows.map(
+            (r) =>
+              `${r.effect.padEnd(5)}  ${r.action}${r.targets.length ? ` ${r.targets.join(" ").slice(0, 80)}` : ""}  ${r.governed ? `(${r.rule ?? "memnox"}: ${r.reason})` : "(ungoverned)"}`,
+          ),
+          stops ? `would stop: ${a.because}` : "nothing here would stop",
+        ],
+      );
+      return stops ? 1 : 0;
+    },
+  });
