@@ -708,7 +708,7 @@ describe("robustness: any text resolves, never throws, and always starts with sh
     "$(".repeat(3000),
     "a|".repeat(5000),
     "echo {1..100000000}",
-    "rm " + "{a,b}".repeat(40),
+    `rm ${"{a,b}".repeat(40)}`,
     `sed '${"s/".repeat(3000)}'`,
   ];
   let seed = 7;
