@@ -27,6 +27,10 @@ export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> 
 
 async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
   const [agent, eventArg] = ctx.args;
+  if (agent === "git") {
+    const { gitHook } = await import("../../../hooks/git.ts");
+    return { stdout: "", exitCode: await gitHook(ctx, deps.gate()) };
+  }
   if (!agent || !isAgentName(agent)) {
     return unrouted(
       deps,

@@ -24,18 +24,13 @@ const MAX_EDITS = 5;
 export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<number> {
   let text = call.text;
   for (let round = 0; round <= MAX_EDITS; round++) {
-    const request = call.request(text);
-    let answer = await deps.gate.decide(request);
-    if (answer.effect === "ask") {
-      const settled = await settleAsk(text, request, answer, deps);
-      if (settled.kind === "edit") {
-        text = settled.text;
-        continue;
-      }
-      if (settled.kind === "deny") return refuse(text, settled.answer, deps.io);
-      answer = settled.answer;
+    const settled = await settle(text, call.request(text), deps);
+    if (settled.kind === "edit") {
+      text = settled.text;
+      continue;
     }
-    if (answer.effect === "deny") return refuse(text, answer, deps.io);
+    const answer = settled.answer;
+    if (settled.kind === "deny") return refuse(text, answer, deps.io);
     if (answer.enforceEffect !== "allow" && answer.mode === "advise") deps.io.err(adviseText(`\`${text}\``, answer));
     const ran = await call.exec(text);
     if (answer.eventId) await deps.gate.recordOutcome(answer.eventId, ran);
@@ -45,10 +40,17 @@ export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<num
   return DENY_EXIT;
 }
 
-type Settled =
+export type Settled =
   | { readonly kind: "allow"; readonly answer: GateAnswer }
   | { readonly kind: "deny"; readonly answer: GateAnswer }
   | { readonly kind: "edit"; readonly text: string };
+
+/** The gate's answer, with an ask settled by the person at the terminal or by a hold someone answers. */
+export async function settle(text: string, request: GateRequest, deps: GatedDeps): Promise<Settled> {
+  const answer = await deps.gate.decide(request);
+  if (answer.effect === "ask") return settleAsk(text, request, answer, deps);
+  return answer.effect === "deny" ? { kind: "deny", answer } : { kind: "allow", answer };
+}
 
 async function settleAsk(text: string, request: GateRequest, answer: GateAnswer, deps: GatedDeps): Promise<Settled> {
   if (request.canAsk && deps.terminal) {
@@ -75,7 +77,7 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   return retried.effect === "allow" ? { kind: "allow", answer: retried } : { kind: "deny", answer: retried };
 }
 
-function refuse(text: string, answer: GateAnswer, io: Stdio): number {
+export function refuse(text: string, answer: GateAnswer, io: Stdio): number {
   io.err(refusalText(`\`${text}\``, answer));
   return DENY_EXIT;
 }

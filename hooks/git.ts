@@ -1,0 +1,85 @@
+// git's own hooks: `pre-push` and `pre-commit`, so a denied push stops even where no PATH wrapper stands.
+//
+// Installed by `memnox protect --hooks` in the repository's hooks directory (`core.hooksPath` when set, else
+// `.git/hooks`), each as a small sh script that saves its stdin, runs `<memnox> hook git <hook> "$@"` with it,
+// exits with memnox's code on a refusal, and otherwise chains the hook that was there before (kept beside it as
+// `<hook>.memnox-chained`, backed up first).
+//
+// pre-push receives `<remote> <url>` as arguments and one line per ref on stdin:
+// `<local ref> <local sha> <remote ref> <remote sha>`. A zero local sha is a delete; a remote sha that is not an
+// ancestor of the local one is a force push (what `git push --force` or a `+refspec` does).
+import type { GateServices } from "../src/gate/types.ts";
+import type { Context } from "../src/ports/context.ts";
+import { refuse, settle } from "../src/seams/shared/gated.ts";
+import { openTerminal } from "../src/seams/shared/terminal.ts";
+
+const ZERO = /^0+$/;
+
+export interface RefUpdate {
+  readonly localRef: string;
+  readonly localSha: string;
+  readonly remoteRef: string;
+  readonly remoteSha: string;
+}
+
+export function parsePrePush(stdin: string): RefUpdate[] {
+  return stdin
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .filter((w) => w.length === 4)
+    .map(([localRef = "", localSha = "", remoteRef = "", remoteSha = ""]) => ({
+      localRef,
+      localSha,
+      remoteRef,
+      remoteSha,
+    }));
+}
+
+/** The `git push` argv this ref update amounts to, so the one resolver names it (`git.push`, `git.push-force`…). */
+export function pushArgv(remote: string, u: RefUpdate, forced: boolean): string[] {
+  if (ZERO.test(u.localSha)) return ["git", "push", remote, `:${u.remoteRef}`];
+  return ["git", "push", ...(forced ? ["--force"] : []), remote, `${u.localRef}:${u.remoteRef}`];
+}
+
+async function isForced(ctx: Context, u: RefUpdate): Promise<boolean> {
+  if (ZERO.test(u.localSha) || ZERO.test(u.remoteSha)) return false;
+  const r = await ctx.git.run(["merge-base", "--is-ancestor", u.remoteSha, u.localSha], { cwd: ctx.cwd });
+  // 1: not an ancestor; anything else (an object we never fetched) cannot be a fast-forward either.
+  return r.code !== 0;
+}
+
+export async function gitHook(ctx: Context, gate: GateServices): Promise<number> {
+  const [, hook, remote = "origin"] = ctx.args;
+  const terminal = openTerminal();
+  const deps = { gate, io: ctx.io, terminal };
+  const session = ctx.env.MEMNOX_SESSION;
+  const argvs: string[][] = [];
+  if (hook === "pre-push") {
+    for (const u of parsePrePush(await ctx.io.readAll())) argvs.push(pushArgv(remote, u, await isForced(ctx, u)));
+  } else if (hook === "pre-commit") {
+    argvs.push(["git", "commit"]);
+  } else {
+    ctx.io.err(`memnox: \`${hook ?? ""}\` is not a git hook memnox answers (pre-push, pre-commit)\n`);
+    return 0;
+  }
+  for (const argv of argvs) {
+    const text = argv.join(" ");
+    const request = {
+      surface: "git" as const,
+      argv,
+      cwd: ctx.cwd,
+      canAsk: terminal !== undefined,
+      ...(session ? { session } : {}),
+    };
+    const settled = await settle(text, request, deps);
+    if (settled.kind === "edit") {
+      ctx.io.err("memnox: a git hook cannot run an edited command; run it again yourself\n");
+      return 1;
+    }
+    if (settled.kind === "deny") {
+      refuse(text, settled.answer, ctx.io);
+      return 1;
+    }
+  }
+  return 0;
+}
