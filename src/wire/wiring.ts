@@ -1,0 +1,30 @@
+// `memnox doctor --wiring` and `--prove`: is each seam actually in the path, and does it refuse when asked to.
+// The setup work implements these; the doctor command (the scan work) prints them.
+import { MemnoxError } from "../core/errors.ts";
+import type { Context } from "../ports/context.ts";
+
+export type WiringStatus = "ok" | "warn" | "fail" | "idle";
+
+export interface WiringLine {
+  /** config, rules, interceptors, path, hooks:<agent>, proxy, session, daemon, egress, ledger… */
+  readonly seam: string;
+  readonly status: WiringStatus;
+  readonly words: string;
+  /** The one command that fixes a failing line. */
+  readonly fix?: string;
+}
+
+export interface ProofLine {
+  readonly seam: string;
+  /** refused: the seam said no; allowed: it let the test through (a failure); declined: the seam is absent. */
+  readonly result: "refused" | "allowed" | "declined" | "error";
+  readonly words: string;
+}
+
+export async function wiringReport(_ctx: Context): Promise<readonly WiringLine[]> {
+  throw new MemnoxError("not_built", "memnox doctor --wiring is not built yet", "it arrives with the setup work");
+}
+
+export async function proveSeams(_ctx: Context): Promise<readonly ProofLine[]> {
+  throw new MemnoxError("not_built", "memnox doctor --prove is not built yet", "it arrives with the setup work");
+}
