@@ -116,7 +116,6 @@ describe("memnox policy use", () => {
     using repo = gitRepo({ "bad.toml": rule("bad", "escalate") });
     await expect(cli(home, ["policy", "use", "bad.toml"], repo.path)).rejects.toThrow(/bad\.toml:7: .*now `ask`/);
   });
-
 });
 
 describe("memnox protect --yes", () => {
