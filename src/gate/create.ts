@@ -1,25 +1,27 @@
-// createGate(ctx): the one GateServices every seam uses, wired to the resolver, the rules, state and the ledger.
-import type { EventInput, Surface } from "../core/event.ts";
-import { createArgsDigest, createRecorder } from "../ledger/index.ts";
-import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
+// createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
+// seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
+import type { Surface } from "../core/event.ts";
+import { createArgsDigest } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";
-import { resolveArgv, resolveCommand } from "../resolve/index.ts";
+import type { Resolution } from "../resolve/types.ts";
 import { readConfig } from "../state/config.ts";
 import { personName } from "../state/identity.ts";
-import { addFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
-import { answerHold, claimGrant, createHold, fingerprint } from "../state/pending.ts";
-import { probationFacts, readProbation } from "../state/probation.ts";
+import { addFact } from "../state/overlays.ts";
+import { answerHold, createHold } from "../state/pending.ts";
 import { repoRoot } from "../state/repo.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
-import { callerFacts } from "./caller.ts";
 import { decide } from "./decide.ts";
-import type { GateDeps } from "./deps.ts";
 import { awaitHold } from "./holds.ts";
+import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
+import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
+import { rowSink } from "./rows.ts";
 import { noteSessionStart, sessionStart } from "./sessions.ts";
-import type { GateServices } from "./types.ts";
+import type { GateAnswer, GateRequest, GateServices } from "./types.ts";
+import { gateDeps, HOLD_TTL_MS } from "./wiring.ts";
 
-const HOLD_TTL_MS = 30 * 60_000;
+export { type DepsSink, gateDeps, type LoadingGateDeps } from "./wiring.ts";
+
 const WARY_MS = 30 * 60_000;
 
 interface Decided {
@@ -29,115 +31,94 @@ interface Decided {
   readonly agent?: string;
 }
 
-/** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
-export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
-  const paths = ctx.paths;
-  const caller = callerFacts(ctx);
-  const loaded = new Map<string, LoadedRuleSet>();
-  const rules = (cwd: string): LoadedRuleSet => {
-    let set = loaded.get(cwd);
-    if (!set) {
-      set = loadRuleSet({ cwd, env: ctx.env, paths, ...(opts.ruleFile ? { file: opts.ruleFile } : {}) });
-      loaded.set(cwd, set);
-    }
-    return set;
-  };
-  return {
-    now: () => {
-      const epochMs = ctx.clock.now();
-      return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };
-    },
-    settings: () => {
-      const c = readConfig(paths.config);
-      return { mode: c.mode, failOpen: c.failOpen };
-    },
-    rules,
-    resolve: (req) => {
-      const rctx = { cwd: req.cwd, home: paths.home };
-      return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
-    },
-    caller,
-    facts: (now) => [
-      ...overlaysInForce(readOverlays(paths.overlays), now),
-      ...probationFacts(readProbation(paths.probation), now),
-    ],
-    stop: (now) => stopInForce(paths.stop, now),
-    claimGrant: (parts, session, now) =>
-      sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
-    createHold: (input) => createHold(sink.dry ? `${paths.pending}/.dry` : paths.pending, input),
-    record: (e) => sink.record(e),
-    digest: sink.digest,
-    keepRuleSet: (view) => {
-      const set = [...loaded.values()].find((s) => s.hash === view.hash);
-      if (set) sink.keepRuleSet(set.hash, set.sources);
-    },
-    holdTtlMs: HOLD_TTL_MS,
-  };
-}
-
-/** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */
-export type LoadingGateDeps = Omit<GateDeps, "rules"> & { rules(cwd: string): LoadedRuleSet };
-
-export interface DepsSink {
-  /** A dry run (policy test, check) records nothing, claims no grant and holds nothing. */
-  readonly dry: boolean;
-  record(e: EventInput): string | undefined;
-  digest(raw: string): string;
-  keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
-}
-
 export function createGate(ctx: Context): GateServices {
   const paths = ctx.paths;
-  const recorder = createRecorder(paths, (t) => ctx.io.err(t));
-  const caller = callerFacts(ctx);
+  const daemon = daemonClient(paths.sock);
+  const rows = rowSink(paths, (t) => ctx.io.err(t), daemon);
+  const digest = createArgsDigest(paths);
   const kept = new Set<string>();
   const decided = new Map<string, Decided>();
-  const deps = gateDeps(ctx, {
+  const base = gateDeps(ctx, {
     dry: false,
     record: (e) => {
-      const id = recorder.record(e)?.id;
-      if (id) decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
+      const id = rows.record(e);
+      decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
       return id;
     },
-    digest: createArgsDigest(paths),
+    digest,
     keepRuleSet: (hash, sources) => {
       if (kept.has(hash)) return;
       kept.add(hash);
-      recorder.keepRuleSet(hash, sources);
+      rows.keepRuleSet(hash, sources);
     },
   });
-  const rules = (cwd: string) => deps.rules(cwd);
-  const nowIso = () => new Date(ctx.clock.now()).toISOString();
-  /** The decision an outcome or answer belongs to: this process's, else read back from the ledger. */
-  const parentOf = (id: string): Decided | undefined => {
-    const mine = decided.get(id);
-    if (mine) return mine;
-    const row = recorder.find(id);
-    if (!row) return undefined;
-    return {
-      surface: row.surface,
-      operation: row.operation,
-      ...(row.agentSessionId ? { session: row.agentSessionId } : {}),
-      ...(row.agent ? { agent: row.agent } : {}),
-    };
+  // A request the daemon sent back (an argument rule applies) is not resolved twice.
+  const resolved = new WeakMap<GateRequest, Resolution>();
+  const deps = {
+    ...base,
+    resolve: (req: GateRequest) => {
+      let r = resolved.get(req);
+      if (!r) {
+        r = base.resolve(req);
+        resolved.set(req, r);
+      }
+      return r;
+    },
   };
+  const caller = deps.caller;
+  const nowIso = () => new Date(ctx.clock.now()).toISOString();
+
+  /** The daemon's verdict, or undefined when this process must decide (no daemon, or a rule reads arguments). */
+  const askDaemon = async (req: GateRequest): Promise<GateAnswer | undefined> => {
+    if (!daemon.reachable) return undefined;
+    let resolution: Resolution;
+    try {
+      resolution = req.action ? { actions: [req.action], normalized: req.action.name, unknown: [] } : deps.resolve(req);
+    } catch {
+      return undefined;
+    }
+    const facts = { caller, resolution, digest, at: deps.now(), policies: ctx.env.MEMNOX_POLICIES };
+    const reply = await daemon.call(evaluateRequest(req, facts), { timeoutMs: CALL_TIMEOUT_MS });
+    if (!reply || !("answer" in reply)) return undefined;
+    return withLocalActions(reply.answer, resolution.actions);
+  };
+
+  const write = async (...args: Parameters<typeof rows.record>) => {
+    rows.record(...args);
+    await rows.flush();
+  };
+
   return {
-    decide: (req) => decide(req, deps),
-    awaitHold: (id, signal) => awaitHold(paths.pending, id, ctx.clock, signal),
+    async decide(req) {
+      const remote = await askDaemon(req);
+      if (remote) return remote;
+      const answer = await decide(req, deps);
+      await rows.flush();
+      return answer;
+    },
+    async awaitHold(id, signal) {
+      const reply = await daemon.call({ method: "hold", holdId: id }, signal ? { signal } : {});
+      if (reply) return reply.outcome;
+      if (signal?.aborted) return "unattended";
+      return awaitHold(paths.pending, id, ctx.clock, signal);
+    },
     async recordOutcome(id, outcome) {
-      const p = parentOf(id);
-      recorder.record({
-        kind: "outcome",
-        occurredAt: nowIso(),
-        surface: p?.surface ?? "hook",
-        operation: p?.operation ?? "outcome",
-        parent: id,
-        ...(p?.session ? { session: p.session } : {}),
-        ...(p?.agent ? { agent: p.agent } : {}),
-        ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
-        ...(outcome.durationMs !== undefined ? { durationMs: Math.round(outcome.durationMs) } : {}),
-        ...(outcome.note ? { detail: { note: outcome.note } } : {}),
-      });
+      const p = decided.get(id);
+      await write(
+        {
+          kind: "outcome",
+          occurredAt: nowIso(),
+          surface: p?.surface ?? "hook",
+          operation: p?.operation ?? "outcome",
+          parent: id,
+          ...(p?.session ? { session: p.session } : {}),
+          ...(p?.agent ? { agent: p.agent } : {}),
+          ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
+          ...(outcome.durationMs !== undefined ? { durationMs: Math.round(outcome.durationMs) } : {}),
+          ...(outcome.note ? { detail: { note: outcome.note } } : {}),
+        },
+        p ? {} : { inherit: true },
+      );
     },
     async recordAnswer(answer, request, reply) {
       const by = personName(ctx.env);
@@ -159,7 +140,7 @@ export function createGate(ctx: Context): GateServices {
         });
         answerHold(paths.pending, hold.id, { by, grant: true, nowMs: ctx.clock.now(), scope: "session" });
       }
-      recorder.record({
+      await write({
         kind: "answer",
         occurredAt: nowIso(),
         surface: request.surface,
@@ -175,7 +156,7 @@ export function createGate(ctx: Context): GateServices {
     },
     async markWary(session, reason) {
       addFact(paths.overlays, { kind: "wary", subject: session, reason, nowMs: ctx.clock.now(), forMs: WARY_MS });
-      recorder.record({
+      await write({
         kind: "state",
         occurredAt: nowIso(),
         surface: "mcp",
@@ -190,7 +171,7 @@ export function createGate(ctx: Context): GateServices {
       return briefingFor(ctx, req, {
         config: readConfig(paths.config),
         stop: stopInForce(paths.stop, ctx.clock.now()),
-        rules: rules(req.cwd),
+        rules: deps.rules(req.cwd),
         repository: ctx.env.MEMNOX_PROJECT_ROOT || start?.root || repoRoot(req.cwd),
       });
     },
@@ -198,7 +179,7 @@ export function createGate(ctx: Context): GateServices {
       if (ev.kind === "start" && ev.session) {
         noteSessionStart(paths, { session: ev.session, agent: ev.agent, cwd: ev.cwd, startedAt: nowIso() });
       }
-      recorder.record({
+      await write({
         kind: "session",
         occurredAt: nowIso(),
         surface: ev.surface,

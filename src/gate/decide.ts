@@ -157,7 +157,8 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
   };
 }
 
-function rawArguments(req: GateRequest): string {
+/** What the argument digest is taken over: the raw arguments, else the command line, argv or action arguments. */
+export function rawArguments(req: GateRequest): string {
   if (req.rawArguments !== undefined) return req.rawArguments;
   if (req.command !== undefined) return req.command;
   if (req.argv) return req.argv.join("\u0000");

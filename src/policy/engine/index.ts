@@ -1,4 +1,6 @@
 // The pure policy engine: compile validated rules once, evaluate requests against them.
+
+export { matchesOnArguments } from "./arguments.ts";
 export type { ArgumentPatterns, CompiledRule, CompiledRuleSet } from "./compile.ts";
 export { compile, compileRule } from "./compile.ts";
 export { byPrecedence, evaluate } from "./evaluate.ts";

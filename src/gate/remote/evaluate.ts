@@ -1,0 +1,117 @@
+// Both ends of `evaluate`: the seam turns a GateRequest into non-secret facts, the daemon turns them back into
+// the GateRequest and GateDeps decide() reads, so the daemon runs the very same decide() on the very same facts.
+import type { Action } from "../../core/action.ts";
+import type { Resolution } from "../../resolve/types.ts";
+import { rawArguments } from "../decide.ts";
+import type { CallerFacts, Instant } from "../deps.ts";
+import type { GateAnswer, GateRequest } from "../types.ts";
+import type { EvaluateRequest, WireAction } from "./protocol.ts";
+
+export interface SeamFacts {
+  readonly caller: CallerFacts;
+  readonly resolution: Resolution;
+  readonly digest: (raw: string) => string;
+  readonly at: Instant;
+  readonly policies?: string | undefined;
+}
+
+function wire(a: Action): WireAction {
+  return {
+    name: a.name,
+    class: a.class,
+    targets: a.targets,
+    ...(a.branch !== undefined ? { branch: a.branch } : {}),
+    ...(a.cli !== undefined ? { cli: a.cli } : {}),
+    args: Object.keys(a.arguments).length > 0,
+  };
+}
+
+/** The seam's half: every fact decide() would read in this process, computed here, arguments left out. */
+export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest {
+  const c = f.caller;
+  const session = req.session ?? c.session;
+  const boundary = c.boundary(req.cwd, session);
+  const branch = c.branch(req.cwd);
+  return {
+    method: "evaluate",
+    surface: req.surface,
+    cwd: req.cwd,
+    canAsk: req.canAsk,
+    ...(req.agent !== undefined ? { agent: req.agent } : {}),
+    ...(req.session !== undefined ? { session: req.session } : {}),
+    caller: {
+      ...(c.agent !== undefined ? { agent: c.agent } : {}),
+      ...(c.session !== undefined ? { session: c.session } : {}),
+      ...(c.environment !== undefined ? { environment: c.environment } : {}),
+      ...(c.role !== undefined ? { role: c.role } : {}),
+      ...(c.scope !== undefined ? { scope: c.scope } : {}),
+    },
+    ...(branch !== undefined ? { branch } : {}),
+    ...(boundary !== undefined ? { boundary } : {}),
+    ...(f.policies ? { policies: f.policies } : {}),
+    given: req.action ? "action" : "resolution",
+    actions: f.resolution.actions.map(wire),
+    normalized: f.resolution.normalized,
+    unknown: f.resolution.unknown,
+    ...(f.resolution.parseError !== undefined ? { parseError: f.resolution.parseError } : {}),
+    rawArguments: req.rawArguments !== undefined,
+    argsDigest: f.digest(rawArguments(req)),
+    ...(req.refusal !== undefined ? { refusal: req.refusal } : {}),
+    at: f.at,
+  };
+}
+
+export function actionOf(w: WireAction): Action {
+  return {
+    name: w.name,
+    class: w.class,
+    targets: w.targets,
+    arguments: {},
+    ...(w.branch !== undefined ? { branch: w.branch } : {}),
+    ...(w.cli !== undefined ? { cli: w.cli } : {}),
+  };
+}
+
+/** The daemon's half: the request decide() sees. Its command text is never read, since `resolution` answers. */
+export function gateRequestOf(r: EvaluateRequest): GateRequest {
+  const first = r.actions[0];
+  return {
+    surface: r.surface,
+    cwd: r.cwd,
+    canAsk: r.canAsk,
+    ...(r.agent !== undefined ? { agent: r.agent } : {}),
+    ...(r.session !== undefined ? { session: r.session } : {}),
+    ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),
+    ...(r.rawArguments ? { rawArguments: "" } : {}),
+    ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
+  };
+}
+
+export function resolutionOf(r: EvaluateRequest): Resolution {
+  return {
+    actions: r.actions.map(actionOf),
+    normalized: r.normalized,
+    unknown: r.unknown,
+    ...(r.parseError !== undefined ? { parseError: r.parseError } : {}),
+  };
+}
+
+/** The caller's facts as the seam computed them: boundary and branch already known. */
+export function callerOf(r: EvaluateRequest): CallerFacts {
+  const c = r.caller;
+  return {
+    ...(c.agent !== undefined ? { agent: c.agent } : {}),
+    ...(c.session !== undefined ? { session: c.session } : {}),
+    ...(c.environment !== undefined ? { environment: c.environment } : {}),
+    ...(c.role !== undefined ? { role: c.role } : {}),
+    ...(c.scope !== undefined ? { scope: c.scope } : {}),
+    boundary: () => r.boundary,
+    branch: () => r.branch,
+  };
+}
+
+/** The daemon answered on actions without arguments; the seam hands its own (with them) to what follows. */
+export function withLocalActions(answer: GateAnswer, local: readonly Action[]): GateAnswer {
+  const same = answer.actions.length === local.length && answer.actions.every((a, i) => a.name === local[i]?.name);
+  return same ? { ...answer, actions: local } : answer;
+}

@@ -1,0 +1,103 @@
+// The daemon socket's messages: one JSON object per line each way, `{id, method, …}` in and `{id, ok, …}` out.
+// Nothing here carries an argument: an action crosses without its `arguments`, only saying whether it had any.
+import type { ActionClass } from "../../core/action.ts";
+import type { EventInput, Surface } from "../../core/event.ts";
+import type { Boundary } from "../boundary.ts";
+import type { Instant } from "../deps.ts";
+import type { DeclaredScope } from "../scope.ts";
+import type { GateAnswer, HoldOutcome } from "../types.ts";
+
+/** An action as it crosses the socket: everything but its raw arguments. */
+export interface WireAction {
+  readonly name: string;
+  readonly class: ActionClass;
+  readonly targets: readonly string[];
+  readonly branch?: string;
+  readonly cli?: string;
+  /** The seam holds raw arguments for it, so a rule matching on `arguments` must be decided there. */
+  readonly args: boolean;
+}
+
+/** Every non-secret fact decide() reads about the caller and the call, computed in the seam. */
+export interface EvaluateRequest {
+  readonly method: "evaluate";
+  readonly surface: Surface;
+  readonly cwd: string;
+  readonly canAsk: boolean;
+  /** The request's own agent and session, as the seam passed them to decide(). */
+  readonly agent?: string;
+  readonly session?: string;
+  /** The caller's facts (MEMNOX_AGENT_NAME, MEMNOX_SESSION, MEMNOX_ENV, MEMNOX_ROLE, run's scope). */
+  readonly caller: {
+    readonly agent?: string;
+    readonly session?: string;
+    readonly environment?: string;
+    readonly role?: string;
+    readonly scope?: DeclaredScope;
+  };
+  readonly branch?: string;
+  readonly boundary?: Boundary;
+  /** MEMNOX_POLICIES as the caller has it: which rule files apply depends on it. */
+  readonly policies?: string;
+  /** `action`: the seam knew the action (its `actions` has exactly it); else it resolved a command line. */
+  readonly given: "action" | "resolution";
+  readonly actions: readonly WireAction[];
+  readonly normalized: string;
+  readonly unknown: readonly string[];
+  readonly parseError?: string;
+  /** The call had raw arguments of its own (an MCP call), which a grant binds to by digest. */
+  readonly rawArguments: boolean;
+  /** The keyed digest of the call's arguments, made in the seam. */
+  readonly argsDigest: string;
+  readonly refusal?: string;
+  /** The seam's instant, so a verdict with a time window is the one the seam would have reached. */
+  readonly at: Instant;
+}
+
+export interface HoldRequest {
+  readonly method: "hold";
+  readonly holdId: string;
+}
+
+export interface RecordRequest {
+  readonly method: "record";
+  readonly event: EventInput;
+  /** Fill surface, operation, session and agent from the row named by `event.parent` (an outcome from elsewhere). */
+  readonly inherit?: boolean;
+}
+
+export interface PingRequest {
+  readonly method: "ping";
+}
+
+export type DaemonRequest = EvaluateRequest | HoldRequest | RecordRequest | PingRequest;
+
+export interface EgressAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface PingReply {
+  readonly pid: number;
+  readonly version: string;
+  readonly startedAt: string;
+  readonly egress?: EgressAddress;
+}
+
+/** What each method answers on success; `ok: false` carries `error` instead. */
+export interface Replies {
+  evaluate: { readonly answer: GateAnswer } | { readonly local: string };
+  hold: { readonly outcome: HoldOutcome };
+  record: { readonly eventId?: string };
+  ping: PingReply;
+}
+
+export type Reply<M extends DaemonRequest["method"]> = Replies[M];
+
+export type Envelope = { readonly id: number } & (
+  | ({ readonly ok: true } & Record<string, unknown>)
+  | { readonly ok: false; readonly error: string }
+);
+
+/** A line longer than this is not a request anybody sent on purpose. */
+export const MAX_LINE = 1 << 20;

@@ -1,0 +1,69 @@
+// Where a seam's ledger rows go: through the daemon's one open connection when it answers, else straight into
+// the ledger. The writer picks each row's id up front, so a decision links to its outcome whichever way it went.
+import type { EventInput } from "../core/event.ts";
+import { createRecorder, type LedgerRow, type RuleSource } from "../ledger/index.ts";
+import { newEventId } from "../ledger/normalize.ts";
+import type { Paths } from "../state/paths.ts";
+import { CALL_TIMEOUT_MS, type DaemonClient } from "./remote/client.ts";
+
+export interface RecordOptions {
+  /** Take surface, operation, session and agent from the row `event.parent` names (an outcome decided elsewhere). */
+  readonly inherit?: boolean;
+}
+
+export interface RowSink {
+  /** Queues one row and returns its id at once; `flush` makes sure it is written. */
+  record(event: EventInput, opts?: RecordOptions): string;
+  keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+  /** Every queued row written: by the daemon, or here when it did not take one. */
+  flush(): Promise<void>;
+}
+
+/** What a row says about who and what, from the decision it belongs to. */
+export function inheritParent(event: EventInput, parent: LedgerRow | undefined): EventInput {
+  if (!parent) return event;
+  return {
+    ...event,
+    surface: parent.surface,
+    operation: parent.operation,
+    ...(parent.agentSessionId ? { session: parent.agentSessionId } : {}),
+    ...(parent.agent ? { agent: parent.agent } : {}),
+  };
+}
+
+export function rowSink(
+  paths: Pick<Paths, "db" | "ledgerUnwritten">,
+  err: (text: string) => void,
+  daemon: DaemonClient | undefined,
+): RowSink {
+  const recorder = createRecorder(paths, err);
+  const writeHere = (event: EventInput, opts: RecordOptions) => {
+    const parent = opts.inherit && event.parent ? recorder.find(event.parent) : undefined;
+    recorder.record(inheritParent(event, parent));
+  };
+  let queued: Promise<void>[] = [];
+  return {
+    record(input, opts = {}) {
+      const id = input.id ?? newEventId();
+      const event = { ...input, id };
+      if (!daemon?.reachable) {
+        writeHere(event, opts);
+        return id;
+      }
+      const sent = daemon.call(
+        { method: "record", event, ...(opts.inherit ? { inherit: true } : {}) },
+        { timeoutMs: CALL_TIMEOUT_MS },
+      );
+      queued.push(sent.then((reply) => (reply?.eventId === id ? undefined : writeHere(event, opts))));
+      return id;
+    },
+    keepRuleSet: (hash, sources) => recorder.keepRuleSet(hash, sources),
+    async flush() {
+      while (queued.length > 0) {
+        const now = queued;
+        queued = [];
+        await Promise.all(now);
+      }
+    },
+  };
+}

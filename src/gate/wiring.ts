@@ -1,0 +1,101 @@
+// What decide() reads, wired to memnox's files: the same wiring for a seam's own process and for the daemon,
+// which differ only in where the caller's facts, the instant and the rule sets come from.
+import type { EventInput } from "../core/event.ts";
+import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
+import type { Context } from "../ports/context.ts";
+import { resolveArgv, resolveCommand } from "../resolve/index.ts";
+import { type Config, readConfig } from "../state/config.ts";
+import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
+import type { Paths } from "../state/paths.ts";
+import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
+import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
+import { readStop, type StopRecord } from "../state/stop.ts";
+import { callerFacts } from "./caller.ts";
+import type { GateDeps } from "./deps.ts";
+
+export const HOLD_TTL_MS = 30 * 60_000;
+
+export interface DepsSink {
+  /** A dry run (policy test, check) records nothing, claims no grant and holds nothing. */
+  readonly dry: boolean;
+  record(e: EventInput): string | undefined;
+  digest(raw: string): string;
+  keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+}
+
+/** The state files decide() reads; the daemon keeps them cached until they change on disk. */
+export interface StateReaders {
+  config(): Config;
+  overlays(): readonly OverlayFact[];
+  probation(): readonly ProbationEntry[];
+  stop(): StopRecord | undefined;
+}
+
+export function fileReaders(paths: Paths): StateReaders {
+  return {
+    config: () => readConfig(paths.config),
+    overlays: () => readOverlays(paths.overlays),
+    probation: () => readProbation(paths.probation),
+    stop: () => readStop(paths.stop),
+  };
+}
+
+type StateDeps = Pick<
+  GateDeps,
+  "settings" | "facts" | "stop" | "claimGrant" | "createHold" | "record" | "digest" | "holdTtlMs"
+>;
+
+/** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
+export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): StateDeps {
+  return {
+    settings: () => {
+      const c = read.config();
+      return { mode: c.mode, failOpen: c.failOpen };
+    },
+    facts: (now) => [...overlaysInForce(read.overlays(), now), ...probationFacts(read.probation(), now)],
+    stop: (now) => {
+      const s = read.stop();
+      return s && Date.parse(s.until) > now ? s : undefined;
+    },
+    claimGrant: (parts, session, now) =>
+      sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    createHold: (input) => createHold(sink.dry ? `${paths.pending}/.dry` : paths.pending, input),
+    record: (e) => sink.record(e),
+    digest: (raw) => sink.digest(raw),
+    holdTtlMs: HOLD_TTL_MS,
+  };
+}
+
+/** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */
+export type LoadingGateDeps = Omit<GateDeps, "rules"> & { rules(cwd: string): LoadedRuleSet };
+
+/** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
+export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
+  const paths = ctx.paths;
+  const loaded = new Map<string, LoadedRuleSet>();
+  const rules = (cwd: string): LoadedRuleSet => {
+    let set = loaded.get(cwd);
+    if (!set) {
+      set = loadRuleSet({ cwd, env: ctx.env, paths, ...(opts.ruleFile ? { file: opts.ruleFile } : {}) });
+      loaded.set(cwd, set);
+    }
+    return set;
+  };
+  return {
+    ...stateDeps(paths, sink, fileReaders(paths)),
+    now: () => {
+      const epochMs = ctx.clock.now();
+      return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };
+    },
+    rules,
+    resolve: (req) => {
+      const rctx = { cwd: req.cwd, home: paths.home };
+      return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
+    },
+    caller: callerFacts(ctx),
+    keepRuleSet: (view) => {
+      const set = [...loaded.values()].find((s) => s.hash === view.hash);
+      if (set) sink.keepRuleSet(set.hash, set.sources);
+    },
+  };
+}
