@@ -127,7 +127,7 @@ export function daemonClient(sock: string): DaemonClient {
         send(c, `${JSON.stringify({ ...request, id })}\n`);
       });
       if (waiting.size === 0) open?.unref();
-      if (!envelope || !envelope.ok) return undefined;
+      if (!envelope?.ok) return undefined;
       const { id: _id, ok: _ok, ...body } = envelope;
       return body as unknown as Reply<(typeof request)["method"]>;
     },
