@@ -28,19 +28,25 @@ export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
   const raw = env.MEMNOX_SCOPE;
   if (!raw) return undefined;
   try {
-    const v = JSON.parse(raw) as Partial<Record<keyof DeclaredScope, unknown>>;
-    const list = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
-    return {
-      ...(typeof v.task === "string" ? { task: v.task } : {}),
-      paths: list(v.paths),
-      repos: list(v.repos),
-      services: list(v.services),
-      envs: list(v.envs),
-      expect: list(v.expect),
-    };
+    return declaredScopeOf(JSON.parse(raw));
   } catch {
     return undefined;
   }
+}
+
+/** A declared scope read back from JSON: lists of strings, anything else dropped. */
+export function declaredScopeOf(raw: unknown): DeclaredScope | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const v = raw as Partial<Record<keyof DeclaredScope, unknown>>;
+  const list = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
+  return {
+    ...(typeof v.task === "string" ? { task: v.task } : {}),
+    paths: list(v.paths),
+    repos: list(v.repos),
+    services: list(v.services),
+    envs: list(v.envs),
+    expect: list(v.expect),
+  };
 }
 
 export function callerFacts(ctx: Context): CallerFacts {

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
 import type { Paths } from "../state/paths.ts";
 import { repoRoot } from "../state/repo.ts";
+import { declaredScopeOf } from "./caller.ts";
+import type { DeclaredScope } from "./scope.ts";
 
 export interface SessionStart {
   readonly session: string;
@@ -11,6 +13,10 @@ export interface SessionStart {
   /** The checkout the session started in, when it started in one. */
   readonly root?: string;
   readonly startedAt: string;
+  /** What `memnox run` declared for it, so a seam that knows only the session (the egress proxy) rules alike. */
+  readonly environment?: string;
+  readonly role?: string;
+  readonly scope?: DeclaredScope;
 }
 
 const fileOf = (paths: Pick<Paths, "root">, session: string) =>
@@ -22,12 +28,16 @@ export function sessionStart(paths: Pick<Paths, "root">, session: string): Sessi
     if (typeof raw !== "object" || raw === null) return undefined;
     const r = raw as Record<string, unknown>;
     if (typeof r.cwd !== "string" || typeof r.agent !== "string" || typeof r.startedAt !== "string") return undefined;
+    const scope = r.scope === undefined ? undefined : declaredScopeOf(r.scope);
     return {
       session,
       agent: r.agent,
       cwd: r.cwd,
       startedAt: r.startedAt,
       ...(typeof r.root === "string" ? { root: r.root } : {}),
+      ...(typeof r.environment === "string" ? { environment: r.environment } : {}),
+      ...(typeof r.role === "string" ? { role: r.role } : {}),
+      ...(scope ? { scope } : {}),
     };
   } catch {
     return undefined;

@@ -21,6 +21,8 @@ export interface Paths {
   readonly checkpoints: string;
   readonly daemonLog: string;
   readonly sock: string;
+  /** Where the daemon's egress proxy listens (`{host, port, pid}`), for `memnox run` and `memnox env`. */
+  readonly egress: string;
   readonly overlays: string;
   readonly snapshots: string;
   readonly guard: string;
@@ -57,6 +59,7 @@ export function memnoxPaths(env: Env): Paths {
     checkpoints: at("checkpoints.json"),
     daemonLog: at("daemon.log"),
     sock: at("memnox.sock"),
+    egress: at("egress.json"),
     overlays: at("overlays.json"),
     snapshots: at("snapshots"),
     guard: at("guard"),

@@ -116,13 +116,20 @@ describe("before a command that destroys work", () => {
   });
 });
 
+const NO_SCOPE = { paths: [], repos: [], services: [], envs: [], expect: [] };
+
 describe("memnox run", () => {
   test("keeps a milestone of the repository before the agent starts, and none with --no-milestone", async () => {
     const { a, home } = world();
     const { ctx, io } = testContext(home, { cwd: a.path });
-    await runHooks(ctx, { session: "ses_run", agent: "codex", root: a.path, milestone: false }).before();
+    const input = { session: "ses_run", agent: "codex", root: a.path, env: ctx.env, scope: NO_SCOPE };
+    const without = runHooks(ctx, { ...input, milestone: false });
+    await without.before();
+    await without.after(0, 0);
     expect(a.git("for-each-ref", "refs/memnox/")).toBe("");
-    await runHooks(ctx, { session: "ses_run", agent: "codex", root: a.path, milestone: true }).before();
+    const kept = runHooks(ctx, { ...input, milestone: true });
+    await kept.before();
+    await kept.after(0, 0);
     const refs = a.git("for-each-ref", "--format=%(contents:body)", "refs/memnox/");
     expect(JSON.parse(refs.trim())).toMatchObject({ kind: "run", session: "ses_run", agent: "codex" });
     expect(io.stderr()).toMatch(/working tree kept as mst_\w+; memnox rewind puts it back/);

@@ -84,7 +84,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "env",
     summary: "the environment an agent needs when something else starts it",
-    load: notBuilt("env", "gate"),
+    load: () => import("./commands/env.ts").then((m) => m.env),
   },
   {
     name: "freeze",
@@ -145,11 +145,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "MCP servers through the proxy, and the session tools",
     load: () => import("./commands/mcp.ts").then((m) => m.mcp),
   },
-  { name: "watch", summary: "report what arrives, as it happens", load: notBuilt("watch", "daemon") },
+  {
+    name: "watch",
+    summary: "report what arrives, as it happens",
+    load: () => import("./commands/watch.ts").then((m) => m.watchCommand),
+  },
   {
     name: "daemon",
     summary: "hold the rules in one process and keep the boundary",
-    load: notBuilt("daemon", "daemon"),
+    load: () => import("./commands/daemon.ts").then((m) => m.daemon),
   },
   { name: "uninstall", summary: "take every seam back out", load: notBuilt("uninstall", "setup") },
   { name: "logout", summary: "forget the workspace credential", load: notBuilt("logout", "workspace") },

@@ -10,6 +10,8 @@ export interface AgentEnvOptions {
   readonly role?: string;
   readonly scope?: DeclaredScope;
   readonly projectRoot?: string;
+  /** The egress proxy's URL: the agent's HTTP clients are pointed at it. */
+  readonly egress?: string;
 }
 
 /** The shell memnox displaces: the user's bash or zsh, never memnox itself. */
@@ -39,7 +41,24 @@ export function agentEnvironment(ctx: Context, opts: AgentEnvOptions): Record<st
     env.MEMNOX_SCOPE = JSON.stringify(opts.scope);
     if (opts.scope.envs.length === 1 && opts.scope.envs[0]) env.MEMNOX_ENV = opts.scope.envs[0];
   }
+  if (opts.egress) Object.assign(env, egressVariables(opts.egress));
   return env;
+}
+
+/**
+ * Every spelling HTTP clients read: curl honours only the lowercase http_proxy, most others the uppercase, and
+ * Node's own fetch only with NODE_USE_ENV_PROXY=1. NO_PROXY is left as the person had it.
+ */
+export function egressVariables(url: string): Record<string, string> {
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    ALL_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    all_proxy: url,
+    NODE_USE_ENV_PROXY: "1",
+  };
 }
 
 export function newSessionId(nowMs: number): string {

@@ -85,8 +85,16 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
     ? cmd[0]
     : findRealBinary(cmd[0] ?? "", env.PATH, [ctx.paths.bin], ctx.execPath);
   if (!program) throw new MemnoxError("not_found", `\`${cmd[0]}\` is not on PATH`);
-  const hooks = runHooks(ctx, { session, agent, root, milestone: opts.milestone });
-  await hooks.before();
+  const hooks = runHooks(ctx, {
+    session,
+    agent,
+    root,
+    milestone: opts.milestone,
+    env,
+    scope: opts.scope,
+    ...(opts.role ? { role: opts.role } : {}),
+  });
+  Object.assign(env, await hooks.before());
   ctx.io.err(`memnox: session ${session} (${agent}) started; every seam is in its path\n`);
   const argv = opts.transcript ? transcriptArgv(ctx, session, [program, ...cmd.slice(1)]) : [program, ...cmd.slice(1)];
   const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });

@@ -1,0 +1,92 @@
+// What the daemon answers on its socket: the gate's own decide() on the facts a seam sent, over rule sets and
+// state kept in memory; rows through its one open ledger connection; held calls waited on for a person.
+import { decide } from "../gate/decide.ts";
+import type { GateDeps } from "../gate/deps.ts";
+import { awaitHold } from "../gate/holds.ts";
+import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
+import type { EvaluateRequest, HoldRequest, PingReply, RecordRequest, Replies } from "../gate/remote/protocol.ts";
+import { inheritParent } from "../gate/rows.ts";
+import type { StateReaders } from "../gate/wiring.ts";
+import { stateDeps } from "../gate/wiring.ts";
+import type { Recorder } from "../ledger/index.ts";
+import { matchesOnArguments } from "../policy/engine/index.ts";
+import type { Context } from "../ports/context.ts";
+import { readHold } from "../state/pending.ts";
+import type { DaemonLog } from "./log.ts";
+import type { RuleCache } from "./rules.ts";
+
+export interface CoreParts {
+  readonly ctx: Context;
+  readonly recorder: Recorder;
+  readonly rules: RuleCache;
+  readonly readers: StateReaders;
+  readonly log: DaemonLog;
+  ping(): PingReply;
+}
+
+export interface DaemonCore {
+  evaluate(r: EvaluateRequest): Promise<Replies["evaluate"]>;
+  hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
+  record(r: RecordRequest): Replies["record"];
+  ping(): PingReply;
+}
+
+export function daemonCore(p: CoreParts): DaemonCore {
+  const paths = p.ctx.paths;
+  const kept = new Set<string>();
+  const noticed = new Set<string>();
+
+  /** A held call raises one desktop notice: the daemon's way of reaching a person nobody else is asking. */
+  const notice = (holdId: string) => {
+    if (noticed.has(holdId)) return;
+    noticed.add(holdId);
+    const h = readHold(paths.pending, holdId);
+    if (!h) return;
+    const what = `${h.agent ?? "an agent"} wants ${h.action}${h.target ? ` on ${h.target}` : ""}`;
+    p.log.write("held", `${what}; memnox approve ${holdId} or memnox deny ${holdId}`, h.decisionEventId);
+    void p.ctx.notify.notice("memnox: a call waits for you", `${what}. memnox approve ${holdId}`);
+  };
+
+  return {
+    async evaluate(r) {
+      const set = p.rules.get(r.cwd, r.policies);
+      const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
+      // Arguments never cross the socket, so a rule that reads them is decided where they are.
+      if (reads) return { local: `a rule in force matches on the arguments of \`${reads.name}\`` };
+      const deps: GateDeps = {
+        ...stateDeps(
+          paths,
+          {
+            dry: false,
+            record: (e) => p.recorder.record(e)?.id,
+            digest: () => r.argsDigest,
+            keepRuleSet: () => {},
+          },
+          p.readers,
+        ),
+        now: () => r.at,
+        rules: () => set,
+        resolve: () => resolutionOf(r),
+        caller: callerOf(r),
+        keepRuleSet: () => {
+          if (kept.has(set.hash)) return;
+          kept.add(set.hash);
+          p.recorder.keepRuleSet(set.hash, set.sources);
+        },
+      };
+      const answer = await decide(gateRequestOf(r), deps);
+      if (answer.holdId) notice(answer.holdId);
+      return { answer };
+    },
+    async hold(r, signal) {
+      notice(r.holdId);
+      return { outcome: await awaitHold(paths.pending, r.holdId, p.ctx.clock, signal) };
+    },
+    record(r) {
+      const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
+      const id = p.recorder.record(inheritParent(r.event, parent))?.id;
+      return id ? { eventId: id } : {};
+    },
+    ping: () => p.ping(),
+  };
+}

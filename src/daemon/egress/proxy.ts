@@ -1,0 +1,205 @@
+// The egress proxy: plain HTTP and CONNECT tunnels on loopback, each request ruled by its host as `http.request`.
+// It sees the destination and nothing else: one ledger row per request names the host, never a path or a header.
+import http from "node:http";
+import net from "node:net";
+import type { Duplex } from "node:stream";
+import type { GateAnswer, HoldOutcome } from "../../gate/types.ts";
+import { hostOf } from "../../resolve/commands/network.ts";
+
+export interface EgressCaller {
+  /** The session the proxy address declared (`http://<session>@127.0.0.1:port`), when it declared one. */
+  readonly session?: string;
+}
+
+/** How the proxy asks: the daemon's own decide(), or the gate of the `memnox run` that started it. */
+export interface EgressGate {
+  decide(host: string, caller: EgressCaller): Promise<GateAnswer>;
+  awaitHold(holdId: string, signal: AbortSignal): Promise<HoldOutcome>;
+}
+
+export interface EgressProxy {
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface EgressOptions {
+  /** 8888 unless said; when it is taken and `anyPort`, any free port. */
+  readonly port?: number;
+  readonly anyPort?: boolean;
+  readonly onError?: (message: string) => void;
+}
+
+export const EGRESS_HOST = "127.0.0.1";
+export const EGRESS_PORT = 8888;
+
+const HOP = new Set([
+  "proxy-authorization",
+  "proxy-connection",
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** The session named in the proxy URL's user part, which clients send as Proxy-Authorization. */
+export function callerOf(header: string | undefined): EgressCaller {
+  const m = /^basic\s+(\S+)/i.exec(header ?? "");
+  if (!m?.[1]) return {};
+  const user = Buffer.from(m[1], "base64").toString("utf8").split(":")[0] ?? "";
+  try {
+    const session = decodeURIComponent(user);
+    return /^[\w.-]{1,120}$/.test(session) ? { session } : {};
+  } catch {
+    return {};
+  }
+}
+
+type Admission = { readonly ok: true } | { readonly ok: false; readonly status: number; readonly reason: string };
+
+/** Allow, or a refusal with words; an ask waits for a person (or the hold's expiry) before it is either. */
+async function admit(gate: EgressGate, host: string, caller: EgressCaller, signal: AbortSignal): Promise<Admission> {
+  let a = await gate.decide(host, caller);
+  if (a.effect === "ask" && a.holdId) {
+    const outcome = await gate.awaitHold(a.holdId, signal);
+    if (outcome !== "granted") {
+      const why = outcome === "unattended" ? "nobody answered before the hold expired" : "a person denied it";
+      return { ok: false, status: 403, reason: `${why} (${a.reason})` };
+    }
+    a = await gate.decide(host, caller);
+  }
+  if (a.effect === "allow") return { ok: true };
+  const alt = a.alternative ? `\ninstead: ${a.alternative.note}` : "";
+  return { ok: false, status: 403, reason: `memnox refused a request to ${host}: ${a.reason}${alt}` };
+}
+
+function refusalText(status: number, reason: string): string {
+  const body = `${reason}\n`;
+  const title = status === 403 ? "Forbidden" : status === 400 ? "Bad Request" : "Bad Gateway";
+  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-memnox: refused\r\nconnection: close\r\n\r\n${body}`;
+}
+
+function onClose(stream: Duplex): AbortSignal {
+  const ac = new AbortController();
+  stream.once("close", () => ac.abort());
+  return ac.signal;
+}
+
+async function plain(gate: EgressGate, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const refuse = (status: number, reason: string) => {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "x-memnox": "refused" });
+    res.end(`${reason}\n`);
+  };
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "");
+  } catch {
+    return refuse(400, "this is memnox's egress proxy: send it absolute http:// URLs, or CONNECT for https");
+  }
+  const host = url.protocol === "http:" ? hostOf(url.host) : undefined;
+  if (!host) return refuse(400, "this is memnox's egress proxy: only http:// URLs and CONNECT tunnels pass it");
+  const admitted = await admit(gate, host, callerOf(req.headers["proxy-authorization"]), onClose(req.socket));
+  if (!admitted.ok) return refuse(admitted.status, admitted.reason);
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && v !== undefined) headers[k] = v;
+  const upstream = http.request(
+    {
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port || 80,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers,
+    },
+    (up) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(up.headers)) if (!HOP.has(k) && v !== undefined) out[k] = v;
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+      up.pipe(res);
+    },
+  );
+  upstream.on("error", (e) => {
+    if (!res.headersSent) refuse(502, `memnox's egress proxy could not reach ${host}: ${e.message}`);
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+async function tunnel(gate: EgressGate, req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  client.on("error", () => client.destroy());
+  const target = req.url ?? "";
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target);
+  const host = m?.[1] ? hostOf(m[1]) : undefined;
+  if (!host || !m?.[2]) {
+    client.end(refusalText(400, "CONNECT needs host:port"));
+    return;
+  }
+  const admitted = await admit(gate, host, callerOf(req.headers["proxy-authorization"]), onClose(client));
+  if (!admitted.ok) {
+    client.end(refusalText(admitted.status, admitted.reason));
+    return;
+  }
+  const upstream = net.connect(Number(m[2]), host.replace(/^\[|\]$/g, ""), () => {
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  upstream.on("error", (e) => {
+    if (upstream.connecting)
+      client.end(refusalText(502, `memnox's egress proxy could not reach ${host}: ${e.message}`));
+    else client.destroy();
+  });
+  client.on("close", () => upstream.destroy());
+}
+
+function listen(server: http.Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (e: Error) => reject(e);
+    server.once("error", failed);
+    server.listen(port, EGRESS_HOST, () => {
+      server.off("error", failed);
+      const addr = server.address();
+      resolve(typeof addr === "object" && addr ? addr.port : port);
+    });
+  });
+}
+
+export async function startEgressProxy(gate: EgressGate, opts: EgressOptions = {}): Promise<EgressProxy> {
+  const report = opts.onError ?? (() => {});
+  const server = http.createServer((req, res) => {
+    plain(gate, req, res).catch((e) => {
+      report(`egress request failed: ${(e as Error).message}`);
+      if (!res.headersSent) res.writeHead(502).end();
+    });
+  });
+  // A tunnel leaves the HTTP server's books once established; closing the proxy must still end it.
+  const tunnels = new Set<Duplex>();
+  server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    tunnels.add(client);
+    client.once("close", () => tunnels.delete(client));
+    tunnel(gate, req, client, head).catch((e) => {
+      report(`egress tunnel failed: ${(e as Error).message}`);
+      client.destroy();
+    });
+  });
+  const wanted = opts.port ?? EGRESS_PORT;
+  let port: number;
+  try {
+    port = await listen(server, wanted);
+  } catch (e) {
+    if (!opts.anyPort || (e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    port = await listen(server, 0);
+  }
+  return {
+    host: EGRESS_HOST,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const t of tunnels) t.destroy();
+      }),
+  };
+}

@@ -1,0 +1,78 @@
+// What may arrive on the socket, checked before anything acts on it: a bad line gets an error naming the field.
+import * as v from "valibot";
+import { ACTION_CLASSES } from "../core/action.ts";
+import { SURFACES } from "../core/event.ts";
+import type { DaemonRequest } from "../gate/remote/protocol.ts";
+
+const str = v.string();
+const strings = v.array(str);
+const opt = <T extends v.GenericSchema>(s: T) => v.optional(s);
+
+const Scope = v.object({
+  task: opt(str),
+  paths: strings,
+  repos: strings,
+  services: strings,
+  envs: strings,
+  expect: strings,
+});
+
+const WireAction = v.object({
+  name: v.pipe(str, v.minLength(1)),
+  class: v.picklist(ACTION_CLASSES),
+  targets: strings,
+  branch: opt(str),
+  cli: opt(str),
+  args: v.boolean(),
+});
+
+const Evaluate = v.object({
+  method: v.literal("evaluate"),
+  surface: v.picklist(SURFACES),
+  cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
+  canAsk: v.boolean(),
+  agent: opt(str),
+  session: opt(str),
+  caller: v.object({
+    agent: opt(str),
+    session: opt(str),
+    environment: opt(str),
+    role: opt(str),
+    scope: opt(Scope),
+  }),
+  branch: opt(str),
+  boundary: opt(v.object({ roots: strings, exempt: strings })),
+  policies: opt(str),
+  given: v.picklist(["action", "resolution"]),
+  actions: v.array(WireAction),
+  normalized: str,
+  unknown: strings,
+  parseError: opt(str),
+  rawArguments: v.boolean(),
+  argsDigest: str,
+  refusal: opt(str),
+  at: v.object({ epochMs: v.number(), utcOffsetMinutes: v.number() }),
+});
+
+const Hold = v.object({ method: v.literal("hold"), holdId: v.pipe(str, v.regex(/^[\w-]{1,80}$/)) });
+// The ledger checks every field of a row itself and names the one that is wrong.
+const Record = v.object({
+  method: v.literal("record"),
+  event: v.looseObject({ kind: str, surface: str, operation: str, occurredAt: str }),
+  inherit: opt(v.boolean()),
+});
+const Ping = v.object({ method: v.literal("ping") });
+
+const Request = v.variant("method", [Evaluate, Hold, Record, Ping]);
+
+export type Parsed =
+  | { readonly ok: true; readonly request: DaemonRequest }
+  | { readonly ok: false; readonly error: string };
+
+export function parseRequest(raw: unknown): Parsed {
+  const r = v.safeParse(Request, raw);
+  if (r.success) return { ok: true, request: r.output as DaemonRequest };
+  const issue = r.issues[0];
+  const path = issue ? v.getDotPath(issue) : null;
+  return { ok: false, error: `${path ? `\`${path}\` ` : ""}${issue?.message ?? "is not a request"}`.toLowerCase() };
+}

@@ -1,0 +1,141 @@
+// `memnox daemon`: hold the rules in one process, answer the socket, run the egress proxy and the keeping passes.
+// Until SIGTERM or SIGINT, which end it cleanly: socket and egress.json removed, the ledger closed, nothing half-written.
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { MemnoxError } from "../core/errors.ts";
+import { CALL_TIMEOUT_MS, daemonClient } from "../gate/remote/client.ts";
+import type { PingReply } from "../gate/remote/protocol.ts";
+import { createArgsDigest, createRecorder } from "../ledger/index.ts";
+import type { Context } from "../ports/context.ts";
+import { cachedReaders, stamp } from "./cached.ts";
+import { daemonCore } from "./core.ts";
+import { removeEgress, writeEgress } from "./egress/address.ts";
+import { daemonEgressGate } from "./egress/gate.ts";
+import { type EgressProxy, startEgressProxy } from "./egress/proxy.ts";
+import { daemonLog } from "./log.ts";
+import { mcpServersPass } from "./passes/mcp-servers.ts";
+import { type DaemonPass, startPasses } from "./passes.ts";
+import { ruleCache } from "./rules.ts";
+import { listenSocket } from "./socket.ts";
+
+/** The passes every daemon runs; the keeper's hook pass and drift join this list. */
+export const PASSES: readonly DaemonPass[] = [mcpServersPass];
+
+export interface ServeOptions {
+  readonly passes?: readonly DaemonPass[];
+  /** The egress proxy's port: 8888 unless said, any free one when that is taken. */
+  readonly egressPort?: number;
+  /** Resolves to end the daemon as SIGTERM would (tests, an embedding process). */
+  readonly until?: Promise<void>;
+}
+
+const LOCK_STALE_MS = 10_000;
+
+/** Only one daemon starts at a time: a lock file beside the socket while it checks and binds. */
+async function withStartLock<T>(sock: string, fn: () => Promise<T>): Promise<T> {
+  const lock = `${sock}.lock`;
+  for (let waited = 0; ; waited += 25) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else if (waited > 5_000) throw new MemnoxError("conflict", `another daemon is starting (\`${lock}\`)`);
+      else await Bun.sleep(25);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** A socket file nobody answers is stale: found by asking, never assumed from its presence. */
+async function claimSocket(sock: string, say: (m: string) => void): Promise<void> {
+  if (stamp(sock) === "absent") return;
+  const client = daemonClient(sock);
+  const alive = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
+  client.close();
+  if (alive) {
+    throw new MemnoxError(
+      "conflict",
+      `a memnox daemon already answers on \`${sock}\` (pid ${alive.pid})`,
+      "memnox daemon --status says what starts it",
+    );
+  }
+  rmSync(sock, { force: true });
+  say(`removed a stale socket file nothing answered on: ${sock}`);
+}
+
+function ownerOnlyRoot(root: string): void {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  chmodSync(root, 0o700);
+}
+
+function shutdownSignal(until: Promise<void> | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => () => resolve(sig);
+    const handlers = (["SIGTERM", "SIGINT", "SIGHUP"] as const).map((s) => [s, on(s)] as const);
+    for (const [s, h] of handlers) process.once(s, h);
+    until?.then(() => resolve("request"));
+  }).then((why) => String(why));
+}
+
+export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<number> {
+  const paths = ctx.paths;
+  ownerOnlyRoot(paths.root);
+  const log = daemonLog(paths.daemonLog, ctx.clock);
+  const startedAt = new Date(ctx.clock.now()).toISOString();
+  const recorder = createRecorder(paths, (t) => log.write("ledger", t.trim()));
+  let egress: EgressProxy | undefined;
+  const ping = (): PingReply => ({
+    pid: process.pid,
+    version: ctx.version,
+    startedAt,
+    ...(egress ? { egress: { host: egress.host, port: egress.port } } : {}),
+  });
+  const rules = ruleCache({
+    paths,
+    onReload: (cwd, set, before) =>
+      log.write(
+        "rules",
+        `rules reloaded for ${cwd}: ${set.files.length} file(s), ${before.slice(0, 12)} -> ${set.hash.slice(0, 12)}`,
+      ),
+  });
+  const core = daemonCore({ ctx, recorder, rules, readers: cachedReaders(paths), log, ping });
+  const server = await withStartLock(paths.sock, async () => {
+    await claimSocket(paths.sock, (m) => log.write("socket", m));
+    return listenSocket(paths.sock, core);
+  });
+  const sockStamp = stamp(paths.sock);
+  const digest = createArgsDigest(paths);
+  const now = () => ({ epochMs: ctx.clock.now(), utcOffsetMinutes: -new Date(ctx.clock.now()).getTimezoneOffset() });
+  try {
+    egress = await startEgressProxy(daemonEgressGate(paths, core, now, digest), {
+      port: opts.egressPort ?? 8888,
+      anyPort: true,
+      onError: (m) => log.write("egress", m),
+    });
+    writeEgress(paths, { host: egress.host, port: egress.port, pid: process.pid, startedAt });
+  } catch (e) {
+    log.write("egress", `the egress proxy could not start: ${(e as Error).message}`);
+  }
+  const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
+  const where = egress ? `, egress proxy http://${egress.host}:${egress.port}` : "";
+  log.write("started", `pid ${process.pid}, socket ${paths.sock}${where}`);
+  ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
+
+  const why = await shutdownSignal(opts.until);
+  server.stop();
+  // Only our own socket file goes: a second daemon that failed to start must not take the first one's.
+  if (stamp(paths.sock) === sockStamp) rmSync(paths.sock, { force: true });
+  removeEgress(paths, process.pid);
+  await egress?.close();
+  await passes.close();
+  rules.close();
+  log.write("stopped", `on ${why}`);
+  recorder.close();
+  return 0;
+}

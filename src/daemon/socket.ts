@@ -1,0 +1,118 @@
+// The listening side of memnox.sock: one JSON request per line in, one JSON answer per line out, by id.
+import { chmodSync } from "node:fs";
+import { describeError } from "../core/errors.ts";
+import { MAX_LINE } from "../gate/remote/protocol.ts";
+import type { DaemonCore } from "./core.ts";
+import { parseRequest } from "./requests.ts";
+
+interface Conn {
+  buffer: string;
+  unsent: Uint8Array | undefined;
+  readonly aborts: AbortController;
+  readonly decoder: TextDecoder;
+}
+
+type Sock = Bun.Socket<Conn>;
+
+export interface SocketServer {
+  /** Stops accepting, ends every connection and aborts what they wait on. */
+  stop(): void;
+}
+
+const encoder = new TextEncoder();
+
+function flush(s: Sock): void {
+  const pending = s.data.unsent;
+  if (!pending) return;
+  const n = s.write(pending);
+  s.data.unsent = n < pending.length ? pending.subarray(Math.max(n, 0)) : undefined;
+}
+
+function send(s: Sock, body: Record<string, unknown>): void {
+  const bytes = encoder.encode(`${JSON.stringify(body)}\n`);
+  const pending = s.data.unsent;
+  if (pending) {
+    const joined = new Uint8Array(pending.length + bytes.length);
+    joined.set(pending);
+    joined.set(bytes, pending.length);
+    s.data.unsent = joined;
+    return;
+  }
+  s.data.unsent = bytes;
+  flush(s);
+}
+
+async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return send(s, { id: 0, ok: false, error: "the line is not JSON" });
+  }
+  const id = typeof (raw as { id?: unknown })?.id === "number" ? (raw as { id: number }).id : 0;
+  const parsed = parseRequest(raw);
+  if (!parsed.ok) return send(s, { id, ok: false, error: parsed.error });
+  const r = parsed.request;
+  try {
+    switch (r.method) {
+      case "evaluate":
+        return send(s, { id, ok: true, ...(await core.evaluate(r)) });
+      case "hold":
+        return send(s, { id, ok: true, ...(await core.hold(r, s.data.aborts.signal)) });
+      case "record":
+        return send(s, { id, ok: true, ...core.record(r) });
+      case "ping":
+        return send(s, { id, ok: true, ...core.ping() });
+    }
+  } catch (e) {
+    send(s, { id, ok: false, error: describeError(e) });
+  }
+}
+
+function onData(core: DaemonCore, s: Sock, chunk: Uint8Array): void {
+  const c = s.data;
+  c.buffer += c.decoder.decode(chunk, { stream: true });
+  for (let nl = c.buffer.indexOf("\n"); nl >= 0; nl = c.buffer.indexOf("\n")) {
+    const line = c.buffer.slice(0, nl);
+    c.buffer = c.buffer.slice(nl + 1);
+    if (line.trim()) void answer(core, s, line);
+  }
+  if (c.buffer.length > MAX_LINE) {
+    send(s, { id: 0, ok: false, error: `a request line is longer than ${MAX_LINE} bytes` });
+    s.end();
+  }
+}
+
+/** Listens on `path`, owner only: the socket 0600 inside the 0700 directory that holds it. */
+export function listenSocket(path: string, core: DaemonCore): SocketServer {
+  const conns = new Set<Sock>();
+  const server = Bun.listen<Conn>({
+    unix: path,
+    socket: {
+      open(s) {
+        s.data = { buffer: "", unsent: undefined, aborts: new AbortController(), decoder: new TextDecoder() };
+        conns.add(s);
+      },
+      data: (s, chunk) => onData(core, s, chunk),
+      drain: flush,
+      close(s) {
+        conns.delete(s);
+        s.data.aborts.abort();
+      },
+      error(s) {
+        conns.delete(s);
+        s.data.aborts.abort();
+      },
+    },
+  });
+  chmodSync(path, 0o600);
+  return {
+    stop() {
+      for (const s of conns) {
+        s.data.aborts.abort();
+        s.end();
+      }
+      server.stop(true);
+    },
+  };
+}

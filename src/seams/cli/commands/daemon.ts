@@ -1,0 +1,55 @@
+// `memnox daemon [--install | --status | --uninstall]`: run it, hand it to the operating system, or ask after it.
+import { MemnoxError } from "../../../core/errors.ts";
+import {
+  daemonServiceStatus,
+  installDaemonService,
+  type ServiceStatus,
+  uninstallDaemonService,
+} from "../../../daemon/service.ts";
+import type { Context } from "../../../ports/context.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+export const daemon: CommandFactory = (ctx) =>
+  command({
+    meta: {
+      name: "daemon",
+      description: "hold the rules in one process, keep the boundary and run the egress proxy",
+    },
+    args: {
+      install: { type: "boolean", description: "start it at login: a systemd user unit or a launchd agent" },
+      status: { type: "boolean", description: "whether anything starts it, and whether it answers" },
+      uninstall: { type: "boolean", description: "stop it and remove the service file" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    async run({ args }) {
+      const chosen = [args.install, args.status, args.uninstall].filter(Boolean).length;
+      if (chosen > 1) throw new MemnoxError("usage", "choose one of --install, --status, --uninstall");
+      if (args.install || args.uninstall) {
+        const report = args.install ? await installDaemonService(ctx) : await uninstallDaemonService(ctx);
+        emit(ctx, args.json, report, () => report.lines);
+        return args.install && report.verified === "problems" ? 1 : 0;
+      }
+      if (args.status) {
+        const status = await daemonServiceStatus(ctx);
+        emit(ctx, args.json, status, () => statusLines(ctx, status));
+        return 0;
+      }
+      const { serve } = await import("../../../daemon/serve.ts");
+      return serve(ctx);
+    },
+  });
+
+export function statusLines(ctx: Context, s: ServiceStatus): string[] {
+  const d = s.daemon;
+  const running = d
+    ? `daemon   answers on ${ctx.paths.sock} (pid ${d.pid}, since ${d.startedAt})${d.egress ? `; egress proxy http://${d.egress.host}:${d.egress.port}` : ""}`
+    : `daemon   not answering on ${ctx.paths.sock}: the seams decide in process on the same rules, and nothing keeps new agents under memnox`;
+  const service =
+    s.manager === "none"
+      ? "service  no user service manager memnox knows here"
+      : s.installed
+        ? `service  ${s.file} (${s.manager}), ${s.enabled === "unknown" ? "the service manager did not answer" : s.enabled}`
+        : "service  not installed: nothing starts the daemon at login; memnox daemon --install";
+  return [service, running];
+}
