@@ -21,7 +21,7 @@ export interface CoreParts {
   readonly rules: RuleCache;
   readonly readers: StateReaders;
   readonly log: DaemonLog;
-  ping(): PingReply;
+  ping(): Omit<PingReply, "answered" | "ruleSets">;
 }
 
 export interface DaemonCore {
@@ -35,6 +35,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
   const kept = new Set<string>();
   const noticed = new Set<string>();
+  const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
 
   /** A held call raises one desktop notice: the daemon's way of reaching a person nobody else is asking. */
   const notice = (holdId: string) => {
@@ -52,6 +53,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
       const set = p.rules.get(r.cwd, r.policies);
       const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
+      if (reads) answered.local += 1;
       if (reads) return { local: `a rule in force matches on the arguments of \`${reads.name}\`` };
       const deps: GateDeps = {
         ...stateDeps(
@@ -75,18 +77,21 @@ export function daemonCore(p: CoreParts): DaemonCore {
         },
       };
       const answer = await decide(gateRequestOf(r), deps);
+      answered.evaluate += 1;
       if (answer.holdId) notice(answer.holdId);
       return { answer };
     },
     async hold(r, signal) {
       notice(r.holdId);
+      answered.hold += 1;
       return { outcome: await awaitHold(paths.pending, r.holdId, p.ctx.clock, signal) };
     },
     record(r) {
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
       const id = p.recorder.record(inheritParent(r.event, parent))?.id;
+      answered.record += 1;
       return id ? { eventId: id } : {};
     },
-    ping: () => p.ping(),
+    ping: () => ({ ...p.ping(), answered: { ...answered }, ruleSets: p.rules.size }),
   };
 }

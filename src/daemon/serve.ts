@@ -10,7 +10,7 @@ import { cachedReaders, stamp } from "./cached.ts";
 import { daemonCore } from "./core.ts";
 import { removeEgress, writeEgress } from "./egress/address.ts";
 import { daemonEgressGate } from "./egress/gate.ts";
-import { type EgressProxy, startEgressProxy } from "./egress/proxy.ts";
+import { EGRESS_PORT, type EgressProxy, startEgressProxy } from "./egress/proxy.ts";
 import { daemonLog } from "./log.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
@@ -29,6 +29,12 @@ export interface ServeOptions {
 }
 
 const LOCK_STALE_MS = 10_000;
+
+/** MEMNOX_EGRESS_PORT moves the proxy off 8888 (0: any free port); 8888 taken means any free port anyway. */
+function egressPortOf(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isInteger(n) && n >= 0 && n < 65536 ? n : EGRESS_PORT;
+}
 
 /** Only one daemon starts at a time: a lock file beside the socket while it checks and binds. */
 async function withStartLock<T>(sock: string, fn: () => Promise<T>): Promise<T> {
@@ -90,7 +96,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const startedAt = new Date(ctx.clock.now()).toISOString();
   const recorder = createRecorder(paths, (t) => log.write("ledger", t.trim()));
   let egress: EgressProxy | undefined;
-  const ping = (): PingReply => ({
+  const ping = (): Omit<PingReply, "answered" | "ruleSets"> => ({
     pid: process.pid,
     version: ctx.version,
     startedAt,
@@ -114,7 +120,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const now = () => ({ epochMs: ctx.clock.now(), utcOffsetMinutes: -new Date(ctx.clock.now()).getTimezoneOffset() });
   try {
     egress = await startEgressProxy(daemonEgressGate(paths, core, now, digest), {
-      port: opts.egressPort ?? 8888,
+      port: opts.egressPort ?? egressPortOf(ctx.env.MEMNOX_EGRESS_PORT),
       anyPort: true,
       onError: (m) => log.write("egress", m),
     });

@@ -82,6 +82,15 @@ export interface PingReply {
   readonly version: string;
   readonly startedAt: string;
   readonly egress?: EgressAddress;
+  /** Requests answered since it started: `local` counts evaluations sent back for an argument rule. */
+  readonly answered: {
+    readonly evaluate: number;
+    readonly local: number;
+    readonly record: number;
+    readonly hold: number;
+  };
+  /** Rule sets held compiled, one per working directory asked about. */
+  readonly ruleSets: number;
 }
 
 /** What each method answers on success; `ok: false` carries `error` instead. */

@@ -1,0 +1,138 @@
+// Same verdict, different latency: every corpus line through the gate with a real daemon answering, and again in
+// process on the same files, gives the same answer; argument rules are decided in the seam either way.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createGate } from "../src/gate/index.ts";
+import type { GateAnswer, GateRequest } from "../src/gate/types.ts";
+import { corporaDir, corpusCases } from "./support/corpus.ts";
+import { type RunningDaemon, startDaemon } from "./support/daemon.ts";
+import { fakeHome, gitRepo, runBinary, testContext } from "./support/index.ts";
+
+const home = fakeHome();
+const repo = gitRepo({ "README.md": "one\n" });
+let daemon: RunningDaemon;
+
+/** Rules that read raw arguments: only the seam holding them can decide these. */
+const ARGUMENT_RULES = `
+[[policies]]
+name = "no-credentials-in-requests"
+[policies.match]
+actions = ["http.request"]
+arguments = { command = ["*Authorization:*", "*authorization:*"] }
+[policies.decision]
+effect = "deny"
+reason = "credentials are not sent from an agent's shell"
+
+[[policies]]
+name = "issues-in-our-org-only"
+[policies.match]
+actions = ["mcp.github.*"]
+arguments = { owner = ["acme"] }
+[policies.decision]
+effect = "allow"
+reason = "our own repositories"
+`;
+
+beforeAll(async () => {
+  const e = home.env();
+  const protect = await runBinary("memnox", ["protect", "--yes"], { env: e, cwd: repo.path });
+  expect(protect.code).toBe(0);
+  appendFileSync(repo.join("memnox.policies.toml"), ARGUMENT_RULES);
+  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
+  daemon = await startDaemon(home);
+});
+
+afterAll(async () => {
+  await daemon.stop();
+  home[Symbol.dispose]();
+  repo[Symbol.dispose]();
+});
+
+function mcp(owner: string, tool: string): GateRequest {
+  const args = { owner, repo: "api", title: "x" };
+  return {
+    surface: "mcp",
+    cwd: repo.path,
+    agent: "claude-code",
+    session: "ses-parity",
+    canAsk: false,
+    action: {
+      name: `mcp.github.${tool}`,
+      class: "write",
+      targets: [],
+      arguments: { owner: [owner], repo: ["api"], title: ["x"] },
+    },
+    rawArguments: JSON.stringify(args),
+  };
+}
+
+/** Everything a seam acts on; hold ids and row ids differ by construction, so only their presence counts. */
+function verdict(a: GateAnswer) {
+  return {
+    effect: a.effect,
+    enforceEffect: a.enforceEffect,
+    mode: a.mode,
+    reason: a.reason,
+    rule: a.rule,
+    alternative: a.alternative,
+    decided: a.decided,
+    stopped: a.stopped,
+    held: a.holdId !== undefined,
+    recorded: a.eventId !== undefined,
+    actions: a.actions.map((x) => [x.name, x.class, x.targets, x.arguments]),
+  };
+}
+
+test("in process and through the daemon, every corpus line gets the same verdict", async () => {
+  const dir = corporaDir();
+  expect(dir).toBeDefined();
+  const lines = corpusCases(dir ?? "").map((c) => c.command);
+  const extra = [
+    "curl -H 'Authorization: Bearer abc' https://api.example.com/x",
+    "curl https://api.example.com/x",
+    `rm -rf ${home.home}/elsewhere`,
+  ];
+  const requests: GateRequest[] = [
+    ...[...lines, ...extra].map(
+      (command): GateRequest => ({
+        surface: "hook",
+        command,
+        cwd: repo.path,
+        agent: "claude-code",
+        session: "ses-parity",
+        canAsk: false,
+      }),
+    ),
+    { surface: "interceptor", argv: ["git", "push", "--force", "origin", "main"], cwd: repo.path, canAsk: true },
+    mcp("acme", "create_issue"),
+    mcp("someone-else", "create_issue"),
+  ];
+  const { ctx } = testContext(home, { cwd: repo.path });
+  const viaDaemon = createGate(ctx);
+  const inProcess = createGate({ ...ctx, paths: { ...ctx.paths, sock: join(home.path, "no-daemon.sock") } });
+  const before = (await daemon.ping())?.answered;
+  const differing: string[] = [];
+  const effects = { allow: 0, ask: 0, deny: 0 };
+  const rules = new Set<string>();
+  for (const req of requests) {
+    const remote = verdict(await viaDaemon.decide(req));
+    const local = verdict(await inProcess.decide(req));
+    if (!Bun.deepEquals(remote, local)) differing.push(`${req.command ?? req.argv?.join(" ") ?? req.action?.name}`);
+    effects[local.effect] += 1;
+    if (local.rule) rules.add(local.rule.name);
+  }
+  expect(differing).toEqual([]);
+  // Not a trivial agreement: every effect occurs, and the argument rule decided where it applied.
+  expect(Math.min(effects.allow, effects.ask, effects.deny)).toBeGreaterThan(20);
+  expect(rules).toContain("no-credentials-in-requests");
+  expect(rules).toContain("git-push-force-denied");
+  const after = (await daemon.ping())?.answered;
+  const answered = (after?.evaluate ?? 0) - (before?.evaluate ?? 0);
+  const sentBack = (after?.local ?? 0) - (before?.local ?? 0);
+  // Every request reached the daemon; the ones an argument rule could match came back to be decided here.
+  expect(answered + sentBack).toBe(requests.length);
+  expect(sentBack).toBeGreaterThan(2);
+  expect(answered).toBeGreaterThan(requests.length / 2);
+  expect(requests.length).toBeGreaterThan(1000);
+});
