@@ -89,7 +89,10 @@ describe("launchd agent", () => {
     expect(plist).toContain("<key>MEMNOX_HOME</key>");
     expect(plist).toContain("<key>RunAtLoad</key>\n  <true/>");
     const uid = process.getuid?.() ?? 0;
-    expect(fake.calls()).toEqual([`launchctl bootout gui/${uid}/com.memnox.daemon`, `launchctl bootstrap gui/${uid} ${file}`]);
+    expect(fake.calls()).toEqual([
+      `launchctl bootout gui/${uid}/com.memnox.daemon`,
+      `launchctl bootstrap gui/${uid} ${file}`,
+    ]);
     await uninstallDaemonService(ctx, "darwin");
     expect(existsSync(file)).toBe(false);
   });

@@ -13,7 +13,11 @@ test("sh: sourced by a real bash, it gives the interceptors first on PATH, the g
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("no daemon answers, so nothing listens at 127.0.0.1:8888 yet");
   const shown = Bun.spawnSync(
-    ["bash", "-c", `${r.stdout}\nprintf '%s\\n' "$PATH" "$SHELL" "$http_proxy" "$HTTPS_PROXY" "$NODE_USE_ENV_PROXY" "$MEMNOX_AGENT_NAME"`],
+    [
+      "bash",
+      "-c",
+      `${r.stdout}\nprintf '%s\\n' "$PATH" "$SHELL" "$http_proxy" "$HTTPS_PROXY" "$NODE_USE_ENV_PROXY" "$MEMNOX_AGENT_NAME"`,
+    ],
     { env: home.env() },
   );
   const [path, shell, lower, upper, node, agent] = shown.stdout.toString().trim().split("\n");
