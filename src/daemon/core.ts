@@ -9,11 +9,14 @@ import { inheritParent } from "../gate/rows.ts";
 import type { StateReaders } from "../gate/wiring.ts";
 import { stateDeps } from "../gate/wiring.ts";
 import type { Recorder } from "../ledger/index.ts";
+import { newEventId } from "../ledger/normalize.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readHold } from "../state/pending.ts";
 import type { DaemonLog } from "./log.ts";
 import type { RuleCache } from "./rules.ts";
+
+const NOTICE_GAP_MS = 30_000;
 
 export interface CoreParts {
   readonly ctx: Context;
@@ -25,6 +28,8 @@ export interface CoreParts {
 }
 
 export interface DaemonCore {
+  /** Writes what evaluate queued; runs by itself just after each answer is sent, and before shutdown. */
+  flush(): void;
   evaluate(r: EvaluateRequest): Promise<Replies["evaluate"]>;
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
   record(r: RecordRequest): Replies["record"];
@@ -35,7 +40,21 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
   const kept = new Set<string>();
   const noticed = new Set<string>();
+  let lastNoticeMs = Number.NEGATIVE_INFINITY;
   const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
+  // A decision's row is written right after its answer is on its way: the seam waits on the verdict, not on
+  // SQLite, and the row is in the ledger long before the seam's process has even exited, let alone acted.
+  const queued: (() => void)[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    for (let job = queued.shift(); job; job = queued.shift()) job();
+  };
+  const later = (job: () => void) => {
+    queued.push(job);
+    if (!scheduled) setImmediate(flush);
+    scheduled = true;
+  };
 
   /** A held call raises one desktop notice: the daemon's way of reaching a person nobody else is asking. */
   const notice = (holdId: string) => {
@@ -45,6 +64,10 @@ export function daemonCore(p: CoreParts): DaemonCore {
     if (!h) return;
     const what = `${h.agent ?? "an agent"} wants ${h.action}${h.target ? ` on ${h.target}` : ""}`;
     p.log.write("held", `${what}; memnox approve ${holdId} or memnox deny ${holdId}`, h.decisionEventId);
+    // An agent retrying a held call must not become a stream of desktop notices: one per half minute.
+    const now = p.ctx.clock.now();
+    if (now - lastNoticeMs < NOTICE_GAP_MS) return;
+    lastNoticeMs = now;
     void p.ctx.notify.notice("memnox: a call waits for you", `${what}. memnox approve ${holdId}`);
   };
 
@@ -60,7 +83,11 @@ export function daemonCore(p: CoreParts): DaemonCore {
           paths,
           {
             dry: false,
-            record: (e) => p.recorder.record(e)?.id,
+            record: (e) => {
+              const row = { ...e, id: e.id ?? newEventId() };
+              later(() => p.recorder.record(row));
+              return row.id;
+            },
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
           },
@@ -73,7 +100,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);
-          p.recorder.keepRuleSet(set.hash, set.sources);
+          later(() => p.recorder.keepRuleSet(set.hash, set.sources));
         },
       };
       const answer = await decide(gateRequestOf(r), deps);
@@ -87,11 +114,13 @@ export function daemonCore(p: CoreParts): DaemonCore {
       return { outcome: await awaitHold(paths.pending, r.holdId, p.ctx.clock, signal) };
     },
     record(r) {
+      flush();
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
       const id = p.recorder.record(inheritParent(r.event, parent))?.id;
       answered.record += 1;
       return id ? { eventId: id } : {};
     },
+    flush,
     ping: () => ({ ...p.ping(), answered: { ...answered }, ruleSets: p.rules.size }),
   };
 }

@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { RULE_FILE_NAMES } from "../policy/load/find.ts";
 import { findRuleFiles, type LoadedRuleSet, loadRuleSet, readRegistry } from "../policy/load/index.ts";
 import type { Paths } from "../state/paths.ts";
-import { stamp } from "./cached.ts";
+import { cachedFile, stamp } from "./cached.ts";
 
 const MAX_SETS = 64;
 const SETTLE_MS = 40;
@@ -50,10 +50,11 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
   let settle: ReturnType<typeof setTimeout> | undefined;
   const dirty = new Set<string>();
 
+  const registry = cachedFile(paths.policiesRegistry, () => readRegistry(paths.policiesRegistry));
   const stampOf = (cwd: string, policies: string | undefined): string => {
     let registered: readonly string[] = [];
     try {
-      registered = readRegistry(paths.policiesRegistry);
+      registered = registry();
     } catch {
       // loadRuleSet reports the broken registry as a problem; its stamp below changes when it is fixed
     }

@@ -141,6 +141,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   await egress?.close();
   await passes.close();
   rules.close();
+  core.flush();
   log.write("stopped", `on ${why}`);
   recorder.close();
   return 0;

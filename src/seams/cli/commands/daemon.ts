@@ -10,6 +10,8 @@ import type { Context } from "../../../ports/context.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
+const KNOWN = ["--install", "--status", "--uninstall", "--json"];
+
 export const daemon: CommandFactory = (ctx) =>
   command({
     meta: {
@@ -22,7 +24,11 @@ export const daemon: CommandFactory = (ctx) =>
       uninstall: { type: "boolean", description: "stop it and remove the service file" },
       json: { type: "boolean", description: "structured output" },
     },
-    async run({ args }) {
+    async run({ args, rawArgs }) {
+      const unknown = rawArgs.find((a) => !KNOWN.includes(a.split("=")[0] ?? a));
+      if (unknown !== undefined) {
+        throw new MemnoxError("usage", `unknown argument \`${unknown}\` for memnox daemon`, "memnox help daemon");
+      }
       const chosen = [args.install, args.status, args.uninstall].filter(Boolean).length;
       if (chosen > 1) throw new MemnoxError("usage", "choose one of --install, --status, --uninstall");
       if (args.install || args.uninstall) {
