@@ -1,7 +1,17 @@
 // A real daemon process on a temporary MEMNOX_HOME, asked by the compiled binary's hook and interceptor faces.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import { daemonClient } from "../src/gate/remote/client.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, fakeHome, gitRepo, runBinary } from "./support/index.ts";
 
@@ -90,6 +100,35 @@ describe("the daemon socket", () => {
     expect(events.every((e) => e.effect === "deny")).toBe(true);
   });
 
+  test.skipIf(!existsSync("/proc/self/net/tcp"))(
+    "with no account file it makes no network call: its only TCP socket is the loopback proxy listening",
+    async () => {
+      await using d = await startDaemon(home);
+      await hook("git status");
+      const inodes = new Set(
+        readdirSync(`/proc/${d.pid}/fd`).flatMap((fd) => {
+          try {
+            const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${d.pid}/fd/${fd}`));
+            return m?.[1] ? [m[1]] : [];
+          } catch {
+            return [];
+          }
+        }),
+      );
+      const mine = ["tcp", "tcp6", "udp", "udp6"].flatMap((proto) =>
+        readFileSync(`/proc/${d.pid}/net/${proto}`, "utf8")
+          .split("\n")
+          .slice(1)
+          .map((l) => l.trim().split(/\s+/))
+          .filter((f) => f[9] !== undefined && inodes.has(f[9]))
+          .map((f) => `${proto} ${f[1]} ${f[3]}`),
+      );
+      const port = (await d.ping())?.egress?.port ?? 0;
+      // 0100007F is 127.0.0.1, 0A is LISTEN.
+      expect(mine).toEqual([`tcp 0100007F:${port.toString(16).toUpperCase().padStart(4, "0")} 0A`]);
+    },
+  );
+
   test("SIGTERM: socket and egress.json removed, exit 0, no half-written file left behind", async () => {
     const d = await startDaemon(home);
     await hook("git status");
@@ -113,6 +152,20 @@ describe("the daemon socket", () => {
     expect(readFileSync(join(home.memnoxHome, "daemon.log"), "utf8")).toContain(
       `removed a stale socket file nothing answered on: ${next.sock}`,
     );
+  });
+
+  test("a long-lived client (an MCP proxy, a shell) finds a restarted daemon again", async () => {
+    const client = daemonClient(join(home.memnoxHome, "memnox.sock"), { retryMs: 0 });
+    try {
+      const first = await startDaemon(home);
+      expect((await client.call({ method: "ping" }, { timeoutMs: 2000 }))?.pid).toBe(first.pid);
+      await first.stop();
+      expect(await client.call({ method: "ping" }, { timeoutMs: 2000 })).toBeUndefined();
+      await using second = await startDaemon(home);
+      expect((await client.call({ method: "ping" }, { timeoutMs: 2000 }))?.pid).toBe(second.pid);
+    } finally {
+      client.close();
+    }
   });
 
   test("a second daemon refuses to start while one answers, and leaves the first one's socket alone", async () => {

@@ -89,8 +89,18 @@ function shutdownSignal(until: Promise<void> | undefined): Promise<string> {
   }).then((why) => String(why));
 }
 
+/** sockaddr_un holds 104 bytes on macOS (108 on Linux): a longer path cannot be bound or reached. */
+const MAX_SOCKET_PATH = 103;
+
 export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<number> {
   const paths = ctx.paths;
+  if (Buffer.byteLength(paths.sock) > MAX_SOCKET_PATH) {
+    throw new MemnoxError(
+      "usage",
+      `the socket path \`${paths.sock}\` is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket allows`,
+      "set MEMNOX_HOME to a shorter directory; the seams decide in process meanwhile",
+    );
+  }
   ownerOnlyRoot(paths.root);
   const log = daemonLog(paths.daemonLog, ctx.clock);
   const startedAt = new Date(ctx.clock.now()).toISOString();

@@ -6,6 +6,9 @@ import type { DaemonRequest, Envelope, Reply } from "./protocol.ts";
 /** An answer the hot path waits for longer than this is no faster than deciding in process. */
 export const CALL_TIMEOUT_MS = 1500;
 
+/** After a failure a long-lived seam (the MCP proxy, a shell) asks again this much later: a daemon may be back. */
+const RETRY_MS = 5000;
+
 export interface CallOptions {
   /** Wait this long for the answer, or forever (`hold`). */
   readonly timeoutMs?: number;
@@ -15,7 +18,7 @@ export interface CallOptions {
 export interface DaemonClient {
   /** The daemon's answer, or undefined when none came (no daemon, refused, timed out, broken, or an error). */
   call<R extends DaemonRequest>(request: R, opts?: CallOptions): Promise<Reply<R["method"]> | undefined>;
-  /** Whether this process still believes a daemon may answer (false after any failure). */
+  /** Whether a daemon may answer now (false for a while after any failure). */
   readonly reachable: boolean;
   close(): void;
 }
@@ -23,8 +26,11 @@ export interface DaemonClient {
 type Settle = (value: Envelope | undefined) => void;
 type Conn = Awaited<ReturnType<typeof Bun.connect>>;
 
-export function daemonClient(sock: string): DaemonClient {
-  let down = false;
+export function daemonClient(sock: string, opts: { readonly retryMs?: number } = {}): DaemonClient {
+  const retryMs = opts.retryMs ?? RETRY_MS;
+  let closed = false;
+  let retryAt = 0;
+  const isDown = () => closed || performance.now() < retryAt;
   let conn: Promise<Conn | undefined> | undefined;
   let open: Conn | undefined;
   let nextId = 1;
@@ -34,11 +40,19 @@ export function daemonClient(sock: string): DaemonClient {
   const decoder = new TextDecoder();
 
   const fail = () => {
-    down = true;
+    retryAt = performance.now() + retryMs;
+    conn = undefined;
     for (const settle of waiting.values()) settle(undefined);
     waiting.clear();
-    open?.end();
+    const was = open;
     open = undefined;
+    buffer = "";
+    unsent = undefined;
+    was?.end();
+  };
+  /** Only the connection in use can fail this client; an old one closing late changes nothing. */
+  const gone = (s: Conn) => {
+    if (s === open) fail();
   };
   const onData = (chunk: Uint8Array) => {
     buffer += decoder.decode(chunk, { stream: true });
@@ -79,31 +93,40 @@ export function daemonClient(sock: string): DaemonClient {
   const connect = (): Promise<Conn | undefined> =>
     Bun.connect({
       unix: sock,
-      socket: { data: (_s, d) => onData(d), drain: (s) => flush(s), close: fail, error: fail, end: fail },
+      socket: {
+        data: (s, d) => {
+          if (s === open) onData(d);
+        },
+        drain: (s) => flush(s),
+        close: gone,
+        error: gone,
+        end: gone,
+      },
     }).then(
       (c) => {
         open = c;
         return c;
       },
       () => {
-        down = true;
+        retryAt = performance.now() + retryMs;
+        conn = undefined;
         return undefined;
       },
     );
 
   return {
     get reachable() {
-      return !down;
+      return !isDown();
     },
     async call(request, opts = {}) {
-      if (down) return undefined;
+      if (isDown()) return undefined;
       if (!conn && !existsSync(sock)) {
-        down = true;
+        retryAt = performance.now() + retryMs;
         return undefined;
       }
       conn ??= connect();
       const c = await conn;
-      if (!c || down) return undefined;
+      if (!c || c !== open) return undefined;
       const id = nextId++;
       const envelope = await new Promise<Envelope | undefined>((resolve) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -116,7 +139,7 @@ export function daemonClient(sock: string): DaemonClient {
         const onAbort = () => done(undefined);
         waiting.set(id, done);
         if (opts.timeoutMs !== undefined) {
-          // A daemon too slow to answer is treated as absent for the rest of this process.
+          // A daemon too slow to answer is treated as absent until the retry time.
           timer = setTimeout(() => {
             fail();
             done(undefined);
@@ -132,9 +155,10 @@ export function daemonClient(sock: string): DaemonClient {
       return body as unknown as Reply<(typeof request)["method"]>;
     },
     close() {
-      down = true;
-      open?.end();
+      closed = true;
+      const was = open;
       open = undefined;
+      was?.end();
     },
   };
 }

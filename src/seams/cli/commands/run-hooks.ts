@@ -78,7 +78,13 @@ export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
           ctx.io.err(`memnox: working tree kept as ${kept.milestone.id}; memnox rewind puts it back\n`);
         }
       }
-      proxy = await egressFor(ctx, input);
+      try {
+        proxy = await egressFor(ctx, input);
+      } catch (e) {
+        // The run still starts: its shell, interceptors and hooks hold; only the network goes unseen, said here.
+        ctx.io.err(`memnox: no egress proxy for this run (${(e as Error).message}); its network is not seen\n`);
+        return {};
+      }
       const whose = proxy.own ? "this run's own egress proxy (no daemon answers)" : "the daemon's egress proxy";
       ctx.io.err(`memnox: network through ${whose} at ${proxy.url.replace(/\/\/[^@]*@/, "//")}\n`);
       return egressVariables(proxy.url);
