@@ -32,6 +32,8 @@ export interface Paths {
   readonly stop: string;
   /** `<server>.json`: each proxied MCP server's tools as memnox classified them. */
   readonly mcp: string;
+  /** The repositories `protect --hooks` put git hooks in, so uninstall finds them from anywhere. */
+  readonly gitHooks: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -67,5 +69,6 @@ export function memnoxPaths(env: Env): Paths {
     keys: at("keys"),
     stop: at("stop.json"),
     mcp: at("mcp"),
+    gitHooks: at("git-hooks.json"),
   };
 }
