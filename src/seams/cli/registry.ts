@@ -20,7 +20,12 @@ const notBuilt = (name: string, why: string) => () =>
   import("./commands/not-built.ts").then((m) => m.notBuilt(name, why));
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "setup", terminal: true, summary: "put this machine under memnox, once", load: notBuilt("setup", "setup") },
+  {
+    name: "setup",
+    terminal: true,
+    summary: "put this machine under memnox, once",
+    load: () => import("./commands/setup.ts").then((m) => m.setup),
+  },
   { name: "status", terminal: true, summary: "where this machine stands", load: notBuilt("status", "setup") },
   {
     name: "rewind",
@@ -151,7 +156,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "hold the rules in one process and keep the boundary",
     load: notBuilt("daemon", "daemon"),
   },
-  { name: "uninstall", summary: "take every seam back out", load: notBuilt("uninstall", "setup") },
+  {
+    name: "uninstall",
+    summary: "take every seam back out",
+    load: () => import("./commands/uninstall.ts").then((m) => m.uninstall),
+  },
   { name: "logout", summary: "forget the workspace credential", load: notBuilt("logout", "workspace") },
   { name: "whoami", summary: "which workspace this machine is enrolled in", load: notBuilt("whoami", "workspace") },
   { name: "sync", summary: "pull rules and send what happened, now", load: notBuilt("sync", "workspace") },

@@ -1,0 +1,70 @@
+// The stable copy of memnox at ~/.memnox/app/memnox: hooks, links, wrapped servers and the service start it, so
+// none of them points into an npx cache that can vanish (a missing hook binary fails open in every agent).
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import type { Context } from "../ports/context.ts";
+import { sha256 } from "./files.ts";
+
+export interface AppCopy {
+  readonly path: string;
+  /** copied: replaced now; unchanged: already this binary; self: running as the copy; source: nothing to copy. */
+  readonly status: "copied" | "unchanged" | "self" | "source";
+  readonly words: string;
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (!existsSync(b) || statSync(a).size !== statSync(b).size) return false;
+  return sha256(readFileSync(a)) === sha256(readFileSync(b));
+}
+
+/** Copies the running binary to `paths.app`, replacing it atomically; from source there is no binary to copy. */
+export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath">): AppCopy {
+  const path = ctx.paths.app;
+  if (ctx.selfArgv.length !== 1) {
+    return { path, status: "source", words: "running from source: hooks and links start bun with this checkout" };
+  }
+  const from = ctx.execPath;
+  if (real(from) === real(path)) return { path, status: "self", words: `running as ${path}` };
+  if (sameFile(from, path)) return { path, status: "unchanged", words: `${path} is this version already` };
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = join(dirname(path), `.memnox.${process.pid}.tmp`);
+  try {
+    copyFileSync(from, tmp);
+    chmodSync(tmp, 0o755);
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return { path, status: "copied", words: `copied ${from} to ${path}, which every hook and link starts` };
+}
+
+/** The stable copy and its folder gone (a running copy keeps running: the file is only unlinked). */
+export function removeApp(ctx: Pick<Context, "paths">): boolean {
+  const had = existsSync(ctx.paths.app);
+  rmSync(ctx.paths.app, { force: true });
+  try {
+    rmdirSync(dirname(ctx.paths.app));
+  } catch {
+    // Not empty, or already gone.
+  }
+  return had;
+}
