@@ -52,18 +52,34 @@ function claudePath(target: string): string {
   return target.includes("/") ? `./${target}` : `**/${target}`;
 }
 
-function cliRules(action: string): string[] | undefined {
+/** A flag as it appears on a command line: `-X=DELETE` is `-X DELETE` or `-X=DELETE`. */
+function flagPatterns(words: string, flag: string): string[] {
+  const f = flag.replace("=", "*").replace(/\*+/g, "*");
+  return [`Bash(${words} ${f}*)`, `Bash(${words} * ${f}*)`].map((p) => p.replace(/\*+/g, "*"));
+}
+
+/** The flags a table entry decided by the CLI's own reader names in its description. */
+function flagsNamed(when: string | undefined): string[] {
+  return when ? [...when.matchAll(/(?:^|[\s,(])(--?[A-Za-z][\w-]*(?:=\S+)?)/g)].map((m) => m[1] ?? "") : [];
+}
+
+function cliRules(action: string): string[] | string {
   const [cli = "", verb = ""] = action.split(".", 2);
   const table = verbTable(cli);
-  if (!table || !verb || verb === "unknown") return undefined;
+  if (!table || !verb) return "no verb table names this action";
+  if (verb === "unknown") return "a subcommand no verb table knows has no command line to name";
   const matches = globMatcher(action);
   const out = table.verbs
     .filter((e) => matches(entryPattern(e)))
     .flatMap((e) => {
       const words = [table.cli, ...e.path.map((w) => (w === "**" ? "*" : w))].join(" ");
-      return e.flags?.length ? e.flags.map((f) => `Bash(${words} *${f}*)`) : [`Bash(${words}:*)`];
+      const flags = e.flags?.length ? e.flags : flagsNamed(e.when);
+      if (e.when && flags.length === 0) return [];
+      return flags.length ? flags.flatMap((f) => flagPatterns(words, f)) : [`Bash(${words}:*)`];
     });
-  return out.length ? [...new Set(out)] : undefined;
+  return out.length
+    ? [...new Set(out)]
+    : `${table.cli} decides it by reading its own arguments, which a Claude Code pattern cannot`;
 }
 
 function translate(action: string, targets: readonly string[] | undefined): string[] | string {
@@ -84,7 +100,7 @@ function translate(action: string, targets: readonly string[] | undefined): stri
         ? "only whole servers or exact tools"
         : [`mcp__${mcp[1]}__${mcp[2]}`];
   if (targets?.length) return "Claude Code's Bash rules cannot name the targets";
-  return cliRules(action) ?? "no verb table entry says which command line this is";
+  return cliRules(action);
 }
 
 /** The rules in force at `cwd` as Claude Code permission entries; allow rules stay memnox's. */
