@@ -93,12 +93,14 @@ function scratch(ctx: Context): Scratch {
     GIT_COMMITTER_NAME: "memnox",
     GIT_COMMITTER_EMAIL: "prove@memnox.invalid",
   };
-  gitSync(["init", "-q", "--bare", "-b", "main", remote], dir, git);
-  gitSync(["init", "-q", "-b", "main", repo], dir, git);
-  gitSync(["commit", "-q", "--allow-empty", "-m", "one"], repo, git);
-  gitSync(["remote", "add", "origin", remote], repo, git);
-  gitSync(["-c", "core.hooksPath=/dev/null", "push", "-q", "origin", "main"], repo, git);
-  gitSync(["commit", "-q", "--amend", "--allow-empty", "-m", "rewritten"], repo, git);
+  // The scratch repository is made with the real git, never through an interceptor.
+  const real = { ...git, PATH: pathWithout(env.PATH, [ctx.paths.bin]) };
+  gitSync(["init", "-q", "--bare", "-b", "main", remote], dir, real);
+  gitSync(["init", "-q", "-b", "main", repo], dir, real);
+  gitSync(["commit", "-q", "--allow-empty", "-m", "one"], repo, real);
+  gitSync(["remote", "add", "origin", remote], repo, real);
+  gitSync(["-c", "core.hooksPath=/dev/null", "push", "-q", "origin", "main"], repo, real);
+  gitSync(["commit", "-q", "--amend", "--allow-empty", "-m", "rewritten"], repo, real);
   return { dir, repo, env: { ...env, ...git } };
 }
 
