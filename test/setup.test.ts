@@ -113,6 +113,9 @@ describe("memnox setup", () => {
     const again = await setup(m.home, m.repo.path, m.env, ["--yes", "--json"]);
     expect(JSON.parse(again.out).changed).toBe(false);
     expect(snapshot(m.home.home)).toEqual(first);
+    const ledger = ["memnox.db", "memnox.db-wal"].map((f) => join(m.home.memnoxHome, f)).filter(existsSync);
+    expect(ledger.length).toBeGreaterThan(0);
+    for (const f of ledger) expect(readFileSync(f).toString("latin1")).not.toContain("canary");
 
     const human = await setup(m.home, m.repo.path, m.env, ["--yes"]);
     expect(human.out).toContain("Found 5 agent(s): Claude Code, Codex, Gemini CLI, Cursor, Windsurf");

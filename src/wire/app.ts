@@ -11,6 +11,7 @@ import {
   rmdirSync,
   rmSync,
   statSync,
+  utimesSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Context } from "../ports/context.ts";
@@ -31,8 +32,12 @@ function real(p: string): string {
   }
 }
 
+/** Same size and time (the copy is given the original's), or failing that the same bytes. */
 function sameFile(a: string, b: string): boolean {
-  if (!existsSync(b) || statSync(a).size !== statSync(b).size) return false;
+  if (!existsSync(b)) return false;
+  const [sa, sb] = [statSync(a), statSync(b)];
+  if (sa.size !== sb.size) return false;
+  if (Math.abs(sa.mtimeMs - sb.mtimeMs) < 1) return true;
   return sha256(readFileSync(a)) === sha256(readFileSync(b));
 }
 
@@ -50,6 +55,8 @@ export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath">
   try {
     copyFileSync(from, tmp);
     chmodSync(tmp, 0o755);
+    const st = statSync(from);
+    utimesSync(tmp, st.atime, st.mtime);
     renameSync(tmp, path);
   } finally {
     rmSync(tmp, { force: true });

@@ -47,7 +47,7 @@ export function renderSetup(r: SetupReport, home: string): string[] {
   lines.push(
     row(
       "interceptors",
-      `${i.installed.length} in ${t(i.dir)}${i.added.length ? ` (${i.added.length} new)` : ""}; not on this machine: ${i.absent.join(", ") || "none"}`,
+      `${i.installed.length} in ${t(i.dir)}${i.added.length ? ` (${i.added.length} new)` : ""}; ${i.absent.length} CLI(s) memnox knows are not on this machine (memnox protect --interceptors names them)`,
     ),
   );
   const hooks = r.hooks.map((h) => hookLine(h, t));
