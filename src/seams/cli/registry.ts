@@ -50,7 +50,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "update",
     terminal: true,
     summary: "the latest version, with the wiring pointed at it",
-    load: notBuilt("update", "distribution"),
+    load: () => import("./commands/update.ts").then((m) => m.update),
   },
   { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
   { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
