@@ -1,8 +1,11 @@
-// Where `memnox rewind` sends its `memnox.rewind` rows. The ledger lands on another branch: until the lead points this
-// at its append, the recorder writes nothing (the rows are built and handed over, and dropped here).
+// Where `memnox rewind` sends its `memnox.rewind` rows: the ledger, through the never-throwing recorder.
+import { createRecorder } from "../ledger/recorder.ts";
 import type { Context } from "../ports/context.ts";
 import type { Recorder } from "./types.ts";
 
-export function rewindRecorder(_ctx: Context): Recorder {
-  return () => {};
+export function rewindRecorder(ctx: Context): Recorder {
+  return (event) => {
+    using recorder = createRecorder(ctx.paths, (t) => ctx.io.err(t));
+    recorder.record(event);
+  };
 }

@@ -4,6 +4,7 @@ import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
+import { keepMilestones } from "../shared/milestones.ts";
 import { DENY_EXIT } from "../shared/refusal.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { findRealBinary } from "./real.ts";
@@ -37,6 +38,15 @@ export async function run(ctx: Context): Promise<number> {
         ...(text === shown ? { argv } : { command: text }),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
       }),
+      beforeRun: (answer) =>
+        keepMilestones(ctx, {
+          session: ctx.env.MEMNOX_SESSION,
+          agent: ctx.env.MEMNOX_AGENT_NAME,
+          cwd: ctx.cwd,
+          actions: answer.actions,
+          argv,
+          firstWrite: false,
+        }),
       exec: async (text) => {
         const args = text === shown ? ctx.args : editedArgs(name, text);
         return runChild([realBin, ...args], { env: childEnv, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
