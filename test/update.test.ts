@@ -201,7 +201,9 @@ describe("memnox update", () => {
     };
     expect(await checkAndUpgrade(refused.ctx, options({ json: false, ask }))).toBe(0);
     expect(questions).toEqual(["upgrade memnox 1.0.0 to 2.0.0 with the command above?"]);
-    expect(refused.io.stdout()).toContain(`upgrade    curl -fsSL ${base}/install.sh | MEMNOX_INSTALL_BASE=${base} sh -s`);
+    expect(refused.io.stdout()).toContain(
+      `upgrade    curl -fsSL ${base}/install.sh | MEMNOX_INSTALL_BASE=${base} sh -s`,
+    );
     expect(refused.io.stdout()).toContain("you said no; nothing was changed");
     expect(appVersion(app)).toBe("1.0.0");
     expect(existsSync(log)).toBe(false);
