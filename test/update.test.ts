@@ -280,4 +280,17 @@ describe("update --rewire", () => {
     expect(readFileSync(join(bin, "gh"), "utf8")).toContain("not ours");
     expect(rewireAfterUpdate(ctx)).toEqual({ relinked: [], unchanged: 3, foreign: ["gh"] });
   });
+
+  test("through the CLI it says what it re-pointed, and that there is nothing yet before setup", async () => {
+    await using home = fakeHome({
+      ".memnox/app/memnox": { content: "#!/bin/sh\n", mode: 0o755 },
+      ".memnox/bin/git": { symlink: "/old/place/memnox" },
+    });
+    const first = await runSource("memnox", ["update", "--rewire"], { env: home.env() });
+    expect(first.stdout).toBe("pointed 1 interceptor(s) at this copy: git\n");
+    expect(first.code).toBe(0);
+    await using bare = fakeHome();
+    const none = await runSource("memnox", ["update", "--rewire", "--json"], { env: bare.env() });
+    expect(JSON.parse(none.stdout)).toEqual({ relinked: [], unchanged: 0, foreign: [] });
+  });
 });

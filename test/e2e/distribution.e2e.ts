@@ -38,8 +38,9 @@ function npmEnv(extra: Record<string, string> = {}) {
 }
 
 /** Asynchronous on purpose: the release server and the registry answer from this same process. */
-async function run(argv: string[], env: Record<string, string>, cwd?: string) {
-  const child = Bun.spawn(argv, { env, cwd: cwd ?? env.HOME ?? "/", stdout: "pipe", stderr: "pipe" });
+async function run(argv: string[], env: Record<string, string>, cwd?: string, stdin?: string) {
+  const input = stdin === undefined ? "ignore" : new Blob([stdin]);
+  const child = Bun.spawn(argv, { env, cwd: cwd ?? env.HOME ?? "/", stdin: input, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -142,6 +143,27 @@ describe("install.sh with the real binary", () => {
     expect((await run([memnox, "--version"], home.env())).stdout).toBe("1.1.0\n");
   }, 120_000);
 
+  test.skipIf(!Bun.which("script"))(
+    "at a terminal `memnox update` asks: a no changes nothing, a yes upgrades",
+    async () => {
+      await using home = fakeHome();
+      const app = join(home.memnoxHome, "app", "memnox");
+      expect((await runInstallScript([], home.env({ MEMNOX_INSTALL_BASE: bases["1.0.0"] ?? "" }))).code).toBe(0);
+      const env = home.env({ MEMNOX_INSTALL_BASE: bases["1.1.0"] ?? "" });
+      // util-linux script(1) gives memnox a real terminal; the answer typed is what it reads from /dev/tty.
+      const atTerminal = (answer: string) =>
+        run(["script", "-qec", `'${app}' update`, "/dev/null"], env, undefined, answer);
+      const no = await atTerminal("n\n");
+      expect(no.stdout).toContain("upgrade memnox 1.0.0 to 1.1.0 with the command above? [y/N]");
+      expect(no.stdout).toContain("you said no; nothing was changed");
+      expect((await run([app, "--version"], home.env())).stdout).toBe("1.0.0\n");
+      const yes = await atTerminal("y\n");
+      expect(yes.stdout).toContain("memnox upgraded from 1.0.0 to 1.1.0; the wiring points at");
+      expect((await run([app, "--version"], home.env())).stdout).toBe("1.1.0\n");
+    },
+    120_000,
+  );
+
   test("re-running install.sh with a newer release upgrades in place", async () => {
     await using home = fakeHome();
     const app = join(home.memnoxHome, "app", "memnox");
@@ -150,7 +172,7 @@ describe("install.sh with the real binary", () => {
     const again = await runInstallScript([], home.env({ MEMNOX_INSTALL_BASE: bases["1.1.0"] ?? "" }));
     expect(again.stderr).toBe("");
     expect(again.stdout).toContain(`memnox upgraded from 1.0.0 to 1.1.0 at ${app}`);
-    expect(again.stdout).toContain("interceptor(s) already point at this copy");
+    expect(again.stdout).toContain("no interceptors to point at this copy yet (memnox setup installs them)");
     expect(statSync(app).ino).not.toBe(inode);
     expect((await run([app, "--version"], home.env())).stdout).toBe("1.1.0\n");
   }, 120_000);

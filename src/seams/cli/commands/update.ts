@@ -171,7 +171,9 @@ function rewireLines(r: RewireReport): string[] {
   const lines = [
     r.relinked.length
       ? `pointed ${r.relinked.length} interceptor(s) at this copy: ${r.relinked.join(", ")}`
-      : `the ${r.unchanged} interceptor(s) already point at this copy`,
+      : r.unchanged
+        ? `the ${r.unchanged} interceptor(s) already point at this copy`
+        : "no interceptors to point at this copy yet (memnox setup installs them)",
   ];
   if (r.foreign.length) lines.push(`left alone (not made by memnox): ${r.foreign.join(", ")}`);
   return lines;
