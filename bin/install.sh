@@ -11,7 +11,8 @@
 #                    linux-x64-baseline-musl, linux-arm64-musl, darwin-x64, darwin-arm64)
 #   MEMNOX_INSTALL_BASE   where release files are fetched from (default: the GitHub releases)
 #
-# Everything is inside functions and main runs on the last line, so a download cut short runs nothing.
+# Everything is inside functions and main runs on the last line, so a download cut short runs nothing (tests set
+# MEMNOX_INSTALL_SOURCED=1 and source it to call the detection functions alone).
 
 set -eu
 
