@@ -116,11 +116,6 @@ describe("memnox policy use", () => {
     using repo = gitRepo({ "bad.toml": rule("bad", "escalate") });
     await expect(cli(home, ["policy", "use", "bad.toml"], repo.path)).rejects.toThrow(/bad\.toml:7: .*now `ask`/);
   });
-
-  test("policy test says it is not built yet, rather than pretending", async () => {
-    using home = fakeHome();
-    await expect(cli(home, ["policy", "test", "git status"])).rejects.toThrow(/not built yet/);
-  });
 });
 
 describe("memnox protect --yes", () => {
