@@ -1,8 +1,12 @@
-// Where `memnox rewind` sends its `memnox.rewind` rows. The ledger lands on another branch: until the lead points this
-// at its append, the recorder writes nothing (the rows are built and handed over, and dropped here).
+// Where every rewind sends its `memnox.rewind` row, done or refused: the ledger, which fails open (a row that cannot
+// be written is reported and counted, and never stops the rewind).
+import { createRecorder } from "../ledger/recorder.ts";
 import type { Context } from "../ports/context.ts";
 import type { Recorder } from "./types.ts";
 
-export function rewindRecorder(_ctx: Context): Recorder {
-  return () => {};
+export function rewindRecorder(ctx: Pick<Context, "paths" | "io">): Recorder {
+  return (event) => {
+    using recorder = createRecorder(ctx.paths, (t) => ctx.io.err(t));
+    recorder.record(event);
+  };
 }
