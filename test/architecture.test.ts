@@ -101,6 +101,15 @@ describe("hot path", () => {
     });
   }
 
+  test("the session face loads the MCP SDK only in server.ts, and only when it runs", () => {
+    const { packages } = closure(join(ROOT, "src/seams/session/index.ts"));
+    expect([...packages].some((p) => p.startsWith("@modelcontextprotocol/sdk"))).toBe(false);
+    for (const file of walk(join(ROOT, "src/seams/session"))) {
+      const sdk = staticImports(file).some((s) => s.startsWith("@modelcontextprotocol/sdk"));
+      expect(sdk, `${rel(file)} imports the MCP SDK`).toBe(rel(file) === "src/seams/session/server.ts");
+    }
+  });
+
   test("bin/memnox.ts loads every face lazily", () => {
     const { packages, files } = closure(join(ROOT, "bin/memnox.ts"));
     expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);
