@@ -70,10 +70,7 @@ async function connect(
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const asked: string[] = [];
   // `elicitation: {}` is the 2025-06-18 spelling most clients still send; it means form elicitation.
-  const client = new Client(
-    { name: "agent", version: "1" },
-    opts.elicit ? { capabilities: { elicitation: {} } } : {},
-  );
+  const client = new Client({ name: "agent", version: "1" }, opts.elicit ? { capabilities: { elicitation: {} } } : {});
   const answer = opts.elicit;
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
