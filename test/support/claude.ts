@@ -28,6 +28,8 @@ export interface ClaudeProject extends AsyncDisposable {
 export interface RunClaudeOptions {
   readonly env?: Env;
   readonly permissionMode?: string;
+  /** Tools the run may call without asking (`--allowedTools`), e.g. `mcp__everything__echo`. */
+  readonly allowedTools?: readonly string[];
 }
 
 export interface ClaudeRun {
@@ -99,6 +101,7 @@ async function runClaude(
   });
   const argv = [CLAUDE, "-p", prompt, "--output-format", "json"];
   if (opts.permissionMode) argv.push("--permission-mode", opts.permissionMode);
+  if (opts.allowedTools?.length) argv.push("--allowedTools", opts.allowedTools.join(","));
   const child = Bun.spawn(argv, { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
