@@ -8,6 +8,7 @@ import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/clien
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openLedger } from "../src/ledger/store.ts";
+import { startProbation } from "../src/state/probation.ts";
 import { fakeHome, runSource } from "./support/index.ts";
 import { ROOT, SCRIPTED } from "./support/mcp.ts";
 
@@ -203,6 +204,30 @@ describe("on the real gate", () => {
     expect(ledgerRows(`parent = '${granted?.id}'`)).toEqual([
       expect.objectContaining({ kind: "outcome", exitCode: 0 }),
     ]);
+  });
+
+  test("a server on probation has its destructive calls asked; `memnox mcp trust` ends it and the rules decide", async () => {
+    startProbation(home.join(".memnox", "probation.json"), "server", "probed", Date.now());
+    const argv = [...FACE, "--name", "probed", "--", ...SCRIPTED];
+    const [command = "", ...args] = argv;
+    const transport = new StdioClientTransport({ command, args, env: env({ MEMNOX_TOOLS_DENY: "" }), stderr: "pipe" });
+    const stderr = watchStderr(transport.stderr);
+    const client = new Client({ name: "agent", version: "1" });
+    await client.connect(transport);
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "reads are not asked" } }))).toBe(
+      "reads are not asked",
+    );
+    const held = client.callTool({ name: "delete_everything", arguments: {} });
+    const [, holdId = ""] = await stderr.next(/memnox approve (a_[0-9a-f]+)/);
+    expect(stderr.text()).toContain("server probed is on probation");
+    expect((await runSource("memnox", ["deny", holdId], { env: home.env() })).code).toBe(0);
+    const refused = await held;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("reason: a person denied it (server probed is on probation");
+    const trusted = await runSource("memnox", ["mcp", "trust", "probed"], { env: home.env() });
+    expect(trusted.stdout).toContain("probed is off probation");
+    expect(text(await client.callTool({ name: "delete_everything", arguments: {} }))).toBe("delete_everything done");
+    await client.close();
   });
 
   test("a result that reads like instructions is quoted, and `memnox paused` shows the session wary", async () => {
