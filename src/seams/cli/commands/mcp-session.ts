@@ -51,11 +51,9 @@ function render(r: SessionServerReport, home: string): string[] {
   if (r.notInstalled.length > 0) {
     lines.push(`  not installed here: ${r.notInstalled.map((c) => clientDef(c).label).join(", ")}`);
   }
-  lines.push(
-    r.action === "on"
-      ? "restart each agent so it starts the server"
-      : "kept out: nothing puts it back until memnox mcp session on",
-  );
+  const added = r.files.some((f) => f.status === "added" || f.status === "updated");
+  if (r.action === "on" && added) lines.push("restart each agent so it starts the server");
+  if (r.action === "off") lines.push("kept out: nothing puts it back until memnox mcp session on");
   return lines;
 }
 
