@@ -1,7 +1,7 @@
 // The session tools in process: the real SDK Client as the agent, the real gate writing the ledger they read, real
 // rules, a real memory store and real git for rewind.
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -63,9 +63,9 @@ interface Connected {
 }
 
 async function connect(
-  opts: { env?: Record<string, string>; terminal?: boolean; elicit?: ElicitResult } = {},
+  opts: { env?: Record<string, string>; terminal?: boolean; elicit?: ElicitResult; cwd?: string } = {},
 ): Promise<Connected> {
-  const { ctx } = testContext(home, { cwd: repo.path, env: opts.env ?? {} });
+  const { ctx } = testContext(home, { cwd: opts.cwd ?? repo.path, env: opts.env ?? {} });
   const server = createSessionServer({ ctx, terminal: () => opts.terminal ?? false });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const asked: string[] = [];
@@ -229,6 +229,16 @@ describe("decisions evaluates and runs nothing", () => {
     expect(ledgerRows().length).toBe(before);
     expect(listHolds(home.join(".memnox", "pending")).length).toBe(holds);
     expect((await c.call("decisions", {})).text).toContain("name an action, a path or a command line");
+  });
+
+  test("a rule file that cannot be read is said first, since in enforce it refuses everything", async () => {
+    mkdirSync(repo.join("broken"), { recursive: true });
+    writeFileSync(repo.join("broken", "memnox.policies.toml"), "version = 1\n[[policies]]\nname = 3\n");
+    const c = await connect({ env: { MEMNOX_SESSION: "ses_alpha" }, cwd: repo.join("broken") });
+    const r = await c.call("decisions", { action: "git.status" });
+    expect(r.text.split("\n")[1]).toContain(
+      `a rule file cannot be read, and in enforce that refuses everything: ${repo.join("broken", "memnox.policies.toml")}`,
+    );
   });
 
   test("a remembered decision that mentions it is named beside the rules", async () => {

@@ -53,8 +53,10 @@ export async function decisions(deps: SessionDeps, args: DecisionsArgs): Promise
   if (args.command) requests.push({ ...base, command: args.command });
   if (args.action) requests.push({ ...base, action: namedAction(ctx.paths.mcp, args.action, path) });
   else if (path) for (const name of PATH_ACTIONS) requests.push({ ...base, action: pathAction(name, path) });
+  const problems = new Set<string>();
   const assessed = requests.flatMap((r) => {
     const a = assess(r, dry, at);
+    for (const p of a.rules.problems) problems.add(`${p.file}${p.line ? `:${p.line}` : ""}: ${p.message}`);
     // The line itself is named only when a rule speaks about it; its actions say the rest.
     const quiet = (p: ActionAssessment) => p.action.name === "shell.execute" && !p.combined.governed;
     return a.perAction.length > 1 ? a.perAction.filter((p) => !quiet(p)) : a.perAction;
@@ -63,6 +65,7 @@ export async function decisions(deps: SessionDeps, args: DecisionsArgs): Promise
   const remembered = await rememberedDecisions(deps, [args.action, args.path, args.command]);
   return said([
     `nothing was run. Under the rules in force at ${ctx.cwd} (mode ${mode}):`,
+    ...[...problems].map((p) => `a rule file cannot be read, and in enforce that refuses everything: ${p}`),
     ...assessed.map(line),
     ...(remembered.length > 0 ? ["remembered decisions:", ...remembered] : ["no remembered decision mentions it"]),
   ]);
@@ -126,7 +129,7 @@ async function rememberedDecisions(deps: SessionDeps, parts: readonly (string | 
   if (!existsSync(dir)) return [];
   let store: ReturnType<typeof openStore> | undefined;
   try {
-    store = openStore({ dir, now: () => ctx.clock.now(), env: ctx.env });
+    store = openStore({ dir, now: () => ctx.clock.now(), env: ctx.env, readonly: true });
     const project = await projectFromCwd(ctx.git, ctx.cwd);
     const r = recall(store, {
       query,
