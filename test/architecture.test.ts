@@ -109,6 +109,15 @@ describe("hot path", () => {
   });
 });
 
+test("nothing imports node:crypto: the bundle hoists builtin imports, so one import anywhere loads it in every face", () => {
+  for (const file of [...walk(join(ROOT, "src")), ...walk(join(ROOT, "hooks")), join(ROOT, "bin/memnox.ts")]) {
+    expect(
+      staticImports(file).filter((s) => s === "node:crypto" || s === "crypto"),
+      rel(file),
+    ).toEqual([]);
+  }
+});
+
 test("only bin/ reads process.env; everything below takes the environment as an argument", () => {
   for (const file of [...walk(join(ROOT, "src")), ...walk(join(ROOT, "hooks"))]) {
     const src = readFileSync(file, "utf8");
