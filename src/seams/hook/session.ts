@@ -3,7 +3,8 @@ import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { boundaryBlock } from "./boundary.ts";
 import { type Face, gateSession } from "./deps.ts";
-import { claimReminders, dropNotice, noticeFile, updateNotice } from "./notice.ts";
+import { memoryCandidates, renderSaid } from "./memory.ts";
+import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
 import { promptReminders } from "./reminders.ts";
 
 type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;
@@ -34,21 +35,37 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
   });
-  return f.adapter.context(f.event, text);
+  const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
+  return f.adapter.context(f.event, [text, remembered].filter(Boolean).join("\n\n") || undefined);
 }
 
 export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {
   if (!f.adapter.hearsContext || !ev.session) return f.adapter.neutral(f.event);
   const b = await briefing(f, ev);
   if (b.mode === "off" || b.stop) return f.adapter.neutral(f.event);
-  const candidates = promptReminders(ev.prompt, b.rules);
+  const file = noticeFile(f.ctx.paths.notice, ev.session);
+  const memories = await memoryCandidates(f, ev.cwd, ev.prompt, readNotice(file).said);
+  const candidates = [...promptReminders(ev.prompt, b.rules), ...memories];
   const now = f.ctx.clock.now();
   const turn = ev.turn ?? `prompt-${now}`;
-  const said = updateNotice(noticeFile(f.ctx.paths.notice, ev.session), now, (n) => {
+  const said = updateNotice(file, now, (n) => {
     const claimed = claimReminders(n, turn, candidates, true);
     return { next: claimed.next, result: claimed.said };
   });
-  return f.adapter.context(f.event, said.length > 0 ? said.map((r) => r.text).join("\n") : undefined);
+  return f.adapter.context(f.event, await renderSaid(said));
+}
+
+/** At a session's start, what the team remembered about this repository, claimed like any reminder. */
+async function startMemories(f: Face, session: string, cwd: string): Promise<string | undefined> {
+  const file = noticeFile(f.ctx.paths.notice, session);
+  const memories = await memoryCandidates(f, cwd, undefined, readNotice(file).said);
+  if (memories.length === 0) return undefined;
+  const now = f.ctx.clock.now();
+  const said = updateNotice(file, now, (n) => {
+    const claimed = claimReminders(n, `start-${session}`, memories, true);
+    return { next: claimed.next, result: claimed.said };
+  });
+  return renderSaid(said);
 }
 
 export async function onSessionEnd(f: Face, ev: Ev<"session-end">): Promise<HookReply> {

@@ -1,6 +1,7 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
 import type { HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
+import { keepMilestones } from "../shared/milestones.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
 import { callReminder, type Reminder } from "./reminders.ts";
@@ -37,6 +38,15 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   const deciding = strictest(answers);
   const verdict = toolVerdict(deciding, ev.canAsk);
   const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
+  if (verdict.effect === "allow") {
+    await keepMilestones(f.ctx, {
+      session: gateSession(f.ctx, ev.session),
+      agent: f.adapter.agent,
+      cwd: ev.cwd,
+      actions: answers.flatMap((a) => a.actions),
+      firstWrite: true,
+    });
+  }
   const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder);
   const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
   return f.adapter.decision(f.event, context ? { ...verdict, context } : verdict);
@@ -49,7 +59,7 @@ async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Remin
   const briefing = await f.deps
     .gate()
     .briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
-  return callReminder(a.rule.name, briefing.rules);
+  return callReminder(a.rule.name, briefing.rules, a.decided?.action);
 }
 
 /** One write of the session's notice: the reminder claimed against the budget, the call kept for its outcome. */

@@ -8,6 +8,8 @@ export interface GatedCall {
   /** What a person sees, and edits with [e]. */
   readonly text: string;
   request(text: string): GateRequest;
+  /** Just before it runs, once allowed (automatic milestones). */
+  beforeRun?(answer: GateAnswer): Promise<void>;
   /** Run the real thing for this (possibly edited) text. */
   exec(text: string): Promise<{ exitCode: number; durationMs: number }>;
 }
@@ -32,6 +34,7 @@ export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<num
     const answer = settled.answer;
     if (settled.kind === "deny") return refuse(text, answer, deps.io);
     if (answer.enforceEffect !== "allow" && answer.mode === "advise") deps.io.err(adviseText(`\`${text}\``, answer));
+    await call.beforeRun?.(answer);
     const ran = await call.exec(text);
     if (answer.eventId) await deps.gate.recordOutcome(answer.eventId, ran);
     return ran.exitCode;

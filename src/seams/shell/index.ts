@@ -5,6 +5,7 @@ import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
+import { keepMilestones } from "../shared/milestones.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { parseShellArgs } from "./args.ts";
 
@@ -27,6 +28,14 @@ export async function run(ctx: Context): Promise<number> {
         canAsk: terminal !== undefined,
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
       }),
+      beforeRun: (answer) =>
+        keepMilestones(ctx, {
+          session: ctx.env.MEMNOX_SESSION,
+          agent: ctx.env.MEMNOX_AGENT_NAME,
+          cwd: ctx.cwd,
+          actions: answer.actions,
+          firstWrite: false,
+        }),
       exec: (text) => runChild([shell, ...parsed.withCommand(text)], { env: ctx.env, cwd: ctx.cwd, interactive }),
     },
     { gate: createGate(ctx), io: ctx.io, terminal },

@@ -1,0 +1,40 @@
+// What the team remembered, beside the boundary and the rule reminders: said only when a page really covers the
+// prompt, once per session, within the one limit of two the rule reminders share.
+import { existsSync } from "node:fs";
+import { memoryDir } from "../../memory/dir.ts";
+import type { Reminder as MemoryReminder } from "../../memory/remind.ts";
+import type { Face } from "./deps.ts";
+import type { Reminder } from "./reminders.ts";
+
+export interface MemoryCandidate extends Reminder {
+  readonly memory: MemoryReminder;
+}
+
+/** Candidates from the store for this prompt (or, at a session's start, its repository); silence without a store. */
+export async function memoryCandidates(
+  f: Face,
+  cwd: string,
+  prompt: string | undefined,
+  alreadySaid: readonly string[],
+): Promise<MemoryCandidate[]> {
+  if (!existsSync(memoryDir(f.ctx.env, f.ctx.paths, cwd))) return [];
+  const { sessionReminders } = await import("../../memory/session.ts");
+  const found = await sessionReminders(
+    { env: f.ctx.env, paths: f.ctx.paths, git: f.ctx.git, cwd, now: () => f.ctx.clock.now() },
+    prompt,
+    { alreadySaid: new Set(alreadySaid) },
+  );
+  return found.map((m) => ({ key: m.key, text: m.text, memory: m }));
+}
+
+/** Rule reminders as they are; memory notes after them, opened by the preamble that they are evidence. */
+export async function renderSaid(said: readonly Reminder[]): Promise<string | undefined> {
+  const rules = said.filter((s) => !("memory" in s));
+  const memories = said.flatMap((s) => ("memory" in s ? [(s as MemoryCandidate).memory] : []));
+  const parts = rules.map((r) => r.text);
+  if (memories.length > 0) {
+    const { renderReminders } = await import("../../memory/remind.ts");
+    parts.push(renderReminders(memories));
+  }
+  return parts.length > 0 ? parts.join("\n") : undefined;
+}
