@@ -41,7 +41,7 @@ test: typecheck lint unit
 
 # The slow end-to-end runs (real binaries released, installed and upgraded; npm pack and install), kept out of unit.
 e2e: node_modules/.installed
-	$(BUN) test $(addprefix ./,$(wildcard test/e2e/*.e2e.ts))
+	$(BUN) test --timeout 120000 $(addprefix ./,$(wildcard test/e2e/*.e2e.ts))
 
 bench: build
 	@for f in bench/*.bench.ts; do echo "== $$f"; $(BUN) "$$f" || exit 1; done
