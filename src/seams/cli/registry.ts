@@ -55,7 +55,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "update",
     terminal: true,
     summary: "the latest version, with the wiring pointed at it",
-    load: notBuilt("update", "distribution"),
+    load: () => import("./commands/update.ts").then((m) => m.update),
   },
   { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
   { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
@@ -107,8 +107,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/approvals.ts").then((m) => m.approve),
   },
   { name: "deny", summary: "refuse one held call", load: () => import("./commands/approvals.ts").then((m) => m.deny) },
-  { name: "paused", summary: "sessions memnox is holding, and why", load: notBuilt("paused", "mcp") },
-  { name: "resume", summary: "let a held or wary session carry on", load: notBuilt("resume", "mcp") },
+  {
+    name: "paused",
+    summary: "sessions memnox is holding, and why",
+    load: () => import("./commands/paused.ts").then((m) => m.paused),
+  },
+  {
+    name: "resume",
+    summary: "let a held or wary session carry on",
+    load: () => import("./commands/paused.ts").then((m) => m.resume),
+  },
   {
     name: "timeline",
     summary: "what the agents did, in order",
