@@ -99,7 +99,9 @@ describe("memnox setup", () => {
     expect(trust).toEqual({ "claude-code": false, codex: false, "gemini-cli": true, cursor: true, windsurf: true });
     expect(j.interceptors.installed).toEqual(["git", "rm", "curl"]);
     expect(j.mcp.counts).toEqual({ wrapped: 5 });
-    expect(j.session.map((s: { status: string }) => s.status)).toEqual(AGENTS.map(() => "added"));
+    expect(j.session.files.map((s: { client: string; status: string }) => [s.client, s.status])).toEqual(
+      ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"].map((c) => [c, "added"]),
+    );
     expect(j.rules.machine.added.length).toBeGreaterThan(0);
     expect(j.rules.repository.path).toBe(m.repo.join("memnox.policies.toml"));
     expect(j.mode).toEqual({ mode: "observe", changed: false });

@@ -12,7 +12,7 @@ import { type Kept, readKept, writeKept } from "./kept.ts";
 import { pathLine, profileFile } from "./login-path.ts";
 import { type McpReport, wrapMcpServers } from "./mcp-wrap.ts";
 import { type BaselineResult, writeBaseline } from "./protect/baseline.ts";
-import { addSessionServer, type SessionReport } from "./session-entry.ts";
+import { type SessionServerReport, sessionServerKeptOff, sessionServerOn } from "./session-server.ts";
 
 export interface Step {
   readonly step: string;
@@ -46,7 +46,7 @@ export interface SetupReport {
   /** Agents a person took memnox's hook out of: left out, with the command that puts it back. */
   readonly keptOut: readonly { readonly agent: AgentName; readonly fix: string }[];
   readonly mcp: McpReport | { readonly skipped: string };
-  readonly session: readonly SessionReport[] | { readonly skipped: string };
+  readonly session: SessionServerReport | { readonly skipped: string };
   readonly rules: BaselineResult;
   readonly mode: { readonly mode: Mode; readonly changed: boolean };
   readonly daemon: Step;
@@ -85,10 +85,9 @@ export async function wireMachine(
     before?.wrapNewMcpServers === false
       ? { skipped: "you took MCP servers out of the proxy (memnox mcp wrap puts them back)" }
       : await wrapMcpServers(ctx);
-  const session =
-    before?.sessionServer === false
-      ? { skipped: "you took the session server out (memnox mcp session on puts it back)" }
-      : installed.map((a) => addSessionServer(ctx, a));
+  const session = sessionServerKeptOff(ctx.paths.kept)
+    ? { skipped: "you took the session server out (memnox mcp session on puts it back)" }
+    : await sessionServerOn(ctx);
   const rules = writeBaseline(ctx, tables);
   const mode = setMode(ctx, opts.enforce);
   const daemon = await installDaemonService(ctx);
@@ -105,7 +104,7 @@ export async function wireMachine(
     interceptors.added.length + interceptors.dropped.length > 0 ||
     hooks.some((h) => h.status === "added" || h.status === "repointed") ||
     ("files" in mcp && mcp.files.some((f) => f.status === "changed")) ||
-    (Array.isArray(session) && session.some((s) => s.status === "added" || s.status === "repointed")) ||
+    ("files" in session && session.files.some((s) => s.status === "added" || s.status === "updated")) ||
     rules.machine.added.length + rules.repository.added.length > 0 ||
     mode.changed;
   return { interceptors, hooks, keptOut, mcp, session, rules, mode, daemon, kept, path, changed };

@@ -13,7 +13,7 @@ import { type InterceptorRemoval, removeInterceptors } from "./interceptors.ts";
 import { removeLoginPath } from "./login-path.ts";
 import { type McpReport, unwrapMcpServers } from "./mcp-wrap.ts";
 import { type NativeRevert, revertNative } from "./protect/native.ts";
-import { removeSessionServer, type SessionReport } from "./session-entry.ts";
+import { type SessionServerReport, sessionServerOff } from "./session-server.ts";
 import { type Step, uninstallDaemonService } from "./setup.ts";
 
 export interface UninstallReport {
@@ -21,7 +21,7 @@ export interface UninstallReport {
   readonly gitHooks: readonly GitHooksReport[];
   readonly hooks: readonly HookReport[];
   readonly mcp: McpReport;
-  readonly session: readonly SessionReport[];
+  readonly session: SessionServerReport;
   readonly native: NativeRevert;
   readonly loginPath: readonly { readonly file: string; readonly outcome: string }[];
   readonly daemon: Step;
@@ -52,7 +52,7 @@ export async function uninstallMachine(ctx: Context, opts: { readonly purge: boo
   const interceptors = removeInterceptors(ctx);
   const gitHooks = await removeGitHooks(ctx, ctx.cwd);
   const mcp = await unwrapMcpServers(ctx);
-  const session = AGENTS.map((a) => removeSessionServer(ctx, a));
+  const session = await sessionServerOff(ctx);
   const hooks = AGENTS.map((a) => removeAgentHook(ctx, a));
   const native = revertNative(ctx);
   const loginPath = removeLoginPath(ctx);

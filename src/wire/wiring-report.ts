@@ -9,13 +9,13 @@ import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
 import { stopInForce } from "../state/stop.ts";
 import { detectAgents } from "./agents.ts";
-import { readConfigFile } from "./files.ts";
+import { clientDef } from "./clients.ts";
 import { gitHookState } from "./git-hooks.ts";
 import { agentHookState } from "./hooks/install.ts";
 import { interceptorState } from "./interceptors.ts";
 import { readKept } from "./kept.ts";
-import { readClientFiles } from "./read.ts";
-import { hasSessionServer } from "./session-entry.ts";
+import { readClientFile, readClientFiles } from "./read.ts";
+import { installedFile, SESSION_CLIENTS, sessionServerKeptOff } from "./session-server.ts";
 import type { WiringLine } from "./wiring.ts";
 import { isSessionServer, unwrapCommand } from "./wrapping.ts";
 
@@ -222,8 +222,8 @@ async function proxy(ctx: Context): Promise<WiringLine> {
   };
 }
 
-function session(ctx: Context): WiringLine {
-  if (readKept(ctx.paths.kept)?.sessionServer === false) {
+async function session(ctx: Context): Promise<WiringLine> {
+  if (sessionServerKeptOff(ctx.paths.kept)) {
     return {
       seam: "session",
       status: "idle",
@@ -231,19 +231,25 @@ function session(ctx: Context): WiringLine {
       fix: "memnox mcp session on",
     };
   }
-  const installed = detectAgents(ctx).filter((a) => a.installed);
-  if (installed.length === 0)
+  const have: string[] = [];
+  const missing: string[] = [];
+  for (const client of SESSION_CLIENTS) {
+    const file = installedFile(ctx, client);
+    if (!file) continue;
+    const r = await readClientFile(file);
+    const there = r?.ok === true && r.servers.some((e) => isSessionServer(e.name, e.command, e.args));
+    (there ? have : missing).push(clientDef(client).label);
+  }
+  if (have.length + missing.length === 0)
     return { seam: "session", status: "idle", words: "no agent to give the session tools to" };
-  const read = (p: string) => readConfigFile(p)?.text;
-  const missing = installed.filter((a) => !hasSessionServer(ctx, a.agent, read));
   if (missing.length)
     return {
       seam: "session",
       status: "warn",
-      words: `memnox-session is not in ${missing.map((a) => a.label).join(", ")}`,
-      fix: "memnox setup",
+      words: `memnox-session is not in ${missing.join(", ")}`,
+      fix: "memnox mcp session on",
     };
-  return { seam: "session", status: "ok", words: `memnox-session in ${installed.map((a) => a.label).join(", ")}` };
+  return { seam: "session", status: "ok", words: `memnox-session in ${have.join(", ")}` };
 }
 
 /** Whether something accepts a connection on the socket (a stale file does not). */
@@ -311,7 +317,7 @@ export async function wiringLines(ctx: Context): Promise<WiringLine[]> {
     ...hooks(ctx),
     ...(await gitHooks(ctx)),
     await proxy(ctx),
-    session(ctx),
+    await session(ctx),
     await daemon(ctx),
     ledger(ctx),
   ];

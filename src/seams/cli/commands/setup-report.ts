@@ -3,7 +3,7 @@ import type { AppCopy } from "../../../wire/app.ts";
 import { clientDef } from "../../../wire/clients.ts";
 import type { HookReport } from "../../../wire/hooks/install.ts";
 import type { Reach } from "../../../wire/reach.ts";
-import type { SessionReport } from "../../../wire/session-entry.ts";
+import type { SessionServerReport } from "../../../wire/session-server.ts";
 import type { SetupReport } from "../../../wire/setup.ts";
 import { pad } from "../output.ts";
 
@@ -19,11 +19,11 @@ function hookLine(h: HookReport, t: (p: string) => string): string {
   return `${h.label}: hooked (${h.trust?.words ?? "active"})`;
 }
 
-function sessionLine(s: readonly SessionReport[]): string {
-  const ok = s.filter((r) => r.status === "added" || r.status === "repointed" || r.status === "unchanged");
-  const bad = s.filter((r) => !ok.includes(r));
-  const names = ok.map((r) => clientDef(r.agent).label).join(", ");
-  const failed = bad.map((r) => `${r.agent} (${r.problem?.message ?? r.status})`).join(", ");
+function sessionLine(r: SessionServerReport): string {
+  const ok = r.files.filter((f) => f.status === "added" || f.status === "updated" || f.status === "present");
+  const bad = r.files.filter((f) => !ok.includes(f));
+  const names = ok.map((f) => clientDef(f.client).label).join(", ");
+  const failed = bad.map((f) => `${clientDef(f.client).label} (${f.problem ?? f.status})`).join(", ");
   return [
     names ? `memnox-session in ${names}` : "no agent to add memnox-session to",
     failed ? `; not in ${failed}` : "",

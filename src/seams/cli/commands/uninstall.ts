@@ -33,11 +33,11 @@ export function renderUninstall(r: UninstallReport): string[] {
     status: f.status,
     problem: f.problem?.message,
   }));
-  const session = r.session.map((s) => ({
-    label: clientDef(s.agent).label,
+  const session = r.session.files.map((s) => ({
+    label: clientDef(s.client).label,
     file: s.file,
     status: s.status,
-    problem: s.problem?.message,
+    problem: s.problem,
   }));
   const git = r.gitHooks.flatMap((g) =>
     g.hooks
@@ -75,7 +75,9 @@ export function renderUninstall(r: UninstallReport): string[] {
 function failed(r: UninstallReport): boolean {
   const bad = (s: string) => s === "refused" || s === "unparsable";
   return (
-    r.hooks.some((h) => bad(h.status)) || r.mcp.files.some((f) => bad(f.status)) || r.session.some((s) => bad(s.status))
+    r.hooks.some((h) => bad(h.status)) ||
+    r.mcp.files.some((f) => bad(f.status)) ||
+    r.session.files.some((s) => bad(s.status))
   );
 }
 
