@@ -213,6 +213,17 @@ describe("memnox setup", () => {
     expect(again.hooks.map((h: { agent: string }) => h.agent)).not.toContain("claude-code");
     expect(again.keptOut).toEqual([{ agent: "claude-code", fix: "memnox protect --claude-hook" }]);
     expect(readFileSync(m.home.join(".claude", "settings.json"), "utf8")).not.toContain("hook claude-code");
+    const back = JSON.parse((await cli(m.home, m.repo.path, m.env, ["protect", "--claude-hook", "--json"])).out);
+    expect(back).toMatchObject({ status: "added", kept: "updated" });
+    expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "kept.json"), "utf8")).takenOut).toEqual([]);
+    expect(readFileSync(m.home.join(".claude", "settings.json"), "utf8")).toContain("hook claude-code PreToolUse");
+  });
+
+  test("--purge refuses a MEMNOX_HOME that is not plainly memnox's own, before changing anything", async () => {
+    using home = fakeHome();
+    const { ctx } = testContext(home, { args: ["uninstall", "--purge"], env: { MEMNOX_HOME: home.home } });
+    await expect(run(ctx)).rejects.toThrow(/does not look like memnox's own directory/);
+    expect(existsSync(home.home)).toBe(true);
   });
 
   test("no credential value reaches any output", () => {
