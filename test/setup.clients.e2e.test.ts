@@ -42,7 +42,9 @@ describe("setup and uninstall under the real agent CLIs", () => {
       const before = files.map((f) => readFileSync(f, "utf8"));
 
       const memnox = await compiledBinary();
-      const setup = await runBinary("memnox", ["setup", "--yes", "--json"], { env, cwd: project });
+      // memnox finds the agents by their settings folders here, so a developer's own PATH cannot add one.
+      const own = { ...env, PATH: "/usr/bin:/bin" };
+      const setup = await runBinary("memnox", ["setup", "--yes", "--json"], { env: own, cwd: project });
       expect(setup.code).toBe(0);
       expect(setup.stdout + setup.stderr).not.toContain("canary");
       const report = JSON.parse(setup.stdout);
@@ -70,7 +72,7 @@ describe("setup and uninstall under the real agent CLIs", () => {
       expect(gemini.out).toContain(`gm: ${app} mcp proxy --name gm -- node gm.js (stdio)`);
       expect(gemini.out).toContain(`memnox-session: ${app} mcp session serve (stdio)`);
 
-      const uninstall = await runBinary("memnox", ["uninstall", "--json"], { env, cwd: project });
+      const uninstall = await runBinary("memnox", ["uninstall", "--json"], { env: own, cwd: project });
       expect(uninstall.code).toBe(0);
       expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
       expect(existsSync(home.join(".claude", "settings.json"))).toBe(false);
