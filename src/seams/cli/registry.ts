@@ -53,7 +53,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: notBuilt("update", "distribution"),
   },
   { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
-  { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
+  {
+    name: "scan",
+    summary: "what can act on this machine and what it can reach",
+    load: () => import("./commands/scan.ts").then((m) => m.scan),
+  },
   {
     name: "explain",
     summary: "where one capability came from and what governs it",

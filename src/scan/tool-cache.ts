@@ -1,0 +1,60 @@
+// Tools a server offered when last asked: the scan's own probe cache (by server and command), else the manifest
+// the proxy keeps for that server name. `--no-probe` reads these instead of starting anything.
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { isActionClass } from "../core/action.ts";
+import { classifyTool } from "../resolve/mcp-tools.ts";
+import { loadManifest } from "../seams/mcp-proxy/manifest.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import { isRecord } from "../wire/servers.ts";
+import type { ProbedTool } from "./probe.ts";
+import type { ToolRow, ToolsFrom } from "./types.ts";
+
+const CACHE_VERSION = 1;
+
+export interface CachedTool {
+  readonly name: string;
+  readonly class: ToolRow["class"];
+  readonly basis: ToolRow["basis"];
+}
+
+/** The cache file for a server: its name and a digest of its (masked) command line. */
+export function cacheFile(mcpDir: string, name: string, identity: readonly string[]): string {
+  const digest = createHash("sha256").update(JSON.stringify(identity)).digest("hex").slice(0, 16);
+  return join(mcpDir, "scan", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.${digest}.json`);
+}
+
+export function classify(tools: readonly ProbedTool[]): CachedTool[] {
+  return tools.map((t) => {
+    const c = classifyTool(t.name, t.annotations);
+    return { name: t.name, class: c.class, basis: c.basis };
+  });
+}
+
+export function writeCache(file: string, server: string, at: string, tools: readonly CachedTool[]): void {
+  writeJsonAtomic(file, { version: CACHE_VERSION, server, probedAt: at, tools });
+}
+
+function readOwn(file: string): CachedTool[] | undefined {
+  let raw: unknown;
+  try {
+    raw = readJsonIfExists(file);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(raw) || raw.version !== CACHE_VERSION || !Array.isArray(raw.tools)) return undefined;
+  return raw.tools.filter(
+    (t): t is CachedTool =>
+      isRecord(t) && typeof t.name === "string" && isActionClass(t.class) && typeof t.basis === "string",
+  );
+}
+
+/** The tools last seen for this server, and where they came from. */
+export function cachedTools(mcpDir: string, name: string, file: string): { tools?: CachedTool[]; from: ToolsFrom } {
+  const own = readOwn(file);
+  if (own) return { tools: own, from: "cache" };
+  const proxy = loadManifest(mcpDir, name);
+  if (proxy.length > 0)
+    return { tools: proxy.map((t) => ({ name: t.name, class: t.class, basis: t.basis })), from: "proxy" };
+  return { from: "none" };
+}
