@@ -15,11 +15,11 @@ build: node_modules/.installed
 build-all: node_modules/.installed
 	$(BUN) build.ts
 
-# The main job: build this machine's binary and run memnox against this machine.
+# The main job: build this machine's binary and run memnox against this machine: the scan, then the help.
 run: build
-	@$(HOST_BIN) --help
+	@$(HOST_BIN)
 	@echo
-	@$(HOST_BIN) --version
+	@$(HOST_BIN) --help
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p .

@@ -97,7 +97,7 @@ function safeNames(file: string): Map<string, string> {
   }
 }
 
-/** The last scan, for `agents list` and `status`; a scan that cannot keep it still answers. */
+/** Kept for `agents list` and `status`; a scan that cannot keep it still answers. */
 function keepLast(ctx: Context, inv: Inventory): void {
   try {
     writeJsonAtomic(ctx.paths.lastScan, inv);
@@ -107,12 +107,17 @@ function keepLast(ctx: Context, inv: Inventory): void {
 }
 
 /** The last scan taken, or undefined when none was or it is not one this version reads. */
+/** The last scan taken, with the names agents carry now; undefined when none was or it is not one this reads. */
 export function lastScan(ctx: Context): Inventory | undefined {
+  let inv: Inventory | undefined;
   try {
-    return asInventory(readJsonIfExists(ctx.paths.lastScan));
+    inv = asInventory(readJsonIfExists(ctx.paths.lastScan));
   } catch {
     return undefined;
   }
+  if (!inv) return undefined;
+  const names = safeNames(ctx.paths.agentNames);
+  return { ...inv, agents: inv.agents.map((a) => ({ ...a, name: names.get(a.id) ?? a.id })) };
 }
 
 /** A stored inventory this version reads, or undefined. */
