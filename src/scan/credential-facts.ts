@@ -19,10 +19,9 @@ export function sshKey(text: string): Reading {
     return { holds: true, facts: { passphrase: true } };
   }
   if (m[1] === "OPENSSH ") {
-    const body = new TextDecoder().decode(
-      Uint8Array.from(atob((m[2] ?? "").replace(/\s+/g, "")), (c) => c.charCodeAt(0)),
-    );
-    return { holds: true, facts: { passphrase: !body.slice(15, 40).includes("none") } };
+    // The cipher name sits right after the magic: the first 64 base64 characters are enough.
+    const head = atob((m[2] ?? "").replace(/\s+/g, "").slice(0, 64));
+    return { holds: true, facts: { passphrase: !head.slice(15, 40).includes("none") } };
   }
   return { holds: true, facts: { passphrase: false } };
 }
