@@ -26,7 +26,7 @@ export interface ScanOptions {
   readonly keep?: boolean;
 }
 
-export const PROBE_TIMEOUT_MS = 15_000;
+export const PROBE_TIMEOUT_MS = 10_000;
 
 export function instantOf(epochMs: number): Instant {
   return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };

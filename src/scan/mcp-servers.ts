@@ -68,10 +68,13 @@ function pending(o: ServerScanOptions, file: ClientFile, doc: unknown, e: Server
   const command = inner?.command ?? e.command;
   if (!o.probe || disabled || e.transport !== "stdio" || command === undefined) return { row, entry: e, cache };
   const raw = rawAt(doc, e.path);
-  const env = { ...definedEnv(o.loc.env), ...envValues(raw) };
+  const env = { ...definedEnv(o.loc.env), ...envValues(raw), ...OFFLINE };
   const cwd = typeof raw.cwd === "string" ? raw.cwd : o.loc.cwd;
   return { row, entry: e, cache, target: { key: cache, command, args: inner?.args ?? e.args ?? [], env, cwd } };
 }
+
+/** A probe fetches nothing: npx, pnpm dlx, bunx and uvx run only what is already cached, or fail at once. */
+const OFFLINE = { npm_config_offline: "true", UV_OFFLINE: "1", BUN_CONFIG_OFFLINE: "1" };
 
 function definedEnv(env: Locations["env"]): Record<string, string> {
   const out: Record<string, string> = {};
