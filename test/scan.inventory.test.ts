@@ -146,6 +146,7 @@ describe("the inventory, version 2", () => {
     for (const f of [".aws/credentials", ".ssh/id_ed25519", ".claude.json", ".codex/config.toml", ".npmrc"])
       expect(inv.read).toContain(home.join(f));
     expect(inv.read).toContain(repo.join(".env"));
+    expect(inv.read).toContain(home.join(".memnox", "mcp", "crm.json"));
   });
 });
 

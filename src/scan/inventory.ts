@@ -83,7 +83,7 @@ export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise
     capabilities: caps.rows,
     coverage: caps.coverage,
     problems: servers.problems,
-    read: trail.list(),
+    read: [...new Set([...trail.list(), ...rules.files])].sort(),
   };
   if (opts.keep ?? true) keepLast(ctx, inventory);
   return inventory;

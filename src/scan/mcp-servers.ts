@@ -101,6 +101,7 @@ function finish(o: ServerScanOptions, p: Pending, probed: ProbeResult | undefine
     const c = cachedTools(o.mcpDir, p.entry.name, p.cache);
     tools = c.tools;
     from = c.from;
+    if (c.file) o.trail.note(c.file);
     if (probed && !probed.ok) note = `not listed: ${probed.why}`;
     else if (!tools && p.row.remote && p.entry.transport !== "stdio") note = "hosted: a scan makes no network call";
     else if (!tools) note = o.probe ? "not started" : "not probed (--no-probe) and nothing cached";

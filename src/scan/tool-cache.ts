@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isActionClass } from "../core/action.ts";
 import { classifyTool } from "../resolve/mcp-tools.ts";
-import { loadManifest } from "../seams/mcp-proxy/manifest.ts";
+import { loadManifest, manifestPath } from "../seams/mcp-proxy/manifest.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
 import { isRecord } from "../wire/servers.ts";
 import type { ProbedTool } from "./probe.ts";
@@ -49,12 +49,16 @@ function readOwn(file: string): CachedTool[] | undefined {
   );
 }
 
-/** The tools last seen for this server, and where they came from. */
-export function cachedTools(mcpDir: string, name: string, file: string): { tools?: CachedTool[]; from: ToolsFrom } {
+/** The tools last seen for this server, where they came from, and the file they were read from. */
+export function cachedTools(
+  mcpDir: string,
+  name: string,
+  file: string,
+): { tools?: CachedTool[]; from: ToolsFrom; file?: string } {
   const own = readOwn(file);
-  if (own) return { tools: own, from: "cache" };
+  if (own) return { tools: own, from: "cache", file };
   const proxy = loadManifest(mcpDir, name);
-  if (proxy.length > 0)
-    return { tools: proxy.map((t) => ({ name: t.name, class: t.class, basis: t.basis })), from: "proxy" };
-  return { from: "none" };
+  if (proxy.length === 0) return { from: "none" };
+  const tools = proxy.map((t) => ({ name: t.name, class: t.class, basis: t.basis }));
+  return { tools, from: "proxy", file: manifestPath(mcpDir, name) };
 }

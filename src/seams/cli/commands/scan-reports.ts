@@ -95,7 +95,7 @@ export function mcpReport(ctx: Context, inv: Inventory, name: string, json: bool
         .filter(([, n]) => n > 0)
         .map(([k, n]) => `${n} ${k}`);
       return [
-        `${s.name}  ${tilde(s.file, inv.home)}${s.wrapped ? "  (through memnox)" : "  (not through memnox: memnox mcp wrap)"}`,
+        `${s.name}  ${tilde(s.file, inv.home)}${s.wrapped ? "  (through memnox)" : s.transport === "stdio" ? "  (not through memnox: memnox mcp wrap)" : "  (hosted: no seam stands in front of it)"}`,
         `  runs        ${s.command ? [s.command, ...(s.args ?? [])].join(" ") : (s.url ?? "?")}`,
         ...(s.envKeys.length ? [`  handed      ${s.envKeys.join(", ")} (names only)`] : []),
         `  reached by  ${d.agents.length ? d.agents.join(", ") : "no agent found here"}`,
