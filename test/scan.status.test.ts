@@ -2,7 +2,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { createGate } from "../src/gate/create.ts";
+import { saveSnapshot } from "../src/scan/snapshots.ts";
 import type { Status } from "../src/scan/status.ts";
+import type { Inventory } from "../src/scan/types.ts";
 import { run } from "../src/seams/cli/index.ts";
 import { createHold } from "../src/state/pending.ts";
 import { startProbation } from "../src/state/probation.ts";
@@ -114,5 +116,29 @@ describe("memnox status", () => {
     expect(r.out.trimEnd().split("\n").at(-1)).toBe(
       '└ Memnox protection is stopped on this machine. "memnox start" turns it back on.',
     );
+  });
+});
+
+describe("dormant", () => {
+  test("known for thirty days, holding reach, and silent in the ledger; a row naming it ends that", async () => {
+    using h = scanHome(["claude-code", "cursor", "tool-cache"]);
+    const at = (args: string[], now = NOW) => {
+      const t = testContext(h, { args, now });
+      return { t, done: run(t.ctx) };
+    };
+    const first = at(["scan", "--json", "--no-probe"], NOW - 40 * 86_400_000);
+    await first.done;
+    const old = JSON.parse(first.t.io.stdout()) as Inventory;
+    saveSnapshot(first.t.ctx.paths.snapshots, old);
+    const s = at(["status", "--json"]);
+    await s.done;
+    const dormant = (JSON.parse(s.t.io.stdout()) as Status).dormant;
+    expect(dormant.map((d) => d.id).sort()).toEqual(["claude-code", "cursor"]);
+    expect(dormant.find((d) => d.id === "cursor")?.holds).toEqual(["a hook"]);
+    const gate = createGate(testContext(h, { now: NOW - 86_400_000 }).ctx);
+    await gate.decide({ surface: "hook", cwd: h.home, canAsk: false, agent: "claude-code", command: "git status" });
+    const again = at(["status"]);
+    await again.done;
+    expect(again.t.io.stdout()).toMatch(/│ dormant {4}cursor \(silent 30 days, still holds a hook\)$/m);
   });
 });

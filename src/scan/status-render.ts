@@ -78,6 +78,14 @@ export function renderStatus(s: Status): string[] {
       : []),
     row("today", todayWords(s)),
     row("waiting", s.waiting ? `${plural(s.waiting, "approval")}: memnox approvals` : "nothing"),
+    ...(s.dormant.length
+      ? [
+          row(
+            "dormant",
+            s.dormant.map((d) => `${d.name} (silent 30 days, still holds ${d.holds.join(", ")})`).join("; "),
+          ),
+        ]
+      : []),
     row("team", "not connected, so nothing leaves this machine"),
     "│",
     `└ ${last}`,

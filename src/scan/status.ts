@@ -14,6 +14,7 @@ import { type ProbationEntry, probationInForce, readProbation } from "../state/p
 import { type StopRecord, stopInForce } from "../state/stop.ts";
 import { describeServer, readClientFiles } from "../wire/read.ts";
 import { isSessionServer } from "../wire/wrapping.ts";
+import { type Dormant, dormantAgents } from "./dormant.ts";
 import { type AgentHook, hookStates } from "./hooked.ts";
 import { lastScan, scanMachine } from "./inventory.ts";
 import { Trail } from "./trail.ts";
@@ -48,6 +49,8 @@ export interface Status {
   readonly probation: readonly ProbationEntry[];
   readonly today: Today;
   readonly waiting: number;
+  /** Known thirty days, still holding reach, and silent in the ledger. */
+  readonly dormant: readonly Dormant[];
   readonly team: { readonly connected: false };
 }
 
@@ -113,6 +116,11 @@ export async function machineStatus(ctx: Context): Promise<Status> {
   const inv = lastScan(ctx) ?? (await scanMachine(ctx, { probe: false }));
   const loc = { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env };
   const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+  const hooks = hookStates(
+    new Trail(),
+    loc,
+    inv.agents.map((a) => a.id),
+  );
   return {
     setup: existsSync(ctx.paths.kept),
     ...(stopped ? { stopped } : {}),
@@ -134,6 +142,7 @@ export async function machineStatus(ctx: Context): Promise<Status> {
     probation: probationInForce(readProbation(ctx.paths.probation), now),
     today: today(ctx),
     waiting: listHolds(ctx.paths.pending).filter((h) => effectiveStatus(h, now) === "waiting").length,
+    dormant: dormantAgents(ctx.paths, inv, hooks, now),
     team: { connected: false },
   };
 }

@@ -7,6 +7,7 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { type LoadedRuleSet, loadRuleSet } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { agentLines } from "../../../scan/agent-view.ts";
+import { dormantAgents } from "../../../scan/dormant.ts";
 import { hookStates } from "../../../scan/hooked.ts";
 import { instantOf, scanMachine } from "../../../scan/inventory.ts";
 import { serverRoots } from "../../../scan/reach.ts";
@@ -161,8 +162,15 @@ export async function explainThing(ctx: Context, word: string, json?: boolean): 
   );
   const agent = inv.agents.find((a) => a.id === id);
   if (agent) {
-    const hook = hookStates(new Trail(), { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env }, [agent.id])[0];
-    emit(ctx, json, { kind: "agent", agent, hook: hook ?? null }, () => agentLines(inv, agent, hook));
+    const hooks = hookStates(new Trail(), { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env }, [agent.id]);
+    const dormant = dormantAgents(ctx.paths, inv, hooks, ctx.clock.now()).find((d) => d.id === agent.id);
+    const hook = hooks[0];
+    emit(ctx, json, { kind: "agent", agent, hook: hook ?? null, dormant: dormant ?? null }, () => [
+      ...agentLines(inv, agent, hook),
+      ...(dormant
+        ? [`  dormant      known since ${dormant.knownSince}, silent 30 days, still holds ${dormant.holds.join(", ")}`]
+        : []),
+    ]);
     return 0;
   }
   if (inv.mcpServers.some((s) => s.name === word)) return mcpReport(ctx, inv, word, json);
