@@ -31,7 +31,7 @@ format: node_modules/.installed
 	node_modules/.bin/biome check --write .
 
 unit: node_modules/.installed
-	$(BUN) test
+	$(BUN) test --timeout 60000
 
 test: typecheck lint unit
 

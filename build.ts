@@ -126,6 +126,8 @@ export async function build(t: Target, host: boolean): Promise<string> {
     bytecode: true,
     format: "esm",
     minify: true,
+    // Each face's dynamic import becomes its own chunk, so builtins only one face needs load only there.
+    splitting: true,
     define: { MEMNOX_VERSION: JSON.stringify(version()) },
   });
   if (!result.success) {

@@ -1,6 +1,8 @@
 // createGate(ctx): the one GateServices every seam uses, wired to the resolver, the rules, state and the ledger.
+import { join } from "node:path";
 import type { EventInput, Surface } from "../core/event.ts";
-import { createArgsDigest, createRecorder } from "../ledger/index.ts";
+import { createArgsDigest } from "../ledger/digest.ts";
+import { createRecorder } from "../ledger/recorder.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
@@ -14,7 +16,7 @@ import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
 import { callerFacts } from "./caller.ts";
 import { decide } from "./decide.ts";
-import type { GateDeps } from "./deps.ts";
+import type { GateDeps, Instant } from "./deps.ts";
 import { awaitHold } from "./holds.ts";
 import { noteSessionStart, sessionStart } from "./sessions.ts";
 import type { GateServices } from "./types.ts";
@@ -37,16 +39,19 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
   const rules = (cwd: string): LoadedRuleSet => {
     let set = loaded.get(cwd);
     if (!set) {
-      set = loadRuleSet({ cwd, env: ctx.env, paths, ...(opts.ruleFile ? { file: opts.ruleFile } : {}) });
+      set = loadRuleSet({
+        cwd,
+        env: ctx.env,
+        paths,
+        cacheDir: join(paths.root, "cache", "rules"),
+        ...(opts.ruleFile ? { file: opts.ruleFile } : {}),
+      });
       loaded.set(cwd, set);
     }
     return set;
   };
   return {
-    now: () => {
-      const epochMs = ctx.clock.now();
-      return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };
-    },
+    now: () => lazyInstant(ctx.clock.now()),
     settings: () => {
       const c = readConfig(paths.config);
       return { mode: c.mode, failOpen: c.failOpen };
@@ -214,4 +219,16 @@ export function createGate(ctx: Context): GateServices {
 
 function pick(e: { session?: string; agent?: string }): { session?: string; agent?: string } {
   return { ...(e.session ? { session: e.session } : {}), ...(e.agent ? { agent: e.agent } : {}) };
+}
+
+/** The local UTC offset costs milliseconds to read the first time (time-zone data): read only if a window asks. */
+function lazyInstant(epochMs: number): Instant {
+  let offset: number | undefined;
+  return {
+    epochMs,
+    get utcOffsetMinutes() {
+      offset ??= -new Date(epochMs).getTimezoneOffset();
+      return offset;
+    },
+  };
 }

@@ -115,8 +115,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/approvals.ts").then((m) => m.approve),
   },
   { name: "deny", summary: "refuse one held call", load: () => import("./commands/approvals.ts").then((m) => m.deny) },
-  { name: "paused", summary: "sessions memnox is holding, and why", load: notBuilt("paused", "mcp") },
-  { name: "resume", summary: "let a held or wary session carry on", load: notBuilt("resume", "mcp") },
+  {
+    name: "paused",
+    summary: "sessions memnox is holding, and why",
+    load: () => import("./commands/paused.ts").then((m) => m.paused),
+  },
+  {
+    name: "resume",
+    summary: "let a held or wary session carry on",
+    load: () => import("./commands/paused.ts").then((m) => m.resume),
+  },
   {
     name: "timeline",
     summary: "what the agents did, in order",
