@@ -1,11 +1,11 @@
 // Tools a server offered when last asked: the scan's own probe cache (by server and command), else the manifest
 // the proxy keeps for that server name. `--no-probe` reads these instead of starting anything.
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isActionClass } from "../core/action.ts";
 import { classifyTool } from "../resolve/mcp-tools.ts";
 import { loadManifest, manifestPath } from "../seams/mcp-proxy/manifest.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import { sha256Hex } from "../state/hash.ts";
 import { isRecord } from "../wire/servers.ts";
 import type { ProbedTool } from "./probe.ts";
 import type { ToolRow, ToolsFrom } from "./types.ts";
@@ -20,7 +20,7 @@ export interface CachedTool {
 
 /** The cache file for a server: its name and a digest of its (masked) command line. */
 export function cacheFile(mcpDir: string, name: string, identity: readonly string[]): string {
-  const digest = createHash("sha256").update(JSON.stringify(identity)).digest("hex").slice(0, 16);
+  const digest = sha256Hex(JSON.stringify(identity)).slice(0, 16);
   return join(mcpDir, "scan", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.${digest}.json`);
 }
 

@@ -1,11 +1,11 @@
 // Every file a scan opens goes through one Trail, so `--json` can list them all; values stay in this process.
-import { createHash } from "node:crypto";
 import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../state/hash.ts";
 
 /** Enough to tell two files apart, not enough to attack one. */
 export function fingerprint(bytes: Uint8Array | string): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex").slice(0, 12)}`;
+  return `sha256:${sha256Hex(bytes).slice(0, 12)}`;
 }
 
 export class Trail {
