@@ -150,6 +150,23 @@ describe("the inventory, version 2", () => {
   });
 });
 
+test("a settings file that will not parse is named, and takes nothing away", async () => {
+  using h = scanHome(["claude-code"]);
+  writeFileSync(h.join(".claude", "settings.json"), '{ "permissions": { "deny": ["Bash"] ');
+  const { ctx, io } = testContext(h, { args: ["scan", "--json", "--no-probe"] });
+  await run(ctx);
+  const out: Inventory = JSON.parse(io.stdout());
+  expect(out.problems).toEqual([
+    expect.objectContaining({ path: h.join(".claude", "settings.json"), owner: "Claude Code", line: 1 }),
+  ]);
+  expect(out.agents.find((a) => a.id === "claude-code")?.shell.has).toBe(true);
+  writeFileSync(h.join(".claude", "settings.json"), '{ "permissions": { "deny": ["Bash"] } }');
+  const again = testContext(h, { args: ["scan", "--json", "--no-probe"] });
+  await run(again.ctx);
+  const denied: Inventory = JSON.parse(again.io.stdout());
+  expect(denied.agents.find((a) => a.id === "claude-code")?.shell).toMatchObject({ has: false });
+});
+
 describe("MCP servers", () => {
   const server = (name: string) => inv.mcpServers.find((s) => s.name === name);
 

@@ -3,9 +3,10 @@
 import { join } from "node:path";
 import { type ClientId, clientDef, type Locations } from "../wire/clients.ts";
 import { parseDocument } from "../wire/edit/document.ts";
+import { ParseFailure } from "../wire/edit/jsonc.ts";
 import { isRecord } from "../wire/servers.ts";
 import { entries, exists, type Trail } from "./trail.ts";
-import type { Evidence } from "./types.ts";
+import type { ConfigProblem, Evidence } from "./types.ts";
 
 export const AGENT_IDS = [
   "claude-code",
@@ -159,21 +160,30 @@ function clientEvidence(def: AgentDef, loc: Locations): Evidence[] {
     .map((p) => ev(p.path, `${c.label} MCP servers`));
 }
 
-function readDoc(trail: Trail, path: string): unknown {
+/** The settings document, undefined when absent; one that will not parse is named in `problems` and read as absent. */
+function readDoc(trail: Trail, path: string, owner: string, problems: ConfigProblem[]): unknown {
   const text = trail.text(path);
   if (text === undefined) return undefined;
   try {
     return parseDocument(path.endsWith("openclaw.json") ? "json5" : "json", text);
-  } catch {
+  } catch (e) {
+    const at = e instanceof ParseFailure ? { line: e.line, column: e.column } : {};
+    problems.push({ path, owner, message: e instanceof Error ? e.message : "it will not parse", ...at });
     return undefined;
   }
 }
 
-function shellOf(def: AgentDef, loc: Locations, trail: Trail, proof: string): DetectedAgent["shell"] {
+function shellOf(
+  def: AgentDef,
+  loc: Locations,
+  trail: Trail,
+  proof: string,
+  problems: ConfigProblem[],
+): DetectedAgent["shell"] {
   if (!def.shellTool) return { has: false, why: `${def.product} has no shell of its own`, grantedBy: proof };
   if (def.shellOff) {
     const file = def.shellOff.file(loc);
-    const doc = readDoc(trail, file);
+    const doc = readDoc(trail, file, def.product, problems);
     if (doc !== undefined && def.shellOff.off(doc)) {
       return { has: false, why: `its own settings take ${def.shellTool} away`, grantedBy: file };
     }
@@ -182,7 +192,12 @@ function shellOf(def: AgentDef, loc: Locations, trail: Trail, proof: string): De
 }
 
 /** Every agent whose config is on this disk (or, for Ruflo, beside the work in `repo`). */
-export function detectAgents(trail: Trail, loc: Locations, repo: string): DetectedAgent[] {
+export function detectAgents(
+  trail: Trail,
+  loc: Locations,
+  repo: string,
+  problems: ConfigProblem[] = [],
+): DetectedAgent[] {
   const out: DetectedAgent[] = [];
   for (const def of DEFS) {
     const evidence = [...clientEvidence(def, loc), ...def.files(loc, repo)].filter((e) => exists(e.path));
@@ -194,7 +209,7 @@ export function detectAgents(trail: Trail, loc: Locations, repo: string): Detect
       harness: def.harness === true,
       ...(def.client ? { client: def.client } : {}),
       evidence,
-      shell: shellOf(def, loc, trail, proof.path),
+      shell: shellOf(def, loc, trail, proof.path, problems),
     });
   }
   return out;

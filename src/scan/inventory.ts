@@ -16,7 +16,7 @@ import { harnessRows } from "./harnesses.ts";
 import { scanServers } from "./mcp-servers.ts";
 import { reach } from "./reach.ts";
 import { Trail } from "./trail.ts";
-import { INVENTORY_VERSION, type Inventory } from "./types.ts";
+import { type ConfigProblem, INVENTORY_VERSION, type Inventory } from "./types.ts";
 
 export interface ScanOptions {
   /** Start stdio MCP servers to list their tools (default true). */
@@ -48,7 +48,10 @@ export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise
     version: ctx.version,
     nowIso: new Date(now).toISOString(),
   });
-  const detected = detectAgents(trail, loc, repo);
+  const agentProblems: ConfigProblem[] = [];
+  const detected = detectAgents(trail, loc, repo, agentProblems);
+  const problems = [...servers.problems];
+  for (const p of agentProblems) if (!problems.some((q) => q.path === p.path)) problems.push(p);
   const found = findCredentials(trail, loc, repository);
   const clis = cliRows(found, ctx.env.PATH);
   const names = safeNames(ctx.paths.agentNames);
@@ -82,7 +85,7 @@ export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise
     chains,
     capabilities: caps.rows,
     coverage: caps.coverage,
-    problems: servers.problems,
+    problems,
     read: [...new Set([...trail.list(), ...rules.files])].sort(),
   };
   if (opts.keep ?? true) keepLast(ctx, inventory);
