@@ -42,40 +42,54 @@ function harnessLines(inv: Inventory): string[] {
   return lines;
 }
 
+/** Rows of cells aligned in columns (each at most 60 wide), the last cell left as it is. */
+export function columns(rows: readonly (readonly string[])[], indent = "  "): string[] {
+  const widths: number[] = [];
+  for (const r of rows)
+    r.slice(0, -1).forEach((c, i) => (widths[i] = Math.min(60, Math.max(widths[i] ?? 0, c.length))));
+  return rows.map(
+    (r) =>
+      indent +
+      r
+        .map((c, i) => (i < r.length - 1 ? pad(c, (widths[i] ?? 0) + 2) : c))
+        .join("")
+        .trimEnd(),
+  );
+}
+
 function reachLines(inv: Inventory): string[] {
   const reached = inv.credentials.filter((c) => c.via.length > 0);
   if (reached.length === 0)
     return ["REACHABLE FROM AN AGENT RIGHT NOW", "  nothing: no credential here is readable by an agent"];
-  return [
-    "REACHABLE FROM AN AGENT RIGHT NOW",
-    ...reached.map((c) => {
-      const n = new Set(c.via.map((v) => v.agentId)).size;
-      return `  ! ${pad(tilde(c.path, inv.home), 44)}${pad(c.kind, 8)}${plural(n, "agent")}`;
-    }),
-  ];
+  const rows = reached.map((c) => {
+    const n = new Set(c.via.map((v) => v.agentId)).size;
+    return [`! ${tilde(c.path, inv.home)}`, c.kind, plural(n, "agent")];
+  });
+  return ["REACHABLE FROM AN AGENT RIGHT NOW", ...columns(rows)];
 }
 
 function cliLines(inv: Inventory): string[] {
   if (inv.clis.length === 0) return [];
-  return [
-    "AUTHENTICATED CLIS",
-    ...inv.clis.map(
-      (c) =>
-        `  ${pad(c.cli, 12)}${pad(`${c.outside} verbs change something outside`, 38)}${tilde(c.credential, inv.home)}${c.installed ? "" : "  (not on PATH)"}`,
-    ),
-  ];
+  const rows = inv.clis.map((c) => [
+    c.cli,
+    `${c.outside} verbs change something outside`,
+    `${tilde(c.credential, inv.home)}${c.installed ? "" : "  (not on PATH)"}`,
+  ]);
+  return ["AUTHENTICATED CLIS", ...columns(rows)];
 }
 
 function serverLines(inv: Inventory): string[] {
   const shown = inv.mcpServers.filter((s) => inv.agents.some((a) => a.servers.includes(s.id)));
   if (shown.length === 0) return [];
   const hidden = shown.reduce((n, s) => n + s.hiddenByHost, 0);
+  const rows = shown.map((s) => [
+    s.name,
+    toolSummary(s),
+    `${tilde(s.file, inv.home)}${s.wrapped ? "  (through memnox)" : ""}`,
+  ]);
   return [
     "MCP SERVERS",
-    ...shown.map(
-      (s) =>
-        `  ${pad(s.name, 22)}${pad(toolSummary(s), 30)}${tilde(s.file, inv.home)}${s.wrapped ? "  (through memnox)" : ""}`,
-    ),
+    ...columns(rows),
     ...(hidden
       ? [`  ${plural(hidden, "more tool")} hidden by the host's own filter, so they are not counted here`]
       : []),
