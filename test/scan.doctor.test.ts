@@ -53,6 +53,11 @@ describe("memnox doctor", () => {
     expect(local?.fix.rule?.decision.alternative).toBeUndefined();
     const rsa = out.findings.find((f) => f.resource === home.join(".ssh", "id_rsa_deploy"));
     expect(rsa?.severity).toBe("high");
+    const hermes = out.findings.find((f) => f.id.startsWith("server:hermes:crm@"));
+    expect(hermes?.fix.words).toContain("run the agent under memnox run");
+    expect(hermes?.fix.command).toBeUndefined();
+    const claude = out.findings.find((f) => f.id.startsWith("server:claude-code:crm@"));
+    expect(claude?.fix.command).toBe("memnox mcp wrap");
     const total = Object.values(out.counts).reduce((a, b) => a + b, 0);
     expect(total).toBe(out.findings.length);
     expect(out.findings.some((f) => f.id === "state:mode-observe" && f.severity === "low")).toBe(true);

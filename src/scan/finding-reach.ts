@@ -2,6 +2,7 @@
 // a chain of ordinary tools. Each names the agents, the evidence and the one change that closes it.
 import type { Instant } from "../policy/engine/index.ts";
 import type { LoadedRuleSet } from "../policy/load/index.ts";
+import { clientDef, isClientId } from "../wire/clients.ts";
 import { verdictFor } from "./capabilities.ts";
 import { exampleBeside } from "./dotenv.ts";
 import type { Finding, Severity } from "./findings.ts";
@@ -115,6 +116,7 @@ export function serverFindings(inv: Inventory): Finding[] {
     const writes = (s.tools ?? []).filter((t) => t.class !== "read");
     if (agents.length === 0 || s.wrapped || writes.length === 0) return [];
     const stdio = s.transport === "stdio";
+    const readOnly = isClientId(s.client) ? clientDef(s.client).readOnly : undefined;
     return [
       {
         id: `server:${s.id}`,
@@ -129,9 +131,11 @@ export function serverFindings(inv: Inventory): Finding[] {
             .map((t) => t.name)
             .join(", ")}`,
         ],
-        fix: stdio
-          ? { words: "put it through the proxy: memnox mcp wrap", command: "memnox mcp wrap" }
-          : { words: `a hosted server: ask before its calls with a rule on mcp.${s.name}.*` },
+        fix: readOnly
+          ? { words: `${readOnly}; run the agent under memnox run, so its shell and egress seams apply` }
+          : stdio
+            ? { words: "put it through the proxy: memnox mcp wrap", command: "memnox mcp wrap" }
+            : { words: `a hosted server: ask before its calls with a rule on mcp.${s.name}.*` },
       },
     ];
   });

@@ -10,8 +10,9 @@ import { tilde } from "../../../scan/render.ts";
 import { serverDetails } from "../../../scan/server-detail.ts";
 import { renderShare, shareCard } from "../../../scan/share.ts";
 import { atOrBefore, listSnapshots, loadSnapshot, type SnapshotRef, saveSnapshot } from "../../../scan/snapshots.ts";
-import type { Inventory } from "../../../scan/types.ts";
+import type { Inventory, ServerRow } from "../../../scan/types.ts";
 import { usageOf } from "../../../scan/usage.ts";
+import { clientDef, isClientId } from "../../../wire/clients.ts";
 import { emit, pad } from "../output.ts";
 import type { ScanFlags } from "./scan.ts";
 
@@ -77,6 +78,14 @@ export async function changesReport(ctx: Context, a: ScanFlags): Promise<number>
   return fails ? 1 : 0;
 }
 
+/** Whether a seam stands in front of the server, and if not, the step that puts one there. */
+function wrapNote(s: ServerRow): string {
+  if (s.wrapped) return "  (through memnox)";
+  if (s.transport !== "stdio") return "  (hosted: no seam stands in front of it)";
+  const readOnly = isClientId(s.client) ? clientDef(s.client).readOnly : undefined;
+  return readOnly ? `  (${readOnly}: run it under memnox run)` : "  (not through memnox: memnox mcp wrap)";
+}
+
 export function mcpReport(ctx: Context, inv: Inventory, name: string, json: boolean | undefined): number {
   const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
   const details = serverDetails(inv, name, rules, instantOf(ctx.clock.now()));
@@ -95,7 +104,7 @@ export function mcpReport(ctx: Context, inv: Inventory, name: string, json: bool
         .filter(([, n]) => n > 0)
         .map(([k, n]) => `${n} ${k}`);
       return [
-        `${s.name}  ${tilde(s.file, inv.home)}${s.wrapped ? "  (through memnox)" : s.transport === "stdio" ? "  (not through memnox: memnox mcp wrap)" : "  (hosted: no seam stands in front of it)"}`,
+        `${s.name}  ${tilde(s.file, inv.home)}${wrapNote(s)}`,
         `  runs        ${s.command ? [s.command, ...(s.args ?? [])].join(" ") : (s.url ?? "?")}`,
         ...(s.envKeys.length ? [`  handed      ${s.envKeys.join(", ")} (names only)`] : []),
         `  reached by  ${d.agents.length ? d.agents.join(", ") : "no agent found here"}`,
