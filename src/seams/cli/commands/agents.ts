@@ -14,6 +14,13 @@ import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./state-record.ts";
 
+const HOOK_WORDS: Readonly<Record<string, string>> = {
+  hooked: "hooked",
+  "installed-inactive": "hook installed, not active yet",
+  "not-installed": "no memnox hook",
+  "takes-no-hook": "takes no hook (covered at its shell and MCP seams)",
+};
+
 const JSON_FLAG = { json: { type: "boolean", description: "structured output" } } as const;
 
 function hooksOf(ctx: Context, inv: Inventory) {
@@ -95,7 +102,7 @@ const list = (ctx: Context) =>
         onboarded: false,
       }));
       emit(ctx, args.json, { scannedAt: inv.scannedAt, agents: rows }, () => [
-        ...rows.map((r) => `${pad(r.name, 18)}${pad(r.id, 16)}${pad(r.product, 16)}${r.hook}`),
+        ...rows.map((r) => `${pad(r.name, 18)}${pad(r.id, 16)}${pad(r.product, 16)}${HOOK_WORDS[r.hook]}`),
         `from the scan of ${inv.scannedAt}; not onboarded to a workspace (memnox login, then memnox setup)`,
       ]);
       return 0;
