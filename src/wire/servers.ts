@@ -17,7 +17,7 @@ export interface ServerEntry {
   readonly envKeys: readonly string[];
   readonly url?: string;
   readonly disabled: boolean;
-  /** The host's own tool filter for this server (Gemini CLI, Codex, Hermes, OpenClaw): allow-list, then deny-list. */
+  /** The host's own tool filter: includeTools/excludeTools, enabled_tools/disabled_tools, tools.*, toolFilter.*. */
   readonly toolFilter?: ToolFilter;
   /** Where the command and the argument list sit inside the entry (Zed once nested them under `command`). */
   readonly commandPath: readonly string[];
@@ -82,8 +82,7 @@ export function readEntry(name: string, raw: unknown, where: Where): ServerEntry
   };
 }
 
-/** includeTools/excludeTools (Gemini CLI), enabled_tools/disabled_tools (Codex), tools.include/exclude (Hermes),
- * toolFilter.include/exclude (OpenClaw). */
+/** The filter as Gemini CLI, Codex, Hermes and OpenClaw each spell it (see ToolFilter). */
 function filterOf(raw: Raw): ToolFilter | undefined {
   const tools = isRecord(raw.tools) ? raw.tools : {};
   const filter = isRecord(raw.toolFilter) ? raw.toolFilter : {};
