@@ -64,7 +64,10 @@ async function askNames(ctx: Context, inv: Inventory): Promise<void> {
 const discover = (ctx: Context) =>
   command({
     meta: { name: "discover", description: "scan this machine for agents and say what each can reach" },
-    args: { ...JSON_FLAG, probe: { type: "boolean", default: true, description: "--no-probe: start no MCP server" } },
+    args: {
+      ...JSON_FLAG,
+      probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+    },
     async run({ args }) {
       let inv = await scanMachine(ctx, { probe: args.probe !== false });
       if (!args.json && inv.agents.length > 0) {

@@ -56,7 +56,7 @@ export const doctorWith =
       args: {
         wiring: { type: "boolean", description: "whether each seam is actually in the path" },
         prove: { type: "boolean", description: "attempt a refusal at every seam and report what came back" },
-        probe: { type: "boolean", default: true, description: "--no-probe: start no MCP server" },
+        probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
