@@ -254,6 +254,10 @@ describe("the screen", () => {
   });
 });
 
+test("help names the probe switch by the form a person types", async () => {
+  expect((await cli(["help", "scan"])).out).toMatch(/^ {2}--no-probe {18}start no MCP server/m);
+});
+
 describe("coverage is counted by matching the rules in force against what was listed", () => {
   test("the baseline covers some; the count is exactly the capabilities a rule matched", async () => {
     expect((await cli(["protect", "--yes"])).code).toBe(0);
