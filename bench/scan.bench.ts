@@ -1,6 +1,6 @@
 // The scan of a whole fake machine (every agent, every credential kind, no probe), against reading the very files it
 // read in the same run; and the compiled binary's `scan --json --no-probe` against its own `--version`.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
@@ -19,6 +19,8 @@ for (const part of ["claude-code", "cursor", "codex", "gemini-cli", "hermes", "o
   cpSync(join(FIX, part), home, { recursive: true });
 const repo = join(home, "repo");
 cpSync(join(FIX, "ruflo-repo"), repo, { recursive: true });
+for (const f of ["_env", "_env.example", "services/api/_env.local"])
+  renameSync(join(repo, f), join(repo, f.replace("_env", ".env")));
 const env = { HOME: home, MEMNOX_HOME: join(home, ".memnox"), PATH: process.env.PATH ?? "", DOCKER_HOST: "tcp://x:1" };
 
 const ctx: Context = {

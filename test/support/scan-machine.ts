@@ -33,8 +33,10 @@ export function scanHome(parts: readonly string[] = [...AGENT_PARTS, "credential
   return fakeHome(scanTree(parts));
 }
 
+/** The repository, its `.env` files kept as `_env*` in fixtures so this repository holds no `.env` of its own. */
 export function rufloRepo(): GitRepo {
-  return gitRepo(fixtureTree("homes", "scan", "ruflo-repo"));
+  const tree = fixtureTree("homes", "scan", "ruflo-repo");
+  return gitRepo(Object.fromEntries(Object.entries(tree).map(([k, v]) => [k.replace(/(^|\/)_env/, "$1.env"), v])));
 }
 
 /** A real unix socket standing in for Docker's, listening until disposed. */
