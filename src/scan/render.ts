@@ -45,8 +45,11 @@ function harnessLines(inv: Inventory): string[] {
 /** Rows of cells aligned in columns (each at most 60 wide), the last cell left as it is. */
 export function columns(rows: readonly (readonly string[])[], indent = "  "): string[] {
   const widths: number[] = [];
-  for (const r of rows)
-    r.slice(0, -1).forEach((c, i) => (widths[i] = Math.min(60, Math.max(widths[i] ?? 0, c.length))));
+  for (const r of rows) {
+    r.slice(0, -1).forEach((c, i) => {
+      widths[i] = Math.min(60, Math.max(widths[i] ?? 0, c.length));
+    });
+  }
   return rows.map(
     (r) =>
       indent +
