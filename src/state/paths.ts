@@ -32,6 +32,10 @@ export interface Paths {
   readonly stop: string;
   /** `<server>.json`: each proxied MCP server's tools as memnox classified them. */
   readonly mcp: string;
+  /** The last scan taken, which `agents list` and `status` read instead of scanning again. */
+  readonly lastScan: string;
+  /** The names people gave agents (`memnox agents name`). */
+  readonly agentNames: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -67,5 +71,7 @@ export function memnoxPaths(env: Env): Paths {
     keys: at("keys"),
     stop: at("stop.json"),
     mcp: at("mcp"),
+    lastScan: at("scan.json"),
+    agentNames: at("agents.json"),
   };
 }

@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../../../state/files.ts";
 import { repoRoot } from "../../../state/repo.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { protectFromUsage } from "./protect-usage.ts";
 
 /** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
 const LATER = [
@@ -23,7 +24,6 @@ const LATER = [
   "--interceptors",
   "--hooks",
   "--os-guard",
-  "--from-usage",
   "--observe",
   "--enforce",
   "--ask",
@@ -90,6 +90,7 @@ export const protectWith =
         json: { type: "boolean", description: "structured output" },
       },
       run({ args, rawArgs }) {
+        if (rawArgs.some((a) => a.startsWith("--from-usage"))) return protectFromUsage(ctx, rawArgs);
         checkFlags(rawArgs);
         if (!args.yes)
           throw new MemnoxError(
