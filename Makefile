@@ -6,7 +6,7 @@ HOST_BIN = dist/$(shell $(BUN) -e 'import {hostTarget} from "./build.ts"; consol
 .PHONY: run test typecheck lint format unit build build-all release bench e2e clean
 
 # Installed once per lockfile content: a checkout sharing node_modules (a worktree) never reinstalls it.
-LOCK := $(shell sha256sum package-lock.json 2>/dev/null | cut -c1-16)
+LOCK := $(shell (sha256sum package-lock.json 2>/dev/null || shasum -a 256 package-lock.json) | cut -c1-16)
 node_modules/.installed: node_modules/.installed-$(LOCK)
 	@touch $@
 
