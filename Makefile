@@ -5,7 +5,12 @@ HOST_BIN = dist/$(shell $(BUN) -e 'import {hostTarget} from "./build.ts"; consol
 
 .PHONY: run test typecheck lint format unit build build-all release bench e2e clean
 
-node_modules/.installed: package.json package-lock.json
+# Installed once per lockfile content: a checkout sharing node_modules (a worktree) never reinstalls it.
+LOCK := $(shell (sha256sum package-lock.json 2>/dev/null || shasum -a 256 package-lock.json) | cut -c1-16)
+node_modules/.installed: node_modules/.installed-$(LOCK)
+	@touch $@
+
+node_modules/.installed-$(LOCK):
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -19,11 +24,11 @@ build-all: node_modules/.installed
 release: node_modules/.installed
 	$(BUN) build.ts --release
 
-# The main job: build this machine's binary and run memnox against this machine.
+# The main job: build this machine's binary and run memnox against this machine: the scan, then the help.
 run: build
-	@$(HOST_BIN) --help
+	@$(HOST_BIN)
 	@echo
-	@$(HOST_BIN) --version
+	@$(HOST_BIN) --help
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p .

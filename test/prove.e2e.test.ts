@@ -63,6 +63,20 @@ describe("doctor --prove through the installed seams", () => {
     expect(readFileSync(home.join(".codex", "hooks.json"), "utf8")).toContain(join(home.memnoxHome, "app", "memnox"));
   }, 120_000);
 
+  test("`memnox doctor --prove` from the compiled binary: every seam refuses, it exits 0 at once; --wiring reads the same machine", async () => {
+    const env = home.env({ PATH: `${bin}:${systemPath}` });
+    const prove = await runBinary("memnox", ["doctor", "--prove", "--json"], { env, cwd: repo.path });
+    said.push(prove.stdout, prove.stderr);
+    expect(prove.code).toBe(0);
+    const lines = (JSON.parse(prove.stdout) as { lines: ProofLine[] }).lines;
+    expect(lines.filter((l) => l.result !== "refused")).toEqual([]);
+    expect(lines).toHaveLength(13);
+    const wiring = await runBinary("memnox", ["doctor", "--wiring"], { env, cwd: repo.path });
+    said.push(wiring.stdout, wiring.stderr);
+    expect(wiring.stdout).toContain("interceptors");
+    expect(wiring.stdout).toContain("Codex: installed, not active until you trust it in Codex");
+  }, 120_000);
+
   test("an interceptor that is not first on PATH has declined; a hook that lets the push through is caught", async () => {
     const cursor = home.join(".cursor", "hooks.json");
     const before = readFileSync(cursor, "utf8");

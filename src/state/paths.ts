@@ -34,6 +34,10 @@ export interface Paths {
   readonly mcp: string;
   /** The repositories `protect --hooks` put git hooks in, so uninstall finds them from anywhere. */
   readonly gitHooks: string;
+  /** The last scan taken, which `agents list` and `status` read instead of scanning again. */
+  readonly lastScan: string;
+  /** The names people gave agents (`memnox agents name`). */
+  readonly agentNames: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -70,5 +74,7 @@ export function memnoxPaths(env: Env): Paths {
     stop: at("stop.json"),
     mcp: at("mcp"),
     gitHooks: at("git-hooks.json"),
+    lastScan: at("scan.json"),
+    agentNames: at("agents.json"),
   };
 }

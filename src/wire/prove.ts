@@ -218,7 +218,12 @@ async function proveProxy(s: Scratch, seam: string, launcher: readonly string[],
   });
   child.stdin.write(call);
   await child.stdin.flush();
-  const answer = await Promise.race([firstAnswer(child.stdout), Bun.sleep(TIMEOUT_MS).then(() => undefined)]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
+  });
+  const answer = await Promise.race([firstAnswer(child.stdout), late]);
+  clearTimeout(timer);
   child.kill();
   await child.exited;
   const what = `the wrapped entry in ${file}, asked for a tool call,`;

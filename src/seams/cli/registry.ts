@@ -26,7 +26,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "put this machine under memnox, once",
     load: () => import("./commands/setup.ts").then((m) => m.setup),
   },
-  { name: "status", terminal: true, summary: "where this machine stands", load: notBuilt("status", "setup") },
+  {
+    name: "status",
+    terminal: true,
+    summary: "where this machine stands",
+    load: () => import("./commands/status.ts").then((m) => m.status),
+  },
   {
     name: "rewind",
     terminal: true,
@@ -37,7 +42,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "doctor",
     terminal: true,
     summary: "check the wiring, and prove it holds",
-    load: notBuilt("doctor", "setup"),
+    load: () => import("./commands/doctor.ts").then((m) => m.doctor),
   },
   {
     name: "stop",
@@ -58,13 +63,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/update.ts").then((m) => m.update),
   },
   { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
-  { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
+  {
+    name: "scan",
+    summary: "what can act on this machine and what it can reach",
+    load: () => import("./commands/scan.ts").then((m) => m.scan),
+  },
   {
     name: "explain",
     summary: "where one capability came from and what governs it",
     load: () => import("./commands/explain.ts").then((m) => m.explain),
   },
-  { name: "agents", summary: "the agents on this machine", load: notBuilt("agents", "setup") },
+  {
+    name: "agents",
+    summary: "the agents on this machine",
+    load: () => import("./commands/agents.ts").then((m) => m.agents),
+  },
   {
     name: "protect",
     summary: "write rules, install interceptors and hooks",

@@ -5,9 +5,10 @@ import type { VerbTable } from "../../../resolve/types.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import * as step from "./protect-steps.ts";
+import { protectFromUsage } from "./protect-usage.ts";
 
 /** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
-const LATER = ["--interactive", "--os-guard", "--from-usage"];
+const LATER = ["--interactive", "--os-guard"];
 
 /** Each flag that names a step, and whether it takes a value. */
 const STEPS: Readonly<Record<string, "value" | "flag">> = {
@@ -112,6 +113,7 @@ export const protectWith =
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args, rawArgs }) {
+        if (rawArgs.some((a) => a.startsWith("--from-usage"))) return protectFromUsage(ctx, rawArgs);
         const { flag, value = "" } = chooseStep(rawArgs);
         const out = await dispatch(ctx, flag, value, tables);
         emit(ctx, args.json, out.value, () => out.lines);
