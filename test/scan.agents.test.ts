@@ -52,7 +52,7 @@ describe("memnox agents", () => {
     expect(r.out).toContain(`found by     ~/.codex/config.toml (Codex MCP servers)`);
     expect(r.out).toContain("shell        yes: Codex runs commands through its shell tool (~/.codex/config.toml)");
     expect(r.out).toContain(
-      "hook         memnox hook in ~/.codex/hooks.json, not active until a person trusts it in Codex's /hooks",
+      "hook         memnox hook in ~/.codex/hooks.json, not active until run `codex`, type /hooks and trust memnox's hooks",
     );
     expect(r.out).toContain("mcp          tracker: 2 tools, 1 write-capable (~/.codex/config.toml)");
     expect(r.out).toMatch(/reaches {6}~\/\.aws\/credentials cloud, through shell/);

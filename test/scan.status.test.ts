@@ -56,7 +56,7 @@ describe("memnox status", () => {
     });
     const r = await cli(["status"]);
     expect(r.out).toContain("hooked: Gemini CLI, Cursor");
-    expect(r.out).toContain("Codex installed, not active until a person trusts it in Codex's /hooks");
+    expect(r.out).toContain("Codex installed, not active until run `codex`, type /hooks and trust memnox's hooks");
   });
 
   test("MCP servers through memnox, counted from the configs as they are now", async () => {
@@ -92,7 +92,7 @@ describe("memnox status", () => {
   });
 
   test("after setup, bare memnox is this screen; a daemon answering on the socket is keeping the machine", async () => {
-    writeFileSync(home.join(".memnox", "kept.json"), '{"version":1}\n');
+    writeFileSync(home.join(".memnox", "kept.json"), '{"version":1,"setupAt":"2026-11-30T12:00:00.000Z"}\n');
     await using _sock = await fakeSocket(home.join(".memnox", "memnox.sock"));
     const r = await cli([]);
     expect(r.out).toMatch(/^┌ memnox status/);

@@ -1,5 +1,6 @@
 // `memnox status`: where this machine stands, read off it: protection, mode, daemon, hooks, servers, rules,
 // probation, today's actions from the ledger, what waits for a person, and the team (never connected here).
+
 import { existsSync } from "node:fs";
 import { createConnection } from "node:net";
 import type { Effect, Mode } from "../core/effect.ts";
@@ -12,12 +13,12 @@ import { readConfig } from "../state/config.ts";
 import { effectiveStatus, listHolds } from "../state/pending.ts";
 import { type ProbationEntry, probationInForce, readProbation } from "../state/probation.ts";
 import { type StopRecord, stopInForce } from "../state/stop.ts";
+import { setupRan } from "../wire/kept.ts";
 import { describeServer, readClientFiles } from "../wire/read.ts";
 import { isSessionServer } from "../wire/wrapping.ts";
 import { type Dormant, dormantAgents } from "./dormant.ts";
 import { type AgentHook, hookStates } from "./hooked.ts";
 import { lastScan, scanMachine } from "./inventory.ts";
-import { Trail } from "./trail.ts";
 
 export type DaemonState = "running" | "not-answering" | "not-running";
 
@@ -114,22 +115,19 @@ export async function machineStatus(ctx: Context): Promise<Status> {
   const config = readConfig(ctx.paths.config);
   const stopped = stopInForce(ctx.paths.stop, now);
   const inv = lastScan(ctx) ?? (await scanMachine(ctx, { probe: false }));
-  const loc = { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env };
   const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
   const hooks = hookStates(
-    new Trail(),
-    loc,
+    ctx,
     inv.agents.map((a) => a.id),
   );
   return {
-    setup: existsSync(ctx.paths.kept),
+    setup: setupRan(ctx.paths.kept),
     ...(stopped ? { stopped } : {}),
     mode: config.mode,
     daemon: await daemonState(ctx.paths.sock),
     agents: { found: inv.agents.map((a) => ({ id: a.id, name: a.name })), scannedAt: inv.scannedAt },
     hooks: hookStates(
-      new Trail(),
-      loc,
+      ctx,
       inv.agents.map((a) => a.id),
     ),
     mcp: await mcpThrough(ctx),

@@ -47,6 +47,15 @@ function typed(raw: Raw): Kept {
   };
 }
 
+/** Whether `memnox setup` has run here (kept.json can exist before it: `mcp session off` records a choice in it). */
+export function setupRan(file: string): boolean {
+  try {
+    return (readKept(file)?.setupAt ?? "") !== "";
+  } catch {
+    return true;
+  }
+}
+
 /** What kept.json says, or undefined before setup. */
 export function readKept(file: string): Kept | undefined {
   const raw = readRaw(file);

@@ -1,11 +1,11 @@
 // The `memnox-session` server in every installed agent that reads MCP servers from a file, or taken back out of all
 // of them: through the client registry, the span editors and the backups, like every config memnox touches.
 // `mcp session on|off` and setup call these; off is kept in kept.json so nothing puts the server back.
+
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describeError, MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "../state/files.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 import { type ClientFile, type ClientId, clientDef, clientFile, type Locations, type StdioServer } from "./clients.ts";
 import type { Edit } from "./edit/document.ts";
@@ -13,6 +13,7 @@ import { applyEdits, type EditableFormat, parseDocument } from "./edit/document.
 import { ParseFailure } from "./edit/jsonc.ts";
 import { addServerEdits } from "./entries.ts";
 import { readConfigFile } from "./files.ts";
+import { readKept, updateKept, writeKept } from "./kept.ts";
 import { linkTarget } from "./links.ts";
 import { readClientFile, serversIn } from "./read.ts";
 import type { ServerEntry } from "./servers.ts";
@@ -81,8 +82,7 @@ export function installedFile(ctx: WireContext, client: ClientId): ClientFile | 
 
 /** Whether a person turned the session server off (`mcp session off`) and nobody has turned it on since. */
 export function sessionServerKeptOff(keptFile: string): boolean {
-  const kept = readJsonIfExists(keptFile);
-  return typeof kept === "object" && kept !== null && (kept as Record<string, unknown>)[KEPT_SESSION_SERVER] === false;
+  return readKept(keptFile)?.sessionServer === false;
 }
 
 export interface SessionOptions {
@@ -226,12 +226,6 @@ function failed(file: ClientFile, e: unknown): SessionFileReport {
 
 /** Records on or off in kept.json, creating the file for an off so the choice outlives everything else. */
 export function setKeptSessionServer(keptFile: string, on: boolean): void {
-  withLock(keptFile, () => {
-    const kept = readJsonIfExists(keptFile);
-    if (kept === undefined && on) return;
-    if (kept !== undefined && (typeof kept !== "object" || kept === null || Array.isArray(kept))) {
-      throw new MemnoxError("config_invalid", `\`${keptFile}\` is not a JSON object`, "run `memnox setup` again");
-    }
-    writeJsonAtomic(keptFile, { ...(kept ?? {}), [KEPT_SESSION_SERVER]: on });
-  });
+  if (on) updateKept(keptFile, () => ({ sessionServer: true }));
+  else writeKept(keptFile, () => ({ sessionServer: false }));
 }

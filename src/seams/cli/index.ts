@@ -1,8 +1,8 @@
 // The CLI face: a citty command per entry in the registry, each loaded only when it runs.
-import { existsSync } from "node:fs";
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
+import { setupRan } from "../../wire/kept.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
 import { findCommand } from "./registry.ts";
 
@@ -54,7 +54,7 @@ async function descend(def: CommandDef, rawArgs: string[]): Promise<[CommandDef,
 
 /** Bare `memnox`: the scan on a machine nobody set up (setup writes `kept.json`), where it stands after. */
 async function bare(ctx: Context): Promise<number> {
-  if (existsSync(ctx.paths.kept)) return (await import("./commands/status.ts")).runStatus(ctx, false);
+  if (setupRan(ctx.paths.kept)) return (await import("./commands/status.ts")).runStatus(ctx, false);
   return (await import("./commands/scan.ts")).runScan(ctx, {});
 }
 

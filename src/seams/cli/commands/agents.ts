@@ -5,7 +5,6 @@ import { agentLines } from "../../../scan/agent-view.ts";
 import { AGENT_IDS } from "../../../scan/agents.ts";
 import { hookStates } from "../../../scan/hooked.ts";
 import { lastScan, scanMachine } from "../../../scan/inventory.ts";
-import { Trail } from "../../../scan/trail.ts";
 import type { Inventory } from "../../../scan/types.ts";
 import { agentIdFor, readAgentNames, setAgentName } from "../../../state/agent-names.ts";
 import { personName } from "../../../state/identity.ts";
@@ -24,10 +23,8 @@ const HOOK_WORDS: Readonly<Record<string, string>> = {
 const JSON_FLAG = { json: { type: "boolean", description: "structured output" } } as const;
 
 function hooksOf(ctx: Context, inv: Inventory) {
-  const loc = { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env };
   return hookStates(
-    new Trail(),
-    loc,
+    ctx,
     inv.agents.map((a) => a.id),
   );
 }

@@ -12,7 +12,6 @@ import { hookStates } from "../../../scan/hooked.ts";
 import { instantOf, scanMachine } from "../../../scan/inventory.ts";
 import { serverRoots } from "../../../scan/reach.ts";
 import { tilde } from "../../../scan/render.ts";
-import { Trail } from "../../../scan/trail.ts";
 import type { Inventory } from "../../../scan/types.ts";
 import { agentIdFor, readAgentNames } from "../../../state/agent-names.ts";
 import { readConfig } from "../../../state/config.ts";
@@ -162,7 +161,7 @@ export async function explainThing(ctx: Context, word: string, json?: boolean): 
   );
   const agent = inv.agents.find((a) => a.id === id);
   if (agent) {
-    const hooks = hookStates(new Trail(), { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env }, [agent.id]);
+    const hooks = hookStates(ctx, [agent.id]);
     const dormant = dormantAgents(ctx.paths, inv, hooks, ctx.clock.now()).find((d) => d.id === agent.id);
     const hook = hooks[0];
     emit(ctx, json, { kind: "agent", agent, hook: hook ?? null, dormant: dormant ?? null }, () => [
