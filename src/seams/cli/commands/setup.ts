@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import type { Context } from "../../../ports/context.ts";
 import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
+import { scanMachine } from "../../../scan/inventory.ts";
+import { renderScan } from "../../../scan/render.ts";
 import { installApp } from "../../../wire/app.ts";
 import { addLoginPath } from "../../../wire/login-path.ts";
 import { reachSummary } from "../../../wire/reach.ts";
@@ -56,7 +58,10 @@ export const setupWith =
           args.json ? undefined : printLines(ctx, lines.map(homeWords(ctx.paths.home)));
         const app = installApp(ctx);
         const reach = await reachSummary(ctx);
-        say(renderReach(reach, app, ctx.paths.home));
+        // The scan's own screen: what each agent can reach, the credentials first, the gap last.
+        const inv = await scanMachine(ctx, { probe: args.probe !== false });
+        say(renderReach(reach, app, ctx.paths.home).slice(0, 2));
+        say(renderScan(inv));
         if (!args.yes) {
           const why = !ctx.io.stdinIsTTY
             ? "nothing was wired: there is no terminal to ask, and --yes was not given (memnox setup --yes wires without the question)"
