@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readReceipt } from "../src/update/receipt.ts";
 import { installApp, removeApp } from "../src/wire/app.ts";
 import { fakeHome, testContext } from "./support/index.ts";
 
@@ -14,6 +15,7 @@ describe("the stable binary", () => {
     const app = join(home.memnoxHome, "app", "memnox");
     expect(installApp(ctx)).toMatchObject({ status: "copied", path: app });
     expect(readFileSync(app, "utf8")).toBe("#!/bin/sh\necho one\n");
+    expect(readReceipt(ctx.paths)).toMatchObject({ method: "copy", source: binary });
     expect(statSync(app).mode & 0o777).toBe(0o755);
     expect(installApp(ctx).status).toBe("unchanged");
     writeFileSync(binary, "#!/bin/sh\necho two\n");

@@ -1,5 +1,6 @@
 // The stable copy of memnox at ~/.memnox/app/memnox: hooks, links, wrapped servers and the service start it, so
 // none of them points into an npx cache that can vanish (a missing hook binary fails open in every agent).
+
 import {
   chmodSync,
   copyFileSync,
@@ -15,6 +16,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Context } from "../ports/context.ts";
+import { writeCopyReceipt } from "../update/receipt.ts";
 import { sha256 } from "./files.ts";
 
 export interface AppCopy {
@@ -42,7 +44,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /** Copies the running binary to `paths.app`, replacing it atomically; from source there is no binary to copy. */
-export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath">): AppCopy {
+export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath" | "version">): AppCopy {
   const path = ctx.paths.app;
   if (ctx.selfArgv.length !== 1) {
     return { path, status: "source", words: "running from source: hooks and links start bun with this checkout" };
@@ -61,6 +63,8 @@ export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath">
   } finally {
     rmSync(tmp, { force: true });
   }
+  // Says where the copy came from (an npm or npx install), so `memnox update` upgrades it the right way.
+  writeCopyReceipt(ctx.paths, ctx.version, from);
   return { path, status: "copied", words: `copied ${from} to ${path}, which every hook and link starts` };
 }
 
