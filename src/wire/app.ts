@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Context } from "../ports/context.ts";
-import { writeCopyReceipt } from "../update/receipt.ts";
+import { receiptPath, writeCopyReceipt } from "../update/receipt.ts";
 import { sha256 } from "./files.ts";
 
 export interface AppCopy {
@@ -72,6 +72,7 @@ export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath" 
 export function removeApp(ctx: Pick<Context, "paths">): boolean {
   const had = existsSync(ctx.paths.app);
   rmSync(ctx.paths.app, { force: true });
+  rmSync(receiptPath(ctx.paths), { force: true });
   try {
     rmdirSync(dirname(ctx.paths.app));
   } catch {
