@@ -10,6 +10,8 @@ import { upgradePlan } from "../src/update/method.ts";
 import { readReceipt, writeCopyReceipt } from "../src/update/receipt.ts";
 import { LATEST_BASE } from "../src/update/release-index.ts";
 import { compareVersions } from "../src/update/version.ts";
+import { installAgentHook } from "../src/wire/hooks/install.ts";
+import { writeKept } from "../src/wire/kept.ts";
 import { testContext } from "./support/home.ts";
 import { type FakeHome, fakeHome, runSource, tempDir } from "./support/index.ts";
 import { hostRelease, type ReleaseServer, releaseServer, runInstallScript, stubBinary } from "./support/release.ts";
@@ -292,5 +294,25 @@ describe("update --rewire", () => {
     await using bare = fakeHome();
     const none = await runSource("memnox", ["update", "--rewire", "--json"], { env: bare.env() });
     expect(JSON.parse(none.stdout)).toEqual({ relinked: [], unchanged: 0, foreign: [] });
+  });
+});
+
+describe("rewire after an update, where setup ran", () => {
+  test("refreshes the stable copy from the new binary and repoints the hooks setup keeps", () => {
+    using home = fakeHome({
+      ".claude/settings.json": "{}\n",
+      "old/memnox": { content: "#!/bin/sh\necho old\n", mode: 0o755 },
+      "new/memnox": { content: "#!/bin/sh\necho new\n", mode: 0o755 },
+    });
+    const base = testContext(home).ctx;
+    const old = { ...base, execPath: home.join("old", "memnox"), selfArgv: [home.join("old", "memnox")] };
+    expect(installAgentHook(old, "claude-code").status).toBe("added");
+    expect(readFileSync(home.join(".claude", "settings.json"), "utf8")).toContain(home.join("old", "memnox"));
+    writeKept(base.paths.kept, () => ({ setupAt: "2026-11-30T12:00:00.000Z", hooked: ["claude-code"] }));
+    const fresh = { ...base, execPath: home.join("new", "memnox"), selfArgv: [home.join("new", "memnox")] };
+    const r = rewireAfterUpdate(fresh);
+    expect(readFileSync(base.paths.app, "utf8")).toBe("#!/bin/sh\necho new\n");
+    expect(r.hooks).toEqual(["claude-code: repointed"]);
+    expect(readFileSync(home.join(".claude", "settings.json"), "utf8")).toContain(base.paths.app);
   });
 });

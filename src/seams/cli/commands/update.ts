@@ -1,7 +1,9 @@
 // `memnox update`: the installed and the latest version, an upgrade only after a yes and only the way this copy was
 // installed, then the new binary redraws the wiring (`--rewire`). Offline it says so and changes nothing.
+
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { isAgentName } from "../../../../hooks/types.ts";
 import type { Context } from "../../../ports/context.ts";
 import { type Fetch, latestRelease } from "../../../update/latest.ts";
 import { upgradePlan } from "../../../update/method.ts";
@@ -9,6 +11,9 @@ import { readReceipt } from "../../../update/receipt.ts";
 import { LATEST_BASE } from "../../../update/release-index.ts";
 import { runUpgrade } from "../../../update/upgrade.ts";
 import { compareVersions } from "../../../update/version.ts";
+import { installApp } from "../../../wire/app.ts";
+import { installAgentHook } from "../../../wire/hooks/install.ts";
+import { readKept, setupRan } from "../../../wire/kept.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { confirm } from "../../shared/terminal.ts";
 import { emit, printLines } from "../output.ts";
@@ -121,15 +126,24 @@ export interface RewireReport {
   readonly unchanged: number;
   /** Files in ~/.memnox/bin memnox did not make; left alone. */
   readonly foreign: readonly string[];
+  /** Where setup ran: the stable copy refreshed from this binary and the kept hooks repointed at it. */
+  readonly app?: string;
+  readonly hooks?: readonly string[];
 }
 
 /**
- * The wiring setup draws, redrawn by the new binary after an upgrade; rules are left alone. Connected here: the
- * interceptor links in ~/.memnox/bin. The lead connects from setup: refreshing ~/.memnox/app/memnox when this copy
- * came from a package manager (a `copy` receipt), the agent hooks, the wrapped MCP entries and the session server,
- * and restarting the service so the daemon runs the new binary.
+ * The wiring setup draws, redrawn by the new binary after an upgrade; rules are left alone: the stable copy (a
+ * package-manager install upgrades its own binary, not ~/.memnox/app/memnox), the agent hooks setup keeps, and the
+ * interceptor links in ~/.memnox/bin. Wrapped MCP entries and the session server start the stable copy already.
  */
 export function rewireAfterUpdate(ctx: Context): RewireReport {
+  const kept = setupRan(ctx.paths.kept) ? readKept(ctx.paths.kept) : undefined;
+  const app = kept ? installApp(ctx).words : undefined;
+  const hooks = (kept?.hooked ?? []).filter(isAgentName).map((a) => `${a}: ${installAgentHook(ctx, a).status}`);
+  return { ...relink(ctx), ...(app ? { app } : {}), ...(kept ? { hooks } : {}) };
+}
+
+function relink(ctx: Context): RewireReport {
   const relinked: string[] = [];
   const foreign: string[] = [];
   let unchanged = 0;
