@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { entryPattern } from "../../policy/baseline.ts";
 import type { PolicyRule } from "../../policy/engine/index.ts";
 import { globMatcher } from "../../policy/engine/pattern.ts";
+import { MATCH_FIELDS } from "../../policy/engine/types.ts";
 import { loadRuleSet } from "../../policy/load/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { verbTable } from "../../resolve/index.ts";
@@ -27,23 +28,8 @@ export interface NativePlan {
   readonly unexpressible: readonly { readonly rule: string; readonly what: string; readonly why: string }[];
 }
 
-const CONDITIONS = [
-  "environments",
-  "branches",
-  "workingDirectories",
-  "agents",
-  "arguments",
-  "windows",
-  "roles",
-  "principals",
-  "models",
-  "providers",
-  "dataClassifications",
-  "jurisdictions",
-  "aboveAmount",
-  "scope",
-  "state",
-] as const;
+/** Match fields Claude Code's permissions cannot express: everything but the action and the target. */
+const CONDITIONS = MATCH_FIELDS.filter((f) => f !== "actions" && f !== "targets");
 
 /** A memnox path pattern as Claude Code's permission path: `//abs`, `~/…`, and a bare name anywhere. */
 function claudePath(target: string): string {
