@@ -3,9 +3,14 @@ SHELL := /bin/bash
 BUN := node_modules/.bin/bun
 HOST_BIN = dist/$(shell $(BUN) -e 'import {hostTarget} from "./build.ts"; console.log(hostTarget().name)')/memnox
 
-.PHONY: run test typecheck lint format unit build build-all bench e2e clean
+.PHONY: run test typecheck lint format unit build build-all release bench e2e clean
 
-node_modules/.installed: package.json package-lock.json
+# Installed once per lockfile content: a checkout sharing node_modules (a worktree) never reinstalls it.
+LOCK := $(shell (sha256sum package-lock.json 2>/dev/null || shasum -a 256 package-lock.json) | cut -c1-16)
+node_modules/.installed: node_modules/.installed-$(LOCK)
+	@touch $@
+
+node_modules/.installed-$(LOCK):
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -15,11 +20,15 @@ build: node_modules/.installed
 build-all: node_modules/.installed
 	$(BUN) build.ts
 
-# The main job: build this machine's binary and run memnox against this machine.
+# Every target: dist/release (archives, install.sh, SHA256SUMS, release.json) and dist/npm (packages to publish).
+release: node_modules/.installed
+	$(BUN) build.ts --release
+
+# The main job: build this machine's binary and run memnox against this machine: the scan, then the help.
 run: build
-	@$(HOST_BIN) --help
+	@$(HOST_BIN)
 	@echo
-	@$(HOST_BIN) --version
+	@$(HOST_BIN) --help
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p .
@@ -31,9 +40,13 @@ format: node_modules/.installed
 	node_modules/.bin/biome check --write .
 
 unit: node_modules/.installed
-	$(BUN) test
+	$(BUN) test --timeout 60000
 
 test: typecheck lint unit
+
+# The slow end-to-end runs (real binaries released, installed and upgraded; npm pack and install), kept out of unit.
+e2e: node_modules/.installed
+	$(BUN) test --timeout 120000 $(addprefix ./,$(wildcard test/e2e/*.e2e.ts))
 
 bench: build
 	@for f in bench/*.bench.ts; do echo "== $$f"; $(BUN) "$$f" || exit 1; done

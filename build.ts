@@ -1,4 +1,5 @@
-// Builds the single memnox executable per target: `bun build.ts --single` for this host, `bun build.ts` for all.
+// Builds the single memnox executable per target: `bun build.ts --single` for this host, `bun build.ts` for all,
+// `bun build.ts --release` for the archives, install.sh, SHA256SUMS, release.json and npm packages (bin/release/).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -110,8 +111,15 @@ async function runtimeFor(t: Target): Promise<string> {
   return bin;
 }
 
-export async function build(t: Target, host: boolean): Promise<string> {
-  const outfile = join(ROOT, "dist", t.name, "memnox");
+export interface BuildOptions {
+  /** Baked in as MEMNOX_VERSION; package.json's by default. */
+  readonly version?: string;
+  /** Where the binary goes; dist/<target>/memnox by default. */
+  readonly outfile?: string;
+}
+
+export async function build(t: Target, host: boolean, opts: BuildOptions = {}): Promise<string> {
+  const outfile = opts.outfile ?? join(ROOT, "dist", t.name, "memnox");
   const result = await Bun.build({
     entrypoints: [join(ROOT, "bin", "memnox.ts")],
     compile: {
@@ -126,7 +134,9 @@ export async function build(t: Target, host: boolean): Promise<string> {
     bytecode: true,
     format: "esm",
     minify: true,
-    define: { MEMNOX_VERSION: JSON.stringify(version()) },
+    // Each face's dynamic import becomes its own chunk, so builtins only one face needs load only there.
+    splitting: true,
+    define: { MEMNOX_VERSION: JSON.stringify(opts.version ?? version()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -135,7 +145,10 @@ export async function build(t: Target, host: boolean): Promise<string> {
   return outfile;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.argv.includes("--release")) {
+  const { release } = await import("./bin/release/index.ts");
+  await release({ root: ROOT, single: process.argv.includes("--single") });
+} else if (import.meta.main) {
   const single = process.argv.includes("--single");
   const host = hostTarget();
   const targets = single ? [host] : TARGETS;

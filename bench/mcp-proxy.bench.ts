@@ -1,4 +1,5 @@
-// What the MCP proxy adds: tools/call latency through it versus straight to the server, and its start-up cost.
+// What the MCP proxy adds: tools/call latency through the real face (compiled, real gate and ledger) versus straight
+// to the server, its start-up cost, and proof that the face loads none of the MCP SDK.
 // Run: bun bench/mcp-proxy.bench.ts  (ratios against baselines measured in the same run; not a test).
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,6 @@ import { hermeticEnv } from "../test/support/home.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const EVERYTHING = join(ROOT, "node_modules", ".bin", "mcp-server-everything");
-const FACE = join(ROOT, "test", "support", "proxy-face.ts");
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const WARMUP = 50;
 const STARTS = Number(process.env.BENCH_STARTS ?? 20);
@@ -47,22 +47,18 @@ async function timeToExit(argv: string[], runs: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-async function latency(): Promise<void> {
+async function latency(proxy: string): Promise<void> {
   const direct = await callLatencies(EVERYTHING, ["stdio"]);
-  const proxied = await callLatencies(process.execPath, [FACE, "--name", "everything", "--", EVERYTHING, "stdio"]);
+  const proxied = await callLatencies(proxy, ["--name", "everything", "--", EVERYTHING, "stdio"]);
   const p50 = quantile(proxied, 0.5) - quantile(direct, 0.5);
   const p99 = quantile(proxied, 0.99) - quantile(direct, 0.99);
-  console.log(`tools/call over ${CALLS} calls (server-everything echo; scripted allow-all gate, proxy from source)`);
+  console.log(`tools/call over ${CALLS} calls (server-everything echo; compiled face, real gate, ledger rows written)`);
   console.log(`  direct   p50 ${ms(quantile(direct, 0.5))}  p99 ${ms(quantile(direct, 0.99))}`);
   console.log(`  proxied  p50 ${ms(quantile(proxied, 0.5))}  p99 ${ms(quantile(proxied, 0.99))}`);
   console.log(`  added    p50 ${ms(p50)}  p99 ${ms(p99)}  (target: p50 under 1 ms) ${p50 < 1 ? "ok" : "OVER"}`);
 }
 
-async function startup(): Promise<void> {
-  const bin = await compiledBinary();
-  const links = mkdtempSync(join(tmpdir(), "memnox-bench-links-"));
-  const proxyLink = join(links, "memnox-mcp-proxy");
-  symlinkSync(bin, proxyLink);
+async function startup(bin: string, proxyLink: string): Promise<void> {
   const bunTrivial = await timeToExit([process.execPath, "-e", "0"], STARTS);
   const faceImport = await timeToExit(
     [process.execPath, "-e", `await import(${JSON.stringify(join(ROOT, "src/seams/mcp-proxy/index.ts"))})`],
@@ -73,9 +69,8 @@ async function startup(): Promise<void> {
     STARTS,
   );
   const compiledVersion = await timeToExit([bin, "--version"], STARTS);
-  // Loads the proxy face and parses its arguments; exits where createGate is still unbuilt, before any child.
+  // The whole face: arguments, the gate, a child that exits at once, and the proxy's own shutdown.
   const compiledProxy = await timeToExit([proxyLink, "--name", "x", "--", "true"], STARTS);
-  rmSync(links, { recursive: true, force: true });
   const med = (xs: number[]) => quantile(xs, 0.5);
   console.log(`start-up, median of ${STARTS} runs`);
   console.log(`  bun -e 0 (baseline)                 ${ms(med(bunTrivial))}`);
@@ -91,9 +86,30 @@ async function startup(): Promise<void> {
   );
 }
 
+/** Modules of the MCP SDK a fresh bun holds after importing `module`: the proxy face must hold none. */
+function sdkModulesLoaded(module: string): number {
+  const script = `await import(${JSON.stringify(module)}); console.log(Object.keys(require.cache).filter((k) => k.includes("@modelcontextprotocol/sdk")).length)`;
+  const r = Bun.spawnSync([process.execPath, "-e", script], { env, cwd: ROOT });
+  return Number(r.stdout.toString().trim());
+}
+
+function sdkCheck(): void {
+  const proxy = sdkModulesLoaded(join(ROOT, "src/seams/mcp-proxy/index.ts"));
+  const session = sdkModulesLoaded(join(ROOT, "src/seams/session/server.ts"));
+  console.log("MCP SDK modules loaded by importing a face");
+  console.log(`  proxy face (src/seams/mcp-proxy/index.ts)    ${proxy} ${proxy === 0 ? "ok" : "LOADS THE SDK"}`);
+  console.log(`  session server (src/seams/session/server.ts) ${session} (reference: the SDK is its job)`);
+}
+
+const links = mkdtempSync(join(tmpdir(), "memnox-bench-links-"));
 try {
-  await latency();
-  await startup();
+  const bin = await compiledBinary();
+  const proxyLink = join(links, "memnox-mcp-proxy");
+  symlinkSync(bin, proxyLink);
+  await latency(proxyLink);
+  await startup(bin, proxyLink);
+  sdkCheck();
 } finally {
   rmSync(home, { recursive: true, force: true });
+  rmSync(links, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 // What every adapter's tool table builds: filesystem, http and mcp actions on absolute paths and hosts.
-import { createHash } from "node:crypto";
+
 import { isAbsolute, join, resolve } from "node:path";
 import type { Action } from "../src/core/action.ts";
+import { sha256Hex } from "../src/state/hash.ts";
 import type { ParseContext, SeamCall } from "./types.ts";
 
 /** `~` expanded, relative resolved against the call's directory, `..` folded. */
@@ -104,10 +105,7 @@ export function patchCalls(patch: string, cwd: string, home: string, input: unkn
 
 /** A stable key for a call the agent gives no id (Gemini): the same tool and input before and after it runs. */
 export function inputKey(tool: string, input: unknown): string {
-  return createHash("sha256")
-    .update(`${tool}\0${canonical(input)}`)
-    .digest("hex")
-    .slice(0, 24);
+  return sha256Hex(`${tool}\0${canonical(input)}`).slice(0, 24);
 }
 
 function canonical(v: unknown): string {

@@ -91,7 +91,8 @@ describe("pure core", () => {
 });
 
 describe("hot path", () => {
-  const heavy = ["citty", "consola", "@modelcontextprotocol/sdk", "yaml"];
+  // node:crypto pulls in Node's streams and zlib: 3 ms of every hook's start.
+  const heavy = ["citty", "consola", "@modelcontextprotocol/sdk", "yaml", "node:crypto", "@noble/ed25519"];
   for (const face of ["hook", "shim", "shell", "mcp-proxy"]) {
     test(`the ${face} face loads none of ${heavy.join(", ")} statically`, () => {
       const { packages } = closure(join(ROOT, "src/seams", face, "index.ts"));
@@ -101,11 +102,29 @@ describe("hot path", () => {
     });
   }
 
+  test("the session face loads the MCP SDK only in server.ts, and only when it runs", () => {
+    const { packages } = closure(join(ROOT, "src/seams/session/index.ts"));
+    expect([...packages].some((p) => p.startsWith("@modelcontextprotocol/sdk"))).toBe(false);
+    for (const file of walk(join(ROOT, "src/seams/session"))) {
+      const sdk = staticImports(file).some((s) => s.startsWith("@modelcontextprotocol/sdk"));
+      expect(sdk, `${rel(file)} imports the MCP SDK`).toBe(rel(file) === "src/seams/session/server.ts");
+    }
+  });
+
   test("bin/memnox.ts loads every face lazily", () => {
     const { packages, files } = closure(join(ROOT, "bin/memnox.ts"));
     expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);
     expect([...files].some((f) => rel(f).startsWith("src/seams/"))).toBe(false);
   });
+});
+
+test("nothing imports node:crypto: the bundle hoists builtin imports, so one import anywhere loads it in every face", () => {
+  for (const file of [...walk(join(ROOT, "src")), ...walk(join(ROOT, "hooks")), join(ROOT, "bin/memnox.ts")]) {
+    expect(
+      staticImports(file).filter((s) => s === "node:crypto" || s === "crypto"),
+      rel(file),
+    ).toEqual([]);
+  }
 });
 
 test("only bin/ reads process.env; everything below takes the environment as an argument", () => {

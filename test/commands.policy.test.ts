@@ -150,14 +150,13 @@ describe("memnox protect --yes", () => {
     expect(readFileSync(home.join(".memnox", "config.toml"), "utf8")).toBe('mode = "enforce"\n');
   });
 
-  test("without --yes, with a later flag, or with an unknown flag: a clear error and nothing written", async () => {
+  test("a later flag, two steps at once or an unknown flag: a clear error and nothing written", async () => {
     using home = fakeHome();
     using repo = gitRepo({ "a.txt": "a" });
-    await expect(protect(home, [], repo.path)).rejects.toThrow(/only with --yes/);
-    await expect(protect(home, ["--yes", "--interceptors"], repo.path)).rejects.toThrow(
-      /--interceptors is not built yet/,
-    );
+    await expect(protect(home, ["--os-guard"], repo.path)).rejects.toThrow(/--os-guard is not built yet/);
+    await expect(protect(home, ["--yes", "--interceptors"], repo.path)).rejects.toThrow(/one step at a time/);
     await expect(protect(home, ["--yes", "--frobnicate"], repo.path)).rejects.toThrow(/unknown flag `--frobnicate`/);
+    await expect(protect(home, ["stray"], repo.path)).rejects.toThrow(/takes no argument `stray`/);
     expect(() => statSync(repo.join("memnox.policies.toml"))).toThrow();
   });
 

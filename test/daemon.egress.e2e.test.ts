@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { daemonClient } from "../src/gate/remote/client.ts";
 import { openLedger } from "../src/ledger/store.ts";
 import { type RunningDaemon, startDaemon } from "./support/daemon.ts";
 import { fakeHome, runBinary } from "./support/index.ts";
@@ -98,9 +99,18 @@ describe("the daemon's egress proxy", () => {
     ]);
   });
 
-  test("the session the proxy address declares is the session on the row", async () => {
-    await curl(["-x", proxy.replace("//", "//ses_declared@"), `http://127.0.0.1:${UP()}/x`]);
+  test("a session's own listener: the address it was given is what names the session on the row", async () => {
+    const client = daemonClient(join(home.memnoxHome, "memnox.sock"));
+    const mine = await client.call({ method: "ping", egressFor: "ses_declared" }, { timeoutMs: 2000 });
+    const again = await client.call({ method: "ping", egressFor: "ses_declared" }, { timeoutMs: 2000 });
+    client.close();
+    expect(mine?.egress?.port).toBeDefined();
+    expect(mine?.egress?.port).not.toBe(Number(proxy.split(":").at(-1)));
+    expect(again?.egress?.port).toBe(mine?.egress?.port);
+    await curl(["-x", `http://127.0.0.1:${mine?.egress?.port}`, `http://127.0.0.1:${UP()}/x`]);
     expect(egressRows().at(-1)?.agentSessionId).toBe("ses_declared");
+    await curl(["-x", proxy, `http://127.0.0.1:${UP()}/x`]);
+    expect(egressRows().at(-1)?.agentSessionId).toBeUndefined();
   });
 
   test("ask: the request waits for a person; approved it goes through, denied it is refused", async () => {

@@ -13,7 +13,7 @@ const home = fakeHome();
 const repo = gitRepo({ "README.md": "one\n" });
 let daemon: RunningDaemon;
 
-/** Rules that read raw arguments: only the seam holding them can decide these. */
+/** Rules that read raw arguments (only the seam holding them decides these), and one with a time window. */
 const ARGUMENT_RULES = `
 [[policies]]
 name = "no-credentials-in-requests"
@@ -23,6 +23,15 @@ arguments = { command = ["*Authorization:*", "*authorization:*"] }
 [policies.decision]
 effect = "deny"
 reason = "credentials are not sent from an agent's shell"
+
+[[policies]]
+name = "status-in-a-window"
+[policies.match]
+actions = ["git.log"]
+windows = [ { startHour = 0, endHour = 24 } ]
+[policies.decision]
+effect = "ask"
+reason = "history is read in a window"
 
 [[policies]]
 name = "issues-in-our-org-only"
@@ -91,6 +100,7 @@ test("in process and through the daemon, every corpus line gets the same verdict
   const extra = [
     "curl -H 'Authorization: Bearer abc' https://api.example.com/x",
     "curl https://api.example.com/x",
+    "git log --oneline",
     `rm -rf ${home.home}/elsewhere`,
   ];
   const requests: GateRequest[] = [
@@ -127,6 +137,7 @@ test("in process and through the daemon, every corpus line gets the same verdict
   expect(Math.min(effects.allow, effects.ask, effects.deny)).toBeGreaterThan(20);
   expect(rules).toContain("no-credentials-in-requests");
   expect(rules).toContain("git-push-force-denied");
+  expect(rules).toContain("status-in-a-window");
   const after = (await daemon.ping())?.answered;
   const answered = (after?.evaluate ?? 0) - (before?.evaluate ?? 0);
   const sentBack = (after?.local ?? 0) - (before?.local ?? 0);

@@ -4,12 +4,18 @@ import { decide } from "../gate/decide.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
-import type { EvaluateRequest, HoldRequest, PingReply, RecordRequest, Replies } from "../gate/remote/protocol.ts";
+import type {
+  EvaluateRequest,
+  HoldRequest,
+  PingReply,
+  PingRequest,
+  RecordRequest,
+  Replies,
+} from "../gate/remote/protocol.ts";
 import { inheritParent } from "../gate/rows.ts";
 import type { StateReaders } from "../gate/wiring.ts";
-import { stateDeps } from "../gate/wiring.ts";
+import { lazyInstant, stateDeps } from "../gate/wiring.ts";
 import type { Recorder } from "../ledger/index.ts";
-import { newEventId } from "../ledger/normalize.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readHold } from "../state/pending.ts";
@@ -24,16 +30,14 @@ export interface CoreParts {
   readonly rules: RuleCache;
   readonly readers: StateReaders;
   readonly log: DaemonLog;
-  ping(): Omit<PingReply, "answered" | "ruleSets">;
+  ping(egressFor?: string): Promise<Omit<PingReply, "answered" | "ruleSets">>;
 }
 
 export interface DaemonCore {
-  /** Writes what evaluate queued; runs by itself just after each answer is sent, and before shutdown. */
-  flush(): void;
   evaluate(r: EvaluateRequest): Promise<Replies["evaluate"]>;
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
   record(r: RecordRequest): Replies["record"];
-  ping(): PingReply;
+  ping(r: PingRequest): Promise<PingReply>;
 }
 
 export function daemonCore(p: CoreParts): DaemonCore {
@@ -42,19 +46,6 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const noticed = new Set<string>();
   let lastNoticeMs = Number.NEGATIVE_INFINITY;
   const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
-  // A decision's row is written right after its answer is on its way: the seam waits on the verdict, not on
-  // SQLite, and the row is in the ledger long before the seam's process has even exited, let alone acted.
-  const queued: (() => void)[] = [];
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    for (let job = queued.shift(); job; job = queued.shift()) job();
-  };
-  const later = (job: () => void) => {
-    queued.push(job);
-    if (!scheduled) setImmediate(flush);
-    scheduled = true;
-  };
 
   /** A held call raises one desktop notice: the daemon's way of reaching a person nobody else is asking. */
   const notice = (holdId: string) => {
@@ -76,31 +67,35 @@ export function daemonCore(p: CoreParts): DaemonCore {
       const set = p.rules.get(r.cwd, r.policies);
       const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
-      if (reads) answered.local += 1;
-      if (reads) return { local: `a rule in force matches on the arguments of \`${reads.name}\`` };
+      const elsewhere = reads
+        ? `a rule in force matches on the arguments of \`${reads.name}\``
+        : set.usesWindows && (r.tz ?? "") !== (p.ctx.env.TZ ?? "")
+          ? "a rule in force has time windows, and the caller's time zone is not the daemon's"
+          : undefined;
+      if (elsewhere) {
+        answered.local += 1;
+        return { local: elsewhere };
+      }
       const deps: GateDeps = {
         ...stateDeps(
           paths,
           {
             dry: false,
-            record: (e) => {
-              const row = { ...e, id: e.id ?? newEventId() };
-              later(() => p.recorder.record(row));
-              return row.id;
-            },
+            // Written before the answer leaves: a decision is on the record before the action can run.
+            record: (e) => p.recorder.record(e)?.id,
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
           },
           p.readers,
         ),
-        now: () => r.at,
+        now: () => lazyInstant(r.at.epochMs),
         rules: () => set,
         resolve: () => resolutionOf(r),
         caller: callerOf(r),
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);
-          later(() => p.recorder.keepRuleSet(set.hash, set.sources));
+          p.recorder.keepRuleSet(set.hash, set.sources);
         },
       };
       const answer = await decide(gateRequestOf(r), deps);
@@ -114,13 +109,11 @@ export function daemonCore(p: CoreParts): DaemonCore {
       return { outcome: await awaitHold(paths.pending, r.holdId, p.ctx.clock, signal) };
     },
     record(r) {
-      flush();
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
       const id = p.recorder.record(inheritParent(r.event, parent))?.id;
       answered.record += 1;
       return id ? { eventId: id } : {};
     },
-    flush,
-    ping: () => ({ ...p.ping(), answered: { ...answered }, ruleSets: p.rules.size }),
+    ping: async (r) => ({ ...(await p.ping(r.egressFor)), answered: { ...answered }, ruleSets: p.rules.size }),
   };
 }

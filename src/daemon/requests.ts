@@ -51,7 +51,8 @@ const Evaluate = v.object({
   rawArguments: v.boolean(),
   argsDigest: str,
   refusal: opt(str),
-  at: v.object({ epochMs: v.number(), utcOffsetMinutes: v.number() }),
+  at: v.object({ epochMs: v.number() }),
+  tz: opt(str),
 });
 
 const Hold = v.object({ method: v.literal("hold"), holdId: v.pipe(str, v.regex(/^[\w-]{1,80}$/)) });
@@ -61,7 +62,7 @@ const Record = v.object({
   event: v.looseObject({ kind: str, surface: str, operation: str, occurredAt: str }),
   inherit: opt(v.boolean()),
 });
-const Ping = v.object({ method: v.literal("ping") });
+const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 
 const Request = v.variant("method", [Evaluate, Hold, Record, Ping]);
 

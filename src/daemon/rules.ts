@@ -2,6 +2,7 @@
 // files it was built from by stat, and watching their directories reloads a set as soon as one changes.
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { ruleCacheDir } from "../gate/wiring.ts";
 import { RULE_FILE_NAMES } from "../policy/load/find.ts";
 import { findRuleFiles, type LoadedRuleSet, loadRuleSet, readRegistry } from "../policy/load/index.ts";
 import type { Paths } from "../state/paths.ts";
@@ -65,7 +66,7 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
     ].join("\n");
   };
   const load = (cwd: string, policies: string | undefined) =>
-    loadRuleSet({ cwd, env: policies ? { MEMNOX_POLICIES: policies } : {}, paths });
+    loadRuleSet({ cwd, env: policies ? { MEMNOX_POLICIES: policies } : {}, paths, cacheDir: ruleCacheDir(paths) });
 
   const rewatch = () => {
     const wanted = new Set([...entries.values()].flatMap((e) => e.dirs));

@@ -4,13 +4,15 @@ import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "nod
 import { MemnoxError } from "../core/errors.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
+import { lazyInstant } from "../gate/wiring.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";
 import { cachedReaders, stamp } from "./cached.ts";
 import { daemonCore } from "./core.ts";
 import { removeEgress, writeEgress } from "./egress/address.ts";
 import { daemonEgressGate } from "./egress/gate.ts";
-import { EGRESS_PORT, type EgressProxy, startEgressProxy } from "./egress/proxy.ts";
+import { type EgressListeners, egressListeners } from "./egress/listeners.ts";
+import { EGRESS_PORT } from "./egress/proxy.ts";
 import { daemonLog } from "./log.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
@@ -105,13 +107,16 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const log = daemonLog(paths.daemonLog, ctx.clock);
   const startedAt = new Date(ctx.clock.now()).toISOString();
   const recorder = createRecorder(paths, (t) => log.write("ledger", t.trim()));
-  let egress: EgressProxy | undefined;
-  const ping = (): Omit<PingReply, "answered" | "ruleSets"> => ({
-    pid: process.pid,
-    version: ctx.version,
-    startedAt,
-    ...(egress ? { egress: { host: egress.host, port: egress.port } } : {}),
-  });
+  let egress: EgressListeners | undefined;
+  const ping = async (egressFor?: string): Promise<Omit<PingReply, "answered" | "ruleSets">> => {
+    const at = egressFor ? await egress?.forSession(egressFor) : egress?.main;
+    return {
+      pid: process.pid,
+      version: ctx.version,
+      startedAt,
+      ...(at ? { egress: { host: at.host, port: at.port } } : {}),
+    };
+  };
   const rules = ruleCache({
     paths,
     onReload: (cwd, set, before) =>
@@ -127,19 +132,15 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   });
   const sockStamp = stamp(paths.sock);
   const digest = createArgsDigest(paths);
-  const now = () => ({ epochMs: ctx.clock.now(), utcOffsetMinutes: -new Date(ctx.clock.now()).getTimezoneOffset() });
-  try {
-    egress = await startEgressProxy(daemonEgressGate(paths, core, now, digest), {
-      port: opts.egressPort ?? egressPortOf(ctx.env.MEMNOX_EGRESS_PORT),
-      anyPort: true,
-      onError: (m) => log.write("egress", m),
-    });
-    writeEgress(paths, { host: egress.host, port: egress.port, pid: process.pid, startedAt });
-  } catch (e) {
-    log.write("egress", `the egress proxy could not start: ${(e as Error).message}`);
-  }
+  const now = () => lazyInstant(ctx.clock.now());
+  egress = await egressListeners(daemonEgressGate(paths, core, now, digest, ctx.env.TZ), {
+    port: opts.egressPort ?? egressPortOf(ctx.env.MEMNOX_EGRESS_PORT),
+    onError: (m) => log.write("egress", m),
+  });
+  const main = egress.main;
+  if (main) writeEgress(paths, { host: main.host, port: main.port, pid: process.pid, startedAt });
   const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
-  const where = egress ? `, egress proxy http://${egress.host}:${egress.port}` : "";
+  const where = main ? `, egress proxy http://${main.host}:${main.port}` : "";
   log.write("started", `pid ${process.pid}, socket ${paths.sock}${where}`);
   ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
 
@@ -151,7 +152,6 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   await egress?.close();
   await passes.close();
   rules.close();
-  core.flush();
   log.write("stopped", `on ${why}`);
   recorder.close();
   return 0;

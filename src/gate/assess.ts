@@ -40,7 +40,9 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent, boundary));
   const lineWide: Finding[] = [];
   const head = resolution.actions[0];
-  if (head && resolution.parseError) lineWide.push(unparsable(head, resolution.parseError));
+  const opaque = resolution.actions.find((a) => a.name === "shell.unknown");
+  const why = resolution.parseError ?? (opaque ? "it is nested too deep or could not be read" : undefined);
+  if (head && why) lineWide.push(unparsable(head, why));
   if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
   const perFindings = requests.map((r) => [
     ruleFinding(r.action, rules.evaluate(r, facts, at)),

@@ -1,7 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
 import type { Surface } from "../core/event.ts";
-import { createArgsDigest } from "../ledger/index.ts";
+import { createArgsDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { readConfig } from "../state/config.ts";
@@ -77,7 +77,7 @@ export function createGate(ctx: Context): GateServices {
     } catch {
       return undefined;
     }
-    const facts = { caller, resolution, digest, at: deps.now(), policies: ctx.env.MEMNOX_POLICIES };
+    const facts = { caller, resolution, digest, at: deps.now(), policies: ctx.env.MEMNOX_POLICIES, tz: ctx.env.TZ };
     const reply = await daemon.call(evaluateRequest(req, facts), { timeoutMs: CALL_TIMEOUT_MS });
     if (!reply || !("answer" in reply)) return undefined;
     return withLocalActions(reply.answer, resolution.actions);

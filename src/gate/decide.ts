@@ -153,7 +153,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(c.rule ? { ruleId: c.rule.name, ruleFile: c.rule.file, ruleLine: c.rule.line } : {}),
     ...(c.alternative ? { alternative: c.alternative } : {}),
     ...(recorded ? { request: recorded } : {}),
-    detail: { source: c.deciding.source, utcOffsetMinutes: at.utcOffsetMinutes },
+    detail: { source: c.deciding.source, ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}) },
   };
 }
 

@@ -27,6 +27,8 @@ export interface RuleSetView {
   readonly hash: string;
   readonly files: readonly string[];
   readonly problems: readonly RuleProblem[];
+  /** Whether any rule has time windows: only then does the local UTC offset (costly to read) matter. */
+  readonly usesWindows?: boolean;
   evaluate(request: PolicyRequest, facts: readonly StateFact[], at: Instant): Verdict;
 }
 

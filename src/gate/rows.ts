@@ -1,8 +1,10 @@
 // Where a seam's ledger rows go: through the daemon's one open connection when it answers, else straight into
 // the ledger. The writer picks each row's id up front, so a decision links to its outcome whichever way it went.
 import type { EventInput } from "../core/event.ts";
-import { createRecorder, type LedgerRow, type RuleSource } from "../ledger/index.ts";
 import { newEventId } from "../ledger/normalize.ts";
+import { createRecorder } from "../ledger/recorder.ts";
+import type { LedgerRow } from "../ledger/row.ts";
+import type { RuleSource } from "../ledger/store.ts";
 import type { Paths } from "../state/paths.ts";
 import { CALL_TIMEOUT_MS, type DaemonClient } from "./remote/client.ts";
 

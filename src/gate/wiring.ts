@@ -1,5 +1,6 @@
 // What decide() reads, wired to memnox's files: the same wiring for a seam's own process and for the daemon,
 // which differ only in where the caller's facts, the instant and the rule sets come from.
+import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
@@ -11,7 +12,7 @@ import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { callerFacts } from "./caller.ts";
-import type { GateDeps } from "./deps.ts";
+import type { GateDeps, Instant } from "./deps.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
 
@@ -76,17 +77,20 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
   const rules = (cwd: string): LoadedRuleSet => {
     let set = loaded.get(cwd);
     if (!set) {
-      set = loadRuleSet({ cwd, env: ctx.env, paths, ...(opts.ruleFile ? { file: opts.ruleFile } : {}) });
+      set = loadRuleSet({
+        cwd,
+        env: ctx.env,
+        paths,
+        cacheDir: ruleCacheDir(paths),
+        ...(opts.ruleFile ? { file: opts.ruleFile } : {}),
+      });
       loaded.set(cwd, set);
     }
     return set;
   };
   return {
     ...stateDeps(paths, sink, fileReaders(paths)),
-    now: () => {
-      const epochMs = ctx.clock.now();
-      return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };
-    },
+    now: () => lazyInstant(ctx.clock.now()),
     rules,
     resolve: (req) => {
       const rctx = { cwd: req.cwd, home: paths.home };
@@ -96,6 +100,23 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
+    },
+  };
+}
+
+/** Where parsed rule files are kept by content, for every process that loads rules. */
+export function ruleCacheDir(paths: Pick<Paths, "root">): string {
+  return join(paths.root, "cache", "rules");
+}
+
+/** The local UTC offset costs milliseconds to read the first time (time-zone data): read only if a window asks. */
+export function lazyInstant(epochMs: number): Instant {
+  let offset: number | undefined;
+  return {
+    epochMs,
+    get utcOffsetMinutes() {
+      offset ??= -new Date(epochMs).getTimezoneOffset();
+      return offset;
     },
   };
 }

@@ -43,6 +43,4 @@ function spelledOut(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
-}
+export { sha256Hex } from "../state/hash.ts";

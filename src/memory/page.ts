@@ -1,5 +1,5 @@
 // A memory page: the OKF v0.2 fields then memex's own, written in one fixed order and read strictly.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../state/hash.ts";
 import {
   type FmItem,
   type FmValue,
@@ -102,7 +102,7 @@ export class PageError extends Error {
 }
 
 export function hashBody(body: string): string {
-  return `sha256:${createHash("sha256").update(body, "utf8").digest("hex")}`;
+  return `sha256:${sha256Hex(body)}`;
 }
 
 /** Importance keeps three decimals so it always prints as a plain decimal memex can read back. */

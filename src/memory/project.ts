@@ -1,9 +1,10 @@
 // Which project a working directory belongs to: an opaque id from the normalized Git origin, a readable folder name.
-import { createHash } from "node:crypto";
+
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import type { Git } from "../ports/index.ts";
+import { sha256Hex } from "../state/hash.ts";
 import { slugify } from "./slug.ts";
 
 export interface ProjectRef {
@@ -61,7 +62,7 @@ export function normalizeRemote(url: string): string | undefined {
 }
 
 function digest(kind: string, value: string): string {
-  return createHash("sha256").update(`${kind}\n${value}`).digest("hex").slice(0, 16);
+  return sha256Hex(`${kind}\n${value}`).slice(0, 16);
 }
 
 async function gitText(git: Git, cwd: string, args: string[]): Promise<string | undefined> {

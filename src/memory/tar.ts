@@ -1,5 +1,4 @@
 // A small ustar writer and a strict reader, so a backup is exactly what we wrote and a restore sees every member's kind.
-import { gunzipSync, gzipSync } from "node:zlib";
 
 export interface TarEntry {
   readonly path: string;
@@ -65,7 +64,7 @@ export function tarGz(entries: readonly TarEntry[], mtime: number): Uint8Array {
     if (pad) parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(BLOCK * 2));
-  return gzipSync(Buffer.concat(parts));
+  return Bun.gzipSync(Buffer.concat(parts));
 }
 
 function field(b: Uint8Array, offset: number, width: number): string {
@@ -94,7 +93,7 @@ function paxPath(data: Uint8Array): string | undefined {
 export function readTarGz(bytes: Uint8Array): TarMember[] {
   let tar: Uint8Array;
   try {
-    tar = gunzipSync(bytes);
+    tar = Buffer.from(Bun.gunzipSync(new Uint8Array(bytes)));
   } catch {
     throw new Error("not a gzip archive");
   }

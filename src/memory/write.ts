@@ -1,5 +1,4 @@
 // Writing a page: validate, redact, place by scope and type, keep identity on update, index it, splice navigation.
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
@@ -196,7 +195,7 @@ export function writePage(store: Store, input: WriteInput): WriteResult {
   const locator = input.scope === "project" && input.project ? projectLocator(store, input.project) : undefined;
   const info = checkType(store, input, locator);
   const root = scopeRoot(store.layout, input.scope, locator);
-  const newId = randomUUID();
+  const newId = crypto.randomUUID();
   // The slug derives from the redacted title, so a credential in a title never reaches a file name.
   const slug = chooseSlug(input, scrub(title).text, root, newId);
   const path = pagePath(store, input.scope, locator, input.type, slug);

@@ -37,6 +37,20 @@ export const REASONS = {
   mcp: "these are the calls whose consequences other people see",
   http: "denying every unknown host breaks ordinary work on the first package install",
   reads: "reading changes nothing, and it is most of what an agent does",
+  disk: "rewriting a raw disk destroys every file on it at once",
+  system: "these files belong to the operating system, not to any project, and an agent has no business changing them",
+  memnox: "these files decide whether agents on this machine are governed, and an agent does not loosen its own leash",
+  agentConfig:
+    "this file decides which hooks and permissions an agent runs with, so a change to it is a person's decision",
+  hidden: "memnox cannot read this code before it runs, so it cannot tell a harmless script from a destructive one",
+  persistence: "it makes something run again later, unattended, which is how one bad command outlives the session",
+  inject: "a variable that loads code into every program it starts changes what each of them does",
+  processes: "stopping a process can take down somebody's work, or the guard itself",
+  network: "a raw connection or a remote shell reaches beyond this machine, and what crosses it is unseen",
+  history: "shell histories keep the tokens and passwords people typed, and no task needs to read them",
+  keychain: "the system keychain holds every saved password on this machine",
+  processSecrets: "another process's memory and the system's password files hold secrets no task needs",
+  privilege: "as another user, root above all, a command reaches past every boundary this session has",
 } as const;
 
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
@@ -106,6 +120,73 @@ function readDenied(
   };
 }
 
+// A pattern naming a directory covers everything inside it.
+const SYSTEM_PATHS = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/boot",
+  "/lib",
+  "/lib64",
+  "/System",
+  "/private/etc",
+  "/Library/LaunchDaemons",
+  "/proc",
+  "/sys",
+];
+
+const PROCESS_SECRETS = [
+  "/proc/*/mem",
+  "/proc/*/environ",
+  "/proc/kcore",
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+];
+
+const AGENT_CONFIGS = [
+  "~/.claude/settings.json",
+  "~/.claude/settings.local.json",
+  "~/.claude.json",
+  "~/.codex/config.toml",
+  "~/.codex/hooks.json",
+  "~/.gemini/settings.json",
+  "~/.cursor/hooks.json",
+  "~/.codeium/windsurf/hooks.json",
+  "**/.claude/settings.json",
+  "**/.claude/settings.local.json",
+  "**/.gemini/settings.json",
+  "**/.cursor/hooks.json",
+  "**/.windsurf/hooks.json",
+];
+
+const PERSISTENCE_PATHS = ["~/.config/systemd/**", "~/Library/LaunchAgents/**", "/etc/cron*/**", "/var/spool/cron/**"];
+
+const HISTORIES = [
+  "~/.bash_history",
+  "~/.zsh_history",
+  "~/.local/share/fish/fish_history",
+  "~/.psql_history",
+  "~/.mysql_history",
+];
+
+function writeRule(
+  name: string,
+  targets: readonly string[],
+  effect: "ask" | "deny",
+  reason: string,
+  description: string,
+): RuleSpec {
+  return {
+    name,
+    description,
+    match: { actions: ["filesystem.write", "filesystem.delete"], targets },
+    decision: { effect, reason },
+  };
+}
+
 export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   const by = `written by memnox protect --yes on ${opts.date}`;
   const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];
@@ -119,6 +200,30 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
       resource: ".env.example",
       note: "Read .env.example instead: it names the same variables without their values.",
     }),
+    readDenied("shell-histories-not-read", HISTORIES, REASONS.history, `shell histories, ${by}`),
+    readDenied("keychains-not-read", ["~/Library/Keychains"], REASONS.keychain, `the system keychain, ${by}`),
+    {
+      name: "keychain-passwords-not-read",
+      description: `saved passwords read through macOS security, ${by}`,
+      match: { actions: ["keychain.read"] },
+      decision: { effect: "deny", reason: REASONS.keychain },
+    },
+    readDenied(
+      "process-secrets-not-read",
+      PROCESS_SECRETS,
+      REASONS.processSecrets,
+      `process memory and password files, ${by}`,
+    ),
+    writeRule("memnox-not-loosened", ["~/.memnox/**"], "deny", REASONS.memnox, `memnox's own files, ${by}`),
+    {
+      name: "memnox-not-stopped",
+      description: `signals to memnox's own processes, ${by}`,
+      match: { actions: ["signal.kill"], targets: ["*memnox*"] },
+      decision: { effect: "deny", reason: REASONS.memnox },
+    },
+    writeRule("system-files-not-written", SYSTEM_PATHS, "deny", REASONS.system, `operating-system files, ${by}`),
+    writeRule("agent-configs-asked", AGENT_CONFIGS, "ask", REASONS.agentConfig, `agents' own settings, ${by}`),
+    writeRule("persistence-asked", PERSISTENCE_PATHS, "ask", REASONS.persistence, `scheduled and service files, ${by}`),
   ];
 }
 
@@ -183,6 +288,38 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
       reason: REASONS.unknown,
     }),
     ...rule("deletes-asked", `file deletes, ${by}`, ["filesystem.delete"], { effect: "ask", reason: REASONS.delete }),
+    ...rule("disk-writes-denied", `raw disk writes, ${by}`, ["disk.write"], { effect: "deny", reason: REASONS.disk }),
+    ...rule(
+      "hidden-code-asked",
+      `code memnox cannot read before it runs, ${by}`,
+      ["shell.dynamic", "shell.stdin", "shell.source", "shell.script", "shell.interactive", "*.eval"],
+      { effect: "ask", reason: REASONS.hidden },
+    ),
+    ...rule("persistence-commands-asked", `cron and service changes, ${by}`, ["system.crontab", "system.service"], {
+      effect: "ask",
+      reason: REASONS.persistence,
+    }),
+    ...rule("code-injection-asked", `variables that load code, ${by}`, ["environment.inject"], {
+      effect: "ask",
+      reason: REASONS.inject,
+    }),
+    ...rule("privilege-asked", `sudo, su, doas, pkexec, ${by}`, ["privilege.escalate"], {
+      effect: "ask",
+      reason: REASONS.privilege,
+    }),
+    ...rule("signals-asked", `stopping processes, ${by}`, ["signal.kill"], {
+      effect: "ask",
+      reason: REASONS.processes,
+    }),
+    ...rule(
+      "raw-network-asked",
+      `raw connections and remote shells, ${by}`,
+      ["network.ssh", "network.copy", "network.connect", "network.listen"],
+      {
+        effect: "ask",
+        reason: REASONS.network,
+      },
+    ),
     ...rule("mcp-calls-asked", `MCP tool calls, ${by}`, ["mcp.*"], { effect: "ask", reason: REASONS.mcp }),
     ...rule("http-requests-asked", `web requests, ${by}`, ["http.request"], { effect: "ask", reason: REASONS.http }),
     ...rule("reads-allowed", `reads from the verb tables, ${by}`, ["filesystem.read", ...patternsOf(tables, "read")], {

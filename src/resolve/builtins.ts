@@ -52,6 +52,8 @@ export const BUILTIN_ACTIONS: readonly BuiltinAction[] = [
   },
   { action: "system.crontab", class: "destructive", description: "crontab edits (write) and crontab -r (destructive)" },
   { action: "system.service", class: "write", description: "systemctl, launchctl, service changing what runs" },
+  { action: "privilege.escalate", class: "unknown", description: "sudo, doas, su, pkexec: running as another user" },
+  { action: "keychain.read", class: "read", description: "macOS security reading saved passwords or keys" },
   { action: "*.eval", class: "unknown", description: "inline code: python -c, node -e, perl -e, ruby -e, heredocs" },
   { action: "*.run", class: "unknown", description: "a program or script nothing here knows" },
   { action: "*.unknown", class: "unknown", description: "a verb a CLI's table does not list" },

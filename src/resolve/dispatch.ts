@@ -10,7 +10,7 @@ import { SQL_HANDLERS } from "./commands/sql.ts";
 import { SYSTEM_HANDLERS } from "./commands/system.ts";
 import { runTable } from "./commands/table.ts";
 import { WRAPPER_HANDLERS } from "./commands/wrappers.ts";
-import { basename } from "./paths.ts";
+import { basename, emitOperandReads } from "./paths.ts";
 import { verbTable } from "./tables/index.ts";
 
 export type Handler = (call: Call) => void;
@@ -60,5 +60,6 @@ export function dispatch(call: Call): void {
 export function runUnknown(call: Call, name: string): void {
   const safe = name.replace(/[^a-z0-9_+-]+/g, "-").replace(/^-+|-+$/g, "") || "command";
   call.emit({ name: `${safe}.run`, class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
+  emitOperandReads(call, call.args.slice(1));
   call.unknown(name);
 }

@@ -11,3 +11,4 @@ export {
 } from "./tables/index.ts";
 export { actionPattern } from "./tables/match.ts";
 export type { Resolution, ResolveContext, VerbEntry, VerbTable } from "./types.ts";
+export { commandWords } from "./words.ts";

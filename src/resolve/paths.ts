@@ -53,3 +53,24 @@ export function isInertDevice(path: string): boolean {
 export function isDiskDevice(path: string): boolean {
   return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/|mem$|kmem$|port$)/.test(path);
 }
+
+/** An operand that names a file: absolute, home-relative, explicitly relative, or a dotfile. */
+export function looksLikePath(text: string): boolean {
+  if (text.startsWith("-") || text.includes("://") || text.includes("=")) return false;
+  return /^(\/|~\/|\.\.?\/)/.test(text) || /^\.[\w-]/.test(text);
+}
+
+/** A program handed a path may read it: `sqlite3 ~/Library/Keychains/…` or `aws s3 cp ~/.aws/credentials s3://…`
+ * then meets the secret-read rules like `cat` would. */
+export function emitOperandReads(
+  call: { emit(a: { name: string; class: "read"; targets: string[] }): void; scope: { cwd: string; home: string } },
+  args: readonly { readonly text: string; readonly static: boolean }[],
+): void {
+  const paths = args.filter((a) => a.static && looksLikePath(a.text));
+  if (paths.length === 0) return;
+  call.emit({
+    name: "filesystem.read",
+    class: "read",
+    targets: paths.map((a) => absolutePath(a.text, call.scope.cwd, call.scope.home)),
+  });
+}

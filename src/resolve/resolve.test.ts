@@ -158,12 +158,20 @@ table("transparent prefixes and paths to programs", [
   ["\\git reset --hard", [["git.reset-hard"]]],
   ['"git" "reset" --hard', [["git.reset-hard"]]],
   ["C:/Git/bin/git.exe reset --hard", [["git.reset-hard"]]],
-  ["sudo -u root -- git reset --hard", [["git.reset-hard"]]],
-  ["sudo env VAR=1 git status", [["git.status", "read"]]],
+  ["sudo -u root -- git reset --hard", [["privilege.escalate", "unknown", ["root"]], ["git.reset-hard"]]],
+  [
+    "sudo env VAR=1 git status",
+    [
+      ["privilege.escalate", "unknown", ["root"]],
+      ["git.status", "read"],
+    ],
+  ],
+  ["sudo -u deploy git status", [["privilege.escalate", "unknown", ["deploy"]], ["git.status"]]],
+  ["pkexec /bin/sh", [["privilege.escalate", "unknown", ["root"]], ["shell.interactive"]]],
   ["env -i PATH=/usr/bin git reset --hard", [["git.reset-hard"]]],
   ["env -S 'PATH=/usr/bin rm -rf /'", [["filesystem.delete", "destructive", ["/"]]]],
   ["env -C /tmp rm -rf x", [["filesystem.delete", "destructive", ["/tmp/x"]]]],
-  ["doas rm -rf /x", [["filesystem.delete"]]],
+  ["doas rm -rf /x", [["privilege.escalate"], ["filesystem.delete"]]],
   ["nohup nice -n 5 timeout 5s stdbuf -oL setsid -f ionice -c3 time command exec rm x", [["filesystem.delete"]]],
   ["nice -n nope rm x", [["nice.run", "unknown"], ["filesystem.delete"]]],
   ["timeout --future-option 5s rm x", [["timeout.run", "unknown"], ["filesystem.delete"]]],
@@ -221,7 +229,15 @@ table("nested shells, eval and substitutions", [
   ["find /data -name x -delete", [["filesystem.read"], ["filesystem.delete", "destructive", ["/data"]]]],
   ["find . -name -delete -print", [["filesystem.read", "read"]]],
   ["watch 'rm -rf /x'", [["shell.execute"], ["filesystem.delete"]]],
-  ["su -c 'rm -rf /x'", [["shell.execute"], ["filesystem.delete"]]],
+  ["su -c 'rm -rf /x'", [["privilege.escalate"], ["shell.execute"], ["filesystem.delete"]]],
+  ["security find-generic-password -s github -w", [["keychain.read", "read"]]],
+  [
+    "sqlite3 ~/Library/Keychains/login.keychain-db 'select 1'",
+    [
+      ["sqlite3.run", "unknown"],
+      ["filesystem.read", "read", ["/home/me/Library/Keychains/login.keychain-db"]],
+    ],
+  ],
 ]);
 
 table("options and settings that run a command are resolved as commands", [

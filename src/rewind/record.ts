@@ -1,5 +1,5 @@
 // Where `memnox rewind` sends its `memnox.rewind` rows: the ledger, through the never-throwing recorder.
-import { createRecorder } from "../ledger/index.ts";
+import { createRecorder } from "../ledger/recorder.ts";
 import type { Context } from "../ports/context.ts";
 import type { Recorder } from "./types.ts";
 

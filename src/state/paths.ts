@@ -34,6 +34,12 @@ export interface Paths {
   readonly stop: string;
   /** `<server>.json`: each proxied MCP server's tools as memnox classified them. */
   readonly mcp: string;
+  /** The repositories `protect --hooks` put git hooks in, so uninstall finds them from anywhere. */
+  readonly gitHooks: string;
+  /** The last scan taken, which `agents list` and `status` read instead of scanning again. */
+  readonly lastScan: string;
+  /** The names people gave agents (`memnox agents name`). */
+  readonly agentNames: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -70,5 +76,8 @@ export function memnoxPaths(env: Env): Paths {
     keys: at("keys"),
     stop: at("stop.json"),
     mcp: at("mcp"),
+    gitHooks: at("git-hooks.json"),
+    lastScan: at("scan.json"),
+    agentNames: at("agents.json"),
   };
 }

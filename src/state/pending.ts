@@ -1,9 +1,10 @@
 // Held calls under ~/.memnox/pending/: a file per hold, so a second terminal can answer what the first waits on.
-import { createHash } from "node:crypto";
+
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { RuleRef } from "../core/verdict.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
+import { sha256Hex } from "./hash.ts";
 
 export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
 
@@ -47,7 +48,7 @@ export interface FingerprintParts {
 /** agent + action + target + environment: what a grant is bound to. */
 export function fingerprint(p: FingerprintParts): string {
   const text = [p.agent ?? "", p.action, p.target ?? "", p.environment ?? ""].join("\0");
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+  return sha256Hex(text).slice(0, 32);
 }
 
 const holdPath = (dir: string, id: string) => join(dir, `${id}.json`);

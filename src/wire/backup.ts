@@ -126,6 +126,8 @@ export interface RestoreRequest {
   /** The parts of memnox whose entries go; byte-for-byte only when no other part has entries in the file. */
   readonly owners: readonly string[];
   readonly strip: Strip;
+  /** Whether going back to the original bytes is a way out at all (not when the original held the entry too). */
+  readonly bytesOk?: (original: string | undefined) => boolean;
 }
 
 /** Takes memnox's entries back out of one file and says which of the two ways it did. */
@@ -146,7 +148,8 @@ function restoreOnce(req: RestoreRequest): RestoreResult {
     if (entry) release(req.backupDir, entry, req.owners);
     return { path: req.path, outcome: "missing", backup: entry?.copy ?? null };
   }
-  if (entry && isPristine(entry, current) && Object.keys(entry.owners).every((o) => req.owners.includes(o))) {
+  const sole = entry && Object.keys(entry.owners).every((o) => req.owners.includes(o));
+  if (entry && sole && isPristine(entry, current) && (req.bytesOk?.(originalText(entry)) ?? true)) {
     return restoreBytes(req, entry, current);
   }
   if (current.text === undefined) throw notText(req.path);

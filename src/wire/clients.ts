@@ -60,6 +60,8 @@ export interface ClientDef {
   readonly stdioEntry: (s: StdioServer) => { [key: string]: JsonValue };
   /** Why memnox reads this client's files but never edits them. */
   readonly readOnly?: string;
+  /** Servers the client itself will not start, by a list beside the server map (Gemini CLI's `mcp.allowed/excluded`). */
+  readonly hostDisabled?: (doc: unknown, name: string) => boolean;
 }
 
 const configHome = (loc: Locations) => loc.env.XDG_CONFIG_HOME || join(loc.home, ".config");
@@ -142,6 +144,12 @@ export const CLIENTS: readonly ClientDef[] = [
     ],
     key: ["mcpServers"],
     stdioEntry: flat,
+    hostDisabled: (doc, name) => {
+      const mcp = isRecord(doc) && isRecord(doc.mcp) ? doc.mcp : {};
+      const names = (v: unknown) => (Array.isArray(v) ? v : undefined);
+      const allowed = names(mcp.allowed);
+      return (names(mcp.excluded)?.includes(name) ?? false) || (allowed !== undefined && !allowed.includes(name));
+    },
   },
   {
     id: "windsurf",

@@ -1,9 +1,10 @@
 // Reading and rewriting config files memnox does not own: through symlinks to their target, keeping mode and
 // owner, atomically (temporary name in the target's directory, then rename), and never over a file that moved.
-import { createHash } from "node:crypto";
+
 import { chmodSync, chownSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { sha256Hex } from "../state/hash.ts";
 
 export interface ConfigBytes {
   /** The path as the client names it. */
@@ -20,7 +21,7 @@ export interface ConfigBytes {
 }
 
 export function sha256(data: string | Uint8Array): string {
-  return `sha256:${createHash("sha256").update(data).digest("hex")}`;
+  return `sha256:${sha256Hex(data)}`;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -17,12 +17,19 @@ export interface ServerEntry {
   readonly envKeys: readonly string[];
   readonly url?: string;
   readonly disabled: boolean;
+  /** The host's own tool filter: includeTools/excludeTools, enabled_tools/disabled_tools, tools.*, toolFilter.*. */
+  readonly toolFilter?: ToolFilter;
   /** Where the command and the argument list sit inside the entry (Zed once nested them under `command`). */
   readonly commandPath: readonly string[];
   readonly argsPath: readonly string[];
 }
 
 type Raw = Readonly<Record<string, unknown>>;
+
+export interface ToolFilter {
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+}
 
 export function isRecord(v: unknown): v is Raw {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -57,6 +64,7 @@ export function readEntry(name: string, raw: unknown, where: Where): ServerEntry
   const url = [raw.url, raw.httpUrl, raw.serverUrl].find((u): u is string => typeof u === "string");
   const envKeys = [...(isRecord(env) ? Object.keys(env) : []), ...(stringList(raw.env_vars) ?? [])];
   const argList = stringList(args);
+  const toolFilter = filterOf(raw);
   return {
     name,
     path: [...where.path, name],
@@ -68,9 +76,20 @@ export function readEntry(name: string, raw: unknown, where: Where): ServerEntry
     envKeys,
     ...(url !== undefined ? { url } : {}),
     disabled: raw.disabled === true || raw.enabled === false,
+    ...(toolFilter ? { toolFilter } : {}),
     commandPath: nested ? ["command", "path"] : ["command"],
     argsPath: nested ? ["command", "args"] : ["args"],
   };
+}
+
+/** The filter as Gemini CLI, Codex, Hermes and OpenClaw each spell it (see ToolFilter). */
+function filterOf(raw: Raw): ToolFilter | undefined {
+  const tools = isRecord(raw.tools) ? raw.tools : {};
+  const filter = isRecord(raw.toolFilter) ? raw.toolFilter : {};
+  const include = stringList(raw.includeTools ?? raw.enabled_tools ?? tools.include ?? filter.include);
+  const exclude = stringList(raw.excludeTools ?? raw.disabled_tools ?? tools.exclude ?? filter.exclude);
+  if (!include && !exclude) return undefined;
+  return { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) };
 }
 
 function transportOf(raw: Raw, command: unknown, url: string | undefined, args: unknown): Transport {

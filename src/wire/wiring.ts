@@ -1,6 +1,5 @@
 // `memnox doctor --wiring` and `--prove`: is each seam actually in the path, and does it refuse when asked to.
-// The setup work implements these; the doctor command (the scan work) prints them.
-import { MemnoxError } from "../core/errors.ts";
+// The setup work implements these (wiring-report.ts, prove.ts); the doctor command (the scan work) prints them.
 import type { Context } from "../ports/context.ts";
 
 export type WiringStatus = "ok" | "warn" | "fail" | "idle";
@@ -21,10 +20,12 @@ export interface ProofLine {
   readonly words: string;
 }
 
-export async function wiringReport(_ctx: Context): Promise<readonly WiringLine[]> {
-  throw new MemnoxError("not_built", "memnox doctor --wiring is not built yet", "it arrives with the setup work");
+export async function wiringReport(ctx: Context): Promise<readonly WiringLine[]> {
+  const { wiringLines } = await import("./wiring-report.ts");
+  return wiringLines(ctx);
 }
 
-export async function proveSeams(_ctx: Context): Promise<readonly ProofLine[]> {
-  throw new MemnoxError("not_built", "memnox doctor --prove is not built yet", "it arrives with the setup work");
+export async function proveSeams(ctx: Context): Promise<readonly ProofLine[]> {
+  const { proveAll } = await import("./prove.ts");
+  return proveAll(ctx);
 }

@@ -1,7 +1,9 @@
 // `memnox rewind` as a person types it: in process for the flags and the JSON contract, and once through the binary.
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
+import { openLedger } from "../../src/ledger/store.ts";
 import { run } from "../../src/seams/cli/index.ts";
+import { memnoxPaths } from "../../src/state/paths.ts";
 import { runBinary } from "../support/binary.ts";
 import { type GitRepo, gitRepo } from "../support/git.ts";
 import { type FakeHome, fakeHome, testContext } from "../support/home.ts";
@@ -32,7 +34,7 @@ function world() {
 
 describe("memnox rewind", () => {
   test("--take, --list, bare rewind and the --to it prints to undo it", async () => {
-    const { repo, memnox, json, advance } = world();
+    const { home, repo, memnox, json, advance } = world();
     const before = snapshot(repo.path);
     const git = gitState(repo);
     const taken = await json(["--take", "--reason", "before the refactor"], { MEMNOX_AGENT_NAME: "codex" });
@@ -64,6 +66,14 @@ describe("memnox rewind", () => {
     expect(back).toMatchObject({ repo: repo.path, target: { id: undo }, written: 2, removed: 0 });
     expect(back.undoCommand).toMatch(/^memnox rewind --to mst_\w+$/);
     expect(snapshot(repo.path)).toEqual(mess);
+
+    const ledger = openLedger(memnoxPaths(home.env()));
+    const rows = ledger.select("SELECT * FROM events WHERE operation = 'memnox.rewind' ORDER BY seq");
+    ledger.close();
+    expect(rows.map((row) => [row.surface, row.detail?.outcome, row.detail?.milestone])).toEqual([
+      ["cli", "done", taken.milestone.id],
+      ["cli", "done", undo],
+    ]);
   });
 
   test("--session and --last go back to before a session first changed anything", async () => {

@@ -27,6 +27,10 @@ export interface ClaudeProject extends AsyncDisposable {
 
 export interface RunClaudeOptions {
   readonly env?: Env;
+  /** A launcher the CLI runs under, e.g. `[memnox, "run", "--"]`. */
+  readonly launcher?: readonly string[];
+  /** Tools Claude Code's own permissions let run without asking (`--allowedTools`). */
+  readonly allowedTools?: readonly string[];
   readonly permissionMode?: string;
 }
 
@@ -97,8 +101,9 @@ async function runClaude(
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     ...opts.env,
   });
-  const argv = [CLAUDE, "-p", prompt, "--output-format", "json"];
+  const argv = [...(opts.launcher ?? []), CLAUDE, "-p", prompt, "--output-format", "json"];
   if (opts.permissionMode) argv.push("--permission-mode", opts.permissionMode);
+  if (opts.allowedTools) argv.push("--allowedTools", opts.allowedTools.join(","));
   const child = Bun.spawn(argv, { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),

@@ -1,6 +1,6 @@
 // The peers' shell corpora (../shared/corpora/shell): which cases apply, and how a resolution is scored.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { minimatch } from "minimatch";
 import type { Action } from "../../src/core/action.ts";
 
@@ -8,15 +8,9 @@ const ROOT = resolve(import.meta.dir, "..", "..");
 export const HOME = "/home/agent";
 export const CORPUS_CTX = { cwd: "/work/project", home: HOME };
 
-/** The corpora live beside the repository (`../shared/corpora/shell`), or where SHELL_CORPORA says. */
-export function corporaDir(): string | undefined {
-  const given = process.env.SHELL_CORPORA;
-  if (given) return existsSync(given) ? given : undefined;
-  for (let dir = ROOT; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, "shared", "corpora", "shell");
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+/** The corpora vendored in `fixtures/corpora/shell` (copied from the peers' projects, licences in its README). */
+export function corporaDir(): string {
+  return process.env.SHELL_CORPORA ?? join(ROOT, "fixtures", "corpora", "shell");
 }
 
 export const SECRET_GLOBS = [
@@ -91,6 +85,7 @@ export function corpusCases(dir: string): Case[] {
 }
 
 export function isSecretRead(a: Action): boolean {
+  if (a.name === "keychain.read") return true;
   return (
     a.name === "filesystem.read" && a.targets.some((t) => SECRET_GLOBS.some((g) => minimatch(t, g, { dot: true })))
   );

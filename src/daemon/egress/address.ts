@@ -30,10 +30,9 @@ export function removeEgress(paths: Pick<Paths, "egress">, pid: number): void {
   if (readEgress(paths)?.pid === pid) rmSync(paths.egress, { force: true });
 }
 
-/** The proxy address an agent is given; a session in the user part tells the proxy whose requests these are. */
-export function proxyUrl(address: { readonly host: string; readonly port: number }, session?: string): string {
-  const user = session ? `${encodeURIComponent(session)}@` : "";
-  return `http://${user}${address.host}:${address.port}`;
+/** The proxy address an agent is given; no credentials in it, since some clients (Claude Code) stall on them. */
+export function proxyUrl(address: { readonly host: string; readonly port: number }): string {
+  return `http://${address.host}:${address.port}`;
 }
 
 /** What the proxy cannot see, in the words `memnox run` and `memnox doctor --wiring` print. */
@@ -41,7 +40,7 @@ export const EGRESS_BLIND_SPOTS: readonly string[] = [
   "anything that ignores HTTP_PROXY/HTTPS_PROXY/ALL_PROXY, or a host listed in NO_PROXY",
   "an agent started from the desktop or a dock icon, unless its own settings name the proxy",
   "the path, headers and body of an HTTPS request: only the destination host is known",
-  "which agent sent a request, beyond the session its proxy address declares",
+  "which agent sent a request, beyond the session its proxy address declares (a `memnox run` gets a port of its own)",
 ];
 
 export function egressBlindSpotsLine(): string {

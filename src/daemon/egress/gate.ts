@@ -21,6 +21,7 @@ export function egressRequest(
   caller: EgressCaller,
   at: Instant,
   argsDigest: string,
+  tz?: string,
 ): EvaluateRequest {
   const start = caller.session ? sessionStart(paths, caller.session) : undefined;
   const cwd = start?.cwd ?? paths.home;
@@ -44,7 +45,8 @@ export function egressRequest(
     unknown: [],
     rawArguments: false,
     argsDigest,
-    at,
+    at: { epochMs: at.epochMs },
+    ...(tz ? { tz } : {}),
   };
 }
 
@@ -53,12 +55,13 @@ export function daemonEgressGate(
   core: DaemonCore,
   now: () => Instant,
   digest: (raw: string) => string,
+  tz?: string,
 ): EgressGate {
   // The digest of an action that carries no arguments, as decide() takes it in a seam's own process.
   const empty = digest("{}");
   return {
     async decide(host, caller) {
-      const reply = await core.evaluate(egressRequest(paths, host, caller, now(), empty));
+      const reply = await core.evaluate(egressRequest(paths, host, caller, now(), empty, tz));
       if ("answer" in reply) return reply.answer;
       throw new Error(reply.local);
     },

@@ -7,7 +7,7 @@ import type { GateAnswer, HoldOutcome } from "../../gate/types.ts";
 import { hostOf } from "../../resolve/commands/network.ts";
 
 export interface EgressCaller {
-  /** The session the proxy address declared (`http://<session>@127.0.0.1:port`), when it declared one. */
+  /** The session this listener was opened for (`memnox run` asks for one per session), when it was. */
   readonly session?: string;
 }
 
@@ -20,6 +20,8 @@ export interface EgressGate {
 export interface EgressProxy {
   readonly host: string;
   readonly port: number;
+  /** When a request last arrived, and whether any connection is still open: a session's listener closes idle. */
+  idleSince(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,8 @@ export interface EgressOptions {
   /** 8888 unless said; when it is taken and `anyPort`, any free port. */
   readonly port?: number;
   readonly anyPort?: boolean;
+  /** Whose requests arrive on this listener; the address itself is what declares the session. */
+  readonly caller?: EgressCaller;
   readonly onError?: (message: string) => void;
 }
 
@@ -43,19 +47,6 @@ const HOP = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
-
-/** The session named in the proxy URL's user part, which clients send as Proxy-Authorization. */
-export function callerOf(header: string | undefined): EgressCaller {
-  const m = /^basic\s+(\S+)/i.exec(header ?? "");
-  if (!m?.[1]) return {};
-  const user = Buffer.from(m[1], "base64").toString("utf8").split(":")[0] ?? "";
-  try {
-    const session = decodeURIComponent(user);
-    return /^[\w.-]{1,120}$/.test(session) ? { session } : {};
-  } catch {
-    return {};
-  }
-}
 
 type Admission = { readonly ok: true } | { readonly ok: false; readonly status: number; readonly reason: string };
 
@@ -87,7 +78,12 @@ function onClose(stream: Duplex): AbortSignal {
   return ac.signal;
 }
 
-async function plain(gate: EgressGate, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function plain(
+  gate: EgressGate,
+  caller: EgressCaller,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   const refuse = (status: number, reason: string) => {
     res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "x-memnox": "refused" });
     res.end(`${reason}\n`);
@@ -100,7 +96,7 @@ async function plain(gate: EgressGate, req: http.IncomingMessage, res: http.Serv
   }
   const host = url.protocol === "http:" ? hostOf(url.host) : undefined;
   if (!host) return refuse(400, "this is memnox's egress proxy: only http:// URLs and CONNECT tunnels pass it");
-  const admitted = await admit(gate, host, callerOf(req.headers["proxy-authorization"]), onClose(req.socket));
+  const admitted = await admit(gate, host, caller, onClose(req.socket));
   if (!admitted.ok) return refuse(admitted.status, admitted.reason);
   const headers: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && v !== undefined) headers[k] = v;
@@ -126,7 +122,13 @@ async function plain(gate: EgressGate, req: http.IncomingMessage, res: http.Serv
   req.pipe(upstream);
 }
 
-async function tunnel(gate: EgressGate, req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+async function tunnel(
+  gate: EgressGate,
+  caller: EgressCaller,
+  req: http.IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+): Promise<void> {
   client.on("error", () => client.destroy());
   const target = req.url ?? "";
   const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target);
@@ -135,7 +137,7 @@ async function tunnel(gate: EgressGate, req: http.IncomingMessage, client: Duple
     client.end(refusalText(400, "CONNECT needs host:port"));
     return;
   }
-  const admitted = await admit(gate, host, callerOf(req.headers["proxy-authorization"]), onClose(client));
+  const admitted = await admit(gate, host, caller, onClose(client));
   if (!admitted.ok) {
     client.end(refusalText(admitted.status, admitted.reason));
     return;
@@ -168,8 +170,9 @@ function listen(server: http.Server, port: number): Promise<number> {
 
 export async function startEgressProxy(gate: EgressGate, opts: EgressOptions = {}): Promise<EgressProxy> {
   const report = opts.onError ?? (() => {});
+  const caller = opts.caller ?? {};
   const server = http.createServer((req, res) => {
-    plain(gate, req, res).catch((e) => {
+    plain(gate, caller, req, res).catch((e) => {
       report(`egress request failed: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(502).end();
     });
@@ -179,9 +182,19 @@ export async function startEgressProxy(gate: EgressGate, opts: EgressOptions = {
   server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     tunnels.add(client);
     client.once("close", () => tunnels.delete(client));
-    tunnel(gate, req, client, head).catch((e) => {
+    tunnel(gate, caller, req, client, head).catch((e) => {
       report(`egress tunnel failed: ${(e as Error).message}`);
       client.destroy();
+    });
+  });
+  let open = 0;
+  let lastAt = performance.now();
+  server.on("connection", (socket: Duplex) => {
+    open += 1;
+    lastAt = performance.now();
+    socket.once("close", () => {
+      open -= 1;
+      lastAt = performance.now();
     });
   });
   const wanted = opts.port ?? EGRESS_PORT;
@@ -195,6 +208,7 @@ export async function startEgressProxy(gate: EgressGate, opts: EgressOptions = {
   return {
     host: EGRESS_HOST,
     port,
+    idleSince: () => (open > 0 || tunnels.size > 0 ? undefined : lastAt),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

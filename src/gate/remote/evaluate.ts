@@ -13,6 +13,8 @@ export interface SeamFacts {
   readonly digest: (raw: string) => string;
   readonly at: Instant;
   readonly policies?: string | undefined;
+  /** TZ as the seam has it. */
+  readonly tz?: string | undefined;
 }
 
 function wire(a: Action): WireAction {
@@ -57,7 +59,9 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     rawArguments: req.rawArguments !== undefined,
     argsDigest: f.digest(rawArguments(req)),
     ...(req.refusal !== undefined ? { refusal: req.refusal } : {}),
-    at: f.at,
+    // The instant alone: reading the local offset costs milliseconds, and only a time window needs it.
+    at: { epochMs: f.at.epochMs },
+    ...(f.tz ? { tz: f.tz } : {}),
   };
 }
 

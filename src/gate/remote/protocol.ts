@@ -3,7 +3,6 @@
 import type { ActionClass } from "../../core/action.ts";
 import type { EventInput, Surface } from "../../core/event.ts";
 import type { Boundary } from "../boundary.ts";
-import type { Instant } from "../deps.ts";
 import type { DeclaredScope } from "../scope.ts";
 import type { GateAnswer, HoldOutcome } from "../types.ts";
 
@@ -51,7 +50,9 @@ export interface EvaluateRequest {
   readonly argsDigest: string;
   readonly refusal?: string;
   /** The seam's instant, so a verdict with a time window is the one the seam would have reached. */
-  readonly at: Instant;
+  readonly at: { readonly epochMs: number };
+  /** The seam's TZ: a rule with time windows is decided by the daemon only when its own TZ is the same. */
+  readonly tz?: string;
 }
 
 export interface HoldRequest {
@@ -68,6 +69,8 @@ export interface RecordRequest {
 
 export interface PingRequest {
   readonly method: "ping";
+  /** `memnox run`'s session: the reply's `egress` is then a listener of that session's own. */
+  readonly egressFor?: string;
 }
 
 export type DaemonRequest = EvaluateRequest | HoldRequest | RecordRequest | PingRequest;

@@ -44,6 +44,17 @@ export function pickSession(ledger: Ledger, given?: string): string {
   return last.s;
 }
 
+/** The newest session `agent` recorded, or undefined when it has none in the ledger. */
+export function newestSessionOf(ledger: Ledger, agent: string): string | undefined {
+  return (
+    ledger.db
+      .query<{ s: string }, [string]>(
+        "SELECT session AS s FROM events WHERE agent = ? AND session IS NOT NULL ORDER BY seq DESC LIMIT 1",
+      )
+      .get(agent)?.s ?? undefined
+  );
+}
+
 export function buildReplay(ledger: Ledger, session: string): Replay {
   const rows = sessionRows(ledger, session);
   const entries = joinEntries(

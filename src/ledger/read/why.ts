@@ -6,14 +6,18 @@ import { type Entry, entryJson, joinEntries } from "./entries.ts";
 import { clock } from "./format.ts";
 import { childrenOf, rowByIdPrefix } from "./window.ts";
 
-/** The row and what came of it: the given id (a prefix will do), or the last decision that did not simply proceed. */
-export function findEntry(ledger: Ledger, idPrefix?: string): Entry | undefined {
+const NOTABLE = "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow')";
+
+/**
+ * The row and what came of it: the given id (a prefix will do), or the last decision that did not simply proceed
+ * (in `session` when one is given).
+ */
+export function findEntry(ledger: Ledger, idPrefix?: string, session?: string): Entry | undefined {
   let row: LedgerRow | undefined;
   if (idPrefix) row = rowByIdPrefix(ledger, idPrefix);
-  else
-    [row] = ledger.select(
-      "SELECT * FROM events WHERE kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow') ORDER BY seq DESC LIMIT 1",
-    );
+  else if (session)
+    [row] = ledger.select(`SELECT * FROM events WHERE ${NOTABLE} AND session = ? ORDER BY seq DESC LIMIT 1`, session);
+  else [row] = ledger.select(`SELECT * FROM events WHERE ${NOTABLE} ORDER BY seq DESC LIMIT 1`);
   if (!row) return undefined;
   if (row.kind !== "decision" && row.parent) {
     const [parent] = ledger.select("SELECT * FROM events WHERE id = ?", row.parent);

@@ -112,6 +112,15 @@ function longestLiteral(m: RuleMatch): number {
   return all.reduce((max, p) => Math.max(max, literalLength(p)), 0);
 }
 
+/** Built on first use: a hook evaluates a handful of the rules it loads, so most patterns are never compiled. */
+function lazy(build: () => Matcher): Matcher {
+  let m: Matcher | undefined;
+  return (v) => {
+    m ??= build();
+    return m(v);
+  };
+}
+
 export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): CompiledRule {
   const m = rule.match;
   const out: Mutable<CompiledRule> = {
@@ -123,17 +132,17 @@ export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): Compil
   };
   for (const f of NAME_FIELDS) {
     const ps = m[f];
-    if (ps && !isWildcardOnly(ps)) out[f] = namesOf(ps);
+    if (ps && !isWildcardOnly(ps)) out[f] = lazy(() => namesOf(ps));
   }
   for (const f of ["targets", "workingDirectories"] as const) {
     const ps = m[f];
-    if (ps && !isWildcardOnly(ps)) out[f] = anyOf(ps, (p) => pathMatcher(p, opts.home));
+    if (ps && !isWildcardOnly(ps)) out[f] = lazy(() => anyOf(ps, (p) => pathMatcher(p, opts.home)));
   }
   if (m.arguments) {
     out.arguments = Object.entries(m.arguments).map(([name, patterns]) => ({
       name,
       patterns,
-      matchers: patterns.map((p) => globMatcher(p)),
+      matchers: patterns.map((p) => lazy(() => globMatcher(p))),
       absentOk: patterns.includes("*"),
     }));
   }

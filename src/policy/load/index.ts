@@ -1,8 +1,10 @@
 // The rule set in force at a working directory: find, read, parse, validate, compile, hash. Sync, for the hook path.
-import { createHash } from "node:crypto";
+
 import { readFileSync } from "node:fs";
 import { describeError } from "../../core/errors.ts";
+import { sha256Hex } from "../../state/hash.ts";
 import { compile, evaluate } from "../engine/index.ts";
+import { readCachedCheck, writeCachedCheck } from "./cache.ts";
 import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";
 import { parseRuleText } from "./parse.ts";
 import { readRegistry } from "./registry.ts";
@@ -17,7 +19,7 @@ export { formatProblem } from "./types.ts";
 export { validateRuleData } from "./validate.ts";
 
 export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 /** Parses and validates one file's text; never throws, whatever the text. */
@@ -30,7 +32,7 @@ export function checkText(path: string, origin: RuleOrigin, text: string, applie
   return { ...base, rules: v.rules, problems: v.problems, ...(v.project ? { project: v.project } : {}) };
 }
 
-function readCandidate(c: Candidate): { checked: CheckedFile; source?: RuleSource } {
+function readCandidate(c: Candidate, cacheDir: string | undefined): { checked: CheckedFile; source?: RuleSource } {
   let text: string;
   try {
     text = readFileSync(c.path, "utf8");
@@ -49,8 +51,22 @@ function readCandidate(c: Candidate): { checked: CheckedFile; source?: RuleSourc
     };
     return { checked };
   }
-  const checked = checkText(c.path, c.origin, text, c.applies);
+  const checked = cacheDir ? checkCached(cacheDir, c, text) : checkText(c.path, c.origin, text, c.applies);
   return { checked, source: { path: c.path, origin: c.origin, text, hash: checked.hash ?? sha256(text) } };
+}
+
+/** checkText, but a file already parsed and validated with this exact content is read back from the cache. */
+function checkCached(cacheDir: string, c: Candidate, text: string): CheckedFile {
+  const hash = sha256(text);
+  const hit = readCachedCheck(cacheDir, c.path, hash);
+  if (hit) return { path: c.path, origin: c.origin, applies: c.applies, exists: true, hash, ...hit };
+  const checked = checkText(c.path, c.origin, text, c.applies);
+  writeCachedCheck(cacheDir, c.path, hash, {
+    rules: checked.rules,
+    problems: checked.problems,
+    ...(checked.project ? { project: checked.project } : {}),
+  });
+  return checked;
 }
 
 /** The hash of a set: its files' content hashes, sorted, so paths and order do not change it. */
@@ -72,11 +88,15 @@ function assemble(checked: readonly CheckedFile[], sources: readonly RuleSource[
     sources: inForce,
     checked,
     compiled,
+    usesWindows: compiled.rules.some((r) => r.windows !== undefined),
     evaluate: (request, facts, at, defaultEffect) => evaluate(compiled, request, facts, at, defaultEffect),
   };
 }
 
-export interface LoadOptions extends FindOptions {}
+export interface LoadOptions extends FindOptions {
+  /** Where parsed rule files are kept by content (`~/.memnox/cache/rules`); none means parse every time. */
+  readonly cacheDir?: string;
+}
 
 /** The rule set in force at `opts.cwd`. Never throws: a broken or missing file becomes a problem beside the others' rules. */
 export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
@@ -87,7 +107,7 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
   } catch (e) {
     problems.push({ file: opts.paths.policiesRegistry, message: describeError(e) });
   }
-  const read = findRuleFiles(opts, registered).map(readCandidate);
+  const read = findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir));
   const checked = read.map((r) => r.checked);
   if (problems.length > 0)
     checked.push({

@@ -50,6 +50,8 @@ export interface LoadedRuleSet {
   readonly sources: readonly RuleSource[];
   readonly checked: readonly CheckedFile[];
   readonly compiled: CompiledRuleSet;
+  /** Whether any rule in force has time windows. */
+  readonly usesWindows: boolean;
   evaluate(request: PolicyRequest, facts: readonly StateFact[], at: Instant, defaultEffect?: Effect): Verdict;
 }
 

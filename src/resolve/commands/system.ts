@@ -46,11 +46,22 @@ function serviceManager(verbAt: (words: readonly string[]) => string | undefined
 
 const firstWord = (words: readonly string[]) => words.find((w) => !w.startsWith("-"));
 
+const KEYCHAIN_READS = /^(find-(generic|internet)-password|dump-keychain|export|find-certificate|find-identity)$/;
+
+/** macOS `security`: reading a saved password or the whole keychain is a secret read, whatever file holds it. */
+const security: Handler = (call) => {
+  const verb = firstWord(call.args.slice(1).map((a) => a.text));
+  if (verb && KEYCHAIN_READS.test(verb)) return call.emit({ name: "keychain.read", class: "read", targets: [verb] });
+  call.emit({ name: "security.run", class: "unknown", targets: verb ? [verb] : [] });
+  call.unknown("security");
+};
+
 export const SYSTEM_HANDLERS: Readonly<Record<string, Handler>> = {
   kill,
   pkill: kill,
   killall: kill,
   crontab,
+  security,
   systemctl: serviceManager(firstWord),
   launchctl: serviceManager(firstWord),
   service: serviceManager((w) => w.filter((x) => !x.startsWith("-"))[1] ?? (w.length === 0 ? undefined : "status")),

@@ -1,5 +1,7 @@
 // Any CLI with a verb table: subcommand words and options pick the entry, the entry gives name and class.
+
 import type { Arg, Call } from "../call.ts";
+import { emitOperandReads } from "../paths.ts";
 import { classOf } from "../tables/index.ts";
 import { matchTable, type Scanned, scan } from "../tables/match.ts";
 import type { VerbTable } from "../types.ts";
@@ -25,6 +27,7 @@ export function runTable(table: VerbTable, call: Call, args: readonly Arg[]): vo
     return;
   }
   call.emit({ name: m.action, class: m.entry.class, targets: m.rest.map((a) => a.text), cli: table.cli });
+  emitOperandReads(call, m.rest);
 }
 
 /** An action the CLI's reader chose by name; its class always comes from the table. */

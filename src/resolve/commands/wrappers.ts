@@ -89,6 +89,27 @@ function splitString(a: Arg): Arg[] {
   }
 }
 
+/** Running as somebody else (root by default) is its own action, whatever runs under it. */
+function escalate(call: Call, user: string | undefined): void {
+  call.emit({ name: "privilege.escalate", class: "unknown", targets: [user ?? "root"] });
+}
+
+const pkexec: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), {
+    flags: "",
+    values: "",
+    longValues: ["user"],
+    long: ["disable-internal-agent", "keep-cwd"],
+    posix: true,
+  });
+  escalate(call, optValue(p, "--user")?.text);
+  if (p.operands.length === 0) {
+    call.emit({ name: "shell.interactive", class: "unknown", targets: ["root"] });
+    return call.unknown("pkexec shell");
+  }
+  runRest(call, p.operands);
+};
+
 const sudo: Handler = (call) => {
   const p = parseOpts(call.args.slice(1), {
     flags: "AbEeHiKklnPSsVv",
@@ -99,6 +120,7 @@ const sudo: Handler = (call) => {
     posix: true,
   });
   if (p.unknown.length > 0) ambiguous(call, "sudo", p);
+  escalate(call, optValue(p, "-u", "--user")?.text);
   const rest = stripAssignments(call, p.operands);
   const edit = p.opts.some((o) => o.name === "-e" || o.name === "--edit");
   if (edit) {
@@ -117,6 +139,7 @@ const sudo: Handler = (call) => {
 const doas: Handler = (call) => {
   const p = parseOpts(call.args.slice(1), { flags: "Lns", values: "Cu", posix: true });
   if (p.unknown.length > 0) ambiguous(call, "doas", p);
+  escalate(call, optValue(p, "-u")?.text);
   if (p.operands.length === 0 && p.opts.some((o) => o.name === "-s")) {
     call.emit({ name: "shell.interactive", class: "unknown", targets: ["root"] });
     return call.unknown("doas shell");
@@ -132,6 +155,7 @@ const su: Handler = (call) => {
     longValues: ["command", "group", "shell", "session-command", "supp-group", "whitelist-environment"],
     posix: true,
   });
+  escalate(call, p.operands.find((a) => a.text !== "-")?.text);
   const cmd = optValue(p, "-c", "--command", "--session-command");
   if (cmd?.static) return call.engine.shell(cmd.text, call);
   call.emit({ name: "shell.interactive", class: "unknown", targets: p.operands.map((a) => a.text) });
@@ -292,6 +316,7 @@ function runner(name: string, execWords: readonly string[]): Handler {
 export const WRAPPER_HANDLERS: Readonly<Record<string, Handler>> = {
   env,
   sudo,
+  pkexec,
   doas,
   su,
   time,

@@ -77,7 +77,8 @@ async function usage(trail: readonly string[], def: CommandDef): Promise<string>
       const aliases = "alias" in a && a.alias ? [a.alias].flat() : [];
       const alias = aliases.map((x) => (x.length === 1 ? `-${x}, ` : `--${x}, `)).join("");
       const hint = a.type === "string" || a.type === "enum" ? ` <${a.valueHint ?? n}>` : "";
-      lines.push(`  ${pad(`${alias}--${n}${hint}`, 28)}${a.description ?? ""}`);
+      const name = a.type === "boolean" && a.default === true ? `no-${n}` : n;
+      lines.push(`  ${pad(`${alias}--${name}${hint}`, 28)}${a.description ?? ""}`);
     }
     lines.push("");
   }

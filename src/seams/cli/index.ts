@@ -2,6 +2,7 @@
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
+import { setupRan } from "../../wire/kept.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
 import { findCommand } from "./registry.ts";
 
@@ -51,9 +52,10 @@ async function descend(def: CommandDef, rawArgs: string[]): Promise<[CommandDef,
   return descend(sub, named === undefined ? rawArgs : rawArgs.slice(i + 1));
 }
 
-/** Bare `memnox`: the scan before setup, the status after (wired by the setup work); until then, the help. */
+/** Bare `memnox`: the scan on a machine nobody set up (setup writes `kept.json`), where it stands after. */
 async function bare(ctx: Context): Promise<number> {
-  return say(ctx, renderTerminalHelp(ctx.version));
+  if (setupRan(ctx.paths.kept)) return (await import("./commands/status.ts")).runStatus(ctx, false);
+  return (await import("./commands/scan.ts")).runScan(ctx, {});
 }
 
 function say(ctx: Context, text: string): number {

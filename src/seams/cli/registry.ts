@@ -20,8 +20,18 @@ const notBuilt = (name: string, why: string) => () =>
   import("./commands/not-built.ts").then((m) => m.notBuilt(name, why));
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "setup", terminal: true, summary: "put this machine under memnox, once", load: notBuilt("setup", "setup") },
-  { name: "status", terminal: true, summary: "where this machine stands", load: notBuilt("status", "setup") },
+  {
+    name: "setup",
+    terminal: true,
+    summary: "put this machine under memnox, once",
+    load: () => import("./commands/setup.ts").then((m) => m.setup),
+  },
+  {
+    name: "status",
+    terminal: true,
+    summary: "where this machine stands",
+    load: () => import("./commands/status.ts").then((m) => m.status),
+  },
   {
     name: "rewind",
     terminal: true,
@@ -32,7 +42,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "doctor",
     terminal: true,
     summary: "check the wiring, and prove it holds",
-    load: notBuilt("doctor", "setup"),
+    load: () => import("./commands/doctor.ts").then((m) => m.doctor),
   },
   {
     name: "stop",
@@ -50,16 +60,24 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "update",
     terminal: true,
     summary: "the latest version, with the wiring pointed at it",
-    load: notBuilt("update", "distribution"),
+    load: () => import("./commands/update.ts").then((m) => m.update),
   },
   { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
-  { name: "scan", summary: "what can act on this machine and what it can reach", load: notBuilt("scan", "setup") },
+  {
+    name: "scan",
+    summary: "what can act on this machine and what it can reach",
+    load: () => import("./commands/scan.ts").then((m) => m.scan),
+  },
   {
     name: "explain",
     summary: "where one capability came from and what governs it",
     load: () => import("./commands/explain.ts").then((m) => m.explain),
   },
-  { name: "agents", summary: "the agents on this machine", load: notBuilt("agents", "setup") },
+  {
+    name: "agents",
+    summary: "the agents on this machine",
+    load: () => import("./commands/agents.ts").then((m) => m.agents),
+  },
   {
     name: "protect",
     summary: "write rules, install interceptors and hooks",
@@ -102,8 +120,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/approvals.ts").then((m) => m.approve),
   },
   { name: "deny", summary: "refuse one held call", load: () => import("./commands/approvals.ts").then((m) => m.deny) },
-  { name: "paused", summary: "sessions memnox is holding, and why", load: notBuilt("paused", "mcp") },
-  { name: "resume", summary: "let a held or wary session carry on", load: notBuilt("resume", "mcp") },
+  {
+    name: "paused",
+    summary: "sessions memnox is holding, and why",
+    load: () => import("./commands/paused.ts").then((m) => m.paused),
+  },
+  {
+    name: "resume",
+    summary: "let a held or wary session carry on",
+    load: () => import("./commands/paused.ts").then((m) => m.resume),
+  },
   {
     name: "timeline",
     summary: "what the agents did, in order",
@@ -155,7 +181,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "hold the rules in one process and keep the boundary",
     load: () => import("./commands/daemon.ts").then((m) => m.daemon),
   },
-  { name: "uninstall", summary: "take every seam back out", load: notBuilt("uninstall", "setup") },
+  {
+    name: "uninstall",
+    summary: "take every seam back out",
+    load: () => import("./commands/uninstall.ts").then((m) => m.uninstall),
+  },
   { name: "logout", summary: "forget the workspace credential", load: notBuilt("logout", "workspace") },
   { name: "whoami", summary: "which workspace this machine is enrolled in", load: notBuilt("whoami", "workspace") },
   { name: "sync", summary: "pull rules and send what happened, now", load: notBuilt("sync", "workspace") },

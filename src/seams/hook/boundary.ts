@@ -19,7 +19,7 @@ export const ITEM_MAX = 140;
 export const BLOCK_MAX = 1800;
 const NAMED_STEPS = [5, 3, 1, 0] as const;
 
-const MODE_LINE: Record<Exclude<Mode, "off">, string> = {
+export const MODE_LINE: Record<Exclude<Mode, "off">, string> = {
   observe:
     "Memnox is watching this session in observe mode: nothing is stopped, and what it would have asked about or refused is recorded.",
   advise:

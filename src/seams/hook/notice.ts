@@ -1,10 +1,11 @@
 // What a session was told and which of its calls still wait for their outcome: ~/.memnox/notice/<session>.json.
 // Shared with the memory reminders (their keys start `memory:`): together at most two per turn, each once a session.
-import { createHash } from "node:crypto";
+
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { GateAnswer } from "../../gate/types.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../../state/files.ts";
+import { sha256Hex } from "../../state/hash.ts";
 import type { Reminder } from "./reminders.ts";
 
 export const MAX_PER_TURN = 2;
@@ -32,7 +33,7 @@ const EMPTY: SessionNotice = { version: 1, said: [], calls: {} };
 
 export function noticeFile(dir: string, session: string): string {
   const safe = /^[A-Za-z0-9._-]{1,100}$/.test(session) && !session.startsWith(".");
-  const name = safe ? session : createHash("sha256").update(session).digest("hex").slice(0, 32);
+  const name = safe ? session : sha256Hex(session).slice(0, 32);
   return join(dir, `${name}.json`);
 }
 

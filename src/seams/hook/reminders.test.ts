@@ -111,3 +111,21 @@ describe("the reminder budget", () => {
     expect(claimReminders(call.next, "p1", [r("c")], false).said).toEqual([]);
   });
 });
+
+describe("callReminder beside an allowed call", () => {
+  const base = { effect: "allow" as const, targets: [], observeOnly: false, source: "repository" as const };
+  test("names the call's own action, not the rule's first pattern", () => {
+    const r = {
+      ...base,
+      name: "deploys-ok",
+      actions: ["railway.up", "vercel.deploy"],
+      reason: "staging deploys are routine",
+    };
+    expect(callReminder("deploys-ok", [r], "vercel.deploy")?.text).toContain("covers vercel deploy");
+  });
+  test("a rule listing every read says nothing about one call", () => {
+    const many = Array.from({ length: 40 }, (_, i) => `tool${i}.read`);
+    const r = { ...base, name: "reads-allowed", actions: many, reason: "reading changes nothing" };
+    expect(callReminder("reads-allowed", [r], "tool3.read")).toBeUndefined();
+  });
+});

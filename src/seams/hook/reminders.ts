@@ -87,9 +87,13 @@ export function promptReminders(prompt: string, rules: readonly RuleSummary[]): 
   return out;
 }
 
-/** The decision behind the rule that let a call through, when there is one worth saying. */
-export function callReminder(ruleName: string, rules: readonly RuleSummary[]): Reminder | undefined {
+/** Beside an allowed call, a rule this broad (a baseline's list of every read) says nothing about this call. */
+const SPECIFIC = 12;
+
+/** The decision behind the rule that let a call through, when there is one worth saying, named by the call's action. */
+export function callReminder(ruleName: string, rules: readonly RuleSummary[], action?: string): Reminder | undefined {
   const r = rules.find((x) => x.name === ruleName);
-  if (!r || !sayable(r)) return undefined;
-  return { key: r.name, text: reminderText(subjectOf(r), r) };
+  if (!r || !sayable(r) || r.actions.length + r.targets.length > SPECIFIC) return undefined;
+  const subject = (action ? actionPhrase(action) : undefined) ?? subjectOf(r);
+  return { key: r.name, text: reminderText(subject, r) };
 }

@@ -59,7 +59,7 @@ async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Remin
   const briefing = await f.deps
     .gate()
     .briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
-  return callReminder(a.rule.name, briefing.rules);
+  return callReminder(a.rule.name, briefing.rules, a.decided?.action);
 }
 
 /** One write of the session's notice: the reminder claimed against the budget, the call kept for its outcome. */

@@ -42,6 +42,22 @@ export function openTerminal(): Terminal | undefined {
   };
 }
 
+/** A yes/no question at the controlling terminal (no by default); undefined when there is no terminal. */
+export function confirm(question: string): boolean | undefined {
+  let fd: number;
+  try {
+    fd = openSync("/dev/tty", "r+");
+  } catch {
+    return undefined;
+  }
+  try {
+    write(fd, `${question} [y/N] `);
+    return /^(y|yes)$/i.test(readLine(fd).trim());
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function write(fd: number, text: string): void {
   writeSync(fd, text);
 }

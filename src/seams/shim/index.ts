@@ -2,6 +2,7 @@
 import { MemnoxError } from "../../core/errors.ts";
 import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
+import { commandWords } from "../../resolve/words.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -60,17 +61,11 @@ function displayWord(w: string): string {
   return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
 }
 
-/** An edit at the terminal must stay a call of the same command; its words are re-read like a shell would. */
+/** An edit at the terminal must stay one plain call of the same command; its words are read as a shell would. */
 function editedArgs(name: string, text: string): string[] {
-  const words = splitWords(text);
-  if (words[0] !== name)
-    throw new MemnoxError("refused", `an edited \`${name}\` call must still start with \`${name}\``);
+  const words = commandWords(text);
+  if (!words || words[0] !== name) {
+    throw new MemnoxError("refused", `an edited \`${name}\` call must be one plain \`${name}\` command`);
+  }
   return words.slice(1);
-}
-
-function splitWords(text: string): string[] {
-  const words: string[] = [];
-  const re = /'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g;
-  for (const m of text.matchAll(re)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3] ?? "");
-  return words;
 }

@@ -10,7 +10,11 @@ export type EditableFormat = "json" | "json5" | "toml";
 
 export type Edit =
   | { readonly op: "set"; readonly path: readonly string[]; readonly value: JsonValue }
-  | { readonly op: "remove"; readonly path: readonly string[] };
+  | { readonly op: "remove"; readonly path: readonly string[] }
+  /** JSON only: one item at the end of the list at `path` (the list is made when absent). */
+  | { readonly op: "append"; readonly path: readonly string[]; readonly value: JsonValue }
+  /** JSON only: the item at `index` of the list at `path`. */
+  | { readonly op: "removeItem"; readonly path: readonly string[]; readonly index: number };
 
 const BOM = "\uFEFF";
 
@@ -46,7 +50,10 @@ export function applyEdits(format: EditableFormat, text: string, edits: readonly
 function applyAll(format: EditableFormat, text: string, edits: readonly Edit[]): string {
   if (format !== "toml") return editJsonc(text, edits, { json5: format === "json5" });
   let out = text;
-  for (const e of edits) out = e.op === "set" ? setToml(out, e.path, e.value) : removeToml(out, e.path);
+  for (const e of edits) {
+    if (e.op === "append" || e.op === "removeItem") throw new MemnoxError("internal", "list edits are JSON only");
+    out = e.op === "set" ? setToml(out, e.path, e.value) : removeToml(out, e.path);
+  }
   return out;
 }
 
@@ -64,18 +71,31 @@ function isTable(v: unknown): v is Table {
 export function applyToValue(doc: unknown, edit: Edit): void {
   if (!isTable(doc)) return;
   let node: Table = doc;
+  const removing = edit.op === "remove" || edit.op === "removeItem";
   for (const key of edit.path.slice(0, -1)) {
     const next = node[key];
     if (!isTable(next)) {
-      if (edit.op === "remove") return;
-      Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
+      if (removing) return;
+      define(node, key, {});
     }
     node = node[key] as Table;
   }
   const last = edit.path.at(-1);
   if (last === undefined) return;
   if (edit.op === "remove") delete node[last];
-  else Object.defineProperty(node, last, { value: edit.value, enumerable: true, writable: true, configurable: true });
+  else if (edit.op === "set") define(node, last, edit.value);
+  else if (edit.op === "append") {
+    const list = node[last];
+    if (Array.isArray(list)) list.push(edit.value);
+    else define(node, last, [edit.value]);
+  } else {
+    const list = node[last];
+    if (Array.isArray(list)) list.splice(edit.index, 1);
+  }
+}
+
+function define(node: Table, key: string, value: unknown): void {
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Structural equality over parsed config values: key order ignored, dates by their written form. */

@@ -165,9 +165,86 @@ export function editJsonc(text: string, edits: readonly Edit[], opts: JsoncOptio
   }
   for (const e of edits) {
     if (done.has(e)) continue;
-    out = e.op === "set" ? setJsonc(out, e.path, e.value, opts) : removeJsonc(out, e.path, opts);
+    out = one(out, e, opts);
   }
   return out;
+}
+
+function one(text: string, e: Edit, opts: JsoncOptions): string {
+  if (e.op === "set") return setJsonc(text, e.path, e.value, opts);
+  if (e.op === "remove") return removeJsonc(text, e.path, opts);
+  if (e.op === "append") return appendJsonc(text, e.path, e.value, opts);
+  return removeItemJsonc(text, e.path, e.index, opts);
+}
+
+type ArrayNode = Extract<JsonNode, { kind: "array" }>;
+
+function arrayAt(text: string, path: readonly string[], opts: JsoncOptions): ArrayNode | undefined {
+  const node = nodeAt(parseJsonc(text, opts), path);
+  if (node === undefined) return undefined;
+  if (node.kind !== "array") {
+    throw new MemnoxError("unsafe_edit", `\`${path.join(".")}\` is not a list, so memnox will not add to it`);
+  }
+  return node;
+}
+
+/** `value` as the last item of the list at `path`, written the way the list's last item is; made when absent. */
+export function appendJsonc(text: string, path: readonly string[], value: JsonValue, opts: JsoncOptions = {}): string {
+  const list = arrayAt(text, path, opts);
+  if (!list) return setJsonc(text, path, [value], opts);
+  const style = detectStyle(text);
+  const last = list.items.at(-1);
+  if (!last) {
+    const outer = lineIndent(text, list.start);
+    const indent = outer + style.indent;
+    const item = render(value, style, indent, isContainer(value));
+    return splice(text, list.start, list.end, `[${style.newline}${indent}${item}${style.newline}${outer}]`);
+  }
+  const afterValue = skipTrivia(text, last.end);
+  const trailingComma = text[afterValue] === ",";
+  const ownLine = text.slice(lineStart(text, last.start), last.start).trim() === "";
+  const anchor = trailingComma ? afterValue + 1 : last.end;
+  const eol = ownLine ? quietLineEnd(text, anchor) : undefined;
+  if (eol !== undefined) {
+    const indent = lineIndent(text, last.start);
+    const added = `${style.newline}${indent}${render(value, style, indent, isContainer(value))}${trailingComma ? "," : ""}`;
+    const withItem = splice(text, eol, eol, added);
+    return trailingComma ? withItem : splice(withItem, last.end, last.end, ",");
+  }
+  const item = render(value, style, "", false);
+  if (trailingComma) return splice(text, anchor, anchor, ` ${item},`);
+  return splice(text, last.end, last.end, `, ${item}`);
+}
+
+/** The list at `path` without its item at `index`, its lines and the comma it leaves behind. */
+export function removeItemJsonc(text: string, path: readonly string[], index: number, opts: JsoncOptions = {}): string {
+  const list = arrayAt(text, path, opts);
+  const item = list?.items[index];
+  if (!list || !item) return text;
+  const prev = index > 0 ? list.items[index - 1] : undefined;
+  const afterValue = skipTrivia(text, item.end);
+  const hasComma = text[afterValue] === ",";
+  const start = lineStart(text, item.start);
+  const ownLine = text.slice(start, item.start).trim() === "";
+  const eol = ownLine ? quietLineEnd(text, hasComma ? afterValue + 1 : item.end) : undefined;
+  let out: string;
+  if (eol !== undefined) {
+    const next = text[eol] === "\r" ? eol + 2 : eol + 1;
+    out = splice(text, start, Math.min(next, text.length), "");
+    if (!hasComma && prev) {
+      const comma = skipTrivia(text, prev.end);
+      if (text[comma] === ",") out = splice(out, comma, comma + 1, "");
+    }
+  } else if (hasComma) {
+    let end = afterValue + 1;
+    while (text[end] === " " || text[end] === "\t") end++;
+    out = splice(text, item.start, end, "");
+  } else if (prev) {
+    out = splice(text, skipTrivia(text, prev.end), item.end, "");
+  } else {
+    out = splice(text, item.start, item.end, "");
+  }
+  return collapseIfEmpty(out, list.start, "]");
 }
 
 function insertMember(text: string, obj: ObjectNode, key: string, value: JsonValue): string {
@@ -234,13 +311,13 @@ function removeMember(text: string, parent: ObjectNode, member: JsonMember): str
   } else {
     out = splice(text, member.keyStart, member.value.end, "");
   }
-  return collapseIfEmpty(out, parent.start);
+  return collapseIfEmpty(out, parent.start, "}");
 }
 
-/** An object left with only whitespace inside becomes `{}`. */
-function collapseIfEmpty(text: string, objStart: number): string {
-  let p = objStart + 1;
+/** An object or list left with only whitespace inside becomes `{}` or `[]`. */
+function collapseIfEmpty(text: string, start: number, close: "}" | "]"): string {
+  let p = start + 1;
   while (/[ \t\r\n]/.test(text[p] ?? "")) p++;
-  if (text[p] === "}" && p > objStart + 1) return splice(text, objStart + 1, p, "");
+  if (text[p] === close && p > start + 1) return splice(text, start + 1, p, "");
   return text;
 }

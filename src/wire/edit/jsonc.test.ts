@@ -3,7 +3,7 @@ import { lineDiff } from "../../../test/support/lines.ts";
 import type { Edit } from "./document.ts";
 import { applyEdits, parseDocument } from "./document.ts";
 import { nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
-import { editJsonc, removeJsonc, setJsonc } from "./jsonc-edit.ts";
+import { appendJsonc, editJsonc, removeItemJsonc, removeJsonc, setJsonc } from "./jsonc-edit.ts";
 
 const JSONC = `// Cursor's MCP servers
 {
@@ -148,6 +148,66 @@ describe("span edits", () => {
       expect(nodeValue(parseJsonc(back))).toEqual(nodeValue(parseJsonc(text)));
       if (text !== '{\r\n  "mcpServers": {\r\n  }\r\n}') expect(back).toBe(text);
     }
+  });
+});
+
+const HOOKS = `{
+  // the person's own hook stays first
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] } // theirs
+    ]
+  }
+}
+`;
+
+describe("list edits", () => {
+  test("an item appended to a multi-line list gets its own line at the list's indentation; no old line changes", () => {
+    const out = appendJsonc(HOOKS, ["hooks", "PreToolUse"], { matcher: "x", hooks: [] });
+    expect(lineDiff(HOOKS, out)).toEqual({
+      removed: ['      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] } // theirs'],
+      added: [
+        '      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] }, // theirs',
+        "      {",
+        '        "matcher": "x",',
+        '        "hooks": []',
+        "      }",
+      ],
+    });
+    expect(parseDocument("json", out)).toMatchObject({
+      hooks: { PreToolUse: [{ matcher: "Bash" }, { matcher: "x" }] },
+    });
+  });
+
+  test("into a missing list, an empty one and a one-line one", () => {
+    expect(appendJsonc('{"hooks": {"A": 1}}', ["hooks", "Stop"], "a")).toBe('{"hooks": {"A": 1, "Stop": ["a"]}}');
+    expect(appendJsonc('{\n  "l": []\n}', ["l"], 1)).toBe('{\n  "l": [\n    1\n  ]\n}');
+    expect(appendJsonc('{"l": ["a", "b"]}', ["l"], "c")).toBe('{"l": ["a", "b", "c"]}');
+    expect(appendJsonc('{"l": ["a", "b",]}', ["l"], "c")).toBe('{"l": ["a", "b", "c",]}');
+    expect(() => appendJsonc('{"l": {}}', ["l"], 1)).toThrow(/`l` is not a list/);
+  });
+
+  test("removing an item takes its lines and the comma it leaves; appending then removing gives the bytes back", () => {
+    const added = appendJsonc(HOOKS, ["hooks", "PreToolUse"], { matcher: "memnox" });
+    expect(removeItemJsonc(added, ["hooks", "PreToolUse"], 1)).toBe(HOOKS);
+    expect(removeItemJsonc('{"l": ["a", "b", "c"]}', ["l"], 1)).toBe('{"l": ["a", "c"]}');
+    expect(removeItemJsonc('{"l": ["a", "b"]}', ["l"], 1)).toBe('{"l": ["a"]}');
+    expect(removeItemJsonc('{"l": ["a"]}', ["l"], 0)).toBe('{"l": []}');
+    expect(removeItemJsonc('{\n  "l": [\n    1\n  ]\n}', ["l"], 0)).toBe('{\n  "l": []\n}');
+    expect(removeItemJsonc('{"l": ["a"]}', ["l"], 5)).toBe('{"l": ["a"]}');
+  });
+
+  test("applyEdits reads list edits back like any other, and refuses them in TOML", () => {
+    const edits: Edit[] = [
+      { op: "removeItem", path: ["hooks", "PreToolUse"], index: 0 },
+      { op: "append", path: ["hooks", "PreToolUse"], value: { matcher: "m" } },
+      { op: "append", path: ["hooks", "Stop"], value: 1 },
+    ];
+    const out = applyEdits("json", HOOKS, edits, "/x/settings.json");
+    expect(parseDocument("json", out)).toEqual({ hooks: { PreToolUse: [{ matcher: "m" }], Stop: [1] } });
+    expect(() => applyEdits("toml", "a = 1\n", [{ op: "append", path: ["l"], value: 1 }], "/x/c.toml")).toThrow(
+      /JSON only/,
+    );
   });
 });
 

@@ -1,11 +1,31 @@
-// `memnox explain <cli>`: the verb table enforcement reads, and the rule in force that governs each verb.
+// `memnox explain <cli>`: the credential behind it, the projects it is linked to, the verb table enforcement reads,
+// and the rule in force that governs each verb. Anything else (a tool, path, server, agent) is explain-things.ts.
 import type { Action } from "../../../core/action.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import { assess } from "../../../gate/assess.ts";
 import { gateDeps } from "../../../gate/create.ts";
-import { actionPattern, verbTable, verbTables } from "../../../resolve/index.ts";
+import type { Context } from "../../../ports/context.ts";
+import { actionPattern, verbTable } from "../../../resolve/index.ts";
+import { cliOf } from "../../../scan/clis.ts";
+import { findCredentials } from "../../../scan/credentials.ts";
+import { linkedProjects } from "../../../scan/projects.ts";
+import { tilde } from "../../../scan/render.ts";
+import { Trail } from "../../../scan/trail.ts";
+import { repoRoot } from "../../../state/repo.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { explainThing } from "./explain-things.ts";
+
+/** The credential files that authenticate `cli` here, and what its own files say it is linked to. */
+function linkage(ctx: Context, cli: string) {
+  const trail = new Trail();
+  const loc = { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env };
+  const repo = repoRoot(ctx.cwd);
+  const credentials = findCredentials(trail, loc, repo)
+    .filter((c) => cliOf(c) === cli)
+    .map((c) => ({ path: c.path, kind: c.kind, label: c.label, fingerprint: c.fingerprint ?? null, facts: c.facts }));
+  return { credentials, projects: linkedProjects(cli, trail, loc, repo) };
+}
 
 export const explain: CommandFactory = (ctx) =>
   command({
@@ -19,16 +39,10 @@ export const explain: CommandFactory = (ctx) =>
     },
     run({ args }) {
       const name = args.thing ?? "";
+      if (!name.trim())
+        throw new MemnoxError("usage", "explain what?", "a CLI (gh), a tool, a path, a server or an agent");
       const table = verbTable(name);
-      if (!table) {
-        throw new MemnoxError(
-          "not_built",
-          `explaining \`${name}\` needs the scan, which is not built yet`,
-          `verb tables exist for: ${verbTables()
-            .map((t) => t.cli)
-            .join(", ")}`,
-        );
-      }
+      if (!table) return explainThing(ctx, name, args.json);
       const deps = gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
       const at = deps.now();
       const verbs = table.verbs.map((v) => {
@@ -43,12 +57,24 @@ export const explain: CommandFactory = (ctx) =>
           governed: c.governed,
         };
       });
+      const { credentials, projects } = linkage(ctx, table.cli);
       emit(
         ctx,
         args.json,
-        { cli: table.cli, description: table.description, verbs, unknownVerb: `${table.cli}.unknown` },
+        {
+          cli: table.cli,
+          description: table.description,
+          credentials,
+          projects,
+          verbs,
+          unknownVerb: `${table.cli}.unknown`,
+        },
         () => [
           `${table.cli}: ${table.description}`,
+          credentials.length
+            ? `credential  ${credentials.map((c) => `${tilde(c.path, ctx.paths.home)} (${c.kind})`).join(", ")}`
+            : "credential  none found here: it is not authenticated on this machine",
+          `linked to   ${projects.length ? projects.join(", ") : "nothing its files name"}`,
           "",
           ...verbs.map(
             (v) =>

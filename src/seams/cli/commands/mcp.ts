@@ -6,6 +6,7 @@ import { unwrapMcpServers, wrapMcpServers } from "../../../wire/mcp-wrap.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { exitCodeOf, renderMcpReport } from "./mcp-report.ts";
+import { sessionCommand, trustCommand } from "./mcp-session.ts";
 
 function clientsArg(value: string | undefined): readonly ClientId[] | undefined {
   if (!value) return undefined;
@@ -22,16 +23,6 @@ const CLIENT_FLAG = {
   valueHint: "client,…",
   description: `only these clients (${CLIENT_IDS.join(", ")})`,
 } as const;
-
-function notBuilt(name: string, description: string) {
-  return command({
-    meta: { name, description: `${description} (not built yet)` },
-    args: { rest: { type: "positional", required: false, description: "arguments" } },
-    run() {
-      throw new MemnoxError("not_built", `memnox mcp ${name} is not built yet`, "it arrives with the MCP proxy work");
-    },
-  });
-}
 
 export const mcp: CommandFactory = (ctx) => {
   // citty drops a subcommand's return value, so the subcommand leaves its exit code here for the parent's run.
@@ -68,8 +59,8 @@ export const mcp: CommandFactory = (ctx) => {
           return done(exitCodeOf(r));
         },
       }),
-      trust: notBuilt("trust", "end a newly wrapped server's probation, on the record"),
-      session: notBuilt("session", "put the memnox-session server into every agent (on) or take it out (off)"),
+      trust: trustCommand(ctx),
+      session: sessionCommand(ctx),
     },
     run() {
       if (!state.ran) ctx.io.out("memnox mcp <command>: memnox help mcp lists them\n");

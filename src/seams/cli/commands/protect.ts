@@ -1,135 +1,160 @@
-// `memnox protect --yes`: the baseline rules, secret reads in the machine file and the rest in this repository's file.
-import { mkdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+// `memnox protect`: propose reversible steps and print each undo, or take one named step (one flag at a time).
 import { MemnoxError } from "../../../core/errors.ts";
-import { baselineRules } from "../../../policy/baseline.ts";
-import { nearestRuleFiles } from "../../../policy/load/index.ts";
-import { type MergeResult, mergeRules } from "../../../policy/write.ts";
-import type { Context } from "../../../ports/context.ts";
 import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
-import { ensureConfig } from "../../../state/config.ts";
-import { writeFileAtomic } from "../../../state/files.ts";
-import { repoRoot } from "../../../state/repo.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import * as step from "./protect-steps.ts";
+import { protectFromUsage } from "./protect-usage.ts";
 
 /** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
-const LATER = [
-  "--apply",
-  "--revert",
-  "--interactive",
-  "--for",
-  "--interceptors",
-  "--hooks",
-  "--os-guard",
-  "--from-usage",
-  "--observe",
-  "--enforce",
-  "--ask",
-  "--deny",
-  "--allow",
-  "--revert-claude-hook",
-  "--claude-hook",
-  "--apply-native",
-  "--revert-native",
-];
-const KNOWN = ["--yes", "-y", "--json"];
+const LATER = ["--interactive", "--os-guard"];
 
-function checkFlags(raw: readonly string[]): void {
-  for (const a of raw) {
-    if (!a.startsWith("-")) throw new MemnoxError("usage", `memnox protect takes no argument \`${a}\``);
-    const flag = a.split("=")[0] ?? a;
-    if (KNOWN.includes(flag)) continue;
-    if (LATER.includes(flag))
+/** Each flag that names a step, and whether it takes a value. */
+const STEPS: Readonly<Record<string, "value" | "flag">> = {
+  "--yes": "flag",
+  "-y": "flag",
+  "--apply": "flag",
+  "--revert": "flag",
+  "--for": "value",
+  "--ask": "value",
+  "--deny": "value",
+  "--allow": "value",
+  "--interceptors": "flag",
+  "--hooks": "flag",
+  "--observe": "flag",
+  "--enforce": "flag",
+  "--apply-native": "flag",
+  "--revert-native": "flag",
+  "--claude-hook": "flag",
+  "--revert-claude-hook": "flag",
+};
+
+/** The one step the words name, with its value; a second step, a stray word or an unknown flag is refused. */
+export function chooseStep(raw: readonly string[]): { flag: string | undefined; value: string | undefined } {
+  let flag: string | undefined;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i++) {
+    const a = raw[i] ?? "";
+    const [name = a, inline] = a.startsWith("--") ? a.split(/=(.*)/s, 2) : [a];
+    if (name === "--json") continue;
+    if (LATER.includes(name)) {
       throw new MemnoxError(
         "not_built",
-        `memnox protect ${flag} is not built yet`,
-        "memnox protect --yes writes the baseline rules",
+        `memnox protect ${name} is not built yet`,
+        "memnox help protect lists the steps there are",
       );
-    throw new MemnoxError(
-      "usage",
-      `unknown flag \`${flag}\` for memnox protect`,
-      "memnox help protect lists its flags",
-    );
+    }
+    const kind = STEPS[name];
+    if (kind === undefined) {
+      if (!a.startsWith("-")) throw new MemnoxError("usage", `memnox protect takes no argument \`${a}\``);
+      throw new MemnoxError(
+        "usage",
+        `unknown flag \`${name}\` for memnox protect`,
+        "memnox help protect lists its flags",
+      );
+    }
+    const normal = name === "-y" ? "--yes" : name;
+    if (flag !== undefined && flag !== normal) {
+      throw new MemnoxError(
+        "usage",
+        `memnox protect takes one step at a time: \`${flag}\` and \`${name}\` were both given`,
+      );
+    }
+    flag = normal;
+    const next = raw[i + 1];
+    if (kind === "value") {
+      value = inline ?? next;
+      if (inline === undefined) i++;
+      if (!value || value.startsWith("-"))
+        throw new MemnoxError(
+          "usage",
+          `\`${name}\` needs a value`,
+          `e.g. memnox protect ${name} ${name === "--for" ? "gh" : "git.push-force"}`,
+        );
+    } else if (name === "--revert" && next !== undefined && !next.startsWith("-")) {
+      value = next;
+      i++;
+    }
   }
-}
-
-/** Where this repository's rules go: the file that already loads here, else the repository root (or here). */
-export function repositoryRuleFile(cwd: string): string {
-  const found = nearestRuleFiles(cwd);
-  const toml = found.find((p) => p.endsWith(".toml"));
-  return toml ?? found[0] ?? join(repoRoot(cwd) ?? cwd, "memnox.policies.toml");
-}
-
-/** A copy of a file before it is rewritten, under ~/.memnox/backup/protect/. */
-function copyAside(ctx: Context, stamp: string): (path: string) => void {
-  return (path) => {
-    const dir = join(ctx.paths.backup, "protect");
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileAtomic(join(dir, `${stamp}-${basename(path)}`), readFileSync(path));
-  };
-}
-
-function describe(what: string, r: MergeResult): string[] {
-  const lines = [
-    `${what} ${r.path}: ${r.created ? "created with" : "added"} ${r.added.length} rule(s)${r.added.length ? ` (${r.added.join(", ")})` : ""}`,
-  ];
-  if (r.unchanged.length) lines.push(`  already there: ${r.unchanged.join(", ")}`);
-  if (r.keptYours.length) lines.push(`  kept your version of: ${r.keptYours.join(", ")}`);
-  return lines;
+  return { flag, value };
 }
 
 export const protectWith =
   (tables: () => readonly VerbTable[]): CommandFactory =>
   (ctx) =>
     command({
-      meta: { name: "protect", description: "write the baseline rules (--yes); other protect steps arrive later" },
+      meta: { name: "protect", description: "propose reversible steps and print each undo, or take one step" },
       args: {
-        yes: { type: "boolean", alias: "y", description: "take the recommended answer and write the baseline" },
+        yes: {
+          type: "boolean",
+          alias: "y",
+          description: "write the baseline rules (secret reads in the machine file)",
+        },
+        apply: { type: "boolean", description: "write the proposed steps into ~/.memnox/machine.policies.toml" },
+        revert: { type: "boolean", description: "take the applied steps back out (one, when its id follows)" },
+        for: {
+          type: "string",
+          valueHint: "cli",
+          description: "rules for one CLI: its credential file closed, it keeps working",
+        },
+        ask: { type: "string", valueHint: "action", description: "always ask a person before this action" },
+        deny: { type: "string", valueHint: "action", description: "never run this action" },
+        allow: { type: "string", valueHint: "action", description: "stop asking about this action (said out loud)" },
+        interceptors: { type: "boolean", description: "link the PATH interceptors for the CLIs this machine has" },
+        hooks: { type: "boolean", description: "install git pre-push and pre-commit hooks in this repository" },
+        observe: { type: "boolean", description: "record verdicts and refuse nothing" },
+        enforce: { type: "boolean", description: "apply verdicts on every seam" },
+        "apply-native": { type: "boolean", description: "also write the rules into Claude Code's own permissions" },
+        "revert-native": { type: "boolean", description: "put Claude Code's permissions back byte for byte" },
+        "claude-hook": { type: "boolean", description: "put the hook back into Claude Code" },
+        "revert-claude-hook": { type: "boolean", description: "take the hook out of Claude Code and keep it out" },
+        id: { type: "positional", required: false, description: "with --revert: the step to take back" },
         json: { type: "boolean", description: "structured output" },
       },
-      run({ args, rawArgs }) {
-        checkFlags(rawArgs);
-        if (!args.yes)
-          throw new MemnoxError(
-            "usage",
-            "memnox protect writes rules only with --yes for now",
-            "memnox protect --yes writes the baseline; the proposal shown first arrives with setup",
-          );
-        const now = new Date(ctx.clock.now()).toISOString();
-        const base = baselineRules(tables(), { date: now.slice(0, 10), keysDir: ctx.paths.keys });
-        const { config, created } = ensureConfig(ctx.paths.config);
-        const backup = copyAside(ctx, now.replace(/[:.]/g, "-"));
-        const machine = mergeRules(ctx.paths.machinePolicies, base.machine, {
-          header: [
-            `Rules about this machine rather than a repository, written by memnox protect --yes on ${now.slice(0, 10)}.`,
-            "Every repository loads them. deny beats ask beats allow, whatever the file or order.",
-          ],
-          mode: 0o600,
-          backup,
-        });
-        const repository = mergeRules(repositoryRuleFile(ctx.cwd), base.repository, {
-          header: [
-            `Rules for this repository, generated from memnox's verb tables by memnox protect --yes on ${now.slice(0, 10)}.`,
-            "deny beats ask beats allow, whatever the order. Add a rule beside these to tighten; edit one to loosen.",
-          ],
-          mode: 0o644,
-          backup,
-        });
-        const shadowed = ctx.env.MEMNOX_POLICIES
-          ? [`note: MEMNOX_POLICIES is set, so ${repository.path} does not load here`]
-          : [];
-        emit(ctx, args.json, { machine, repository, mode: config.mode, configCreated: created }, () => [
-          ...describe("machine rules", machine),
-          ...describe("repository rules", repository),
-          config.mode === "observe"
-            ? "mode is observe: verdicts are recorded and nothing is refused; memnox config set mode enforce makes them bite"
-            : `mode is ${config.mode}`,
-          ...shadowed,
-        ]);
-        return 0;
+      async run({ args, rawArgs }) {
+        if (rawArgs.some((a) => a.startsWith("--from-usage"))) return protectFromUsage(ctx, rawArgs);
+        const { flag, value = "" } = chooseStep(rawArgs);
+        const out = await dispatch(ctx, flag, value, tables);
+        emit(ctx, args.json, out.value, () => out.lines);
+        return out.code ?? 0;
       },
     });
+
+async function dispatch(
+  ctx: Parameters<CommandFactory>[0],
+  flag: string | undefined,
+  value: string,
+  tables: () => readonly VerbTable[],
+): Promise<step.Outcome> {
+  switch (flag) {
+    case undefined:
+      return step.propose(ctx);
+    case "--yes":
+      return step.baseline(ctx, tables());
+    case "--apply":
+      return step.apply(ctx);
+    case "--revert":
+      return step.revert(ctx, value || undefined);
+    case "--for":
+      return step.forCli(ctx, value);
+    case "--ask":
+    case "--deny":
+    case "--allow":
+      return step.said(ctx, flag.slice(2) as "ask" | "deny" | "allow", value);
+    case "--interceptors":
+      return step.interceptors(ctx, tables());
+    case "--hooks":
+      return step.gitHooks(ctx);
+    case "--observe":
+    case "--enforce":
+      return step.mode(ctx, flag.slice(2) as "observe" | "enforce");
+    case "--apply-native":
+    case "--revert-native":
+      return step.native(ctx, flag === "--apply-native");
+    default:
+      return step.claudeHook(ctx, flag === "--claude-hook");
+  }
+}
 
 export const protect: CommandFactory = protectWith(verbTables);

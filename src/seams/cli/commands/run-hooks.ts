@@ -39,18 +39,19 @@ async function egressFor(ctx: Context, input: RunHookInput): Promise<Proxy> {
   const recorded = readEgress(ctx.paths);
   if (recorded) {
     const client = daemonClient(ctx.paths.sock);
-    const ping = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
+    // The daemon opens a listener for this session: the port itself says whose requests arrive on it.
+    const ping = await client.call({ method: "ping", egressFor: input.session }, { timeoutMs: CALL_TIMEOUT_MS });
     client.close();
     if (ping?.egress && ping.pid === recorded.pid) {
-      return { url: proxyUrl(ping.egress, input.session), own: false, close: async () => {} };
+      return { url: proxyUrl(ping.egress), own: false, close: async () => {} };
     }
   }
   const { startEgressProxy } = await import("../../../daemon/egress/proxy.ts");
   const { runEgressGate } = await import("../../../daemon/egress/gate.ts");
   const gate = createGate({ ...ctx, env: input.env });
   const who = { cwd: ctx.cwd, agent: input.agent, session: input.session };
-  const proxy = await startEgressProxy(runEgressGate(gate, who), { port: 0 });
-  return { url: proxyUrl(proxy, input.session), own: true, close: () => proxy.close() };
+  const proxy = await startEgressProxy(runEgressGate(gate, who), { port: 0, caller: { session: input.session } });
+  return { url: proxyUrl(proxy), own: true, close: () => proxy.close() };
 }
 
 export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
@@ -86,7 +87,7 @@ export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
         return {};
       }
       const whose = proxy.own ? "this run's own egress proxy (no daemon answers)" : "the daemon's egress proxy";
-      ctx.io.err(`memnox: network through ${whose} at ${proxy.url.replace(/\/\/[^@]*@/, "//")}\n`);
+      ctx.io.err(`memnox: network through ${whose} at ${proxy.url}\n`);
       return egressVariables(proxy.url);
     },
     async after() {

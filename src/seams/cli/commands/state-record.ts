@@ -10,8 +10,17 @@ export function currentMode(ctx: Context): Mode {
   return readConfig(ctx.paths.config).mode;
 }
 
-/** One `state` row, by the person at this terminal; a row that cannot be written is reported, never thrown. */
-export function recordState(ctx: Context, operation: string, words: string, surface: "cli" | "config" = "cli"): void {
+/**
+ * One `state` row, by the person at this terminal; a row that cannot be written is reported, never thrown. A change
+ * made to one session names it, so the session's replay shows who did it.
+ */
+export function recordState(
+  ctx: Context,
+  operation: string,
+  words: string,
+  surface: "cli" | "config" = "cli",
+  session?: string,
+): void {
   using recorder = createRecorder(ctx.paths, (t) => ctx.io.err(t));
   recorder.record({
     kind: surface === "config" ? "config" : "state",
@@ -20,6 +29,7 @@ export function recordState(ctx: Context, operation: string, words: string, surf
     operation,
     reason: words,
     cwd: ctx.cwd,
+    ...(session ? { session } : {}),
     detail: { by: personName(ctx.env) },
   });
 }

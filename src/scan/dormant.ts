@@ -1,0 +1,53 @@
+// Dormant: known here for thirty days (a saved scan that old names it), still holding a write tool, a credential or
+// a hook, and no ledger row naming it in that time. Standing authority with no work behind it.
+import { existsSync } from "node:fs";
+import { openLedger } from "../ledger/index.ts";
+import type { Paths } from "../state/paths.ts";
+import type { AgentHook } from "./hooked.ts";
+import { atOrBefore, listSnapshots, loadSnapshot } from "./snapshots.ts";
+import type { Inventory } from "./types.ts";
+
+export const DORMANT_DAYS = 30;
+
+export interface Dormant {
+  readonly id: string;
+  readonly name: string;
+  readonly knownSince: string;
+  /** What it still holds, in words: `2 write tools`, `3 credentials`, `a hook`. */
+  readonly holds: readonly string[];
+}
+
+function holdings(inv: Inventory, id: string, hooks: readonly AgentHook[]): string[] {
+  const a = inv.agents.find((x) => x.id === id);
+  if (!a) return [];
+  const writes = inv.mcpServers
+    .filter((s) => a.servers.includes(s.id))
+    .flatMap((s) => (s.tools ?? []).filter((t) => t.class !== "read")).length;
+  const hooked = hooks.some((h) => h.agent === id && h.state !== "not-installed");
+  return [
+    ...(writes ? [`${writes} write tool${writes === 1 ? "" : "s"}`] : []),
+    ...(a.reaches.length ? [`${a.reaches.length} credential${a.reaches.length === 1 ? "" : "s"}`] : []),
+    ...(hooked ? ["a hook"] : []),
+  ];
+}
+
+export function dormantAgents(paths: Paths, inv: Inventory, hooks: readonly AgentHook[], nowMs: number): Dormant[] {
+  const since = new Date(nowMs - DORMANT_DAYS * 86_400_000).toISOString();
+  const old = atOrBefore(listSnapshots(paths.snapshots), since);
+  if (!old) return [];
+  const then = loadSnapshot(old);
+  const known = inv.agents.filter((a) => then.agents.some((x) => x.id === a.id));
+  if (known.length === 0) return [];
+  const active = new Set<string>();
+  if (existsSync(paths.db)) {
+    using ledger = openLedger(paths);
+    for (const a of known) {
+      if (ledger.select("SELECT * FROM events WHERE agent = ? AND occurred_at >= ? LIMIT 1", a.id, since).length > 0)
+        active.add(a.id);
+    }
+  }
+  return known
+    .filter((a) => !active.has(a.id))
+    .map((a) => ({ id: a.id, name: a.name, knownSince: then.scannedAt, holds: holdings(inv, a.id, hooks) }))
+    .filter((d) => d.holds.length > 0);
+}

@@ -1,0 +1,146 @@
+// `memnox status`: where this machine stands, read off it: protection, mode, daemon, hooks, servers, rules,
+// probation, today's actions from the ledger, what waits for a person, and the team (never connected here).
+
+import { existsSync } from "node:fs";
+import { createConnection } from "node:net";
+import type { Effect, Mode } from "../core/effect.ts";
+import { openLedger } from "../ledger/index.ts";
+import { verdictOf } from "../ledger/read/entries.ts";
+import { rowsIn } from "../ledger/read/window.ts";
+import { loadRuleSet } from "../policy/load/index.ts";
+import type { Context } from "../ports/context.ts";
+import { readConfig } from "../state/config.ts";
+import { effectiveStatus, listHolds } from "../state/pending.ts";
+import { type ProbationEntry, probationInForce, readProbation } from "../state/probation.ts";
+import { type StopRecord, stopInForce } from "../state/stop.ts";
+import { setupRan } from "../wire/kept.ts";
+import { describeServer, readClientFiles } from "../wire/read.ts";
+import { isSessionServer } from "../wire/wrapping.ts";
+import { type Dormant, dormantAgents } from "./dormant.ts";
+import { type AgentHook, hookStates } from "./hooked.ts";
+import { lastScan, scanMachine } from "./inventory.ts";
+
+export type DaemonState = "running" | "not-answering" | "not-running";
+
+export interface Today {
+  readonly since: string;
+  readonly actions: number;
+  /** What was applied. */
+  readonly asked: number;
+  readonly denied: number;
+  /** What enforce would have applied (in observe the screen counts these). */
+  readonly wouldAsk: number;
+  readonly wouldDeny: number;
+}
+
+export interface Status {
+  readonly setup: boolean;
+  readonly stopped?: StopRecord;
+  readonly mode: Mode;
+  readonly daemon: DaemonState;
+  readonly agents: { readonly found: readonly { id: string; name: string }[]; readonly scannedAt: string };
+  readonly hooks: readonly AgentHook[];
+  readonly mcp: { readonly servers: number; readonly through: number };
+  readonly rules: {
+    readonly count: number;
+    readonly files: readonly string[];
+    readonly hash: string;
+    readonly problems: number;
+  };
+  readonly probation: readonly ProbationEntry[];
+  readonly today: Today;
+  readonly waiting: number;
+  /** Known thirty days, still holding reach, and silent in the ledger. */
+  readonly dormant: readonly Dormant[];
+  readonly team: { readonly connected: false };
+}
+
+/** Whether something answers on the daemon's socket: a connect, nothing said, closed. */
+export function daemonState(sock: string, timeoutMs = 500): Promise<DaemonState> {
+  if (!existsSync(sock)) return Promise.resolve("not-running");
+  return new Promise((resolve) => {
+    const c = createConnection({ path: sock });
+    const done = (s: DaemonState) => {
+      clearTimeout(timer);
+      c.destroy();
+      resolve(s);
+    };
+    const timer = setTimeout(() => done("not-answering"), timeoutMs);
+    c.once("connect", () => done("running"));
+    c.once("error", () => done("not-answering"));
+  });
+}
+
+function today(ctx: Context): Today {
+  const now = ctx.clock.now();
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  const since = midnight.toISOString();
+  const zero = { since, actions: 0, asked: 0, denied: 0, wouldAsk: 0, wouldDeny: 0 };
+  if (!existsSync(ctx.paths.db)) return zero;
+  using ledger = openLedger(ctx.paths);
+  const rows = rowsIn(ledger, { since }).filter((r) => r.kind === "decision");
+  const n = (f: (e: Effect | undefined) => boolean, of: (r: (typeof rows)[number]) => Effect | undefined) =>
+    rows.filter((r) => f(of(r))).length;
+  return {
+    since,
+    actions: rows.length,
+    asked: n(
+      (e) => e === "ask",
+      (r) => r.effect,
+    ),
+    denied: n(
+      (e) => e === "deny",
+      (r) => r.effect,
+    ),
+    wouldAsk: n((e) => e === "ask", verdictOf),
+    wouldDeny: n((e) => e === "deny", verdictOf),
+  };
+}
+
+async function mcpThrough(ctx: Context): Promise<Status["mcp"]> {
+  const files = await readClientFiles({ home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env });
+  const servers = files.flatMap((r) =>
+    r.ok
+      ? r.servers
+          .filter((e) => !e.disabled && !isSessionServer(e.name, e.command, e.args))
+          .map((e) => describeServer(r.file, e))
+      : [],
+  );
+  return { servers: servers.length, through: servers.filter((s) => s.wrapped).length };
+}
+
+export async function machineStatus(ctx: Context): Promise<Status> {
+  const now = ctx.clock.now();
+  const config = readConfig(ctx.paths.config);
+  const stopped = stopInForce(ctx.paths.stop, now);
+  const inv = lastScan(ctx) ?? (await scanMachine(ctx, { probe: false }));
+  const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+  const hooks = hookStates(
+    ctx,
+    inv.agents.map((a) => a.id),
+  );
+  return {
+    setup: setupRan(ctx.paths.kept),
+    ...(stopped ? { stopped } : {}),
+    mode: config.mode,
+    daemon: await daemonState(ctx.paths.sock),
+    agents: { found: inv.agents.map((a) => ({ id: a.id, name: a.name })), scannedAt: inv.scannedAt },
+    hooks: hookStates(
+      ctx,
+      inv.agents.map((a) => a.id),
+    ),
+    mcp: await mcpThrough(ctx),
+    rules: {
+      count: rules.checked.filter((c) => c.applies).reduce((n, c) => n + c.rules.length, 0),
+      files: rules.files,
+      hash: rules.hash,
+      problems: rules.problems.length,
+    },
+    probation: probationInForce(readProbation(ctx.paths.probation), now),
+    today: today(ctx),
+    waiting: listHolds(ctx.paths.pending).filter((h) => effectiveStatus(h, now) === "waiting").length,
+    dormant: dormantAgents(ctx.paths, inv, hooks, now),
+    team: { connected: false },
+  };
+}

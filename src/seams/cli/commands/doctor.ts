@@ -1,0 +1,77 @@
+// `memnox doctor`: what is risky, why, and the one change that closes each. `--wiring` (is each seam in the path)
+// and `--prove` (does each refuse when asked) print what src/wire/wiring.ts reports.
+import { unwrittenCount } from "../../../ledger/index.ts";
+import { loadRuleSet } from "../../../policy/load/index.ts";
+import type { Context } from "../../../ports/context.ts";
+import { findingsOf, renderFindings, severityCounts } from "../../../scan/findings.ts";
+import { instantOf, scanMachine } from "../../../scan/inventory.ts";
+import { readConfig } from "../../../state/config.ts";
+import { stopInForce } from "../../../state/stop.ts";
+import type { ProofLine, WiringLine } from "../../../wire/wiring.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+export interface WiringChecks {
+  wiringReport(ctx: Context): Promise<readonly WiringLine[]>;
+  proveSeams(ctx: Context): Promise<readonly ProofLine[]>;
+}
+
+const MARK = { ok: "ok", warn: "!", fail: "✗", idle: "idle" } as const;
+
+export function renderWiring(lines: readonly WiringLine[]): string[] {
+  return lines.flatMap((l) => [
+    `${MARK[l.status].padEnd(5)}${l.seam.padEnd(14)}${l.words}`,
+    ...(l.fix && l.status !== "ok" ? [`${" ".repeat(19)}→ ${l.fix}`] : []),
+  ]);
+}
+
+export function renderProof(lines: readonly ProofLine[]): string[] {
+  return [
+    ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(14)}${l.words}`),
+    "A declined seam is absent here: it declined the test rather than failing it.",
+  ];
+}
+
+async function findings(ctx: Context, probe: boolean, json: boolean | undefined): Promise<number> {
+  const inv = await scanMachine(ctx, { probe });
+  const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+  const config = readConfig(ctx.paths.config);
+  const stop = stopInForce(ctx.paths.stop, ctx.clock.now());
+  const list = findingsOf(inv, rules, instantOf(ctx.clock.now()), {
+    mode: config.mode,
+    approvedAgents: config.approvedAgents,
+    ...(stop ? { stop } : {}),
+    unwrittenRows: unwrittenCount(ctx.paths),
+    unwrittenFile: ctx.paths.ledgerUnwritten,
+  });
+  emit(ctx, json, { findings: list, counts: severityCounts(list) }, () => renderFindings(list));
+  return 0;
+}
+
+export const doctorWith =
+  (checks: () => Promise<WiringChecks>): CommandFactory =>
+  (ctx) =>
+    command({
+      meta: { name: "doctor", description: "what is risky here, why, and the one change that closes each" },
+      args: {
+        wiring: { type: "boolean", description: "whether each seam is actually in the path" },
+        prove: { type: "boolean", description: "attempt a refusal at every seam and report what came back" },
+        probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+        json: { type: "boolean", description: "structured output" },
+      },
+      async run({ args }) {
+        if (args.wiring) {
+          const lines = await (await checks()).wiringReport(ctx);
+          emit(ctx, args.json, { lines }, () => renderWiring(lines));
+          return lines.some((l) => l.status === "fail") ? 1 : 0;
+        }
+        if (args.prove) {
+          const lines = await (await checks()).proveSeams(ctx);
+          emit(ctx, args.json, { lines }, () => renderProof(lines));
+          return lines.some((l) => l.result === "allowed" || l.result === "error") ? 1 : 0;
+        }
+        return findings(ctx, args.probe !== false, args.json);
+      },
+    });
+
+export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"));

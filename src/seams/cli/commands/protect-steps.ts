@@ -1,0 +1,184 @@
+// What each `memnox protect` step does and says; the command (protect.ts) picks one by its flag.
+import type { Context } from "../../../ports/context.ts";
+import type { VerbTable } from "../../../resolve/types.ts";
+import { setSetting } from "../../../state/config.ts";
+import { installGitHooks } from "../../../wire/git-hooks.ts";
+import { installAgentHook, removeAgentHook } from "../../../wire/hooks/install.ts";
+import { installInterceptors } from "../../../wire/interceptors.ts";
+import { toggled, updateKept } from "../../../wire/kept.ts";
+import { describeMerge, today, writeBaseline, writeRepositoryRules } from "../../../wire/protect/baseline.ts";
+import { applyNative, revertNative } from "../../../wire/protect/native.ts";
+import { cliRules, type Said, sayRule } from "../../../wire/protect/rules.ts";
+import { applySteps, proposeSteps, revertSteps } from "../../../wire/protect/steps.ts";
+import { recordState } from "./state-record.ts";
+
+/** A step's result: the JSON contract, the human lines, and the exit code. */
+export interface Outcome {
+  readonly value: unknown;
+  readonly lines: readonly string[];
+  readonly code?: number;
+}
+
+export function propose(ctx: Context): Outcome {
+  const { steps, covered } = proposeSteps(ctx);
+  const lines = steps.length
+    ? [
+        "PROPOSED",
+        ...steps.flatMap((s, i) => [`  ${i + 1}. ${s.title}`, `     undo: ${s.undo}`]),
+        "",
+        "Nothing was changed. Run memnox protect --apply to write these.",
+      ]
+    : ["Nothing to propose: every credential file found here is already refused to agents."];
+  if (covered.length) lines.push(`Already refused: ${covered.join(", ")}`);
+  return { value: { proposed: steps, covered, changed: false }, lines };
+}
+
+export function apply(ctx: Context): Outcome {
+  const { steps } = proposeSteps(ctx);
+  if (steps.length === 0) return { value: { applied: [], changed: false }, lines: ["Nothing to apply."] };
+  const merge = applySteps(ctx, steps);
+  recordState(ctx, "memnox.protect", `applied ${steps.map((s) => s.id).join(", ")}`);
+  return {
+    value: { applied: steps, merge },
+    lines: [...describeMerge("machine rules", merge), ...steps.map((s) => `  ${s.title}; undo: ${s.undo}`)],
+  };
+}
+
+export function revert(ctx: Context, id: string | undefined): Outcome {
+  const done = revertSteps(ctx, id);
+  if (done.some((d) => d.status === "removed"))
+    recordState(ctx, "memnox.protect", `reverted ${done.map((d) => d.id).join(", ")}`);
+  const words = {
+    removed: "taken out of",
+    changed: "changed since memnox wrote it, so it stays in",
+    missing: "no longer in",
+  };
+  return {
+    value: { reverted: done },
+    lines: done.length
+      ? done.map((d) => `${d.id} (${d.rule}): ${words[d.status]} ${d.file}`)
+      : ["No protect step to revert."],
+  };
+}
+
+export function baseline(ctx: Context, tables: readonly VerbTable[]): Outcome {
+  const r = writeBaseline(ctx, tables);
+  const shadowed = ctx.env.MEMNOX_POLICIES
+    ? [`note: MEMNOX_POLICIES is set, so ${r.repository.path} does not load here`]
+    : [];
+  return {
+    value: r,
+    lines: [
+      ...describeMerge("machine rules", r.machine),
+      ...describeMerge("repository rules", r.repository),
+      r.mode === "observe"
+        ? "mode is observe: verdicts are recorded and nothing is refused; memnox config set mode enforce makes them bite"
+        : `mode is ${r.mode}`,
+      ...shadowed,
+    ],
+  };
+}
+
+export function forCli(ctx: Context, cli: string): Outcome {
+  const { rules, credentials } = cliRules(cli, today(ctx));
+  const merge = writeRepositoryRules(ctx, rules, `written by memnox protect --for ${cli}`);
+  if (merge.added.length) recordState(ctx, "memnox.protect", `--for ${cli}: ${merge.added.join(", ")}`);
+  const creds = credentials.length
+    ? `agents may not read ${credentials.join(", ")}; ${cli} itself reads it and keeps working`
+    : `memnox knows no credential file for ${cli}: only its verbs are ruled`;
+  return { value: { cli, credentials, merge }, lines: [...describeMerge("repository rules", merge), creds] };
+}
+
+export async function said(ctx: Context, effect: Said, action: string): Promise<Outcome> {
+  const r = await sayRule(ctx, effect, action);
+  if (r.merge.added.length) recordState(ctx, "memnox.protect", `--${effect} ${action}`);
+  const loud =
+    effect === "allow"
+      ? [
+          `allow: ${action} now runs without a question wherever ${r.merge.path} loads (memnox protect --deny ${action} overrules it)`,
+        ]
+      : [];
+  if (loud[0]) ctx.io.err(`memnox: ${loud[0]}\n`);
+  const remembered = r.decision
+    ? `remembered as a decision: ${r.decision}`
+    : `not remembered as a decision: ${r.rememberError ?? "the memory store did not take it"}`;
+  return { value: r, lines: [...describeMerge("repository rules", r.merge), ...loud, remembered] };
+}
+
+export function interceptors(ctx: Context, tables: readonly VerbTable[]): Outcome {
+  const r = installInterceptors(ctx, tables);
+  if (r.added.length) recordState(ctx, "memnox.protect", `--interceptors: ${r.added.join(", ")}`);
+  const path = r.path.ahead
+    ? `${r.dir} comes first on PATH`
+    : `${r.dir} is ${r.path.onPath ? "on PATH behind the real binaries" : "not on PATH"}: start the agent with memnox run --, which sets PATH for it, or add it first to your login PATH`;
+  return {
+    value: r,
+    lines: [
+      `${r.installed.length} interceptor(s) in ${r.dir}${r.added.length ? `, ${r.added.length} new` : ""}: ${r.installed.join(", ")}`,
+      `not on this machine, so not intercepted: ${r.absent.join(", ") || "none"}`,
+      path,
+    ],
+  };
+}
+
+export async function gitHooks(ctx: Context): Promise<Outcome> {
+  const r = await installGitHooks(ctx, ctx.cwd);
+  if (r.hooks.some((h) => h.status !== "unchanged")) recordState(ctx, "memnox.protect", `--hooks in ${r.repository}`);
+  return {
+    value: r,
+    lines: r.hooks.map(
+      (h) => `${h.path}: ${h.status}${h.words ? ` (${h.words})` : ""}${h.backup ? `, backup ${h.backup}` : ""}`,
+    ),
+    code: r.hooks.some((h) => h.status === "refused") ? 1 : 0,
+  };
+}
+
+export function mode(ctx: Context, to: "observe" | "enforce"): Outcome {
+  const { previous, config } = setSetting(ctx.paths.config, "mode", to);
+  if (previous.mode !== config.mode)
+    recordState(ctx, "memnox.config", `mode: ${previous.mode} -> ${config.mode}`, "config");
+  const words =
+    to === "enforce" ? "verdicts are applied on every seam" : "verdicts are recorded and nothing is refused";
+  return { value: { previous: previous.mode, mode: config.mode }, lines: [`mode is ${config.mode}: ${words}`] };
+}
+
+export function native(ctx: Context, on: boolean): Outcome {
+  if (!on) {
+    const r = revertNative(ctx);
+    const words = {
+      restored: "restored byte for byte from the backup",
+      removed: "took out only the entries memnox added: the file changed since",
+      unchanged: "held nothing of memnox's",
+      missing: "is gone",
+      none: "memnox never wrote Claude Code's permissions here",
+    };
+    if (r.outcome === "restored" || r.outcome === "removed") recordState(ctx, "memnox.protect", "--revert-native");
+    return { value: r, lines: [`${r.file ?? "Claude Code's permissions"}: ${words[r.outcome]}`] };
+  }
+  const r = applyNative(ctx);
+  const n = r.added.deny.length + r.added.ask.length;
+  if (n) recordState(ctx, "memnox.protect", `--apply-native: ${n} entries`);
+  return {
+    value: r,
+    lines: [
+      `${r.file}: added ${r.added.deny.length} deny and ${r.added.ask.length} ask entries${r.already ? `, ${r.already} already there` : ""}${r.backup ? ` (backup ${r.backup})` : ""}`,
+      ...r.unexpressible.map((u) => `  not written, Claude Code cannot say it: ${u.rule} (${u.what}): ${u.why}`),
+      "allow rules stay memnox's: Claude Code keeps asking its own questions. memnox protect --revert-native undoes this.",
+    ],
+  };
+}
+
+export function claudeHook(ctx: Context, on: boolean): Outcome {
+  const r = on ? installAgentHook(ctx, "claude-code") : removeAgentHook(ctx, "claude-code");
+  const kept = updateKept(ctx.paths.kept, (k) => ({
+    takenOut: toggled(k.takenOut, "claude-code", !on),
+    hooked: toggled(k.hooked, "claude-code", on),
+  }));
+  recordState(ctx, "memnox.protect", on ? "--claude-hook: put back" : "--revert-claude-hook: taken out and kept out");
+  const lines = on
+    ? [`${r.file}: ${r.status}${r.trust && !r.trust.active ? `; ${r.trust.words} → ${r.trust.step ?? ""}` : ""}`]
+    : [`${r.file}: ${r.status}; the daemon leaves it out from now on (memnox protect --claude-hook puts it back)`];
+  if (kept === "absent") lines.push("setup has not run here, so there is no kept.json to record it in");
+  const bad = r.status === "refused" || r.status === "unparsable";
+  return { value: { ...r, kept }, lines, code: bad ? 1 : 0 };
+}

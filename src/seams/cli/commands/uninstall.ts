@@ -1,0 +1,97 @@
+// `memnox uninstall`: every seam out, and for each file whether its bytes came back or only memnox's entries went.
+import { clientDef } from "../../../wire/clients.ts";
+import { type UninstallReport, uninstallMachine } from "../../../wire/uninstall.ts";
+import { emit, pad } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+import { homeWords } from "./setup-report.ts";
+import { recordState } from "./state-record.ts";
+
+const OUTCOME: Readonly<Record<string, string>> = {
+  restored: "restored byte for byte from the backup",
+  removed: "took out only memnox's entries: the file changed since memnox wrote it, and everything else is kept",
+};
+
+function fileLines(
+  what: string,
+  files: readonly { label: string; file: string; status: string; problem?: string | undefined }[],
+) {
+  const lines = files.flatMap((f) => {
+    if (f.status === "refused" || f.status === "unparsable")
+      return [`${f.label}: ${f.file} left as it is: ${f.problem ?? f.status}`];
+    const words = OUTCOME[f.status];
+    return words ? [`${f.label}: ${f.file} ${words}`] : [];
+  });
+  return lines.map((l, i) => `  ${pad(i === 0 ? what : "", 13)} ${l}`);
+}
+
+export function renderUninstall(r: UninstallReport): string[] {
+  const row = (k: string, v: string) => `  ${pad(k, 13)} ${v}`;
+  const hooks = r.hooks.map((h) => ({ label: h.label, file: h.file, status: h.status, problem: h.problem?.message }));
+  const mcp = r.mcp.files.map((f) => ({
+    label: clientDef(f.client).label,
+    file: f.file,
+    status: f.status,
+    problem: f.problem?.message,
+  }));
+  const session = r.session.files.map((s) => ({
+    label: clientDef(s.client).label,
+    file: s.file,
+    status: s.status,
+    problem: s.problem,
+  }));
+  const git = r.gitHooks.flatMap((g) =>
+    g.hooks
+      .filter((h) => h.status !== "missing")
+      .map(
+        (h) =>
+          `${h.path}: ${h.status === "restored" ? "the hook from before is back" : h.status}${h.words ? ` (${h.words})` : ""}`,
+      ),
+  );
+  return [
+    "memnox uninstall",
+    row(
+      "interceptors",
+      `removed ${r.interceptors.removed.length} from ${r.interceptors.dir}${r.interceptors.kept.length ? `; left ${r.interceptors.kept.join(", ")}, which are not memnox's` : ""}`,
+    ),
+    ...git.map((l, i) => row(i === 0 ? "git hooks" : "", l)),
+    ...fileLines("hooks", hooks),
+    ...fileLines("mcp", mcp),
+    ...fileLines("session", session),
+    ...(r.native.outcome === "restored" || r.native.outcome === "removed"
+      ? [row("native", `Claude Code's permissions: ${r.native.file} ${OUTCOME[r.native.outcome]}`)]
+      : []),
+    ...r.loginPath.map((p) => row("PATH", `${p.file} ${OUTCOME[p.outcome] ?? p.outcome}`)),
+    row("daemon", r.daemon.words),
+    row("kept", r.kept ? "kept.json removed: nothing keeps the boundary now" : "kept.json was not there"),
+    r.purged
+      ? row("purged", `${r.purged} deleted, history and rules included`)
+      : row(
+          "rules",
+          "your rules stay: ~/.memnox/machine.policies.toml and memnox.policies.toml in repositories (--purge deletes ~/.memnox)",
+        ),
+  ];
+}
+
+function failed(r: UninstallReport): boolean {
+  const bad = (s: string) => s === "refused" || s === "unparsable";
+  return (
+    r.hooks.some((h) => bad(h.status)) ||
+    r.mcp.files.some((f) => bad(f.status)) ||
+    r.session.files.some((s) => bad(s.status))
+  );
+}
+
+export const uninstall: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "uninstall", description: "take every seam back out, and put every backup back" },
+    args: {
+      purge: { type: "boolean", description: "also delete ~/.memnox, history and rules included" },
+      json: { type: "boolean", description: "structured output" },
+    },
+    async run({ args }) {
+      const r = await uninstallMachine(ctx, { purge: args.purge === true });
+      if (!r.purged) recordState(ctx, "memnox.uninstall", "every seam taken out");
+      emit(ctx, args.json, r, () => renderUninstall(r).map(homeWords(ctx.paths.home)));
+      return failed(r) ? 1 : 0;
+    },
+  });

@@ -1,0 +1,48 @@
+// Which agents are installed here, read off the disk: the folder each keeps its settings in, or its program on PATH.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AGENTS, type AgentName } from "../../hooks/types.ts";
+import type { Context } from "../ports/context.ts";
+import { findRealBinary } from "../seams/shim/real.ts";
+import { clientDef } from "./clients.ts";
+
+export interface DetectedAgent {
+  readonly agent: AgentName;
+  readonly label: string;
+  readonly installed: boolean;
+  /** What proved it: a settings folder, or the program on PATH. */
+  readonly evidence: readonly string[];
+}
+
+function places(agent: AgentName, home: string, env: Context["env"]): { dirs: string[]; programs: string[] } {
+  switch (agent) {
+    case "claude-code":
+      return {
+        dirs: [env.CLAUDE_CONFIG_DIR || join(home, ".claude"), join(env.CLAUDE_CONFIG_DIR || home, ".claude.json")],
+        programs: ["claude"],
+      };
+    case "codex":
+      return { dirs: [env.CODEX_HOME || join(home, ".codex")], programs: ["codex"] };
+    case "gemini-cli":
+      return { dirs: [join(env.GEMINI_CLI_HOME || home, ".gemini")], programs: ["gemini"] };
+    case "cursor":
+      return { dirs: [join(home, ".cursor")], programs: ["cursor", "cursor-agent"] };
+    case "windsurf":
+      return { dirs: [join(home, ".codeium", "windsurf")], programs: ["windsurf"] };
+  }
+}
+
+/** Every agent memnox hooks, and whether (and by what) this machine has it. */
+export function detectAgents(ctx: Pick<Context, "paths" | "env" | "execPath">): DetectedAgent[] {
+  return AGENTS.map((agent) => {
+    const at = places(agent, ctx.paths.home, ctx.env);
+    const evidence = [
+      ...at.dirs.filter((d) => existsSync(d)),
+      ...at.programs.flatMap((p) => {
+        const found = findRealBinary(p, ctx.env.PATH, [ctx.paths.bin], ctx.execPath);
+        return found ? [found] : [];
+      }),
+    ];
+    return { agent, label: clientDef(agent).label, installed: evidence.length > 0, evidence };
+  });
+}

@@ -1,0 +1,186 @@
+// Putting memnox's hook into an agent's settings and taking it out: merged into what is there with comments and
+// formatting kept, backed up before the first change, read back before it is written, idempotent.
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { AgentName } from "../../../hooks/types.ts";
+import { describeError, MemnoxError } from "../../core/errors.ts";
+import type { Context } from "../../ports/context.ts";
+import { repoRoot } from "../../state/repo.ts";
+import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
+import { clientDef } from "../clients.ts";
+import { applyEdits, parseDocument } from "../edit/document.ts";
+import { ParseFailure } from "../edit/jsonc.ts";
+import { readConfigFile } from "../files.ts";
+import { linkTarget } from "../links.ts";
+import type { Problem } from "../read.ts";
+import { memnoxHookIn, shellWord } from "./command.ts";
+import { commandsOf, hookMap, isMemnoxItem, planInstall, planRemove } from "./plan.ts";
+import { type HookTarget, hookTarget } from "./targets.ts";
+import { hookTrust, type Trust } from "./trust.ts";
+
+/** The owner name agent hooks have in the backup manifest. */
+export const HOOK_OWNER = "agent-hook";
+
+export type HookStatus =
+  | "added"
+  | "repointed"
+  | "unchanged"
+  | "refused"
+  | "unparsable"
+  | "restored"
+  | "removed"
+  | "missing";
+
+export interface HookReport {
+  readonly agent: AgentName;
+  readonly label: string;
+  readonly file: string;
+  readonly status: HookStatus;
+  /** Whether the agent will run it, after an install. */
+  readonly trust?: Trust;
+  readonly problem?: Problem;
+  readonly backup?: string;
+}
+
+type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
+
+function place(ctx: WireContext) {
+  const root = repoRoot(ctx.cwd);
+  return { home: ctx.paths.home, env: ctx.env, cwd: ctx.cwd, ...(root ? { root } : {}) };
+}
+
+function base(agent: AgentName, file: string) {
+  return { agent, label: clientDef(agent).label, file };
+}
+
+function failed(agent: AgentName, file: string, e: unknown): HookReport {
+  if (e instanceof ParseFailure) {
+    return {
+      ...base(agent, file),
+      status: "unparsable",
+      problem: { message: e.message, line: e.line, column: e.column },
+    };
+  }
+  if (e instanceof MemnoxError && e.code !== "internal") {
+    return { ...base(agent, file), status: "refused", problem: { message: describeError(e) } };
+  }
+  throw e;
+}
+
+function fresh(target: HookTarget, desired: Record<string, unknown>): string {
+  return `${JSON.stringify({ ...target.fresh, hooks: desired }, null, 2)}\n`;
+}
+
+/** memnox's hook in `agent`'s user settings, pointing at the stable binary; a second run changes nothing. */
+export function installAgentHook(ctx: WireContext, agent: AgentName): HookReport {
+  const target = hookTarget(agent);
+  const file = target.file(place(ctx));
+  const desired = target.entries(linkTarget(ctx).map(shellWord).join(" "));
+  let status: HookStatus = "unchanged";
+  const transform = (text: string | undefined): string | undefined => {
+    if (text === undefined) {
+      status = "added";
+      return fresh(target, desired);
+    }
+    const plan = planInstall(target, parseDocument("json", text), desired, file);
+    status = plan.status === "add" ? "added" : plan.status === "repoint" ? "repointed" : "unchanged";
+    return plan.edits.length ? applyEdits("json", text, plan.edits, file) : undefined;
+  };
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const r = rewriteWithBackup({
+      backupDir: ctx.paths.backup,
+      path: file,
+      owner: HOOK_OWNER,
+      note: agent,
+      nowMs: ctx.clock.now(),
+      transform,
+    });
+    const state = agentHookState(ctx, agent);
+    return { ...base(agent, file), status, ...(state.trust ? { trust: state.trust } : {}), ...withBackup(r.backup) };
+  } catch (e) {
+    return failed(agent, file, e);
+  }
+}
+
+/** memnox's hook out of `agent`'s settings: the bytes back while nothing else changed, else only its entries. */
+export function removeAgentHook(ctx: WireContext, agent: AgentName): HookReport {
+  const target = hookTarget(agent);
+  const file = target.file(place(ctx));
+  try {
+    const r = restoreFromBackup({
+      backupDir: ctx.paths.backup,
+      path: file,
+      owners: [HOOK_OWNER],
+      strip: (text, original) => {
+        const before = original === undefined ? undefined : parseOrUndefined(original);
+        const edits = planRemove(target, parseDocument("json", text), before, file);
+        return edits.length ? applyEdits("json", text, edits, file) : undefined;
+      },
+    });
+    return { ...base(agent, file), status: r.outcome, ...withBackup(r.backup) };
+  } catch (e) {
+    return failed(agent, file, e);
+  }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return parseDocument("json", text);
+  } catch {
+    return undefined;
+  }
+}
+
+function withBackup(path: string | null | undefined): { backup?: string } {
+  return path ? { backup: path } : {};
+}
+
+export type HookPresence = "hooked" | "partial" | "absent" | "unreadable";
+
+export interface HookState {
+  readonly agent: AgentName;
+  readonly label: string;
+  readonly file: string;
+  readonly presence: HookPresence;
+  /** The program memnox's entries start, and whether it is still there. */
+  readonly launcher?: readonly string[];
+  readonly launcherExists?: boolean;
+  readonly trust?: Trust;
+  readonly problem?: string;
+}
+
+/** What `agent`'s settings hold of memnox's hook now, read only. */
+export function agentHookState(ctx: WireContext, agent: AgentName): HookState {
+  const target = hookTarget(agent);
+  const at = place(ctx);
+  const file = target.file(at);
+  const head = base(agent, file);
+  const text = readConfigFile(file)?.text;
+  if (text === undefined) return { ...head, presence: "absent" };
+  let doc: unknown;
+  let map: Record<string, unknown> | undefined;
+  try {
+    doc = parseDocument("json", text);
+    map = hookMap(doc, file);
+  } catch (e) {
+    return { ...head, presence: "unreadable", problem: describeError(e) };
+  }
+  const wanted = Object.keys(target.entries("memnox"));
+  const ours = wanted.map((event) => {
+    const list = map?.[event];
+    return Array.isArray(list) ? list.find((item) => isMemnoxItem(target, item)) : undefined;
+  });
+  const found = ours.filter((x) => x !== undefined);
+  if (found.length === 0) return { ...head, presence: "absent" };
+  const first = commandsOf(target, found[0])[0];
+  const launcher = (typeof first === "string" && memnoxHookIn(first)?.launcher) || [];
+  const launcherExists = launcher.length > 0 && launcher.slice(0, 2).every((w) => existsSync(w));
+  return {
+    ...head,
+    presence: found.length === wanted.length ? "hooked" : "partial",
+    launcher,
+    launcherExists,
+    trust: hookTrust(agent, target, doc, at),
+  };
+}

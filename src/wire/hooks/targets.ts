@@ -1,0 +1,133 @@
+// Where each agent reads its user hooks and the entries memnox adds there: what each `hooks/<agent>.ts` header
+// documents, built here so setup, uninstall, the wiring report and --prove share one copy.
+import { join } from "node:path";
+import { settingsHooks } from "../../../hooks/claude-code.ts";
+import { TOOLS as CODEX_TOOLS } from "../../../hooks/codex.ts";
+import { TOOLS as GEMINI_TOOLS } from "../../../hooks/gemini-cli.ts";
+import type { AgentName } from "../../../hooks/types.ts";
+import type { Env } from "../../ports/index.ts";
+import type { JsonValue } from "../edit/jsonc.ts";
+
+export interface HookPlace {
+  readonly home: string;
+  readonly env: Env;
+}
+
+/** Builds the command line for one event. */
+type CommandFor = (event: string) => string;
+
+export interface HookTarget {
+  readonly agent: AgentName;
+  /** The user-level file the agent reads hooks from (project files are fingerprinted or trust-gated). */
+  readonly file: (at: HookPlace) => string;
+  /** Each event's items memnox adds, for the launcher as one shell-quoted string. */
+  readonly entries: (launcher: string) => Record<string, JsonValue[]>;
+  /** `{ matcher, hooks: [{ command }] }` items, or flat `{ command }` ones. */
+  readonly nested: boolean;
+  /** Keys a file memnox creates starts with, beside `hooks`. */
+  readonly fresh?: Readonly<Record<string, JsonValue>>;
+  /** The event before a shell command runs: what `doctor --prove` feeds a force push. */
+  readonly preShell: string;
+}
+
+const group = (command: string, timeout: number, matcher?: string, name?: string) => ({
+  ...(matcher ? { matcher } : {}),
+  hooks: [{ ...(name ? { name } : {}), type: "command", command, timeout }],
+});
+
+const commandFor =
+  (launcher: string, agent: AgentName): CommandFor =>
+  (event) =>
+    `${launcher} hook ${agent} ${event}`;
+
+const claudeEntries = (launcher: string) => settingsHooks(launcher) as Record<string, JsonValue[]>;
+
+const codexEntries = (launcher: string): Record<string, JsonValue[]> => {
+  const c = commandFor(launcher, "codex");
+  return {
+    SessionStart: [group(c("SessionStart"), 10)],
+    UserPromptSubmit: [group(c("UserPromptSubmit"), 10)],
+    PreToolUse: [group(c("PreToolUse"), 30, CODEX_TOOLS)],
+    PostToolUse: [group(c("PostToolUse"), 10, CODEX_TOOLS)],
+    SessionEnd: [group(c("SessionEnd"), 3)],
+  };
+};
+
+const geminiEntries = (launcher: string): Record<string, JsonValue[]> => {
+  const c = commandFor(launcher, "gemini-cli");
+  return {
+    SessionStart: [group(c("SessionStart"), 10000, undefined, "memnox")],
+    BeforeAgent: [group(c("BeforeAgent"), 10000, undefined, "memnox")],
+    BeforeTool: [group(c("BeforeTool"), 30000, GEMINI_TOOLS, "memnox")],
+    AfterTool: [group(c("AfterTool"), 10000, GEMINI_TOOLS, "memnox")],
+    SessionEnd: [group(c("SessionEnd"), 5000, undefined, "memnox")],
+  };
+};
+
+const cursorItem = (c: CommandFor, event: string, matcher?: string) => ({
+  command: c(event),
+  ...(matcher ? { matcher } : {}),
+  timeout: 30,
+  failClosed: true,
+});
+
+const cursorEntries = (launcher: string): Record<string, JsonValue[]> => {
+  const c = commandFor(launcher, "cursor");
+  return {
+    beforeShellExecution: [cursorItem(c, "beforeShellExecution")],
+    beforeMCPExecution: [cursorItem(c, "beforeMCPExecution")],
+    beforeReadFile: [cursorItem(c, "beforeReadFile")],
+    preToolUse: [cursorItem(c, "preToolUse", "Write|Delete")],
+  };
+};
+
+const windsurfEntries = (launcher: string): Record<string, JsonValue[]> => {
+  const c = commandFor(launcher, "windsurf");
+  const events = ["pre_run_command", "pre_read_code", "pre_write_code", "pre_mcp_tool_use"];
+  return Object.fromEntries(events.map((e) => [e, [{ command: c(e), show_output: false }]]));
+};
+
+export const HOOK_TARGETS: readonly HookTarget[] = [
+  {
+    agent: "claude-code",
+    file: (at) => join(at.env.CLAUDE_CONFIG_DIR || join(at.home, ".claude"), "settings.json"),
+    entries: claudeEntries,
+    nested: true,
+    preShell: "PreToolUse",
+  },
+  {
+    agent: "codex",
+    file: (at) => join(at.env.CODEX_HOME || join(at.home, ".codex"), "hooks.json"),
+    entries: codexEntries,
+    nested: true,
+    preShell: "PreToolUse",
+  },
+  {
+    agent: "gemini-cli",
+    file: (at) => join(at.env.GEMINI_CLI_HOME || at.home, ".gemini", "settings.json"),
+    entries: geminiEntries,
+    nested: true,
+    preShell: "BeforeTool",
+  },
+  {
+    agent: "cursor",
+    file: (at) => join(at.home, ".cursor", "hooks.json"),
+    entries: cursorEntries,
+    nested: false,
+    fresh: { version: 1 },
+    preShell: "beforeShellExecution",
+  },
+  {
+    agent: "windsurf",
+    file: (at) => join(at.home, ".codeium", "windsurf", "hooks.json"),
+    entries: windsurfEntries,
+    nested: false,
+    preShell: "pre_run_command",
+  },
+];
+
+export function hookTarget(agent: AgentName): HookTarget {
+  const t = HOOK_TARGETS.find((x) => x.agent === agent);
+  if (!t) throw new Error(`no hook target for ${agent}`);
+  return t;
+}

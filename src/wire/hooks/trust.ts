@@ -1,0 +1,112 @@
+// Whether an agent will actually run the hook memnox installed: each gates hooks behind its own switch or trust, and
+// a hook the agent skips is "installed, not active until …" with the exact step, never "hooked".
+import { join } from "node:path";
+import type { AgentName } from "../../../hooks/types.ts";
+import type { Env } from "../../ports/index.ts";
+import { parseDocument } from "../edit/document.ts";
+import { readConfigFile } from "../files.ts";
+import { isRecord } from "../servers.ts";
+import { isMemnoxItem } from "./plan.ts";
+import type { HookTarget } from "./targets.ts";
+
+export interface Trust {
+  /** Whether the agent runs the hook now (here, for per-folder trust). */
+  readonly active: boolean;
+  readonly words: string;
+  /** The step that makes an inactive hook run. */
+  readonly step?: string;
+}
+
+export interface TrustPlace {
+  readonly home: string;
+  readonly env: Env;
+  /** The folder a session would start in (Claude Code trusts per folder). */
+  readonly cwd: string;
+  /** The repository root of `cwd`, when it is in one. */
+  readonly root?: string;
+}
+
+function readJson(path: string): unknown {
+  const f = readConfigFile(path);
+  if (!f?.text) return undefined;
+  try {
+    return parseDocument(path.endsWith(".toml") ? "toml" : "json", f.text);
+  } catch {
+    return undefined;
+  }
+}
+
+function claude(doc: unknown, at: TrustPlace): Trust {
+  if (isRecord(doc) && doc.disableAllHooks === true) {
+    return off("Claude Code has every hook turned off (`disableAllHooks` in its settings)", "remove `disableAllHooks`");
+  }
+  const state = readJson(join(at.env.CLAUDE_CONFIG_DIR || at.home, ".claude.json"));
+  const projects = isRecord(state) && isRecord(state.projects) ? state.projects : {};
+  const trusted = [at.cwd, at.root].some((p) => {
+    const entry = p ? projects[p] : undefined;
+    return isRecord(entry) && entry.hasTrustDialogAccepted === true;
+  });
+  if (trusted) return { active: true, words: `active: Claude Code trusts ${at.root ?? at.cwd}` };
+  return off(
+    `installed, not active in ${at.root ?? at.cwd} until you accept Claude Code's trust dialog there`,
+    `run \`claude\` in ${at.root ?? at.cwd} once and accept the trust dialog (claude -p runs count it as trusted)`,
+  );
+}
+
+const SNAKE = (event: string) => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+
+function codex(doc: unknown, target: HookTarget, at: TrustPlace): Trust {
+  const home = at.env.CODEX_HOME || join(at.home, ".codex");
+  const config = readJson(join(home, "config.toml"));
+  const features = isRecord(config) && isRecord(config.features) ? config.features : {};
+  if (features.hooks === false || features.codex_hooks === false) {
+    return off("Codex has hooks turned off (`[features] hooks = false`)", "set `hooks = true` under `[features]`");
+  }
+  const file = target.file(at);
+  const state = isRecord(config) && isRecord(config.hooks) && isRecord(config.hooks.state) ? config.hooks.state : {};
+  const keys: string[] = [];
+  const map = isRecord(doc) && isRecord(doc.hooks) ? doc.hooks : {};
+  for (const [event, list] of Object.entries(map)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((item, i) => {
+      if (isMemnoxItem(target, item)) keys.push(`${file}:${SNAKE(event)}:${i}:0`);
+    });
+  }
+  const trusted = keys.length > 0 && keys.every((k) => isRecord(state[k]) && typeof state[k].trusted_hash === "string");
+  if (trusted) return { active: true, words: "active: trusted in Codex's /hooks" };
+  return off(
+    "installed, not active until you trust it in Codex: new hooks are skipped until a person reviews them",
+    "run `codex`, type /hooks and trust memnox's hooks",
+  );
+}
+
+function gemini(doc: unknown): Trust {
+  const cfg = isRecord(doc) && isRecord(doc.hooksConfig) ? doc.hooksConfig : {};
+  if (cfg.enabled === false) {
+    return off("Gemini CLI has hooks turned off (`hooksConfig.enabled` is false)", "set `hooksConfig.enabled` to true");
+  }
+  if (Array.isArray(cfg.disabled) && cfg.disabled.includes("memnox")) {
+    return off("Gemini CLI lists memnox in `hooksConfig.disabled`", "run `/hooks enable memnox` in Gemini CLI");
+  }
+  return { active: true, words: "active from the next Gemini CLI session" };
+}
+
+function off(words: string, step: string): Trust {
+  return { active: false, words, step };
+}
+
+/** Whether `agent` runs the hook in `doc` (its parsed hook file). */
+export function hookTrust(agent: AgentName, target: HookTarget, doc: unknown, at: TrustPlace): Trust {
+  switch (agent) {
+    case "claude-code":
+      return claude(doc, at);
+    case "codex":
+      return codex(doc, target, at);
+    case "gemini-cli":
+      return gemini(doc);
+    case "cursor":
+      return { active: true, words: "active: Cursor reloads hooks.json by itself" };
+    case "windsurf":
+      return { active: true, words: "active from Cascade's next call" };
+  }
+}

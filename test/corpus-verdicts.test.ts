@@ -1,0 +1,81 @@
+// The peers' corpora through the whole gate (resolver + the baseline protect --yes writes, in enforce): a line a peer
+// stops must not be allowed, a line a peer allows must be. Every difference is either fixed or listed with a reason.
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { assess } from "../src/gate/assess.ts";
+import { gateDeps } from "../src/gate/create.ts";
+import { baselineRules } from "../src/policy/baseline.ts";
+import { renderRuleFile } from "../src/policy/render.ts";
+import { verbTables } from "../src/resolve/index.ts";
+import { type Case, CORPUS_CTX, corporaDir, corpusCases } from "./support/corpus.ts";
+import { fakeHome, testContext } from "./support/index.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+/** Measured agreement per corpus; raise a floor when agreement rises, never lower one. */
+const FLOORS: Record<string, number> = { rampart: 77.2, dcg: 88.1, "claude-code-safety-net": 86.6 };
+
+interface Difference {
+  readonly corpus: string;
+  readonly command: string;
+  readonly reason: string;
+}
+
+const home = fakeHome();
+afterAll(() => home[Symbol.dispose]());
+
+function deps() {
+  const base = baselineRules(verbTables(), { date: "2026-11-30", keysDir: join(CORPUS_CTX.home, ".ssh") });
+  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
+  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
+  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
+  const { ctx } = testContext(home, {
+    cwd: CORPUS_CTX.cwd,
+    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
+  });
+  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+}
+
+const differences = JSON.parse(
+  readFileSync(join(ROOT, "fixtures", "corpus", "verdict-differences.json"), "utf8"),
+) as Difference[];
+const listed = (c: Case) => differences.find((d) => d.corpus === c.corpus && d.command === c.command);
+
+describe("peer corpora, verdicts under the baseline in enforce", () => {
+  const d = deps();
+  const at = d.now();
+  const cases = corpusCases(corporaDir()).filter((c) => !c.contested);
+  const verdict = (c: Case) =>
+    assess({ surface: "shell", command: c.command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at).combined.effect;
+  const agrees = (c: Case) => (c.want === "stop" ? verdict(c) !== "allow" : verdict(c) === "allow");
+  const unexplained: { corpus: string; want: string; got: string; command: string }[] = [];
+
+  for (const corpus of Object.keys(FLOORS)) {
+    test(`${corpus}: agreement at or above its floor, every difference listed`, () => {
+      const mine = cases.filter((c) => c.corpus === corpus);
+      const missed = mine.filter((c) => !agrees(c));
+      const pct = Math.round(((mine.length - missed.length) / mine.length) * 1000) / 10;
+      console.log(`${corpus}: ${mine.length - missed.length}/${mine.length} agree (${pct}%)`);
+      for (const m of missed)
+        if (!listed(m)) unexplained.push({ corpus, want: m.want, got: verdict(m), command: m.command });
+      expect(pct).toBeGreaterThanOrEqual(FLOORS[corpus] ?? 100);
+    });
+  }
+
+  test("no difference goes unexplained", () => {
+    // CORPUS_DUMP=<file> writes them out, to be explained in fixtures/corpus/verdict-differences.json.
+    const dump = process.env.CORPUS_DUMP;
+    if (dump) writeFileSync(dump, JSON.stringify(unexplained, null, 2));
+    expect(unexplained.map((u) => `${u.corpus} ${u.want} ${u.got}: ${u.command}`)).toEqual([]);
+  });
+
+  test("every listed difference is still a difference, in the corpus, with a reason", () => {
+    const stale = differences.filter((x) => {
+      const c = cases.find((k) => k.corpus === x.corpus && k.command === x.command);
+      return !c || agrees(c);
+    });
+    expect(stale.map((x) => `${x.corpus}: ${x.command}`)).toEqual([]);
+    for (const x of differences) expect(x.reason.length).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,233 @@
+// memnox setup and uninstall on a fake machine with all five agents: every seam wired through its own module, a
+// second run changes nothing, and uninstall gives every file back byte for byte.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { runCommand } from "citty";
+import { AGENTS } from "../hooks/types.ts";
+import { verbTables } from "../src/resolve/index.ts";
+import { type Asker, setupWith } from "../src/seams/cli/commands/setup.ts";
+import { run } from "../src/seams/cli/index.ts";
+import { readConfig } from "../src/state/config.ts";
+import { type FakeHome, fakeHome, fixtureTree, gitRepo, tempDir, testContext } from "./support/index.ts";
+
+const MACHINE = {
+  ...fixtureTree("homes", "claude-code"),
+  ...fixtureTree("homes", "codex"),
+  ...fixtureTree("homes", "gemini-cli"),
+  ...fixtureTree("homes", "cursor"),
+  ...fixtureTree("homes", "windsurf"),
+};
+
+/** Every file under `root` as bytes (base64), optionally leaving one folder out; the last scan is a record, not wiring. */
+function snapshot(root: string, skip?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (p === skip || name === "scan.json") continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(root, p)] = readFileSync(p).toString("base64");
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function machine() {
+  const home = fakeHome(MACHINE);
+  const path = tempDir("memnox-path");
+  for (const n of ["git", "rm", "curl"]) writeFileSync(path.join(n), "#!/bin/sh\n", { mode: 0o755 });
+  const repo = gitRepo({ "README.md": "hi\n" });
+  const env = { PATH: path.path, SHELL: "/bin/bash" };
+  return {
+    home,
+    repo,
+    env,
+    [Symbol.dispose]() {
+      home[Symbol.dispose]();
+      path[Symbol.dispose]();
+      repo[Symbol.dispose]();
+    },
+  };
+}
+
+const said: string[] = [];
+
+async function setup(
+  home: FakeHome,
+  cwd: string,
+  env: Record<string, string>,
+  args: string[],
+  opts: { tty?: boolean; answers?: boolean[] } = {},
+) {
+  const { ctx, io } = testContext(home, { args, cwd, env, tty: opts.tty ?? false });
+  const answers = [...(opts.answers ?? [])];
+  const asked: string[] = [];
+  const asker: Asker = {
+    confirm: async (q) => {
+      asked.push(q);
+      return answers.shift() ?? false;
+    },
+  };
+  const { result } = await runCommand(setupWith(asker, verbTables)(ctx), { rawArgs: args });
+  said.push(io.stdout(), io.stderr());
+  return { code: result as number, out: io.stdout(), err: io.stderr(), asked };
+}
+
+async function cli(home: FakeHome, cwd: string, env: Record<string, string>, args: string[]) {
+  const { ctx, io } = testContext(home, { args, cwd, env });
+  const code = await run(ctx);
+  said.push(io.stdout(), io.stderr());
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+describe("memnox setup", () => {
+  test("--yes wires every seam for the five agents, says what each agent runs, and a second run changes nothing", async () => {
+    using m = machine();
+    const r = await setup(m.home, m.repo.path, m.env, ["--yes", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.wired).toBe(true);
+    expect(j.reach.agents.map((a: { agent: string }) => a.agent)).toEqual([...AGENTS]);
+    expect(j.hooks.map((h: { agent: string; status: string }) => [h.agent, h.status])).toEqual(
+      AGENTS.map((a) => [a, "added"]),
+    );
+    const trust = Object.fromEntries(
+      j.hooks.map((h: { agent: string; trust: { active: boolean } }) => [h.agent, h.trust.active]),
+    );
+    expect(trust).toEqual({ "claude-code": false, codex: false, "gemini-cli": true, cursor: true, windsurf: true });
+    expect(j.interceptors.installed).toEqual(["git", "rm", "curl"]);
+    expect(j.mcp.counts).toEqual({ wrapped: 5 });
+    expect(j.session.files.map((s: { client: string; status: string }) => [s.client, s.status])).toEqual(
+      ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"].map((c) => [c, "added"]),
+    );
+    expect(j.rules.machine.added.length).toBeGreaterThan(0);
+    expect(j.rules.repository.path).toBe(m.repo.join("memnox.policies.toml"));
+    expect(j.mode).toEqual({ mode: "observe", changed: false });
+    expect(j.daemon.status).toBe("not-wired");
+    expect(j.kept).toMatchObject({ hooked: [...AGENTS], takenOut: [], wrapNewMcpServers: true, sessionServer: true });
+    expect(j.path).toMatchObject({ ahead: false, added: false, profile: m.home.join(".profile") });
+    expect(j.nothingLeft).toBe(true);
+    expect(j.changed).toBe(true);
+
+    const first = snapshot(m.home.home);
+    const again = await setup(m.home, m.repo.path, m.env, ["--yes", "--json"]);
+    expect(JSON.parse(again.out).changed).toBe(false);
+    expect(snapshot(m.home.home)).toEqual(first);
+    const ledger = ["memnox.db", "memnox.db-wal"].map((f) => join(m.home.memnoxHome, f)).filter(existsSync);
+    expect(ledger.length).toBeGreaterThan(0);
+    for (const f of ledger) expect(readFileSync(f).toString("latin1")).not.toContain("canary");
+
+    const human = await setup(m.home, m.repo.path, m.env, ["--yes"]);
+    expect(human.out).toContain("AI AGENTS           claude-code, cursor, codex, gemini-cli, windsurf");
+    expect(human.out).toContain("can change something outside this laptop");
+    expect(human.out).toContain("Codex: installed, not active until you trust it in Codex");
+    expect(human.out).toContain("→ run `codex`, type /hooks and trust memnox's hooks");
+    expect(human.out).toContain("Gemini CLI: hooked");
+    expect(human.out).toContain(`add this line to ~/.profile:`);
+    expect(human.out).toContain("Nothing left this machine: no account, no key, no network call.");
+  });
+
+  test("uninstall gives every file back byte for byte; --purge also deletes ~/.memnox", async () => {
+    using m = machine();
+    const before = snapshot(m.home.home, m.home.memnoxHome);
+    await setup(m.home, m.repo.path, m.env, ["--yes"]);
+    expect(snapshot(m.home.home, m.home.memnoxHome)).not.toEqual(before);
+    const r = await cli(m.home, m.repo.path, m.env, ["uninstall", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(
+      j.hooks.filter((h: { status: string }) => h.status !== "missing").map((h: { status: string }) => h.status),
+    ).toEqual(AGENTS.map(() => "restored"));
+    expect(j.kept).toBe(true);
+    expect(snapshot(m.home.home, m.home.memnoxHome)).toEqual(before);
+    expect(existsSync(join(m.home.memnoxHome, "bin"))).toBe(false);
+    expect(existsSync(join(m.home.memnoxHome, "kept.json"))).toBe(false);
+    expect(existsSync(join(m.home.memnoxHome, "machine.policies.toml"))).toBe(true);
+    const human = await cli(m.home, m.repo.path, m.env, ["uninstall", "--purge"]);
+    expect(human.out).toContain("purged        ~/.memnox deleted, history and rules included");
+    expect(existsSync(m.home.memnoxHome)).toBe(false);
+  });
+
+  test("a person's edit after setup survives uninstall: only memnox's entries go, and it says so", async () => {
+    using m = machine();
+    await setup(m.home, m.repo.path, m.env, ["--yes"]);
+    const file = m.home.join(".cursor", "hooks.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        '"afterFileEdit"',
+        '"stop": [{ "command": "./done.sh" }],\n    "afterFileEdit"',
+      ),
+    );
+    const r = await cli(m.home, m.repo.path, m.env, ["uninstall"]);
+    expect(r.out).toContain("Cursor: ~/.cursor/hooks.json took out only memnox's entries");
+    const left = readFileSync(file, "utf8");
+    expect(left).toContain("./done.sh");
+    expect(left).not.toContain("hook cursor");
+    expect(JSON.parse(left)).toEqual({
+      version: 1,
+      hooks: { stop: [{ command: "./done.sh" }], afterFileEdit: [{ command: "./hooks/format.sh" }] },
+    });
+  });
+
+  test("with no terminal and no --yes nothing is wired, and it says why", async () => {
+    using m = machine();
+    const before = snapshot(m.home.home, join(m.home.memnoxHome, "app"));
+    const r = await setup(m.home, m.repo.path, m.env, []);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("nothing was wired: there is no terminal to ask, and --yes was not given");
+    expect(r.asked).toEqual([]);
+    expect(snapshot(m.home.home, join(m.home.memnoxHome, "app"))).toEqual(before);
+  });
+
+  test("at a terminal one question decides, and the login PATH is written only after its own yes", async () => {
+    using m = machine();
+    const no = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [false] });
+    expect(no.code).toBe(0);
+    expect(no.out).toContain("nothing was wired: you said no");
+    expect(existsSync(join(m.home.memnoxHome, "kept.json"))).toBe(false);
+    const yes = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [true, true] });
+    expect(yes.asked).toEqual([
+      "Put them under memnox?",
+      `Add ~/.memnox/bin to your login PATH in ${m.home.join(".profile")}?`,
+    ]);
+    expect(readFileSync(m.home.join(".profile"), "utf8")).toBe(
+      'export PATH="$HOME/.memnox/bin:$PATH"  # memnox: interceptors first (memnox uninstall removes this line)\n',
+    );
+    const again = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [true] });
+    expect(again.asked).toEqual(["Put them under memnox?"]);
+    expect(again.out).toContain("already in ~/.profile");
+    await cli(m.home, m.repo.path, m.env, ["uninstall"]);
+    expect(existsSync(m.home.join(".profile"))).toBe(false);
+  });
+
+  test("--enforce starts in enforce; a hook a person took out stays out on the next setup", async () => {
+    using m = machine();
+    const r = await setup(m.home, m.repo.path, m.env, ["--yes", "--enforce", "--json"]);
+    expect(JSON.parse(r.out).mode).toEqual({ mode: "enforce", changed: true });
+    expect(readConfig(join(m.home.memnoxHome, "config.toml")).mode).toBe("enforce");
+    const out = await cli(m.home, m.repo.path, m.env, ["protect", "--revert-claude-hook", "--json"]);
+    expect(out.code).toBe(0);
+    const again = JSON.parse((await setup(m.home, m.repo.path, m.env, ["--yes", "--json"])).out);
+    expect(again.hooks.map((h: { agent: string }) => h.agent)).not.toContain("claude-code");
+    expect(again.keptOut).toEqual([{ agent: "claude-code", fix: "memnox protect --claude-hook" }]);
+    expect(readFileSync(m.home.join(".claude", "settings.json"), "utf8")).not.toContain("hook claude-code");
+    const back = JSON.parse((await cli(m.home, m.repo.path, m.env, ["protect", "--claude-hook", "--json"])).out);
+    expect(back).toMatchObject({ status: "added", kept: "updated" });
+    expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "kept.json"), "utf8")).takenOut).toEqual([]);
+    expect(readFileSync(m.home.join(".claude", "settings.json"), "utf8")).toContain("hook claude-code PreToolUse");
+  });
+
+  test("--purge refuses a MEMNOX_HOME that is not plainly memnox's own, before changing anything", async () => {
+    using home = fakeHome();
+    const { ctx } = testContext(home, { args: ["uninstall", "--purge"], env: { MEMNOX_HOME: home.home } });
+    await expect(run(ctx)).rejects.toThrow(/does not look like memnox's own directory/);
+    expect(existsSync(home.home)).toBe(true);
+  });
+
+  test("no credential value reaches any output", () => {
+    expect(said.join("\n")).not.toContain("canary");
+  });
+});
