@@ -14,6 +14,7 @@ import { type FakeHome, fakeHome, testContext } from "./support/index.ts";
 let home: FakeHome;
 afterEach(() => home[Symbol.dispose]());
 
+const SET_UP = '{"version": 1, "setupAt": "2026-11-30T11:00:00.000Z", "wrapNewMcpServers": true}';
 const SERVERS = { mcpServers: { linear: { type: "stdio", command: "npx", args: ["-y", "linear-mcp"], env: {} } } };
 
 function passContext(h: FakeHome) {
@@ -38,7 +39,7 @@ describe("the MCP servers pass", () => {
   test("a server added after setup goes through the proxy, starts probation, and is said once", async () => {
     home = fakeHome({
       ".claude.json": JSON.stringify(SERVERS, null, 2),
-      ".memnox/kept.json": '{"wrapNewMcpServers": true}',
+      ".memnox/kept.json": SET_UP,
     });
     const { pc, changes, notices } = passContext(home);
     await mcpServersPass.run(pc);
@@ -56,7 +57,10 @@ describe("the MCP servers pass", () => {
   });
 
   test("never where setup did not run, nor after `mcp unwrap` turned wrapping off", async () => {
-    for (const kept of [undefined, '{"wrapNewMcpServers": false}']) {
+    const off = '{"version": 1, "setupAt": "2026-11-30T11:00:00.000Z", "wrapNewMcpServers": false}';
+    // kept.json without setupAt: `mcp session off` recorded a choice on a machine setup never reached.
+    const noSetup = '{"version": 1, "sessionServer": false}';
+    for (const kept of [undefined, off, noSetup]) {
       home = fakeHome({
         ".claude.json": JSON.stringify(SERVERS, null, 2),
         ...(kept ? { ".memnox/kept.json": kept } : {}),
@@ -66,7 +70,7 @@ describe("the MCP servers pass", () => {
       await mcpServersPass.run(pc);
       expect(readFileSync(join(home.home, ".claude.json"), "utf8")).toBe(before);
       expect(changes).toEqual([]);
-      if (kept === undefined) home[Symbol.dispose]();
+      if (kept !== noSetup) home[Symbol.dispose]();
     }
   });
 });

@@ -8,7 +8,9 @@ import { compiledBinary, fakeHome, gitRepo } from "./support/index.ts";
 import { whenChanged } from "./support/wait.ts";
 
 const CLAUDE = join(import.meta.dir, "..", "node_modules", ".bin", "claude");
-const home = fakeHome({ ".memnox/kept.json": '{"wrapNewMcpServers": true}\n' });
+const home = fakeHome({
+  ".memnox/kept.json": '{"version": 1, "setupAt": "2026-11-30T11:00:00.000Z", "wrapNewMcpServers": true}\n',
+});
 let daemon: RunningDaemon;
 
 beforeAll(async () => {
@@ -67,20 +69,23 @@ async function watching() {
 
 test("a server added with `claude mcp add` is put through the proxy, and watch prints it", async () => {
   const watch = await watching();
-  expect(await watch.header).toContain(`the daemon (pid ${daemon.pid}) keeps this machine`);
-  const added = Bun.spawnSync([CLAUDE, "mcp", "add", "--scope", "user", "linear", "--", "npx", "-y", "linear-mcp"], {
-    env: home.env(),
-    cwd: home.home,
-  });
-  expect(added.exitCode).toBe(0);
-  const event = await watch.next((l) => l.kind === "config" && (l.message ?? "").includes("linear"));
-  expect(event.message).toContain("new MCP server linear put through the proxy");
-  expect(event.eventId).toMatch(/^evt_/);
-  const entry = JSON.parse(readFileSync(join(home.home, ".claude.json"), "utf8")).mcpServers.linear;
-  expect(entry.command).toBe(await compiledBinary());
-  expect(entry.args).toEqual(expect.arrayContaining(["proxy", "linear-mcp"]));
-  expect(readFileSync(join(home.memnoxHome, "probation.json"), "utf8")).toContain('"linear"');
-  expect(await watch.stop()).toBe(0);
+  try {
+    expect(await watch.header).toContain(`the daemon (pid ${daemon.pid}) keeps this machine`);
+    const added = Bun.spawnSync([CLAUDE, "mcp", "add", "--scope", "user", "linear", "--", "npx", "-y", "linear-mcp"], {
+      env: home.env(),
+      cwd: home.home,
+    });
+    expect(added.exitCode).toBe(0);
+    const event = await watch.next((l) => l.kind === "config" && (l.message ?? "").includes("linear"));
+    expect(event.message).toContain("new MCP server linear put through the proxy");
+    expect(event.eventId).toMatch(/^evt_/);
+    const entry = JSON.parse(readFileSync(join(home.home, ".claude.json"), "utf8")).mcpServers.linear;
+    expect(entry.command).toBe(await compiledBinary());
+    expect(entry.args).toEqual(expect.arrayContaining(["proxy", "linear-mcp"]));
+    expect(readFileSync(join(home.memnoxHome, "probation.json"), "utf8")).toContain('"linear"');
+  } finally {
+    expect(await watch.stop()).toBe(0);
+  }
 });
 
 test("a rule file changed under a running daemon is reloaded, and the next verdict follows it", async () => {

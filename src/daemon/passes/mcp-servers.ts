@@ -2,10 +2,9 @@
 // and starts seven days of probation. Only where setup ran and nobody turned wrapping off (`mcp unwrap`).
 import { basename } from "node:path";
 import type { Context } from "../../ports/context.ts";
-import { readJsonIfExists } from "../../state/files.ts";
 import { startProbation } from "../../state/probation.ts";
 import { candidateFiles } from "../../wire/clients.ts";
-import { WRAP_NEW_SERVERS } from "../../wire/kept.ts";
+import { readKept } from "../../wire/kept.ts";
 import { type FileReport, wrapMcpServers } from "../../wire/mcp-wrap.ts";
 import type { DaemonPass, PassContext } from "../passes.ts";
 
@@ -14,10 +13,11 @@ function wireContext(ctx: Context) {
   return { ...ctx, cwd: ctx.paths.home };
 }
 
+/** Only where setup ran (kept.json's `setupAt`) and nobody turned wrapping off; a kept.json it cannot read: nothing. */
 function wrapsNewServers(ctx: Context): boolean {
   try {
-    const kept = readJsonIfExists(ctx.paths.kept) as Record<string, unknown> | undefined;
-    return kept?.[WRAP_NEW_SERVERS] === true;
+    const kept = readKept(ctx.paths.kept);
+    return kept !== undefined && kept.setupAt !== "" && kept.wrapNewMcpServers;
   } catch {
     return false;
   }
