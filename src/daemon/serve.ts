@@ -2,7 +2,7 @@
 // Until SIGTERM or SIGINT, which end it cleanly: socket and egress.json removed, the ledger closed, nothing half-written.
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
-import { CALL_TIMEOUT_MS, daemonClient } from "../gate/remote/client.ts";
+import { pingDaemon } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
 import { lazyInstant } from "../gate/wiring.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
@@ -63,9 +63,7 @@ async function withStartLock<T>(sock: string, fn: () => Promise<T>): Promise<T> 
 /** A socket file nobody answers is stale: found by asking, never assumed from its presence. */
 async function claimSocket(sock: string, say: (m: string) => void): Promise<void> {
   if (stamp(sock) === "absent") return;
-  const client = daemonClient(sock);
-  const alive = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
-  client.close();
+  const alive = await pingDaemon(sock);
   if (alive) {
     throw new MemnoxError(
       "conflict",

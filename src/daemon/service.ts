@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CALL_TIMEOUT_MS, daemonClient } from "../gate/remote/client.ts";
+import { pingDaemon } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
 import type { Context } from "../ports/context.ts";
 import { writeFileAtomic } from "../state/files.ts";
@@ -163,9 +163,7 @@ export async function daemonServiceStatus(
   ctx: ServiceContext,
   platform: NodeJS.Platform = process.platform,
 ): Promise<ServiceStatus> {
-  const client = daemonClient(ctx.paths.sock);
-  const daemon = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
-  client.close();
+  const daemon = await pingDaemon(ctx.paths.sock);
   const manager = managerFor(platform);
   const answering = daemon ? { daemon } : {};
   if (!manager) return { manager: "none", installed: false, enabled: "unknown", ...answering };

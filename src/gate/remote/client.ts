@@ -1,7 +1,7 @@
 // The seam's side of the socket: one connection per process, opened on first use, answers matched by id.
 // No daemon is a supported state: a missing socket file costs one stat, a refused connect one syscall.
 import { existsSync } from "node:fs";
-import type { DaemonRequest, Envelope, Reply } from "./protocol.ts";
+import type { DaemonRequest, Envelope, PingReply, Reply } from "./protocol.ts";
 
 /** An answer the hot path waits for longer than this is no faster than deciding in process. */
 export const CALL_TIMEOUT_MS = 1500;
@@ -161,4 +161,18 @@ export function daemonClient(sock: string, opts: { readonly retryMs?: number } =
       was?.end();
     },
   };
+}
+
+/** The daemon's `ping`, or undefined when nothing answers: what tells a running daemon from a socket file. */
+export async function pingDaemon(
+  sock: string,
+  opts: { readonly egressFor?: string; readonly timeoutMs?: number } = {},
+): Promise<PingReply | undefined> {
+  const client = daemonClient(sock);
+  try {
+    const request = { method: "ping" as const, ...(opts.egressFor ? { egressFor: opts.egressFor } : {}) };
+    return await client.call(request, { timeoutMs: opts.timeoutMs ?? CALL_TIMEOUT_MS });
+  } finally {
+    client.close();
+  }
 }

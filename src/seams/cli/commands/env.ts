@@ -4,7 +4,7 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { proxyUrl, readEgress } from "../../../daemon/egress/address.ts";
 import { EGRESS_HOST, EGRESS_PORT } from "../../../daemon/egress/proxy.ts";
 import { systemdWord } from "../../../daemon/service-units.ts";
-import { CALL_TIMEOUT_MS, daemonClient } from "../../../gate/remote/client.ts";
+import { pingDaemon } from "../../../gate/remote/client.ts";
 import type { Context } from "../../../ports/context.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment } from "../../shared/agent-env.ts";
@@ -22,9 +22,7 @@ const LINE: Record<Format, (k: string, v: string) => string> = { sh, systemd, do
 
 /** Where the daemon's proxy answers; the address it would take when none does (said on stderr). */
 async function egressAddress(ctx: Context): Promise<{ host: string; port: number; live: boolean }> {
-  const client = daemonClient(ctx.paths.sock);
-  const ping = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
-  client.close();
+  const ping = await pingDaemon(ctx.paths.sock);
   if (ping?.egress) return { ...ping.egress, live: true };
   const recorded = readEgress(ctx.paths);
   return { host: recorded?.host ?? EGRESS_HOST, port: recorded?.port ?? EGRESS_PORT, live: false };

@@ -2,7 +2,7 @@
 // and the egress proxy (the daemon's, or one of the run's own). One place, so each wires itself in here.
 
 import { createGate } from "../../../gate/index.ts";
-import { CALL_TIMEOUT_MS, daemonClient } from "../../../gate/remote/client.ts";
+import { pingDaemon } from "../../../gate/remote/client.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import { noteSessionStart } from "../../../gate/sessions.ts";
 import type { Context } from "../../../ports/context.ts";
@@ -38,10 +38,8 @@ async function egressFor(ctx: Context, input: RunHookInput): Promise<Proxy> {
   const { proxyUrl, readEgress } = await import("../../../daemon/egress/address.ts");
   const recorded = readEgress(ctx.paths);
   if (recorded) {
-    const client = daemonClient(ctx.paths.sock);
     // The daemon opens a listener for this session: the port itself says whose requests arrive on it.
-    const ping = await client.call({ method: "ping", egressFor: input.session }, { timeoutMs: CALL_TIMEOUT_MS });
-    client.close();
+    const ping = await pingDaemon(ctx.paths.sock, { egressFor: input.session });
     if (ping?.egress && ping.pid === recorded.pid) {
       return { url: proxyUrl(ping.egress), own: false, close: async () => {} };
     }

@@ -1,6 +1,6 @@
 // `memnox watch`: what the daemon does and finds, as it happens, until interrupted.
 import { parseDuration } from "../../../core/duration.ts";
-import { CALL_TIMEOUT_MS, daemonClient } from "../../../gate/remote/client.ts";
+import { pingDaemon } from "../../../gate/remote/client.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
 export const watchCommand: CommandFactory = (ctx) =>
@@ -16,9 +16,7 @@ export const watchCommand: CommandFactory = (ctx) =>
     },
     async run({ args }) {
       const intervalMs = parseDuration(args.interval);
-      const client = daemonClient(ctx.paths.sock);
-      const ping = await client.call({ method: "ping" }, { timeoutMs: CALL_TIMEOUT_MS });
-      client.close();
+      const ping = await pingDaemon(ctx.paths.sock);
       const header = ping
         ? `memnox: watching; the daemon (pid ${ping.pid}) keeps this machine. Ctrl-C stops.\n`
         : "memnox: watching, but no daemon answers: nothing notices changes until one runs (memnox daemon --install). Ctrl-C stops.\n";
