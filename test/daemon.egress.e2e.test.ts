@@ -99,16 +99,17 @@ describe("the daemon's egress proxy", () => {
     ]);
   });
 
-  test("a session's own listener: the address it was given is what names the session on the row", async () => {
+  test("a session's own listener: the address it was given names the session on the row", async () => {
     const client = daemonClient(join(home.memnoxHome, "memnox.sock"));
     const mine = await client.call({ method: "ping", egressFor: "ses_declared" }, { timeoutMs: 2000 });
     const again = await client.call({ method: "ping", egressFor: "ses_declared" }, { timeoutMs: 2000 });
-    client.close();
     expect(mine?.egress?.port).toBeDefined();
     expect(mine?.egress?.port).not.toBe(Number(proxy.split(":").at(-1)));
     expect(again?.egress?.port).toBe(mine?.egress?.port);
-    await curl(["-x", `http://127.0.0.1:${mine?.egress?.port}`, `http://127.0.0.1:${UP()}/x`]);
+    const own = `http://127.0.0.1:${mine?.egress?.port}`;
+    await curl(["-x", own, `http://127.0.0.1:${UP()}/x`]);
     expect(egressRows().at(-1)?.agentSessionId).toBe("ses_declared");
+    client.close();
     await curl(["-x", proxy, `http://127.0.0.1:${UP()}/x`]);
     expect(egressRows().at(-1)?.agentSessionId).toBeUndefined();
   });

@@ -30,14 +30,15 @@ export interface CoreParts {
   readonly rules: RuleCache;
   readonly readers: StateReaders;
   readonly log: DaemonLog;
-  ping(egressFor?: string): Promise<Omit<PingReply, "answered" | "ruleSets">>;
+  /** `held` aborts when the asking connection closes: a session's egress listener lives that long. */
+  ping(egressFor: string | undefined, held: AbortSignal): Promise<Omit<PingReply, "answered" | "ruleSets">>;
 }
 
 export interface DaemonCore {
   evaluate(r: EvaluateRequest): Promise<Replies["evaluate"]>;
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
   record(r: RecordRequest): Replies["record"];
-  ping(r: PingRequest): Promise<PingReply>;
+  ping(r: PingRequest, held: AbortSignal): Promise<PingReply>;
 }
 
 export function daemonCore(p: CoreParts): DaemonCore {
@@ -114,6 +115,10 @@ export function daemonCore(p: CoreParts): DaemonCore {
       answered.record += 1;
       return id ? { eventId: id } : {};
     },
-    ping: async (r) => ({ ...(await p.ping(r.egressFor)), answered: { ...answered }, ruleSets: p.rules.size }),
+    ping: async (r, held) => ({
+      ...(await p.ping(r.egressFor, held)),
+      answered: { ...answered },
+      ruleSets: p.rules.size,
+    }),
   };
 }

@@ -3,7 +3,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
-import type { PingReply } from "../gate/remote/protocol.ts";
 import { lazyInstant } from "../gate/wiring.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";
@@ -106,8 +105,8 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const startedAt = new Date(ctx.clock.now()).toISOString();
   const recorder = createRecorder(paths, (t) => log.write("ledger", t.trim()));
   let egress: EgressListeners | undefined;
-  const ping = async (egressFor?: string): Promise<Omit<PingReply, "answered" | "ruleSets">> => {
-    const at = egressFor ? await egress?.forSession(egressFor) : egress?.main;
+  const ping = async (egressFor: string | undefined, held: AbortSignal) => {
+    const at = egressFor ? await egress?.forSession(egressFor, held) : egress?.main;
     return {
       pid: process.pid,
       version: ctx.version,

@@ -62,7 +62,7 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
       case "record":
         return send(s, { id, ok: true, ...core.record(r) });
       case "ping":
-        return send(s, { id, ok: true, ...(await core.ping(r)) });
+        return send(s, { id, ok: true, ...(await core.ping(r, s.data.aborts.signal)) });
     }
   } catch (e) {
     send(s, { id, ok: false, error: describeError(e) });

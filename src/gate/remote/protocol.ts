@@ -69,7 +69,7 @@ export interface RecordRequest {
 
 export interface PingRequest {
   readonly method: "ping";
-  /** `memnox run`'s session: the reply's `egress` is then a listener of that session's own. */
+  /** `memnox run`'s session: the reply's `egress` is a listener of that session's own, open while this connection is. */
   readonly egressFor?: string;
 }
 

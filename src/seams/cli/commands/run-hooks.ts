@@ -2,7 +2,7 @@
 // and the egress proxy (the daemon's, or one of the run's own). One place, so each wires itself in here.
 
 import { createGate } from "../../../gate/index.ts";
-import { pingDaemon } from "../../../gate/remote/client.ts";
+import { CALL_TIMEOUT_MS, daemonClient } from "../../../gate/remote/client.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import { noteSessionStart } from "../../../gate/sessions.ts";
 import type { Context } from "../../../ports/context.ts";
@@ -38,11 +38,14 @@ async function egressFor(ctx: Context, input: RunHookInput): Promise<Proxy> {
   const { proxyUrl, readEgress } = await import("../../../daemon/egress/address.ts");
   const recorded = readEgress(ctx.paths);
   if (recorded) {
-    // The daemon opens a listener for this session: the port itself says whose requests arrive on it.
-    const ping = await pingDaemon(ctx.paths.sock, { egressFor: input.session });
+    // The daemon opens a listener for this session (the port says whose requests arrive on it) and keeps it
+    // while this connection stays open: until the agent has exited.
+    const client = daemonClient(ctx.paths.sock);
+    const ping = await client.call({ method: "ping", egressFor: input.session }, { timeoutMs: CALL_TIMEOUT_MS });
     if (ping?.egress && ping.pid === recorded.pid) {
-      return { url: proxyUrl(ping.egress), own: false, close: async () => {} };
+      return { url: proxyUrl(ping.egress), own: false, close: async () => client.close() };
     }
+    client.close();
   }
   const { startEgressProxy } = await import("../../../daemon/egress/proxy.ts");
   const { runEgressGate } = await import("../../../daemon/egress/gate.ts");
