@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, hostTarget } from "../build.ts";
+import { build, hostTarget, version } from "../build.ts";
 import { memnoxPaths } from "../src/state/paths.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -85,7 +85,7 @@ async function socketEvaluate(withHome: string, withoutHome: string, repo: strin
       proc: bunProc(),
       git: bunGit(env),
       notify: { notice: async () => {} },
-      version: "bench",
+      version: version(),
       execPath: process.execPath,
       selfArgv: [process.execPath],
     };
@@ -98,7 +98,7 @@ async function socketEvaluate(withHome: string, withoutHome: string, repo: strin
     const req = { surface: "hook" as const, command, cwd: repo, canAsk: false, agent: "claude-code" };
     const resolution = resolveCommand(command, { cwd: repo, home: withHome });
     const at = { epochMs: Date.now(), utcOffsetMinutes: 0 };
-    return evaluateRequest(req, { caller, resolution, digest: () => "0".repeat(64), at });
+    return evaluateRequest(req, { version: version(), caller, resolution, digest: () => "0".repeat(64), at });
   });
   // Paced as hooks arrive (each its own process, milliseconds apart) or back to back; at every pace the floor is a
   // `ping` made the same way, interleaved, so what the machine charges to wake two processes is in both.

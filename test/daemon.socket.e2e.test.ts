@@ -11,9 +11,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { createGate } from "../src/gate/index.ts";
 import { daemonClient } from "../src/gate/remote/client.ts";
 import { startDaemon } from "./support/daemon.ts";
-import { compiledBinary, fakeHome, gitRepo, runBinary } from "./support/index.ts";
+import { compiledBinary, fakeHome, gitRepo, runBinary, testContext } from "./support/index.ts";
 
 const home = fakeHome();
 const repo = gitRepo({ "README.md": "one\n" });
@@ -98,6 +99,21 @@ describe("the daemon socket", () => {
     const events = (await timeline()).events.filter((e) => e.operation === "git.push-force");
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect(events.every((e) => e.effect === "deny")).toBe(true);
+  });
+
+  test("a seam of another memnox version (a daemon left running after an update) decides in its own process", async () => {
+    await using d = await startDaemon(home);
+    const before = (await d.ping())?.answered;
+    const ctx = { ...testContext(home, { cwd: repo.path }).ctx, version: "0.0.0-other" };
+    const a = await createGate(ctx).decide({
+      surface: "hook",
+      command: "git push --force origin main",
+      cwd: repo.path,
+      canAsk: false,
+    });
+    expect(a.effect).toBe("deny");
+    const after = (await d.ping())?.answered;
+    expect([after?.evaluate, after?.local]).toEqual([before?.evaluate, (before?.local ?? 0) + 1]);
   });
 
   test.skipIf(!existsSync("/proc/self/net/tcp"))(

@@ -25,6 +25,7 @@ describe("what crosses the socket", () => {
       const req = { surface: "hook" as const, command, cwd: home.home, canAsk: false };
       const resolution = resolveCommand(command, { cwd: home.home, home: home.home });
       const wire = evaluateRequest(req, {
+        version: "0.0.0-test",
         caller: callerFacts(ctx),
         resolution,
         digest: (raw) => `digest-of-${raw.length}`,

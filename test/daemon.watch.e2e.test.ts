@@ -97,12 +97,15 @@ test("a rule file changed under a running daemon is reloaded, and the next verdi
     writeFileSync(repo.join("memnox.policies.toml"), rules("allow"));
     const { createGate } = await import("../src/gate/index.ts");
     const { testContext } = await import("./support/index.ts");
-    const gate = createGate(testContext(home, { cwd: repo.path }).ctx);
+    const { version } = await import("../build.ts");
+    const gate = createGate({ ...testContext(home, { cwd: repo.path }).ctx, version: version() });
+    const before = (await daemon.ping())?.answered.evaluate ?? 0;
     const ask = () => gate.decide({ surface: "hook", command: "git status", cwd: repo.path, canAsk: true });
     expect((await ask()).reason).toBe("status is allow");
     writeFileSync(repo.join("memnox.policies.toml"), rules("deny"));
     await whenChanged(home.memnoxHome, () => readFileSync(log, "utf8").includes(`rules reloaded for ${repo.path}`));
     expect((await ask()).reason).toBe("status is deny");
+    expect((await daemon.ping())?.answered.evaluate).toBe(before + 2);
   } finally {
     repo[Symbol.dispose]();
   }

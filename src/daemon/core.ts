@@ -65,6 +65,11 @@ export function daemonCore(p: CoreParts): DaemonCore {
 
   return {
     async evaluate(r) {
+      // Older or newer code could decide otherwise on the same files: only the same version answers for a seam.
+      if (r.version !== p.ctx.version) {
+        answered.local += 1;
+        return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
+      }
       const set = p.rules.get(r.cwd, r.policies);
       const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.

@@ -28,6 +28,7 @@ const WireAction = v.object({
 
 const Evaluate = v.object({
   method: v.literal("evaluate"),
+  version: str,
   surface: v.picklist(SURFACES),
   cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
   canAsk: v.boolean(),

@@ -130,7 +130,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const sockStamp = stamp(paths.sock);
   const digest = createArgsDigest(paths);
   const now = () => lazyInstant(ctx.clock.now());
-  egress = await egressListeners(daemonEgressGate(paths, core, now, digest, ctx.env.TZ), {
+  egress = await egressListeners(daemonEgressGate(paths, core, now, digest, ctx.env.TZ, ctx.version), {
     port: opts.egressPort ?? egressPortOf(ctx.env.MEMNOX_EGRESS_PORT),
     onError: (m) => log.write("egress", m),
   });

@@ -77,7 +77,15 @@ export function createGate(ctx: Context): GateServices {
     } catch {
       return undefined;
     }
-    const facts = { caller, resolution, digest, at: deps.now(), policies: ctx.env.MEMNOX_POLICIES, tz: ctx.env.TZ };
+    const facts = {
+      version: ctx.version,
+      caller,
+      resolution,
+      digest,
+      at: deps.now(),
+      policies: ctx.env.MEMNOX_POLICIES,
+      tz: ctx.env.TZ,
+    };
     const reply = await daemon.call(evaluateRequest(req, facts), { timeoutMs: CALL_TIMEOUT_MS });
     if (!reply || !("answer" in reply)) return undefined;
     return withLocalActions(reply.answer, resolution.actions);

@@ -21,13 +21,15 @@ export function egressRequest(
   caller: EgressCaller,
   at: Instant,
   argsDigest: string,
-  tz?: string,
+  tz: string | undefined,
+  version: string,
 ): EvaluateRequest {
   const start = caller.session ? sessionStart(paths, caller.session) : undefined;
   const cwd = start?.cwd ?? paths.home;
   const branch = currentBranch(cwd);
   return {
     method: "evaluate",
+    version,
     surface: "egress",
     cwd,
     canAsk: false,
@@ -55,13 +57,14 @@ export function daemonEgressGate(
   core: DaemonCore,
   now: () => Instant,
   digest: (raw: string) => string,
-  tz?: string,
+  tz: string | undefined,
+  version: string,
 ): EgressGate {
   // The digest of an action that carries no arguments, as decide() takes it in a seam's own process.
   const empty = digest("{}");
   return {
     async decide(host, caller) {
-      const reply = await core.evaluate(egressRequest(paths, host, caller, now(), empty, tz));
+      const reply = await core.evaluate(egressRequest(paths, host, caller, now(), empty, tz, version));
       if ("answer" in reply) return reply.answer;
       throw new Error(reply.local);
     },

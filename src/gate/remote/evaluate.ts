@@ -8,6 +8,7 @@ import type { GateAnswer, GateRequest } from "../types.ts";
 import type { EvaluateRequest, WireAction } from "./protocol.ts";
 
 export interface SeamFacts {
+  readonly version: string;
   readonly caller: CallerFacts;
   readonly resolution: Resolution;
   readonly digest: (raw: string) => string;
@@ -36,6 +37,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
   const branch = c.branch(req.cwd);
   return {
     method: "evaluate",
+    version: f.version,
     surface: req.surface,
     cwd: req.cwd,
     canAsk: req.canAsk,

@@ -20,6 +20,8 @@ export interface WireAction {
 /** Every non-secret fact decide() reads about the caller and the call, computed in the seam. */
 export interface EvaluateRequest {
   readonly method: "evaluate";
+  /** The seam's memnox version: a daemon of another version (still running after an update) sends it back. */
+  readonly version: string;
   readonly surface: Surface;
   readonly cwd: string;
   readonly canAsk: boolean;
