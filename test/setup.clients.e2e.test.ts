@@ -43,7 +43,7 @@ describe("setup and uninstall under the real agent CLIs", () => {
 
       const memnox = await compiledBinary();
       // memnox finds the agents by their settings folders here, so a developer's own PATH cannot add one.
-      const own = { ...env, PATH: "/usr/bin:/bin" };
+      const own = { ...env, PATH: `${(process.env.PATH ?? "").split(":")[0]}:/usr/bin:/bin` };
       const setup = await runBinary("memnox", ["setup", "--yes", "--json"], { env: own, cwd: project });
       expect(setup.code).toBe(0);
       expect(setup.stdout + setup.stderr).not.toContain("canary");

@@ -105,7 +105,9 @@ describe("memnox setup", () => {
     expect(j.rules.machine.added.length).toBeGreaterThan(0);
     expect(j.rules.repository.path).toBe(m.repo.join("memnox.policies.toml"));
     expect(j.mode).toEqual({ mode: "observe", changed: false });
-    expect(j.daemon.status).toBe("not-wired");
+    // No user service manager on this PATH: the unit is written and setup says how to enable it.
+    expect(j.daemon).toMatchObject({ status: "failed", fix: "memnox daemon --install" });
+    expect(j.daemon.words).toContain("could not be enabled");
     expect(j.kept).toMatchObject({ hooked: [...AGENTS], takenOut: [], wrapNewMcpServers: true, sessionServer: true });
     expect(j.path).toMatchObject({ ahead: false, added: false, profile: m.home.join(".profile") });
     expect(j.nothingLeft).toBe(true);

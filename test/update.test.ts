@@ -276,11 +276,11 @@ describe("update --rewire", () => {
       join(bin, "kubectl"),
       "#!/bin/sh\nMEMNOX_ARGV0='kubectl' exec '/usr/bin/bun' '/src/bin/memnox.ts' \"$@\"\n",
     );
-    const r = rewireAfterUpdate(ctx);
+    const r = await rewireAfterUpdate(ctx);
     expect(r).toEqual({ relinked: ["git", "kubectl"], unchanged: 1, foreign: ["gh"] });
     for (const n of ["git", "aws", "kubectl"]) expect(readlinkSync(join(bin, n))).toBe(ctx.paths.app);
     expect(readFileSync(join(bin, "gh"), "utf8")).toContain("not ours");
-    expect(rewireAfterUpdate(ctx)).toEqual({ relinked: [], unchanged: 3, foreign: ["gh"] });
+    expect(await rewireAfterUpdate(ctx)).toEqual({ relinked: [], unchanged: 3, foreign: ["gh"] });
   });
 
   test("through the CLI it says what it re-pointed, and that there is nothing yet before setup", async () => {
@@ -298,7 +298,7 @@ describe("update --rewire", () => {
 });
 
 describe("rewire after an update, where setup ran", () => {
-  test("refreshes the stable copy from the new binary and repoints the hooks setup keeps", () => {
+  test("refreshes the stable copy from the new binary and repoints the hooks setup keeps", async () => {
     using home = fakeHome({
       ".claude/settings.json": "{}\n",
       "old/memnox": { content: "#!/bin/sh\necho old\n", mode: 0o755 },
@@ -310,7 +310,7 @@ describe("rewire after an update, where setup ran", () => {
     expect(readFileSync(home.join(".claude", "settings.json"), "utf8")).toContain(home.join("old", "memnox"));
     writeKept(base.paths.kept, () => ({ setupAt: "2026-11-30T12:00:00.000Z", hooked: ["claude-code"] }));
     const fresh = { ...base, execPath: home.join("new", "memnox"), selfArgv: [home.join("new", "memnox")] };
-    const r = rewireAfterUpdate(fresh);
+    const r = await rewireAfterUpdate(fresh);
     expect(readFileSync(base.paths.app, "utf8")).toBe("#!/bin/sh\necho new\n");
     expect(r.hooks).toEqual(["claude-code: repointed"]);
     expect(readFileSync(home.join(".claude", "settings.json"), "utf8")).toContain(base.paths.app);

@@ -1,4 +1,5 @@
 // doctor --wiring, read from the configuration: one line per seam, each failing one with the command that fixes it.
+
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -8,6 +9,7 @@ import { setupWith } from "../src/seams/cli/commands/setup.ts";
 import { writeStop } from "../src/state/stop.ts";
 import { type WiringLine, wiringReport } from "../src/wire/wiring.ts";
 import { type FakeHome, fakeHome, fixtureTree, gitRepo, tempDir, testContext } from "./support/index.ts";
+import { fakeSocket } from "./support/scan-machine.ts";
 
 const byseam = (lines: readonly WiringLine[]) => Object.fromEntries(lines.map((l) => [l.seam, l]));
 
@@ -124,15 +126,18 @@ describe("doctor --wiring", () => {
     expect(lines.daemon).toMatchObject({ status: "warn", fix: "memnox daemon" });
   });
 
-  test("a daemon listening on the socket is answering", async () => {
+  test("a daemon answering ping is answering; a socket that accepts but never answers is not", async () => {
     using home = fakeHome();
     const sock = join(home.memnoxHome, "memnox.sock");
-    const server = Bun.listen({ unix: sock, socket: { data() {} } });
+    const silent = Bun.listen({ unix: sock, socket: { data() {} } });
     try {
       const lines = byseam(await wiringReport(testContext(home).ctx));
-      expect(lines.daemon).toEqual({ seam: "daemon", status: "ok", words: `answering on ${sock}` });
+      expect(lines.daemon?.status).toBe("warn");
     } finally {
-      server.stop(true);
+      silent.stop(true);
     }
+    await using _daemon = await fakeSocket(sock);
+    const lines = byseam(await wiringReport(testContext(home).ctx));
+    expect(lines.daemon).toEqual({ seam: "daemon", status: "ok", words: `answering on ${sock}` });
   });
 });

@@ -186,3 +186,17 @@ export async function daemonServiceStatus(
         : "unknown";
   return { manager, file, installed, enabled, ...answering };
 }
+
+/** After an upgrade: a service already installed is restarted so the daemon runs the new binary; none is left alone. */
+export async function restartDaemonService(
+  ctx: ServiceContext,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | undefined> {
+  const manager = managerFor(platform);
+  if (!manager || !existsSync(serviceFile(manager, ctx.paths.home, ctx.env))) return undefined;
+  const r =
+    manager === "systemd"
+      ? await run(ctx, ["systemctl", "--user", "try-restart", UNIT_NAME])
+      : await run(ctx, ["launchctl", "kickstart", "-k", `gui/${uid()}/${AGENT_LABEL}`]);
+  return r.ok ? "the daemon restarted on the new binary" : `the daemon was not restarted (${r.text})`;
+}

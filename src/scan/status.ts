@@ -2,8 +2,8 @@
 // probation, today's actions from the ledger, what waits for a person, and the team (never connected here).
 
 import { existsSync } from "node:fs";
-import { createConnection } from "node:net";
 import type { Effect, Mode } from "../core/effect.ts";
+import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger } from "../ledger/index.ts";
 import { verdictOf } from "../ledger/read/entries.ts";
 import { rowsIn } from "../ledger/read/window.ts";
@@ -55,20 +55,10 @@ export interface Status {
   readonly team: { readonly connected: false };
 }
 
-/** Whether something answers on the daemon's socket: a connect, nothing said, closed. */
-export function daemonState(sock: string, timeoutMs = 500): Promise<DaemonState> {
-  if (!existsSync(sock)) return Promise.resolve("not-running");
-  return new Promise((resolve) => {
-    const c = createConnection({ path: sock });
-    const done = (s: DaemonState) => {
-      clearTimeout(timer);
-      c.destroy();
-      resolve(s);
-    };
-    const timer = setTimeout(() => done("not-answering"), timeoutMs);
-    c.once("connect", () => done("running"));
-    c.once("error", () => done("not-answering"));
-  });
+/** Whether the daemon answers a ping on its socket (a leftover socket file does not). */
+export async function daemonState(sock: string, timeoutMs = 500): Promise<DaemonState> {
+  if (!existsSync(sock)) return "not-running";
+  return (await pingDaemon(sock, { timeoutMs })) ? "running" : "not-answering";
 }
 
 function today(ctx: Context): Today {

@@ -1,7 +1,12 @@
 // `memnox setup` after the question: every seam wired, each step through the module that owns it, idempotent, and
 // what a person took out on purpose (kept.json) left out. Nothing here reaches the network.
+
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
 import type { Mode } from "../core/effect.ts";
+import {
+  installDaemonService as installService,
+  uninstallDaemonService as uninstallService,
+} from "../daemon/service.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
 import { readConfig, setSetting } from "../state/config.ts";
@@ -21,19 +26,22 @@ export interface Step {
   readonly fix?: string;
 }
 
-/** The user service that keeps the daemon running: the daemon work connects `src/daemon/service.ts` here. */
-export async function installDaemonService(_ctx: Context): Promise<Step> {
+/** The user service that keeps the daemon running, installed and enabled through the daemon's own module. */
+export async function installDaemonService(ctx: Context): Promise<Step> {
+  const r = await installService(ctx);
+  if (r.manager === "none") return { step: "daemon", status: "skipped", words: r.lines.join("; ") };
   return {
     step: "daemon",
-    status: "not-wired",
-    words: "the user service is not wired yet; seams evaluate in process on the same rules",
-    fix: "memnox daemon --install",
+    status: r.enabled ? (r.changed ? "done" : "unchanged") : "failed",
+    words: r.lines.join("; "),
+    ...(r.enabled ? {} : { fix: "memnox daemon --install" }),
   };
 }
 
-/** The user service taken out again: connected with `installDaemonService`. */
-export async function uninstallDaemonService(_ctx: Context): Promise<Step> {
-  return { step: "daemon", status: "not-wired", words: "no user service to remove: setup does not install one yet" };
+/** The user service stopped and its file removed. */
+export async function uninstallDaemonService(ctx: Context): Promise<Step> {
+  const r = await uninstallService(ctx);
+  return { step: "daemon", status: r.changed ? "done" : "unchanged", words: r.lines.join("; ") || "no user service" };
 }
 
 export interface SetupOptions {

@@ -1,8 +1,9 @@
 // `memnox doctor --wiring`: is each seam actually in the path, read from the configuration (not attempted: that is
 // --prove). One line per seam; every failing line carries the one command that fixes it.
+
 import { existsSync } from "node:fs";
-import { createConnection } from "node:net";
 import { basename } from "node:path";
+import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger, unwrittenCount } from "../ledger/index.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
@@ -252,18 +253,9 @@ async function session(ctx: Context): Promise<WiringLine> {
   return { seam: "session", status: "ok", words: `memnox-session in ${have.join(", ")}` };
 }
 
-/** Whether something accepts a connection on the socket (a stale file does not). */
-function answers(sock: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(sock);
-    const done = (ok: boolean) => {
-      c.destroy();
-      resolve(ok);
-    };
-    c.once("connect", () => done(true));
-    c.once("error", () => done(false));
-    setTimeout(() => done(false), 500).unref();
-  });
+/** Whether the daemon answers a ping (a stale socket file does not). */
+async function answers(sock: string): Promise<boolean> {
+  return (await pingDaemon(sock, { timeoutMs: 500 })) !== undefined;
 }
 
 async function daemon(ctx: Context): Promise<WiringLine> {

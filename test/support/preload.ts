@@ -1,4 +1,6 @@
 // Before any test module loads: no test may reach the real home directory by accident.
+
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,3 +17,18 @@ delete process.env.XDG_CONFIG_HOME;
 delete process.env.XDG_DATA_HOME;
 delete process.env.CLAUDE_CONFIG_DIR;
 delete process.env.CODEX_HOME;
+
+// A test must never reach the developer's real user-service manager: stand-ins answer first on every PATH built
+// from this process's own (tests that need a recording stand-in put their own ahead of these).
+const guard = join(tmpdir(), `memnox-guard-${process.pid}`);
+mkdirSync(guard, { recursive: true });
+for (const tool of ["systemctl", "launchctl", "notify-send", "osascript"]) {
+  writeFileSync(
+    join(guard, tool),
+    "#!/bin/sh\necho 'Failed to connect to bus: No medium found (memnox test guard)' >&2\nexit 1\n",
+    {
+      mode: 0o755,
+    },
+  );
+}
+process.env.PATH = `${guard}:${process.env.PATH ?? "/usr/bin:/bin"}`;

@@ -40,8 +40,20 @@ export function rufloRepo(): GitRepo {
 }
 
 /** A real unix socket standing in for Docker's, listening until disposed. */
+/** A socket that answers the daemon protocol's `ping` and nothing else. */
 export async function fakeSocket(path: string): Promise<Server & AsyncDisposable> {
-  const server = createServer((c) => c.end());
+  const server = createServer((c) => {
+    let buf = "";
+    c.on("data", (d) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        const req = JSON.parse(buf.slice(0, nl)) as { id: number; method: string };
+        buf = buf.slice(nl + 1);
+        const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
+        c.write(`${JSON.stringify({ id: req.id, ok: true, pid: 1, version: "test", startedAt: "", answered })}\n`);
+      }
+    });
+  });
   await new Promise<void>((resolve) => server.listen(path, resolve));
   return Object.assign(server, {
     [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),

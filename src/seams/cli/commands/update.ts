@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { isAgentName } from "../../../../hooks/types.ts";
+import { restartDaemonService } from "../../../daemon/service.ts";
 import type { Context } from "../../../ports/context.ts";
 import { type Fetch, latestRelease } from "../../../update/latest.ts";
 import { upgradePlan } from "../../../update/method.ts";
@@ -36,9 +37,9 @@ export const update: CommandFactory = (ctx) =>
       rewire: { type: "boolean", description: "point the wiring at this copy again (an upgrade runs it by itself)" },
       json: { type: "boolean", description: "structured output" },
     },
-    run({ args }) {
+    async run({ args }) {
       if (args.rewire) {
-        const r = rewireAfterUpdate(ctx);
+        const r = await rewireAfterUpdate(ctx);
         emit(ctx, args.json, r, () => rewireLines(r));
         return 0;
       }
@@ -129,6 +130,8 @@ export interface RewireReport {
   /** Where setup ran: the stable copy refreshed from this binary and the kept hooks repointed at it. */
   readonly app?: string;
   readonly hooks?: readonly string[];
+  /** A daemon service that was installed, restarted on the new binary. */
+  readonly daemon?: string;
 }
 
 /**
@@ -136,11 +139,12 @@ export interface RewireReport {
  * package-manager install upgrades its own binary, not ~/.memnox/app/memnox), the agent hooks setup keeps, and the
  * interceptor links in ~/.memnox/bin. Wrapped MCP entries and the session server start the stable copy already.
  */
-export function rewireAfterUpdate(ctx: Context): RewireReport {
+export async function rewireAfterUpdate(ctx: Context): Promise<RewireReport> {
   const kept = setupRan(ctx.paths.kept) ? readKept(ctx.paths.kept) : undefined;
   const app = kept ? installApp(ctx).words : undefined;
   const hooks = (kept?.hooked ?? []).filter(isAgentName).map((a) => `${a}: ${installAgentHook(ctx, a).status}`);
-  return { ...relink(ctx), ...(app ? { app } : {}), ...(kept ? { hooks } : {}) };
+  const daemon = await restartDaemonService(ctx);
+  return { ...relink(ctx), ...(app ? { app } : {}), ...(kept ? { hooks } : {}), ...(daemon ? { daemon } : {}) };
 }
 
 function relink(ctx: Context): RewireReport {
@@ -190,5 +194,8 @@ function rewireLines(r: RewireReport): string[] {
         : "no interceptors to point at this copy yet (memnox setup installs them)",
   ];
   if (r.foreign.length) lines.push(`left alone (not made by memnox): ${r.foreign.join(", ")}`);
+  if (r.app) lines.push(r.app);
+  if (r.hooks?.length) lines.push(`hooks: ${r.hooks.join(", ")}`);
+  if (r.daemon) lines.push(r.daemon);
   return lines;
 }
