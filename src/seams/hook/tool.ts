@@ -55,6 +55,8 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */
 async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Reminder | undefined> {
   if (!f.adapter.remindsAtCall || !ev.session || !a.rule || a.stopped || a.enforceEffect !== "allow") return undefined;
+  // A rule already said this session is never said again: no need to read the rules to find out.
+  if (readNotice(noticeFile(f.ctx.paths.notice, ev.session)).said.includes(a.rule.name)) return undefined;
   const session = gateSession(f.ctx, ev.session);
   const briefing = await f.deps
     .gate()
