@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentHooksPass } from "../src/daemon/passes/hooks.ts";
+import { watchLine } from "../src/daemon/watch.ts";
 import { readProbation } from "../src/state/probation.ts";
 import { agentHookState, installAgentHook } from "../src/wire/hooks/install.ts";
 import { readKept } from "../src/wire/kept.ts";
@@ -168,5 +169,15 @@ describe("what the keeper leaves alone", () => {
     expect(readFileSync(join(h.home, ".claude", "settings.json"), "utf8")).toBe("{ nope");
     expect(logs).toHaveLength(1);
     expect(logs[0]).toContain("settings.json was not changed");
+  });
+});
+
+describe("memnox watch's line for what the keeper did", () => {
+  test("a headline marked for attention where reach widened or a hook was taken out; other rows as they were", () => {
+    const at = "2026-11-30T12:00:00.000Z";
+    const base = { at, kind: "config", source: "ledger" as const, message: "m" };
+    expect(watchLine({ ...base, headline: "WIDENED", attention: true })).toBe(`${at}  ⚠ WIDENED  m`);
+    expect(watchLine({ ...base, headline: "NARROWED", attention: false })).toBe(`${at}  · NARROWED  m`);
+    expect(watchLine({ ...base, kind: "rules", source: "daemon.log" })).toBe(`${at}  rules    m`);
   });
 });
