@@ -48,11 +48,10 @@ function keptHome(tree: Record<string, string>) {
   return {
     home,
     env: home.env({ PATH: path }),
-    notices: () => (existsSync(notices) ? readFileSync(notices, "utf8").trim().split("\n") : []),
     /** Resolves once notify-send was run `n` times (a notice is shown after its row is written). */
     noticesShown: (n: number) =>
       whenChanged(home.home, () => {
-        const lines = existsSync(notices) ? readFileSync(notices, "utf8").trim().split("\n") : [];
+        const lines = shown(notices);
         return lines.length >= n ? lines : undefined;
       }),
     async start() {
@@ -64,6 +63,11 @@ function keptHome(tree: Record<string, string>) {
       slot.daemon = undefined;
     },
   };
+}
+
+/** The notices shown so far: only whole lines, as a stand-in may be caught mid-write. */
+function shown(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : [];
 }
 
 function configRows(home: FakeHome, operation?: string): LedgerRow[] {
@@ -104,10 +108,11 @@ describe("the hook keeper", () => {
     const text = readFileSync(settings, "utf8");
     expect(text).toContain("echo mine");
     expect(agentHookState(testContext(k.home).ctx, "claude-code").presence).toBe("hooked");
+    // The notice comes after the log line, which comes after the row.
+    expect(await k.noticesShown(1)).toEqual(["The Memnox hook was taken out of Claude Code, so it was put back."]);
     expect(readFileSync(join(k.home.memnoxHome, "daemon.log"), "utf8")).toContain(
       `config the memnox hook was taken out of Claude Code, so it was put back: ${settings}`,
     );
-    expect(await k.noticesShown(1)).toEqual(["The Memnox hook was taken out of Claude Code, so it was put back."]);
   });
 
   test("an agent whose hook a person took out stays out", async () => {

@@ -138,9 +138,14 @@ export function startPasses(o: RunnerOptions): PassRunner {
         running.add(busy);
       }, wait);
     };
-    // A folder that appeared (an agent installed) is watched itself from then on, not only its parent.
+    // A folder that appeared (an agent installed) is watched itself from then on, not only its parent; what changed
+    // in it before its watch began is caught by one more run.
+    let armed = false;
     const rewatch = () => {
-      if (!closed) watching.set(pass.watched(ctx));
+      if (closed) return;
+      const added = watching.set(pass.watched(ctx));
+      if (added && armed) kick("change");
+      armed = true;
     };
     closers.push(() => clearTimeout(timer));
     closers.push(() => watching.close());
@@ -166,8 +171,9 @@ export function startPasses(o: RunnerOptions): PassRunner {
 }
 
 interface WatchSet {
-  /** Watches exactly these files from now on (their directories, or the nearest that exists). */
-  set(files: readonly string[]): void;
+  /** Watches exactly these files from now on (their directories, or the nearest that exists); true when a
+   * directory is watched that was not before. */
+  set(files: readonly string[]): boolean;
   close(): void;
 }
 
@@ -177,6 +183,7 @@ function watchSet(onChange: (file: string) => void): WatchSet {
   return {
     set(files) {
       const wanted = nearestDirs(files);
+      let added = false;
       for (const [dir, x] of watchers) {
         if (sameSet(wanted.get(dir), x.names)) continue;
         x.w.close();
@@ -193,10 +200,12 @@ function watchSet(onChange: (file: string) => void): WatchSet {
             watchers.delete(dir);
           });
           watchers.set(dir, { names, w });
+          added = true;
         } catch {
           // the five-minute backstop still runs the pass
         }
       }
+      return added;
     },
     close() {
       for (const x of watchers.values()) x.w.close();
