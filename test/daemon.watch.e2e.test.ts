@@ -78,11 +78,29 @@ test("a server added with `claude mcp add` is put through the proxy, and watch p
     expect(added.exitCode).toBe(0);
     const event = await watch.next((l) => l.kind === "config" && (l.message ?? "").includes("linear"));
     expect(event.message).toContain("new MCP server linear put through the proxy");
+    expect(event).toMatchObject({ operation: "mcp.wrap", headline: "NEW MCP SERVER", attention: true });
     expect(event.eventId).toMatch(/^evt_/);
     const entry = JSON.parse(readFileSync(join(home.home, ".claude.json"), "utf8")).mcpServers.linear;
     expect(entry.command).toBe(await compiledBinary());
     expect(entry.args).toEqual(expect.arrayContaining(["proxy", "linear-mcp"]));
     expect(readFileSync(join(home.memnoxHome, "probation.json"), "utf8")).toContain('"linear"');
+  } finally {
+    expect(await watch.stop()).toBe(0);
+  }
+});
+
+test("a hook taken out of Claude Code is put back, and watch prints it as it happens", async () => {
+  const settings = join(home.home, ".claude", "settings.json");
+  // The first test's `claude mcp add` made Claude Code known here, and the daemon hooked it.
+  await whenChanged(home.memnoxHome, () => readFileSync(settings, "utf8").includes(" hook claude-code "));
+  const watch = await watching();
+  try {
+    await watch.header;
+    writeFileSync(settings, "{}\n");
+    const event = await watch.next((l) => l.operation === "hook.restore");
+    expect(event).toMatchObject({ kind: "config", headline: "HOOK PUT BACK", attention: true });
+    expect(event.message).toContain(`the memnox hook was taken out of Claude Code, so it was put back: ${settings}`);
+    expect(readFileSync(settings, "utf8")).toContain(" hook claude-code ");
   } finally {
     expect(await watch.stop()).toBe(0);
   }

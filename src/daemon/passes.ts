@@ -113,8 +113,10 @@ export function startPasses(o: RunnerOptions): PassRunner {
   const schedule = (pass: DaemonPass) => {
     let busy: Promise<void> | undefined;
     let again: { trigger: PassTrigger; changed: Set<string> } | undefined;
-    let lastAt = 0;
+    // The first run counts: "at most every 30 s" holds from the start.
+    let lastAt = ctx.clock.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const watching = watchSet((file) => kick("change", [file]));
     const kick = (trigger: PassTrigger, changed: readonly string[] = []) => {
       if (closed) return;
       again ??= { trigger, changed: new Set() };
@@ -130,22 +132,33 @@ export function startPasses(o: RunnerOptions): PassRunner {
         busy = runOnce(pass, next.trigger, [...next.changed]).finally(() => {
           running.delete(busy as Promise<void>);
           busy = undefined;
+          rewatch();
           if (again) kick(again.trigger);
         });
         running.add(busy);
       }, wait);
     };
+    // A folder that appeared (an agent installed) is watched itself from then on, not only its parent; what changed
+    // in it before its watch began is caught by one more run.
+    let armed = false;
+    const rewatch = () => {
+      if (closed) return;
+      const added = watching.set(pass.watched(ctx));
+      if (added && armed) kick("change");
+      armed = true;
+    };
     closers.push(() => clearTimeout(timer));
-    return kick;
+    closers.push(() => watching.close());
+    return { kick, rewatch };
   };
 
   const firsts: Promise<void>[] = [];
   for (const pass of o.passes) {
-    const kick = schedule(pass);
-    firsts.push(runOnce(pass, "start", []));
+    const { kick, rewatch } = schedule(pass);
+    rewatch();
+    firsts.push(runOnce(pass, "start", []).finally(rewatch));
     const backstop = setInterval(() => kick("timer"), o.backstopMs ?? BACKSTOP_MS);
     closers.push(() => clearInterval(backstop));
-    for (const w of watchFiles(pass.watched(ctx), (file) => kick("change", [file]))) closers.push(() => w.close());
   }
   return {
     started: Promise.all(firsts).then(() => {}),
@@ -157,8 +170,51 @@ export function startPasses(o: RunnerOptions): PassRunner {
   };
 }
 
+interface WatchSet {
+  /** Watches exactly these files from now on (their directories, or the nearest that exists); true when a
+   * directory is watched that was not before. */
+  set(files: readonly string[]): boolean;
+  close(): void;
+}
+
 /** Watches each file's directory (editors replace files by rename), for the nearest directory that exists. */
-function watchFiles(files: readonly string[], onChange: (file: string) => void): FSWatcher[] {
+function watchSet(onChange: (file: string) => void): WatchSet {
+  const watchers = new Map<string, { names: Set<string>; w: FSWatcher }>();
+  return {
+    set(files) {
+      const wanted = nearestDirs(files);
+      let added = false;
+      for (const [dir, x] of watchers) {
+        if (sameSet(wanted.get(dir), x.names)) continue;
+        x.w.close();
+        watchers.delete(dir);
+      }
+      for (const [dir, names] of wanted) {
+        if (watchers.has(dir)) continue;
+        try {
+          const w = watch(dir, (_e, name) => {
+            if (name === null || names.has(String(name))) onChange(`${dir}/${name ?? ""}`);
+          });
+          w.on("error", () => {
+            w.close();
+            watchers.delete(dir);
+          });
+          watchers.set(dir, { names, w });
+          added = true;
+        } catch {
+          // the five-minute backstop still runs the pass
+        }
+      }
+      return added;
+    },
+    close() {
+      for (const x of watchers.values()) x.w.close();
+      watchers.clear();
+    },
+  };
+}
+
+function nearestDirs(files: readonly string[]): Map<string, Set<string>> {
   const byDir = new Map<string, Set<string>>();
   for (const f of files) {
     let dir = dirname(f);
@@ -171,17 +227,9 @@ function watchFiles(files: readonly string[], onChange: (file: string) => void):
     names.add(name);
     byDir.set(dir, names);
   }
-  const out: FSWatcher[] = [];
-  for (const [dir, names] of byDir) {
-    try {
-      const w = watch(dir, (_e, name) => {
-        if (name === null || names.has(String(name))) onChange(`${dir}/${name ?? ""}`);
-      });
-      w.on("error", () => w.close());
-      out.push(w);
-    } catch {
-      // the five-minute backstop still runs the pass
-    }
-  }
-  return out;
+  return byDir;
+}
+
+function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean {
+  return a !== undefined && a.size === b.size && [...a].every((x) => b.has(x));
 }

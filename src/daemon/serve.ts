@@ -13,13 +13,15 @@ import { daemonEgressGate } from "./egress/gate.ts";
 import { type EgressListeners, egressListeners } from "./egress/listeners.ts";
 import { EGRESS_PORT } from "./egress/proxy.ts";
 import { daemonLog } from "./log.ts";
+import { driftPass } from "./passes/drift.ts";
+import { agentHooksPass } from "./passes/hooks.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
 import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
-/** The passes every daemon runs; the keeper's hook pass and drift join this list. */
-export const PASSES: readonly DaemonPass[] = [mcpServersPass];
+/** The passes every daemon runs: hooks kept, new MCP servers wrapped, drift and dormant agents noticed. */
+export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass()];
 
 export interface ServeOptions {
   readonly passes?: readonly DaemonPass[];

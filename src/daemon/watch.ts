@@ -9,6 +9,31 @@ import { type LogEntry, parseEntry } from "./log.ts";
 
 export interface WatchEvent extends LogEntry {
   readonly source: "daemon.log" | "ledger";
+  /** A config row's operation (`hook.restore`, `drift.widened`, …), when the event is one. */
+  readonly operation?: string;
+  /** What a person reads first: `NEW MCP SERVER`, `HOOK PUT BACK`, `WIDENED`… */
+  readonly headline?: string;
+  /** Reach widened or something a person should look at (a removed hook, a dormant agent). */
+  readonly attention?: boolean;
+}
+
+/** The keeper's operations as headlines; `true` marks those that want a look. */
+const HEADLINES: Readonly<Record<string, readonly [string, boolean]>> = {
+  "mcp.wrap": ["NEW MCP SERVER", true],
+  "hook.adopt": ["NEW AGENT HOOKED", true],
+  "hook.restore": ["HOOK PUT BACK", true],
+  "hook.repoint": ["HOOK REPOINTED", false],
+  "session.add": ["SESSION TOOLS ADDED", false],
+  "session.restore": ["SESSION TOOLS PUT BACK", false],
+  "drift.widened": ["WIDENED", true],
+  "drift.narrowed": ["NARROWED", false],
+  "agent.dormant": ["DORMANT AGENT", true],
+};
+
+/** One event as the terminal shows it. */
+export function watchLine(e: WatchEvent): string {
+  if (!e.headline) return `${e.at}  ${e.kind.padEnd(8)} ${e.message}`;
+  return `${e.at}  ${e.attention ? "⚠" : "·"} ${e.headline}  ${e.message}`;
 }
 
 export interface FollowOptions {
@@ -22,12 +47,15 @@ function configEvent(row: LedgerRow): WatchEvent {
   const d = row.detail ?? {};
   const file = typeof d.file === "string" ? `: ${d.file}` : "";
   const change = typeof d.before === "string" && typeof d.after === "string" ? `: ${d.before} -> ${d.after}` : "";
+  const [headline, attention] = HEADLINES[row.operation] ?? [];
   return {
     source: "ledger",
     at: row.occurredAt,
     kind: "config",
     message: `${row.reason ?? row.operation}${file}${change}`,
     eventId: row.id,
+    operation: row.operation,
+    ...(headline ? { headline, attention: attention === true } : {}),
   };
 }
 
@@ -52,42 +80,48 @@ export function followDaemon(o: FollowOptions): Promise<void> {
   const seen = new Set<string>();
   let logOffset = statSync(paths.daemonLog, { throwIfNoEntry: false })?.size ?? 0;
   let partial = "";
-  let lastSeq: number | undefined;
+  // A ledger that does not exist yet has nothing old in it: every row it gets is news.
+  let lastSeq: number | undefined = existsSync(paths.db) ? undefined : 0;
 
-  const readLog = () => {
+  const readLog = (): LogEntry[] => {
     const got = appended(paths.daemonLog, logOffset);
     logOffset = got.offset;
     const lines = (partial + got.text).split("\n");
     partial = lines.pop() ?? "";
-    for (const line of lines) {
-      const e = parseEntry(line);
-      if (!e || (e.eventId && seen.has(e.eventId))) continue;
-      if (e.eventId) seen.add(e.eventId);
-      o.onEvent({ ...e, source: "daemon.log" });
-    }
+    return lines.flatMap((line) => parseEntry(line) ?? []);
   };
-  const readLedger = () => {
-    if (!existsSync(paths.db)) return;
+  const readLedger = (): LedgerRow[] => {
+    if (!existsSync(paths.db)) return [];
     const ledger = openLedger(paths);
     try {
       if (lastSeq === undefined) {
         lastSeq = ledger.tip()?.seq ?? 0;
-        return;
+        return [];
       }
       const rows = ledger.select("SELECT * FROM events WHERE kind = 'config' AND seq > ? ORDER BY seq", lastSeq);
       lastSeq = ledger.tip()?.seq ?? lastSeq;
-      for (const row of rows) {
-        if (seen.has(row.id)) continue;
-        seen.add(row.id);
-        o.onEvent(configEvent(row));
-      }
+      return rows;
     } finally {
       ledger.close();
     }
   };
+  const emit = (id: string | undefined, e: WatchEvent) => {
+    if (id !== undefined) {
+      if (seen.has(id)) return;
+      seen.add(id);
+    }
+    o.onEvent(e);
+  };
+  // The log first, then the ledger: a log line is written after its row, so its row is already there to say more.
   const look = () => {
-    readLog();
-    readLedger();
+    const entries = readLog();
+    const rows = readLedger();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const e of entries) {
+      const row = e.eventId ? byId.get(e.eventId) : undefined;
+      emit(e.eventId, row ? configEvent(row) : { ...e, source: "daemon.log" });
+    }
+    for (const row of rows) emit(row.id, configEvent(row));
   };
   readLedger();
   return new Promise((resolve) => {

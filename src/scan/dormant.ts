@@ -31,23 +31,43 @@ function holdings(inv: Inventory, id: string, hooks: readonly AgentHook[]): stri
   ];
 }
 
+/** When each agent of `inv` was first known, by the newest saved scan at or before `since` that names it. */
+export function knownFromSnapshots(paths: Paths, inv: Inventory, since: string): Map<string, string> {
+  const old = atOrBefore(listSnapshots(paths.snapshots), since);
+  if (!old) return new Map();
+  const then = loadSnapshot(old);
+  return new Map(inv.agents.filter((a) => then.agents.some((x) => x.id === a.id)).map((a) => [a.id, then.scannedAt]));
+}
+
 export function dormantAgents(paths: Paths, inv: Inventory, hooks: readonly AgentHook[], nowMs: number): Dormant[] {
   const since = new Date(nowMs - DORMANT_DAYS * 86_400_000).toISOString();
-  const old = atOrBefore(listSnapshots(paths.snapshots), since);
-  if (!old) return [];
-  const then = loadSnapshot(old);
-  const known = inv.agents.filter((a) => then.agents.some((x) => x.id === a.id));
-  if (known.length === 0) return [];
+  return dormantAmong(paths, inv, hooks, knownFromSnapshots(paths, inv, since), nowMs);
+}
+
+/** Dormant agents of `inv` given when each was first known (`known`: id -> instant); the daemon keeps its own. */
+export function dormantAmong(
+  paths: Paths,
+  inv: Inventory,
+  hooks: readonly AgentHook[],
+  known: ReadonlyMap<string, string>,
+  nowMs: number,
+): Dormant[] {
+  const since = new Date(nowMs - DORMANT_DAYS * 86_400_000).toISOString();
+  const long = inv.agents.filter((a) => {
+    const at = known.get(a.id);
+    return at !== undefined && at <= since;
+  });
+  if (long.length === 0) return [];
   const active = new Set<string>();
   if (existsSync(paths.db)) {
     using ledger = openLedger(paths);
-    for (const a of known) {
+    for (const a of long) {
       if (ledger.select("SELECT * FROM events WHERE agent = ? AND occurred_at >= ? LIMIT 1", a.id, since).length > 0)
         active.add(a.id);
     }
   }
-  return known
+  return long
     .filter((a) => !active.has(a.id))
-    .map((a) => ({ id: a.id, name: a.name, knownSince: then.scannedAt, holds: holdings(inv, a.id, hooks) }))
+    .map((a) => ({ id: a.id, name: a.name, knownSince: known.get(a.id) ?? since, holds: holdings(inv, a.id, hooks) }))
     .filter((d) => d.holds.length > 0);
 }

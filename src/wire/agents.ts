@@ -46,3 +46,8 @@ export function detectAgents(ctx: Pick<Context, "paths" | "env" | "execPath">): 
     return { agent, label: clientDef(agent).label, installed: evidence.length > 0, evidence };
   });
 }
+
+/** The folders and files whose appearing says an agent was installed: what the daemon watches for a new one. */
+export function agentSettingsPaths(ctx: Pick<Context, "paths" | "env">): string[] {
+  return AGENTS.flatMap((agent) => places(agent, ctx.paths.home, ctx.env).dirs);
+}

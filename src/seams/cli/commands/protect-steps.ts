@@ -169,11 +169,12 @@ export function native(ctx: Context, on: boolean): Outcome {
 }
 
 export function claudeHook(ctx: Context, on: boolean): Outcome {
-  const r = on ? installAgentHook(ctx, "claude-code") : removeAgentHook(ctx, "claude-code");
+  // The choice is on record before the file changes: the daemon wakes on the change and reads kept.json.
   const kept = updateKept(ctx.paths.kept, (k) => ({
     takenOut: toggled(k.takenOut, "claude-code", !on),
     hooked: toggled(k.hooked, "claude-code", on),
   }));
+  const r = on ? installAgentHook(ctx, "claude-code") : removeAgentHook(ctx, "claude-code");
   recordState(ctx, "memnox.protect", on ? "--claude-hook: put back" : "--revert-claude-hook: taken out and kept out");
   const lines = on
     ? [`${r.file}: ${r.status}${r.trust && !r.trust.active ? `; ${r.trust.words} → ${r.trust.step ?? ""}` : ""}`]

@@ -25,13 +25,12 @@ export const watchCommand: CommandFactory = (ctx) =>
       const end = () => stop.abort();
       process.once("SIGINT", end);
       process.once("SIGTERM", end);
-      const { followDaemon } = await import("../../../daemon/watch.ts");
+      const { followDaemon, watchLine } = await import("../../../daemon/watch.ts");
       await followDaemon({
         paths: ctx.paths,
         intervalMs,
         signal: stop.signal,
-        onEvent: (e) =>
-          ctx.io.out(args.json ? `${JSON.stringify(e)}\n` : `${e.at}  ${e.kind.padEnd(8)} ${e.message}\n`),
+        onEvent: (e) => ctx.io.out(`${args.json ? JSON.stringify(e) : watchLine(e)}\n`),
       });
       process.off("SIGINT", end);
       process.off("SIGTERM", end);
