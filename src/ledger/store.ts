@@ -1,5 +1,5 @@
 // The ledger on bun:sqlite: WAL, a busy timeout, and appends that read the tip and insert in one immediate transaction.
-import { Database, type Statement } from "bun:sqlite";
+import { constants, Database, type Statement } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
@@ -70,6 +70,9 @@ export function openLedger(paths: Pick<Paths, "db">, opts: OpenOptions = {}): Le
     db.run("PRAGMA synchronous = NORMAL");
     // WAL is recorded in the file itself: only a database this code has not yet set up needs switching.
     ensureSchema(db, path, () => db.run("PRAGMA journal_mode = WAL"));
+    // A hook is often the last connection: keeping the WAL file spares the next one its creation and directory fsync.
+    db.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
+    db.run("PRAGMA journal_size_limit = 1048576");
   } catch (e) {
     if (e instanceof MemnoxError) throw e;
     throw new MemnoxError("io", `could not open the ledger \`${path}\`: ${(e as Error).message}`);

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { EVENT_SCHEMA_VERSION } from "../../src/core/event.ts";
 import { GENESIS } from "../../src/ledger/canonical.ts";
 import { openLedger } from "../../src/ledger/store.ts";
@@ -88,6 +88,20 @@ describe("schema", () => {
       )
       .all();
     expect(plan.map((p) => p.detail).join(" ")).toContain("events_time");
+  });
+
+  test("the WAL file outlives a writer that closes last, so the next short-lived writer does not recreate it", () => {
+    const home = ledgerHome();
+    try {
+      home.ledger.append(decision());
+      home.ledger.close();
+      expect(existsSync(`${home.paths.db}-wal`)).toBe(true);
+      const again = openLedger(home.paths);
+      expect(again.db.query<{ n: number }, []>("SELECT count(*) AS n FROM events").get()?.n).toBe(1);
+      again.close();
+    } finally {
+      home[Symbol.dispose]();
+    }
   });
 
   test("a ledger written by a newer memnox is refused, not misread", () => {
