@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Action } from "../../src/core/action.ts";
+import { resolveCommand } from "../../src/resolve/index.ts";
 import { DESTROY_THROTTLE_MS, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "../../src/rewind/auto.ts";
 import { listMilestones } from "../../src/rewind/milestones.ts";
 import { runHooks } from "../../src/seams/cli/commands/run-hooks.ts";
@@ -108,6 +109,30 @@ describe("before a command that destroys work", () => {
     expect(r.status).toBe("not-destroying");
     expect(calls).toHaveLength(0);
   });
+
+  // The governed shell and the hooks have a command line, not argv: what the resolver makes of it decides.
+  const lines: [string, boolean][] = [
+    ["rm notes.txt", true],
+    ["rm -r build", true],
+    ["cd sub && rm -rf src", true],
+    ["git reset --hard", true],
+    ["git clean -fd", true],
+    ["git clean -n", false],
+    ["git checkout -- .", true],
+    ["git restore .", true],
+    ["git restore --staged .", false],
+    ["mv a b", false],
+    ["mv a b dir", true],
+    ["git status && ls", false],
+  ];
+  for (const [line, want] of lines) {
+    test(`a resolved \`${line}\` ${want ? "keeps one" : "keeps none"}`, async () => {
+      const { a, deps } = world();
+      const { actions } = resolveCommand(line, { cwd: a.path, home: "/nonexistent-home" });
+      const r = await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions });
+      expect(r.status).toBe(want ? "taken" : "not-destroying");
+    });
+  }
 
   test("it settles the session's first-write milestone in that repository", async () => {
     const { a, deps } = world();
