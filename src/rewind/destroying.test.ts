@@ -9,8 +9,10 @@ describe("isWorkDestroying, by action name", () => {
     ["filesystem.delete", true],
     ["git.reset-hard", true],
     ["git.clean", true],
-    ["git.clean-force", true],
-    ["git.checkout-discard", true],
+    ["git.clean-dry-run", false],
+    ["git.checkout-paths", true],
+    ["git.checkout-force", true],
+    ["git.switch-force", true],
     ["git.restore", true],
     ["git.cleanup", false],
     ["filesystem.write", false],
@@ -54,6 +56,12 @@ describe("the raw argv refines what names cannot say", () => {
     const mvActions = [act("filesystem.write"), act("filesystem.delete")];
     expect(isWorkDestroying(mvActions, ["mv", "a", "b"])).toBe(false);
     expect(isWorkDestroying(mvActions, ["mv", "a", "b", "c"])).toBe(true);
+  });
+  test("the argv the resolver keeps on an action counts a mv's paths the same way", () => {
+    const mv = (...argv: string[]): Action => ({ ...act("filesystem.delete"), arguments: { argv } });
+    expect(isWorkDestroying([act("filesystem.write"), mv("mv", "a", "b")])).toBe(false);
+    expect(isWorkDestroying([mv("mv", "a", "b", "dir")])).toBe(true);
+    expect(isWorkDestroying([mv("mv", "a", "b"), mv("rm", "c")])).toBe(true);
   });
   test("with argv that destroys nothing, the action names still decide", () => {
     expect(isWorkDestroying([act("git.reset-hard")], ["git", "reset", "--keep"])).toBe(true);

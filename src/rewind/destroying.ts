@@ -1,20 +1,34 @@
 // Which commands destroy work, so the shell seams keep a milestone before them.
 import type { Action } from "../core/action.ts";
 
-// Resolver action names assumed here (see src/resolve once it lands): rm/rmdir/unlink/shred, git reset --hard,
-// git clean, git checkout -- <paths>, git restore <paths>.
-const NAMES = new Set(["filesystem.delete", "git.reset-hard", "git.checkout-discard", "git.restore"]);
-const PREFIXES = ["git.clean"];
+// The resolver's names for rm/rmdir/unlink/shred, git reset --hard, git clean (not -n), git checkout of paths or
+// -f, git restore of the working tree, git switch --discard-changes (src/resolve/tables/git.ts).
+const NAMES = new Set([
+  "filesystem.delete",
+  "git.reset-hard",
+  "git.clean",
+  "git.checkout-paths",
+  "git.checkout-force",
+  "git.restore",
+  "git.switch-force",
+]);
 
 /**
  * True before `rm`, `rm -r`, `git reset --hard`, `git clean`, `git checkout -- .`, `git restore .` and a `mv` of three
  * or more paths. `argv`, when the seam has the exact command (a PATH interceptor does), refines what action names
- * cannot say: a `mv` resolves to deletes of its sources, yet only a `mv` of three or more paths counts.
+ * cannot say; so does the argv the resolver keeps on each action of a command line (the governed shell and hooks).
  */
 export function isWorkDestroying(actions: readonly Action[], argv?: readonly string[]): boolean {
   if (argv && commandName(argv[0]) === "mv") return mvPaths(argv.slice(1)) >= 3;
   if (argv && argvDestroys(argv)) return true;
-  return actions.some((a) => NAMES.has(a.name) || PREFIXES.some((p) => a.name === p || a.name.startsWith(`${p}-`)));
+  return actions.some(actionDestroys);
+}
+
+/** A `mv` resolves to deletes of its sources, yet only a `mv` of three or more paths counts. */
+function actionDestroys(a: Action): boolean {
+  const own = a.arguments.argv;
+  if (own && commandName(own[0]) === "mv") return mvPaths(own.slice(1)) >= 3;
+  return NAMES.has(a.name);
 }
 
 /** The raw-argv reading, for a seam that has argv and no resolution. */

@@ -1,6 +1,7 @@
 // `make e2e`: the real compiled binary, released twice (1.0.0 and 1.1.0) by the release code and served from
 // loopback. install.sh under dash in clean homes (fresh, upgrade, a corrupted archive refused), `memnox update`
-// upgrading through install.sh and through npm, and `npm pack` tarballs installed offline and run with npx.
+// upgrading through install.sh and through npm, `npm pack` tarballs installed offline and run with npx, and the
+// quickstart's `npx memnox setup` from the loopback registry.
 // Slow (two builds, four 100 MB tarballs), so it is not a *.test.ts: `bun test ./test/e2e/distribution.e2e.ts`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -25,9 +26,9 @@ const packs: Record<Version, { platform: string; main: string }> = {
 };
 
 /** npm with its cache and config in a throwaway home, quiet, and pointed at the loopback registry. */
-function npmEnv(extra: Record<string, string> = {}) {
-  return npmHome.env({
-    npm_config_cache: join(npmHome.home, "npm-cache"),
+function npmEnv(extra: Record<string, string> = {}, home = npmHome) {
+  return home.env({
+    npm_config_cache: join(home.home, "npm-cache"),
     npm_config_registry: registry.url,
     npm_config_update_notifier: "false",
     npm_config_fund: "false",
@@ -209,6 +210,35 @@ describe("npm", () => {
       upgraded: false,
     });
   }, 120_000);
+
+  test("`npx memnox setup` from a registry: the stable copy comes from the npx cache, and update says to run npx", async () => {
+    await using home = fakeHome();
+    const env = npmEnv({}, home);
+    const app = join(home.memnoxHome, "app", "memnox");
+    const setup = await run(["npx", "--yes", "memnox@1.0.0", "setup", "--yes", "--json"], env);
+    expect(setup.code).toBe(0);
+    expect((await run([app, "--version"], env)).stdout).toBe("1.0.0\n");
+    const receipt = JSON.parse(readFileSync(join(home.memnoxHome, "app", "install.json"), "utf8"));
+    expect(receipt).toMatchObject({ method: "copy", version: "1.0.0" });
+    expect(receipt.source).toContain(`${join(home.home, "npm-cache")}/_npx/`);
+    // What setup wired starts the stable copy, never the npx cache that npx may clear.
+    expect(readlinkSync(join(home.memnoxHome, "bin", "memnox-shell"))).toBe(app);
+
+    const latest = { ...env, MEMNOX_INSTALL_BASE: bases["1.1.0"] ?? "" };
+    const update = await run([app, "update", "--yes", "--json"], latest);
+    expect(update.code).toBe(0);
+    expect(JSON.parse(update.stdout)).toMatchObject({
+      installed: "1.0.0",
+      latest: "1.1.0",
+      method: "npx",
+      command: "npx memnox@1.1.0 setup",
+      upgraded: false,
+    });
+    expect((await run([app, "--version"], env)).stdout).toBe("1.0.0\n");
+    // The command it printed is the upgrade: the stable copy is the new version afterwards.
+    expect((await run(["npx", "--yes", "memnox@1.1.0", "setup", "--yes", "--json"], env)).code).toBe(0);
+    expect((await run([app, "--version"], env)).stdout).toBe("1.1.0\n");
+  }, 180_000);
 
   test("npm install -g memnox from a registry, then `memnox update --yes` upgrades it with npm", async () => {
     await using prefix = tempDir("memnox-npm-global");

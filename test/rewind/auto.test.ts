@@ -2,12 +2,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Action } from "../../src/core/action.ts";
+import { resolveCommand } from "../../src/resolve/index.ts";
 import { DESTROY_THROTTLE_MS, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "../../src/rewind/auto.ts";
 import { listMilestones } from "../../src/rewind/milestones.ts";
 import { runHooks } from "../../src/seams/cli/commands/run-hooks.ts";
+import { handleHook } from "../../src/seams/hook/handle.ts";
 import { tempDir } from "../support/fs.ts";
 import { type GitRepo, gitRepo } from "../support/git.ts";
 import { type FakeHome, fakeHome, testContext } from "../support/home.ts";
+import { scriptedGate } from "../support/scripted-gate.ts";
 import { testDeps } from "./support.ts";
 
 const open: { [Symbol.dispose](): void }[] = [];
@@ -109,11 +112,63 @@ describe("before a command that destroys work", () => {
     expect(calls).toHaveLength(0);
   });
 
+  // The governed shell and the hooks have a command line, not argv: what the resolver makes of it decides.
+  const lines: [string, boolean][] = [
+    ["rm notes.txt", true],
+    ["rm -r build", true],
+    ["cd sub && rm -rf src", true],
+    ["git reset --hard", true],
+    ["git clean -fd", true],
+    ["git clean -n", false],
+    ["git checkout -- .", true],
+    ["git restore .", true],
+    ["git restore --staged .", false],
+    ["mv a b", false],
+    ["mv a b dir", true],
+    ["git status && ls", false],
+  ];
+  for (const [line, want] of lines) {
+    test(`a resolved \`${line}\` ${want ? "keeps one" : "keeps none"}`, async () => {
+      const { a, deps } = world();
+      const { actions } = resolveCommand(line, { cwd: a.path, home: "/nonexistent-home" });
+      const r = await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions });
+      expect(r.status).toBe(want ? "taken" : "not-destroying");
+    });
+  }
+
   test("it settles the session's first-write milestone in that repository", async () => {
     const { a, deps } = world();
     await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions: [act("filesystem.delete")] });
     expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path })).status).toBe("owed-nothing");
   });
+});
+
+describe("the hook", () => {
+  const rmRf = { name: "filesystem.delete", class: "destructive" as const, targets: [], arguments: {} };
+  const cases: ["allow" | "ask" | "deny", boolean][] = [
+    ["allow", true],
+    ["ask", true],
+    ["deny", false],
+  ];
+  for (const [effect, kept] of cases) {
+    test(`an rm -rf the hook answers ${effect} ${kept ? "keeps a milestone" : "keeps none"} (an ask may get a yes)`, async () => {
+      const { home, a } = world();
+      const stdin = JSON.stringify({
+        session_id: `s-${effect}`,
+        cwd: a.path,
+        hook_event_name: "PreToolUse",
+        permission_mode: "default",
+        tool_name: "Bash",
+        tool_input: { command: "rm -rf src" },
+        tool_use_id: "toolu_1",
+      });
+      const { ctx } = testContext(home, { args: ["claude-code", "PreToolUse"], stdin });
+      const gate = scriptedGate({ answers: [{ effect, reason: "deletes", actions: [rmRf] }] });
+      const posture = { mode: "enforce" as const, failOpen: false, stopped: false };
+      expect(await handleHook(ctx, { gate: () => gate, posture: async () => posture })).toBe(0);
+      expect(a.git("for-each-ref", "refs/memnox/").trim() !== "").toBe(kept);
+    });
+  }
 });
 
 const NO_SCOPE = { paths: [], repos: [], services: [], envs: [], expect: [] };

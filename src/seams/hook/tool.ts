@@ -38,7 +38,8 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   const deciding = strictest(answers);
   const verdict = toolVerdict(deciding, ev.canAsk);
   const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
-  if (verdict.effect === "allow") {
+  // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.
+  if (verdict.effect !== "deny") {
     await keepMilestones(f.ctx, {
       session: gateSession(f.ctx, ev.session),
       agent: f.adapter.agent,
