@@ -129,6 +129,9 @@ describe("memnox setup", () => {
     expect(human.out).toContain("Gemini CLI: hooked");
     expect(human.out).toContain(`add this line to ~/.profile:`);
     expect(human.out).toContain("Nothing left this machine: no account, no key, no network call.");
+    expect(human.out).toContain(
+      "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox login · memnox uninstall",
+    );
   });
 
   test("uninstall gives every file back byte for byte; --purge also deletes ~/.memnox", async () => {
