@@ -43,6 +43,11 @@ describe("memnox agents", () => {
     expect(st.out).toMatch(/^laptop claude \(claude-code\): Claude Code$/m);
     const scan = await cli(["scan", "--no-probe"]);
     expect(scan.out).toMatch(/^AI AGENTS\s+laptop claude, /);
+    const status = await cli(["status"]);
+    expect(status.out).toMatch(/│ agents .*laptop claude/);
+    expect(status.out).not.toContain("Claude Code");
+    const path = await cli(["explain", "~/.aws/credentials", "--no-probe"]);
+    expect(path.out).toContain("reachable by laptop claude (its shell, ");
     expect((await cli(["agents", "name", "laptop claude", "--clear"])).out).toContain("has its detected name back");
     expect((await cli(["agents", "name", "claude-code"])).out).toBe("claude-code is called claude-code\n");
   });

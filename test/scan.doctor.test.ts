@@ -116,6 +116,18 @@ describe("--wiring and --prove print what the wiring module reports", () => {
     expect(io.stdout()).toContain("declined hook:codex");
   });
 
+  test("a seam name longer than the column still leaves a space before its words", async () => {
+    const wide = doctorWith(async () => ({
+      wiringReport: async () => [{ seam: "hooks:gemini-cli", status: "ok" as const, words: "Gemini CLI: hooked" }],
+      proveSeams: async () => [{ seam: "proxy:docs-search", result: "refused" as const, words: "the wrapped entry" }],
+    }));
+    const { ctx, io } = testContext(home, { cwd: repo.path });
+    await wide(ctx).run?.({ args: { wiring: true, _: [] }, rawArgs: [], cmd: {} } as never);
+    await wide(ctx).run?.({ args: { prove: true, _: [] }, rawArgs: [], cmd: {} } as never);
+    expect(io.stdout()).toContain("ok   hooks:gemini-cli  Gemini CLI: hooked");
+    expect(io.stdout()).toContain("refused  proxy:docs-search  the wrapped entry");
+  });
+
   test("through the registry it prints src/wire/wiring.ts's real report", async () => {
     const r = await cli(["doctor", "--wiring", "--json"]);
     const seams = (r.json() as { lines: { seam: string }[] }).lines.map((l) => l.seam);

@@ -129,6 +129,9 @@ describe("memnox setup", () => {
     expect(human.out).toContain("Gemini CLI: hooked");
     expect(human.out).toContain(`add this line to ~/.profile:`);
     expect(human.out).toContain("Nothing left this machine: no account, no key, no network call.");
+    expect(human.out).toContain(
+      "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox login · memnox uninstall",
+    );
   });
 
   test("uninstall gives every file back byte for byte; --purge also deletes ~/.memnox", async () => {
@@ -147,6 +150,20 @@ describe("memnox setup", () => {
     expect(existsSync(join(m.home.memnoxHome, "bin"))).toBe(false);
     expect(existsSync(join(m.home.memnoxHome, "kept.json"))).toBe(false);
     expect(existsSync(join(m.home.memnoxHome, "machine.policies.toml"))).toBe(true);
+    // A file that held the wrapping and the session server: nobody changed it, and the report does not say so.
+    const claude = (f: { client: string }) => f.client === "claude-code";
+    expect(j.mcp.files.find(claude)).toMatchObject({ status: "removed", sharedWith: ["mcp-session"] });
+    expect(j.session.files.find(claude)).toMatchObject({ status: "restored" });
+
+    const second = machine();
+    using _second = second;
+    await setup(second.home, second.repo.path, second.env, ["--yes"]);
+    const words = await cli(second.home, second.repo.path, second.env, ["uninstall"]);
+    expect(words.out).not.toContain("changed since memnox wrote it");
+    expect(words.out).toContain(
+      "Claude Code: ~/.claude.json took out only memnox's entries: memnox's session server is still in it, and the original bytes come back when that goes too",
+    );
+    expect(words.out).toContain("Claude Code: ~/.claude.json restored byte for byte from the backup");
     const human = await cli(m.home, m.repo.path, m.env, ["uninstall", "--purge"]);
     expect(human.out).toContain("purged        ~/.memnox deleted, history and rules included");
     expect(existsSync(m.home.memnoxHome)).toBe(false);
@@ -164,7 +181,9 @@ describe("memnox setup", () => {
       ),
     );
     const r = await cli(m.home, m.repo.path, m.env, ["uninstall"]);
-    expect(r.out).toContain("Cursor: ~/.cursor/hooks.json took out only memnox's entries");
+    expect(r.out).toContain(
+      "Cursor: ~/.cursor/hooks.json took out only memnox's entries: the file changed since memnox wrote it",
+    );
     const left = readFileSync(file, "utf8");
     expect(left).toContain("./done.sh");
     expect(left).not.toContain("hook cursor");

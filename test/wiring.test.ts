@@ -89,6 +89,8 @@ describe("doctor --wiring", () => {
     expect(lines.proxy).toMatchObject({ status: "ok", words: "all 3 MCP server(s) routed through the proxy" });
     expect(lines.session).toMatchObject({ status: "ok", words: "memnox-session in Claude Code, Codex, Gemini CLI" });
     expect(lines.ledger?.status).toBe("ok");
+    // Set up from source: the links start bun with this checkout, so no stable copy is missing.
+    expect(lines.app).toBeUndefined();
 
     const ahead = byseam(
       await wiringReport(

@@ -23,11 +23,16 @@ function daemonWords(s: Status): string {
 }
 
 function hookWords(s: Status): string {
-  const named = (hs: readonly AgentHook[]) => hs.map((h) => agentProduct(h.agent)).join(", ");
+  // The name a person gave is what every screen prints; an agent nobody named reads as its product.
+  const label = (id: string) => {
+    const given = s.agents.found.find((a) => a.id === id)?.name;
+    return given !== undefined && given !== id ? given : agentProduct(id);
+  };
+  const named = (hs: readonly AgentHook[]) => hs.map((h) => label(h.agent)).join(", ");
   const by = (state: AgentHook["state"]) => s.hooks.filter((h) => h.state === state);
   const parts = [
     ...(by("hooked").length ? [`hooked: ${named(by("hooked"))}`] : []),
-    ...by("installed-inactive").map((h) => `${agentProduct(h.agent)} installed, ${h.note ?? "not active yet"}`),
+    ...by("installed-inactive").map((h) => `${label(h.agent)} installed, ${h.note ?? "not active yet"}`),
     ...(by("not-installed").length ? [`not hooked: ${named(by("not-installed"))}`] : []),
   ];
   const found = plural(s.agents.found.length, "agent");

@@ -115,6 +115,8 @@ export interface RestoreResult {
   readonly outcome: RestoreOutcome;
   /** The copy from before memnox, when one is kept. */
   readonly backup: string | null;
+  /** On "removed" of a file nobody else touched: the other parts of memnox still in it, whose going restores the bytes. */
+  readonly sharedWith?: readonly string[];
 }
 
 /** The current text without some parts' entries (undefined: nothing of theirs is there); `original` is the backup. */
@@ -159,11 +161,16 @@ function restoreOnce(req: RestoreRequest): RestoreResult {
     return { path: req.path, outcome: "unchanged", backup: entry?.copy ?? null };
   }
   replaceConfigFile(current, next);
-  if (entry) {
-    const stillOurs = isPristine(entry, current);
-    release(req.backupDir, { ...entry, written: sha256(next), diverged: !stillOurs }, req.owners);
-  }
-  return { path: req.path, outcome: "removed", backup: entry?.copy ?? null };
+  if (!entry) return { path: req.path, outcome: "removed", backup: null };
+  const stillOurs = isPristine(entry, current);
+  release(req.backupDir, { ...entry, written: sha256(next), diverged: !stillOurs }, req.owners);
+  const others = Object.keys(entry.owners).filter((o) => !req.owners.includes(o));
+  return {
+    path: req.path,
+    outcome: "removed",
+    backup: entry.copy,
+    ...(stillOurs && others.length > 0 ? { sharedWith: others } : {}),
+  };
 }
 
 function originalText(entry: BackupEntry | undefined): string | undefined {

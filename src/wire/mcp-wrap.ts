@@ -43,6 +43,8 @@ export interface FileReport {
   readonly problem?: Problem;
   /** The copy of the file from before memnox changed it, while one is kept. */
   readonly backup?: string;
+  /** On "removed": the other parts of memnox still in the file, the reason its bytes did not come back yet. */
+  readonly sharedWith?: readonly string[];
   readonly servers: readonly ServerOutcome[];
 }
 
@@ -86,6 +88,10 @@ function failed(file: ClientFile, e: unknown, plan?: FilePlan): FileReport {
 
 function withBackup(path: string | null | undefined): { backup?: string } {
   return path ? { backup: path } : {};
+}
+
+function shared(owners: readonly string[] | undefined): { sharedWith?: readonly string[] } {
+  return owners ? { sharedWith: owners } : {};
 }
 
 /** Every stdio MCP server of every client here behind the proxy; a second run changes nothing. */
@@ -167,7 +173,7 @@ function unwrapOne(ctx: WireContext, file: ClientFile, plan: FilePlan | undefine
         return stripped.edits.length ? applyEdits(format, text, stripped.edits, file.path) : undefined;
       },
     });
-    return report(file, r.outcome, plan, withBackup(r.backup));
+    return report(file, r.outcome, plan, { ...withBackup(r.backup), ...shared(r.sharedWith) });
   } catch (e) {
     return failed(file, e, plan);
   }

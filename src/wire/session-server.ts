@@ -42,6 +42,8 @@ export interface SessionFileReport {
   readonly file: string;
   readonly status: SessionFileStatus;
   readonly problem?: string;
+  /** On "removed": the other parts of memnox still in the file, the reason its bytes did not come back yet. */
+  readonly sharedWith?: readonly string[];
 }
 
 export interface SessionServerReport {
@@ -175,7 +177,7 @@ function removeOne(ctx: WireContext, file: ClientFile): SessionFileReport {
     });
     const status: SessionFileStatus =
       r.outcome === "restored" ? "restored" : r.outcome === "removed" ? "removed" : "absent";
-    return { client: file.client, file: file.path, status };
+    return { client: file.client, file: file.path, status, ...(r.sharedWith ? { sharedWith: r.sharedWith } : {}) };
   } catch (e) {
     return failed(file, e);
   }

@@ -1,8 +1,8 @@
 // `memnox doctor --wiring`: is each seam actually in the path, read from the configuration (not attempted: that is
 // --prove). One line per seam; every failing line carries the one command that fixes it.
 
-import { existsSync } from "node:fs";
-import { basename } from "node:path";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { basename, join } from "node:path";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger, unwrittenCount } from "../ledger/index.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
@@ -288,8 +288,27 @@ function ledger(ctx: Context): WiringLine {
   return { seam: "ledger", status: "ok", words: `${tip.seq} row(s) recorded in ${ctx.paths.db}` };
 }
 
+/** Whether a link in ~/.memnox/bin starts the stable copy (from source they start bun with the checkout instead). */
+function linksStartApp(ctx: Context): boolean {
+  return readdirOrEmpty(ctx.paths.bin).some((n) => {
+    try {
+      return readlinkSync(join(ctx.paths.bin, n)) === ctx.paths.app;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function app(ctx: Context): WiringLine[] {
-  if (!readKept(ctx.paths.kept) || existsSync(ctx.paths.app)) return [];
+  if (!readKept(ctx.paths.kept) || existsSync(ctx.paths.app) || !linksStartApp(ctx)) return [];
   return [
     {
       seam: "app",

@@ -40,6 +40,8 @@ export interface HookReport {
   readonly trust?: Trust;
   readonly problem?: Problem;
   readonly backup?: string;
+  /** On "removed": the other parts of memnox still in the file, the reason its bytes did not come back yet. */
+  readonly sharedWith?: readonly string[];
 }
 
 type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
@@ -118,7 +120,8 @@ export function removeAgentHook(ctx: WireContext, agent: AgentName): HookReport 
         return edits.length ? applyEdits("json", text, edits, file) : undefined;
       },
     });
-    return { ...base(agent, file), status: r.outcome, ...withBackup(r.backup) };
+    const shared = r.sharedWith ? { sharedWith: r.sharedWith } : {};
+    return { ...base(agent, file), status: r.outcome, ...withBackup(r.backup), ...shared };
   } catch (e) {
     return failed(agent, file, e);
   }

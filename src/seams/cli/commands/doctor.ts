@@ -18,16 +18,23 @@ export interface WiringChecks {
 
 const MARK = { ok: "ok", warn: "!", fail: "✗", idle: "idle" } as const;
 
+/** The seam column, wide enough for the longest name (`hooks:gemini-cli`) so words never run into it. */
+function seamWidth(lines: readonly { readonly seam: string }[]): number {
+  return Math.max(14, ...lines.map((l) => l.seam.length + 2));
+}
+
 export function renderWiring(lines: readonly WiringLine[]): string[] {
+  const w = seamWidth(lines);
   return lines.flatMap((l) => [
-    `${MARK[l.status].padEnd(5)}${l.seam.padEnd(14)}${l.words}`,
-    ...(l.fix && l.status !== "ok" ? [`${" ".repeat(19)}→ ${l.fix}`] : []),
+    `${MARK[l.status].padEnd(5)}${l.seam.padEnd(w)}${l.words}`,
+    ...(l.fix && l.status !== "ok" ? [`${" ".repeat(5 + w)}→ ${l.fix}`] : []),
   ]);
 }
 
 export function renderProof(lines: readonly ProofLine[]): string[] {
+  const w = seamWidth(lines);
   return [
-    ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(14)}${l.words}`),
+    ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(w)}${l.words}`),
     "A declined seam is absent here: it declined the test rather than failing it.",
   ];
 }

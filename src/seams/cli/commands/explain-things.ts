@@ -60,13 +60,14 @@ function explainPath(ctx: Context, inv: Inventory, rules: LoadedRuleSet, raw: st
   const read = ruleWords(rules, act("filesystem.read", "read"), ctx.cwd, at);
   const write = ruleWords(rules, act("filesystem.write", "write"), ctx.cwd, at);
   const shown = tilde(path, inv.home);
+  const nameOf = (id: string) => inv.agents.find((a) => a.id === id)?.name ?? id;
   emit(
     ctx,
     json,
     { kind: "path", path, exists: existsSync(path), credential: cred ?? null, reachers, read, write },
     () => [
       `${shown}: ${cred ? `${cred.label} (${cred.kind}${cred.fingerprint ? `, ${cred.fingerprint}` : ""})` : existsSync(path) ? "a path on this machine" : "not on this machine"}`,
-      `  reachable by ${reachers.length ? reachers.map((r) => `${r.agent} (${r.through === "shell" ? "its shell" : r.through}, ${tilde(r.grantedBy, inv.home)})`).join(", ") : "no agent found here"}`,
+      `  reachable by ${reachers.length ? reachers.map((r) => `${nameOf(r.agent)} (${r.through === "shell" ? "its shell" : r.through}, ${tilde(r.grantedBy, inv.home)})`).join(", ") : "no agent found here"}`,
       `  read         ${read.words}`,
       `  write        ${write.words}`,
     ],

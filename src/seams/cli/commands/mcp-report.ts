@@ -35,6 +35,22 @@ const COUNT_WORDS: readonly [ServerStatus, string][] = [
   ["left-alone", "left alone"],
 ];
 
+const OWNER_WORDS: Readonly<Record<string, string>> = {
+  "mcp-wrap": "the MCP wrapping",
+  "agent-hook": "the hook",
+  "mcp-session": "the session server",
+  "login-path": "the PATH line",
+  "native-permissions": "the Claude Code permissions",
+};
+
+/** Why only entries came out: memnox's other parts still in the file, or somebody's change since memnox wrote it. */
+export function removedBecause(sharedWith: readonly string[] | undefined): string {
+  if (!sharedWith?.length) return "the file changed since memnox wrote it, and everything else is kept";
+  const parts = sharedWith.map((o) => OWNER_WORDS[o] ?? o).join(" and ");
+  const many = sharedWith.length > 1;
+  return `memnox's ${parts.replace(/^the /, "")} ${many ? "are" : "is"} still in it, and the original bytes come back when ${many ? "those go" : "that goes"} too`;
+}
+
 function where(p: Problem | undefined): string {
   if (!p) return "";
   return p.line !== undefined ? ` (line ${p.line}, column ${p.column ?? 1}: ${p.message})` : `: ${p.message}`;
@@ -57,7 +73,7 @@ function fileWords(f: FileReport, home: (path: string) => string): string {
     case "restored":
       return "restored byte for byte from the backup";
     case "removed":
-      return `took out only memnox's wrapping: the file changed since memnox wrote it, and everything else is kept${backup}`;
+      return `took out only memnox's wrapping: ${removedBecause(f.sharedWith)}${backup}`;
     case "missing":
       return "gone since memnox wrote it, nothing to restore";
   }

@@ -89,7 +89,7 @@ export const setupWith =
               ...path.words,
               "",
               `This machine is under memnox. ${NOTHING_LEFT}`,
-              "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox uninstall",
+              "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox login · memnox uninstall",
             ].map(homeWords(ctx.paths.home)),
         );
         return failed ? 1 : 0;

@@ -3,22 +3,29 @@ import { clientDef } from "../../../wire/clients.ts";
 import { type UninstallReport, uninstallMachine } from "../../../wire/uninstall.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { removedBecause } from "./mcp-report.ts";
 import { homeWords } from "./setup-report.ts";
 import { recordState } from "./state-record.ts";
 
 const OUTCOME: Readonly<Record<string, string>> = {
   restored: "restored byte for byte from the backup",
-  removed: "took out only memnox's entries: the file changed since memnox wrote it, and everything else is kept",
+  removed: `took out only memnox's entries: ${removedBecause(undefined)}`,
 };
 
-function fileLines(
-  what: string,
-  files: readonly { label: string; file: string; status: string; problem?: string | undefined }[],
-) {
+interface FileLine {
+  readonly label: string;
+  readonly file: string;
+  readonly status: string;
+  readonly problem?: string | undefined;
+  readonly sharedWith?: readonly string[] | undefined;
+}
+
+function fileLines(what: string, files: readonly FileLine[]) {
   const lines = files.flatMap((f) => {
     if (f.status === "refused" || f.status === "unparsable")
       return [`${f.label}: ${f.file} left as it is: ${f.problem ?? f.status}`];
-    const words = OUTCOME[f.status];
+    const words =
+      f.status === "removed" ? `took out only memnox's entries: ${removedBecause(f.sharedWith)}` : OUTCOME[f.status];
     return words ? [`${f.label}: ${f.file} ${words}`] : [];
   });
   return lines.map((l, i) => `  ${pad(i === 0 ? what : "", 13)} ${l}`);
@@ -26,18 +33,26 @@ function fileLines(
 
 export function renderUninstall(r: UninstallReport): string[] {
   const row = (k: string, v: string) => `  ${pad(k, 13)} ${v}`;
-  const hooks = r.hooks.map((h) => ({ label: h.label, file: h.file, status: h.status, problem: h.problem?.message }));
+  const hooks = r.hooks.map((h) => ({
+    label: h.label,
+    file: h.file,
+    status: h.status,
+    problem: h.problem?.message,
+    sharedWith: h.sharedWith,
+  }));
   const mcp = r.mcp.files.map((f) => ({
     label: clientDef(f.client).label,
     file: f.file,
     status: f.status,
     problem: f.problem?.message,
+    sharedWith: f.sharedWith,
   }));
   const session = r.session.files.map((s) => ({
     label: clientDef(s.client).label,
     file: s.file,
     status: s.status,
     problem: s.problem,
+    sharedWith: s.sharedWith,
   }));
   const git = r.gitHooks.flatMap((g) =>
     g.hooks
