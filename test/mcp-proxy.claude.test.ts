@@ -36,7 +36,13 @@ beforeAll(async () => {
   writeFileSync(join(memnoxHome, "config.toml"), 'mode = "enforce"\n');
   received = join(project.home, "received.jsonl");
   // As `memnox run` would: the session both servers read, passed down by the agent to what it starts.
-  env = hermeticEnv({ HOME: project.home, MEMNOX_HOME: memnoxHome, MEMNOX_SESSION: "ses_claude_mcp" });
+  // Claude -p otherwise connects servers in the background, and on a loaded machine the first call finds them connecting.
+  env = hermeticEnv({
+    HOME: project.home,
+    MEMNOX_HOME: memnoxHome,
+    MEMNOX_SESSION: "ses_claude_mcp",
+    MCP_CONNECTION_NONBLOCKING: "false",
+  });
 }, 120_000);
 
 afterAll(async () => {

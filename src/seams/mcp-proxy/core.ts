@@ -44,11 +44,26 @@ export interface CoreOptions {
   readonly holdHeartbeatMs: number;
   /** Monotonic milliseconds, for durations. */
   readonly elapsed: () => number;
+  /** The agent's own session when its hook recorded this call too, so wariness reaches its other tools. */
+  readonly hookedSession?: (call: HookedLookup) => Promise<string | undefined>;
+}
+
+/** A relayed call as the agent's hook would have recorded it: the action, the raw arguments, how long ago it began. */
+export interface HookedLookup {
+  readonly action: string;
+  readonly rawArguments: string;
+  readonly sinceMs: number;
 }
 
 type Awaiting =
   | { readonly kind: "list"; readonly firstPage: boolean }
-  | { readonly kind: "call"; readonly action: string; readonly eventId?: string; readonly started: number };
+  | {
+      readonly kind: "call";
+      readonly action: string;
+      readonly eventId?: string;
+      readonly started: number;
+      readonly rawArguments: string;
+    };
 
 const decoder = new TextDecoder();
 
@@ -197,6 +212,7 @@ export class ProxyCore {
       kind: "call",
       action,
       started: this.o.elapsed(),
+      rawArguments: rawArgumentsOf(params(msg).arguments),
       ...(verdict.eventId ? { eventId: verdict.eventId } : {}),
     });
     // Re-serialised, so the server reads exactly the object that was gated (no duplicate keys read two ways).
@@ -209,7 +225,7 @@ export class ProxyCore {
       action: { name: action, class: this.classOf(tool), targets: [], arguments: mcpArguments(args) },
       cwd: this.o.cwd,
       canAsk: false,
-      rawArguments: JSON.stringify(args ?? {}),
+      rawArguments: rawArgumentsOf(args),
       ...(this.o.session ? { session: this.o.session } : {}),
       ...(this.o.agent ? { agent: this.o.agent } : {}),
     };
@@ -290,7 +306,7 @@ export class ProxyCore {
     }
     const rules = inspected.rules.join(", ");
     this.outcome(entry, exitCode, `tool result read like instructions (${rules}); quoted as data`);
-    this.wary(`instruction-shaped result from ${entry.action} (${rules})`);
+    this.wary(`instruction-shaped result from ${entry.action} (${rules})`, entry);
     return { ...m, result: inspected.result };
   }
 
@@ -303,14 +319,22 @@ export class ProxyCore {
     );
   }
 
-  private wary(reason: string): void {
+  private wary(reason: string, entry: Extract<Awaiting, { kind: "call" }>): void {
     const session = this.o.session;
-    if (!session) {
+    const lookup = this.o.hookedSession;
+    if (!session && !lookup) {
       this.o.log(`memnox: ${reason}, but no session is known to make wary\n`);
       return;
     }
     this.o.log(`memnox: ${reason}; this session's outward and destructive actions ask for 30 minutes\n`);
-    this.background(() => this.o.gate.markWary(session, reason));
+    if (session) this.background(() => this.o.gate.markWary(session, reason));
+    if (!lookup) return;
+    const call = { action: entry.action, rawArguments: entry.rawArguments, sinceMs: this.o.elapsed() - entry.started };
+    // Without `memnox run` the agent's hook knows its session by another id: that one is made wary too.
+    this.background(async () => {
+      const hooked = await lookup(call);
+      if (hooked && hooked !== session) await this.o.gate.markWary(hooked, reason);
+    });
   }
 
   /** Recording never holds up the relay, and a record that fails is said on stderr, never to the model. */
@@ -330,4 +354,9 @@ export class ProxyCore {
       });
     this.tasks.add(done);
   }
+}
+
+/** The arguments as the gate digests them, the same for the relayed call and its later lookup. */
+function rawArgumentsOf(args: unknown): string {
+  return JSON.stringify(args ?? {});
 }

@@ -4,6 +4,7 @@ import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
 import { newSessionId } from "../shared/agent-env.ts";
 import { type ProxyArgs, parseProxyArgs } from "./args.ts";
+import { hookedSessionLookup } from "./hooked.ts";
 import { type ProxyOptions, runProxy } from "./run.ts";
 
 export { parseProxyArgs } from "./args.ts";
@@ -33,5 +34,6 @@ export function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices):
     ...(ctx.env.MEMNOX_AGENT_NAME ? { agent: ctx.env.MEMNOX_AGENT_NAME } : {}),
     now: () => ctx.clock.now(),
     forwardSignals: true,
+    hookedSession: hookedSessionLookup(ctx),
   };
 }

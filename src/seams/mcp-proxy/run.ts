@@ -3,7 +3,7 @@ import { constants } from "node:os";
 import { MemnoxError } from "../../core/errors.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Env } from "../../ports/index.ts";
-import { ProxyCore } from "./core.ts";
+import { type HookedLookup, ProxyCore } from "./core.ts";
 import { LineSplitter } from "./framing.ts";
 import { loadManifest, ManifestBuilder } from "./manifest.ts";
 import { visibilityFrom } from "./visibility.ts";
@@ -42,6 +42,8 @@ export interface ProxyOptions {
   readonly shutdownGraceMs?: number;
   /** Pass SIGTERM/SIGINT/SIGHUP on to the server (the face does; in-process tests do not). */
   readonly forwardSignals?: boolean;
+  /** The agent's own session for a call its hook recorded too (the face reads the ledger). */
+  readonly hookedSession?: (call: HookedLookup) => Promise<string | undefined>;
 }
 
 /** Runs until the server exits; returns its exit code (128 + signal when a signal ended it). */
@@ -74,6 +76,7 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     maxMessageBytes,
     holdHeartbeatMs: o.holdHeartbeatMs ?? 15_000,
     elapsed: () => performance.now(),
+    ...(o.hookedSession ? { hookedSession: o.hookedSession } : {}),
   });
   const grace = o.shutdownGraceMs ?? 2_000;
   const timers: ReturnType<typeof setTimeout>[] = [];
