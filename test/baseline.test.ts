@@ -210,6 +210,22 @@ reason = "Production deploys go through CI."
     expect(readFileSync(path, "utf8")).toContain("we delete build dirs a lot here");
   });
 
+  test("a long list whose order the renderer regroups still reads back as the same rule", () => {
+    using dir = tempDir("merge", {});
+    const path = dir.join("memnox.policies.toml");
+    const actions = [
+      "gh.pr-merge",
+      "git.push-force",
+      "gh.release-delete",
+      "git.reset-hard",
+      "gh.repo-delete",
+      "git.clean",
+    ];
+    const spec: RuleSpec = { name: "mixed", match: { actions }, decision: { effect: "deny", reason: "mixed order" } };
+    expect(mergeRules(path, [spec], opts).created).toBe(true);
+    expect(mergeRules(path, [spec], opts).unchanged).toEqual(["mixed"]);
+  });
+
   test("a file with problems is refused and left untouched", () => {
     const broken = `${USER}\n[[policies]]\nname = "x"\n[policies.decision]\neffect = "block"\n`;
     using dir = tempDir("merge", { "memnox.policies.toml": broken });
