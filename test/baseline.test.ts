@@ -2,11 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import fixture from "../fixtures/verb-tables/sample.json";
 import type { Action, ActionClass } from "../src/core/action.ts";
-import { baselineRules, entryPattern, type RuleSpec } from "../src/policy/baseline.ts";
+import { baselineRules, entryPattern, type RuleSpec, TOKEN_PRINTS } from "../src/policy/baseline.ts";
 import { compile, evaluate } from "../src/policy/engine/index.ts";
 import { checkText } from "../src/policy/load/index.ts";
 import { renderRuleFile } from "../src/policy/render.ts";
 import { mergeRules } from "../src/policy/write.ts";
+import { resolveCommand } from "../src/resolve/index.ts";
 import type { VerbTable } from "../src/resolve/types.ts";
 import { tempDir } from "./support/index.ts";
 
@@ -64,6 +65,26 @@ describe("the machine part: secret reads denied", () => {
     expect(verdict("filesystem.read", ["/repo/.env.example"]).effect).toBe("allow");
     expect(verdict("filesystem.read", ["/repo/src/index.ts"]).effect).toBe("allow");
     expect(verdict("filesystem.read", ["/home/sam/.aws/config"]).effect).toBe("allow");
+  });
+
+  test("a CLI printing its own token is denied like its credential file; its other reads stay allowed", () => {
+    const lines = [
+      "aws configure export-credentials",
+      "aws sts get-session-token",
+      "az account get-access-token",
+      "fly auth token",
+      "gcloud auth application-default print-access-token",
+      "gcloud auth print-access-token",
+      "gcloud auth print-identity-token",
+      "gh auth token",
+    ];
+    // Each listed action is what the resolver really yields, so a renamed verb cannot leave the rule dead.
+    const resolved = lines.map((l) => resolveCommand(l, { cwd: "/repo", home: HOME }).actions[1]?.name);
+    expect(resolved).toEqual([...TOKEN_PRINTS]);
+    for (const a of TOKEN_PRINTS) {
+      expect(verdict(a, [], "read")).toMatchObject({ effect: "deny", rule: { name: "cli-tokens-not-printed" } });
+    }
+    expect(verdict("gh.auth-status", [], "read").effect).toBe("allow");
   });
 });
 
@@ -187,6 +208,22 @@ reason = "Production deploys go through CI."
     expect(r.keptYours).toEqual(["deletes-asked"]);
     expect(r.added).toEqual([]);
     expect(readFileSync(path, "utf8")).toContain("we delete build dirs a lot here");
+  });
+
+  test("a long list whose order the renderer regroups still reads back as the same rule", () => {
+    using dir = tempDir("merge", {});
+    const path = dir.join("memnox.policies.toml");
+    const actions = [
+      "gh.pr-merge",
+      "git.push-force",
+      "gh.release-delete",
+      "git.reset-hard",
+      "gh.repo-delete",
+      "git.clean",
+    ];
+    const spec: RuleSpec = { name: "mixed", match: { actions }, decision: { effect: "deny", reason: "mixed order" } };
+    expect(mergeRules(path, [spec], opts).created).toBe(true);
+    expect(mergeRules(path, [spec], opts).unchanged).toEqual(["mixed"]);
   });
 
   test("a file with problems is refused and left untouched", () => {

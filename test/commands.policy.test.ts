@@ -47,6 +47,9 @@ describe("memnox config", () => {
     using home = fakeHome();
     await expect(cli(home, ["config", "set", "mode", "strict"])).rejects.toThrow(/`strict` is not a value for `mode`/);
     await expect(cli(home, ["config", "set", "colour", "red"])).rejects.toThrow(/unknown setting `colour`/);
+    await expect(cli(home, ["config", "set", "noticeWarmupDays", "-1"])).rejects.toThrow(
+      /`-1` is not a value for `noticeWarmupDays`/,
+    );
     const r = await cli(home, ["config", "set", "mode", "enforce"]);
     expect(r.out).toContain("mode: observe -> enforce");
     expect(statSync(home.join(".memnox", "config.toml")).mode & 0o777).toBe(0o600);

@@ -152,6 +152,16 @@ approvers = ["lead"]
     expect(checkText("/r/p.toml", "flag", "version = 2\n").problems[0]?.message).toContain("must be 1");
   });
 
+  test("a wrong version still lists every rule's problems, and yields no rules", () => {
+    const text = `${rule("a", "x").replace("version = 1", "version = 2")}${rule("b", "y", "block").replace("version = 1\n", "")}`;
+    const c = checkText("/r/p.toml", "flag", text);
+    expect(c.rules).toEqual([]);
+    expect(c.problems.map(formatProblem)).toEqual([
+      "/r/p.toml:1: `version` must be 1, the only version there is",
+      "/r/p.toml:14: rule `b`: `decision.effect` is `block`, a name from before the rename: it is now `deny`",
+    ]);
+  });
+
   test("YAML errors carry lines too", () => {
     const c = checkText("/r/p.yaml", "flag", FORCE_PUSH_YAML.replace("effect: deny", "effect: block"));
     expect(formatProblem(c.problems[0] ?? { file: "", message: "" })).toMatch(

@@ -57,7 +57,11 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     session,
     boundary,
     requests,
-    perAction: requests.map((r, i) => ({ action: r.action, combined: combine(perFindings[i] ?? []) })),
+    // What refuses the whole line (unreadable line or rules) shows on its head, so no row reads allow beside a deny.
+    perAction: requests.map((r, i) => ({
+      action: r.action,
+      combined: combine([...(perFindings[i] ?? []), ...(i === 0 ? lineWide : [])]),
+    })),
     combined,
     because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
   };

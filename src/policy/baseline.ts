@@ -27,6 +27,7 @@ export const REASONS = {
   ssh: "almost no task needs the key itself, and a leaked one is somebody’s weekend",
   cloud:
     "the CLI reads this credential itself and keeps working; an agent reading the file could only copy it somewhere",
+  tokens: "the CLI uses this token itself and keeps working; an agent that prints it could only copy it somewhere",
   publish: "a token here publishes and pushes under your name; installs and builds work without anyone reading it",
   signing: "a private signing key proves who wrote something, and no task needs to read it",
   env: "a .env file holds live credentials, and almost no task needs the values themselves",
@@ -93,6 +94,18 @@ const CLOUD = [
   "~/.kube/config",
   "~/.docker/config.json",
   "~/.config/gh/hosts.yml",
+];
+
+// Verbs that print a live credential: the same secret as the file the CLI keeps it in, so the same deny.
+export const TOKEN_PRINTS = [
+  "aws.configure-export-credentials",
+  "aws.sts-get-session-token",
+  "az.account-get-access-token",
+  "fly.auth-token",
+  "gcloud.auth-application-default-print-access-token",
+  "gcloud.auth-print-access-token",
+  "gcloud.auth-print-identity-token",
+  "gh.auth-token",
 ];
 
 const PUBLISH = [
@@ -193,6 +206,12 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   return [
     readDenied("ssh-keys-not-read", ["**/.ssh", "**/.ssh/**"], REASONS.ssh, `SSH keys, ${by}`),
     readDenied("cloud-credentials-not-read", CLOUD, REASONS.cloud, `cloud and cluster credentials, ${by}`),
+    {
+      name: "cli-tokens-not-printed",
+      description: `credentials printed by the CLI that holds them, ${by}`,
+      match: { actions: TOKEN_PRINTS },
+      decision: { effect: "deny", reason: REASONS.tokens },
+    },
     readDenied("publish-tokens-not-read", PUBLISH, REASONS.publish, `registry and git tokens, ${by}`),
     readDenied("signing-keys-not-read", signing, REASONS.signing, `signing keys, ${by}`),
     readDenied("env-files-not-read", ENV_FILES, REASONS.env, `.env files, ${by}`, {

@@ -26,9 +26,9 @@ export interface MergeOptions {
   readonly backup?: (path: string) => void;
 }
 
-/** JSON with keys sorted, so two rules compare by content whatever order their fields were written in. */
+/** JSON with keys and lists sorted: a rule's lists are any-of, so their order (which render may regroup) is no content. */
 function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (Array.isArray(v)) return `[${v.map(canonical).sort().join(",")}]`;
   if (typeof v === "object" && v !== null)
     return `{${Object.keys(v)
       .sort()
@@ -38,7 +38,7 @@ function canonical(v: unknown): string {
 }
 
 const same = (a: Pick<PolicyRule, "match" | "decision">, b: Pick<PolicyRule, "match" | "decision">) =>
-  canonical([a.match, a.decision]) === canonical([b.match, b.decision]);
+  canonical(a.match) === canonical(b.match) && canonical(a.decision) === canonical(b.decision);
 
 function appendYaml(text: string, rules: readonly RuleSpec[]): string {
   const Y: typeof import("yaml") = require("yaml");

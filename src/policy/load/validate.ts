@@ -140,7 +140,6 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
     }
   }
   const data = (typeof parsed.data === "object" && parsed.data !== null ? parsed.data : {}) as Record<string, unknown>;
-  if (data.version !== 1) return { rules: [], problems };
   const list = Array.isArray(data.policies) ? (data.policies as unknown[]) : [];
   const rules: PolicyRule[] = [];
   list.forEach((raw, i) => {
@@ -172,6 +171,8 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
       });
     else seen.set(r.name, r);
   }
+  // A file of another or no version is read for its problems, so one pass lists them all, but yields no rules.
+  if (data.version !== 1) return { rules: [], problems };
   const project = typeof data.project === "string" ? data.project : undefined;
   return { rules, problems, ...(project ? { project } : {}) };
 }

@@ -76,9 +76,12 @@ const set = (ctx: Context) =>
     },
     run({ args }) {
       const name = settingName(args.name);
-      if (args.value === undefined)
+      // citty reads `-1` as a flag, so a negative number is taken from the raw words and judged like any value.
+      const after = ctx.args[ctx.args.indexOf(name) + 1];
+      const value = args.value ?? (after !== undefined && /^-\d/.test(after) ? after : undefined);
+      if (value === undefined)
         throw new MemnoxError("usage", `\`config set ${name}\` needs a value`, `valid: ${SETTINGS[name].values}`);
-      const { previous, config } = setSetting(ctx.paths.config, name, args.value);
+      const { previous, config } = setSetting(ctx.paths.config, name, value);
       const from = previous[name];
       const to = config[name];
       recordState(ctx, "memnox.config", `${name}: ${show(from)} -> ${show(to)}`, "config");
