@@ -1,0 +1,94 @@
+// A command line and an unknown program's argv are the call's own arguments: the ledger keeps only their digest,
+// and a verdict a rule's `targets` gave on them still replays, through the real hook face and the real engine.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fakeHome, gitRepo, runSource } from "../support/index.ts";
+
+const SECRET = "sk-live-CANARY-4d1e9b7c2a";
+const home = fakeHome();
+const repo = gitRepo({ "README.md": "one\n" });
+afterAll(() => {
+  repo[Symbol.dispose]();
+  home[Symbol.dispose]();
+});
+
+const RULES = `version = 1
+[[policies]]
+name = "no-recursive-delete"
+[policies.match]
+actions = ["shell.execute"]
+targets = ["*rm -rf*"]
+[policies.decision]
+effect = "deny"
+reason = "Recursive delete is not an agent action here."
+
+[[policies]]
+name = "frobnicate-passwords-ask"
+[policies.match]
+actions = ["frobnicate.run"]
+targets = ["--password"]
+[policies.decision]
+effect = "ask"
+reason = "a password on a command line asks"
+`;
+
+function pre(command: string, toolUseId: string): string {
+  return JSON.stringify({
+    session_id: "ses-argtargets",
+    cwd: repo.path,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: toolUseId,
+  });
+}
+
+interface Row {
+  readonly id: string;
+  readonly operation: string;
+  readonly effect: string;
+  readonly ruleId?: string;
+  readonly resourceRef?: string;
+  readonly request?: { readonly targets: readonly string[]; readonly targetMatches?: readonly string[] };
+}
+
+test("a secret in a command line or an unknown program's argv never reaches the ledger; the verdicts still replay", async () => {
+  writeFileSync(repo.join("memnox.policies.toml"), RULES);
+  writeFileSync(join(home.memnoxHome, "config.toml"), `mode = "enforce"\n`);
+  const env = home.env();
+  const memnox = (args: string[], stdin?: string) =>
+    runSource("memnox", args, { env, cwd: repo.path, ...(stdin === undefined ? {} : { stdin }) });
+
+  const denied = await memnox(
+    ["hook", "claude-code", "PreToolUse"],
+    pre(`rm -rf build && deploytool --token ${SECRET}`, "t1"),
+  );
+  expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  const asked = await memnox(["hook", "claude-code", "PreToolUse"], pre(`frobnicate --password ${SECRET}`, "t2"));
+  expect(JSON.parse(asked.stdout).hookSpecificOutput.permissionDecision).toBe("ask");
+
+  const timeline = await memnox(["timeline", "--json"]);
+  const rows = (JSON.parse(timeline.stdout) as { events: Row[] }).events;
+  const line = rows.find((r) => r.operation === "shell.execute");
+  const frob = rows.find((r) => r.operation === "frobnicate.run");
+  expect(line).toMatchObject({ effect: "deny", ruleId: "no-recursive-delete" });
+  expect(frob).toMatchObject({ effect: "ask", ruleId: "frobnicate-passwords-ask" });
+  for (const r of [line, frob]) {
+    expect(r?.resourceRef).toBeUndefined();
+    expect(r?.request?.targets).toEqual([]);
+    expect(r?.request?.targetMatches).toEqual([r?.ruleId ?? ""]);
+  }
+
+  const outputs = [timeline.stdout, timeline.stderr, denied.stderr, asked.stderr];
+  for (const r of [line, frob]) {
+    const why = await memnox(["why", r?.id ?? "", "--verify", "--json"]);
+    expect(JSON.parse(why.stdout).verify).toMatchObject({ reproduces: true, replayed: { ruleId: r?.ruleId } });
+    outputs.push(why.stdout, why.stderr, (await memnox(["trace", r?.id ?? ""])).stdout);
+  }
+  outputs.push((await memnox(["replay", "--json"])).stdout, (await memnox(["timeline"])).stdout);
+  for (const o of outputs) expect(o).not.toContain(SECRET);
+  const db = join(home.memnoxHome, "memnox.db");
+  for (const f of [db, `${db}-wal`].filter((p) => existsSync(p)))
+    expect(readFileSync(f).toString("latin1")).not.toContain(SECRET);
+}, 60_000);
