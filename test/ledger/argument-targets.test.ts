@@ -92,3 +92,59 @@ test("a secret in a command line or an unknown program's argv never reaches the 
   for (const f of [db, `${db}-wal`].filter((p) => existsSync(p)))
     expect(readFileSync(f).toString("latin1")).not.toContain(SECRET);
 }, 60_000);
+
+const CHANGED_LATER = `version = 1
+[[policies]]
+name = "no-curl-to-prod"
+[policies.match]
+actions = ["shell.execute"]
+arguments = { command = ["*curl*prod.example*"] }
+[policies.decision]
+effect = "deny"
+reason = "production is reached through the deploy pipeline"
+
+[[policies]]
+name = "no-deploys-while-frozen"
+[policies.match]
+actions = ["npm.publish"]
+state = ["freeze:payments"]
+[policies.decision]
+effect = "deny"
+reason = "publishing waits while payments is frozen"
+`;
+
+test("with the real engine, an argument-matched and a frozen verdict reproduce after the rules changed and the freeze was lifted", async () => {
+  writeFileSync(repo.join("memnox.policies.toml"), CHANGED_LATER);
+  writeFileSync(join(home.memnoxHome, "config.toml"), `mode = "enforce"\n`);
+  const env = home.env();
+  const memnox = (args: string[], stdin?: string) =>
+    runSource("memnox", args, { env, cwd: repo.path, ...(stdin === undefined ? {} : { stdin }) });
+  const freeze = await memnox(["freeze", "payments", "--for", "2h", "--reason", "incident"]);
+  expect(freeze.code).toBe(0);
+  const ids: string[] = [];
+  for (const [command, rule] of [
+    ["curl -s https://prod.example/health", "no-curl-to-prod"],
+    ["npm publish", "no-deploys-while-frozen"],
+  ] as const) {
+    const r = await memnox(["hook", "claude-code", "PreToolUse"], pre(command, `t-${rule}`));
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    const why = JSON.parse((await memnox(["why", "--json"])).stdout) as {
+      event: { id: string; ruleId: string; request: { argumentMatches: unknown[]; facts: { kind: string }[] } };
+    };
+    expect(why.event.ruleId).toBe(rule);
+    // Each verdict came from what it is meant to test: the recorded argument match, the recorded freeze.
+    if (rule === "no-curl-to-prod")
+      expect(why.event.request.argumentMatches).toEqual([
+        { rule, argument: "command", pattern: "*curl*prod.example*" },
+      ]);
+    else expect(why.event.request.facts.map((f) => f.kind)).toEqual(["freeze"]);
+    ids.push(why.event.id);
+  }
+  await memnox(["freeze", "payments", "--lift"]);
+  writeFileSync(repo.join("memnox.policies.toml"), "version = 1\n");
+  for (const id of ids) {
+    const v = await memnox(["why", id, "--verify", "--json"]);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.stdout).verify).toMatchObject({ reproduces: true, replayed: { effect: "deny" } });
+  }
+}, 60_000);
