@@ -26,6 +26,11 @@ export interface RecordedRequest {
   readonly scope: "in_scope" | "out_of_scope" | "undeclared";
   readonly facts: readonly StateFact[];
   readonly argumentMatches: readonly ArgumentMatch[];
+  /**
+   * Present when the targets were the call's own arguments (a command line, an unknown program's argv): those are
+   * left out (`targets` is empty) and this names the rules whose targets matched, so a replay still reproduces.
+   */
+  readonly targetMatches?: readonly string[];
   /** Rule files in force, by path, so `why` can name where a rule came from. */
   readonly ruleFiles?: readonly string[];
   /** The project boundary the call was checked against, so a replay checks the same one. */

@@ -23,6 +23,8 @@ export interface PolicyRequest {
    * recorded row says they matched.
    */
   readonly recordedArgumentMatches?: readonly ArgumentMatch[];
+  /** Replay only: the targets were the call's own arguments and were not stored; these rules' targets matched. */
+  readonly recordedTargetMatches?: readonly string[];
 }
 
 /** A state fact such as `freeze:payments`; every fact carries a mandatory expiry. */

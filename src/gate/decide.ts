@@ -116,15 +116,17 @@ interface RowInput {
 
 function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
   const decidingRequest = r.requests.find((p) => p.action === r.deciding) ?? r.requests[0];
+  const withheld = targetsAreArguments(r.deciding);
   const recorded: RecordedRequest | undefined = decidingRequest && {
     action: r.deciding.name,
     class: r.deciding.class,
-    targets: r.deciding.targets,
+    targets: withheld ? [] : r.deciding.targets,
     cwd: req.cwd,
     scope: decidingRequest.scope,
     facts: r.facts,
     // Only the deciding action's matches: a replay evaluates that action alone.
     argumentMatches: r.combined.deciding.verdict?.argumentMatches ?? [],
+    ...(withheld ? { targetMatches: [...new Set(r.combined.deciding.verdict?.matched.map((m) => m.name))] } : {}),
     ruleFiles: r.rules.files,
     ...(r.boundary ? { boundary: r.boundary } : {}),
     ...(decidingRequest.agent ? { agent: decidingRequest.agent } : {}),
@@ -139,7 +141,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     surface: req.surface,
     operation: r.deciding.name,
     classes: [...new Set(r.requests.map((p) => p.action.class))],
-    resourceRef: r.deciding.targets.join(" ").slice(0, 512),
+    ...(withheld ? {} : { resourceRef: r.deciding.targets.join(" ").slice(0, 512) }),
     effect: r.effect,
     enforceEffect: c.wouldEffect,
     mode: r.mode,
@@ -155,6 +157,11 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(recorded ? { request: recorded } : {}),
     detail: { source: c.deciding.source, ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}) },
   };
+}
+
+/** A command line or an unknown program's argv: targets that are the call's own arguments, recorded only as the digest. */
+export function targetsAreArguments(action: Action): boolean {
+  return action.name === "shell.execute" || action.class === "unknown";
 }
 
 /** What the argument digest is taken over: the raw arguments, else the command line, argv or action arguments. */

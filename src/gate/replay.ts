@@ -43,6 +43,7 @@ export function replayWith(home: string): Reevaluate {
       cwd: req.cwd,
       scope: req.scope,
       recordedArgumentMatches: req.argumentMatches,
+      ...(req.targetMatches ? { recordedTargetMatches: req.targetMatches } : {}),
       ...(req.agent ? { agent: req.agent } : {}),
       ...(req.role ? { role: req.role } : {}),
       ...(req.environment ? { environment: req.environment } : {}),

@@ -1,4 +1,4 @@
-// why/trace --verify against a stand-in engine (the real one is on another branch): rules as JSON, facts, arguments.
+// why/trace --verify against a stand-in engine, so the comparison is tested alone; argument-targets.test.ts uses the real one.
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { runCommand } from "citty";

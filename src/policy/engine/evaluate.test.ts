@@ -263,3 +263,18 @@ test("ask carries approvers and the quorum, defaulting to one", () => {
   expect(v).toMatchObject({ approvers: ["eng-lead", "security"], minApprovals: 2 });
   expect(decide([rule("q1", { actions: ["x"] }, { effect: "ask" })], req(action("x"))).minApprovals).toBe(1);
 });
+
+describe("replaying a row whose targets were the call's own arguments", () => {
+  const rules = [
+    rule("no-rm-rf", { actions: ["shell.execute"], targets: ["*rm -rf*"] }, { effect: "deny", reason: "no" }),
+    rule("lines-ok", { actions: ["shell.execute"] }, { effect: "allow", reason: "fine" }),
+  ];
+
+  test("a rule's targets match where the row says they matched, not on the (absent) targets", () => {
+    expect(decide(rules, req(action("shell.execute"), { recordedTargetMatches: ["no-rm-rf"] })).rule?.name).toBe(
+      "no-rm-rf",
+    );
+    const none = decide(rules, req(action("shell.execute", ["rm -rf /"]), { recordedTargetMatches: [] }));
+    expect(none.rule?.name).toBe("lines-ok");
+  });
+});

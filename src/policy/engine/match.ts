@@ -88,12 +88,18 @@ function argumentsMatch(c: CompiledRule, r: PolicyRequest): ArgumentMatch[] | un
   return out;
 }
 
+function targetsMatch(c: CompiledRule, r: PolicyRequest): boolean {
+  if (c.targets === undefined) return true;
+  const recorded = r.recordedTargetMatches;
+  return recorded ? recorded.includes(c.ref.name) : r.action.targets.some(c.targets);
+}
+
 /** The argument matches when the rule matches, or undefined when it does not. */
 export function matchRule(c: CompiledRule, p: Probe): ArgumentMatch[] | undefined {
   const r = p.request;
   if (!one(c.actions, r.action.name)) return undefined;
   if (!scalarsMatch(c, r, p)) return undefined;
-  if (!some(c.targets, r.action.targets)) return undefined;
+  if (!targetsMatch(c, r)) return undefined;
   if (!some(c.dataClassifications, r.dataClassifications)) return undefined;
   if (!some(c.jurisdictions, r.jurisdictions)) return undefined;
   if (c.windows && !inAnyWindow(c.windows, p.time)) return undefined;
