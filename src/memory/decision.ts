@@ -40,6 +40,11 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** The slug a rule's decision page has, so remembering it again updates the same page. */
+export function decisionSlug(rule: string): string {
+  return `rule-${slugify(rule.trim())}`.slice(0, 64).replace(/-+$/, "");
+}
+
 export function rememberDecision(store: Store, input: DecisionInput): WriteResult {
   const rule = input.rule.trim();
   const reason = input.reason.trim();
@@ -74,7 +79,7 @@ export function rememberDecision(store: Store, input: DecisionInput): WriteResul
     description,
     scope: "project",
     project,
-    slug: `rule-${slugify(rule)}`.slice(0, 64).replace(/-+$/, ""),
+    slug: decisionSlug(rule),
     tags: ["decision", "rule", ...(input.effect ? [input.effect] : [])],
     importance: 0.8,
     source: `memnox:${input.where}`,

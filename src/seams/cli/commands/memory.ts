@@ -19,6 +19,7 @@ export const memory: CommandFactory = (ctx) => {
       forget: from(() => import("./memory-lifecycle.ts").then((m) => m.forgetCommand)),
       approve: from(() => import("./memory-lifecycle.ts").then((m) => m.approveCommand)),
       merge: from(() => import("./memory-lifecycle.ts").then((m) => m.mergeCommand)),
+      remember: from(() => import("./memory-remember.ts").then((m) => m.rememberCommand)),
       types: from(() => import("./memory-types.ts").then((m) => m.typesCommand)),
       status: from(() => import("./memory-maintain.ts").then((m) => m.statusCommand)),
       info: from(() => import("./memory-maintain.ts").then((m) => m.infoCommand)),
