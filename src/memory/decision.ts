@@ -1,7 +1,7 @@
 // A rule somebody chose, remembered as a `decision` page with where it was decided, by whom, and the rule it produced.
 import { MemnoxError } from "../core/errors.ts";
 import { MACHINE_PROJECT, type ProjectRef } from "./project.ts";
-import { slugify } from "./slug.ts";
+import { decisionSlug } from "./slug.ts";
 import type { Store } from "./store.ts";
 import { existingLocator, typeInfo } from "./store.ts";
 import { isoSeconds } from "./time.ts";
@@ -38,11 +38,6 @@ const VERB = { deny: "Never", ask: "Ask a person before", allow: "Allowed withou
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** The slug a rule's decision page has, so remembering it again updates the same page. */
-export function decisionSlug(rule: string): string {
-  return `rule-${slugify(rule.trim())}`.slice(0, 64).replace(/-+$/, "");
 }
 
 export function rememberDecision(store: Store, input: DecisionInput): WriteResult {
