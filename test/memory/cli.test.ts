@@ -44,6 +44,13 @@ describe("memnox memory", () => {
     expect([a.hits.length, b.hits.length, c.hits.length]).toEqual([1, 1, 0]);
   });
 
+  test("help names every subcommand with a space before its description, however long the name", async () => {
+    const r = await cli(["help", "memory"]);
+    expect(r.code).toBe(0);
+    for (const name of ["remember", "ingest-transcript", "clear-transcripts", "serve-mcp"])
+      expect(r.out).toMatch(new RegExp(`^  ${name} +[a-z]`, "m"));
+  });
+
   test("a refused operation is an error with its remedy, exit 1, and nothing on stdout", async () => {
     const { ctx, io } = testContext(home, {
       args: [
