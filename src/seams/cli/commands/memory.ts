@@ -29,6 +29,7 @@ export const memory: CommandFactory = (ctx) => {
       "ingest-transcript": from(() => import("./memory-transcripts.ts").then((m) => m.ingestCommand)),
       "clear-transcripts": from(() => import("./memory-transcripts.ts").then((m) => m.clearCommand)),
       provenance: from(() => import("./memory-transcripts.ts").then((m) => m.provenanceCommand)),
+      backlinks: from(() => import("./memory-transcripts.ts").then((m) => m.backlinksCommand)),
       backup: from(() => import("./memory-portability.ts").then((m) => m.backupCommand)),
       restore: from(() => import("./memory-portability.ts").then((m) => m.restoreCommand)),
       export: from(() => import("./memory-portability.ts").then((m) => m.exportCommand)),
