@@ -69,10 +69,27 @@ export interface FileStamp {
   readonly size: number;
 }
 
-/** Whether this SQLite was built with FTS5; recall cannot work without it. */
+/** Whether this SQLite has FTS5: compiled in by option, or else found by creating a throwaway table in `temp`. */
 export function hasFts5(db: Database): boolean {
   const row = db.query("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS on_").get() as { on_: number } | null;
-  return row?.on_ === 1;
+  if (row?.on_ === 1) return true;
+  try {
+    db.exec("CREATE VIRTUAL TABLE temp.memnox_fts5_probe USING fts5(x)");
+    db.exec("DROP TABLE temp.memnox_fts5_probe");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Recall cannot work without FTS5: say so plainly, with the way out. */
+export function requireFts5(db: Database): void {
+  if (!hasFts5(db))
+    throw new MemnoxError(
+      "refused",
+      "the SQLite in use was built without FTS5, which memory recall needs",
+      "use the memnox binary (its SQLite has FTS5), or recall with --engine navigation",
+    );
 }
 
 export class IndexDb {
@@ -85,12 +102,7 @@ export class IndexDb {
     } catch (e) {
       throw new MemnoxError("io", `could not open the memory index \`${path}\`: ${(e as Error).message}`);
     }
-    if (!hasFts5(this.db))
-      throw new MemnoxError(
-        "refused",
-        "the SQLite in use was built without FTS5, which memory recall needs",
-        "use the memnox binary (its SQLite has FTS5), or recall with --engine navigation",
-      );
+    requireFts5(this.db);
     this.db.exec("PRAGMA busy_timeout = 5000");
     if (!opts.readonly) {
       this.db.exec("PRAGMA journal_mode = WAL");
