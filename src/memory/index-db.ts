@@ -1,6 +1,6 @@
 // The disposable FTS5 index: a mirror of the pages for ranked search, links both ways and access telemetry.
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import { hashBody, type Page } from "./page.ts";
@@ -92,15 +92,39 @@ export function requireFts5(db: Database): void {
     );
 }
 
+function connect(path: string, readonly: boolean): Database {
+  try {
+    return new Database(path, readonly ? { readonly: true } : { create: true, readwrite: true });
+  } catch (e) {
+    throw new MemnoxError("io", `could not open the memory index \`${path}\`: ${(e as Error).message}`);
+  }
+}
+
+/** False only when the file is not an SQLite database or is corrupt (found at the first read); a busy one waits. */
+function readable(db: Database): boolean {
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    return true;
+  } catch (e) {
+    if (/not a database|malformed/i.test(e instanceof Error ? e.message : String(e))) return false;
+    throw e;
+  }
+}
+
 export class IndexDb {
   readonly db: Database;
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     if (!opts.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    try {
-      this.db = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true });
-    } catch (e) {
-      throw new MemnoxError("io", `could not open the memory index \`${path}\`: ${(e as Error).message}`);
+    this.db = connect(path, opts.readonly === true);
+    if (!readable(this.db)) {
+      this.db.close();
+      if (opts.readonly)
+        throw new MemnoxError("io", `the memory index \`${path}\` is damaged`, "memnox memory rebuild-index --force");
+      // The index is disposable and ours alone: a damaged one is replaced by an empty one, rebuilt from the pages.
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+      this.db = connect(path, false);
     }
     requireFts5(this.db);
     this.db.exec("PRAGMA busy_timeout = 5000");

@@ -5,7 +5,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../../src/core/errors.ts";
 import { hasFts5, requireFts5 } from "../../src/memory/index-db.ts";
+import { rebuildIndex } from "../../src/memory/rebuild.ts";
 import { recall } from "../../src/memory/recall.ts";
+import { openStore } from "../../src/memory/store.ts";
 import { memStore, put } from "./helpers.ts";
 
 /** A connection to an SQLite built without FTS5, as far as the two probes can tell. */
@@ -44,12 +46,42 @@ describe("the SQLite in use", () => {
     m.store.close();
     for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
     writeFileSync(db, "this is not an SQLite database, and no SQLite will open it as one".repeat(200));
-    const fresh = m.reopen();
+    const fresh = openStore({ dir: m.dir.path, now: () => m.clock.now, readonly: true });
     expect(() => fresh.index().count()).toThrow();
     const r = recall(fresh, { query: "deploy", engine: "navigation" });
+    fresh.close();
     expect(r.search_engine).toBe("navigation-index-md");
     expect(r.hits.map((h) => h.slug)).toEqual(["deploy-on-fridays"]);
     expect(r.total_indexed).toBe(0);
+  });
+
+  test("a damaged index is disposable: a read-only open names the remedy; a writer replaces it and rebuild restores it", () => {
+    using m = memStore();
+    put(m.store, { title: "Deploy on Fridays", description: "When to deploy." });
+    const db = join(m.dir.path, "memnox-index.db");
+    m.store.close();
+    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    writeFileSync(db, "not an index ".repeat(500));
+    const reader = openStore({ dir: m.dir.path, now: () => m.clock.now, readonly: true });
+    const err = (() => {
+      try {
+        reader.index();
+      } catch (e) {
+        return e;
+      }
+    })();
+    reader.close();
+    expect(err).toBeInstanceOf(MemnoxError);
+    expect((err as MemnoxError).hint).toBe("memnox memory rebuild-index --force");
+    const writer = m.reopen();
+    const before = recall(writer, { query: "deploy" });
+    expect([before.search_engine, before.hits.map((h) => h.slug)]).toEqual([
+      "navigation-index-md-fallback",
+      ["deploy-on-fridays"],
+    ]);
+    rebuildIndex(writer, { force: true });
+    const after = recall(writer, { query: "deploy" });
+    expect([after.search_engine, after.total_indexed]).toEqual(["semantic-and-fallback-fts5", 1]);
   });
 
   test("no SQL newer than 3.39 (the oldest Bun on macOS) is used by the memory store", () => {
