@@ -1,7 +1,7 @@
 // A rule somebody chose, remembered as a `decision` page with where it was decided, by whom, and the rule it produced.
 import { MemnoxError } from "../core/errors.ts";
 import { MACHINE_PROJECT, type ProjectRef } from "./project.ts";
-import { slugify } from "./slug.ts";
+import { decisionSlug } from "./slug.ts";
 import type { Store } from "./store.ts";
 import { existingLocator, typeInfo } from "./store.ts";
 import { isoSeconds } from "./time.ts";
@@ -74,7 +74,7 @@ export function rememberDecision(store: Store, input: DecisionInput): WriteResul
     description,
     scope: "project",
     project,
-    slug: `rule-${slugify(rule)}`.slice(0, 64).replace(/-+$/, ""),
+    slug: decisionSlug(rule),
     tags: ["decision", "rule", ...(input.effect ? [input.effect] : [])],
     importance: 0.8,
     source: `memnox:${input.where}`,

@@ -1,6 +1,6 @@
 // The disposable FTS5 index: a mirror of the pages for ranked search, links both ways and access telemetry.
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import { hashBody, type Page } from "./page.ts";
@@ -69,10 +69,47 @@ export interface FileStamp {
   readonly size: number;
 }
 
-/** Whether this SQLite was built with FTS5; recall cannot work without it. */
+/** Whether this SQLite has FTS5: compiled in by option, or else found by creating a throwaway table in `temp`. */
 export function hasFts5(db: Database): boolean {
   const row = db.query("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS on_").get() as { on_: number } | null;
-  return row?.on_ === 1;
+  if (row?.on_ === 1) return true;
+  try {
+    db.exec("CREATE VIRTUAL TABLE temp.memnox_fts5_probe USING fts5(x)");
+    db.exec("DROP TABLE temp.memnox_fts5_probe");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Recall cannot work without FTS5: say so plainly, with the way out. */
+export function requireFts5(db: Database): void {
+  if (!hasFts5(db))
+    throw new MemnoxError(
+      "refused",
+      "the SQLite in use was built without FTS5, which memory recall needs",
+      "use the memnox binary (its SQLite has FTS5), or recall with --engine navigation",
+    );
+}
+
+function connect(path: string, readonly: boolean): Database {
+  try {
+    return new Database(path, readonly ? { readonly: true } : { create: true, readwrite: true });
+  } catch (e) {
+    throw new MemnoxError("io", `could not open the memory index \`${path}\`: ${(e as Error).message}`);
+  }
+}
+
+/** False only when the file is not an SQLite database or is corrupt (found at the first read); a busy one waits. */
+function readable(db: Database): boolean {
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    return true;
+  } catch (e) {
+    if (/not a database|malformed/i.test(e instanceof Error ? e.message : String(e))) return false;
+    throw e;
+  }
 }
 
 export class IndexDb {
@@ -80,17 +117,16 @@ export class IndexDb {
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     if (!opts.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    try {
-      this.db = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true });
-    } catch (e) {
-      throw new MemnoxError("io", `could not open the memory index \`${path}\`: ${(e as Error).message}`);
+    this.db = connect(path, opts.readonly === true);
+    if (!readable(this.db)) {
+      this.db.close();
+      if (opts.readonly)
+        throw new MemnoxError("io", `the memory index \`${path}\` is damaged`, "memnox memory rebuild-index --force");
+      // The index is disposable and ours alone: a damaged one is replaced by an empty one, rebuilt from the pages.
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+      this.db = connect(path, false);
     }
-    if (!hasFts5(this.db))
-      throw new MemnoxError(
-        "refused",
-        "the SQLite in use was built without FTS5, which memory recall needs",
-        "use the memnox binary (its SQLite has FTS5), or recall with --engine navigation",
-      );
+    requireFts5(this.db);
     this.db.exec("PRAGMA busy_timeout = 5000");
     if (!opts.readonly) {
       this.db.exec("PRAGMA journal_mode = WAL");

@@ -162,6 +162,15 @@ export function pageHit(page: Page, score: number, source: Hit["snippet_source"]
   };
 }
 
+/** The index's row count for the navigation engine, which must answer even where the index cannot open (no FTS5). */
+function indexedOrZero(store: Store): number {
+  try {
+    return store.hasIndex() ? store.index().count() : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Candidates by the chosen engine, falling back to navigation when the index is empty but pages exist. */
 export function candidates(
   store: Store,
@@ -170,7 +179,7 @@ export function candidates(
   limit: number,
   engine: Engine,
 ): { found: Candidate[]; engine: string; total: number } {
-  const total = store.hasIndex() ? store.index().count() : 0;
+  const total = engine === "navigation" ? indexedOrZero(store) : store.hasIndex() ? store.index().count() : 0;
   if (engine === "fts5" && total > 0) {
     const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
       rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
@@ -195,10 +204,8 @@ export function recall(store: Store, q: RecallQuery): RecallResult {
   const { found, engine, total } = candidates(store, tokens, filtersOf(store, q), limit, q.engine ?? "fts5");
   const packed = packToBudget(found, (c) => c.cost, q.maxTokens ?? DEFAULT_MAX_TOKENS);
   const hits = packed.kept.map((c, i) => ({ ...c.hit, rank: i + 1 }));
-  if (q.recordAccess !== false && store.hasIndex()) {
-    const ids = packed.kept.flatMap((c) => (c.id === undefined ? [] : [c.id]));
-    store.index().recordAccess(ids, isoSeconds(store.now()));
-  }
+  const ids = packed.kept.flatMap((c) => (c.id === undefined ? [] : [c.id]));
+  if (q.recordAccess !== false && ids.length > 0) store.index().recordAccess(ids, isoSeconds(store.now()));
   return {
     query: q.query,
     hits,

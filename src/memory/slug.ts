@@ -12,6 +12,11 @@ export function slugify(text: string): string {
     .slice(0, MAX_SLUG);
 }
 
+/** The slug a rule's decision page has, so remembering it again updates that page and a hook can tell it is the rule's. */
+export function decisionSlug(rule: string): string {
+  return `rule-${slugify(rule.trim())}`.slice(0, MAX_SLUG).replace(/-+$/, "");
+}
+
 export function isPageSlug(slug: string): boolean {
   return PAGE_SLUG.test(slug);
 }

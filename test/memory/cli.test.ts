@@ -44,6 +44,28 @@ describe("memnox memory", () => {
     expect([a.hits.length, b.hits.length, c.hits.length]).toEqual([1, 1, 0]);
   });
 
+  test("help names every subcommand with a space before its description, however long the name", async () => {
+    const r = await cli(["help", "memory"]);
+    expect(r.code).toBe(0);
+    for (const name of ["remember", "ingest-transcript", "clear-transcripts", "serve-mcp"])
+      expect(r.out).toMatch(new RegExp(`^  ${name} +[a-z]`, "m"));
+  });
+
+  test("backlinks answers what mentions a page", async () => {
+    const dir = home.join("links-store");
+    await json(["memory", "--dir", dir, "write", "--type", "entity", "--title", "Postgres", "--body", "The database."]);
+    const body = "Migrations run against [[postgres]].";
+    await json(["memory", "--dir", dir, "write", "--type", "procedure", "--title", "Migrate", "--body", body]);
+    const r = await json<{ backlinks: { slug: string; rel: string }[] }>([
+      "memory",
+      "--dir",
+      dir,
+      "backlinks",
+      "postgres",
+    ]);
+    expect(r.backlinks.map((b) => [b.slug, b.rel])).toEqual([["migrate", "mentions"]]);
+  });
+
   test("a refused operation is an error with its remedy, exit 1, and nothing on stdout", async () => {
     const { ctx, io } = testContext(home, {
       args: [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { PAGE_KEYS, parsePage, renderPage } from "../../src/memory/page.ts";
@@ -112,5 +112,21 @@ describe("front matter, byte for byte with memex", () => {
     const r = put(m.store, { title: "Page" });
     writeFileSync(r.file_path, readFileSync(r.file_path, "utf8").replace(from, to));
     expect(() => readPage(m.store, r.file_path)).toThrow(reason);
+  });
+});
+
+describe("descriptions", () => {
+  test("one line of at most 512 UTF-8 bytes; longer or multi-line is refused before anything is written", () => {
+    using m = memStore();
+    const fits = "é".repeat(256);
+    expect(put(m.store, { title: "Fits", description: fits }).slug).toBe("fits");
+    expect(readPage(m.store, join(m.dir.path, "docs/global/entities/fits.md")).description).toBe(fits);
+    expect(() => put(m.store, { title: "Too long", description: `${fits}e` })).toThrow(/longer than 512 bytes/);
+    expect(() => put(m.store, { title: "Two lines", description: "when deploying\nand when not" })).toThrow(
+      /description must be a single line/,
+    );
+    expect(recall(m.store, { query: "long lines" }).total_indexed).toBe(1);
+    expect(existsSync(join(m.dir.path, "docs/global/entities/too-long.md"))).toBe(false);
+    expect(existsSync(join(m.dir.path, "docs/global/entities/two-lines.md"))).toBe(false);
   });
 });

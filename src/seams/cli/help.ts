@@ -65,9 +65,11 @@ async function usage(trail: readonly string[], def: CommandDef): Promise<string>
   if (meta.description) lines.push(meta.description, "");
   if (subs && Object.keys(subs).length) {
     lines.push("Commands:");
+    // A name longer than the column (`ingest-transcript`) still keeps a space before its description.
+    const width = Math.max(14, ...Object.keys(subs).map((n) => n.length + 2));
     for (const [n, s] of Object.entries(subs)) {
       const m: CommandMeta = (await resolve((await resolve(s))?.meta)) ?? {};
-      lines.push(`  ${pad(n, 14)}${m.description ?? ""}`);
+      lines.push(`  ${pad(n, width)}${m.description ?? ""}`);
     }
     lines.push("");
   }

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { memoryDir } from "../../memory/dir.ts";
 import type { Reminder as MemoryReminder } from "../../memory/remind.ts";
+import { decisionSlug } from "../../memory/slug.ts";
 import type { Face } from "./deps.ts";
 import type { Reminder } from "./reminders.ts";
 
@@ -25,6 +26,12 @@ export async function memoryCandidates(
     { alreadySaid: new Set(alreadySaid) },
   );
   return found.map((m) => ({ key: m.key, text: m.text, memory: m }));
+}
+
+/** Memory candidates minus the decision pages of rules said now or earlier: one decision is never said twice. */
+export function besideRules(memories: readonly MemoryCandidate[], ruleKeys: readonly string[]): MemoryCandidate[] {
+  const rules = new Set(ruleKeys.map(decisionSlug));
+  return memories.filter((m) => !(m.memory.type === "decision" && rules.has(m.memory.slug)));
 }
 
 /** Rule reminders as they are; memory notes after them, opened by the preamble that they are evidence. */

@@ -3,7 +3,7 @@ import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { boundaryBlock } from "./boundary.ts";
 import { type Face, gateSession } from "./deps.ts";
-import { memoryCandidates, renderSaid } from "./memory.ts";
+import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
 import { promptReminders } from "./reminders.ts";
 
@@ -44,8 +44,10 @@ export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {
   const b = await briefing(f, ev);
   if (b.mode === "off" || b.stop) return f.adapter.neutral(f.event);
   const file = noticeFile(f.ctx.paths.notice, ev.session);
-  const memories = await memoryCandidates(f, ev.cwd, ev.prompt, readNotice(file).said);
-  const candidates = [...promptReminders(ev.prompt, b.rules), ...memories];
+  const before = readNotice(file).said;
+  const rules = promptReminders(ev.prompt, b.rules);
+  const memories = await memoryCandidates(f, ev.cwd, ev.prompt, before);
+  const candidates = [...rules, ...besideRules(memories, [...before, ...rules.map((r) => r.key)])];
   const now = f.ctx.clock.now();
   const turn = ev.turn ?? `prompt-${now}`;
   const said = updateNotice(file, now, (n) => {

@@ -1,7 +1,8 @@
-// `memnox memory ingest-transcript | clear-transcripts | provenance`: sessions kept and traced back.
+// `memnox memory ingest-transcript | clear-transcripts | provenance | backlinks`: sessions kept, pages traced back.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
+import { backlinks } from "../../../memory/backlinks.ts";
 import { clearTranscripts, ingestTranscript, provenance } from "../../../memory/transcripts.ts";
 import { command } from "../registry.ts";
 import {
@@ -82,6 +83,22 @@ export const provenanceCommand = (cli: MemoryCli) =>
       run(cli, args, async (store) => {
         const r = provenance(store, String(args.slug), await selector(cli, args));
         say(cli, args, r, () => [`${r.slug}: ${r.confidence}`, ...r.transcript_files.map((f) => `  ${f}`)]);
+        return 0;
+      }),
+  });
+
+export const backlinksCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "backlinks", description: "the pages that mention or link to a page, with the relation" },
+    args: { ...common, ...selectorArgs, slug: { type: "positional", description: "the page", required: true } },
+    run: ({ args }) =>
+      run(cli, args, async (store) => {
+        const r = backlinks(store, String(args.slug), await selector(cli, args));
+        say(cli, args, r, () =>
+          r.backlinks.length === 0
+            ? [`nothing links to ${r.slug}`]
+            : r.backlinks.map((b) => `${b.slug} -${b.rel}-> ${r.slug}  (${b.file_path})`),
+        );
         return 0;
       }),
   });
