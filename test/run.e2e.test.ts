@@ -63,6 +63,20 @@ describe("memnox run", () => {
     expect(r.stderr).toContain(`session ${session} (bash) started`);
   });
 
+  test("with no interceptor linked, it says a CLI started directly is not seen, and how to link them", async () => {
+    const bare = fakeHome();
+    const r = await runBinary("memnox", ["run", "--no-milestone", "--", "true"], {
+      env: bare.env({ SHELL: "/bin/bash" }),
+      cwd: repo.path,
+    });
+    bare[Symbol.dispose]();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("no PATH interceptors");
+    expect(r.stderr).toContain("memnox protect --interceptors");
+    const linked = await run(["--", "true"]);
+    expect(linked.stderr).not.toContain("no PATH interceptors");
+  });
+
   test("hands back the agent's exit code", async () => {
     const r = await run(["--", "bash", "-c", "exit 7"]);
     expect(r.code).toBe(7);
