@@ -45,14 +45,20 @@ function terminal(replies: TerminalReply[]): Terminal & { asked: string[][] } {
   };
 }
 
-async function attempt(line: string, replies: TerminalReply[]) {
+async function attempt(line: string, replies: TerminalReply[], session?: string) {
   const { ctx, io } = testContext(home, { cwd: repo.path });
   const term = terminal(replies);
   const ran: string[] = [];
   const code = await gateThenRun(
     {
       text: line,
-      request: (text) => ({ surface: "shell", command: text, cwd: repo.path, canAsk: true }),
+      request: (text) => ({
+        surface: "shell",
+        command: text,
+        cwd: repo.path,
+        canAsk: true,
+        ...(session ? { session } : {}),
+      }),
       exec: async (text) => {
         ran.push(text);
         return { exitCode: 0, durationMs: 1 };
@@ -85,6 +91,17 @@ describe("a person at the terminal", () => {
     expect(r.code).toBe(126);
     expect(r.ran).toEqual([]);
     expect(r.err).toContain("never force");
+  });
+
+  test("allow for this session lets the same call through in that session without asking, and no other", async () => {
+    const first = await attempt("git push origin feature", [{ kind: "session" }], "ses_term1");
+    expect(first.ran).toEqual(["git push origin feature"]);
+    const again = await attempt("git push origin feature", [], "ses_term1");
+    expect(again.asked).toEqual([]);
+    expect(again.ran).toEqual(["git push origin feature"]);
+    const other = await attempt("git push origin feature", [{ kind: "deny" }], "ses_term2");
+    expect(other.asked).toHaveLength(1);
+    expect(other.ran).toEqual([]);
   });
 
   test("deny refuses and runs nothing", async () => {

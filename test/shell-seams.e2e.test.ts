@@ -85,6 +85,26 @@ describe("PATH interceptor (git)", () => {
     expect(push).toMatchObject({ effect: "allow", enforceEffect: "deny" });
   });
 
+  test("waits for the real git, hands back its exit code and records the outcome; a link back to memnox is skipped", async () => {
+    const loop = tempDir("memnox-loop");
+    symlinkSync(bin, join(loop.path, "git"));
+    const e = env("enforce");
+    const withLoop = { ...e, PATH: `${join(home.memnoxHome, "bin")}:${loop.path}:${realPath}` };
+    const r = await runBinary("git", ["rev-parse", "--verify", "-q", "no-such-ref"], { env: withLoop, cwd: repo.path });
+    expect(r.code).toBe(1);
+    const row = (await ledger(e)).events.filter((x) => x.operation.startsWith("git.")).at(-1);
+    const traced = JSON.parse(
+      (await runBinary("memnox", ["trace", row?.id ?? "", "--json"], { env: e, cwd: repo.path })).stdout,
+    ) as { exitCode: number | null; durationMs: number | null };
+    expect(traced.exitCode).toBe(1);
+    expect(typeof traced.durationMs).toBe("number");
+    const onlyLoop = { ...e, PATH: `${join(home.memnoxHome, "bin")}:${loop.path}` };
+    const none = await runBinary("git", ["status"], { env: onlyLoop, cwd: repo.path });
+    expect(none.code).toBe(127);
+    expect(none.stderr).toContain("no real `git` on PATH");
+    loop[Symbol.dispose]();
+  });
+
   test("a frozen action is refused with the freeze's reason and time left, and the verdict replays", async () => {
     rules(`
 [[policies]]

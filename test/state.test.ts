@@ -102,6 +102,15 @@ describe("pending holds", () => {
     expect(claimGrant(d2, s.fingerprint, "s2", T0 + 3)).toBeUndefined();
   });
 
+  test("a session grant given where no session is known lapses at the hold's expiry", () => {
+    const d = dir.join("p5b");
+    const s = createHold(d, { ...base, nowMs: T0 });
+    answerHold(d, s.id, { by: "sam", grant: true, scope: "session", nowMs: T0 + 1 });
+    expect(claimGrant(d, s.fingerprint, undefined, T0 + 2)?.id).toBe(s.id);
+    expect(claimGrant(d, s.fingerprint, undefined, T0 + HOUR - 1)?.id).toBe(s.id);
+    expect(claimGrant(d, s.fingerprint, undefined, T0 + HOUR + 1)).toBeUndefined();
+  });
+
   test("a hold nobody answers becomes unattended, and cannot be answered after", () => {
     const d = dir.join("p6");
     const h = createHold(d, { ...base, nowMs: T0 });

@@ -3,6 +3,8 @@
 
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import type { Action } from "../core/action.ts";
 import type { Context } from "../ports/context.ts";
 import { currentBranch, repoRoot } from "../state/repo.ts";
 import type { Boundary } from "./boundary.ts";
@@ -10,12 +12,29 @@ import type { CallerFacts } from "./deps.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
 
-function real(p: string): string {
+/** The physical path: a rule on `workingDirectories` or a target must not be sidestepped through a symlink. */
+export function real(p: string): string {
   try {
     return realpathSync(p);
   } catch {
     return p;
   }
+}
+
+/** A path's physical form; for one not there yet, its directory's (a write through a linked folder lands there). */
+function realTarget(p: string): string {
+  const whole = real(p);
+  if (whole !== p) return whole;
+  const dir = real(dirname(p));
+  return dir === dirname(p) ? p : join(dir, basename(p));
+}
+
+/** A file action also acts on where its paths really lead, so a symlink cannot walk around a rule or the boundary. */
+export function withRealTargets(action: Action): Action {
+  if (!action.name.startsWith("filesystem.")) return action;
+  const extra = action.targets.filter((t) => t.startsWith("/")).map(realTarget);
+  const targets = [...new Set([...action.targets, ...extra])];
+  return targets.length === action.targets.length ? action : { ...action, targets };
 }
 
 /** Always writable whatever the boundary: the system temp directories and the device files. */

@@ -11,6 +11,7 @@ import { answerHold, createHold } from "../state/pending.ts";
 import { repoRoot } from "../state/repo.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
+import { real, withRealTargets } from "./caller.ts";
 import { decide } from "./decide.ts";
 import { awaitHold } from "./holds.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
@@ -59,7 +60,8 @@ export function createGate(ctx: Context): GateServices {
     resolve: (req: GateRequest) => {
       let r = resolved.get(req);
       if (!r) {
-        r = base.resolve(req);
+        const given = base.resolve(req);
+        r = { ...given, actions: given.actions.map(withRealTargets) };
         resolved.set(req, r);
       }
       return r;
@@ -97,7 +99,13 @@ export function createGate(ctx: Context): GateServices {
   };
 
   return {
-    async decide(req) {
+    async decide(asked) {
+      // Rules, targets and the boundary see the real working directory, not the symlink an agent stands in.
+      const req = {
+        ...asked,
+        cwd: real(asked.cwd),
+        ...(asked.action ? { action: withRealTargets(asked.action) } : {}),
+      };
       const remote = await askDaemon(req);
       if (remote) return remote;
       const answer = await decide(req, deps);

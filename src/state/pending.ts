@@ -155,13 +155,13 @@ export function answerHold(
   });
 }
 
-/** Spend a granted, unspent hold for this fingerprint (a session grant is reused, never spent). */
+/** Spend a granted, unspent hold for this fingerprint; a session grant is reused, and with no session lapses at expiry. */
 export function claimGrant(dir: string, fp: string, session: string | undefined, nowMs: number): Hold | undefined {
   for (const h of listHolds(dir)) {
     if (h.fingerprint !== fp || h.status !== "granted" || h.spentAt) continue;
     const sessionGrant = h.grants.some((g) => g.scope === "session");
     if (sessionGrant) {
-      if (h.session === undefined || h.session === session) return h;
+      if (h.session !== undefined ? h.session === session : Date.parse(h.expiresAt) > nowMs) return h;
       continue;
     }
     const claimed = withLock(holdPath(dir, h.id), () => {

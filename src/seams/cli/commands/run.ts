@@ -4,6 +4,7 @@ import { MemnoxError } from "../../../core/errors.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import type { Context } from "../../../ports/context.ts";
 import { repoRoot } from "../../../state/repo.ts";
+import { interceptorState } from "../../../wire/interceptors.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
@@ -96,6 +97,12 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   });
   Object.assign(env, await hooks.before());
   ctx.io.err(`memnox: session ${session} (${agent}) started; every seam is in its path\n`);
+  if (interceptorState(ctx).links.length === 0) {
+    // PATH first means nothing with no interceptor in it: a CLI run without the shell would go unseen, said here.
+    ctx.io.err(
+      `memnox: no PATH interceptors in ${ctx.paths.bin} yet, so a CLI the agent starts directly is not seen (memnox protect --interceptors)\n`,
+    );
+  }
   const argv = opts.transcript ? transcriptArgv(ctx, session, [program, ...cmd.slice(1)]) : [program, ...cmd.slice(1)];
   const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
   await hooks.after(result.exitCode, result.durationMs);
