@@ -28,6 +28,7 @@ export const REASONS = {
   cloud:
     "the CLI reads this credential itself and keeps working; an agent reading the file could only copy it somewhere",
   tokens: "the CLI uses this token itself and keeps working; an agent that prints it could only copy it somewhere",
+  secretStore: "this prints a live secret from the store; a task that needs the value can have a person say yes",
   publish: "a token here publishes and pushes under your name; installs and builds work without anyone reading it",
   signing: "a private signing key proves who wrote something, and no task needs to read it",
   env: "a .env file holds live credentials, and almost no task needs the values themselves",
@@ -107,6 +108,26 @@ export const TOKEN_PRINTS = [
   "gcloud.auth-print-identity-token",
   "gh.auth-token",
 ];
+
+// Flags that turn a harmless status or config read into a printed credential.
+export const TOKEN_SHOWS = {
+  actions: ["gh.auth-status", "kubectl.config-view"],
+  flags: ["--show-token", "-t", "--raw"],
+};
+
+// Verbs that print a value kept in a secret store: sometimes the task, so asked rather than denied.
+export const SECRET_STORE_READS = [
+  "aws.secretsmanager-batch-get-secret-value",
+  "aws.secretsmanager-get-secret-value",
+  "az.keyvault-secret-download",
+  "az.keyvault-secret-show",
+  "heroku.config",
+  "heroku.config-get",
+];
+export const DECRYPTED_PARAMETERS = {
+  actions: ["aws.ssm-get-parameter", "aws.ssm-get-parameters", "aws.ssm-get-parameters-by-path"],
+  flags: ["--with-decryption"],
+};
 
 const PUBLISH = [
   "~/.npmrc",
@@ -211,6 +232,24 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
       description: `credentials printed by the CLI that holds them, ${by}`,
       match: { actions: TOKEN_PRINTS },
       decision: { effect: "deny", reason: REASONS.tokens },
+    },
+    {
+      name: "cli-tokens-not-shown",
+      description: `credentials a status or config read prints when asked to, ${by}`,
+      match: { actions: TOKEN_SHOWS.actions, arguments: { argv: TOKEN_SHOWS.flags } },
+      decision: { effect: "deny", reason: REASONS.tokens },
+    },
+    {
+      name: "secret-store-values-asked",
+      description: `values read out of a secret store, ${by}`,
+      match: { actions: SECRET_STORE_READS },
+      decision: { effect: "ask", reason: REASONS.secretStore },
+    },
+    {
+      name: "decrypted-parameters-asked",
+      description: `parameters read decrypted, ${by}`,
+      match: { actions: DECRYPTED_PARAMETERS.actions, arguments: { argv: DECRYPTED_PARAMETERS.flags } },
+      decision: { effect: "ask", reason: REASONS.secretStore },
     },
     readDenied("publish-tokens-not-read", PUBLISH, REASONS.publish, `registry and git tokens, ${by}`),
     readDenied("signing-keys-not-read", signing, REASONS.signing, `signing keys, ${by}`),
