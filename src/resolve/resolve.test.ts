@@ -514,6 +514,11 @@ table("interpreters", [
   ["php -r 'unlink(\"/x\");'", [["php.eval"], ["filesystem.delete", "destructive", ["/x"]]]],
   ["deno eval \"Deno.removeSync('/x')\"", [["deno.eval"], ["filesystem.delete"]]],
   ["bun -e \"require('fs').unlinkSync('/x')\"", [["bun.eval"], ["filesystem.delete"]]],
+  ["powershell -EncodedCommand dABlAHMAdAA=", [["powershell.eval", "unknown"]]],
+  ["pwsh -c 'Remove-Item -Recurse -Force ~'", [["powershell.eval", "unknown"]]],
+  ["PowerShell.exe /enc dABlAHMAdAA=", [["powershell.eval", "unknown"]]],
+  ["pwsh -NoProfile -ExecutionPolicy Bypass -File deploy.ps1", [["powershell.run", "unknown", ["/repo/deploy.ps1"]]]],
+  ["pwsh --version", []],
   [
     "python3 <<EOF\nimport shutil\nshutil.rmtree('/tmp/t')\nEOF",
     [["python.eval"], ["filesystem.delete", "destructive", ["/tmp/t"]]],

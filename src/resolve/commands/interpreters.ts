@@ -54,6 +54,7 @@ const ALIASES: readonly (readonly [RegExp, string])[] = [
   [/^osascript$/, "osascript"],
   [/^bun$/, "bun"],
   [/^deno$/, "deno"],
+  [/^(pwsh|powershell)(-preview)?$/, "powershell"],
 ];
 
 interface Invocation {
@@ -192,10 +193,27 @@ const bun: Handler = (call) => {
   call.unknown(`bun ${sub?.text ?? ""}`.trim());
 };
 
+// PowerShell runs on Linux and macOS too; its parameters are case-insensitive, shortened, and may start with `/`.
+const PWSH_CODE = /^[-/](c|com\w*|e|ec|en\w*)$/i;
+const PWSH_INFO = /^(--?|\/)(v|version|h|help|\?)$/i;
+const PWSH_FILE = /^[-/](f|file)$/i;
+
+/** Inline or encoded PowerShell is code nothing here reads; a script file is run. */
+const powershell: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (args.length === 1 && PWSH_INFO.test(args[0]?.text ?? "")) return;
+  if (args.some((a) => PWSH_CODE.test(a.text)))
+    return call.emit({ name: "powershell.eval", class: "unknown", targets: [] });
+  const named = args.findIndex((a) => PWSH_FILE.test(a.text));
+  const file = named >= 0 ? args[named + 1] : args[0]?.text.startsWith("-") ? undefined : args[0];
+  call.emit({ name: "powershell.run", class: "unknown", targets: file ? [pathOf(call, file)] : [] });
+};
+
 const HANDLERS: Readonly<Record<string, Handler>> = {
   ...Object.fromEntries(Object.entries(SPECS).map(([k, spec]) => [k, interpreter(spec)])),
   deno,
   bun,
+  powershell,
 };
 
 /** The interpreter behind a program name (`python3.12`, `nodejs`), if it is one. */
