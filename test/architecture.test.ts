@@ -127,6 +127,15 @@ test("nothing imports node:crypto: the bundle hoists builtin imports, so one imp
   }
 });
 
+test("nothing imports node:tty (5-10 ms of Node streams at every start); stdio asks Bun's tty binding", () => {
+  for (const file of [...walk(join(ROOT, "src")), ...walk(join(ROOT, "hooks")), join(ROOT, "bin/memnox.ts")]) {
+    expect(
+      staticImports(file).filter((s) => s === "node:tty" || s === "tty"),
+      rel(file),
+    ).toEqual([]);
+  }
+});
+
 test("only bin/ reads process.env; everything below takes the environment as an argument", () => {
   for (const file of [...walk(join(ROOT, "src")), ...walk(join(ROOT, "hooks"))]) {
     const src = readFileSync(file, "utf8");

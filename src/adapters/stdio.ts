@@ -1,7 +1,19 @@
 // The process's own stdin/stdout/stderr, without Node's stream machinery (3 ms of a hook's start-up).
 import { writeSync } from "node:fs";
-import { isatty } from "node:tty";
 import type { Stdio } from "../ports/index.ts";
+
+type IsTTY = (fd: number) => boolean;
+
+/** Bun's own tty binding: loading node:tty costs a hook 5-10 ms, because it pulls in Node's streams. */
+function ttyCheck(): IsTTY {
+  try {
+    const binding = (process as unknown as { binding(name: string): { isTTY?: unknown } }).binding("tty_wrap");
+    if (typeof binding.isTTY === "function") return binding.isTTY as IsTTY;
+  } catch {
+    // An older or newer runtime without the binding: the Node module answers the same question.
+  }
+  return (require("node:tty") as { isatty: IsTTY }).isatty;
+}
 
 /** Whole writes to a descriptor; a full pipe (EAGAIN) is waited out, never truncated. */
 function writeAll(fd: number, text: string): void {
@@ -17,6 +29,7 @@ function writeAll(fd: number, text: string): void {
 }
 
 export function processStdio(): Stdio {
+  const isatty = ttyCheck();
   return {
     stdinIsTTY: isatty(0),
     stdoutIsTTY: isatty(1),
