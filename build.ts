@@ -2,6 +2,7 @@
 // `bun build.ts --release` for the archives, install.sh, SHA256SUMS, release.json and npm packages (bin/release/).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ChecksumReport } from "./src/resolve/tables/index.ts";
 
 export interface Target {
   /** Folder under dist/ and the suffix of release archive names. */
@@ -118,7 +119,18 @@ export interface BuildOptions {
   readonly outfile?: string;
 }
 
+/** A table changed without its recorded checksum stops the build, as it would stop a run from source. */
+export async function checkTables(reports?: readonly ChecksumReport[]): Promise<void> {
+  const { checkVerbTables } = await import("./src/resolve/tables/index.ts");
+  const bad = (reports ?? checkVerbTables()).filter((r) => !r.ok);
+  if (bad.length > 0) {
+    const list = bad.map((r) => `${r.cli} (record ${r.actual} in src/resolve/tables/checksums.ts after review)`);
+    throw new Error(`verb tables changed without their checksums: ${list.join(", ")}`);
+  }
+}
+
 export async function build(t: Target, host: boolean, opts: BuildOptions = {}): Promise<string> {
+  await checkTables();
   const outfile = opts.outfile ?? join(ROOT, "dist", t.name, "memnox");
   const result = await Bun.build({
     entrypoints: [join(ROOT, "bin", "memnox.ts")],
@@ -136,7 +148,7 @@ export async function build(t: Target, host: boolean, opts: BuildOptions = {}): 
     minify: true,
     // Each face's dynamic import becomes its own chunk, so builtins only one face needs load only there.
     splitting: true,
-    define: { MEMNOX_VERSION: JSON.stringify(opts.version ?? version()) },
+    define: { MEMNOX_VERSION: JSON.stringify(opts.version ?? version()), MEMNOX_TABLES_CHECKED: "true" },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { archiveName, writeArchive } from "../bin/release/archives.ts";
 import { npmName } from "../bin/release/npm.ts";
-import { hostTarget, TARGETS } from "../build.ts";
+import { checkTables, hostTarget, TARGETS } from "../build.ts";
 import { parseReleaseIndex } from "../src/update/release-index.ts";
 import { tempDir } from "./support/index.ts";
 import { hostRelease, stubBinary } from "./support/release.ts";
@@ -20,6 +20,14 @@ function sh(argv: string[], cwd: string) {
   const r = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe" });
   return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
+
+describe("build", () => {
+  test("a verb table changed without its checksum stops the build, naming the table and the fix", async () => {
+    const moved = { cli: "git", expected: "c53-old", actual: "c53-new", ok: false };
+    await expect(checkTables([moved])).rejects.toThrow(/git \(record c53-new in src\/resolve\/tables\/checksums\.ts/);
+    await expect(checkTables()).resolves.toBeUndefined();
+  });
+});
 
 describe("release archives", () => {
   test("one tar.gz per target named memnox-<version>-<target>, holding only `memnox`, mode 0755", () => {

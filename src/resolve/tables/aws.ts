@@ -4,7 +4,7 @@ import { help, v } from "./entry.ts";
 
 const op = (prefix: string, cls: Parameters<typeof v>[2]) => v(`* ${prefix}`, "aws.{1}-{2}", cls);
 
-export const aws: VerbTable = {
+export const aws = (): VerbTable => ({
   cli: "aws",
   description: "AWS CLI: every service, classed by the operation's verb",
   valueFlags: ["--region", "--profile", "--output", "--query", "--endpoint-url", "--color", "--ca-bundle"],
@@ -58,4 +58,4 @@ export const aws: VerbTable = {
     v("s3 rm", "aws.s3-rm", "destructive"),
     v("s3 rb", "aws.s3-rb", "destructive"),
   ],
-};
+});

@@ -5,7 +5,7 @@ import { help, v } from "./entry.ts";
 
 const verbs = (cls: ActionClass, words: string) => words.split(" ").map((w) => v(`** ${w}`, "az.{path}", cls));
 
-export const az: VerbTable = {
+export const az = (): VerbTable => ({
   cli: "az",
   description: "Azure CLI: any group, classed by its final verb",
   valueFlags: ["--subscription", "-o", "--output", "--query", "-g", "--resource-group", "-n", "--name", "-l"],
@@ -21,4 +21,4 @@ export const az: VerbTable = {
     v("deployment ** create", "az.{path}", "communication"),
     v("vm run-command **", "az.{path}", "unknown"),
   ],
-};
+});

@@ -14,7 +14,7 @@ const PRIVILEGED = [
   "--userns=host",
 ];
 
-export const docker: VerbTable = {
+export const docker = (): VerbTable => ({
   cli: "docker",
   description: "Docker: images, containers, volumes, compose",
   valueFlags: [
@@ -95,4 +95,4 @@ export const docker: VerbTable = {
     ...many("swarm", "docker", "destructive", "leave"),
     ...many("context", "docker", "write", "rm"),
   ],
-};
+});

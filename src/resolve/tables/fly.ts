@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
-export const fly: VerbTable = {
+export const fly = (): VerbTable => ({
   cli: "fly",
   description: "Fly.io (flyctl): apps, machines, volumes, secrets",
   aliases: ["flyctl"],
@@ -67,4 +67,4 @@ export const fly: VerbTable = {
     ...many("releases", "fly", "read", "list"),
     ...many("checks", "fly", "read", "list"),
   ],
-};
+});

@@ -5,7 +5,7 @@ import { help, v } from "./entry.ts";
 
 const verbs = (cls: ActionClass, words: string) => words.split(" ").map((w) => v(`** ${w}`, "gcloud.{path}", cls));
 
-export const gcloud: VerbTable = {
+export const gcloud = (): VerbTable => ({
   cli: "gcloud",
   description: "Google Cloud CLI: any group, classed by its final verb",
   valueFlags: [
@@ -35,4 +35,4 @@ export const gcloud: VerbTable = {
     ...verbs("unknown", "ssh connect execute"),
     ...verbs("destructive", "delete delete-* remove remove-* rm purge destroy reset"),
   ],
-};
+});

@@ -4,7 +4,7 @@ import { help, many, v } from "./entry.ts";
 
 const READ = "list view status diff checks";
 
-export const gh: VerbTable = {
+export const gh = (): VerbTable => ({
   cli: "gh",
   description: "GitHub CLI: pull requests, issues, releases, repositories, Actions",
   valueFlags: ["-R", "--repo", "--hostname", "-X", "--method", "-q", "--jq", "-t", "--template", "-L", "--limit"],
@@ -93,4 +93,4 @@ export const gh: VerbTable = {
     ]),
     v("api", "gh.api-delete", "destructive", ["-X=DELETE", "--method=DELETE"]),
   ],
-};
+});

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { decided, help, many, v } from "./entry.ts";
 
-export const git: VerbTable = {
+export const git = (): VerbTable => ({
   cli: "git",
   description: "git: working tree, history and remotes",
   valueFlags: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"],
@@ -66,4 +66,4 @@ export const git: VerbTable = {
     ...many("", "git", "destructive", "filter-branch filter-repo"),
     v("send-email", "git.send-email", "communication"),
   ],
-};
+});

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many } from "./entry.ts";
 
-export const heroku: VerbTable = {
+export const heroku = (): VerbTable => ({
   cli: "heroku",
   description: "Heroku: apps, dynos, config vars, Postgres",
   valueFlags: ["-a", "--app", "-r", "--remote", "-t", "--team"],
@@ -26,4 +26,4 @@ export const heroku: VerbTable = {
     ...many("", "heroku", "destructive", "pg:push domains:remove domains:clear access:remove certs:remove"),
     ...many("", "heroku", "destructive", "spaces:destroy"),
   ],
-};
+});

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
-export const kubectl: VerbTable = {
+export const kubectl = (): VerbTable => ({
   cli: "kubectl",
   description: "Kubernetes: read the cluster, change it, delete from it",
   valueFlags: [
@@ -55,4 +55,4 @@ export const kubectl: VerbTable = {
     ...many("", "kubectl", "unknown", "exec attach debug"),
     ...many("", "kubectl", "destructive", "delete drain"),
   ],
-};
+});

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
-export const netlify: VerbTable = {
+export const netlify = (): VerbTable => ({
   cli: "netlify",
   description: "Netlify: deploys, sites, environment variables, functions",
   aliases: ["ntl"],
@@ -20,4 +20,4 @@ export const netlify: VerbTable = {
     ...many("", "netlify", "unknown", "dev serve functions:serve api"),
     ...many("", "netlify", "destructive", "sites:delete env:unset blobs:delete"),
   ],
-};
+});

@@ -5,7 +5,7 @@ import { help, many, v } from "./entry.ts";
 const alias = (words: string, action: string, cls: Parameters<typeof v>[2]) =>
   words.split(" ").map((w) => v(w, action, cls));
 
-export const npm: VerbTable = {
+export const npm = (): VerbTable => ({
   cli: "npm",
   description: "npm: installs, scripts, publishing, registry settings",
   valueFlags: ["--prefix", "-w", "--workspace", "--registry", "--tag", "--otp", "--access", "--cache", "--userconfig"],
@@ -59,4 +59,4 @@ export const npm: VerbTable = {
     ...many("profile", "npm", "read", "get"),
     ...many("profile", "npm", "write", "set enable-2fa disable-2fa"),
   ],
-};
+});

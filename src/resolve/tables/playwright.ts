@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many } from "./entry.ts";
 
-export const playwright: VerbTable = {
+export const playwright = (): VerbTable => ({
   cli: "playwright",
   description: "Playwright: test runner, browsers, codegen, reports",
   valueFlags: ["-c", "--config", "--project", "-g", "--grep", "-j", "--workers", "--reporter", "-b", "--browser"],
@@ -13,4 +13,4 @@ export const playwright: VerbTable = {
     ...many("", "playwright", "write", "install install-deps uninstall screenshot pdf merge-reports clear-cache"),
     ...many("", "playwright", "write", "init-agents"),
   ],
-};
+});

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
-export const railway: VerbTable = {
+export const railway = (): VerbTable => ({
   cli: "railway",
   description: "Railway: deploys, services, variables, volumes",
   valueFlags: ["-s", "--service", "-e", "--environment", "-p", "--project"],
@@ -20,4 +20,4 @@ export const railway: VerbTable = {
     ...many("volume", "railway", "write", "add update attach detach"),
     ...many("volume", "railway", "destructive", "delete"),
   ],
-};
+});

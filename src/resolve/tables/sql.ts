@@ -40,25 +40,25 @@ function entries(cli: string, verbs: readonly (readonly [string, ActionClass, st
   return verbs.map(([verb, cls, when]) => decided(verb, `${cli}.${verb}`, cls, when));
 }
 
-export const psql: VerbTable = {
+export const psql = (): VerbTable => ({
   cli: "psql",
   description: "PostgreSQL client: classed by the SQL it is given",
   verbs: [help("psql"), ...entries("psql", SQL_VERBS)],
-};
+});
 
-export const mysql: VerbTable = {
+export const mysql = (): VerbTable => ({
   cli: "mysql",
   description: "MySQL/MariaDB client: classed by the SQL it is given",
   aliases: ["mariadb"],
   verbs: [help("mysql"), ...entries("mysql", SQL_VERBS)],
-};
+});
 
-export const mongosh: VerbTable = {
+export const mongosh = (): VerbTable => ({
   cli: "mongosh",
   description: "MongoDB shell: classed by the calls in --eval",
   aliases: ["mongo"],
   verbs: [help("mongosh"), ...entries("mongosh", MONGO_VERBS)],
-};
+});
 
 /** What `database.<verb>` means for a Mongo verb, so one rule covers every database CLI. */
 export const MONGO_TO_SQL: Readonly<Record<string, string>> = {

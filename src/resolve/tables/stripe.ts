@@ -17,7 +17,7 @@ const MONEY = [
   "topups create",
 ];
 
-export const stripe: VerbTable = {
+export const stripe = (): VerbTable => ({
   cli: "stripe",
   description: "Stripe CLI: API resources, raw requests, webhooks",
   valueFlags: ["--api-key", "-d", "--data", "-p", "--project-name", "--stripe-account", "--stripe-version", "-e"],
@@ -41,4 +41,4 @@ export const stripe: VerbTable = {
     v("invoices void_invoice", "stripe.invoices-void_invoice", "destructive"),
     ...MONEY.map((p) => v(p, `stripe.${p.replace(" ", "-")}`, "communication")),
   ],
-};
+});

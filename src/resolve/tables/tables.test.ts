@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
 import type { VerbTable } from "../types.ts";
-import { git } from "./git.ts";
-import { actionsOfClass, checkVerbTables, verbTable, verbTables, verifyTable } from "./index.ts";
+import { git as buildGit } from "./git.ts";
+import { actionsOfClass, checkVerbTables, registeredNames, verbTable, verbTables, verifyTable } from "./index.ts";
 import { actionPattern, matchTable, renderAction, wild } from "./match.ts";
 
 /** `UPDATE_FIXTURES=1 bun test src/resolve/tables` rewrites the fixture; the diff is the review. */
@@ -45,6 +45,7 @@ describe("the compiled-in verb tables", () => {
   });
 
   test("a table changed without its checksum refuses to load, naming the table and the fix", () => {
+    const git = buildGit();
     const quietlyMoved: VerbTable = {
       ...git,
       verbs: git.verbs.map((e) => (e.action === "git.reset-hard" ? { ...e, class: "read" as const } : e)),
@@ -85,6 +86,14 @@ describe("the compiled-in verb tables", () => {
     expect(verbTable("mongo")?.cli).toBe("mongosh");
     expect(verbTable("tofu")?.cli).toBe("terraform");
     expect(verbTable("frobnicate")).toBeUndefined();
+  });
+
+  test("the registry answers to exactly each table's own name and aliases", () => {
+    for (const [t, names] of registeredNames()) expect(names).toEqual([t.cli, ...(t.aliases ?? [])]);
+  });
+
+  test("a table is built once, on first use, and the same table is returned after", () => {
+    expect(verbTable("heroku")).toBe(verbTable("heroku") as VerbTable);
   });
 });
 

@@ -2,7 +2,7 @@
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
-export const terraform: VerbTable = {
+export const terraform = (): VerbTable => ({
   cli: "terraform",
   description: "Terraform (and OpenTofu): plan, apply, destroy, state",
   aliases: ["tofu"],
@@ -22,4 +22,4 @@ export const terraform: VerbTable = {
     ...many("workspace", "terraform", "write", "select new"),
     v("workspace delete", "terraform.workspace-delete", "destructive"),
   ],
-};
+});

@@ -4,7 +4,7 @@ import { help, many, v } from "./entry.ts";
 
 const PROD = ["--prod", "--target=production"];
 
-export const vercel: VerbTable = {
+export const vercel = (): VerbTable => ({
   cli: "vercel",
   description: "Vercel: deployments, domains, environment variables",
   valueFlags: ["--token", "--scope", "-S", "--cwd", "-A", "--local-config", "-Q", "--global-config", "-t", "--team"],
@@ -51,4 +51,4 @@ export const vercel: VerbTable = {
     ...many("blob", "vercel", "communication", "put copy"),
     ...many("blob", "vercel", "destructive", "del"),
   ],
-};
+});
