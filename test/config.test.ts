@@ -67,6 +67,17 @@ describe("config.toml", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  test("the same bytes read twice are parsed once; a changed file is read afresh", () => {
+    using home = fakeHome({ ".memnox/config.toml": 'mode = "observe"\n' });
+    const file = `${home.memnoxHome}/config.toml`;
+    const first = readConfig(file);
+    expect(readConfig(file)).toBe(first);
+    writeFileSync(file, 'mode = "enforce"\n');
+    expect(readConfig(file).mode).toBe("enforce");
+    writeFileSync(file, 'mode = "loud"\n');
+    expect(() => readConfig(file)).toThrow(/`mode` must be one of/);
+  });
+
   test("set on a machine with no config writes the defaults first", () => {
     using home = fakeHome();
     const file = `${home.memnoxHome}/config.toml`;

@@ -114,8 +114,15 @@ export function parseConfig(file: string, text: string): Config {
 /** The settings in force; an absent file means the defaults (nothing is written by reading). */
 export function readConfig(file: string): Config {
   const text = readTextIfExists(file);
-  return text === undefined ? CONFIG_DEFAULTS : parseConfig(file, text);
+  if (text === undefined) return CONFIG_DEFAULTS;
+  // A hook reads the file more than once; the same bytes need parsing and checking only once.
+  if (last?.file === file && last.text === text) return last.config;
+  const config = parseConfig(file, text);
+  last = { file, text, config };
+  return config;
 }
+
+let last: { readonly file: string; readonly text: string; readonly config: Config } | undefined;
 
 function tomlValue(value: Config[SettingName]): string {
   if (Array.isArray(value)) return `[${value.map((x) => JSON.stringify(x)).join(", ")}]`;

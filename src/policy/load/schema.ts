@@ -28,77 +28,87 @@ export const RENAMED_EFFECTS: Readonly<Record<string, string>> = {
   withhold: "deny",
 };
 
-const text = (what: string) => v.pipe(v.string(), v.minLength(1, `${what} is empty`));
+// Built on first use: a run whose rule files are cached by content never constructs them.
+function buildSchemas() {
+  const text = (what: string) => v.pipe(v.string(), v.minLength(1, `${what} is empty`));
 
-const patterns = v.pipe(
-  v.array(text("a pattern")),
-  v.minLength(1, "is an empty list, which matches nothing; leave the field out to match everything"),
-);
-
-const int = (min: number, max: number) =>
-  v.pipe(
-    v.number(),
-    v.integer("must be a whole number"),
-    v.minValue(min, `must be ${min} or more`),
-    v.maxValue(max, `must be ${max} or less`),
+  const patterns = v.pipe(
+    v.array(text("a pattern")),
+    v.minLength(1, "is an empty list, which matches nothing; leave the field out to match everything"),
   );
 
-const WindowSchema = v.strictObject({
-  days: v.optional(v.pipe(v.array(int(0, 6)), v.minLength(1, "is an empty list; leave it out for every day"))),
-  startHour: v.optional(int(0, 24)),
-  endHour: v.optional(int(0, 24)),
-});
+  const int = (min: number, max: number) =>
+    v.pipe(
+      v.number(),
+      v.integer("must be a whole number"),
+      v.minValue(min, `must be ${min} or more`),
+      v.maxValue(max, `must be ${max} or less`),
+    );
 
-const MatchSchema = v.strictObject({
-  actions: v.optional(patterns),
-  targets: v.optional(patterns),
-  environments: v.optional(patterns),
-  branches: v.optional(patterns),
-  workingDirectories: v.optional(patterns),
-  agents: v.optional(patterns),
-  arguments: v.optional(v.record(v.string(), patterns)),
-  windows: v.optional(v.pipe(v.array(WindowSchema), v.minLength(1, "is an empty list; leave it out for any time"))),
-  roles: v.optional(patterns),
-  principals: v.optional(patterns),
-  models: v.optional(patterns),
-  providers: v.optional(patterns),
-  dataClassifications: v.optional(patterns),
-  jurisdictions: v.optional(patterns),
-  aboveAmount: v.optional(v.pipe(v.number(), v.minValue(0, "must be 0 or more"))),
-  scope: v.optional(v.pipe(v.array(v.picklist(RULE_SCOPES)), v.minLength(1, "is an empty list"))),
-  state: v.optional(patterns),
-});
+  const WindowSchema = v.strictObject({
+    days: v.optional(v.pipe(v.array(int(0, 6)), v.minLength(1, "is an empty list; leave it out for every day"))),
+    startHour: v.optional(int(0, 24)),
+    endHour: v.optional(int(0, 24)),
+  });
 
-const AlternativeSchema = v.strictObject({
-  action: text("`action`"),
-  resource: v.optional(text("`resource`")),
-  note: text("`note`"),
-});
+  const MatchSchema = v.strictObject({
+    actions: v.optional(patterns),
+    targets: v.optional(patterns),
+    environments: v.optional(patterns),
+    branches: v.optional(patterns),
+    workingDirectories: v.optional(patterns),
+    agents: v.optional(patterns),
+    arguments: v.optional(v.record(v.string(), patterns)),
+    windows: v.optional(v.pipe(v.array(WindowSchema), v.minLength(1, "is an empty list; leave it out for any time"))),
+    roles: v.optional(patterns),
+    principals: v.optional(patterns),
+    models: v.optional(patterns),
+    providers: v.optional(patterns),
+    dataClassifications: v.optional(patterns),
+    jurisdictions: v.optional(patterns),
+    aboveAmount: v.optional(v.pipe(v.number(), v.minValue(0, "must be 0 or more"))),
+    scope: v.optional(v.pipe(v.array(v.picklist(RULE_SCOPES)), v.minLength(1, "is an empty list"))),
+    state: v.optional(patterns),
+  });
 
-const DecisionSchema = v.strictObject({
-  effect: v.picklist(EFFECTS),
-  reason: v.optional(text("the reason")),
-  approvers: v.optional(v.pipe(v.array(text("an approver")), v.minLength(1, "is an empty list"))),
-  minApprovals: v.optional(int(1, 1000)),
-  mode: v.optional(v.picklist(RULE_MODES)),
-  rateLimit: v.optional(v.strictObject({ max: int(1, 1_000_000), windowSeconds: int(1, 31_536_000) })),
-  alternative: v.optional(AlternativeSchema),
-});
+  const AlternativeSchema = v.strictObject({
+    action: text("`action`"),
+    resource: v.optional(text("`resource`")),
+    note: text("`note`"),
+  });
 
-export const PolicySchema = v.strictObject({
-  name: text("the name"),
-  description: v.optional(v.string()),
-  match: v.optional(MatchSchema),
-  decision: DecisionSchema,
-});
+  const DecisionSchema = v.strictObject({
+    effect: v.picklist(EFFECTS),
+    reason: v.optional(text("the reason")),
+    approvers: v.optional(v.pipe(v.array(text("an approver")), v.minLength(1, "is an empty list"))),
+    minApprovals: v.optional(int(1, 1000)),
+    mode: v.optional(v.picklist(RULE_MODES)),
+    rateLimit: v.optional(v.strictObject({ max: int(1, 1_000_000), windowSeconds: int(1, 31_536_000) })),
+    alternative: v.optional(AlternativeSchema),
+  });
 
-export const FileSchema = v.strictObject({
-  version: v.literal(1),
-  project: v.optional(text("the project")),
-  policies: v.optional(v.array(v.unknown())),
-});
+  const PolicySchema = v.strictObject({
+    name: text("the name"),
+    description: v.optional(v.string()),
+    match: v.optional(MatchSchema),
+    decision: DecisionSchema,
+  });
 
-export type PolicyInput = v.InferOutput<typeof PolicySchema>;
+  const FileSchema = v.strictObject({
+    version: v.literal(1),
+    project: v.optional(text("the project")),
+    policies: v.optional(v.array(v.unknown())),
+  });
+  return { PolicySchema, FileSchema };
+}
+
+let built: ReturnType<typeof buildSchemas> | undefined;
+export function schemas(): ReturnType<typeof buildSchemas> {
+  built ??= buildSchemas();
+  return built;
+}
+
+export type PolicyInput = v.InferOutput<ReturnType<typeof buildSchemas>["PolicySchema"]>;
 
 /** The valid keys of the object at `path` (inside one policy, or the file when `inPolicy` is false). */
 export function keysAt(path: readonly (string | number)[], inPolicy: boolean): readonly string[] {

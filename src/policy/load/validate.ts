@@ -4,15 +4,7 @@ import { EFFECTS } from "../../core/effect.ts";
 import type { KeyPath } from "../../state/toml-lines.ts";
 import type { PolicyRule, RuleDecision, RuleMatch, TimeWindow } from "../engine/index.ts";
 import type { ParsedText } from "./parse.ts";
-import {
-  FileSchema,
-  keysAt,
-  type PolicyInput,
-  PolicySchema,
-  RENAMED_EFFECTS,
-  RULE_MODES,
-  RULE_SCOPES,
-} from "./schema.ts";
+import { keysAt, type PolicyInput, RENAMED_EFFECTS, RULE_MODES, RULE_SCOPES, schemas } from "./schema.ts";
 import type { RuleProblem } from "./types.ts";
 
 export interface ValidatedFile {
@@ -132,7 +124,7 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
     const line = parsed.line(path);
     return { file, message, ...(line ? { line } : {}), ...(rule ? { rule } : {}), ...(field ? { field } : {}) };
   };
-  const top = v.safeParse(FileSchema, parsed.data ?? {}, { abortEarly: false });
+  const top = v.safeParse(schemas().FileSchema, parsed.data ?? {}, { abortEarly: false });
   if (!top.success) {
     for (const issue of top.issues) {
       const d = describe(issue, false);
@@ -145,7 +137,7 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
   list.forEach((raw, i) => {
     const base: KeyPath = ["policies", i];
     const name = typeof raw === "object" && raw !== null && "name" in raw ? String(raw.name) : undefined;
-    const res = v.safeParse(PolicySchema, raw, { abortEarly: false });
+    const res = v.safeParse(schemas().PolicySchema, raw, { abortEarly: false });
     if (!res.success) {
       for (const issue of res.issues) {
         const d = describe(issue, true);
