@@ -1,0 +1,135 @@
+// The daemon answers `evaluate` before it writes the decision row, and writes it in the same turn: one row per
+// decision, named in the answer, on the record before anything else the daemon does touches the ledger.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cachedReaders } from "../src/daemon/cached.ts";
+import { daemonCore } from "../src/daemon/core.ts";
+import { deferringRecorder } from "../src/daemon/deferred.ts";
+import { daemonLog } from "../src/daemon/log.ts";
+import { ruleCache } from "../src/daemon/rules.ts";
+import { callerFacts } from "../src/gate/caller.ts";
+import { evaluateRequest } from "../src/gate/remote/evaluate.ts";
+import type { RecordRequest } from "../src/gate/remote/protocol.ts";
+import { createRecorder, openLedger } from "../src/ledger/index.ts";
+import { resolveCommand } from "../src/resolve/index.ts";
+import { fakeHome, testContext } from "./support/index.ts";
+
+const home = fakeHome();
+afterAll(() => home[Symbol.dispose]());
+
+const RULES = `version = 1
+[[policies]]
+name = "no-force-push"
+[policies.match]
+actions = ["git.push-force"]
+[policies.decision]
+effect = "deny"
+reason = "a force-push can destroy work that exists nowhere else"
+`;
+
+function setUp() {
+  const { ctx } = testContext(home);
+  const repo = join(home.home, "repo");
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(join(repo, "memnox.policies.toml"), RULES);
+  writeFileSync(ctx.paths.config, 'mode = "enforce"\n');
+  const recorder = deferringRecorder(createRecorder(ctx.paths, () => {}));
+  const rules = ruleCache({ paths: ctx.paths, onReload: () => {} });
+  const log = daemonLog(ctx.paths.daemonLog, ctx.clock);
+  const ping = async () => ({ pid: process.pid, version: ctx.version, startedAt: "" });
+  const core = daemonCore({ ctx, recorder, rules, readers: cachedReaders(ctx.paths), log, ping });
+  const request = (command: string) =>
+    evaluateRequest(
+      { surface: "hook", command, cwd: repo, canAsk: false, agent: "claude-code", session: "ses-deferred" },
+      {
+        version: ctx.version,
+        caller: callerFacts(ctx),
+        resolution: resolveCommand(command, { cwd: repo, home: home.home }),
+        digest: () => "0".repeat(64),
+        at: { epochMs: ctx.clock.now(), utcOffsetMinutes: 0 },
+      },
+    );
+  const rows = () => {
+    using ledger = openLedger(ctx.paths);
+    return ledger.select("SELECT * FROM events ORDER BY seq");
+  };
+  const close = () => {
+    rules.close();
+    recorder.close();
+  };
+  return { ctx, core, recorder, request, rows, close };
+}
+
+describe("the decision row of a socket evaluate", () => {
+  test("is not written on the answer's path; settle() writes exactly one, under the id the answer named", async () => {
+    const { core, recorder, request, rows, close } = setUp();
+    try {
+      const before = rows().length;
+      const reply = await core.evaluate(request("git push --force origin main"));
+      if (!("answer" in reply)) throw new Error(`decided in the seam: ${reply.local}`);
+      expect(reply.answer.effect).toBe("deny");
+      const id = reply.answer.eventId;
+      expect(id).toMatch(/^evt_/);
+      expect(recorder.waiting).toBe(1);
+      expect(rows().length).toBe(before);
+      core.settle();
+      core.settle();
+      const written = rows().slice(before);
+      expect(written.map((r) => [r.id, r.kind, r.effect, r.operation])).toEqual([
+        [id, "decision", "deny", "git.push-force"],
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  test("is on the record before an outcome that names it, even when nothing settled in between", async () => {
+    const { ctx, core, request, rows, close } = setUp();
+    try {
+      const before = rows().length;
+      const reply = await core.evaluate(request("git status"));
+      if (!("answer" in reply)) throw new Error(`decided in the seam: ${reply.local}`);
+      const parent = reply.answer.eventId ?? "";
+      const outcome: RecordRequest = {
+        method: "record",
+        inherit: true,
+        event: {
+          kind: "outcome",
+          surface: "hook",
+          operation: "git.status",
+          occurredAt: new Date(ctx.clock.now()).toISOString(),
+          parent,
+          exitCode: 0,
+        },
+      };
+      const { eventId } = core.record(outcome);
+      const written = rows().slice(before);
+      expect(written.map((r) => [r.id, r.kind])).toEqual([
+        [parent, "decision"],
+        [eventId ?? "", "outcome"],
+      ]);
+      // Inherited from the decision row, which only a written row can give.
+      expect(written[1]?.agentSessionId).toBe("ses-deferred");
+    } finally {
+      close();
+    }
+  });
+
+  test("is written by the next turn when no caller settles it (the egress proxy)", async () => {
+    const { core, request, rows, close } = setUp();
+    try {
+      const before = rows().length;
+      const reply = await core.evaluate(request("git push --force origin main"));
+      if (!("answer" in reply)) throw new Error(`decided in the seam: ${reply.local}`);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(
+        rows()
+          .slice(before)
+          .map((r) => r.id),
+      ).toEqual([reply.answer.eventId ?? ""]);
+    } finally {
+      close();
+    }
+  });
+});
