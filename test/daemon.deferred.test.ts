@@ -3,15 +3,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { EventInput } from "../src/core/event.ts";
 import { cachedReaders } from "../src/daemon/cached.ts";
 import { daemonCore } from "../src/daemon/core.ts";
-import { deferringRecorder } from "../src/daemon/deferred.ts";
+import { CHECKPOINT, deferringRecorder } from "../src/daemon/deferred.ts";
 import { daemonLog } from "../src/daemon/log.ts";
 import { ruleCache } from "../src/daemon/rules.ts";
 import { callerFacts } from "../src/gate/caller.ts";
 import { evaluateRequest } from "../src/gate/remote/evaluate.ts";
 import type { RecordRequest } from "../src/gate/remote/protocol.ts";
-import { createRecorder, openLedger } from "../src/ledger/index.ts";
+import { createRecorder, openLedger, type Recorder } from "../src/ledger/index.ts";
 import { resolveCommand } from "../src/resolve/index.ts";
 import { fakeHome, testContext } from "./support/index.ts";
 
@@ -34,7 +35,7 @@ function setUp() {
   mkdirSync(repo, { recursive: true });
   writeFileSync(join(repo, "memnox.policies.toml"), RULES);
   writeFileSync(ctx.paths.config, 'mode = "enforce"\n');
-  const recorder = deferringRecorder(createRecorder(ctx.paths, () => {}));
+  const recorder = deferringRecorder(createRecorder(ctx.paths, () => {}, { walAutoCheckpoint: 0 }));
   const rules = ruleCache({ paths: ctx.paths, onReload: () => {} });
   const log = daemonLog(ctx.paths.daemonLog, ctx.clock);
   const ping = async () => ({ pid: process.pid, version: ctx.version, startedAt: "" });
@@ -131,5 +132,69 @@ describe("the decision row of a socket evaluate", () => {
     } finally {
       close();
     }
+  });
+});
+
+describe("the WAL checkpoint", () => {
+  const counting = () => {
+    const seen = { rows: 0, checkpoints: [] as number[] };
+    const inner: Recorder = {
+      record: () => {
+        seen.rows += 1;
+        return { id: `evt_row${seen.rows}xx`, seq: seen.rows, hash: "h" };
+      },
+      keepRuleSet: () => {},
+      find: () => undefined,
+      checkpoint: () => {
+        seen.checkpoints.push(seen.rows);
+      },
+      failures: 0,
+      close: () => {},
+      [Symbol.dispose]: () => {},
+    };
+    return { seen, inner };
+  };
+  const row: EventInput = {
+    kind: "decision",
+    surface: "hook",
+    operation: "git.status",
+    occurredAt: "2026-11-30T12:00:00.000Z",
+  };
+
+  test("runs once writes have gone quiet, never on a row's own turn below the bound", async () => {
+    const { seen, inner } = counting();
+    const r = deferringRecorder(inner, { afterRows: 3, quietMs: 5, atMostRows: 100 });
+    for (let i = 0; i < 5; i++) {
+      r.later(row);
+      r.settle();
+      expect(seen.checkpoints).toEqual([]);
+    }
+    const ran = await new Promise<boolean>((resolve) => {
+      const poll = setInterval(() => {
+        if (seen.checkpoints.length === 0) return;
+        clearInterval(poll);
+        resolve(true);
+      }, 1);
+      setTimeout(() => resolve(false), 5_000);
+    });
+    expect(ran).toBe(true);
+    expect(seen.checkpoints).toEqual([5]);
+    r.close();
+  });
+
+  test("under constant writes it still runs at the bound, so the WAL cannot grow without end", () => {
+    const { seen, inner } = counting();
+    const r = deferringRecorder(inner, { afterRows: 3, quietMs: 60_000, atMostRows: 4 });
+    for (let i = 0; i < 9; i++) r.record(row);
+    expect(seen.checkpoints).toEqual([4, 8]);
+    r.close();
+    expect(seen.checkpoints).toEqual([4, 8, 9]);
+  });
+
+  test("the daemon's connection leaves checkpoints to it", () => {
+    const { ctx } = testContext(home);
+    using ledger = openLedger(ctx.paths, { walAutoCheckpoint: 0 });
+    expect(ledger.db.query("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: 0 });
+    expect(CHECKPOINT.afterRows).toBeLessThan(CHECKPOINT.atMostRows);
   });
 });

@@ -106,7 +106,9 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   ownerOnlyRoot(paths.root);
   const log = daemonLog(paths.daemonLog, ctx.clock);
   const startedAt = new Date(ctx.clock.now()).toISOString();
-  const recorder = deferringRecorder(createRecorder(paths, (t) => log.write("ledger", t.trim())));
+  const recorder = deferringRecorder(
+    createRecorder(paths, (t) => log.write("ledger", t.trim()), { walAutoCheckpoint: 0 }),
+  );
   let egress: EgressListeners | undefined;
   const ping = async (egressFor: string | undefined, held: AbortSignal) => {
     const at = egressFor ? await egress?.forSession(egressFor, held) : egress?.main;
