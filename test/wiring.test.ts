@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runCommand } from "citty";
+import { writeEgress } from "../src/daemon/egress/address.ts";
 import { verbTables } from "../src/resolve/index.ts";
 import { setupWith } from "../src/seams/cli/commands/setup.ts";
 import { writeStop } from "../src/state/stop.ts";
@@ -141,5 +142,21 @@ describe("doctor --wiring", () => {
     await using _daemon = await fakeSocket(sock);
     const lines = byseam(await wiringReport(testContext(home).ctx));
     expect(lines.daemon).toEqual({ seam: "daemon", status: "ok", words: `answering on ${sock}` });
+  });
+
+  test("egress: where the proxy listens, and what it cannot see either way", async () => {
+    using home = fakeHome();
+    const { ctx } = testContext(home);
+    const blind = ["ignores HTTP_PROXY/HTTPS_PROXY/ALL_PROXY", "path, headers and body of an HTTPS request"];
+    const idle = byseam(await wiringReport(ctx)).egress;
+    expect(idle?.status).toBe("idle");
+    expect(idle?.words).toContain("memnox run starts one of its own");
+    for (const b of blind) expect(idle?.words).toContain(b);
+    writeEgress(ctx.paths, { host: "127.0.0.1", port: 8888, pid: process.pid, startedAt: "" });
+    await using _daemon = await fakeSocket(ctx.paths.sock);
+    const ok = byseam(await wiringReport(ctx)).egress;
+    expect(ok?.status).toBe("ok");
+    expect(ok?.words).toContain("listens on http://127.0.0.1:8888");
+    for (const b of blind) expect(ok?.words).toContain(b);
   });
 });

@@ -15,10 +15,10 @@ import type {
 import { inheritParent } from "../gate/rows.ts";
 import type { StateReaders } from "../gate/wiring.ts";
 import { lazyInstant, stateDeps } from "../gate/wiring.ts";
-import type { Recorder } from "../ledger/index.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readHold } from "../state/pending.ts";
+import type { DeferringRecorder } from "./deferred.ts";
 import type { DaemonLog } from "./log.ts";
 import type { RuleCache } from "./rules.ts";
 
@@ -26,7 +26,7 @@ const NOTICE_GAP_MS = 30_000;
 
 export interface CoreParts {
   readonly ctx: Context;
-  readonly recorder: Recorder;
+  readonly recorder: DeferringRecorder;
   readonly rules: RuleCache;
   readonly readers: StateReaders;
   readonly log: DaemonLog;
@@ -39,6 +39,8 @@ export interface DaemonCore {
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
   record(r: RecordRequest): Replies["record"];
   ping(r: PingRequest, held: AbortSignal): Promise<PingReply>;
+  /** Writes the decision rows of answers already sent; the socket calls it right after each answer. */
+  settle(): void;
 }
 
 export function daemonCore(p: CoreParts): DaemonCore {
@@ -87,8 +89,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
           paths,
           {
             dry: false,
-            // Written before the answer leaves: a decision is on the record before the action can run.
-            record: (e) => p.recorder.record(e)?.id,
+            // The id is named in the answer; the row is written as soon as the answer has left (see deferred.ts).
+            record: (e) => p.recorder.later(e),
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
           },
@@ -125,5 +127,6 @@ export function daemonCore(p: CoreParts): DaemonCore {
       answered: { ...answered },
       ruleSets: p.rules.size,
     }),
+    settle: () => p.recorder.settle(),
   };
 }

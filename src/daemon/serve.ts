@@ -8,6 +8,7 @@ import { createArgsDigest, createRecorder } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";
 import { cachedReaders, stamp } from "./cached.ts";
 import { daemonCore } from "./core.ts";
+import { deferringRecorder } from "./deferred.ts";
 import { removeEgress, writeEgress } from "./egress/address.ts";
 import { daemonEgressGate } from "./egress/gate.ts";
 import { type EgressListeners, egressListeners } from "./egress/listeners.ts";
@@ -105,7 +106,9 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   ownerOnlyRoot(paths.root);
   const log = daemonLog(paths.daemonLog, ctx.clock);
   const startedAt = new Date(ctx.clock.now()).toISOString();
-  const recorder = createRecorder(paths, (t) => log.write("ledger", t.trim()));
+  const recorder = deferringRecorder(
+    createRecorder(paths, (t) => log.write("ledger", t.trim()), { walAutoCheckpoint: 0 }),
+  );
   let egress: EgressListeners | undefined;
   const ping = async (egressFor: string | undefined, held: AbortSignal) => {
     const at = egressFor ? await egress?.forSession(egressFor, held) : egress?.main;

@@ -56,7 +56,9 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
   try {
     switch (r.method) {
       case "evaluate":
-        return send(s, { id, ok: true, ...(await core.evaluate(r)) });
+        send(s, { id, ok: true, ...(await core.evaluate(r)) });
+        // The row follows its answer in the same turn: nothing else is read before it is on the record.
+        return core.settle();
       case "hold":
         return send(s, { id, ok: true, ...(await core.hold(r, s.data.aborts.signal)) });
       case "record":

@@ -64,6 +64,8 @@ export interface Recorder extends Disposable {
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
   /** One row by id (an outcome written by another process names its decision this way); never throws. */
   find(id: string): LedgerRow | undefined;
+  /** Copies the WAL back into the database now (passive: waits for nobody); a failure is reported, never thrown. */
+  checkpoint(): void;
   /** Rows this process could not write. */
   readonly failures: number;
   close(): void;
@@ -104,6 +106,13 @@ export function createRecorder(
         return open().select("SELECT * FROM events WHERE id = ?", id)[0];
       } catch {
         return undefined;
+      }
+    },
+    checkpoint() {
+      try {
+        ledger?.db.run("PRAGMA wal_checkpoint(PASSIVE)");
+      } catch (e) {
+        err(`memnox: could not checkpoint the ledger (${describeError(e)})\n`);
       }
     },
     get failures() {

@@ -54,6 +54,8 @@ export interface Ledger extends Disposable {
 export interface OpenOptions {
   /** Milliseconds a writer waits for another process's transaction; a hook must not wait long. */
   readonly busyTimeoutMs?: number;
+  /** WAL pages after which a commit also checkpoints (SQLite's 1000); 0 leaves checkpoints to the caller. */
+  readonly walAutoCheckpoint?: number;
 }
 
 /** Opens (creating when absent) the ledger at `paths.db`, 0600, in WAL mode, schema checked. */
@@ -68,6 +70,8 @@ export function openLedger(paths: Pick<Paths, "db">, opts: OpenOptions = {}): Le
     db = new Database(path, { create: true, strict: true });
     db.run(`PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 5000)}`);
     db.run("PRAGMA synchronous = NORMAL");
+    if (opts.walAutoCheckpoint !== undefined)
+      db.run(`PRAGMA wal_autocheckpoint = ${Math.trunc(opts.walAutoCheckpoint)}`);
     // WAL is recorded in the file itself: only a database this code has not yet set up needs switching.
     ensureSchema(db, path, () => db.run("PRAGMA journal_mode = WAL"));
     // A hook is often the last connection: keeping the WAL file spares the next one its creation and directory fsync.

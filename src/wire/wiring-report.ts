@@ -3,6 +3,7 @@
 
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
+import { egressBlindSpotsLine, proxyUrl, readEgress } from "../daemon/egress/address.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger, unwrittenCount } from "../ledger/index.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
@@ -258,15 +259,35 @@ async function answers(sock: string): Promise<boolean> {
   return (await pingDaemon(sock, { timeoutMs: 500 })) !== undefined;
 }
 
-async function daemon(ctx: Context): Promise<WiringLine> {
+async function daemon(ctx: Context): Promise<{ readonly line: WiringLine; readonly up: boolean }> {
   if (!existsSync(ctx.paths.sock))
-    return { seam: "daemon", status: "ok", words: "not running; seams evaluate in process, which is the same rules" };
-  if (await answers(ctx.paths.sock)) return { seam: "daemon", status: "ok", words: `answering on ${ctx.paths.sock}` };
+    return {
+      line: { seam: "daemon", status: "ok", words: "not running; seams evaluate in process, which is the same rules" },
+      up: false,
+    };
+  if (await answers(ctx.paths.sock))
+    return { line: { seam: "daemon", status: "ok", words: `answering on ${ctx.paths.sock}` }, up: true };
   return {
-    seam: "daemon",
-    status: "warn",
-    words: `${ctx.paths.sock} is there but nothing answers; seams evaluate in process`,
-    fix: "memnox daemon",
+    line: {
+      seam: "daemon",
+      status: "warn",
+      words: `${ctx.paths.sock} is there but nothing answers; seams evaluate in process`,
+      fix: "memnox daemon",
+    },
+    up: false,
+  };
+}
+
+/** Where agents' web traffic is ruled, and what the proxy cannot see whichever one runs. */
+function egress(ctx: Context, daemonUp: boolean): WiringLine {
+  const blind = egressBlindSpotsLine();
+  const at = readEgress(ctx.paths);
+  if (at && daemonUp)
+    return { seam: "egress", status: "ok", words: `the daemon's proxy listens on ${proxyUrl(at)}; ${blind}` };
+  return {
+    seam: "egress",
+    status: "idle",
+    words: `no daemon proxy listens; memnox run starts one of its own for its agent; ${blind}`,
   };
 }
 
@@ -329,7 +350,11 @@ export async function wiringLines(ctx: Context): Promise<WiringLine[]> {
     ...(await gitHooks(ctx)),
     await proxy(ctx),
     await session(ctx),
-    await daemon(ctx),
+    ...daemonAndEgress(ctx, await daemon(ctx)),
     ledger(ctx),
   ];
+}
+
+function daemonAndEgress(ctx: Context, d: { readonly line: WiringLine; readonly up: boolean }): WiringLine[] {
+  return [d.line, egress(ctx, d.up)];
 }
