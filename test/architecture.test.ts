@@ -91,8 +91,17 @@ describe("pure core", () => {
 });
 
 describe("hot path", () => {
-  // node:crypto pulls in Node's streams and zlib: 3 ms of every hook's start.
-  const heavy = ["citty", "consola", "@modelcontextprotocol/sdk", "yaml", "node:crypto", "@noble/ed25519"];
+  // node:crypto pulls in Node's streams and zlib: 3 ms of every hook's start; node:os and node:tty cost ~1 and ~5 ms.
+  const heavy = [
+    "citty",
+    "consola",
+    "@modelcontextprotocol/sdk",
+    "yaml",
+    "node:crypto",
+    "@noble/ed25519",
+    "node:os",
+    "node:tty",
+  ];
   for (const face of ["hook", "shim", "shell", "mcp-proxy"]) {
     test(`the ${face} face loads none of ${heavy.join(", ")} statically`, () => {
       const { packages } = closure(join(ROOT, "src/seams", face, "index.ts"));

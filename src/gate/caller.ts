@@ -2,7 +2,6 @@
 // run's declared scope and paths, where the session started, and the checked-out branch.
 
 import { realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Action } from "../core/action.ts";
 import type { Context } from "../ports/context.ts";
@@ -37,9 +36,9 @@ export function withRealTargets(action: Action): Action {
   return targets.length === action.targets.length ? action : { ...action, targets };
 }
 
-/** Always writable whatever the boundary: the system temp directories and the device files. */
+/** Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads) and /dev. */
 export function exemptDirs(ctx: Pick<Context, "env">): string[] {
-  const dirs = [tmpdir(), "/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? ""].filter(Boolean);
+  const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? ""].filter(Boolean);
   return [...new Set(dirs.flatMap((d) => [d, real(d)]))];
 }
 

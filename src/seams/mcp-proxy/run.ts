@@ -1,8 +1,8 @@
 // runProxy: start the real server as a child and pump lines both ways through the one inspection point.
-import { constants } from "node:os";
 import { MemnoxError } from "../../core/errors.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Env } from "../../ports/index.ts";
+import { signalNumber } from "../shared/child.ts";
 import { type HookedLookup, ProxyCore } from "./core.ts";
 import { LineSplitter } from "./framing.ts";
 import { loadManifest, ManifestBuilder } from "./manifest.ts";
@@ -203,6 +203,6 @@ function signalGroup(child: Child, sig: NodeJS.Signals): void {
 
 function exitCodeOf(child: Child): number {
   const signal = child.signalCode;
-  if (signal) return 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0);
+  if (signal) return 128 + signalNumber(signal);
   return child.exitCode ?? 1;
 }

@@ -1,5 +1,4 @@
 // Run the real program as our child: same stdio and terminal, signals forwarded, its exit code handed back.
-import { constants } from "node:os";
 import type { Env } from "../../ports/index.ts";
 
 const FORWARDED = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH"] as const;
@@ -32,9 +31,16 @@ export async function runChild(
   try {
     const code = await child.exited;
     const signal = child.signalCode;
-    const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : code;
+    const exitCode = signal ? 128 + signalNumber(signal) : code;
     return { exitCode, durationMs: Math.round(performance.now() - started) };
   } finally {
     for (const [sig, h] of handlers) process.off(sig, h);
   }
+}
+
+/** Loaded only when a child died of a signal: the bundle hoists a builtin import into every face's start. */
+export function signalNumber(signal: number | string): number {
+  if (typeof signal === "number") return signal;
+  const { signals } = (require("node:os") as typeof import("node:os")).constants;
+  return signals[signal as keyof typeof signals] ?? 0;
 }
