@@ -1,7 +1,7 @@
 // Waiting on a readiness signal rather than a clock: resolve when a check holds, looked at on every change in `dir`.
 import { mkdirSync, watch } from "node:fs";
 
-/** Resolves with the check's value once it is truthy; `dir` is watched, so nothing polls on a timer. */
+/** Resolves with the check's value once it is truthy, looked at on every change in `dir` and, as a backstop, 4 times a second. */
 export function whenChanged<T>(dir: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   mkdirSync(dir, { recursive: true });
   return new Promise((resolve, reject) => {
@@ -15,12 +15,16 @@ export function whenChanged<T>(dir: string, check: () => T | undefined, timeoutM
       if (!v) return;
       watcher.close();
       clearTimeout(timer);
+      clearInterval(backstop);
       resolve(v);
     };
     const watcher = watch(dir, { recursive: false }, look);
+    // A check that threw on a busy ledger, or a change the watcher folded away, is looked at again shortly.
+    const backstop = setInterval(look, 250);
     // A failure after this long names what never happened, rather than hanging the suite.
     const timer = setTimeout(() => {
       watcher.close();
+      clearInterval(backstop);
       reject(new Error(`nothing in ${dir} satisfied the check`));
     }, timeoutMs);
     look();
