@@ -54,6 +54,8 @@ export interface DestroyingCommand {
   /** The exact argv, when the seam has it (see `isWorkDestroying`). */
   readonly argv?: readonly string[];
   readonly agent?: string | undefined;
+  /** The repository a milestone was already kept in for this very call (the session's first write). */
+  readonly keptIn?: string;
 }
 
 /** Before a command that destroys work, at most once every 20 seconds per session. */
@@ -64,6 +66,11 @@ export async function milestoneBeforeDestroy(deps: AutoDeps, c: DestroyingComman
     if (!root) return { status: "not-a-repository" };
     const now = deps.clock.now();
     const session = c.session || NO_SESSION;
+    // The same tree a moment ago: a second milestone would only use up one of the twenty kept.
+    if (c.keptIn === root) {
+      changeSession(deps.checkpoints, session, now, () => ({ destroyAtMs: now }), deps.log);
+      return { status: "owed-nothing", repo: root };
+    }
     const last = readCheckpoints(deps.checkpoints, now, deps.log).sessions[session]?.destroyAtMs;
     if (last !== undefined && now >= last && now - last < DESTROY_THROTTLE_MS) return { status: "throttled" };
     const names = [...new Set(c.actions.map((a) => a.name).filter((n) => n !== "shell.execute"))];

@@ -143,6 +143,17 @@ describe("before a command that destroys work", () => {
   });
 });
 
+describe("a first write that also destroys", () => {
+  test("keeps one milestone, and counts it as the session's destroy milestone for the throttle", async () => {
+    const { a, deps } = world();
+    const first = await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path });
+    expect(first.status).toBe("taken");
+    const call = { session: "s1", cwd: a.path, actions: [act("filesystem.delete")] };
+    expect((await milestoneBeforeDestroy(deps, { ...call, keptIn: a.path })).status).toBe("owed-nothing");
+    expect((await milestoneBeforeDestroy(deps, call)).status).toBe("throttled");
+  });
+});
+
 describe("the hook", () => {
   const rmRf = { name: "filesystem.delete", class: "destructive" as const, targets: [], arguments: {} };
   const cases: ["allow" | "ask" | "deny", boolean][] = [
@@ -166,7 +177,8 @@ describe("the hook", () => {
       const gate = scriptedGate({ answers: [{ effect, reason: "deletes", actions: [rmRf] }] });
       const posture = { mode: "enforce" as const, failOpen: false, stopped: false };
       expect(await handleHook(ctx, { gate: () => gate, posture: async () => posture })).toBe(0);
-      expect(a.git("for-each-ref", "refs/memnox/").trim() !== "").toBe(kept);
+      // The session's first write and the destruction are one tree: one milestone, not two.
+      expect(a.git("for-each-ref", "refs/memnox/").trim().split("\n").filter(Boolean)).toHaveLength(kept ? 1 : 0);
     });
   }
 });

@@ -23,9 +23,11 @@ export async function keepMilestones(ctx: Context, c: MilestoneCall): Promise<vo
   try {
     const { milestoneBeforeDestroy, milestoneBeforeFirstWrite, rewindDeps } = await import("../../rewind/index.ts");
     const deps = rewindDeps(ctx);
+    let keptIn: string | undefined;
     if (writes && c.session) {
       const target = c.actions.find((a) => WRITES.has(a.class))?.targets.find((t) => t.startsWith("/"));
-      await milestoneBeforeFirstWrite(deps, { session: c.session, path: target ?? c.cwd, agent: c.agent });
+      const r = await milestoneBeforeFirstWrite(deps, { session: c.session, path: target ?? c.cwd, agent: c.agent });
+      if (r.status === "taken") keptIn = r.repo;
     }
     if (destroys) {
       await milestoneBeforeDestroy(deps, {
@@ -34,6 +36,7 @@ export async function keepMilestones(ctx: Context, c: MilestoneCall): Promise<vo
         actions: c.actions,
         agent: c.agent,
         ...(c.argv ? { argv: c.argv } : {}),
+        ...(keptIn ? { keptIn } : {}),
       });
     }
   } catch (e) {
