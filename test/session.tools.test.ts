@@ -210,6 +210,25 @@ test("status: the mode, what is held and why, wariness, probation and today's co
   expect(r.text).toContain("this tool reads session ses_alpha (started by memnox run)");
 });
 
+test("replay shows the session's calls still held for a person, with the memnox approve that answers each", async () => {
+  const now = Date.parse("2026-11-30T12:00:00.000Z");
+  const hold = createHold(home.join(".memnox", "pending"), {
+    surface: "mcp",
+    agent: "claude-code",
+    session: "ses_alpha",
+    action: "mcp.slack.post_message",
+    reason: "posts ask first",
+    nowMs: now - 5 * 60_000,
+    ttlMs: 3_600_000,
+  });
+  const c = await connect({ env: { MEMNOX_SESSION: "ses_alpha" } });
+  const r = await c.call("replay");
+  expect(r.isError).toBe(false);
+  expect(r.text).toMatch(
+    new RegExp(`waiting +mcp\\.slack\\.post_message .*5m for a person: posts ask first; memnox approve ${hold.id}`),
+  );
+});
+
 describe("decisions evaluates and runs nothing", () => {
   test("an action, a path and a command line, each with the rule that covers it", async () => {
     const before = ledgerRows().length;

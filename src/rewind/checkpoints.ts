@@ -55,6 +55,13 @@ export function changeSession(
   });
 }
 
+/** The repositories a session kept a milestone in, as far as the file remembers; a reader never sets the file aside. */
+export function sessionRepos(file: string, session: string): string[] {
+  const text = readTextIfExists(file);
+  const cp = text === undefined ? undefined : parse(text);
+  return Object.keys(cp?.sessions[session]?.repos ?? {});
+}
+
 export function updateSession(cp: Checkpoints, session: string, nowMs: number, change: SessionChange): Checkpoints {
   const before: SessionCheckpoints = cp.sessions[session] ?? { repos: {}, touchedAtMs: nowMs };
   const after: SessionCheckpoints = { ...before, ...change(before), touchedAtMs: nowMs };

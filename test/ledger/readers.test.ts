@@ -226,11 +226,16 @@ describe("replay --json", () => {
       "agent",
       "failures",
       "from",
+      "milestones",
+      "pauses",
       "refusals",
       "session",
       "steps",
       "to",
+      "waiting",
     ]);
+    // Nothing held, paused or kept for a session that exists only in the ledger.
+    expect([r.waiting, r.pauses, r.milestones]).toEqual([[], [], []]);
     expect(r).toMatchObject({ session: "ses_a", agent: "claude-code", actions: 6, failures: 1, refusals: 2 });
     const step = (name: string) => r.steps.find((s: { id: string }) => s.id === id(name));
     expect(step("push")).toMatchObject({ step: 2, trigger: "failure", marked: true });

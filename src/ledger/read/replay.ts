@@ -3,6 +3,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import type { Ledger } from "../store.ts";
 import { type Entry, entryJson, joinEntries } from "./entries.ts";
 import { clock, entryLine, shortId } from "./format.ts";
+import { asideLines, NO_ASIDES, type ReplayAsides } from "./replay-asides.ts";
 import { childrenOf, sessionRows } from "./window.ts";
 
 export const MARKED_BEFORE = 5;
@@ -20,6 +21,8 @@ export interface Replay {
   readonly session: string;
   readonly agent: string | null;
   readonly steps: readonly ReplayStep[];
+  /** Read from beside the ledger: held calls still waiting, pause records, milestones. */
+  readonly asides: ReplayAsides;
 }
 
 /** The named session (an unambiguous prefix will do), or the most recent one. */
@@ -55,7 +58,7 @@ export function newestSessionOf(ledger: Ledger, agent: string): string | undefin
   );
 }
 
-export function buildReplay(ledger: Ledger, session: string): Replay {
+export function buildReplay(ledger: Ledger, session: string, asides: ReplayAsides = NO_ASIDES): Replay {
   const rows = sessionRows(ledger, session);
   const entries = joinEntries(
     rows,
@@ -84,6 +87,7 @@ export function buildReplay(ledger: Ledger, session: string): Replay {
       trigger: triggerOf(e),
       before: before.get(e.row.id) ?? [],
     })),
+    asides,
   };
 }
 
@@ -110,14 +114,24 @@ export function replayJson(r: Replay): Record<string, unknown> {
       before: s.before,
       ...entryJson(s.entry),
     })),
+    waiting: r.asides.waiting,
+    pauses: r.asides.pauses,
+    milestones: r.asides.milestones,
   };
 }
 
 export function renderReplay(r: Replay): string[] {
   const j = replayJson(r);
   const head = `session ${r.session}${r.agent ? ` · ${r.agent}` : ""} · ${j.actions} action(s), ${j.failures} failed, ${j.refusals} refused`;
-  const lines = [head];
+  const waiting = r.asides.waiting.length;
+  const lines = [waiting ? `${head}, ${waiting} waiting for a person` : head];
+  const asides = asideLines(r.asides);
+  // Asides go in where their time falls among the rows, so a hold sits right under the call it holds.
+  const flush = (until?: string) => {
+    while (asides[0] && (until === undefined || asides[0].at < until)) lines.push(`       ${asides.shift()?.text}`);
+  };
   for (const s of r.steps) {
+    flush(s.entry.row.occurredAt);
     const mark = s.trigger ? "!" : s.before.length ? ">" : " ";
     const no = s.step === null ? "    " : String(s.step).padStart(4);
     lines.push(`${mark}${no}  ${entryLine(s.entry)}`);
@@ -126,6 +140,7 @@ export function renderReplay(r: Replay): string[] {
       lines.push(`        ${why}memnox trace ${shortId(s.entry.row.id)}`);
     }
   }
+  flush();
   if (r.steps.length)
     lines.push(
       "",

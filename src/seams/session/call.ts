@@ -37,7 +37,7 @@ export async function callTool(deps: SessionDeps, name: string, args: unknown): 
         parse(SCHEMAS.status, args);
         return status(deps);
       case "replay":
-        return replay(deps, parse(SCHEMAS.replay, args));
+        return await replay(deps, parse(SCHEMAS.replay, args));
       case "decisions":
         return await decisions(deps, parse(SCHEMAS.decisions, args));
       case "rewind":

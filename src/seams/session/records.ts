@@ -1,7 +1,7 @@
 // why, replay and status: the ledger readers `memnox why`, `memnox replay` and `memnox report` use, scoped to this
 // session and said compactly.
 import { joinEntries } from "../../ledger/read/entries.ts";
-import { buildReplay, pickSession, renderReplay } from "../../ledger/read/replay.ts";
+import { buildReplay, pickSession, type Replay, renderReplay } from "../../ledger/read/replay.ts";
 import { buildReport, type Report } from "../../ledger/read/report.ts";
 import { findEntry, renderWhy } from "../../ledger/read/why.ts";
 import { childrenOf, rowsIn } from "../../ledger/read/window.ts";
@@ -12,6 +12,7 @@ import { probationInForce, readProbation } from "../../state/probation.ts";
 import { stopInForce } from "../../state/stop.ts";
 import { withLedger } from "../cli/commands/ledger-open.ts";
 import { MODE_LINE } from "../hook/boundary.ts";
+import { withAsides } from "../shared/replay-asides.ts";
 import { refused, said, type ToolAnswer } from "./answer.ts";
 import type { SessionDeps } from "./deps.ts";
 import { noSessionLines, sessionWords, whichSession } from "./which.ts";
@@ -33,20 +34,23 @@ export function why(deps: SessionDeps, args: { event?: string | undefined }): To
   );
 }
 
-export function replay(deps: SessionDeps, args: { session?: string | undefined }): ToolAnswer {
+export async function replay(deps: SessionDeps, args: { session?: string | undefined }): Promise<ToolAnswer> {
   const { ctx } = deps;
-  return withLedger(
+  const read = withLedger(
     ctx,
-    (ledger) => {
+    (ledger): ToolAnswer | Replay => {
       const ref = whichSession(ctx.env, ledger);
       const session = args.session ? pickSession(ledger, args.session) : ref.id;
       if (!session) return refused(noSessionLines(ref));
       const r = buildReplay(ledger, session);
       if (r.steps.length === 0) return said([`nothing recorded for ${sessionWords(ref)} yet.`]);
-      return said(renderReplay(r), { keep: "tail", pinned: 1 });
+      return r;
     },
     () => said(NOTHING_YET),
   );
+  if (!("steps" in read)) return read;
+  // The same holds, pauses and milestones `memnox replay` shows, read after the ledger is closed.
+  return said(renderReplay(await withAsides(ctx, read)), { keep: "tail", pinned: 1 });
 }
 
 export function status(deps: SessionDeps): ToolAnswer {

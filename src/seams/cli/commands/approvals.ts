@@ -58,6 +58,9 @@ function answer(ctx: Context, id: string, grant: boolean, session: boolean, json
       ctx,
       grant ? "memnox.approve" : "memnox.deny",
       `${by} ${grant ? "approved" : "denied"} ${id} (${result.hold.action})`,
+      "cli",
+      // Named to the held call's session, so its replay shows who answered it once the hold is no longer waiting.
+      result.hold.session,
     );
   }
   emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);

@@ -1,7 +1,9 @@
-// `memnox replay [session]`: the session step by step, the five actions before each failure or refusal marked.
+// `memnox replay [session]`: the session step by step, the five actions before each failure or refusal marked, with
+// its held calls still waiting, its pauses and its milestones in the same column.
 
 import { MemnoxError } from "../../../core/errors.ts";
 import { buildReplay, pickSession, renderReplay, replayJson } from "../../../ledger/read/replay.ts";
+import { withAsides } from "../../shared/replay-asides.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { noLedgerLine, withLedger } from "./ledger-open.ts";
@@ -14,18 +16,17 @@ export const replay: CommandFactory = (ctx) =>
       last: { type: "boolean", description: "the most recent session" },
       json: { type: "boolean", description: "structured output" },
     },
-    run({ args }) {
+    async run({ args }) {
       if (args.last && args.session) throw new MemnoxError("usage", "give a session or --last, not both");
-      return withLedger(
+      const fromLedger = withLedger(
         ctx,
-        (ledger) => {
-          const r = buildReplay(ledger, pickSession(ledger, args.last ? undefined : args.session));
-          emit(ctx, args.json, replayJson(r), () => renderReplay(r));
-          return 0;
-        },
+        (ledger) => buildReplay(ledger, pickSession(ledger, args.last ? undefined : args.session)),
         () => {
           throw new MemnoxError("not_found", noLedgerLine(ctx));
         },
       );
+      const r = await withAsides(ctx, fromLedger);
+      emit(ctx, args.json, replayJson(r), () => renderReplay(r));
+      return 0;
     },
   });
