@@ -65,6 +65,8 @@ export function daemonEgressGate(
   return {
     async decide(host, caller) {
       const reply = await core.evaluate(egressRequest(paths, host, caller, now(), empty, tz, version));
+      // The request goes out, or is refused, only after its row is written: no seam waits on this answer's speed.
+      core.settle();
       if ("answer" in reply) return reply.answer;
       throw new Error(reply.local);
     },
