@@ -1,21 +1,25 @@
 // Several declared environments: the real engine rules on each, the strictest verdict applies, the row names the
 // environment that decided, and a replay of that row reproduces it.
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import type { Action } from "../src/core/action.ts";
 import type { Mode } from "../src/core/effect.ts";
 import type { EventInput } from "../src/core/event.ts";
 import type { PolicyRequest, StateFact } from "../src/core/request.ts";
+import { egressRequest } from "../src/daemon/egress/gate.ts";
 import { decide } from "../src/gate/decide.ts";
 import type { GateDeps, RuleSetView } from "../src/gate/deps.ts";
 import { environmentsOf, environmentVariable } from "../src/gate/environments.ts";
 import { replayWith } from "../src/gate/replay.ts";
 import type { DeclaredScope } from "../src/gate/scope.ts";
+import { noteSessionStart, sessionStart } from "../src/gate/sessions.ts";
 import type { GateRequest } from "../src/gate/types.ts";
 import { draftFrom } from "../src/ledger/normalize.ts";
 import { compareVerdict } from "../src/ledger/reproduce.ts";
 import type { LedgerRow } from "../src/ledger/row.ts";
 import { chained } from "../src/ledger/store.ts";
 import { ruleSetFromSources, sha256 } from "../src/policy/load/index.ts";
+import { memnoxPaths } from "../src/state/paths.ts";
 import { answerHold, claimGrant, createHold, fingerprint, readHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
 
@@ -257,5 +261,26 @@ describe("one environment or none behaves as before", () => {
     expect(d.asked[0]?.environment).toBeUndefined();
     expect(d.rows[0]?.request?.environment).toBeUndefined();
     expect(a.decided).toEqual({ action: "database.drop", target: "orders" });
+  });
+});
+
+describe("a run's session start", () => {
+  test("carries every declared environment to the egress proxy's request; an older file's one still reads", () => {
+    const home = dir.join(`home-${crypto.randomUUID()}`);
+    const paths = memnoxPaths({ HOME: home, MEMNOX_HOME: `${home}/.memnox` });
+    const at = { epochMs: NOW, utcOffsetMinutes: 0 };
+    noteSessionStart(paths, {
+      session: "ses_two",
+      agent: "claude",
+      cwd: home,
+      startedAt: new Date(NOW).toISOString(),
+      environments: ["staging", "production"],
+    });
+    const two = egressRequest(paths, "api.example", { session: "ses_two" }, at, "d", undefined, "1");
+    expect(two.caller.environments).toEqual(["staging", "production"]);
+    mkdirSync(`${paths.root}/sessions`, { recursive: true });
+    const old = { session: "ses_old", agent: "claude", cwd: home, startedAt: "2026-11-30T11:00:00.000Z" };
+    writeFileSync(`${paths.root}/sessions/ses_old.json`, JSON.stringify({ ...old, environment: "production" }));
+    expect(sessionStart(paths, "ses_old")?.environments).toEqual(["production"]);
   });
 });
