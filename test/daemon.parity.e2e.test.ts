@@ -35,6 +35,15 @@ effect = "ask"
 reason = "history is read in a window"
 
 [[policies]]
+name = "no-production-pushes"
+[policies.match]
+actions = ["git.push"]
+environments = ["production"]
+[policies.decision]
+effect = "deny"
+reason = "nothing is pushed while production is declared"
+
+[[policies]]
 name = "issues-in-our-org-only"
 [policies.match]
 actions = ["mcp.github.*"]
@@ -149,3 +158,25 @@ test("in process and through the daemon, every corpus line gets the same verdict
   expect(answered).toBeGreaterThan(requests.length / 2);
   expect(requests.length).toBeGreaterThan(1000);
 }, 30_000);
+
+test("several declared environments cross the socket: the daemon rules on each, as the seam would", async () => {
+  const env = { MEMNOX_ENV: "staging,production" };
+  const ctx = { ...testContext(home, { cwd: repo.path, env }).ctx, version: version() };
+  const viaDaemon = createGate(ctx);
+  const inProcess = createGate({ ...ctx, paths: { ...ctx.paths, sock: join(home.path, "no-daemon.sock") } });
+  const req: GateRequest = {
+    surface: "hook",
+    command: "git push origin main",
+    cwd: repo.path,
+    agent: "claude-code",
+    session: "ses-parity-envs",
+    canAsk: false,
+  };
+  const before = (await daemon.ping())?.answered.evaluate ?? 0;
+  const remote = verdict(await viaDaemon.decide(req));
+  expect((await daemon.ping())?.answered.evaluate).toBe(before + 1);
+  expect(remote).toEqual(verdict(await inProcess.decide(req)));
+  expect(remote.effect).toBe("deny");
+  expect(remote.rule?.name).toBe("no-production-pushes");
+  expect(remote.decided?.environment).toBe("production");
+});

@@ -21,7 +21,10 @@ export interface RecordedRequest {
   readonly cwd: string;
   readonly agent?: string;
   readonly role?: string;
+  /** The environment the rules were asked about; with several declared, the one whose verdict decided. */
   readonly environment?: string;
+  /** Every environment declared, when there were several: each was ruled on and the strictest applied. */
+  readonly environments?: readonly string[];
   readonly branch?: string;
   readonly scope: "in_scope" | "out_of_scope" | "undeclared";
   readonly facts: readonly StateFact[];

@@ -37,7 +37,7 @@ const Evaluate = v.object({
   caller: v.object({
     agent: opt(str),
     session: opt(str),
-    environment: opt(str),
+    environments: opt(strings),
     role: opt(str),
     scope: opt(Scope),
   }),

@@ -21,7 +21,10 @@ export interface Assessment {
   readonly agent: string | undefined;
   readonly session: string | undefined;
   readonly boundary: Boundary | undefined;
+  /** One per action and declared environment, in that order. */
   readonly requests: readonly PolicyRequest[];
+  /** The request the combined verdict came from: its action, in the environment that decided. */
+  readonly deciding: PolicyRequest;
   /** Each action on its own, for `memnox check`. */
   readonly perAction: readonly ActionAssessment[];
   /** Every action together: what the seam applies. */
@@ -37,16 +40,22 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
-  const requests = resolution.actions.map((action) => policyRequest(req, deps, action, agent, boundary));
+  // No environment declared is one evaluation without one; several are each ruled on, the strictest applying.
+  const declared = deps.caller.environments ?? [];
+  const environments = declared.length > 0 ? declared : [undefined];
+  const byAction = resolution.actions.map((action) =>
+    environments.map((env) => policyRequest(req, deps, action, agent, boundary, env)),
+  );
+  const requests = byAction.flat();
   const lineWide: Finding[] = [];
   const head = resolution.actions[0];
   const opaque = resolution.actions.find((a) => a.name === "shell.unknown");
   const why = resolution.parseError ?? (opaque ? "it is nested too deep or could not be read" : undefined);
   if (head && why) lineWide.push(unparsable(head, why));
   if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
-  const perFindings = requests.map((r) => [
-    ruleFinding(r.action, rules.evaluate(r, facts, at)),
-    ...ownChecks({ action: r.action, agent, session, facts, boundary, nowMs: at.epochMs }),
+  const perFindings = resolution.actions.map((action, i) => [
+    ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
+    ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
   ]);
   const combined = combine([...perFindings.flat(), ...lineWide]);
   return {
@@ -57,14 +66,28 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     session,
     boundary,
     requests,
+    deciding: decidingRequest(requests, combined),
     // What refuses the whole line (unreadable line or rules) shows on its head, so no row reads allow beside a deny.
-    perAction: requests.map((r, i) => ({
-      action: r.action,
+    perAction: resolution.actions.map((action, i) => ({
+      action,
       combined: combine([...(perFindings[i] ?? []), ...(i === 0 ? lineWide : [])]),
     })),
     combined,
     because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
   };
+}
+
+/**
+ * The deciding action in the environment whose verdict won. A finding of memnox's own (boundary, probation) holds
+ * in every environment and wins only where no rule was as strict, so any of them replays it: the first is taken.
+ */
+function decidingRequest(requests: readonly PolicyRequest[], combined: Combined): PolicyRequest {
+  const { action, environment } = combined.deciding;
+  const found =
+    requests.find((p) => p.action === action && (environment === undefined || p.environment === environment)) ??
+    requests[0];
+  if (!found) throw new Error("a decision needs at least one action");
+  return found;
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {
@@ -78,16 +101,17 @@ function policyRequest(
   action: Action,
   agent: string | undefined,
   boundary: Boundary | undefined,
+  environment: string | undefined,
 ): PolicyRequest {
   const c = deps.caller;
   const branch = action.branch || c.branch(req.cwd);
   return {
     action,
     cwd: req.cwd,
-    scope: scopeFit(c.scope, action, c.environment, boundary?.exempt ?? []),
+    scope: scopeFit(c.scope, action, environment, boundary?.exempt ?? []),
     ...(agent ? { agent } : {}),
     ...(c.role ? { role: c.role } : {}),
-    ...(c.environment ? { environment: c.environment } : {}),
+    ...(environment ? { environment } : {}),
     ...(branch ? { branch } : {}),
   };
 }

@@ -1,5 +1,5 @@
-// Facts about the caller, each from one documented source: the hook's agent or MEMNOX_AGENT_NAME, MEMNOX_ENV,
-// run's declared scope and paths, where the session started, and the checked-out branch.
+// Facts about the caller, each from one documented source: the hook's agent or MEMNOX_AGENT_NAME, MEMNOX_ENV (one
+// environment or several), run's declared scope and paths, where the session started, and the checked-out branch.
 
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -8,6 +8,7 @@ import type { Context } from "../ports/context.ts";
 import { currentBranch, repoRoot } from "../state/repo.ts";
 import type { Boundary } from "./boundary.ts";
 import type { CallerFacts } from "./deps.ts";
+import { environmentsOf } from "./environments.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
 
@@ -70,12 +71,13 @@ export function declaredScopeOf(raw: unknown): DeclaredScope | undefined {
 export function callerFacts(ctx: Context): CallerFacts {
   const env = ctx.env;
   const scope = declaredScope(env);
+  const environments = environmentsOf(env.MEMNOX_ENV);
   const exempt = exemptDirs(ctx);
   const declaredRoots = [...(scope?.paths ?? []), ...(scope?.repos ?? [])];
   return {
     ...(env.MEMNOX_AGENT_NAME ? { agent: env.MEMNOX_AGENT_NAME } : {}),
     ...(env.MEMNOX_SESSION ? { session: env.MEMNOX_SESSION } : {}),
-    ...(env.MEMNOX_ENV ? { environment: env.MEMNOX_ENV } : {}),
+    ...(environments.length > 0 ? { environments } : {}),
     ...(env.MEMNOX_ROLE ? { role: env.MEMNOX_ROLE } : {}),
     ...(scope ? { scope } : {}),
     branch: (cwd) => currentBranch(cwd),

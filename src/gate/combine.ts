@@ -12,6 +12,8 @@ export interface Finding {
   readonly source: Source;
   readonly reason: string;
   readonly verdict?: Verdict;
+  /** The declared environment the rules were asked about; memnox's own checks do not depend on one. */
+  readonly environment?: string;
 }
 
 export interface Combined {
@@ -30,13 +32,14 @@ export interface Combined {
 }
 
 /** A verdict as a finding, with the effect enforce applies (allow when only an observe-mode rule decided). */
-export function ruleFinding(action: Action, verdict: Verdict): Finding {
+export function ruleFinding(action: Action, verdict: Verdict, environment?: string): Finding {
   return {
     action,
     effect: verdict.effect,
     source: verdict.governed ? "rule" : "ungoverned",
     reason: verdict.reason,
     verdict,
+    ...(environment !== undefined ? { environment } : {}),
   };
 }
 

@@ -148,7 +148,7 @@ export function createGate(ctx: Context): GateServices {
           session,
           action: answer.decided.action,
           target: answer.decided.target,
-          environment: caller.environment,
+          environment: answer.decided.environment,
           reason: answer.reason,
           rule: answer.rule,
           nowMs: ctx.clock.now(),

@@ -31,7 +31,8 @@ export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnsw
 }
 
 async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settings: Settings): Promise<GateAnswer> {
-  const { resolution, rules, facts, agent, session, boundary, requests, combined, because } = assess(req, deps, at);
+  const assessed = assess(req, deps, at);
+  const { resolution, rules, facts, agent, session, boundary, requests, combined, because } = assessed;
   const mode = settings.mode;
   let effect: Effect = mode === "enforce" ? combined.effect : "allow";
   let reason = because;
@@ -39,7 +40,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   let grantedBy: string | undefined;
   const deciding = combined.deciding.action;
   const target = grantTarget(deciding, req, deps);
-  const parts = { agent, action: deciding.name, target, environment: deps.caller.environment };
+  // The environment that decided: a grant given for production is not spent on staging's question.
+  const environment = assessed.deciding.environment;
+  const parts = { agent, action: deciding.name, target, environment };
   if (effect === "ask") {
     const grant = deps.claimGrant(parts, session, at.epochMs);
     if (grant) {
@@ -60,7 +63,8 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       agent,
       session,
       requests,
-      deciding,
+      deciding: assessed.deciding,
+      declared: deps.caller.environments ?? [],
       boundary,
     }),
   );
@@ -89,7 +93,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(eventId ? { eventId } : {}),
     ...(holdId ? { holdId } : {}),
     actions: resolution.actions,
-    decided: { action: deciding.name, target },
+    decided: { action: deciding.name, target, ...(environment !== undefined ? { environment } : {}) },
     stopped: false,
   };
 }
@@ -110,17 +114,21 @@ interface RowInput {
   readonly agent: string | undefined;
   readonly session: string | undefined;
   readonly requests: readonly PolicyRequest[];
-  readonly deciding: Action;
+  /** The deciding action's request, in the environment that decided. */
+  readonly deciding: PolicyRequest;
+  /** Every environment declared; recorded beside the deciding one only when there were several. */
+  readonly declared: readonly string[];
   readonly boundary: Boundary | undefined;
 }
 
 function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
-  const decidingRequest = r.requests.find((p) => p.action === r.deciding) ?? r.requests[0];
-  const withheld = targetsAreArguments(r.deciding);
-  const recorded: RecordedRequest | undefined = decidingRequest && {
-    action: r.deciding.name,
-    class: r.deciding.class,
-    targets: withheld ? [] : r.deciding.targets,
+  const decidingRequest = r.deciding;
+  const action = decidingRequest.action;
+  const withheld = targetsAreArguments(action);
+  const recorded: RecordedRequest = {
+    action: action.name,
+    class: action.class,
+    targets: withheld ? [] : action.targets,
     cwd: req.cwd,
     scope: decidingRequest.scope,
     facts: r.facts,
@@ -132,6 +140,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(decidingRequest.agent ? { agent: decidingRequest.agent } : {}),
     ...(decidingRequest.role ? { role: decidingRequest.role } : {}),
     ...(decidingRequest.environment ? { environment: decidingRequest.environment } : {}),
+    ...(r.declared.length > 1 ? { environments: r.declared } : {}),
     ...(decidingRequest.branch ? { branch: decidingRequest.branch } : {}),
   };
   const c = r.combined;
@@ -139,9 +148,9 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     kind: "decision",
     occurredAt: new Date(at.epochMs).toISOString(),
     surface: req.surface,
-    operation: r.deciding.name,
+    operation: action.name,
     classes: [...new Set(r.requests.map((p) => p.action.class))],
-    ...(withheld ? {} : { resourceRef: r.deciding.targets.join(" ").slice(0, 512) }),
+    ...(withheld ? {} : { resourceRef: action.targets.join(" ").slice(0, 512) }),
     effect: r.effect,
     enforceEffect: c.wouldEffect,
     mode: r.mode,
@@ -154,7 +163,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(r.session ? { session: r.session } : {}),
     ...(c.rule ? { ruleId: c.rule.name, ruleFile: c.rule.file, ruleLine: c.rule.line } : {}),
     ...(c.alternative ? { alternative: c.alternative } : {}),
-    ...(recorded ? { request: recorded } : {}),
+    request: recorded,
     detail: { source: c.deciding.source, ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}) },
   };
 }

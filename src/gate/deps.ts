@@ -41,7 +41,8 @@ export interface Settings {
 export interface CallerFacts {
   readonly agent?: string;
   readonly session?: string;
-  readonly environment?: string;
+  /** Every environment declared (MEMNOX_ENV); with several, each is ruled on and the strictest verdict applies. */
+  readonly environments?: readonly string[];
   readonly role?: string;
   readonly scope?: DeclaredScope;
   /** The project boundary for a call at `cwd` in `session`: run's paths, where the session started, or the checkout. */

@@ -14,7 +14,7 @@ export interface SessionStart {
   readonly root?: string;
   readonly startedAt: string;
   /** What `memnox run` declared for it, so a seam that knows only the session (the egress proxy) rules alike. */
-  readonly environment?: string;
+  readonly environments?: readonly string[];
   readonly role?: string;
   readonly scope?: DeclaredScope;
 }
@@ -29,13 +29,19 @@ export function sessionStart(paths: Pick<Paths, "root">, session: string): Sessi
     const r = raw as Record<string, unknown>;
     if (typeof r.cwd !== "string" || typeof r.agent !== "string" || typeof r.startedAt !== "string") return undefined;
     const scope = r.scope === undefined ? undefined : declaredScopeOf(r.scope);
+    // A file written before several environments were carried names one, as `environment`.
+    const environments = Array.isArray(r.environments)
+      ? r.environments.filter((e): e is string => typeof e === "string")
+      : typeof r.environment === "string"
+        ? [r.environment]
+        : [];
     return {
       session,
       agent: r.agent,
       cwd: r.cwd,
       startedAt: r.startedAt,
       ...(typeof r.root === "string" ? { root: r.root } : {}),
-      ...(typeof r.environment === "string" ? { environment: r.environment } : {}),
+      ...(environments.length > 0 ? { environments } : {}),
       ...(typeof r.role === "string" ? { role: r.role } : {}),
       ...(scope ? { scope } : {}),
     };

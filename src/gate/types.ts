@@ -42,8 +42,8 @@ export interface GateAnswer {
   readonly holdId?: string;
   /** The actions the request resolved to. */
   readonly actions: readonly Action[];
-  /** The deciding action and what it acts on: what a person's grant is bound to (with agent and environment). */
-  readonly decided?: { readonly action: string; readonly target: string };
+  /** The deciding action, what it acts on and the environment that decided: what a person's grant is bound to. */
+  readonly decided?: { readonly action: string; readonly target: string; readonly environment?: string };
   /** Protection is stopped (`memnox stop`): everything proceeds unruled. */
   readonly stopped: boolean;
 }

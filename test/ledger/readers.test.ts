@@ -158,6 +158,7 @@ describe("why --json", () => {
         "effect",
         "enforceEffect",
         "environment",
+        "environments",
         "facts",
         "governed",
         "mode",

@@ -36,7 +36,7 @@ export function egressRequest(
     ...(start ? { agent: start.agent } : {}),
     ...(caller.session ? { session: caller.session } : {}),
     caller: {
-      ...(start?.environment ? { environment: start.environment } : {}),
+      ...(start?.environments ? { environments: start.environments } : {}),
       ...(start?.role ? { role: start.role } : {}),
       ...(start?.scope ? { scope: start.scope } : {}),
     },

@@ -46,7 +46,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     caller: {
       ...(c.agent !== undefined ? { agent: c.agent } : {}),
       ...(c.session !== undefined ? { session: c.session } : {}),
-      ...(c.environment !== undefined ? { environment: c.environment } : {}),
+      ...(c.environments !== undefined ? { environments: c.environments } : {}),
       ...(c.role !== undefined ? { role: c.role } : {}),
       ...(c.scope !== undefined ? { scope: c.scope } : {}),
     },
@@ -108,7 +108,7 @@ export function callerOf(r: EvaluateRequest): CallerFacts {
   return {
     ...(c.agent !== undefined ? { agent: c.agent } : {}),
     ...(c.session !== undefined ? { session: c.session } : {}),
-    ...(c.environment !== undefined ? { environment: c.environment } : {}),
+    ...(c.environments !== undefined ? { environments: c.environments } : {}),
     ...(c.role !== undefined ? { role: c.role } : {}),
     ...(c.scope !== undefined ? { scope: c.scope } : {}),
     boundary: () => r.boundary,

@@ -32,7 +32,7 @@ export interface EvaluateRequest {
   readonly caller: {
     readonly agent?: string;
     readonly session?: string;
-    readonly environment?: string;
+    readonly environments?: readonly string[];
     readonly role?: string;
     readonly scope?: DeclaredScope;
   };

@@ -53,6 +53,8 @@ function evidence(e: Entry): Record<string, unknown> {
     targets: q?.targets ?? [],
     branch: q?.branch ?? null,
     environment: q?.environment ?? null,
+    // Every environment ruled on; `environment` is the one whose verdict decided.
+    environments: q?.environments ?? (q?.environment ? [q.environment] : []),
     policyHash: r.policyHash ?? null,
     ruleFiles: q?.ruleFiles ?? [],
     answer: e.answer
@@ -69,6 +71,8 @@ export function renderWhy(e: Entry): string[] {
   const where = r.ruleFile ? ` (${r.ruleFile}${r.ruleLine ? `:${r.ruleLine}` : ""})` : "";
   lines.push(r.ruleId ? `rule    ${r.ruleId}${where}` : `rule    none${r.governed === false ? " (ungoverned)" : ""}`);
   if (r.reason) lines.push(`reason  ${r.reason}`);
+  const envs = r.request?.environments ?? [];
+  if (envs.length > 1) lines.push(`env     ${r.request?.environment ?? "-"}, the strictest of ${envs.join(", ")}`);
   if (r.alternative) lines.push(`instead ${r.alternative.action}: ${r.alternative.note}`);
   const ev = evidenceWords(r.request?.facts ?? [], r.request?.argumentMatches ?? []);
   if (ev.length) lines.push(`evidence ${ev.join("; ")}`);

@@ -1,5 +1,6 @@
 // The environment an agent runs in under memnox: interceptors first on PATH, the governed shell, session and scope.
 import { basename } from "node:path";
+import { environmentVariable } from "../../gate/environments.ts";
 import type { DeclaredScope } from "../../gate/scope.ts";
 import type { Context } from "../../ports/context.ts";
 import { pathWithout } from "../shim/real.ts";
@@ -39,7 +40,8 @@ export function agentEnvironment(ctx: Context, opts: AgentEnvOptions): Record<st
   if (opts.projectRoot) env.MEMNOX_PROJECT_ROOT = opts.projectRoot;
   if (opts.scope) {
     env.MEMNOX_SCOPE = JSON.stringify(opts.scope);
-    if (opts.scope.envs.length === 1 && opts.scope.envs[0]) env.MEMNOX_ENV = opts.scope.envs[0];
+    const environments = environmentVariable(opts.scope.envs);
+    if (environments) env.MEMNOX_ENV = environments;
   }
   if (opts.egress) Object.assign(env, egressVariables(opts.egress));
   return env;

@@ -1,6 +1,7 @@
 // What happens around an agent started by `memnox run`: the session on the record, the working-tree milestone,
 // and the egress proxy (the daemon's, or one of the run's own). One place, so each wires itself in here.
 
+import { environmentsOf } from "../../../gate/environments.ts";
 import { createGate } from "../../../gate/index.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "../../../gate/remote/client.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
@@ -59,7 +60,7 @@ export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
   let proxy: Proxy | undefined;
   return {
     async before() {
-      const environment = input.env.MEMNOX_ENV;
+      const environments = environmentsOf(input.env.MEMNOX_ENV);
       noteSessionStart(ctx.paths, {
         session: input.session,
         agent: input.agent,
@@ -67,7 +68,7 @@ export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
         startedAt: new Date(ctx.clock.now()).toISOString(),
         scope: input.scope,
         ...(input.role ? { role: input.role } : {}),
-        ...(environment ? { environment } : {}),
+        ...(environments.length > 0 ? { environments } : {}),
       });
       if (input.milestone) {
         // Never stops the run: a milestone that cannot be kept is logged to stderr by rewindDeps.

@@ -26,7 +26,10 @@ export const run: CommandFactory = (ctx) =>
       paths: { type: "string", description: "paths it may write (comma-separated)" },
       repos: { type: "string", description: "repositories it works in (comma-separated)" },
       services: { type: "string", description: "services it may reach (comma-separated)" },
-      envs: { type: "string", description: "environments it may touch (comma-separated)" },
+      envs: {
+        type: "string",
+        description: "environments it may touch (comma-separated; each is ruled on, strictest wins)",
+      },
       expect: { type: "string", description: "actions it is expected to take (comma-separated patterns)" },
       role: { type: "string", description: "the job it does, for rules that name roles" },
       milestone: { type: "boolean", default: true, negativeDescription: "skip the working-tree milestone" },
