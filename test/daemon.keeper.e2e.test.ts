@@ -166,8 +166,9 @@ describe("drift and dormant agents", () => {
     await driftPass().run(collectingPass(k.home, { now: Date.now() }).pc);
     writeFileSync(k.home.join(".cursor", "mcp.json"), servers(["stripe", "linear"]));
     await k.start();
+    // Each kind is written on its own: wait for both rather than read one the moment the other lands.
     const narrowed = await rowsOf(k.home, "drift.narrowed");
-    const widened = configRows(k.home, "drift.widened");
+    const widened = await rowsOf(k.home, "drift.widened", 2);
     expect(widened.map((r) => r.reason)).toEqual([
       "authority widened: new MCP server stripe",
       "authority widened: new MCP server linear",
