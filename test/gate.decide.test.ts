@@ -7,8 +7,9 @@ import type { Verdict } from "../src/core/verdict.ts";
 import { decide } from "../src/gate/decide.ts";
 import type { GateDeps, RuleSetView } from "../src/gate/deps.ts";
 import type { GateRequest } from "../src/gate/types.ts";
-import { answerHold, claimGrant, createHold, fingerprint } from "../src/state/pending.ts";
+import { answerHold, claimGrant, createHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
+import { recordingDeps } from "./support/gate-deps.ts";
 
 const dir = tempDir("memnox-gate");
 afterAll(() => dir[Symbol.dispose]());
@@ -65,10 +66,9 @@ function deps(opts: {
   parseError?: string;
   pending?: string;
 }): GateDeps & { rows: EventInput[] } {
-  const rows: EventInput[] = [];
   const pending = opts.pending ?? dir.join(`pending-${crypto.randomUUID()}`);
+  const recorded = recordingDeps(pending);
   return {
-    rows,
     now: () => ({ epochMs: NOW, utcOffsetMinutes: 0 }),
     settings: () => ({ mode: opts.mode ?? "enforce", failOpen: false }),
     rules: () => opts.rules ?? rulesBy({}),
@@ -81,15 +81,7 @@ function deps(opts: {
     caller: { agent: "claude-code", session: "s1", branch: () => "main", boundary: () => undefined },
     facts: () => opts.facts ?? [],
     stop: () => (opts.stopUntil ? { stoppedAt: "", until: opts.stopUntil, by: "sam", mode: "enforce" } : undefined),
-    claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
-    createHold: (input) => createHold(pending, input),
-    record: (e) => {
-      rows.push(e);
-      return `evt_${rows.length}`;
-    },
-    digest: (raw) => `d:${raw.length}`,
-    keepRuleSet: () => {},
-    holdTtlMs: 3_600_000,
+    ...recorded,
   };
 }
 

@@ -20,8 +20,9 @@ import type { LedgerRow } from "../src/ledger/row.ts";
 import { chained } from "../src/ledger/store.ts";
 import { ruleSetFromSources, sha256 } from "../src/policy/load/index.ts";
 import { memnoxPaths } from "../src/state/paths.ts";
-import { answerHold, claimGrant, createHold, fingerprint, readHold } from "../src/state/pending.ts";
+import { answerHold, fingerprint, readHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
+import { recordingDeps } from "./support/gate-deps.ts";
 
 const dir = tempDir("memnox-gate-envs");
 afterAll(() => dir[Symbol.dispose]());
@@ -84,12 +85,11 @@ function deps(opts: {
   scope?: DeclaredScope;
   pending?: string;
 }): GateDeps & { rows: EventInput[]; asked: PolicyRequest[] } {
-  const rows: EventInput[] = [];
   const asked: PolicyRequest[] = [];
   const rules = opts.rules ?? ruleSet;
   const pending = opts.pending ?? dir.join(`pending-${crypto.randomUUID()}`);
+  const recorded = recordingDeps(pending);
   return {
-    rows,
     asked,
     now: () => ({ epochMs: NOW, utcOffsetMinutes: 0 }),
     settings: () => ({ mode: opts.mode ?? "enforce", failOpen: false }),
@@ -111,15 +111,7 @@ function deps(opts: {
     },
     facts: () => [],
     stop: () => undefined,
-    claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
-    createHold: (input) => createHold(pending, input),
-    record: (e) => {
-      rows.push(e);
-      return `evt_${rows.length}`;
-    },
-    digest: (raw) => `d:${raw.length}`,
-    keepRuleSet: () => {},
-    holdTtlMs: 3_600_000,
+    ...recorded,
   };
 }
 

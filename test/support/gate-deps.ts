@@ -1,0 +1,22 @@
+// The part of GateDeps every decide() test shares: holds on disk under `pending`, rows kept in memory.
+import type { EventInput } from "../../src/core/event.ts";
+import type { GateDeps } from "../../src/gate/deps.ts";
+import { claimGrant, createHold, fingerprint } from "../../src/state/pending.ts";
+
+type Recording = Pick<GateDeps, "claimGrant" | "createHold" | "record" | "digest" | "keepRuleSet" | "holdTtlMs">;
+
+export function recordingDeps(pending: string): Recording & { rows: EventInput[] } {
+  const rows: EventInput[] = [];
+  return {
+    rows,
+    claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
+    createHold: (input) => createHold(pending, input),
+    record: (e) => {
+      rows.push(e);
+      return `evt_${rows.length}`;
+    },
+    digest: (raw) => `d:${raw.length}`,
+    keepRuleSet: () => {},
+    holdTtlMs: 3_600_000,
+  };
+}
