@@ -9,6 +9,7 @@ import {
   fingerprint,
   listHolds,
   readHold,
+  SETTLED_KEPT_MS,
 } from "../src/state/pending.ts";
 import { probationFacts, readProbation, startProbation, trust } from "../src/state/probation.ts";
 import { clearStop, stopInForce, writeStop } from "../src/state/stop.ts";
@@ -59,6 +60,31 @@ describe("pending holds", () => {
     reason: "asks",
     ttlMs: HOUR,
   };
+
+  test("a new hold clears settled ones a day old; waiting, unspent and session grants stay", () => {
+    const d = dir.join("p-prune");
+    const mk = (target: string) => createHold(d, { ...base, target, nowMs: T0 });
+    const denied = mk("denied");
+    answerHold(d, denied.id, { by: "sam", grant: false, nowMs: T0 + 1 });
+    const spent = mk("spent");
+    answerHold(d, spent.id, { by: "sam", grant: true, nowMs: T0 + 1 });
+    expect(claimGrant(d, spent.fingerprint, undefined, T0 + 2)?.id).toBe(spent.id);
+    const unspent = mk("unspent");
+    answerHold(d, unspent.id, { by: "sam", grant: true, nowMs: T0 + 1 });
+    const session = mk("session");
+    answerHold(d, session.id, { by: "sam", grant: true, nowMs: T0 + 1, scope: "session" });
+    const unattended = mk("unattended");
+    const later = T0 + HOUR + SETTLED_KEPT_MS / 2;
+    const waiting = createHold(d, { ...base, target: "waiting", ttlMs: 3 * SETTLED_KEPT_MS, nowMs: later });
+    // Half a day on, the settled ones are still there for a late answer to be told about.
+    expect(listHolds(d)).toHaveLength(6);
+    createHold(d, { ...base, target: "new", nowMs: T0 + HOUR + SETTLED_KEPT_MS + 1 });
+    const left = listHolds(d).map((h) => h.target);
+    expect(left.sort()).toEqual(["new", "session", "unspent", "waiting"]);
+    expect([denied, spent, unattended].map((h) => readHold(d, h.id))).toEqual([undefined, undefined, undefined]);
+    expect(readHold(d, waiting.id)?.status).toBe("waiting");
+    expect(readHold(d, session.id)?.status).toBe("granted");
+  });
 
   test("a retry of the same call reuses the waiting hold", () => {
     const d = dir.join("p1");

@@ -1,6 +1,6 @@
 // Held calls under ~/.memnox/pending/: a file per hold, so a second terminal can answer what the first waits on.
 
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RuleRef } from "../core/verdict.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
@@ -92,10 +92,34 @@ export interface NewHold extends FingerprintParts {
   readonly ttlMs: number;
 }
 
+/** How long a settled hold stays on disk, so a late `approve` is told what happened rather than "no such hold". */
+export const SETTLED_KEPT_MS = 86_400_000;
+
+/** When a hold stopped mattering: denied, expired unanswered, or a one-use grant spent. Undefined while it still can. */
+function settledAt(h: Hold, nowMs: number): number | undefined {
+  const status = effectiveStatus(h, nowMs);
+  if (status === "unattended") return Date.parse(h.expiresAt);
+  if (status === "denied") return Math.max(...h.denials.map((d) => Date.parse(d.at)), Date.parse(h.createdAt));
+  if (status === "granted" && h.spentAt) return Date.parse(h.spentAt);
+  return undefined;
+}
+
+/** The holds still worth reading; settled ones past their keeping are removed, so every ask does not read them all. */
+function liveHolds(dir: string, nowMs: number): Hold[] {
+  return listHolds(dir).filter((h) => {
+    const at = settledAt(h, nowMs);
+    if (at === undefined || nowMs - at < SETTLED_KEPT_MS) return true;
+    rmSync(holdPath(dir, h.id), { force: true });
+    return false;
+  });
+}
+
 /** A new hold, or the one already waiting for the same fingerprint (a retry must not pile up holds). */
 export function createHold(dir: string, input: NewHold): Hold {
   const fp = fingerprint(input);
-  const waiting = listHolds(dir).find((h) => h.fingerprint === fp && effectiveStatus(h, input.nowMs) === "waiting");
+  const waiting = liveHolds(dir, input.nowMs).find(
+    (h) => h.fingerprint === fp && effectiveStatus(h, input.nowMs) === "waiting",
+  );
   if (waiting) return waiting;
   const hold: Hold = {
     version: 1,
