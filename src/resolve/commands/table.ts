@@ -1,5 +1,6 @@
 // Any CLI with a verb table: subcommand words and options pick the entry, the entry gives name and class.
 
+import { asciiDashes } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { emitOperandReads } from "../paths.ts";
 import { classOf } from "../tables/index.ts";
@@ -8,20 +9,26 @@ import type { VerbTable } from "../types.ts";
 
 const SOLE_HELP = new Set(["-h", "--help", "-v", "-V", "--version", "help", "version", "-help"]);
 
-/** `--help` anywhere, or a lone `help`/`--version`: the CLI prints and acts on nothing. */
-export function isHelp(table: VerbTable, args: readonly Arg[], scanned: Scanned): boolean {
+/**
+ * `--help` before the command's first operand, or a lone `help`/`--version`: the CLI prints and acts on nothing.
+ * After an operand it may belong to the program the command starts (`docker run img --help` runs the container).
+ */
+export function isHelp(table: VerbTable, args: readonly Arg[], scanned: Scanned, operand?: Arg): boolean {
   if (args.length === 0) return !table.verbs.some((e) => e.path.length === 0);
   if (args.length === 1 && SOLE_HELP.has(args[0]?.text ?? "")) return true;
-  return scanned.flags.has("--help") || scanned.positional[0]?.text === "help";
+  if (scanned.positional[0]?.text === "help") return true;
+  if (!scanned.flags.has("--help")) return false;
+  const at = operand ? args.indexOf(operand) : -1;
+  return at < 0 || args.slice(0, at).some((a) => asciiDashes(a.text) === "--help");
 }
 
 export function runTable(table: VerbTable, call: Call, args: readonly Arg[]): void {
   const scanned = scan(args, table.valueFlags);
-  if (isHelp(table, args, scanned)) {
+  const m = matchTable(table, args, scanned);
+  if (isHelp(table, args, scanned, m?.rest[0])) {
     emitNamed(table, call, `${table.cli}.help`, []);
     return;
   }
-  const m = matchTable(table, args, scanned);
   if (!m) {
     unknownVerb(table, call, scanned.positional);
     return;
