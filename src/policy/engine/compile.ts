@@ -65,17 +65,26 @@ function dottedHead(s: string): string {
 /** Names: literals by set lookup, wildcards only among those sharing the value's `cli.` head, so hundreds stay cheap. */
 function namesOf(patterns: readonly string[]): Matcher {
   const literal = new Set(patterns.filter((p) => !p.includes("*")));
-  const byHead = new Map<string, Matcher[]>();
+  const byHead = new Map<string, string[]>();
   for (const p of patterns.filter((x) => x.includes("*"))) {
     const head = dottedHead(p);
-    byHead.set(head, [...(byHead.get(head) ?? []), globMatcher(p)]);
+    byHead.set(head, [...(byHead.get(head) ?? []), p]);
   }
   if (byHead.size === 0) return (v) => literal.has(v);
-  const anyHead = byHead.get("") ?? [];
+  // A head's patterns are compiled when a value with that head is first tested: `git.status` never builds `aws.`'s.
+  const compiled = new Map<string, readonly Matcher[]>();
+  const group = (head: string): readonly Matcher[] => {
+    let ms = compiled.get(head);
+    if (!ms) {
+      ms = (byHead.get(head) ?? []).map((p) => globMatcher(p));
+      compiled.set(head, ms);
+    }
+    return ms;
+  };
   return (v) => {
-    if (literal.has(v) || anyHead.some((m) => m(v))) return true;
+    if (literal.has(v) || group("").some((m) => m(v))) return true;
     const head = dottedHead(v);
-    return head !== "" && (byHead.get(head)?.some((m) => m(v)) ?? false);
+    return head !== "" && byHead.has(head) && group(head).some((m) => m(v));
   };
 }
 
@@ -123,12 +132,21 @@ function lazy(build: () => Matcher): Matcher {
 
 export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): CompiledRule {
   const m = rule.match;
+  let fields: number | undefined;
+  let literal: number | undefined;
   const out: Mutable<CompiledRule> = {
     rule,
     ref: { name: rule.name, file: rule.file, line: rule.line },
     observe: rule.decision.mode === "observe",
-    fields: countFields(m),
-    literal: longestLiteral(m),
+    // Specificity is only needed to order rules that matched: most of a rule set never does.
+    get fields() {
+      fields ??= countFields(m);
+      return fields;
+    },
+    get literal() {
+      literal ??= longestLiteral(m);
+      return literal;
+    },
   };
   for (const f of NAME_FIELDS) {
     const ps = m[f];
