@@ -170,6 +170,19 @@ describe("the daemon socket", () => {
     );
   });
 
+  test("with no socket file a client is not reachable, so a seam builds no request; a daemon started later is", async () => {
+    using fresh = fakeHome();
+    const client = daemonClient(join(fresh.memnoxHome, "memnox.sock"), { retryMs: 0 });
+    try {
+      expect(client.reachable).toBe(false);
+      await using d = await startDaemon(fresh);
+      expect(client.reachable).toBe(true);
+      expect((await client.call({ method: "ping" }, { timeoutMs: 2000 }))?.pid).toBe(d.pid);
+    } finally {
+      client.close();
+    }
+  });
+
   test("a long-lived client (an MCP proxy, a shell) finds a restarted daemon again", async () => {
     const client = daemonClient(join(home.memnoxHome, "memnox.sock"), { retryMs: 0 });
     try {

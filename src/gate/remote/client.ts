@@ -18,7 +18,7 @@ export interface CallOptions {
 export interface DaemonClient {
   /** The daemon's answer, or undefined when none came (no daemon, refused, timed out, broken, or an error). */
   call<R extends DaemonRequest>(request: R, opts?: CallOptions): Promise<Reply<R["method"]> | undefined>;
-  /** Whether a daemon may answer now (false for a while after any failure). */
+  /** Whether a daemon may answer now: false with no socket file, and for a while after any failure. */
   readonly reachable: boolean;
   close(): void;
 }
@@ -114,16 +114,20 @@ export function daemonClient(sock: string, opts: { readonly retryMs?: number } =
       },
     );
 
+  /** No socket file means no daemon: one stat, remembered until the retry time. */
+  const absent = () => {
+    if (conn || existsSync(sock)) return false;
+    retryAt = performance.now() + retryMs;
+    return true;
+  };
+
   return {
+    // Asked before a seam builds its request, so a machine with no daemon pays one stat, not the request's facts.
     get reachable() {
-      return !isDown();
+      return !isDown() && !absent();
     },
     async call(request, opts = {}) {
-      if (isDown()) return undefined;
-      if (!conn && !existsSync(sock)) {
-        retryAt = performance.now() + retryMs;
-        return undefined;
-      }
+      if (isDown() || absent()) return undefined;
       conn ??= connect();
       const c = await conn;
       if (!c || c !== open) return undefined;
