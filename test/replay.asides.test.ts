@@ -55,21 +55,8 @@ test("a held call still waiting is in the replay with how long it waited and how
   expect((await cli(["approve", answered.holdId], NOW + 2 * MIN)).code).toBe(0);
 
   const json = JSON.parse((await cli(["replay", "ses_r", "--json"], NOW + 12 * MIN)).out);
-  expect(Object.keys(json).sort()).toEqual(
-    [
-      "actions",
-      "agent",
-      "failures",
-      "from",
-      "milestones",
-      "pauses",
-      "refusals",
-      "session",
-      "steps",
-      "to",
-      "waiting",
-    ].sort(),
-  );
+  // The whole key list is the contract test's (test/ledger/readers.test.ts); here, the three read beside the ledger.
+  expect(Object.keys(json)).toEqual(expect.arrayContaining(["waiting", "pauses", "milestones"]));
   expect(json.waiting).toEqual([
     {
       id: waiting.holdId,
