@@ -60,6 +60,18 @@ describe("generated index.md", () => {
     expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
   });
 
+  test("a splice edits the index in place: no new copy is renamed over it (ext4 flushed a large one on every write)", () => {
+    using m = memStore();
+    for (const t of ["Alpha", "Mike", "Zulu"]) put(m.store, { title: t });
+    const index = join(m.dir.path, "docs", "global", "entities", "index.md");
+    const before = statSync(index).ino;
+    put(m.store, { title: "Echo", description: "between the others" });
+    forget(m.store, "mike", "hard");
+    expect(statSync(index).ino).toBe(before);
+    expect(readFileSync(index, "utf8")).toContain("- [Echo](echo.md) — between the others\n- [Zulu](zulu.md)\n");
+    expect(readdirSync(join(m.dir.path, "docs", "global", "entities")).filter((n) => n.includes(".lock"))).toEqual([]);
+  });
+
   test("a long run of writes, updates and deletes splices to exactly what a full render writes", () => {
     using m = memStore();
     let seed = 42;
