@@ -1,6 +1,6 @@
 // The ledger on bun:sqlite: WAL, a busy timeout, and appends that read the tip and insert in one immediate transaction.
 import { constants, Database, type Statement } from "bun:sqlite";
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
@@ -64,9 +64,10 @@ export function openLedger(paths: Pick<Paths, "db">, opts: OpenOptions = {}): Le
   let db: Database;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.
-    closeSync(openSync(path, "a", 0o600));
-    chmodSync(path, 0o600);
+    // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode. A reader that finds it
+    // already so changes nothing on disk, so a watcher of ~/.memnox is not woken by every open.
+    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+    if ((statSync(path).mode & 0o777) !== 0o600) chmodSync(path, 0o600);
     db = new Database(path, { create: true, strict: true });
     db.run(`PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 5000)}`);
     db.run("PRAGMA synchronous = NORMAL");

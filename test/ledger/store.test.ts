@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, statSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { EVENT_SCHEMA_VERSION } from "../../src/core/event.ts";
 import { GENESIS } from "../../src/ledger/canonical.ts";
 import { openLedger } from "../../src/ledger/store.ts";
@@ -45,6 +45,22 @@ describe("append", () => {
   test("the database file and its WAL are owner-only", () => {
     expect(statSync(h.paths.db).mode & 0o777).toBe(0o600);
     expect(statSync(`${h.paths.db}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  test("opening a ledger already owner-only touches nothing (a watcher of ~/.memnox is not woken); a loosened one is tightened", () => {
+    const home = ledgerHome();
+    try {
+      home.ledger.append(decision());
+      const before = statSync(home.paths.db).ctimeMs;
+      Bun.sleepSync(20);
+      openLedger(home.paths).close();
+      expect(statSync(home.paths.db).ctimeMs).toBe(before);
+      chmodSync(home.paths.db, 0o644);
+      openLedger(home.paths).close();
+      expect(statSync(home.paths.db).mode & 0o777).toBe(0o600);
+    } finally {
+      home[Symbol.dispose]();
+    }
   });
 });
 
