@@ -16,9 +16,15 @@ export async function runChild(
   const started = performance.now();
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
-  const child = Bun.spawn([...argv], { env, cwd: opts.cwd, stdio: ["inherit", "inherit", "inherit"] });
+  // Forwarding is in place before the child exists: a signal sent the moment the child is up is never ours to die of.
+  let child: ReturnType<typeof Bun.spawn> | undefined;
+  const early: NodeJS.Signals[] = [];
   const handlers = new Map<string, () => void>();
   const forward = (sig: NodeJS.Signals) => () => {
+    if (!child) {
+      early.push(sig);
+      return;
+    }
     try {
       child.kill(sig);
     } catch {
@@ -28,6 +34,13 @@ export async function runChild(
   for (const sig of FORWARDED) handlers.set(sig, forward(sig));
   handlers.set("SIGINT", opts.interactive ? () => {} : forward("SIGINT"));
   for (const [sig, h] of handlers) process.on(sig, h);
+  try {
+    child = Bun.spawn([...argv], { env, cwd: opts.cwd, stdio: ["inherit", "inherit", "inherit"] });
+  } catch (e) {
+    for (const [sig, h] of handlers) process.off(sig, h);
+    throw e;
+  }
+  for (const sig of early) forward(sig)();
   try {
     const code = await child.exited;
     const signal = child.signalCode;
