@@ -3,7 +3,7 @@ import { has, type OptSpec, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { absolutePath } from "../paths.ts";
 import { git as gitTable } from "../tables/git.ts";
-import { verbTable } from "../tables/index.ts";
+import { tableOf } from "../tables/index.ts";
 import { matchTable } from "../tables/match.ts";
 import { pathOf } from "./fs-emit.ts";
 import { emitNamed, unknownVerb } from "./table.ts";
@@ -60,7 +60,7 @@ function globals(call: Call): Globals {
 }
 
 export const git: Handler = (call) => {
-  const t = verbTable("git") ?? gitTable();
+  const t = tableOf(gitTable);
   const g = globals(call);
   if (g.help || !g.sub) return emitNamed(t, call, "git.help", []);
   const scoped: Call = { ...call, scope: { ...call.scope, cwd: g.repo } };
@@ -76,7 +76,7 @@ export const git: Handler = (call) => {
 type Special = (call: Call, rest: readonly Arg[], repo: string) => void;
 
 function emit(call: Call, action: string, targets: readonly string[], branch?: string): void {
-  emitNamed(verbTable("git") ?? gitTable(), call, action, targets, branch);
+  emitNamed(tableOf(gitTable), call, action, targets, branch);
 }
 
 const CHECKOUT: OptSpec = {

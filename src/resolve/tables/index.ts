@@ -113,6 +113,11 @@ export function verbTables(): readonly VerbTable[] {
   return REGISTRY.map(([build]) => verifyTable(load(build)));
 }
 
+/** The registry's own built and checked copy of a table its reader imports directly (git's). */
+export function tableOf(build: Build): VerbTable {
+  return verifyTable(load(build));
+}
+
 /** The table for a CLI name or one of its aliases (`flyctl`, `mongo`, `tofu`). */
 export function verbTable(cli: string): VerbTable | undefined {
   const build = BY_NAME.get(cli);

@@ -5,7 +5,15 @@ import { ACTION_CLASSES } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
 import type { VerbTable } from "../types.ts";
 import { git as buildGit } from "./git.ts";
-import { actionsOfClass, checkVerbTables, registeredNames, verbTable, verbTables, verifyTable } from "./index.ts";
+import {
+  actionsOfClass,
+  checkVerbTables,
+  registeredNames,
+  tableOf,
+  verbTable,
+  verbTables,
+  verifyTable,
+} from "./index.ts";
 import { actionPattern, matchTable, renderAction, wild } from "./match.ts";
 
 /** `UPDATE_FIXTURES=1 bun test src/resolve/tables` rewrites the fixture; the diff is the review. */
@@ -94,6 +102,8 @@ describe("the compiled-in verb tables", () => {
 
   test("a table is built once, on first use, and the same table is returned after", () => {
     expect(verbTable("heroku")).toBe(verbTable("heroku") as VerbTable);
+    // git's own reader imports its builder: it gets the registry's copy, not a second unchecked one.
+    expect(tableOf(buildGit)).toBe(verbTable("git") as VerbTable);
   });
 });
 
