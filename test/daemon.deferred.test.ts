@@ -15,19 +15,12 @@ import type { RecordRequest } from "../src/gate/remote/protocol.ts";
 import { createRecorder, openLedger, type Recorder } from "../src/ledger/index.ts";
 import { resolveCommand } from "../src/resolve/index.ts";
 import { fakeHome, testContext } from "./support/index.ts";
+import { FORCE_PUSH_DENIED } from "./support/rules.ts";
 
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
 
-const RULES = `version = 1
-[[policies]]
-name = "no-force-push"
-[policies.match]
-actions = ["git.push-force"]
-[policies.decision]
-effect = "deny"
-reason = "a force-push can destroy work that exists nowhere else"
-`;
+const RULES = FORCE_PUSH_DENIED;
 
 function setUp() {
   const { ctx } = testContext(home);

@@ -15,23 +15,13 @@ import { createGate } from "../src/gate/index.ts";
 import { daemonClient } from "../src/gate/remote/client.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, fakeHome, gitRepo, runBinary, testContext } from "./support/index.ts";
+import { FORCE_PUSH_DENIED } from "./support/rules.ts";
 
 const home = fakeHome();
 const repo = gitRepo({ "README.md": "one\n" });
 let realPath = "";
 
-const RULES = `version = 1
-[[policies]]
-name = "no-force-push"
-[policies.match]
-actions = ["git.push-force"]
-[policies.decision]
-effect = "deny"
-reason = "a force-push can destroy work that exists nowhere else"
-[policies.decision.alternative]
-action = "git.push"
-note = "push without --force"
-`;
+const RULES = FORCE_PUSH_DENIED;
 
 const env = () => home.env({ PATH: `${join(home.memnoxHome, "bin")}:${realPath}` });
 

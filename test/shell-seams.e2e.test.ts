@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary, fakeHome, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { FORCE_PUSH_DENIED } from "./support/rules.ts";
 
 const home = fakeHome();
 const remote = tempDir("memnox-remote");
@@ -11,21 +12,7 @@ let bin = "";
 let realPath = "";
 
 function rules(extra = ""): void {
-  writeFileSync(
-    repo.join("memnox.policies.toml"),
-    `version = 1
-[[policies]]
-name = "no-force-push"
-[policies.match]
-actions = ["git.push-force"]
-[policies.decision]
-effect = "deny"
-reason = "a force-push can destroy work that exists nowhere else"
-[policies.decision.alternative]
-action = "git.push"
-note = "push without --force"
-${extra}`,
-  );
+  writeFileSync(repo.join("memnox.policies.toml"), `${FORCE_PUSH_DENIED}${extra}`);
 }
 
 function env(mode: string, extra: Record<string, string> = {}) {

@@ -5,16 +5,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { gitHookState, hookScript, installGitHooks, removeGitHooks } from "../src/wire/git-hooks.ts";
 import { fakeHome, gitRepo, tempDir, testContext } from "./support/index.ts";
+import { FORCE_PUSH_DENIED } from "./support/rules.ts";
 
-const DENY_FORCE = `version = 1
-[[policies]]
-name = "no-force-push"
-[policies.match]
-actions = ["git.push-force"]
-[policies.decision]
-effect = "deny"
-reason = "a force-push can destroy work that exists nowhere else"
-`;
+const DENY_FORCE = FORCE_PUSH_DENIED;
 
 const home = fakeHome();
 const remote = tempDir("memnox-remote");
