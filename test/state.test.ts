@@ -7,6 +7,7 @@ import {
   createHold,
   effectiveStatus,
   fingerprint,
+  holdsWaiting,
   listHolds,
   readHold,
   SETTLED_KEPT_MS,
@@ -84,6 +85,8 @@ describe("pending holds", () => {
     expect([denied, spent, unattended].map((h) => readHold(d, h.id))).toEqual([undefined, undefined, undefined]);
     expect(readHold(d, waiting.id)?.status).toBe("waiting");
     expect(readHold(d, session.id)?.status).toBe("granted");
+    // What approvals, status and replay list: only the holds still waiting.
+    expect(holdsWaiting(d, T0 + HOUR + SETTLED_KEPT_MS + 2).map((h) => h.target)).toEqual(["waiting", "new"]);
   });
 
   test("a retry of the same call reuses the waiting hold", () => {

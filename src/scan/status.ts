@@ -10,7 +10,7 @@ import { rowsIn } from "../ledger/read/window.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
-import { effectiveStatus, listHolds } from "../state/pending.ts";
+import { holdsWaiting } from "../state/pending.ts";
 import { type ProbationEntry, probationInForce, readProbation } from "../state/probation.ts";
 import { type StopRecord, stopInForce } from "../state/stop.ts";
 import { setupRan } from "../wire/kept.ts";
@@ -129,7 +129,7 @@ export async function machineStatus(ctx: Context): Promise<Status> {
     },
     probation: probationInForce(readProbation(ctx.paths.probation), now),
     today: today(ctx),
-    waiting: listHolds(ctx.paths.pending).filter((h) => effectiveStatus(h, now) === "waiting").length,
+    waiting: holdsWaiting(ctx.paths.pending, now).length,
     dormant: dormantAgents(ctx.paths, inv, hooks, now),
     team: { connected: false },
   };

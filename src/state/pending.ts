@@ -80,6 +80,11 @@ export function listHolds(dir: string): Hold[] {
   return holds.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
+/** The holds nobody has answered yet and that have not expired: what `approvals`, status and replay list. */
+export function holdsWaiting(dir: string, nowMs: number): Hold[] {
+  return listHolds(dir).filter((h) => effectiveStatus(h, nowMs) === "waiting");
+}
+
 export interface NewHold extends FingerprintParts {
   readonly surface: string;
   readonly session?: string | undefined;

@@ -8,7 +8,7 @@ import { openRepo } from "../../rewind/repo.ts";
 import { readMilestones } from "../../rewind/store.ts";
 import { overlaysInForce, readOverlays } from "../../state/overlays.ts";
 import { SESSION_HOLDS } from "../../state/paused.ts";
-import { effectiveStatus, listHolds } from "../../state/pending.ts";
+import { holdsWaiting } from "../../state/pending.ts";
 import { repoRoot } from "../../state/repo.ts";
 
 /** The replay with what it read beside the ledger, looked for in every directory the session's rows name. */
@@ -29,8 +29,8 @@ export async function replayAsides(ctx: Context, session: string, cwds: readonly
 
 /** Only calls still waiting: an answered or lapsed hold is on the record as its answer row, or not at all. */
 export function waitingHolds(dir: string, session: string, nowMs: number): WaitingHold[] {
-  return listHolds(dir)
-    .filter((h) => h.session === session && effectiveStatus(h, nowMs) === "waiting")
+  return holdsWaiting(dir, nowMs)
+    .filter((h) => h.session === session)
     .map((h) => ({
       id: h.id,
       at: h.createdAt,

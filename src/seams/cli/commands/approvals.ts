@@ -3,7 +3,14 @@ import { formatDuration } from "../../../core/duration.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
-import { type AnswerResult, answerHold, effectiveStatus, type Hold, listHolds } from "../../../state/pending.ts";
+import {
+  type AnswerResult,
+  answerHold,
+  effectiveStatus,
+  type Hold,
+  holdsWaiting,
+  listHolds,
+} from "../../../state/pending.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./state-record.ts";
@@ -33,7 +40,7 @@ export const approvals: CommandFactory = (ctx) =>
     },
     run({ args }) {
       const now = ctx.clock.now();
-      const holds = listHolds(ctx.paths.pending).filter((h) => args.all || effectiveStatus(h, now) === "waiting");
+      const holds = args.all ? listHolds(ctx.paths.pending) : holdsWaiting(ctx.paths.pending, now);
       const rows = holds.map((h) => view(h, now));
       emit(ctx, args.json, { approvals: rows }, () =>
         rows.length === 0
