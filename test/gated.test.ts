@@ -76,7 +76,7 @@ describe("a person at the terminal", () => {
     expect(r.ran).toEqual(["git push origin main"]);
     expect(r.asked[0]?.join("\n")).toContain("a push is seen by others");
     const t = JSON.parse(
-      (await runBinary("memnox", ["timeline", "--json"], { env: home.env(), cwd: repo.path })).stdout,
+      (await runBinary("memnox", ["timeline", "--json", "--since", "all"], { env: home.env(), cwd: repo.path })).stdout,
     );
     const push = t.events.find((e: { operation: string }) => e.operation === "git.push");
     expect(push).toMatchObject({
