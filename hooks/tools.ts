@@ -2,7 +2,7 @@
 
 import { isAbsolute, join, resolve } from "node:path";
 import type { Action } from "../src/core/action.ts";
-import { sha256Hex } from "../src/state/hash.ts";
+import { sha256Hex } from "../src/io/hash.ts";
 import type { ParseContext, SeamCall } from "./types.ts";
 
 /** `~` expanded, relative resolved against the call's directory, `..` folded. */

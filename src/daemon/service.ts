@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pingDaemon } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
+import { writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
-import { writeFileAtomic } from "../state/files.ts";
 import { linkTarget } from "../wire/links.ts";
 import {
   AGENT_LABEL,

@@ -4,8 +4,8 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Action } from "../core/action.ts";
+import { currentBranch, repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
-import { currentBranch, repoRoot } from "../state/repo.ts";
 import type { Boundary } from "./boundary.ts";
 import type { CallerFacts } from "./deps.ts";
 import { environmentsOf } from "./environments.ts";

@@ -1,6 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
 import type { Surface } from "../core/event.ts";
+import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
@@ -8,7 +9,6 @@ import { readConfig } from "../state/config.ts";
 import { personName } from "../state/identity.ts";
 import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
-import { repoRoot } from "../state/repo.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
 import { real, withRealTargets } from "./caller.ts";

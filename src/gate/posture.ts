@@ -1,8 +1,8 @@
 // How a seam answers when it fails before the gate could (a payload it cannot read, a gate that cannot be built).
 import type { Mode } from "../core/effect.ts";
 import { isMode } from "../core/effect.ts";
+import { readTextIfExists } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
-import { readTextIfExists } from "../state/files.ts";
 import { stopInForce } from "../state/stop.ts";
 
 export interface FailurePosture {

@@ -1,8 +1,8 @@
 // Where each hooked session started, so its project boundary stays the repository it began in after a `cd`.
 import { join } from "node:path";
-import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import { repoRoot } from "../io/repo.ts";
 import type { Paths } from "../state/paths.ts";
-import { repoRoot } from "../state/repo.ts";
 import { declaredScopeOf } from "./caller.ts";
 import type { DeclaredScope } from "./scope.ts";
 

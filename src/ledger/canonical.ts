@@ -43,4 +43,4 @@ function spelledOut(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-export { sha256Hex } from "../state/hash.ts";
+export { sha256Hex } from "../io/hash.ts";

@@ -1,5 +1,5 @@
 // The keyed digest of a call's arguments: comparable on this machine, unguessable anywhere else, never the arguments.
-import { hmacSha256Hex } from "../state/hash.ts";
+import { hmacSha256Hex } from "../io/hash.ts";
 import type { Paths } from "../state/paths.ts";
 import { ARGS_KEY_FILE, machineKey } from "./keys.ts";
 

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../state/files.ts";
+import { writeFileAtomic } from "../io/files.ts";
 import { logOp } from "./oplog.ts";
 import { rebuildIndex } from "./rebuild.ts";
 import type { Store } from "./store.ts";

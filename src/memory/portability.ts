@@ -2,7 +2,7 @@
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../state/files.ts";
+import { writeFileAtomic } from "../io/files.ts";
 import { logOp } from "./oplog.ts";
 import { OKF_VERSION, type Page, STATUSES } from "./page.ts";
 import { explicitProject } from "./project.ts";

@@ -3,8 +3,8 @@
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { sha256Hex } from "../io/hash.ts";
 import type { Git } from "../ports/index.ts";
-import { sha256Hex } from "../state/hash.ts";
 import { slugify } from "./slug.ts";
 
 export interface ProjectRef {

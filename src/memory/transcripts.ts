@@ -3,7 +3,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../state/files.ts";
+import { writeFileAtomic } from "../io/files.ts";
 import { memoryConfig } from "./config.ts";
 import { subdirs } from "./layout.ts";
 import { restamp } from "./lifecycle.ts";

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../state/files.ts";
+import { writeFileAtomic } from "../io/files.ts";
 import { memoryConfig } from "./config.ts";
 import { isAutomaticMemory, isBuiltin, typeDir } from "./kinds.ts";
 import { refuseSymlinks, scopeRoot, subdirs } from "./layout.ts";

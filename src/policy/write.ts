@@ -1,6 +1,6 @@
 // Generated rules into a rule file: created, or merged by appending what is missing; a person's rule is never dropped.
 import { MemnoxError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../state/files.ts";
+import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import type { RuleSpec } from "./baseline.ts";
 import type { PolicyRule } from "./engine/index.ts";
 import { checkText, formatProblem, isYamlPath } from "./load/index.ts";

@@ -1,7 +1,7 @@
 // Milestones the seams keep on their own: at `memnox run`, before a session's first write, before a destructive command.
 import type { Action } from "../core/action.ts";
 import { describeError } from "../core/errors.ts";
-import { repoRoot } from "../state/repo.ts";
+import { repoRoot } from "../io/repo.ts";
 import { changeSession, readCheckpoints, type SessionChange } from "./checkpoints.ts";
 import { isWorkDestroying } from "./destroying.ts";
 import { keepMilestone } from "./milestones.ts";

@@ -1,6 +1,6 @@
 // ~/.memnox/checkpoints.json: which sessions already have a milestone where, so a hook that owes nothing starts nothing.
 import { copyFileSync } from "node:fs";
-import { readTextIfExists, withLock, writeJsonAtomic } from "../state/files.ts";
+import { readTextIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export interface RepoCheckpoint {
   /** The milestone kept, or null when keeping one failed (it is not retried on every write). */

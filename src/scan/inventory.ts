@@ -1,11 +1,12 @@
 // scanMachine(): the whole reading of this disk, in one inventory (version 2). Nothing is sent anywhere; starting
 // MCP servers to list their tools is the one thing it runs, and `probe: false` turns that off.
+
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import { repoRoot } from "../io/repo.ts";
 import type { Instant } from "../policy/engine/index.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readAgentNames } from "../state/agent-names.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
-import { repoRoot } from "../state/repo.ts";
 import type { Locations } from "../wire/clients.ts";
 import { detectAgents } from "./agents.ts";
 import { capabilities } from "./capabilities.ts";

@@ -1,6 +1,6 @@
 // What an authenticated CLI is linked to here: the project, app or context its own files name. Names only.
 import { join } from "node:path";
-import { gitDir } from "../state/repo.ts";
+import { gitDir } from "../io/repo.ts";
 import type { Locations } from "../wire/clients.ts";
 import { entries, isFile, type Trail } from "./trail.ts";
 

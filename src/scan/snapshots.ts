@@ -2,7 +2,7 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { asInventory } from "./inventory.ts";
 import type { Inventory } from "./types.ts";
 

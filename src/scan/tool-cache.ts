@@ -2,10 +2,10 @@
 // the proxy keeps for that server name. `--no-probe` reads these instead of starting anything.
 import { join } from "node:path";
 import { isActionClass } from "../core/action.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import { sha256Hex } from "../io/hash.ts";
 import { classifyTool } from "../resolve/mcp-tools.ts";
 import { loadManifest, manifestPath } from "../seams/mcp-proxy/manifest.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
-import { sha256Hex } from "../state/hash.ts";
 import { isRecord } from "../wire/servers.ts";
 import type { ProbedTool } from "./probe.ts";
 import type { ToolRow, ToolsFrom } from "./types.ts";

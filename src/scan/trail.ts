@@ -1,7 +1,7 @@
 // Every file a scan opens goes through one Trail, so `--json` can list them all; values stay in this process.
 import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { sha256Hex } from "../state/hash.ts";
+import { sha256Hex } from "../io/hash.ts";
 
 /** Enough to tell two files apart, not enough to attack one. */
 export function fingerprint(bytes: Uint8Array | string): string {

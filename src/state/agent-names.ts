@@ -1,6 +1,6 @@
 // What people call each agent (`memnox agents name`): the id stays the identity ledger rows are keyed on; the
 // name is what screens print, and commands answer to either.
-import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export function readAgentNames(file: string): Map<string, string> {
   const raw = readJsonIfExists(file);

@@ -3,8 +3,8 @@ import { parse as parseToml } from "smol-toml";
 import * as v from "valibot";
 import { MODES, type Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "./files.ts";
-import { tomlLines } from "./toml-lines.ts";
+import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
+import { tomlLines } from "../io/toml-lines.ts";
 
 export interface Config {
   readonly mode: Mode;

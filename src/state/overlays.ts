@@ -1,6 +1,6 @@
 // Freezes and other state facts in overlays.json; lifted ones stay, because what was frozen and when is record.
 import type { StateFact } from "../core/request.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export interface OverlayFact extends StateFact {
   readonly id: string;

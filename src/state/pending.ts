@@ -3,8 +3,8 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RuleRef } from "../core/verdict.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
-import { sha256Hex } from "./hash.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
+import { sha256Hex } from "../io/hash.ts";
 
 export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
 

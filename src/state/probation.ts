@@ -1,6 +1,6 @@
 // Agents and MCP servers the daemon adopted after setup: seven days in which writes, outward and destructive actions ask.
 import type { StateFact } from "../core/request.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "./files.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export type ProbationKind = "agent" | "server";
 

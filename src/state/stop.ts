@@ -2,7 +2,7 @@
 import { rmSync } from "node:fs";
 import type { Mode } from "../core/effect.ts";
 import { isMode } from "../core/effect.ts";
-import { readJsonIfExists, writeJsonAtomic } from "./files.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 
 export interface StopRecord {
   readonly stoppedAt: string;

@@ -2,8 +2,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
+import { findRealBinary } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
-import { findRealBinary } from "../seams/shim/real.ts";
 import { clientDef } from "./clients.ts";
 
 export interface DetectedAgent {

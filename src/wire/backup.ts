@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../state/files.ts";
+import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import { type ConfigBytes, putConfigFile, readConfigFile, replaceConfigFile, sha256 } from "./files.ts";
 
 export interface BackupEntry {

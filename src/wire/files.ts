@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import { sha256Hex } from "../state/hash.ts";
+import { sha256Hex } from "../io/hash.ts";
 
 export interface ConfigBytes {
   /** The path as the client names it. */

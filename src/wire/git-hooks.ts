@@ -13,9 +13,9 @@ import {
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
+import { repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
-import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../state/files.ts";
-import { repoRoot } from "../state/repo.ts";
 import { sha256 } from "./files.ts";
 import { shellWord } from "./hooks/command.ts";
 import { linkTarget } from "./links.ts";

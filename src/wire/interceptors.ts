@@ -13,9 +13,9 @@ import {
   statSync,
 } from "node:fs";
 import { basename, join } from "node:path";
+import { findRealBinary } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
-import { findRealBinary } from "../seams/shim/real.ts";
 import { ensureLink } from "./links.ts";
 
 /** Programs that destroy or send things, intercepted beside the verb tables' CLIs. */

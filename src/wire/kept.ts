@@ -2,7 +2,7 @@
 // purpose, whether MCP servers installed later are wrapped, and whether the session server stays in. Absent on a
 // machine setup never reached, and then left absent: only setup creates it.
 import { MemnoxError } from "../core/errors.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "../state/files.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export const WRAP_NEW_SERVERS = "wrapNewMcpServers";
 

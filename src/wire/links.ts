@@ -1,8 +1,8 @@
 // Names the one binary answers to: symlinks to the stable copy, or a small launcher when running from source.
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
-import { writeFileAtomic } from "../state/files.ts";
 
 /**
  * The program the links point at: the stable copy setup made, else this executable (or bun + script from source).

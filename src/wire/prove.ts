@@ -6,8 +6,8 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
+import { pathWithout } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
-import { pathWithout } from "../seams/shim/real.ts";
 import { parseDocument } from "./edit/document.ts";
 import { readConfigFile } from "./files.ts";
 import { gitHookState } from "./git-hooks.ts";

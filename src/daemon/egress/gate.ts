@@ -4,8 +4,8 @@ import type { Instant } from "../../gate/deps.ts";
 import type { EvaluateRequest } from "../../gate/remote/protocol.ts";
 import { sessionStart } from "../../gate/sessions.ts";
 import type { GateServices } from "../../gate/types.ts";
+import { currentBranch } from "../../io/repo.ts";
 import type { Paths } from "../../state/paths.ts";
-import { currentBranch } from "../../state/repo.ts";
 import type { DaemonCore } from "../core.ts";
 import type { EgressCaller, EgressGate } from "./proxy.ts";
 

@@ -1,9 +1,9 @@
 // keeper.json: the daemon's own baseline, kept apart from the scan history `scan --since` reads. The last inventory
 // drift is measured against, when the daemon first knew each agent, and which dormant agents it already flagged.
 
+import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import { asInventory } from "../../scan/inventory.ts";
 import type { Inventory } from "../../scan/types.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../../state/files.ts";
 
 export interface KeeperState {
   readonly version: 1;

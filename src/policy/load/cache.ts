@@ -1,7 +1,7 @@
 // Parsed and validated rule files, kept by content: a hook then skips TOML parsing and schema checks on unchanged
 // files. Derived data only: the same user who can write it can write the rule files themselves.
 import { join } from "node:path";
-import { readJsonIfExists, writeJsonAtomic } from "../../state/files.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import type { PolicyRule } from "../engine/index.ts";
 import type { RuleProblem } from "./types.ts";
 

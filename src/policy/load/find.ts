@@ -1,8 +1,8 @@
 // Which rule files apply at a working directory: -f > MEMNOX_POLICIES > the nearest walking up, plus machine and registered.
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { repoRoot } from "../../io/repo.ts";
 import type { Env } from "../../ports/index.ts";
-import { repoRoot } from "../../state/repo.ts";
 import type { RuleOrigin } from "./types.ts";
 
 export const RULE_FILE_NAMES = ["memnox.policies.toml", "memnox.policies.yaml"] as const;

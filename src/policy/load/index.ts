@@ -2,7 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import { describeError } from "../../core/errors.ts";
-import { sha256Hex } from "../../state/hash.ts";
+import { sha256Hex } from "../../io/hash.ts";
 import { compile, evaluate } from "../engine/index.ts";
 import { readCachedCheck, writeCachedCheck } from "./cache.ts";
 import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";

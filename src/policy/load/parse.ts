@@ -1,6 +1,6 @@
 // Rule file text to plain data plus a line finder; TOML by smol-toml, YAML by `yaml`, loaded only when a YAML file is read.
 import { parse as parseToml, TomlError } from "smol-toml";
-import { type KeyPath, tomlLines } from "../../state/toml-lines.ts";
+import { type KeyPath, tomlLines } from "../../io/toml-lines.ts";
 import type { RuleProblem } from "./types.ts";
 
 export interface ParsedText {

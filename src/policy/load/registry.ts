@@ -1,6 +1,6 @@
 // ~/.memnox/policies.json: which rule files `memnox policy use` registered. Paths only, never rule content.
 import { MemnoxError } from "../../core/errors.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "../../state/files.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../../io/files.ts";
 
 interface RegistryFile {
   readonly version: 1;

@@ -1,7 +1,7 @@
 // Parsed data to rules: each policy validated on its own, so one bad rule costs only itself, and every problem has a line.
 import * as v from "valibot";
 import { EFFECTS } from "../../core/effect.ts";
-import type { KeyPath } from "../../state/toml-lines.ts";
+import type { KeyPath } from "../../io/toml-lines.ts";
 import type { PolicyRule, RuleDecision, RuleMatch, TimeWindow } from "../engine/index.ts";
 import type { ParsedText } from "./parse.ts";
 import { keysAt, type PolicyInput, RENAMED_EFFECTS, RULE_MODES, RULE_SCOPES, schemas } from "./schema.ts";

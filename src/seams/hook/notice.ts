@@ -4,8 +4,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { GateAnswer } from "../../gate/types.ts";
-import { readJsonIfExists, withLock, writeJsonAtomic } from "../../state/files.ts";
-import { sha256Hex } from "../../state/hash.ts";
+import { readJsonIfExists, withLock, writeJsonAtomic } from "../../io/files.ts";
+import { sha256Hex } from "../../io/hash.ts";
 import type { Reminder } from "./reminders.ts";
 
 export const MAX_PER_TURN = 2;

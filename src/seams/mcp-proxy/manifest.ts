@@ -2,8 +2,8 @@
 import { join } from "node:path";
 import type { ActionClass } from "../../core/action.ts";
 import { isActionClass } from "../../core/action.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import { classifyTool, type ToolBasis, type ToolHints, toolHints } from "../../resolve/mcp-tools.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../../state/files.ts";
 import { isRecord } from "./jsonrpc.ts";
 import type { Visibility } from "./visibility.ts";
 

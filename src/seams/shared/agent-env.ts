@@ -2,8 +2,8 @@
 import { basename } from "node:path";
 import { environmentVariable } from "../../gate/environments.ts";
 import type { DeclaredScope } from "../../gate/scope.ts";
+import { pathWithout } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
-import { pathWithout } from "../shim/real.ts";
 
 export interface AgentEnvOptions {
   readonly session?: string;

@@ -1,5 +1,7 @@
 // What `replay` reads beside the ledger: held calls still waiting in `pending/`, the session's pause records in
 // `overlays.json`, and the milestones kept for it in the repositories it worked in.
+
+import { repoRoot } from "../../io/repo.ts";
 import type { Replay } from "../../ledger/read/replay.ts";
 import type { KeptMilestone, PauseRecord, ReplayAsides, WaitingHold } from "../../ledger/read/replay-asides.ts";
 import type { Context } from "../../ports/context.ts";
@@ -9,7 +11,6 @@ import { readMilestones } from "../../rewind/store.ts";
 import { overlaysInForce, readOverlays } from "../../state/overlays.ts";
 import { SESSION_HOLDS } from "../../state/paused.ts";
 import { holdsWaiting } from "../../state/pending.ts";
-import { repoRoot } from "../../state/repo.ts";
 
 /** The replay with what it read beside the ledger, looked for in every directory the session's rows name. */
 export async function withAsides(ctx: Context, r: Replay): Promise<Replay> {

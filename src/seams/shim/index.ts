@@ -1,6 +1,7 @@
 // The PATH interceptor: stands in for `git`, `gh`, `rm`…, gates the exact argv, then runs the real binary as a child.
 import { MemnoxError } from "../../core/errors.ts";
 import { createGate } from "../../gate/index.ts";
+import { findRealBinary } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
 import { commandWords } from "../../resolve/words.ts";
 import { runChild } from "../shared/child.ts";
@@ -8,7 +9,6 @@ import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
 import { DENY_EXIT } from "../shared/refusal.ts";
 import { openTerminal } from "../shared/terminal.ts";
-import { findRealBinary } from "./real.ts";
 
 const MAX_DEPTH = 8;
 

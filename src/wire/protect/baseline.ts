@@ -1,14 +1,14 @@
 // The baseline `protect --yes` and setup write: secret reads in the machine file, the rest in this repository's.
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { writeFileAtomic } from "../../io/files.ts";
+import { repoRoot } from "../../io/repo.ts";
 import { baselineRules, type RuleSpec } from "../../policy/baseline.ts";
 import { nearestRuleFiles } from "../../policy/load/index.ts";
 import { type MergeResult, mergeRules } from "../../policy/write.ts";
 import type { Context } from "../../ports/context.ts";
 import type { VerbTable } from "../../resolve/types.ts";
 import { type Config, ensureConfig } from "../../state/config.ts";
-import { writeFileAtomic } from "../../state/files.ts";
-import { repoRoot } from "../../state/repo.ts";
 
 /** Where this repository's rules go: the file that already loads here, else the repository root (or here). */
 export function repositoryRuleFile(cwd: string): string {

@@ -4,6 +4,7 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import { entryPattern } from "../../policy/baseline.ts";
 import type { PolicyRule } from "../../policy/engine/index.ts";
 import { globMatcher } from "../../policy/engine/pattern.ts";
@@ -11,7 +12,6 @@ import { MATCH_FIELDS } from "../../policy/engine/types.ts";
 import { loadRuleSet } from "../../policy/load/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { verbTable } from "../../resolve/index.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../../state/files.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
 import { applyEdits, type Edit, parseDocument } from "../edit/document.ts";
 import { hookTarget } from "../hooks/targets.ts";

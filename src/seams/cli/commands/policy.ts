@@ -2,6 +2,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
+import { readTextIfExists } from "../../../io/files.ts";
+import { repoRoot } from "../../../io/repo.ts";
 import {
   type CheckedFile,
   checkText,
@@ -11,8 +13,6 @@ import {
   unregisterFile,
 } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
-import { readTextIfExists } from "../../../state/files.ts";
-import { repoRoot } from "../../../state/repo.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { policyTest } from "./verdicts.ts";

@@ -2,13 +2,13 @@
 import { mkdirSync } from "node:fs";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
+import { findRealBinary } from "../../../io/real-binary.ts";
+import { repoRoot } from "../../../io/repo.ts";
 import type { Context } from "../../../ports/context.ts";
-import { repoRoot } from "../../../state/repo.ts";
 import { interceptorState } from "../../../wire/interceptors.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
-import { findRealBinary } from "../../shim/real.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { runHooks } from "./run-hooks.ts";
 

@@ -1,5 +1,6 @@
 // `memnox timeline`: what the agents did, in order, grouped by session; `--export` writes the rows for a range.
 import { MemnoxError } from "../../../core/errors.ts";
+import { writeFileAtomic } from "../../../io/files.ts";
 import {
   collectExport,
   EXPORT_FORMATS,
@@ -17,7 +18,6 @@ import {
 import { windowFrom } from "../../../ledger/read/window.ts";
 import { machineSigner } from "../../../ledger/sign.ts";
 import type { Context } from "../../../ports/context.ts";
-import { writeFileAtomic } from "../../../state/files.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { noLedgerLine, withLedger } from "./ledger-open.ts";
