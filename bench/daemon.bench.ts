@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget, version } from "../build.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);

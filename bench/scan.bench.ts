@@ -7,8 +7,8 @@ import { build, hostTarget } from "../build.ts";
 import { bunGit, bunProc } from "../src/adapters/proc.ts";
 import { bufferStdio } from "../src/adapters/stdio.ts";
 import type { Context } from "../src/ports/context.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { scanMachine } from "../src/scan/inventory.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);

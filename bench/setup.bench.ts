@@ -7,7 +7,7 @@ import { build, hostTarget } from "../build.ts";
 import { bunGit, bunProc } from "../src/adapters/proc.ts";
 import { bufferStdio } from "../src/adapters/stdio.ts";
 import type { Context } from "../src/ports/context.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { proveSeams } from "../src/wire/wiring.ts";
 
 const ROOT = join(import.meta.dir, "..");

@@ -3,7 +3,7 @@
 import { bunGit, bunProc, desktopNotify, processStdio } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import type { Context } from "../src/ports/context.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { type Face, type Route, route } from "./route.ts";
 
 declare const MEMNOX_VERSION: string | undefined;

@@ -9,7 +9,7 @@ import { driftPass } from "../src/daemon/passes/drift.ts";
 import { readKeeper } from "../src/daemon/passes/keeper-file.ts";
 import type { LedgerRow } from "../src/ledger/row.ts";
 import { openLedger } from "../src/ledger/store.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { readProbation } from "../src/state/probation.ts";
 import { agentHookState, installAgentHook } from "../src/wire/hooks/install.ts";
 import { type RunningDaemon, startDaemon } from "./support/daemon.ts";

@@ -19,7 +19,7 @@ import { compareVerdict } from "../src/ledger/reproduce.ts";
 import type { LedgerRow } from "../src/ledger/row.ts";
 import { chained } from "../src/ledger/store.ts";
 import { ruleSetFromSources, sha256 } from "../src/policy/load/index.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { answerHold, fingerprint, readHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
 import { recordingDeps } from "./support/gate-deps.ts";

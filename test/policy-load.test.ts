@@ -11,7 +11,7 @@ import {
   registerFile,
   ruleSetFromSources,
 } from "../src/policy/load/index.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { fakeHome, gitRepo, tempDir } from "./support/index.ts";
 
 const home = fakeHome();

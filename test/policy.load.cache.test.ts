@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRuleSet } from "../src/policy/load/index.ts";
-import { memnoxPaths } from "../src/state/paths.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { fakeHome, gitRepo } from "./support/index.ts";
 
 const home = fakeHome();

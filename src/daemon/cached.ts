@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import type { StateReaders } from "../gate/wiring.ts";
 import { fileReaders } from "../gate/wiring.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 
 /** Inode, size and both times: memnox writes by rename, so every write is a new inode as well. */
 export function stamp(path: string): string {

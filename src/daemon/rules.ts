@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { ruleCacheDir } from "../gate/wiring.ts";
 import { RULE_FILE_NAMES } from "../policy/load/find.ts";
 import { findRuleFiles, type LoadedRuleSet, loadRuleSet, readRegistry } from "../policy/load/index.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { cachedFile, stamp } from "./cached.ts";
 
 const MAX_SETS = 64;

@@ -4,7 +4,7 @@ import { closeSync, existsSync, type FSWatcher, openSync, readSync, statSync, wa
 import { basename } from "node:path";
 import type { LedgerRow } from "../ledger/row.ts";
 import { openLedger } from "../ledger/store.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { type LogEntry, parseEntry } from "./log.ts";
 
 export interface WatchEvent extends LogEntry {

@@ -5,7 +5,7 @@ import { newEventId } from "../ledger/normalize.ts";
 import { createRecorder } from "../ledger/recorder.ts";
 import type { LedgerRow } from "../ledger/row.ts";
 import type { RuleSource } from "../ledger/store.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { CALL_TIMEOUT_MS, type DaemonClient } from "./remote/client.ts";
 
 export interface RecordOptions {

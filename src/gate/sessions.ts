@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { declaredScopeOf } from "./caller.ts";
 import type { DeclaredScope } from "./scope.ts";
 

@@ -1,6 +1,6 @@
 // The keyed digest of a call's arguments: comparable on this machine, unguessable anywhere else, never the arguments.
 import { hmacSha256Hex } from "../io/hash.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { ARGS_KEY_FILE, machineKey } from "./keys.ts";
 
 export type ArgsDigest = (raw: string) => string;

@@ -2,7 +2,7 @@
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 
 export const ARGS_KEY_FILE = "args-hmac.key";
 export const SIGNING_KEY_FILE = "ledger-ed25519.key";

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describeError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import type { LedgerRow } from "./row.ts";
 import { type Appended, type Ledger, type OpenOptions, openLedger, type RuleSource } from "./store.ts";
 

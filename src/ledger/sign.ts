@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { machineKey, readKey, SIGNING_KEY_FILE } from "./keys.ts";
 
 ed.hashes.sha512 = sha512;

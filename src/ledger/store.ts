@@ -4,7 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { type Draft, draftFrom } from "./normalize.ts";
 import { type DbRecord, FIELDS, type LedgerRow, rowFromDb, rowToDb } from "./row.ts";

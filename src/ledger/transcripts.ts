@@ -1,7 +1,7 @@
 // What a session printed, kept only under `memnox run --transcript`: its tail for trace, its age for purge.
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 
 const SAFE_SESSION = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const TAIL_BYTES = 4096;

@@ -1,7 +1,7 @@
 // The one call a hook makes: open the store quietly, find the session's project, and ask for reminders.
 import { existsSync } from "node:fs";
 import type { Env, Git } from "../ports/index.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import { memoryDir } from "./dir.ts";
 import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "./project.ts";
 import { type Reminder, remindersFor } from "./remind.ts";

@@ -1,6 +1,6 @@
 // Everything a face needs from the outside world, built once in bin/memnox.ts and handed down.
-import type { Paths } from "../state/paths.ts";
 import type { Clock, Env, Git, Notify, Proc, Stdio } from "./index.ts";
+import type { Paths } from "./paths.ts";
 
 export interface Context {
   /** The name the binary was invoked by. */

@@ -2,7 +2,7 @@
 // a hook, and no ledger row naming it in that time. Standing authority with no work behind it.
 import { existsSync } from "node:fs";
 import { openLedger } from "../ledger/index.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 import type { AgentHook } from "./hooked.ts";
 import { atOrBefore, listSnapshots, loadSnapshot } from "./snapshots.ts";
 import type { Inventory } from "./types.ts";

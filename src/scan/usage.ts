@@ -6,8 +6,8 @@ import { joinEntries } from "../ledger/read/entries.ts";
 import { childrenOf, rowsIn } from "../ledger/read/window.ts";
 import type { RuleSpec } from "../policy/baseline.ts";
 import { globMatcher } from "../policy/engine/index.ts";
+import type { Paths } from "../ports/paths.ts";
 import { mcpActionName } from "../resolve/mcp-tools.ts";
-import type { Paths } from "../state/paths.ts";
 import type { Inventory } from "./types.ts";
 
 export interface Granted {

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
 
 const Text = v.pipe(v.string(), v.minLength(1, "is empty"));
 

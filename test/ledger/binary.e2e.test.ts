@@ -2,7 +2,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { openLedger } from "../../src/ledger/store.ts";
 import { verifyFile } from "../../src/ledger/verify-file.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { fakeHome, runBinary } from "../support/index.ts";
 import { decision, outcome } from "./helpers.ts";
 

@@ -3,8 +3,8 @@ import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { createArgsDigest } from "../../src/ledger/digest.ts";
 import { createRecorder } from "../../src/ledger/recorder.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { run } from "../../src/seams/cli/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
 import { fakeHome, testContext } from "../support/index.ts";
 import { at, decision, outcome, T0 } from "./helpers.ts";
 

@@ -4,8 +4,8 @@ import { createHash, createPublicKey, verify as edVerify } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { openLedger } from "../../src/ledger/store.ts";
 import { verifyFile } from "../../src/ledger/verify-file.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { run } from "../../src/seams/cli/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
 import { fakeHome, testContext } from "../support/index.ts";
 import { at, decision, outcome, T0 } from "./helpers.ts";
 

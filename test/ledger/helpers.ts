@@ -1,7 +1,7 @@
 // Rows as the gate writes them, and a ledger on a fake home, for the ledger's tests.
 import type { EventInput, RecordedRequest } from "../../src/core/event.ts";
 import { type Ledger, openLedger } from "../../src/ledger/store.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { type FakeHome, fakeHome } from "../support/index.ts";
 
 export const T0 = Date.parse("2026-11-30T12:00:00.000Z");

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { type DbRecord, rowFromDb } from "../../src/ledger/row.ts";
 import { openLedger, rowHash } from "../../src/ledger/store.ts";
 import { verifyLedger } from "../../src/ledger/verify.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { run } from "../../src/seams/cli/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
 import { fakeHome, testContext } from "../support/index.ts";
 import { at, decision, T0 } from "./helpers.ts";
 

@@ -2,8 +2,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { openLedger } from "../../src/ledger/store.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { run } from "../../src/seams/cli/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
 import { fakeHome, testContext } from "../support/index.ts";
 import { T0 } from "./helpers.ts";
 import { FREEZE, writeScenario } from "./scenario.ts";

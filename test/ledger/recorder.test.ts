@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { createRecorder, tryAppend, unwrittenCount } from "../../src/ledger/recorder.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { fakeHome } from "../support/index.ts";
 import { decision, ledgerHome } from "./helpers.ts";
 

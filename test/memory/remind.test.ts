@@ -6,7 +6,7 @@ import { explicitProject, MACHINE_PROJECT, projectFromCwd } from "../../src/memo
 import { MEMORY_PREAMBLE, reminderKey, remindersFor, renderReminders } from "../../src/memory/remind.ts";
 import { sessionReminders } from "../../src/memory/session.ts";
 import { openStore, readPage } from "../../src/memory/store.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { fakeHome, gitRepo, hermeticEnv } from "../support/index.ts";
 import { memStore, put, T0 } from "./helpers.ts";
 

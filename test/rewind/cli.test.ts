@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { openLedger } from "../../src/ledger/store.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { run } from "../../src/seams/cli/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
 import { runBinary } from "../support/binary.ts";
 import { type GitRepo, gitRepo } from "../support/git.ts";
 import { type FakeHome, fakeHome, testContext } from "../support/home.ts";

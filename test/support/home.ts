@@ -5,7 +5,7 @@ import { bunGit, bunProc } from "../../src/adapters/proc.ts";
 import { bufferStdio } from "../../src/adapters/stdio.ts";
 import type { Context } from "../../src/ports/context.ts";
 import type { Clock, Env } from "../../src/ports/index.ts";
-import { memnoxPaths } from "../../src/state/paths.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import { type TempDir, type Tree, tempDir } from "./fs.ts";
 
 export interface FakeHome extends TempDir {

@@ -5,7 +5,7 @@ import type { EvaluateRequest } from "../../gate/remote/protocol.ts";
 import { sessionStart } from "../../gate/sessions.ts";
 import type { GateServices } from "../../gate/types.ts";
 import { currentBranch } from "../../io/repo.ts";
-import type { Paths } from "../../state/paths.ts";
+import type { Paths } from "../../ports/paths.ts";
 import type { DaemonCore } from "../core.ts";
 import type { EgressCaller, EgressGate } from "./proxy.ts";
 

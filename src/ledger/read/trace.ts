@@ -1,5 +1,5 @@
 // `memnox trace <id-prefix>`: one action end to end, from the decision through a person's answer to its exit.
-import type { Paths } from "../../state/paths.ts";
+import type { Paths } from "../../ports/paths.ts";
 import { transcriptPath, transcriptTail } from "../transcripts.ts";
 import { type Entry, entryJson } from "./entries.ts";
 import { clock, took } from "./format.ts";

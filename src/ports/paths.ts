@@ -1,7 +1,7 @@
 // Every file memnox keeps, derived once from HOME and MEMNOX_HOME; nothing below reads the environment for a path.
 import { join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
-import type { Env } from "../ports/index.ts";
+import type { Env } from "./index.ts";
 
 export interface Paths {
   readonly home: string;
