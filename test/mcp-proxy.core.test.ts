@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { GateAnswer, GateRequest, GateServices, HoldOutcome, Outcome } from "../src/gate/types.ts";
 import { ProxyCore } from "../src/seams/mcp-proxy/core.ts";
-import { loadManifest, ManifestBuilder } from "../src/seams/mcp-proxy/manifest.ts";
+import { loadManifest, ManifestBuilder } from "../src/state/mcp-manifest.ts";
 import { visibilityFrom } from "../src/seams/mcp-proxy/visibility.ts";
 import { tempDir } from "./support/index.ts";
 

@@ -5,7 +5,7 @@ import { isActionClass } from "../core/action.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { classifyTool } from "../resolve/mcp-tools.ts";
-import { loadManifest, manifestPath } from "../seams/mcp-proxy/manifest.ts";
+import { loadManifest, manifestPath } from "../state/mcp-manifest.ts";
 import { isRecord } from "../wire/servers.ts";
 import type { ProbedTool } from "./probe.ts";
 import type { ToolRow, ToolsFrom } from "./types.ts";

@@ -2,6 +2,7 @@
 import { describeError } from "../../core/errors.ts";
 import type { GateRequest, GateServices } from "../../gate/types.ts";
 import { classFromName, mcpActionName, mcpArguments } from "../../resolve/mcp-tools.ts";
+import type { ManifestBuilder } from "../../state/mcp-manifest.ts";
 import { type CallVerdict, heldProgress, judgeCall, type StopReason } from "./calls.ts";
 import { frame, frameBytes, type Oversize } from "./framing.ts";
 import { inspectToolResult } from "./instructions.ts";
@@ -22,8 +23,8 @@ import {
   resultMessage,
   SERVER_INFO_KEY,
 } from "./jsonrpc.ts";
-import { type ManifestBuilder, sortPage } from "./manifest.ts";
 import { refusalResult } from "./refusal.ts";
+import { sortPage } from "./tools-page.ts";
 import type { Visibility } from "./visibility.ts";
 
 export interface CoreOptions {

@@ -2,10 +2,10 @@
 import { MemnoxError } from "../../core/errors.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Env } from "../../ports/index.ts";
+import { loadManifest, ManifestBuilder } from "../../state/mcp-manifest.ts";
 import { signalNumber } from "../shared/child.ts";
 import { type HookedLookup, ProxyCore } from "./core.ts";
 import { LineSplitter } from "./framing.ts";
-import { loadManifest, ManifestBuilder } from "./manifest.ts";
 import { visibilityFrom } from "./visibility.ts";
 
 /** The SDK's own stdio limit; a larger message would break most clients anyway. */

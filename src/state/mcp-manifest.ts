@@ -1,11 +1,9 @@
 // The server's tools as memnox classified them, kept at <root>/mcp/<server>.json for the scan and the next start.
 import { join } from "node:path";
-import type { ActionClass } from "../../core/action.ts";
-import { isActionClass } from "../../core/action.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
-import { classifyTool, type ToolBasis, type ToolHints, toolHints } from "../../resolve/mcp-tools.ts";
-import { isRecord } from "./jsonrpc.ts";
-import type { Visibility } from "./visibility.ts";
+import type { ActionClass } from "../core/action.ts";
+import { isActionClass } from "../core/action.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import type { ToolBasis, ToolHints } from "../resolve/mcp-tools.ts";
 
 export const MANIFEST_VERSION = 1;
 
@@ -32,40 +30,6 @@ export interface Manifest {
 
 export function manifestPath(dir: string, server: string): string {
   return join(dir, `${server}.json`);
-}
-
-export function manifestTool(tool: Record<string, unknown>, hiddenBy: string | undefined): ManifestTool | undefined {
-  const name = tool.name;
-  if (typeof name !== "string") return undefined;
-  const c = classifyTool(name, tool.annotations);
-  const hints = toolHints(tool.annotations);
-  const title = typeof tool.title === "string" ? tool.title : undefined;
-  return {
-    name,
-    ...(title ? { title: title.slice(0, 200) } : {}),
-    class: c.class,
-    basis: c.basis,
-    hidden: hiddenBy !== undefined,
-    ...(hiddenBy ? { hiddenBy } : {}),
-    ...(hints && Object.keys(hints).length > 0 ? { hints } : {}),
-  };
-}
-
-/** One page of `tools/list`: every tool classified for the manifest, and the ones the agent may see. */
-export function sortPage(
-  tools: readonly unknown[],
-  visibility: Visibility,
-): { entries: ManifestTool[]; shown: unknown[] } {
-  const entries: ManifestTool[] = [];
-  const shown: unknown[] = [];
-  for (const tool of tools) {
-    const name = isRecord(tool) ? tool.name : undefined;
-    const hiddenBy = typeof name === "string" ? visibility.hiddenBy(name) : undefined;
-    const entry = isRecord(tool) ? manifestTool(tool, hiddenBy) : undefined;
-    if (entry) entries.push(entry);
-    if (!hiddenBy) shown.push(tool);
-  }
-  return { entries, shown };
 }
 
 /** Pages of `tools/list` as the agent reads them; a request without a cursor starts over. */
@@ -112,4 +76,8 @@ export function loadManifest(dir: string, server: string): ManifestTool[] {
     (t): t is ManifestTool =>
       isRecord(t) && typeof t.name === "string" && isActionClass(t.class) && typeof t.basis === "string",
   );
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
