@@ -2,8 +2,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { GateAnswer, GateRequest, GateServices, HoldOutcome, Outcome } from "../src/gate/types.ts";
 import { ProxyCore } from "../src/seams/mcp-proxy/core.ts";
-import { loadManifest, ManifestBuilder } from "../src/state/mcp-manifest.ts";
 import { visibilityFrom } from "../src/seams/mcp-proxy/visibility.ts";
+import { loadManifest, ManifestBuilder } from "../src/state/mcp-manifest.ts";
 import { tempDir } from "./support/index.ts";
 
 const dir = tempDir("memnox-mcp-core");

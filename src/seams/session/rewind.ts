@@ -2,6 +2,7 @@
 // tool is annotated destructive); where the client lets a server ask, memnox asks again naming the directory and the
 // milestone; under CI, or with nobody to ask, it refuses. Every request is a `memnox.rewind` row, done or refused.
 import { describeError } from "../../core/errors.ts";
+import { withLedger } from "../../ledger/open.ts";
 import type { Env } from "../../ports/index.ts";
 import {
   listMilestones,
@@ -13,7 +14,6 @@ import {
   selectMilestone,
 } from "../../rewind/index.ts";
 import { rewindRecorder } from "../../rewind/record.ts";
-import { withLedger } from "../cli/commands/ledger-open.ts";
 import { refused, said, type ToolAnswer } from "./answer.ts";
 import type { SessionDeps } from "./deps.ts";
 import { type SessionRef, whichSession } from "./which.ts";

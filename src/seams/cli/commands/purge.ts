@@ -1,4 +1,6 @@
 // `memnox purge [--dry-run]`: drop history past retentionDays, leaving a signed anchor so the chain still verifies.
+
+import { withLedger } from "../../../ledger/open.ts";
 import { type PurgePlan, planPurge, purge as purgeLedger } from "../../../ledger/purge.ts";
 import { clock } from "../../../ledger/read/format.ts";
 import { readRetentionDays } from "../../../ledger/retention.ts";
@@ -6,7 +8,6 @@ import { machineSigner } from "../../../ledger/sign.ts";
 import { expiredTranscripts, removeTranscripts } from "../../../ledger/transcripts.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { withLedger } from "./ledger-open.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -2,11 +2,11 @@
 // its held calls still waiting, its pauses and its milestones in the same column.
 
 import { MemnoxError } from "../../../core/errors.ts";
+import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { buildReplay, pickSession, renderReplay, replayJson } from "../../../ledger/read/replay.ts";
 import { withAsides } from "../../shared/replay-asides.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { noLedgerLine, withLedger } from "./ledger-open.ts";
 
 export const replay: CommandFactory = (ctx) =>
   command({

@@ -1,11 +1,11 @@
 // `memnox report --since 1d`: counted by agent, verdict and class, and what was redone after a failure.
+import { withLedger } from "../../../ledger/open.ts";
 import { joinEntries } from "../../../ledger/read/entries.ts";
 import { buildReport, renderReport } from "../../../ledger/read/report.ts";
 import { matches } from "../../../ledger/read/timeline.ts";
 import { childrenOf, rowsIn, windowFrom } from "../../../ledger/read/window.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { withLedger } from "./ledger-open.ts";
 
 export const report: CommandFactory = (ctx) =>
   command({

@@ -1,6 +1,7 @@
 // `memnox timeline`: what the agents did, in order, grouped by session; `--export` writes the rows for a range.
 import { MemnoxError } from "../../../core/errors.ts";
 import { writeFileAtomic } from "../../../io/files.ts";
+import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import {
   collectExport,
   EXPORT_FORMATS,
@@ -20,7 +21,6 @@ import { machineSigner } from "../../../ledger/sign.ts";
 import type { Context } from "../../../ports/context.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { noLedgerLine, withLedger } from "./ledger-open.ts";
 
 export const timeline: CommandFactory = (ctx) =>
   command({

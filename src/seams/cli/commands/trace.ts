@@ -1,13 +1,13 @@
 // `memnox trace <id-prefix>`: one action end to end, with the transcript tail when the session kept one.
 import { MemnoxError } from "../../../core/errors.ts";
 import { replayWith } from "../../../gate/replay.ts";
+import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
 import { renderTrace, traceJson, traceOf } from "../../../ledger/read/trace.ts";
 import { findEntry } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { noLedgerLine, withLedgerAsync } from "./ledger-open.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const traceWith =

@@ -1,4 +1,5 @@
 // `memnox verify [--file F]`: the ledger's hash chain (or an exported file) checked row by row.
+import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { chainLines, fileLines } from "../../../ledger/read/chain-text.ts";
 import { unwrittenCount } from "../../../ledger/recorder.ts";
 import { machinePublicKey } from "../../../ledger/sign.ts";
@@ -6,7 +7,6 @@ import { verifyLedger } from "../../../ledger/verify.ts";
 import { verifyFile } from "../../../ledger/verify-file.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { noLedgerLine, withLedger } from "./ledger-open.ts";
 
 export const verify: CommandFactory = (ctx) =>
   command({

@@ -1,12 +1,12 @@
 // `memnox why [id] [--verify]`: the recorded verdict explained; --verify replays it with its own time and rule set.
 
 import { replayWith } from "../../../gate/replay.ts";
+import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
 import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { noLedgerLine, withLedgerAsync } from "./ledger-open.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const whyWith =

@@ -1,8 +1,8 @@
 // The reading commands open the ledger only when one exists: reading never creates an empty database.
 import { existsSync } from "node:fs";
-import type { Ledger } from "../../../ledger/store.ts";
-import { openLedger } from "../../../ledger/store.ts";
-import type { Context } from "../../../ports/context.ts";
+import type { Context } from "../ports/context.ts";
+import type { Ledger } from "./store.ts";
+import { openLedger } from "./store.ts";
 
 /** Runs `fn` on the open ledger, or `none()` when nothing has been recorded on this machine yet. */
 export function withLedger<T>(ctx: Context, fn: (ledger: Ledger) => T, none: () => T): T {
