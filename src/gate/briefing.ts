@@ -1,5 +1,6 @@
 // What a session is told: the mode, the rules in force named by action and reason, the boundary, probation, a stop.
 
+import type { Mode } from "../core/effect.ts";
 import type { LoadedRuleSet, RuleOrigin } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Config } from "../state/config.ts";
@@ -13,6 +14,16 @@ const SOURCE: Readonly<Record<RuleOrigin, RuleSummary["source"]>> = {
   flag: "repository",
   env: "repository",
   registered: "repository",
+};
+
+/** The opening line of every briefing, per mode: what a verdict does in this session. */
+export const MODE_LINE: Record<Exclude<Mode, "off">, string> = {
+  observe:
+    "Memnox is watching this session in observe mode: nothing is stopped, and what it would have asked about or refused is recorded.",
+  advise:
+    "Memnox is advising this session in advise mode: nothing is stopped, and what it would have asked about or refused is said beside the call.",
+  enforce:
+    "Memnox is ruling this session in enforce mode: what it refuses does not run, and what it asks about waits for a person.",
 };
 
 export function ruleSummaries(set: LoadedRuleSet): RuleSummary[] {

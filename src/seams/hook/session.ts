@@ -1,10 +1,10 @@
 // A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
-import { boundaryBlock } from "./boundary.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
+import { boundaryBlock } from "./opening.ts";
 import { promptReminders } from "./reminders.ts";
 
 type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;

@@ -1,6 +1,7 @@
 // why, replay and status: the ledger readers `memnox why`, `memnox replay` and `memnox report` use, scoped to this
 // session and said compactly.
 
+import { MODE_LINE } from "../../gate/briefing.ts";
 import { withLedger } from "../../ledger/open.ts";
 import { joinEntries } from "../../ledger/read/entries.ts";
 import { buildReplay, pickSession, type Replay, renderReplay } from "../../ledger/read/replay.ts";
@@ -12,7 +13,6 @@ import { readConfig } from "../../state/config.ts";
 import { pausedLines, pausedSessions } from "../../state/paused.ts";
 import { probationInForce, readProbation } from "../../state/probation.ts";
 import { stopInForce } from "../../state/stop.ts";
-import { MODE_LINE } from "../hook/boundary.ts";
 import { withAsides } from "../shared/replay-asides.ts";
 import { refused, said, type ToolAnswer } from "./answer.ts";
 import type { SessionDeps } from "./deps.ts";

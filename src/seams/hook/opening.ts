@@ -1,6 +1,7 @@
 // The block a session opens with: mode, what is never run, what asks, the project boundary, probation, how a person
 // answers. Pure; paid for in the agent's context on every turn, so it is clipped and counted.
 import type { Mode } from "../../core/effect.ts";
+import { MODE_LINE } from "../../gate/briefing.ts";
 import type { Briefing, RuleSummary } from "../../gate/types.ts";
 
 export interface BoundaryInput {
@@ -18,15 +19,6 @@ export const ITEM_MAX = 140;
 /** The whole block stays under this; rules are counted instead of named until it fits. */
 export const BLOCK_MAX = 1800;
 const NAMED_STEPS = [5, 3, 1, 0] as const;
-
-export const MODE_LINE: Record<Exclude<Mode, "off">, string> = {
-  observe:
-    "Memnox is watching this session in observe mode: nothing is stopped, and what it would have asked about or refused is recorded.",
-  advise:
-    "Memnox is advising this session in advise mode: nothing is stopped, and what it would have asked about or refused is said beside the call.",
-  enforce:
-    "Memnox is ruling this session in enforce mode: what it refuses does not run, and what it asks about waits for a person.",
-};
 
 export function clip(text: string, max = ITEM_MAX): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { RuleSummary } from "../../gate/types.ts";
-import { BLOCK_MAX, boundaryBlock, ITEM_MAX, ruleItem } from "./boundary.ts";
+import { BLOCK_MAX, boundaryBlock, ITEM_MAX, ruleItem } from "./opening.ts";
 
 const rule = (r: Partial<RuleSummary> & Pick<RuleSummary, "name" | "effect" | "actions">): RuleSummary => ({
   targets: [],
