@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { daemonServiceStatus, installDaemonService, uninstallDaemonService } from "../src/daemon/service.ts";
+import { daemonServiceStatus, installDaemonService, uninstallDaemonService } from "../src/wire/daemon-service.ts";
 import { type FakeHome, fakeHome, runBinary, testContext } from "./support/index.ts";
 
 let home: FakeHome;

@@ -3,14 +3,14 @@
 
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
 import type { Mode } from "../core/effect.ts";
-import {
-  installDaemonService as installService,
-  uninstallDaemonService as uninstallService,
-} from "../daemon/service.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
 import { readConfig, setSetting } from "../state/config.ts";
 import { detectAgents } from "./agents.ts";
+import {
+  installDaemonService as installService,
+  uninstallDaemonService as uninstallService,
+} from "./daemon-service.ts";
 import { type HookReport, installAgentHook } from "./hooks/install.ts";
 import { type InterceptorReport, installInterceptors, type PathPosition } from "./interceptors.ts";
 import { type Kept, readKept, writeKept } from "./kept.ts";

@@ -1,12 +1,12 @@
 // `memnox daemon [--install | --status | --uninstall]`: run it, hand it to the operating system, or ask after it.
 import { MemnoxError } from "../../../core/errors.ts";
+import type { Context } from "../../../ports/context.ts";
 import {
   daemonServiceStatus,
   installDaemonService,
   type ServiceStatus,
   uninstallDaemonService,
-} from "../../../daemon/service.ts";
-import type { Context } from "../../../ports/context.ts";
+} from "../../../wire/daemon-service.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 

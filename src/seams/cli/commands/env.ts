@@ -3,9 +3,9 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import { proxyUrl, readEgress } from "../../../daemon/egress/address.ts";
 import { EGRESS_HOST, EGRESS_PORT } from "../../../daemon/egress/proxy.ts";
-import { systemdWord } from "../../../daemon/service-units.ts";
 import { pingDaemon } from "../../../gate/remote/client.ts";
 import type { Context } from "../../../ports/context.ts";
+import { systemdWord } from "../../../wire/daemon-units.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment } from "../../shared/agent-env.ts";
 import { printJson } from "../output.ts";

@@ -4,7 +4,6 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { isAgentName } from "../../../../hooks/types.ts";
-import { restartDaemonService } from "../../../daemon/service.ts";
 import type { Context } from "../../../ports/context.ts";
 import { type Fetch, latestRelease } from "../../../update/latest.ts";
 import { upgradePlan } from "../../../update/method.ts";
@@ -13,6 +12,7 @@ import { LATEST_BASE } from "../../../update/release-index.ts";
 import { runUpgrade } from "../../../update/upgrade.ts";
 import { compareVersions } from "../../../update/version.ts";
 import { installApp } from "../../../wire/app.ts";
+import { restartDaemonService } from "../../../wire/daemon-service.ts";
 import { installAgentHook } from "../../../wire/hooks/install.ts";
 import { readKept, setupRan } from "../../../wire/kept.ts";
 import { ensureLink } from "../../../wire/links.ts";

@@ -8,7 +8,6 @@ import { pingDaemon } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
 import { writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
-import { linkTarget } from "../wire/links.ts";
 import {
   AGENT_LABEL,
   launchdPlist,
@@ -18,7 +17,8 @@ import {
   serviceFile,
   systemdUnit,
   UNIT_NAME,
-} from "./service-units.ts";
+} from "./daemon-units.ts";
+import { linkTarget } from "./links.ts";
 
 type ServiceContext = Pick<Context, "paths" | "env" | "proc" | "selfArgv">;
 
