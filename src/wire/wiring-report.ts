@@ -3,12 +3,12 @@
 
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { egressBlindSpotsLine, proxyUrl, readEgress } from "../daemon/egress/address.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger, unwrittenCount } from "../ledger/index.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
+import { egressBlindSpotsLine, proxyUrl, readEgress } from "../state/egress.ts";
 import { stopInForce } from "../state/stop.ts";
 import { detectAgents } from "./agents.ts";
 import { clientDef } from "./clients.ts";

@@ -1,10 +1,10 @@
 // `memnox env --format sh|systemd|docker`: the environment `memnox run` gives an agent, for something else to start
 // one (a unit file and an image read no shell profile). It prints; it edits nobody's file.
 import { MemnoxError } from "../../../core/errors.ts";
-import { proxyUrl, readEgress } from "../../../daemon/egress/address.ts";
 import { EGRESS_HOST, EGRESS_PORT } from "../../../daemon/egress/proxy.ts";
 import { pingDaemon } from "../../../gate/remote/client.ts";
 import type { Context } from "../../../ports/context.ts";
+import { proxyUrl, readEgress } from "../../../state/egress.ts";
 import { systemdWord } from "../../../wire/daemon-units.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment } from "../../shared/agent-env.ts";

@@ -36,7 +36,7 @@ interface Proxy {
 
 /** The daemon's proxy when a daemon answers and says where it is; else one this run starts and stops. */
 async function egressFor(ctx: Context, input: RunHookInput): Promise<Proxy> {
-  const { proxyUrl, readEgress } = await import("../../../daemon/egress/address.ts");
+  const { proxyUrl, readEgress } = await import("../../../state/egress.ts");
   const recorded = readEgress(ctx.paths);
   if (recorded) {
     // The daemon opens a listener for this session (the port says whose requests arrive on it) and keeps it

@@ -1,7 +1,7 @@
 // egress.json: where the daemon's proxy listens, so `memnox run` and `memnox env` point an agent at it.
 import { rmSync } from "node:fs";
-import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
-import type { Paths } from "../../ports/paths.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import type { Paths } from "../ports/paths.ts";
 
 export interface EgressRecord {
   readonly host: string;
