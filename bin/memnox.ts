@@ -10,14 +10,20 @@ declare const MEMNOX_VERSION: string | undefined;
 
 type FaceRun = (ctx: Context) => Promise<number>;
 
-const FACES: Record<Face, () => Promise<FaceRun>> = {
+const FACES: Record<Face, (args: readonly string[]) => Promise<FaceRun>> = {
   cli: () => import("../src/seams/cli/index.ts").then((m) => m.run),
   hook: () => import("../src/seams/hook/index.ts").then((m) => m.run),
   "mcp-proxy": () => import("../src/seams/mcp-proxy/index.ts").then((m) => m.run),
   session: () => import("../src/seams/session/index.ts").then((m) => m.run),
   shell: () => import("../src/seams/shell/index.ts").then((m) => m.run),
   shim: () => import("../src/seams/shim/index.ts").then((m) => m.run),
-  daemon: () => import("../src/daemon/index.ts").then((m) => m.run),
+  // Bare `memnox daemon` is the daemon (what the user service starts); with a flag it is the CLI command of that name.
+  daemon: (args) =>
+    args.length === 0
+      ? import("../src/daemon/index.ts").then((m) => m.run)
+      : import("../src/seams/cli/index.ts").then(
+          (m) => (ctx: Context) => m.run({ ...ctx, args: ["daemon", ...ctx.args] }),
+        ),
 };
 
 function isCompiled(): boolean {
@@ -55,7 +61,7 @@ async function main(): Promise<number> {
       execPath: process.execPath,
       selfArgv,
     };
-    const face = await FACES[r.face]();
+    const face = await FACES[r.face](r.args);
     return await face(ctx);
   } catch (e) {
     io.err(`memnox: ${describeError(e)}\n`);
