@@ -28,7 +28,7 @@ export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> 
 async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
   const [agent, eventArg] = ctx.args;
   if (agent === "git") {
-    const { gitHook } = await import("../../../hooks/git.ts");
+    const { gitHook } = await import("./git.ts");
     return { stdout: "", exitCode: await gitHook(ctx, deps.gate()) };
   }
   if (!agent || !isAgentName(agent)) {

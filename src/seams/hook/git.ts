@@ -8,10 +8,10 @@
 // pre-push receives `<remote> <url>` as arguments and one line per ref on stdin:
 // `<local ref> <local sha> <remote ref> <remote sha>`. A zero local sha is a delete; a remote sha that is not an
 // ancestor of the local one is a force push (what `git push --force` or a `+refspec` does).
-import type { GateServices } from "../src/gate/types.ts";
-import type { Context } from "../src/ports/context.ts";
-import { refuse, settle } from "../src/seams/shared/gated.ts";
-import { openTerminal } from "../src/seams/shared/terminal.ts";
+import type { GateServices } from "../../gate/types.ts";
+import type { Context } from "../../ports/context.ts";
+import { refuse, settle } from "../shared/gated.ts";
+import { openTerminal } from "../shared/terminal.ts";
 
 const ZERO = /^0+$/;
 
