@@ -6,7 +6,6 @@ export { type PurgePlan, type PurgeResult, planPurge, purge } from "./purge.ts";
 export { createRecorder, type FailureSink, type Recorder, tryAppend, unwrittenCount } from "./recorder.ts";
 export type { Reevaluate, Replayed } from "./reevaluate.ts";
 export { compareVerdict, type Reproduction, reproduce } from "./reproduce.ts";
-export { DEFAULT_RETENTION_DAYS, readRetentionDays } from "./retention.ts";
 export type { LedgerRow } from "./row.ts";
 export { machinePublicKey, machineSigner, type Signer } from "./sign.ts";
 export {

@@ -49,7 +49,11 @@ export const SETTING_NAMES = Object.keys(CONFIG_DEFAULTS) as SettingName[];
 
 const bool = v.boolean("must be true or false");
 const whole = (min: number) =>
-  v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(min, `must be ${min} or more`));
+  v.pipe(
+    v.number("must be a whole number"),
+    v.integer("must be a whole number"),
+    v.minValue(min, `must be ${min} or more`),
+  );
 
 const ConfigSchema = v.strictObject({
   mode: v.optional(v.picklist(MODES, `must be one of ${MODES.join(", ")}`)),

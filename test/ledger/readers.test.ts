@@ -299,7 +299,7 @@ describe("verify and purge --json", () => {
   test("a broken retentionDays names the file and the fix", async () => {
     writeFileSync(paths.config, 'retentionDays = "forever"\n');
     await expect(cli("purge", "--dry-run")).rejects.toThrow(
-      /`retentionDays` in `.*config\.toml` must be a whole number/,
+      /`.*config\.toml:1`: `retentionDays` must be a whole number/,
     );
     writeFileSync(paths.config, "retentionDays = = 3\n");
     await expect(cli("purge")).rejects.toThrow(/config\.toml:1` is not valid TOML/);

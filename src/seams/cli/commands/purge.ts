@@ -1,11 +1,10 @@
 // `memnox purge [--dry-run]`: drop history past retentionDays, leaving a signed anchor so the chain still verifies.
-
 import { withLedger } from "../../../ledger/open.ts";
 import { type PurgePlan, planPurge, purge as purgeLedger } from "../../../ledger/purge.ts";
 import { clock } from "../../../ledger/read/format.ts";
-import { readRetentionDays } from "../../../ledger/retention.ts";
 import { machineSigner } from "../../../ledger/sign.ts";
 import { expiredTranscripts, removeTranscripts } from "../../../ledger/transcripts.ts";
+import { readConfig } from "../../../state/config.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
@@ -20,7 +19,7 @@ export const purge: CommandFactory = (ctx) =>
     },
     run({ args }) {
       const now = ctx.clock.now();
-      const retentionDays = readRetentionDays(ctx.paths.config);
+      const { retentionDays } = readConfig(ctx.paths.config);
       const cutoff = new Date(now - retentionDays * DAY_MS).toISOString();
       const dryRun = Boolean(args["dry-run"]);
       const transcripts = expiredTranscripts(ctx.paths, Date.parse(cutoff));
