@@ -60,11 +60,6 @@ export function isAutomaticMemory(type: string): boolean {
   return type === "episode" || type === "summary";
 }
 
-/** Catalogue pages are exempt from recency decay: a policy nobody recalled is not less true. */
-export function decays(type: string): boolean {
-  return !isCatalogue(type);
-}
-
 /** The heading a type's pages sit under in a generated index.md. */
 export function sectionHeading(type: string): string {
   const dir = typeDir(type);

@@ -85,8 +85,3 @@ export function pageFiles(dir: string): string[] {
     .map((d) => d.name)
     .sort();
 }
-
-/** Files memex and memnox both treat as structure, never as pages. */
-export function isReservedFile(name: string): boolean {
-  return name === "index.md" || name === "log.md";
-}

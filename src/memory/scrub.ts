@@ -26,15 +26,3 @@ export function scrub(text: string): Scrubbed {
   }
   return { text: clean, kinds };
 }
-
-/** Scrubs several fields at once and unions the kinds found. */
-export function scrubAll<T extends Record<string, string>>(fields: T): { fields: T; kinds: string[] } {
-  const kinds = new Set<string>();
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) {
-    const s = scrub(v);
-    for (const kind of s.kinds) kinds.add(kind);
-    out[k] = s.text;
-  }
-  return { fields: out as T, kinds: [...kinds] };
-}

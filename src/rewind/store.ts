@@ -1,5 +1,4 @@
 // Milestones on disk: a tag object per milestone (target: the tree, message: the metadata) under refs/memnox/.
-import { MemnoxError } from "../core/errors.ts";
 import { type GitDeps, gitText } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import { MILESTONE_KINDS, type Milestone, type MilestoneKind } from "./types.ts";
@@ -128,8 +127,4 @@ function oneLine(s: string): string {
   const clean = s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   if (clean.length > 200) return `${clean.slice(0, 199)}…`;
   return clean;
-}
-
-export function unknownMilestone(id: string, hint: string): MemnoxError {
-  return new MemnoxError("not_found", `no milestone \`${id}\` in this working tree`, hint);
 }

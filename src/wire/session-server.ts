@@ -23,9 +23,6 @@ import { isSessionServer, SESSION_SERVER } from "./wrapping.ts";
 export const SESSION_OWNER = "mcp-session";
 /** The agents that read MCP servers from a file and get the session tools (03-govern-in-your-session). */
 export const SESSION_CLIENTS: readonly ClientId[] = ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"];
-/** kept.json key: false after `mcp session off`, so neither setup nor the daemon puts the server back. */
-export const KEPT_SESSION_SERVER = "sessionServer";
-
 export type SessionFileStatus =
   | "added"
   | "updated"

@@ -62,15 +62,6 @@ export function verdictOf(row: LedgerRow): LedgerRow["effect"] {
   return row.enforceEffect ?? row.effect;
 }
 
-/** A decision that did not simply proceed: it was stopped or asked, or enforce would have. */
-export function isNotable(row: LedgerRow): boolean {
-  return (
-    row.kind === "decision" &&
-    ((row.effect !== undefined && row.effect !== "allow") ||
-      (row.enforceEffect !== undefined && row.enforceEffect !== "allow"))
-  );
-}
-
 /** The JSON form of an entry: the row under sync names, plus what was joined onto it. */
 export function entryJson(e: Entry): Record<string, unknown> {
   return {

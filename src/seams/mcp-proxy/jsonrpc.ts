@@ -14,7 +14,6 @@ export interface Message extends Json {
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
 /** Implementation-defined range: the message was too large to relay. */
 export const MESSAGE_TOO_LARGE = -32001;
 
@@ -32,10 +31,6 @@ export function isId(v: unknown): v is JsonRpcId {
 /** Ids are per sender and `1` is not `"1"`. */
 export function idKey(id: JsonRpcId): string {
   return typeof id === "string" ? `s:${id}` : `n:${id}`;
-}
-
-export function isRequest(m: Message): boolean {
-  return typeof m.method === "string" && m.id !== undefined;
 }
 
 export function isResponse(m: Message): boolean {

@@ -6,11 +6,6 @@ export function shellWord(w: string): string {
   return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
 }
 
-/** `<launcher…> hook <agent> <event>`, as one line for the agent's shell. */
-export function hookCommand(launcher: readonly string[], agent: string, event: string): string {
-  return [...launcher, "hook", agent, event].map(shellWord).join(" ");
-}
-
 /** The words of a simple command line: quotes undone, nothing expanded. */
 export function commandWords(line: string): string[] {
   const words: string[] = [];
