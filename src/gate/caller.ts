@@ -1,9 +1,9 @@
 // Facts about the caller, each from one documented source: the hook's agent or MEMNOX_AGENT_NAME, MEMNOX_ENV (one
 // environment or several), run's declared scope and paths, where the session started, and the checked-out branch.
 
-import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Action } from "../core/action.ts";
+import { realOr } from "../io/real.ts";
 import { currentBranch, repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
 import type { Boundary } from "./boundary.ts";
@@ -12,20 +12,11 @@ import { environmentsOf } from "./environments.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
 
-/** The physical path: a rule on `workingDirectories` or a target must not be sidestepped through a symlink. */
-export function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 /** A path's physical form; for one not there yet, its directory's (a write through a linked folder lands there). */
 function realTarget(p: string): string {
-  const whole = real(p);
+  const whole = realOr(p);
   if (whole !== p) return whole;
-  const dir = real(dirname(p));
+  const dir = realOr(dirname(p));
   return dir === dirname(p) ? p : join(dir, basename(p));
 }
 
@@ -40,7 +31,7 @@ export function withRealTargets(action: Action): Action {
 /** Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads) and /dev. */
 export function exemptDirs(ctx: Pick<Context, "env">): string[] {
   const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? ""].filter(Boolean);
-  return [...new Set(dirs.flatMap((d) => [d, real(d)]))];
+  return [...new Set(dirs.flatMap((d) => [d, realOr(d)]))];
 }
 
 export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
@@ -85,7 +76,7 @@ export function callerFacts(ctx: Context): CallerFacts {
       if (declaredRoots.length > 0) return { roots: declaredRoots, exempt };
       const started = session ? sessionStart(ctx.paths, session)?.root : undefined;
       const root = env.MEMNOX_PROJECT_ROOT || started || repoRoot(cwd);
-      return root ? { roots: [root, real(root)].filter((r, i, a) => a.indexOf(r) === i), exempt } : undefined;
+      return root ? { roots: [root, realOr(root)].filter((r, i, a) => a.indexOf(r) === i), exempt } : undefined;
     },
   };
 }

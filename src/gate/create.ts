@@ -1,6 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
 import type { Surface } from "../core/event.ts";
+import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
@@ -11,7 +12,7 @@ import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
-import { real, withRealTargets } from "./caller.ts";
+import { withRealTargets } from "./caller.ts";
 import { decide } from "./decide.ts";
 import { awaitHold } from "./holds.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
@@ -103,7 +104,7 @@ export function createGate(ctx: Context): GateServices {
       // Rules, targets and the boundary see the real working directory, not the symlink an agent stands in.
       const req = {
         ...asked,
-        cwd: real(asked.cwd),
+        cwd: realOr(asked.cwd),
         ...(asked.action ? { action: withRealTargets(asked.action) } : {}),
       };
       const remote = await askDaemon(req);

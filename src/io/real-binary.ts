@@ -1,16 +1,10 @@
 // The real binary a PATH interceptor stands in for: first on PATH, never in ~/.memnox/bin, never memnox itself.
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
+import { realOr } from "./real.ts";
 
-function real(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function executable(path: string): boolean {
+/** A regular file this process may execute. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();
@@ -26,13 +20,13 @@ export function findRealBinary(
   skipDirs: readonly string[],
   self: string,
 ): string | undefined {
-  const skip = new Set(skipDirs.map((d) => real(d) ?? d));
-  const me = real(self) ?? self;
+  const skip = new Set(skipDirs.map(realOr));
+  const me = realOr(self);
   for (const dir of (pathVar ?? "").split(":")) {
-    if (!dir || skip.has(real(dir) ?? dir)) continue;
+    if (!dir || skip.has(realOr(dir))) continue;
     const candidate = join(dir, name);
-    if (!executable(candidate)) continue;
-    if ((real(candidate) ?? candidate) === me) continue;
+    if (!isExecutable(candidate)) continue;
+    if (realOr(candidate) === me) continue;
     return candidate;
   }
   return undefined;
@@ -40,9 +34,9 @@ export function findRealBinary(
 
 /** PATH without the interceptor directory, for anything that must reach the real binaries. */
 export function pathWithout(pathVar: string | undefined, dirs: readonly string[]): string {
-  const skip = new Set(dirs.flatMap((d) => [d, real(d) ?? d]));
+  const skip = new Set(dirs.flatMap((d) => [d, realOr(d)]));
   return (pathVar ?? "")
     .split(":")
-    .filter((p) => p && !skip.has(p) && !skip.has(real(p) ?? p))
+    .filter((p) => p && !skip.has(p) && !skip.has(realOr(p)))
     .join(":");
 }

@@ -1,9 +1,9 @@
 // Which project a working directory belongs to: an opaque id from the normalized Git origin, a readable folder name.
 
-import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import { sha256Hex } from "../io/hash.ts";
+import { realOr } from "../io/real.ts";
 import type { Git } from "../ports/index.ts";
 import { slugify } from "./slug.ts";
 
@@ -75,18 +75,10 @@ async function gitText(git: Git, cwd: string, args: string[]): Promise<string | 
   }
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** The project of a working directory: Git origin when usable, else the repository or folder itself. */
 export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef> {
   const top = await gitText(git, cwd, ["rev-parse", "--show-toplevel"]);
-  const root = real(top ?? cwd);
+  const root = realOr(top ?? cwd);
   const origin = top ? await gitText(git, root, ["config", "--get", "remote.origin.url"]) : undefined;
   const remote = origin ? normalizeRemote(origin) : undefined;
   if (remote) {

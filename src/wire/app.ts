@@ -7,7 +7,6 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -15,6 +14,7 @@ import {
   utimesSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { realOr } from "../io/real.ts";
 import type { Context } from "../ports/context.ts";
 import { receiptPath, writeCopyReceipt } from "../update/receipt.ts";
 import { sha256 } from "./files.ts";
@@ -24,14 +24,6 @@ export interface AppCopy {
   /** copied: replaced now; unchanged: already this binary; self: running as the copy; source: nothing to copy. */
   readonly status: "copied" | "unchanged" | "self" | "source";
   readonly words: string;
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 /** Same size and time (the copy is given the original's), or failing that the same bytes. */
@@ -50,7 +42,7 @@ export function installApp(ctx: Pick<Context, "paths" | "selfArgv" | "execPath" 
     return { path, status: "source", words: "running from source: hooks and links start bun with this checkout" };
   }
   const from = ctx.execPath;
-  if (real(from) === real(path)) return { path, status: "self", words: `running as ${path}` };
+  if (realOr(from) === realOr(path)) return { path, status: "self", words: `running as ${path}` };
   if (sameFile(from, path)) return { path, status: "unchanged", words: `${path} is this version already` };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = join(dirname(path), `.memnox.${process.pid}.tmp`);

@@ -5,6 +5,7 @@ import { chmodSync, chownSync, readFileSync, realpathSync, renameSync, rmSync, s
 import { basename, dirname, join } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import { sha256Hex } from "../io/hash.ts";
+import { realOr } from "../io/real.ts";
 
 export interface ConfigBytes {
   /** The path as the client names it. */
@@ -79,12 +80,8 @@ export function replaceConfigFile(file: ConfigBytes, data: string | Uint8Array):
 
 /** Creates or replaces a file at `path` (through a symlink) with `data`, for undoing a rewrite byte for byte. */
 export function putConfigFile(path: string, data: Uint8Array, mode: number): void {
-  let target = path;
-  try {
-    target = realpathSync(path);
-  } catch {
-    // A missing file is written at its own path.
-  }
+  // A missing file is written at its own path.
+  const target = realOr(path);
   counter += 1;
   const tmp = join(dirname(target), `.${basename(target)}.memnox-${process.pid}-${counter}.tmp`);
   try {

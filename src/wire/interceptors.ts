@@ -1,19 +1,9 @@
 // PATH interceptors: the binary linked in ~/.memnox/bin as each CLI this machine actually has (the verb tables'
 // CLIs and the destructive basics), plus memnox's own faces. Only memnox's links are ever removed.
-import {
-  accessSync,
-  constants,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { findRealBinary } from "../io/real-binary.ts";
+import { realOr } from "../io/real.ts";
+import { findRealBinary, isExecutable } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
 import { ensureLink } from "./links.ts";
@@ -69,23 +59,6 @@ export interface InterceptorReport {
   readonly path: PathPosition;
 }
 
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-function executable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** A link or launcher memnox made: a symlink to a memnox binary, or the source launcher script. */
 export function isMemnoxLink(path: string): boolean {
   try {
@@ -100,10 +73,10 @@ export function isMemnoxLink(path: string): boolean {
 /** Where ~/.memnox/bin stands on `pathVar` for `names`. */
 export function pathPosition(pathVar: string | undefined, dir: string, names: readonly string[]): PathPosition {
   const dirs = (pathVar ?? "").split(":").filter(Boolean);
-  const at = dirs.findIndex((d) => real(d) === real(dir));
+  const at = dirs.findIndex((d) => realOr(d) === realOr(dir));
   const before = at === -1 ? dirs : dirs.slice(0, at);
   const behind = names.flatMap((name) => {
-    const hit = before.find((d) => executable(join(d, name)) && real(join(d, name)) !== real(join(dir, name)));
+    const hit = before.find((d) => isExecutable(join(d, name)) && realOr(join(d, name)) !== realOr(join(dir, name)));
     return hit ? [{ name, path: join(hit, name) }] : [];
   });
   return { onPath: at !== -1, ahead: at !== -1 && behind.length === 0, behind };
@@ -185,7 +158,7 @@ export function interceptorState(ctx: Pick<Context, "paths" | "env">): Intercept
   const dir = ctx.paths.bin;
   const mine = listDir(dir).filter((n) => isMemnoxLink(join(dir, n)));
   const links = mine.filter((n) => !OWN_LINKS.includes(n));
-  const broken = mine.filter((n) => !executable(join(dir, n)));
+  const broken = mine.filter((n) => !isExecutable(join(dir, n)));
   return { dir, links, broken, path: pathPosition(ctx.env.PATH, dir, links) };
 }
 

@@ -2,6 +2,7 @@
 import { realpathSync } from "node:fs";
 import { MemnoxError } from "../../core/errors.ts";
 import { createGate } from "../../gate/index.ts";
+import { realOr } from "../../io/real.ts";
 import type { Context } from "../../ports/context.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
@@ -55,13 +56,7 @@ function realShell(ctx: Context): string {
       "set it to a real shell such as /bin/bash",
     );
   }
-  let self = ctx.execPath;
-  try {
-    self = realpathSync(ctx.execPath);
-  } catch {
-    // keep the unresolved path
-  }
-  if (resolved === self) {
+  if (resolved === realOr(ctx.execPath)) {
     throw new MemnoxError(
       "refused",
       `MEMNOX_REAL_SHELL \`${candidate}\` is memnox itself`,

@@ -1,8 +1,7 @@
-// `memnox policy check [file]` and `policy use <file>`: what is in force, every problem with its line, and registration.
-import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
 import { readTextIfExists } from "../../../io/files.ts";
+import { realOr } from "../../../io/real.ts";
 import { repoRoot } from "../../../io/repo.ts";
 import {
   type CheckedFile,
@@ -90,7 +89,7 @@ const use = (ctx: Context) =>
       if (!args.file) throw new MemnoxError("usage", "which rule file?", "memnox policy use <file>");
       const registry = ctx.paths.policiesRegistry;
       const given = resolve(ctx.cwd, args.file);
-      const path = existsSync(given) ? realpathSync(given) : given;
+      const path = realOr(given);
       if (args.remove) {
         const removed = unregisterFile(registry, path);
         emit(ctx, args.json, { path, removed }, () => [removed ? `forgot ${path}` : `${path} was not registered`]);

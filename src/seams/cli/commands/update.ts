@@ -1,9 +1,10 @@
 // `memnox update`: the installed and the latest version, an upgrade only after a yes and only the way this copy was
 // installed, then the new binary redraws the wiring (`--rewire`). Offline it says so and changes nothing.
 
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isAgentName } from "../../../../hooks/types.ts";
+import { realOr } from "../../../io/real.ts";
 import type { Context } from "../../../ports/context.ts";
 import { type Fetch, latestRelease } from "../../../update/latest.ts";
 import { upgradePlan } from "../../../update/method.ts";
@@ -110,15 +111,7 @@ export async function checkAndUpgrade(ctx: Context, o: UpdateOptions): Promise<n
 }
 
 function whereabouts(ctx: Context, base: string) {
-  return { execPath: real(ctx.execPath), app: real(ctx.paths.app), receipt: readReceipt(ctx.paths), base };
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return { execPath: realOr(ctx.execPath), app: realOr(ctx.paths.app), receipt: readReceipt(ctx.paths), base };
 }
 
 export interface RewireReport {
