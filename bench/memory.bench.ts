@@ -3,12 +3,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { refreshPage } from "../src/memory/navigation.ts";
-import { hashBody, type PageMeta, renderPage } from "../src/memory/page.ts";
-import { rebuildIndex } from "../src/memory/rebuild.ts";
-import { recall } from "../src/memory/recall.ts";
-import { openStore, type Store } from "../src/memory/store.ts";
-import { writePage } from "../src/memory/write.ts";
+import { hashBody, type PageMeta, renderPage } from "../src/memory/format/page.ts";
+import { refreshPage } from "../src/memory/pages/navigation.ts";
+import { rebuildIndex } from "../src/memory/pages/rebuild.ts";
+import { openStore, type Store } from "../src/memory/pages/store.ts";
+import { writePage } from "../src/memory/pages/write.ts";
+import { recall } from "../src/memory/recall/recall.ts";
 import { compiledBinary } from "../test/support/binary.ts";
 
 const MEMEX = { recallP99: { 10000: 10.1, 100000: 74.3 } as Record<number, number>, writeMs: "16-27" };

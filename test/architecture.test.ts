@@ -154,7 +154,7 @@ test("only bin/ reads process.env; everything below takes the environment as an 
 
 describe("memory", () => {
   test("what a hook calls (sessionReminders, remindersFor) loads no CLI, YAML, TOML, schema or MCP library", () => {
-    for (const entry of ["src/memory/session.ts", "src/memory/remind.ts"]) {
+    for (const entry of ["src/memory/recall/session.ts", "src/memory/recall/remind.ts"]) {
       const { packages } = closure(join(ROOT, entry));
       const heavy = ["citty", "consola", "yaml", "@modelcontextprotocol/sdk", "smol-toml", "valibot"];
       for (const p of packages)

@@ -8,7 +8,7 @@ import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sd
 import { createGate } from "../src/gate/index.ts";
 import { openLedger } from "../src/ledger/store.ts";
 import { rememberDecision } from "../src/memory/decision.ts";
-import { openStore } from "../src/memory/store.ts";
+import { openStore } from "../src/memory/pages/store.ts";
 import { rewindDeps, takeMilestone } from "../src/rewind/index.ts";
 import { createSessionServer } from "../src/seams/session/server.ts";
 import { addFact } from "../src/state/overlays.ts";

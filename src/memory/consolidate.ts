@@ -3,15 +3,15 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
-import { memoryConfig } from "./config.ts";
-import { validTypeName } from "./kinds.ts";
-import { restamp } from "./lifecycle.ts";
-import type { Page } from "./page.ts";
-import { explicitProject } from "./project.ts";
-import { existingLocator, type Store, scanPages, typeInfo } from "./store.ts";
-import { isoSeconds } from "./time.ts";
-import { proposeType } from "./types-ops.ts";
-import { type WriteResult, writePage } from "./write.ts";
+import { validTypeName } from "./format/kinds.ts";
+import type { Page } from "./format/page.ts";
+import { explicitProject } from "./format/project.ts";
+import { isoSeconds } from "./format/time.ts";
+import { memoryConfig } from "./pages/config.ts";
+import { restamp } from "./pages/lifecycle.ts";
+import { existingLocator, type Store, scanPages, typeInfo } from "./pages/store.ts";
+import { type WriteResult, writePage } from "./pages/write.ts";
+import { proposeType } from "./types/manage.ts";
 
 export interface ConsolidateOptions {
   readonly mode: "full" | "dry-run";

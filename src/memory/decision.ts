@@ -1,12 +1,12 @@
 // A rule somebody chose, remembered as a `decision` page with where it was decided, by whom, and the rule it produced.
 import { MemnoxError } from "../core/errors.ts";
-import { MACHINE_PROJECT, type ProjectRef } from "./project.ts";
-import { decisionSlug } from "./slug.ts";
-import type { Store } from "./store.ts";
-import { existingLocator, typeInfo } from "./store.ts";
-import { isoSeconds } from "./time.ts";
-import { enableType } from "./types-ops.ts";
-import { type WriteResult, writePage } from "./write.ts";
+import { MACHINE_PROJECT, type ProjectRef } from "./format/project.ts";
+import { decisionSlug } from "./format/slug.ts";
+import { isoSeconds } from "./format/time.ts";
+import type { Store } from "./pages/store.ts";
+import { existingLocator, typeInfo } from "./pages/store.ts";
+import { type WriteResult, writePage } from "./pages/write.ts";
+import { enableType } from "./types/manage.ts";
 
 export type DecisionWhere = "machine" | "repository" | "workspace";
 

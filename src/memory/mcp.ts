@@ -5,14 +5,14 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
-import { forget } from "./lifecycle.ts";
-import { explicitProject, type ProjectRef } from "./project.ts";
-import { recall } from "./recall.ts";
-import type { ScopeFilter } from "./search.ts";
-import type { Selector, Store } from "./store.ts";
-import { taskRecall } from "./task.ts";
-import { provenance } from "./transcripts.ts";
-import { writePage } from "./write.ts";
+import { explicitProject, type ProjectRef } from "./format/project.ts";
+import { forget } from "./pages/lifecycle.ts";
+import type { Selector, Store } from "./pages/store.ts";
+import { provenance } from "./pages/transcripts.ts";
+import { writePage } from "./pages/write.ts";
+import { recall } from "./recall/recall.ts";
+import { taskRecall } from "./recall/task.ts";
+import type { ScopeFilter } from "./search/search.ts";
 
 export interface MemoryServerDeps {
   readonly store: Store;

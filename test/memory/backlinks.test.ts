@@ -1,7 +1,7 @@
 // Links are indexed both ways: a page's backlinks name what mentions or links to it, in the namespace it resolves in.
 import { describe, expect, test } from "bun:test";
-import { backlinks } from "../../src/memory/backlinks.ts";
-import { explicitProject } from "../../src/memory/project.ts";
+import { explicitProject } from "../../src/memory/format/project.ts";
+import { backlinks } from "../../src/memory/pages/backlinks.ts";
 import { memStore, put } from "./helpers.ts";
 
 const A = explicitProject("shop-a", "a", "a");

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { backup, restore } from "../../src/memory/backup.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { readTarGz, tarGz } from "../../src/memory/tar.ts";
-import { ingestTranscript } from "../../src/memory/transcripts.ts";
+import { ingestTranscript } from "../../src/memory/pages/transcripts.ts";
+import { backup, restore } from "../../src/memory/portability/backup.ts";
+import { readTarGz, tarGz } from "../../src/memory/portability/tar.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
 import { tempDir } from "../support/index.ts";
 import { FIXTURES, memStore, put } from "./helpers.ts";
 

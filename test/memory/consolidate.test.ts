@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { consolidate } from "../../src/memory/consolidate.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { ingestTranscript, provenance } from "../../src/memory/transcripts.ts";
-import { verify } from "../../src/memory/verify.ts";
+import { ingestTranscript, provenance } from "../../src/memory/pages/transcripts.ts";
+import { verify } from "../../src/memory/pages/verify.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
 import { memStore } from "./helpers.ts";
 
 interface Seen {

@@ -1,9 +1,9 @@
 // A memory store in a temporary directory with a clock the test moves.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "../../src/memory/store.ts";
-import { openStore } from "../../src/memory/store.ts";
-import { type WriteInput, type WriteResult, writePage } from "../../src/memory/write.ts";
+import type { Store } from "../../src/memory/pages/store.ts";
+import { openStore } from "../../src/memory/pages/store.ts";
+import { type WriteInput, type WriteResult, writePage } from "../../src/memory/pages/write.ts";
 import { type TempDir, type Tree, tempDir } from "../support/index.ts";
 
 export const T0 = Date.parse("2026-11-30T12:00:00.000Z");

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { approve, forget, merge } from "../../src/memory/lifecycle.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { readPage } from "../../src/memory/store.ts";
-import { writePage } from "../../src/memory/write.ts";
+import { approve, forget, merge } from "../../src/memory/pages/lifecycle.ts";
+import { readPage } from "../../src/memory/pages/store.ts";
+import { writePage } from "../../src/memory/pages/write.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
 import { memStore, put } from "./helpers.ts";
 
 const slugs = (r: { hits: { slug: string }[] }) => r.hits.map((h) => h.slug);

@@ -4,8 +4,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { MemnoxError } from "../../src/core/errors.ts";
+import { explicitProject } from "../../src/memory/format/project.ts";
 import { createMemoryServer, sanitize } from "../../src/memory/mcp.ts";
-import { explicitProject } from "../../src/memory/project.ts";
 import { fakeHome } from "../support/index.ts";
 import { type MemStore, memStore, put } from "./helpers.ts";
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { forget } from "../../src/memory/lifecycle.ts";
-import { regenerate } from "../../src/memory/navigation.ts";
-import { explicitProject } from "../../src/memory/project.ts";
-import { rebuildIndex } from "../../src/memory/rebuild.ts";
-import { scanPages } from "../../src/memory/store.ts";
-import { enableType } from "../../src/memory/types-ops.ts";
+import { explicitProject } from "../../src/memory/format/project.ts";
+import { forget } from "../../src/memory/pages/lifecycle.ts";
+import { regenerate } from "../../src/memory/pages/navigation.ts";
+import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
+import { scanPages } from "../../src/memory/pages/store.ts";
+import { enableType } from "../../src/memory/types/manage.ts";
 import { memStore, put } from "./helpers.ts";
 
 function indexes(root: string): Record<string, string> {

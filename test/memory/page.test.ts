@@ -3,11 +3,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { PAGE_KEYS, parsePage, renderPage } from "../../src/memory/page.ts";
-import { rebuildIndex } from "../../src/memory/rebuild.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { readPage } from "../../src/memory/store.ts";
-import { verify } from "../../src/memory/verify.ts";
+import { PAGE_KEYS, parsePage, renderPage } from "../../src/memory/format/page.ts";
+import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
+import { readPage } from "../../src/memory/pages/store.ts";
+import { verify } from "../../src/memory/pages/verify.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
 import { FIXTURES, memStore, put, T0 } from "./helpers.ts";
 
 const MEMEX_PAGE = join(FIXTURES, "memex-store/docs/global/entities/ruff-linter.md");

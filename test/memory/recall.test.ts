@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { explicitProject } from "../../src/memory/project.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { openStore } from "../../src/memory/store.ts";
-import { taskRecall } from "../../src/memory/task.ts";
-import { enableType } from "../../src/memory/types-ops.ts";
+import { explicitProject } from "../../src/memory/format/project.ts";
+import { openStore } from "../../src/memory/pages/store.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
+import { taskRecall } from "../../src/memory/recall/task.ts";
+import { enableType } from "../../src/memory/types/manage.ts";
 import { memStore, put, T0 } from "./helpers.ts";
 
 const slugs = (r: { hits: { slug: string }[] }) => r.hits.map((h) => h.slug);

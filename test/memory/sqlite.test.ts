@@ -4,10 +4,10 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemnoxError } from "../../src/core/errors.ts";
-import { hasFts5, requireFts5 } from "../../src/memory/index-db.ts";
-import { rebuildIndex } from "../../src/memory/rebuild.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { openStore } from "../../src/memory/store.ts";
+import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
+import { openStore } from "../../src/memory/pages/store.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
+import { hasFts5, requireFts5 } from "../../src/memory/search/index-db.ts";
 import { memStore, put } from "./helpers.ts";
 
 /** A connection to an SQLite built without FTS5, as far as the two probes can tell. */

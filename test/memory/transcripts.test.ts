@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPage } from "../../src/memory/store.ts";
-import { clearTranscripts, ingestTranscript, provenance } from "../../src/memory/transcripts.ts";
+import { readPage } from "../../src/memory/pages/store.ts";
+import { clearTranscripts, ingestTranscript, provenance } from "../../src/memory/pages/transcripts.ts";
 import { memStore, put } from "./helpers.ts";
 
 const TURNS = [

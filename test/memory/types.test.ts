@@ -2,10 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../../src/core/errors.ts";
-import { explicitProject } from "../../src/memory/project.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { readPage } from "../../src/memory/store.ts";
-import { addType, enableType, listTypes, proposeType, removeType, suggestTypes } from "../../src/memory/types-ops.ts";
+import { explicitProject } from "../../src/memory/format/project.ts";
+import { readPage } from "../../src/memory/pages/store.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
+import {
+  addType,
+  enableType,
+  listTypes,
+  proposeType,
+  removeType,
+  suggestTypes,
+} from "../../src/memory/types/manage.ts";
 import { memStore, put } from "./helpers.ts";
 
 const project = explicitProject("shop-1", "shop", "shop");

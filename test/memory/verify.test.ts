@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rebuildIndex } from "../../src/memory/rebuild.ts";
-import { recall } from "../../src/memory/recall.ts";
-import { verify } from "../../src/memory/verify.ts";
+import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
+import { verify } from "../../src/memory/pages/verify.ts";
+import { recall } from "../../src/memory/recall/recall.ts";
 import { memStore, put, T0 } from "./helpers.ts";
 
 const failing = (r: ReturnType<typeof verify>) => r.checks.filter((c) => !c.ok).map((c) => c.check);

@@ -1,9 +1,9 @@
 // What the team remembered, beside the boundary and the rule reminders: said only when a page really covers the
 // prompt, once per session, within the one limit of two the rule reminders share.
 import { existsSync } from "node:fs";
-import { memoryDir } from "../../memory/dir.ts";
-import type { Reminder as MemoryReminder } from "../../memory/remind.ts";
-import { decisionSlug } from "../../memory/slug.ts";
+import { decisionSlug } from "../../memory/format/slug.ts";
+import { memoryDir } from "../../memory/pages/dir.ts";
+import type { Reminder as MemoryReminder } from "../../memory/recall/remind.ts";
 import type { Face } from "./deps.ts";
 import type { Reminder } from "./reminders.ts";
 
@@ -19,7 +19,7 @@ export async function memoryCandidates(
   alreadySaid: readonly string[],
 ): Promise<MemoryCandidate[]> {
   if (!existsSync(memoryDir(f.ctx.env, f.ctx.paths, cwd))) return [];
-  const { sessionReminders } = await import("../../memory/session.ts");
+  const { sessionReminders } = await import("../../memory/recall/session.ts");
   const found = await sessionReminders(
     { env: f.ctx.env, paths: f.ctx.paths, git: f.ctx.git, cwd, now: () => f.ctx.clock.now() },
     prompt,
@@ -40,7 +40,7 @@ export async function renderSaid(said: readonly Reminder[]): Promise<string | un
   const memories = said.flatMap((s) => ("memory" in s ? [(s as MemoryCandidate).memory] : []));
   const parts = rules.map((r) => r.text);
   if (memories.length > 0) {
-    const { renderReminders } = await import("../../memory/remind.ts");
+    const { renderReminders } = await import("../../memory/recall/remind.ts");
     parts.push(renderReminders(memories));
   }
   return parts.length > 0 ? parts.join("\n") : undefined;

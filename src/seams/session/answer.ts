@@ -1,5 +1,5 @@
 // What a session tool says lands in a model's context: every answer is masked, each line clipped, the whole capped.
-import { scrub } from "../../memory/scrub.ts";
+import { scrub } from "../../memory/format/scrub.ts";
 import { redact } from "../../resolve/shell/render.ts";
 
 export const MAX_LINE_CHARS = 240;

@@ -1,5 +1,5 @@
 // `memnox memory forget | approve | merge`: retiring and governing pages.
-import { approve, FORGET_MODES, forget, merge } from "../../../memory/lifecycle.ts";
+import { approve, FORGET_MODES, forget, merge } from "../../../memory/pages/lifecycle.ts";
 import { command } from "../registry.ts";
 import { common, type MemoryCli, oneOf, run, say, selector, selectorArgs } from "./memory-cli.ts";
 

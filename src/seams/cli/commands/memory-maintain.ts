@@ -1,8 +1,8 @@
 // `memnox memory status | info | rebuild-index | watch | verify`: keeping the disposable parts honest.
 import { MemnoxError } from "../../../core/errors.ts";
-import { rebuildIndex } from "../../../memory/rebuild.ts";
-import { info, status } from "../../../memory/status.ts";
-import { verify } from "../../../memory/verify.ts";
+import { rebuildIndex } from "../../../memory/pages/rebuild.ts";
+import { info, status } from "../../../memory/pages/status.ts";
+import { verify } from "../../../memory/pages/verify.ts";
 import { command } from "../registry.ts";
 import { common, flag, integer, type MemoryCli, run, say } from "./memory-cli.ts";
 

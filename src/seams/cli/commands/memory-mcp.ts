@@ -1,6 +1,6 @@
 // `memnox memory serve-mcp`: the memory tools over stdio; the MCP SDK loads only here.
-import type { ProjectRef } from "../../../memory/project.ts";
-import { projectFromCwd } from "../../../memory/project.ts";
+import type { ProjectRef } from "../../../memory/format/project.ts";
+import { projectFromCwd } from "../../../memory/format/project.ts";
 import { command } from "../registry.ts";
 import { common, type MemoryCli, run } from "./memory-cli.ts";
 

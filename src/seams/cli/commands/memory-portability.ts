@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
-import { backup, restore } from "../../../memory/backup.ts";
-import { exportNodes, importNodes } from "../../../memory/portability.ts";
+import { backup, restore } from "../../../memory/portability/backup.ts";
+import { exportNodes, importNodes } from "../../../memory/portability/export.ts";
 import { command } from "../registry.ts";
 import { common, type MemoryCli, run, say } from "./memory-cli.ts";
 

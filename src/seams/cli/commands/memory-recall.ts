@@ -1,7 +1,7 @@
 // `memnox memory recall`: ranked pages for a query, or task mode with up to three questions.
 import { MemnoxError } from "../../../core/errors.ts";
-import { type Hit, recall } from "../../../memory/recall.ts";
-import { taskRecall } from "../../../memory/task.ts";
+import { type Hit, recall } from "../../../memory/recall/recall.ts";
+import { taskRecall } from "../../../memory/recall/task.ts";
 import { command } from "../registry.ts";
 import {
   common,

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
-import { backlinks } from "../../../memory/backlinks.ts";
-import { clearTranscripts, ingestTranscript, provenance } from "../../../memory/transcripts.ts";
+import { backlinks } from "../../../memory/pages/backlinks.ts";
+import { clearTranscripts, ingestTranscript, provenance } from "../../../memory/pages/transcripts.ts";
 import { command } from "../registry.ts";
 import {
   common,

@@ -8,7 +8,7 @@ import {
   removeType,
   suggestTypes,
   type TypeRow,
-} from "../../../memory/types-ops.ts";
+} from "../../../memory/types/manage.ts";
 import { personName } from "../../../state/identity.ts";
 import { command } from "../registry.ts";
 import { common, flag, integer, type MemoryCli, project, projectArgs, run, say } from "./memory-cli.ts";

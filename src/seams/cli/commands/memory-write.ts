@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
-import type { TypedLink } from "../../../memory/page.ts";
-import { writePage } from "../../../memory/write.ts";
+import type { TypedLink } from "../../../memory/format/page.ts";
+import { writePage } from "../../../memory/pages/write.ts";
 import { command } from "../registry.ts";
 import { common, flag, list, type MemoryCli, number, oneOf, project, projectArgs, run, say } from "./memory-cli.ts";
 

@@ -1,17 +1,26 @@
 // Writing a page: validate, redact, place by scope and type, keep identity on update, index it, splice navigation.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../io/files.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { writeFileAtomic } from "../../io/files.ts";
+import { isAutomaticMemory, isBuiltin, typeDir } from "../format/kinds.ts";
+import { refuseSymlinks, scopeRoot, subdirs } from "../format/layout.ts";
+import {
+  hashBody,
+  type Page,
+  type PageMeta,
+  renderPage,
+  type Scope,
+  type Status,
+  type TypedLink,
+} from "../format/page.ts";
+import type { ProjectRef } from "../format/project.ts";
+import { scrub } from "../format/scrub.ts";
+import { isPageSlug, RESERVED_SLUGS, slugify, uniqueSlug } from "../format/slug.ts";
+import { isoSeconds, isTimestamp } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
-import { isAutomaticMemory, isBuiltin, typeDir } from "./kinds.ts";
-import { refuseSymlinks, scopeRoot, subdirs } from "./layout.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
-import { hashBody, type Page, type PageMeta, renderPage, type Scope, type Status, type TypedLink } from "./page.ts";
-import type { ProjectRef } from "./project.ts";
-import { scrub } from "./scrub.ts";
-import { isPageSlug, RESERVED_SLUGS, slugify, uniqueSlug } from "./slug.ts";
 import {
   ensureStore,
   fileStamp,
@@ -22,7 +31,6 @@ import {
   type TypeInfo,
   typeInfo,
 } from "./store.ts";
-import { isoSeconds, isTimestamp } from "./time.ts";
 
 /** Who is writing: a person's write is active, a model's knowledge waits for approval. */
 export type Author = "person" | "model";

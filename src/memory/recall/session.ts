@@ -1,11 +1,11 @@
 // The one call a hook makes: open the store quietly, find the session's project, and ask for reminders.
 import { existsSync } from "node:fs";
-import type { Env, Git } from "../ports/index.ts";
-import type { Paths } from "../ports/paths.ts";
-import { memoryDir } from "./dir.ts";
-import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "./project.ts";
+import type { Env, Git } from "../../ports/index.ts";
+import type { Paths } from "../../ports/paths.ts";
+import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "../format/project.ts";
+import { memoryDir } from "../pages/dir.ts";
+import { openStore } from "../pages/store.ts";
 import { type Reminder, remindersFor } from "./remind.ts";
-import { openStore } from "./store.ts";
 
 export interface SessionContext {
   readonly env: Env;

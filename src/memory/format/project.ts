@@ -1,10 +1,10 @@
 // Which project a working directory belongs to: an opaque id from the normalized Git origin, a readable folder name.
 
 import { basename } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
-import { sha256Hex } from "../io/hash.ts";
-import { realOr } from "../io/real.ts";
-import type { Git } from "../ports/index.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { sha256Hex } from "../../io/hash.ts";
+import { realOr } from "../../io/real.ts";
+import type { Git } from "../../ports/index.ts";
 import { slugify } from "./slug.ts";
 
 export interface ProjectRef {

@@ -1,7 +1,7 @@
 // Where everything in a memory store lives, and the refusal to follow a symlink anywhere inside it.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
+import { MemnoxError } from "../../core/errors.ts";
 import type { Scope } from "./page.ts";
 
 export interface Layout {

@@ -1,7 +1,7 @@
 // Which store a command uses: `--dir`, else MEMNOX_MEMORY_DIR, else ~/.memnox/memory.
 import { isAbsolute, resolve } from "node:path";
-import type { Env } from "../ports/index.ts";
-import type { Paths } from "../ports/paths.ts";
+import type { Env } from "../../ports/index.ts";
+import type { Paths } from "../../ports/paths.ts";
 
 export function memoryDir(env: Env, paths: Paths, cwd: string, flag?: string): string {
   const chosen = flag || env.MEMNOX_MEMORY_DIR || paths.memory;

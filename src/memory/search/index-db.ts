@@ -2,10 +2,10 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
-import { hashBody, type Page } from "./page.ts";
-import { wikiLinks } from "./slug.ts";
-import { normalizeTimestamp } from "./time.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { hashBody, type Page } from "../format/page.ts";
+import { wikiLinks } from "../format/slug.ts";
+import { normalizeTimestamp } from "../format/time.ts";
 
 const SCHEMA_VERSION = "3";
 

@@ -1,13 +1,13 @@
 // Rebuilding the disposable index from the pages (incrementally by file stamp, or from scratch), and navigation with it.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Row } from "./index-db.ts";
-import { pageFiles } from "./layout.ts";
+import { pageFiles } from "../format/layout.ts";
+import type { Page } from "../format/page.ts";
+import { isoSeconds } from "../format/time.ts";
+import type { Row } from "../search/index-db.ts";
 import { type NavChange, type NavPage, regenerate } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
-import type { Page } from "./page.ts";
 import { readPage, rel, type Store, typeDirs } from "./store.ts";
-import { isoSeconds } from "./time.ts";
 
 export interface RebuildReport {
   readonly nodes_indexed: number;

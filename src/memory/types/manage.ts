@@ -1,7 +1,7 @@
 // Managing a project's types: the directory is the declaration, log.md the history, and nothing is erased.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
+import { MemnoxError } from "../../core/errors.ts";
 import {
   BUILTIN_DESCRIPTIONS,
   BUILTIN_TYPES,
@@ -12,15 +12,15 @@ import {
   type Kind,
   typeDir,
   validTypeName,
-} from "./kinds.ts";
-import { pageFiles, subdirs } from "./layout.ts";
-import { forget } from "./lifecycle.ts";
-import { logOp } from "./oplog.ts";
-import type { ProjectRef } from "./project.ts";
-import { scrub } from "./scrub.ts";
-import { existingLocator, projectLocator, readPage, type Store, scanPages, typeInfo } from "./store.ts";
-import { isoSeconds } from "./time.ts";
-import { appendEvent, type TypeAction, type TypeEvent } from "./typelog.ts";
+} from "../format/kinds.ts";
+import { pageFiles, subdirs } from "../format/layout.ts";
+import type { ProjectRef } from "../format/project.ts";
+import { scrub } from "../format/scrub.ts";
+import { isoSeconds } from "../format/time.ts";
+import { appendEvent, type TypeAction, type TypeEvent } from "../format/typelog.ts";
+import { forget } from "../pages/lifecycle.ts";
+import { logOp } from "../pages/oplog.ts";
+import { existingLocator, projectLocator, readPage, type Store, scanPages, typeInfo } from "../pages/store.ts";
 
 export interface TypeRow {
   readonly name: string;

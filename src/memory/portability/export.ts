@@ -1,14 +1,14 @@
 // Export every page as one JSON document; import one back, skipping (and naming) every entry that does not hold.
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
-import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../io/files.ts";
-import { logOp } from "./oplog.ts";
-import { OKF_VERSION, type Page, STATUSES } from "./page.ts";
-import { explicitProject } from "./project.ts";
-import { type ScanError, type Store, scanPages } from "./store.ts";
-import { isoSeconds } from "./time.ts";
-import { writePage } from "./write.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { writeFileAtomic } from "../../io/files.ts";
+import { OKF_VERSION, type Page, STATUSES } from "../format/page.ts";
+import { explicitProject } from "../format/project.ts";
+import { isoSeconds } from "../format/time.ts";
+import { logOp } from "../pages/oplog.ts";
+import { type ScanError, type Store, scanPages } from "../pages/store.ts";
+import { writePage } from "../pages/write.ts";
 
 export const EXPORT_FORMAT = "memnox-memory-export";
 

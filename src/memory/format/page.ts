@@ -1,5 +1,5 @@
 // A memory page: the OKF v0.2 fields then memex's own, written in one fixed order and read strictly.
-import { sha256Hex } from "../io/hash.ts";
+import { sha256Hex } from "../../io/hash.ts";
 import {
   type FmItem,
   type FmValue,

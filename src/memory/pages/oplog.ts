@@ -1,8 +1,8 @@
 // The operation log: what was done, to which slugs, how many; never a title, a body or a query.
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { isoSeconds } from "../format/time.ts";
 import type { Store } from "./store.ts";
-import { isoSeconds } from "./time.ts";
 
 export interface OpEntry {
   readonly op: string;

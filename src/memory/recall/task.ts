@@ -1,10 +1,10 @@
 // Task mode: one goal, up to three questions, distinct pages spread across them inside one project and one budget.
-import { MemnoxError } from "../core/errors.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { isoSeconds } from "../format/time.ts";
+import type { Store } from "../pages/store.ts";
+import { queryTokens } from "../search/query.ts";
 import { DEFAULT_MAX_TOKENS, estimateTokens } from "./pack.ts";
-import { queryTokens } from "./query.ts";
 import { type Candidate, candidates, filtersOf, refuseQuery } from "./recall.ts";
-import type { Store } from "./store.ts";
-import { isoSeconds } from "./time.ts";
 
 export const TASK_PAGE_CAP = 36;
 

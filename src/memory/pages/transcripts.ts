@@ -2,18 +2,18 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../io/files.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { writeFileAtomic } from "../../io/files.ts";
+import { subdirs } from "../format/layout.ts";
+import type { Scope } from "../format/page.ts";
+import type { ProjectRef } from "../format/project.ts";
+import { scrub } from "../format/scrub.ts";
+import { slugify } from "../format/slug.ts";
+import { dateDir, isoSeconds, isTimestamp } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
-import { subdirs } from "./layout.ts";
 import { restamp } from "./lifecycle.ts";
 import { logOp } from "./oplog.ts";
-import type { Scope } from "./page.ts";
-import type { ProjectRef } from "./project.ts";
-import { scrub } from "./scrub.ts";
-import { slugify } from "./slug.ts";
 import { findOne, type Selector, type Store, scanPages } from "./store.ts";
-import { dateDir, isoSeconds, isTimestamp } from "./time.ts";
 import { writePage } from "./write.ts";
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,14 +1,14 @@
 // Recall: safe tokens, strict AND then OR, filters before the limit, budget packing, access bumped for hits only.
-import { MemnoxError } from "../core/errors.ts";
-import type { Row } from "./index-db.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import type { Page } from "../format/page.ts";
+import { isoSeconds } from "../format/time.ts";
+import { hasPages } from "../pages/navigation.ts";
+import type { Store } from "../pages/store.ts";
+import type { Row } from "../search/index-db.ts";
+import { QueryError, queryTokens } from "../search/query.ts";
+import { andThenOr, type Filters, type ScopeFilter } from "../search/search.ts";
 import { navigationSearch } from "./nav-search.ts";
-import { hasPages } from "./navigation.ts";
 import { DEFAULT_MAX_TOKENS, estimateTokens, packToBudget } from "./pack.ts";
-import type { Page } from "./page.ts";
-import { QueryError, queryTokens } from "./query.ts";
-import { andThenOr, type Filters, type ScopeFilter } from "./search.ts";
-import type { Store } from "./store.ts";
-import { isoSeconds } from "./time.ts";
 
 export type Engine = "fts5" | "navigation";
 

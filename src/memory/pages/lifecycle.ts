@@ -1,12 +1,12 @@
 // Retiring and governing pages: forget (hard, soft, decay, archive), approve a pending page, merge two.
 import { rmSync } from "node:fs";
-import { MemnoxError } from "../core/errors.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { hashBody, type Page, type PageMeta } from "../format/page.ts";
+import { isoSeconds } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
-import { hashBody, type Page, type PageMeta } from "./page.ts";
 import { findOne, type Selector, type Store } from "./store.ts";
-import { isoSeconds } from "./time.ts";
 import { storePage } from "./write.ts";
 
 export type ForgetMode = "hard" | "soft" | "decay" | "archive";

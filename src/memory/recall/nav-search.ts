@@ -1,13 +1,13 @@
 // Recall without the SQLite index: rank the generated index.md rows (titles and descriptions only).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { builtinForDir } from "./kinds.ts";
-import { subdirs } from "./layout.ts";
-import type { Page } from "./page.ts";
-import { rawTokens } from "./query.ts";
-import type { Filters } from "./search.ts";
-import { existingLocator, readPage, type Store } from "./store.ts";
-import { normalizeTimestamp } from "./time.ts";
+import { builtinForDir } from "../format/kinds.ts";
+import { subdirs } from "../format/layout.ts";
+import type { Page } from "../format/page.ts";
+import { normalizeTimestamp } from "../format/time.ts";
+import { existingLocator, readPage, type Store } from "../pages/store.ts";
+import { rawTokens } from "../search/query.ts";
+import type { Filters } from "../search/search.ts";
 
 export interface NavRow {
   readonly title: string;

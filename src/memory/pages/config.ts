@@ -1,7 +1,7 @@
 // The few memex.toml settings memory honours, so a store shared with memex keeps its behaviour.
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "smol-toml";
-import { MemnoxError } from "../core/errors.ts";
+import { MemnoxError } from "../../core/errors.ts";
 import type { Store } from "./store.ts";
 
 export interface MemoryConfig {

@@ -1,13 +1,13 @@
 // Backup to one tar.gz; restore only after every member is checked, moving current data aside, never deleting it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
-import { writeFileAtomic } from "../io/files.ts";
-import { logOp } from "./oplog.ts";
-import { rebuildIndex } from "./rebuild.ts";
-import type { Store } from "./store.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import { writeFileAtomic } from "../../io/files.ts";
+import { isoSeconds } from "../format/time.ts";
+import { logOp } from "../pages/oplog.ts";
+import { rebuildIndex } from "../pages/rebuild.ts";
+import type { Store } from "../pages/store.ts";
 import { readTarGz, type TarEntry, tarGz } from "./tar.ts";
-import { isoSeconds } from "./time.ts";
 
 export interface BackupReport {
   readonly archive_path: string;

@@ -1,10 +1,10 @@
 // Generated index.md navigation: deterministic bytes per directory, spliced on a single write, diagnosed by verify.
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { withLock, writeFileAtomic } from "../io/files.ts";
-import { BUILTIN_TYPES, builtinForDir, sectionHeading } from "./kinds.ts";
-import { pageFiles, subdirs } from "./layout.ts";
-import { OKF_VERSION, type Page } from "./page.ts";
+import { withLock, writeFileAtomic } from "../../io/files.ts";
+import { BUILTIN_TYPES, builtinForDir, sectionHeading } from "../format/kinds.ts";
+import { pageFiles, subdirs } from "../format/layout.ts";
+import { OKF_VERSION, type Page } from "../format/page.ts";
 import { readPage, type Store } from "./store.ts";
 
 const INDEX = "index.md";

@@ -1,14 +1,14 @@
 // A memory store on disk: its layout, its pages, its project folders and its (lazily opened) index.
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { MemnoxError } from "../core/errors.ts";
-import type { Env } from "../ports/index.ts";
-import { IndexDb } from "./index-db.ts";
-import { BUILTIN_DIRS, builtinForDir, isCatalogue, type Kind, typeDir } from "./kinds.ts";
-import { type Layout, layoutOf, pageFiles, refuseSymlinks, scopeRoot, subdirs } from "./layout.ts";
-import { type Page, PageError, parsePage, type Scope } from "./page.ts";
-import type { ProjectRef } from "./project.ts";
-import { readEvents, stateOf } from "./typelog.ts";
+import { MemnoxError } from "../../core/errors.ts";
+import type { Env } from "../../ports/index.ts";
+import { BUILTIN_DIRS, builtinForDir, isCatalogue, type Kind, typeDir } from "../format/kinds.ts";
+import { type Layout, layoutOf, pageFiles, refuseSymlinks, scopeRoot, subdirs } from "../format/layout.ts";
+import { type Page, PageError, parsePage, type Scope } from "../format/page.ts";
+import type { ProjectRef } from "../format/project.ts";
+import { readEvents, stateOf } from "../format/typelog.ts";
+import { IndexDb } from "../search/index-db.ts";
 
 export interface Store {
   readonly layout: Layout;

@@ -1,11 +1,11 @@
 // Deterministic checks for CI: pages parse, the index matches, links resolve, OKF rules hold, navigation is current.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { edges } from "./index-db.ts";
+import { hashBody, type Page } from "../format/page.ts";
+import { normalizeTimestamp } from "../format/time.ts";
+import { edges } from "../search/index-db.ts";
 import { diagnose, type NavChange } from "./navigation.ts";
-import { hashBody, type Page } from "./page.ts";
 import { type ScanError, type Store, scanPages } from "./store.ts";
-import { normalizeTimestamp } from "./time.ts";
 
 export interface Check {
   readonly check: string;

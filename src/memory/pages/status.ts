@@ -1,7 +1,7 @@
 // Where a store stands (status) and what it holds (info): counts and freshness, never contents.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { pageFiles } from "./layout.ts";
+import { pageFiles } from "../format/layout.ts";
 import { dirType, readPage, type Store, typeDirs } from "./store.ts";
 import { zeroYieldStreak } from "./verify.ts";
 
