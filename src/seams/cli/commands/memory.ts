@@ -1,7 +1,7 @@
 // `memnox memory …`: the team's decisions as Markdown pages with an FTS5 index; each operation loads on demand.
 import type { CommandDef } from "citty";
 import { type CommandFactory, command } from "../registry.ts";
-import { common, type MemoryCli } from "./memory-cli.ts";
+import { common, type MemoryCli } from "./memory/_cli.ts";
 
 export const memory: CommandFactory = (ctx) => {
   const cli: MemoryCli = { ctx, code: 0, ran: false };
@@ -14,28 +14,28 @@ export const memory: CommandFactory = (ctx) => {
       if (typeof args.dir === "string" && args.dir) cli.dir = args.dir;
     },
     subCommands: {
-      write: from(() => import("./memory-write.ts").then((m) => m.writeCommand)),
-      recall: from(() => import("./memory-recall.ts").then((m) => m.recallCommand)),
-      forget: from(() => import("./memory-lifecycle.ts").then((m) => m.forgetCommand)),
-      approve: from(() => import("./memory-lifecycle.ts").then((m) => m.approveCommand)),
-      merge: from(() => import("./memory-lifecycle.ts").then((m) => m.mergeCommand)),
-      remember: from(() => import("./memory-remember.ts").then((m) => m.rememberCommand)),
-      types: from(() => import("./memory-types.ts").then((m) => m.typesCommand)),
-      status: from(() => import("./memory-maintain.ts").then((m) => m.statusCommand)),
-      info: from(() => import("./memory-maintain.ts").then((m) => m.infoCommand)),
-      "rebuild-index": from(() => import("./memory-maintain.ts").then((m) => m.rebuildCommand)),
-      watch: from(() => import("./memory-maintain.ts").then((m) => m.watchCommand)),
-      verify: from(() => import("./memory-maintain.ts").then((m) => m.verifyCommand)),
-      "ingest-transcript": from(() => import("./memory-transcripts.ts").then((m) => m.ingestCommand)),
-      "clear-transcripts": from(() => import("./memory-transcripts.ts").then((m) => m.clearCommand)),
-      provenance: from(() => import("./memory-transcripts.ts").then((m) => m.provenanceCommand)),
-      backlinks: from(() => import("./memory-transcripts.ts").then((m) => m.backlinksCommand)),
-      backup: from(() => import("./memory-portability.ts").then((m) => m.backupCommand)),
-      restore: from(() => import("./memory-portability.ts").then((m) => m.restoreCommand)),
-      export: from(() => import("./memory-portability.ts").then((m) => m.exportCommand)),
-      import: from(() => import("./memory-portability.ts").then((m) => m.importCommand)),
-      consolidate: from(() => import("./memory-consolidate.ts").then((m) => m.consolidateCommand)),
-      "serve-mcp": from(() => import("./memory-mcp.ts").then((m) => m.serveMcpCommand)),
+      write: from(() => import("./memory/write.ts").then((m) => m.writeCommand)),
+      recall: from(() => import("./memory/recall.ts").then((m) => m.recallCommand)),
+      forget: from(() => import("./memory/lifecycle.ts").then((m) => m.forgetCommand)),
+      approve: from(() => import("./memory/lifecycle.ts").then((m) => m.approveCommand)),
+      merge: from(() => import("./memory/lifecycle.ts").then((m) => m.mergeCommand)),
+      remember: from(() => import("./memory/remember.ts").then((m) => m.rememberCommand)),
+      types: from(() => import("./memory/types.ts").then((m) => m.typesCommand)),
+      status: from(() => import("./memory/maintain.ts").then((m) => m.statusCommand)),
+      info: from(() => import("./memory/maintain.ts").then((m) => m.infoCommand)),
+      "rebuild-index": from(() => import("./memory/maintain.ts").then((m) => m.rebuildCommand)),
+      watch: from(() => import("./memory/maintain.ts").then((m) => m.watchCommand)),
+      verify: from(() => import("./memory/maintain.ts").then((m) => m.verifyCommand)),
+      "ingest-transcript": from(() => import("./memory/transcripts.ts").then((m) => m.ingestCommand)),
+      "clear-transcripts": from(() => import("./memory/transcripts.ts").then((m) => m.clearCommand)),
+      provenance: from(() => import("./memory/transcripts.ts").then((m) => m.provenanceCommand)),
+      backlinks: from(() => import("./memory/transcripts.ts").then((m) => m.backlinksCommand)),
+      backup: from(() => import("./memory/portability.ts").then((m) => m.backupCommand)),
+      restore: from(() => import("./memory/portability.ts").then((m) => m.restoreCommand)),
+      export: from(() => import("./memory/portability.ts").then((m) => m.exportCommand)),
+      import: from(() => import("./memory/portability.ts").then((m) => m.importCommand)),
+      consolidate: from(() => import("./memory/consolidate.ts").then((m) => m.consolidateCommand)),
+      "serve-mcp": from(() => import("./memory/mcp.ts").then((m) => m.serveMcpCommand)),
     },
     run() {
       if (!cli.ran) ctx.io.out("memnox memory <command>: memnox help memory lists them\n");

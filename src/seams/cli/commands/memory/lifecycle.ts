@@ -1,7 +1,7 @@
 // `memnox memory forget | approve | merge`: retiring and governing pages.
-import { approve, FORGET_MODES, forget, merge } from "../../../memory/pages/lifecycle.ts";
-import { command } from "../registry.ts";
-import { common, type MemoryCli, oneOf, run, say, selector, selectorArgs } from "./memory-cli.ts";
+import { approve, FORGET_MODES, forget, merge } from "../../../../memory/pages/lifecycle.ts";
+import { command } from "../../registry.ts";
+import { common, type MemoryCli, oneOf, run, say, selector, selectorArgs } from "./_cli.ts";
 
 export const forgetCommand = (cli: MemoryCli) =>
   command({

@@ -1,8 +1,8 @@
 // `memnox memory serve-mcp`: the memory tools over stdio; the MCP SDK loads only here.
-import type { ProjectRef } from "../../../memory/format/project.ts";
-import { projectFromCwd } from "../../../memory/format/project.ts";
-import { command } from "../registry.ts";
-import { common, type MemoryCli, run } from "./memory-cli.ts";
+import type { ProjectRef } from "../../../../memory/format/project.ts";
+import { projectFromCwd } from "../../../../memory/format/project.ts";
+import { command } from "../../registry.ts";
+import { common, type MemoryCli, run } from "./_cli.ts";
 
 export const serveMcpCommand = (cli: MemoryCli) =>
   command({
@@ -10,7 +10,7 @@ export const serveMcpCommand = (cli: MemoryCli) =>
     args: { ...common },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const { serve } = await import("../../../memory/mcp.ts");
+        const { serve } = await import("../../../../memory/mcp.ts");
         let project: Promise<ProjectRef> | undefined;
         await serve({
           store,

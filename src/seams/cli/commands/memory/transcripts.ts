@@ -1,22 +1,11 @@
 // `memnox memory ingest-transcript | clear-transcripts | provenance | backlinks`: sessions kept, pages traced back.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { MemnoxError } from "../../../core/errors.ts";
-import { backlinks } from "../../../memory/pages/backlinks.ts";
-import { clearTranscripts, ingestTranscript, provenance } from "../../../memory/pages/transcripts.ts";
-import { command } from "../registry.ts";
-import {
-  common,
-  flag,
-  type MemoryCli,
-  oneOf,
-  project,
-  projectArgs,
-  run,
-  say,
-  selector,
-  selectorArgs,
-} from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { backlinks } from "../../../../memory/pages/backlinks.ts";
+import { clearTranscripts, ingestTranscript, provenance } from "../../../../memory/pages/transcripts.ts";
+import { command } from "../../registry.ts";
+import { common, flag, type MemoryCli, oneOf, project, projectArgs, run, say, selector, selectorArgs } from "./_cli.ts";
 
 export const ingestCommand = (cli: MemoryCli) =>
   command({

@@ -1,8 +1,8 @@
 // `memnox memory consolidate`: the one operation that calls a model, and only the one configured.
-import { MemnoxError } from "../../../core/errors.ts";
-import { consolidate } from "../../../memory/consolidate.ts";
-import { command } from "../registry.ts";
-import { common, integer, type MemoryCli, oneOf, run, say } from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { consolidate } from "../../../../memory/consolidate.ts";
+import { command } from "../../registry.ts";
+import { common, integer, type MemoryCli, oneOf, run, say } from "./_cli.ts";
 
 export const consolidateCommand = (cli: MemoryCli) =>
   command({

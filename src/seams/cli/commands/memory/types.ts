@@ -8,10 +8,10 @@ import {
   removeType,
   suggestTypes,
   type TypeRow,
-} from "../../../memory/types/manage.ts";
-import { personName } from "../../../state/identity.ts";
-import { command } from "../registry.ts";
-import { common, flag, integer, type MemoryCli, project, projectArgs, run, say } from "./memory-cli.ts";
+} from "../../../../memory/types/manage.ts";
+import { personName } from "../../../../state/identity.ts";
+import { command } from "../../registry.ts";
+import { common, flag, integer, type MemoryCli, project, projectArgs, run, say } from "./_cli.ts";
 
 function rows(types: readonly TypeRow[]): string[] {
   return types.map((t) => `${t.name.padEnd(16)} ${t.kind.padEnd(10)} ${String(t.pages).padStart(5)}  ${t.description}`);

@@ -1,8 +1,8 @@
 // `memnox memory recall`: ranked pages for a query, or task mode with up to three questions.
-import { MemnoxError } from "../../../core/errors.ts";
-import { type Hit, recall } from "../../../memory/recall/recall.ts";
-import { taskRecall } from "../../../memory/recall/task.ts";
-import { command } from "../registry.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { type Hit, recall } from "../../../../memory/recall/recall.ts";
+import { taskRecall } from "../../../../memory/recall/task.ts";
+import { command } from "../../registry.ts";
 import {
   common,
   flag,
@@ -16,7 +16,7 @@ import {
   run,
   say,
   scopeFilter,
-} from "./memory-cli.ts";
+} from "./_cli.ts";
 
 function human(hits: readonly Hit[]): string[] {
   if (hits.length === 0) return ["no memory matched"];

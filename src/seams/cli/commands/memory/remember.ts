@@ -1,14 +1,14 @@
 // `memnox memory remember <rule> | --all`: a rule in force that carries a reason, kept as a `decision` page.
-import { MemnoxError } from "../../../core/errors.ts";
-import { type DecisionWhere, rememberDecision } from "../../../memory/decision.ts";
-import { MACHINE_PROJECT, projectFromCwd } from "../../../memory/format/project.ts";
-import { decisionSlug } from "../../../memory/format/slug.ts";
-import { findPages, type Store } from "../../../memory/pages/store.ts";
-import type { PolicyRule } from "../../../policy/engine/index.ts";
-import { loadRuleSet, type RuleOrigin } from "../../../policy/load/index.ts";
-import { personName } from "../../../state/identity.ts";
-import { command } from "../registry.ts";
-import { common, flag, type MemoryCli, run, say } from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { type DecisionWhere, rememberDecision } from "../../../../memory/decision.ts";
+import { MACHINE_PROJECT, projectFromCwd } from "../../../../memory/format/project.ts";
+import { decisionSlug } from "../../../../memory/format/slug.ts";
+import { findPages, type Store } from "../../../../memory/pages/store.ts";
+import type { PolicyRule } from "../../../../policy/engine/index.ts";
+import { loadRuleSet, type RuleOrigin } from "../../../../policy/load/index.ts";
+import { personName } from "../../../../state/identity.ts";
+import { command } from "../../registry.ts";
+import { common, flag, type MemoryCli, run, say } from "./_cli.ts";
 
 interface Found {
   readonly rule: PolicyRule;

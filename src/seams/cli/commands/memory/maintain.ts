@@ -1,10 +1,10 @@
 // `memnox memory status | info | rebuild-index | watch | verify`: keeping the disposable parts honest.
-import { MemnoxError } from "../../../core/errors.ts";
-import { rebuildIndex } from "../../../memory/pages/rebuild.ts";
-import { info, status } from "../../../memory/pages/status.ts";
-import { verify } from "../../../memory/pages/verify.ts";
-import { command } from "../registry.ts";
-import { common, flag, integer, type MemoryCli, run, say } from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { rebuildIndex } from "../../../../memory/pages/rebuild.ts";
+import { info, status } from "../../../../memory/pages/status.ts";
+import { verify } from "../../../../memory/pages/verify.ts";
+import { command } from "../../registry.ts";
+import { common, flag, integer, type MemoryCli, run, say } from "./_cli.ts";
 
 export const statusCommand = (cli: MemoryCli) =>
   command({

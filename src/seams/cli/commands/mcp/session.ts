@@ -1,19 +1,19 @@
 // `memnox mcp session on|off` (the session tools in every installed agent, or in none) and `memnox mcp trust <server>`.
-import { MemnoxError } from "../../../core/errors.ts";
-import type { Context } from "../../../ports/context.ts";
-import { personName } from "../../../state/identity.ts";
-import { readProbation, trust } from "../../../state/probation.ts";
-import { type ClientId, clientDef, isClientId } from "../../../wire/clients.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import type { Context } from "../../../../ports/context.ts";
+import { personName } from "../../../../state/identity.ts";
+import { readProbation, trust } from "../../../../state/probation.ts";
+import { type ClientId, clientDef, isClientId } from "../../../../wire/clients.ts";
 import {
   SESSION_CLIENTS,
   type SessionFileStatus,
   type SessionServerReport,
   sessionServerOff,
   sessionServerOn,
-} from "../../../wire/session-server.ts";
-import { emit, pad } from "../output.ts";
-import { command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+} from "../../../../wire/session-server.ts";
+import { emit, pad } from "../../output.ts";
+import { command } from "../../registry.ts";
+import { recordState } from "../state-record.ts";
 
 const STATUS_WORDS: Readonly<Record<SessionFileStatus, string>> = {
   added: "added",

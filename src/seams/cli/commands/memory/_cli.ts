@@ -1,12 +1,12 @@
 // What every `memnox memory` subcommand shares: the store it opens, the project it means, and how it reports.
 import type { ArgsDef } from "citty";
-import { MemnoxError } from "../../../core/errors.ts";
-import { explicitProject, type ProjectRef, projectFromCwd } from "../../../memory/format/project.ts";
-import { memoryDir } from "../../../memory/pages/dir.ts";
-import { openStore, type Selector, type Store } from "../../../memory/pages/store.ts";
-import type { ScopeFilter } from "../../../memory/search/search.ts";
-import type { Context } from "../../../ports/context.ts";
-import { emit } from "../output.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { explicitProject, type ProjectRef, projectFromCwd } from "../../../../memory/format/project.ts";
+import { memoryDir } from "../../../../memory/pages/dir.ts";
+import { openStore, type Selector, type Store } from "../../../../memory/pages/store.ts";
+import type { ScopeFilter } from "../../../../memory/search/search.ts";
+import type { Context } from "../../../../ports/context.ts";
+import { emit } from "../../output.ts";
 
 /** State the parent command hands its subcommands: the `--dir` given before them, and the exit code they chose. */
 export interface MemoryCli {

@@ -1,11 +1,11 @@
 // `memnox memory backup | restore | export | import`: the store as one archive or one JSON document.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { MemnoxError } from "../../../core/errors.ts";
-import { backup, restore } from "../../../memory/portability/backup.ts";
-import { exportNodes, importNodes } from "../../../memory/portability/export.ts";
-import { command } from "../registry.ts";
-import { common, type MemoryCli, run, say } from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import { backup, restore } from "../../../../memory/portability/backup.ts";
+import { exportNodes, importNodes } from "../../../../memory/portability/export.ts";
+import { command } from "../../registry.ts";
+import { common, type MemoryCli, run, say } from "./_cli.ts";
 
 const path = (cli: MemoryCli, p: unknown) => resolve(cli.ctx.cwd, String(p));
 

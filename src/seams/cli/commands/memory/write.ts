@@ -1,11 +1,11 @@
 // `memnox memory write`: one page, by a person, placed by scope and type.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { MemnoxError } from "../../../core/errors.ts";
-import type { TypedLink } from "../../../memory/format/page.ts";
-import { writePage } from "../../../memory/pages/write.ts";
-import { command } from "../registry.ts";
-import { common, flag, list, type MemoryCli, number, oneOf, project, projectArgs, run, say } from "./memory-cli.ts";
+import { MemnoxError } from "../../../../core/errors.ts";
+import type { TypedLink } from "../../../../memory/format/page.ts";
+import { writePage } from "../../../../memory/pages/write.ts";
+import { command } from "../../registry.ts";
+import { common, flag, list, type MemoryCli, number, oneOf, project, projectArgs, run, say } from "./_cli.ts";
 
 function links(raw: readonly string[]): TypedLink[] {
   return raw.map((l) => {
