@@ -5,7 +5,7 @@ import type { Action } from "../../src/core/action.ts";
 import { resolveCommand } from "../../src/resolve/index.ts";
 import { DESTROY_THROTTLE_MS, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "../../src/rewind/auto.ts";
 import { listMilestones } from "../../src/rewind/milestones.ts";
-import { runHooks } from "../../src/seams/cli/commands/run-hooks.ts";
+import { runHooks } from "../../src/seams/cli/commands/_run-hooks.ts";
 import { handleHook } from "../../src/seams/hook/handle.ts";
 import { tempDir } from "../support/fs.ts";
 import { type GitRepo, gitRepo } from "../support/git.ts";

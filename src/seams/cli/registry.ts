@@ -17,7 +17,7 @@ export interface CommandEntry {
 }
 
 const notBuilt = (name: string, why: string) => () =>
-  import("./commands/not-built.ts").then((m) => m.notBuilt(name, why));
+  import("./commands/_not-built.ts").then((m) => m.notBuilt(name, why));
 
 export const COMMANDS: readonly CommandEntry[] = [
   {

@@ -11,7 +11,7 @@ import { personName } from "../../../state/identity.ts";
 import { probationInForce, readProbation, trust } from "../../../state/probation.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 const HOOK_WORDS: Readonly<Record<string, string>> = {
   hooked: "hooked",

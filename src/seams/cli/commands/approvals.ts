@@ -13,7 +13,7 @@ import {
 } from "../../../state/pending.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 function view(h: Hold, now: number) {
   return {

@@ -13,7 +13,7 @@ import {
 } from "../../../state/config.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 const show = (value: Config[keyof Config]) => (Array.isArray(value) ? value.join(",") || "(none)" : String(value));
 

@@ -14,7 +14,7 @@ import { tilde } from "../../../scan/render.ts";
 import { Trail } from "../../../scan/trail.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { explainThing } from "./explain-things.ts";
+import { explainThing } from "./_explain-things.ts";
 
 /** The credential files that authenticate `cli` here, and what its own files say it is linked to. */
 function linkage(ctx: Context, cli: string) {

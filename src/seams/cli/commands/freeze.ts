@@ -7,7 +7,7 @@ import { personName } from "../../../state/identity.ts";
 import { addFact, liftFacts, overlaysInForce, readOverlays } from "../../../state/overlays.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 /** Names of the rules in force here whose `state` names this fact (exactly or by `kind:*`). */
 function rulesNaming(ctx: Context, fact: string): string[] {

@@ -5,8 +5,8 @@ import { CLIENT_IDS, type ClientId, isClientId } from "../../../wire/clients.ts"
 import { unwrapMcpServers, wrapMcpServers } from "../../../wire/mcp-wrap.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { exitCodeOf, renderMcpReport } from "./_mcp-report.ts";
 import { sessionCommand, trustCommand } from "./mcp/session.ts";
-import { exitCodeOf, renderMcpReport } from "./mcp-report.ts";
 
 function clientsArg(value: string | undefined): readonly ClientId[] | undefined {
   if (!value) return undefined;

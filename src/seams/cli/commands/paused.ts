@@ -6,7 +6,7 @@ import { liftFacts } from "../../../state/overlays.ts";
 import { type PausedSession, pausedLines, pausedSessions, SESSION_HOLDS } from "../../../state/paused.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 function view(p: PausedSession) {
   return {

@@ -4,8 +4,8 @@ import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import * as step from "./protect-steps.ts";
-import { protectFromUsage } from "./protect-usage.ts";
+import * as step from "./_protect-steps.ts";
+import { protectFromUsage } from "./_protect-usage.ts";
 
 /** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
 const LATER = ["--interactive", "--os-guard"];

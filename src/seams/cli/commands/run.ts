@@ -10,7 +10,7 @@ import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { runHooks } from "./run-hooks.ts";
+import { runHooks } from "./_run-hooks.ts";
 
 const list = (v: string | undefined): string[] =>
   (v ?? "")

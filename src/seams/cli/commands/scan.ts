@@ -5,7 +5,7 @@ import { scanMachine } from "../../../scan/inventory.ts";
 import { renderScan } from "../../../scan/render.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { changesReport, mcpReport, shareReport, usageReport } from "./scan-reports.ts";
+import { changesReport, mcpReport, shareReport, usageReport } from "./_scan-reports.ts";
 
 export const SCAN_ARGS = {
   json: { type: "boolean", description: "the capability inventory (version 2)" },

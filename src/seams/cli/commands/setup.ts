@@ -11,8 +11,8 @@ import { reachSummary } from "../../../wire/reach.ts";
 import { type SetupReport, wireMachine } from "../../../wire/setup.ts";
 import { emit, printLines } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { homeWords, renderReach, renderSetup } from "./setup-report.ts";
-import { recordState } from "./state-record.ts";
+import { homeWords, renderReach, renderSetup } from "./_setup-report.ts";
+import { recordState } from "./_state-record.ts";
 
 export interface Asker {
   /** One yes/no question at the terminal; `initial` is what Enter means. */

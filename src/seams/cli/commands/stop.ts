@@ -7,7 +7,7 @@ import { personName } from "../../../state/identity.ts";
 import { clearStop, readStop, writeStop } from "../../../state/stop.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { currentMode, recordState } from "./state-record.ts";
+import { currentMode, recordState } from "./_state-record.ts";
 
 export const stop: CommandFactory = (ctx) =>
   command({

@@ -3,9 +3,9 @@ import { clientDef } from "../../../wire/clients.ts";
 import { type UninstallReport, uninstallMachine } from "../../../wire/uninstall.ts";
 import { emit, pad } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { removedBecause } from "./mcp-report.ts";
-import { homeWords } from "./setup-report.ts";
-import { recordState } from "./state-record.ts";
+import { removedBecause } from "./_mcp-report.ts";
+import { homeWords } from "./_setup-report.ts";
+import { recordState } from "./_state-record.ts";
 
 const OUTCOME: Readonly<Record<string, string>> = {
   restored: "restored byte for byte from the backup",

@@ -20,7 +20,7 @@ import { ensureLink } from "../../../wire/links.ts";
 import { confirm } from "../../shared/terminal.ts";
 import { emit, printLines } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 export interface UpdateOptions {
   readonly yes: boolean;

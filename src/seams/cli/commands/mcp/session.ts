@@ -13,7 +13,7 @@ import {
 } from "../../../../wire/session-server.ts";
 import { emit, pad } from "../../output.ts";
 import { command } from "../../registry.ts";
-import { recordState } from "../state-record.ts";
+import { recordState } from "../_state-record.ts";
 
 const STATUS_WORDS: Readonly<Record<SessionFileStatus, string>> = {
   added: "added",

@@ -16,7 +16,7 @@ import type { Inventory } from "../../../scan/types.ts";
 import { agentIdFor, readAgentNames } from "../../../state/agent-names.ts";
 import { readConfig } from "../../../state/config.ts";
 import { emit } from "../output.ts";
-import { mcpReport } from "./scan-reports.ts";
+import { mcpReport } from "./_scan-reports.ts";
 
 const VERBS: Readonly<Record<string, Action["class"]>> = { read: "read", write: "write", delete: "destructive" };
 const QUESTION = /^can\s+(\S+)\s+(read|write|delete)\s+(.+?)\??$/i;

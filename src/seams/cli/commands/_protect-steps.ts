@@ -10,7 +10,7 @@ import { describeMerge, today, writeBaseline, writeRepositoryRules } from "../..
 import { applyNative, revertNative } from "../../../wire/protect/native.ts";
 import { cliRules, type Said, sayRule } from "../../../wire/protect/rules.ts";
 import { applySteps, proposeSteps, revertSteps } from "../../../wire/protect/steps.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 /** A step's result: the JSON contract, the human lines, and the exit code. */
 export interface Outcome {
