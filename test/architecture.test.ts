@@ -49,6 +49,187 @@ function closure(entry: string): { files: Set<string>; packages: Set<string> } {
 
 const rel = (p: string) => relative(ROOT, p);
 
+/**
+ * The rooms of the tree, top to bottom, and which rooms each may import. A room is a folder: under src/ named without
+ * `src/`, or bin/, bin/release/ and hooks/. A file belongs to the longest room that holds it, so `seams/cli` and
+ * `seams/shim` are rooms of their own, as are the `memory/<part>` folders below `memory` (whose own files are its API).
+ * Inside a room anything goes. `X/*` names X and every room below it.
+ */
+const LAYERS = [
+  "bin -> seams/*, daemon, cloud, adapters, ports, core",
+  "bin/release -> update, build.ts",
+  "seams/cli -> seams/shared, daemon, workspace, cloud, wall, scan, wire, update, memory/*, rewind, gate, policy, ledger, state, resolve, hooks, io, ports, core",
+  "seams/session -> seams/shared, memory/*, rewind, gate, ledger, state, resolve, io, ports, core",
+  "seams/hook -> seams/shared, wall, memory/*, gate, hooks, io, ports, core",
+  "seams/mcp-proxy -> seams/shared, gate, ledger, state, resolve, io, ports, core",
+  "seams/shell, seams/shim -> seams/shared, wall, gate, resolve, io, ports, core",
+  "seams/shared -> wall, rewind, gate, ledger, state, io, ports, core",
+  "daemon -> workspace, wall, scan, wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
+  "workspace -> cloud/protocol, gate, policy, ledger, state, io, ports, core",
+  "cloud -> cloud/protocol, policy, ledger, io, ports, core",
+  "cloud/protocol -> core",
+  "wall -> policy, state, hooks, io, ports, core",
+  "scan -> wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
+  "wire -> update, memory, gate, policy, ledger, state, resolve, hooks, io, ports, core",
+  "memory -> memory/types, memory/portability, memory/recall, memory/pages, memory/search, memory/format, io, ports, core",
+  "memory/types, memory/portability -> memory/pages, memory/search, memory/format, io, ports, core",
+  "memory/recall -> memory/pages, memory/search, memory/format, io, ports, core",
+  "memory/pages -> memory/search, memory/format, io, ports, core",
+  "memory/search -> memory/format, io, ports, core",
+  "memory/format -> io, ports, core",
+  "update -> io, ports, core",
+  "rewind -> ledger, io, ports, core",
+  "gate -> policy, ledger, state, resolve, io, ports, core",
+  "policy -> resolve, io, ports, core",
+  "state -> resolve, io, ports, core",
+  "ledger -> io, ports, core",
+  "hooks -> io, core",
+  "adapters -> io, ports, core",
+  "resolve -> core",
+  "io -> core",
+  "ports -> core",
+  "core ->",
+] as const;
+
+interface Layer {
+  readonly line: string;
+  readonly may: ReadonlySet<string>;
+}
+
+function parseLayers(lines: readonly string[]): Map<string, Layer> {
+  const rooms = lines.flatMap((l) => (l.split("->")[0] ?? "").split(",").map((r) => r.trim()));
+  const layers = new Map<string, Layer>();
+  for (const line of lines) {
+    const [left = "", right = ""] = line.split("->");
+    const may = new Set(
+      right
+        .split(",")
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .flatMap((d) =>
+          d.endsWith("/*") ? rooms.filter((r) => r === d.slice(0, -2) || r.startsWith(d.slice(0, -1))) : [d],
+        ),
+    );
+    for (const room of left.split(",").map((r) => r.trim())) layers.set(room, { line, may });
+  }
+  return layers;
+}
+
+/**
+ * Beside the layers, not in them: the build script, which runs before any of this exists (bin/release imports its
+ * target table, and it loads bin/release for `--release`).
+ */
+const BESIDE = ["build.ts"];
+
+const ROOMS = parseLayers(LAYERS);
+const roomPath = (room: string) => (/^(bin|hooks)\b/.test(room) || BESIDE.includes(room) ? room : `src/${room}`);
+
+/** The longest room holding a repository path, if any. */
+function roomOf(path: string): string | undefined {
+  let best: string | undefined;
+  for (const room of [...ROOMS.keys(), ...BESIDE]) {
+    const p = roomPath(room);
+    const holds = path === p || path.startsWith(`${p}/`);
+    if (holds && (!best || p.length > roomPath(best).length)) best = room;
+  }
+  return best;
+}
+
+/** Every relative module a file names: static, `import type`, `export … from`, dynamic `import()`, `require()`. */
+function relativeImports(file: string): string[] {
+  const src = readFileSync(file, "utf8");
+  const re = /\b(?:from|import|require)\s*\(?\s*["'](\.\.?\/[^"'\n]+)["']/g;
+  return [...src.matchAll(re)].flatMap((m) => (m[1] ? [m[1]] : []));
+}
+
+const LAYERED = () => [...walk(join(ROOT, "src")), ...walk(join(ROOT, "bin")), ...walk(join(ROOT, "hooks"))];
+
+/** Room -> room edges actually imported, each with one file pair that makes it. */
+function roomEdges(): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const file of LAYERED()) {
+    const from = roomOf(rel(file));
+    for (const spec of relativeImports(file)) {
+      const target = rel(resolve(dirname(file), spec));
+      const to = roomOf(target);
+      if (!from || !to || from === to) continue;
+      const out = edges.get(from) ?? new Map<string, string>();
+      if (!out.has(to)) out.set(to, `${rel(file)} imports ${target}`);
+      edges.set(from, out);
+    }
+  }
+  return edges;
+}
+
+/** A cycle in a graph as `a -> b -> a`, or undefined. */
+function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | undefined => {
+    if (state.get(n) === "done") return undefined;
+    if (state.get(n) === "open") return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, "open");
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(n, "done");
+    return undefined;
+  };
+  for (const n of graph.keys()) {
+    const c = visit(n);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+describe("layers", () => {
+  test("every room the table's right-hand sides name has a line of its own", () => {
+    for (const { line, may } of ROOMS.values())
+      for (const d of may)
+        expect(ROOMS.has(d) || BESIDE.includes(d), `"${d}" in the line "${line}" has no line`).toBe(true);
+  });
+
+  test("every file under src/, bin/ and hooks/ is in a room of the table", () => {
+    const homeless = LAYERED()
+      .map(rel)
+      .filter((f) => !roomOf(f));
+    expect(homeless, "give each folder a line in LAYERS (test/architecture.test.ts)").toEqual([]);
+  });
+
+  test("every relative import (static, type, re-export, dynamic) follows a line of the table", () => {
+    const broken: string[] = [];
+    for (const file of LAYERED()) {
+      const from = roomOf(rel(file));
+      const layer = from ? ROOMS.get(from) : undefined;
+      if (!from || !layer) continue;
+      for (const spec of relativeImports(file)) {
+        const target = rel(resolve(dirname(file), spec));
+        const to = roomOf(target);
+        if (to === from) continue;
+        if (!to) broken.push(`${rel(file)} imports ${target}, which is in no room of the table`);
+        else if (!layer.may.has(to))
+          broken.push(`${rel(file)} imports ${target}: ${from} -> ${to} is not in the line "${layer.line}"`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test("the table has no cycle: no room may reach itself through the rooms it may import", () => {
+    const graph = new Map([...ROOMS].map(([room, l]) => [room, l.may] as const));
+    expect(findCycle(graph)?.join(" -> ")).toBeUndefined();
+  });
+
+  test("no cycle between rooms in the imports themselves (at the table's granularity: seams/<face>, memory/<part>)", () => {
+    const edges = roomEdges();
+    const cycle = findCycle(new Map([...edges].map(([room, out]) => [room, out.keys()] as const)));
+    const why = cycle?.slice(1).map((to, i) => edges.get(cycle[i] ?? "")?.get(to));
+    expect(cycle ? `${cycle.join(" -> ")}: ${why?.join("; ")}` : undefined).toBeUndefined();
+  });
+});
+
 describe("pure core", () => {
   const pureDirs = ["src/core", "src/resolve"];
   for (const dir of pureDirs) {
