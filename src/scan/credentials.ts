@@ -224,6 +224,18 @@ function openclawCredentials(trail: Trail, loc: Locations): FoundCredential[] {
   return entries(dir).flatMap((n) => found(trail, join(dir, n), def) ?? []);
 }
 
+/** Where credentials live, found or not, without opening any: what the kernel wall keeps unreadable. */
+export function credentialPlaces(loc: Locations): { path: string; label: string; cli?: string }[] {
+  const out: { path: string; label: string; cli?: string }[] = [
+    { path: h(loc, ".ssh"), label: "SSH keys", cli: "git" },
+    { path: join(loc.env.OPENCLAW_STATE_DIR || h(loc, ".openclaw"), "credentials"), label: "OpenClaw credentials" },
+  ];
+  for (const def of DEFS) {
+    for (const path of def.paths(loc)) out.push({ path, label: def.label, ...(def.cli ? { cli: def.cli } : {}) });
+  }
+  return out;
+}
+
 /** Every credential on this machine and in the repository at `repo` (its `.env` files). */
 export function findCredentials(trail: Trail, loc: Locations, repo: string | undefined): FoundCredential[] {
   const out: FoundCredential[] = [...sshKeys(trail, loc)];

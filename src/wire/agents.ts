@@ -32,6 +32,16 @@ function places(agent: AgentName, home: string, env: Context["env"]): { dirs: st
   }
 }
 
+/** The agent a program is, by its name (`claude`, `codex`...), and the state it keeps: its settings folder and files. */
+export function agentOfProgram(
+  program: string,
+  home: string,
+  env: Context["env"],
+): { agent: AgentName; state: string[] } | undefined {
+  const agent = AGENTS.find((a) => places(a, home, env).programs.includes(program));
+  return agent ? { agent, state: places(agent, home, env).dirs } : undefined;
+}
+
 /** Every agent memnox hooks, and whether (and by what) this machine has it. */
 export function detectAgents(ctx: Pick<Context, "paths" | "env" | "execPath">): DetectedAgent[] {
   return AGENTS.map((agent) => {

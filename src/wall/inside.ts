@@ -1,0 +1,43 @@
+// Inside a wall: the variable `memnox run` sets for what it starts (the session's wall file), and what the agent is
+// told about it. The variable only ever makes a seam stricter; the kernel holds the wall whatever it says.
+
+import { shown } from "./description.ts";
+import { readSessionWall, type SessionWall } from "./files.ts";
+
+export const WALL_VAR = "MEMNOX_WALL";
+
+export function insideWall(env: Readonly<Record<string, string | undefined>>): boolean {
+  return Boolean(env[WALL_VAR]);
+}
+
+/** This process's wall, when it runs inside one whose file is still there. */
+export function currentWall(env: Readonly<Record<string, string | undefined>>): SessionWall | undefined {
+  const file = env[WALL_VAR];
+  if (!file) return undefined;
+  try {
+    return readSessionWall(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The boundary block's line: what the agent cannot reach from inside, held parts only. */
+export function wallLine(s: SessionWall): string {
+  const held = new Set(s.claims.filter((c) => c.held).map((c) => c.part));
+  const w = s.wall;
+  const parts: string[] = [];
+  if (held.has("read")) {
+    const some = w.unreadable.slice(0, 3).map((u) => shown(w, u.path));
+    parts.push(`it cannot read credentials or home dotfiles (${some.join(", ")}, ...)`);
+  }
+  if (held.has("write") && w.writable) {
+    parts.push(`it can write only ${w.writable.map((x) => shown(w, x.path)).join(", ")}`);
+  }
+  if (held.has("tcp") && w.hosts) {
+    parts.push(
+      `its network goes only through the egress proxy ${w.hosts.proxy}, where a host other than a package registry or its model provider waits for a person`,
+    );
+  }
+  const what = parts.length > 0 ? `: ${parts.join("; ")}` : "";
+  return `Kernel wall: this session runs inside a wall the kernel holds${what}. Inside it a shell command that would ask is refused with its reason; a person can run it outside the wall.`;
+}

@@ -1,0 +1,24 @@
+// Which kernel can hold a wall here, probed: Landlock's ABI on Linux, seatbelt's sandbox-exec on macOS.
+import { existsSync } from "node:fs";
+import type { Kernel } from "./held.ts";
+
+export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
+
+/** `cap` lowers the ABI used (MEMNOX_WALL_ABI): what an older kernel would hold, shown and tested on a newer one. */
+export async function probeKernel(platform: string, cap?: number): Promise<Kernel> {
+  if (platform === "darwin") {
+    return existsSync(SANDBOX_EXEC) ? { kind: "seatbelt" } : { kind: "none", why: `${SANDBOX_EXEC} is missing` };
+  }
+  if (platform !== "linux") return { kind: "none", why: `${platform} has no kernel wall memnox can raise` };
+  const { landlockAbi } = await import("./ffi.ts");
+  const found = landlockAbi();
+  if (found < 1) return { kind: "none", why: "this Linux kernel has no Landlock (built without it, or off at boot)" };
+  const abi = cap !== undefined && Number.isInteger(cap) && cap >= 0 ? Math.min(found, cap) : found;
+  return abi < 1 ? { kind: "none", why: `Landlock capped at ABI ${abi}` } : { kind: "landlock", abi };
+}
+
+export function abiCap(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
