@@ -32,6 +32,7 @@ const Evaluate = v.object({
   surface: v.picklist(SURFACES),
   cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
   canAsk: v.boolean(),
+  walled: opt(v.literal(true)),
   agent: opt(str),
   session: opt(str),
   caller: v.object({

@@ -4,7 +4,15 @@ import { type Effect, effectRank } from "../core/effect.ts";
 import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
 
 /** Where a verdict came from: a rule, no rule, or one of memnox's own checks. */
-export type Source = "rule" | "ungoverned" | "boundary" | "probation" | "wary" | "unparsable" | "rules-unreadable";
+export type Source =
+  | "rule"
+  | "ungoverned"
+  | "boundary"
+  | "probation"
+  | "wary"
+  | "untrusted"
+  | "unparsable"
+  | "rules-unreadable";
 
 export interface Finding {
   readonly action: Action;

@@ -51,6 +51,11 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       reason = `approved by ${grantedBy} (${grant.id}): ${because}`;
     }
   }
+  if (effect === "ask" && !req.canAsk && req.walled) {
+    // Held answers live in files the wall keeps this seam from: the ask is refused here, with its reason.
+    effect = "deny";
+    reason = `${because}; inside the kernel wall a call that would ask is refused rather than held, so run it outside the wall if a person wants it`;
+  }
   deps.keepRuleSet(rules);
   const eventId = deps.record(
     decisionRow(req, deps, at, {

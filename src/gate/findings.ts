@@ -2,6 +2,7 @@
 import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
 import { factKey, type StateFact } from "../core/request.ts";
+import { passesThrough } from "../wall/hosts.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";
@@ -37,6 +38,10 @@ export function ownChecks(input: CheckInput): Finding[] {
         });
       }
     }
+    if (f.kind === "untrusted" && f.subject === input.session && RISKY.has(action.class)) {
+      const finding = untrustedAsk(action, input);
+      if (finding) out.push(finding);
+    }
     if (f.kind === "wary" && f.subject === input.session && RISKY.has(action.class)) {
       out.push({
         action,
@@ -56,6 +61,33 @@ export function ownChecks(input: CheckInput): Finding[] {
     });
   }
   return out;
+}
+
+/**
+ * A session started with `memnox run --untrusted`: every outward and destructive action asks, except a request to
+ * a package registry or to the agent's model provider (the `untrusted-host` facts `memnox run` noted for it).
+ */
+function untrustedAsk(action: Action, input: CheckInput): Finding | undefined {
+  if (action.name === "http.request") {
+    const prefix = `${input.session} `;
+    const through = input.facts
+      .filter((f) => f.kind === "untrusted-host" && f.subject.startsWith(prefix))
+      .map((f) => f.subject.slice(prefix.length));
+    const hosts = action.targets.filter((h) => !passesThrough(h, through));
+    if (action.targets.length > 0 && hosts.length === 0) return undefined;
+    return {
+      action,
+      effect: "ask",
+      source: "untrusted",
+      reason: `this session runs with memnox run --untrusted: ${hosts[0] ?? "a host it cannot name"} is neither a package registry nor the agent's model provider, so it asks first`,
+    };
+  }
+  return {
+    action,
+    effect: "ask",
+    source: "untrusted",
+    reason: "this session runs with memnox run --untrusted: its outward and destructive actions ask first",
+  };
 }
 
 export function unparsable(action: Action, why: string): Finding {

@@ -18,6 +18,11 @@ export interface GateRequest {
   readonly session?: string;
   /** Whether a person can be asked right now (the agent's own prompt, or a terminal). */
   readonly canAsk: boolean;
+  /**
+   * The seam runs inside a kernel wall (`memnox run --untrusted`): held answers live in files it cannot write, so
+   * an ask it cannot put to a person is refused with its reason instead of held.
+   */
+  readonly walled?: true;
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**

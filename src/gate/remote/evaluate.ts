@@ -41,6 +41,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     surface: req.surface,
     cwd: req.cwd,
     canAsk: req.canAsk,
+    ...(req.walled ? { walled: true as const } : {}),
     ...(req.agent !== undefined ? { agent: req.agent } : {}),
     ...(req.session !== undefined ? { session: req.session } : {}),
     caller: {
@@ -85,6 +86,7 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     surface: r.surface,
     cwd: r.cwd,
     canAsk: r.canAsk,
+    ...(r.walled ? { walled: true as const } : {}),
     ...(r.agent !== undefined ? { agent: r.agent } : {}),
     ...(r.session !== undefined ? { session: r.session } : {}),
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),

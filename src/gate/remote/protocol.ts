@@ -25,6 +25,7 @@ export interface EvaluateRequest {
   readonly surface: Surface;
   readonly cwd: string;
   readonly canAsk: boolean;
+  readonly walled?: true;
   /** The request's own agent and session, as the seam passed them to decide(). */
   readonly agent?: string;
   readonly session?: string;
