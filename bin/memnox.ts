@@ -24,6 +24,7 @@ const FACES: Record<Face, (args: readonly string[]) => Promise<FaceRun>> = {
       : import("../src/seams/cli/index.ts").then(
           (m) => (ctx: Context) => m.run({ ...ctx, args: ["daemon", ...ctx.args] }),
         ),
+  wall: () => import("../src/seams/wall/index.ts").then((m) => m.run),
 };
 
 function isCompiled(): boolean {

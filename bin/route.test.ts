@@ -23,6 +23,13 @@ describe("route", () => {
     ["memnox", ["shim"], "cli", ["shim"], undefined],
     ["memnox", ["shell", "-c", "ls"], "shell", ["-c", "ls"], undefined],
     ["memnox", ["daemon", "--status"], "daemon", ["--status"], undefined],
+    [
+      "memnox",
+      ["wall", "/h/.memnox/guard/sessions/s.json", "--", "/bin/sh"],
+      "wall",
+      ["/h/.memnox/guard/sessions/s.json", "--", "/bin/sh"],
+      undefined,
+    ],
     ["memnox", ["mcp", "proxy", "--name", "x", "--", "srv"], "mcp-proxy", ["--name", "x", "--", "srv"], undefined],
     ["memnox", ["mcp", "session", "serve"], "session", [], undefined],
     ["memnox", ["mcp", "wrap"], "cli", ["mcp", "wrap"], undefined],

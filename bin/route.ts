@@ -1,6 +1,6 @@
 // Pure: which face runs, from the name we were invoked by and the arguments. No I/O, no environment.
 
-export type Face = "cli" | "hook" | "mcp-proxy" | "session" | "shell" | "shim" | "daemon";
+export type Face = "cli" | "hook" | "mcp-proxy" | "session" | "shell" | "shim" | "daemon" | "wall";
 
 export interface Route {
   readonly face: Face;
@@ -49,6 +49,8 @@ function explicit(args: readonly string[]): Route {
       return { face: "shell", args: args.slice(1) };
     case "daemon":
       return { face: "daemon", args: args.slice(1) };
+    case "wall":
+      return { face: "wall", args: args.slice(1) };
     case "mcp":
       if (second === "proxy") return { face: "mcp-proxy", args: rest };
       if (second === "session" && rest[0] === "serve") return { face: "session", args: rest.slice(1) };

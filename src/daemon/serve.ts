@@ -30,6 +30,13 @@ export interface ServeOptions {
   readonly egressPort?: number;
   /** Resolves to end the daemon as SIGTERM would (tests, an embedding process). */
   readonly until?: Promise<void>;
+  /**
+   * Run inside another command (`memnox run --untrusted` with no daemon): the signals stay that command's (it
+   * forwards them to its agent), only `until` ends it, and the command says its own words.
+   */
+  readonly embedded?: true;
+  /** Called once the socket answers and the egress proxy listens. */
+  readonly onReady?: () => void;
 }
 
 const LOCK_STALE_MS = 10_000;
@@ -82,11 +89,11 @@ function ownerOnlyRoot(root: string): void {
   chmodSync(root, 0o700);
 }
 
-function shutdownSignal(until: Promise<void> | undefined): Promise<string> {
+function shutdownSignal(until: Promise<void> | undefined, signals: boolean): Promise<string> {
   return new Promise((resolve) => {
     const on = (sig: NodeJS.Signals) => () => resolve(sig);
     const handlers = (["SIGTERM", "SIGINT", "SIGHUP"] as const).map((s) => [s, on(s)] as const);
-    for (const [s, h] of handlers) process.once(s, h);
+    if (signals) for (const [s, h] of handlers) process.once(s, h);
     until?.then(() => resolve("request"));
   }).then((why) => String(why));
 }
@@ -144,9 +151,11 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
   const where = main ? `, egress proxy http://${main.host}:${main.port}` : "";
   log.write("started", `pid ${process.pid}, socket ${paths.sock}${where}`);
-  ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
+  opts.onReady?.();
+  if (!opts.embedded)
+    ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
 
-  const why = await shutdownSignal(opts.until);
+  const why = await shutdownSignal(opts.until, !opts.embedded);
   server.stop();
   // Only our own socket file goes: a second daemon that failed to start must not take the first one's.
   if (stamp(paths.sock) === sockStamp) rmSync(paths.sock, { force: true });

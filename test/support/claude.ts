@@ -47,11 +47,13 @@ export interface ClaudeProjectOptions {
   /** Event name -> entries, written as `.claude/settings.json` `hooks`. */
   readonly hooks: Readonly<Record<string, readonly HookEntry[]>>;
   readonly tree?: Tree;
+  /** A home made elsewhere (a kernel wall's test keeps it out of temp); the project still gets its own. */
+  readonly home?: TempDir;
 }
 
 /** A trusted project (hooks and permissions honoured) in a throwaway HOME. */
 export function claudeProject(opts: ClaudeProjectOptions): ClaudeProject {
-  const home: TempDir = tempDir("memnox-claude-home");
+  const home: TempDir = opts.home ?? tempDir("memnox-claude-home");
   const repo = gitRepo({ "README.md": "scratch project\n", ...opts.tree });
   writeSettings(repo.path, opts.hooks);
   writeFileSync(

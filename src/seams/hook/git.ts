@@ -12,6 +12,7 @@ import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
 import { refuse, settle } from "../shared/gated.ts";
 import { openTerminal } from "../shared/terminal.ts";
+import { insideWall } from "../../wall/inside.ts";
 
 const ZERO = /^0+$/;
 
@@ -50,7 +51,9 @@ async function isForced(ctx: Context, u: RefUpdate): Promise<boolean> {
 
 export async function gitHook(ctx: Context, gate: GateServices): Promise<number> {
   const [, hook, remote = "origin"] = ctx.args;
-  const terminal = openTerminal();
+  // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
+  const walled = insideWall(ctx.env);
+  const terminal = walled ? undefined : openTerminal();
   const deps = { gate, io: ctx.io, terminal };
   const session = ctx.env.MEMNOX_SESSION;
   const argvs: string[][] = [];
@@ -69,6 +72,7 @@ export async function gitHook(ctx: Context, gate: GateServices): Promise<number>
       argv,
       cwd: ctx.cwd,
       canAsk: terminal !== undefined,
+      ...(walled ? { walled: true as const } : {}),
       ...(session ? { session } : {}),
     };
     const settled = await settle(text, request, deps);

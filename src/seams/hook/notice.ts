@@ -60,11 +60,17 @@ export function updateNotice<T>(
   nowMs: number,
   change: (n: SessionNotice) => { next: SessionNotice; result: T },
 ): T {
-  return withLock(file, () => {
-    const { next, result } = change(readNotice(file));
-    writeJsonAtomic(file, prune(next, nowMs));
-    return result;
-  });
+  try {
+    return withLock(file, () => {
+      const { next, result } = change(readNotice(file));
+      writeJsonAtomic(file, prune(next, nowMs));
+      return result;
+    });
+  } catch {
+    // Not kept (inside a kernel wall, whose memnox home is unwritable, or a full disk): a reminder may be said again
+    // and an outcome go unlinked, but the call is never refused for the notice's sake.
+    return change(readNotice(file)).result;
+  }
 }
 
 export function dropNotice(file: string): void {

@@ -138,4 +138,16 @@ describe("boundary block", () => {
     expect(huge).toContain("Memnox is watching");
     expect(huge).toContain("When Memnox asks");
   });
+
+  test("a session inside a kernel wall is told so second, and the line stays when the rules do not fit", () => {
+    const wall = "Kernel wall: this session runs inside a wall the kernel holds: it cannot read credentials.";
+    const block = boundaryBlock({ mode: "enforce", rules: BASELINE, canAsk: true, wall }) ?? "";
+    expect(block.split("\n")[1]).toBe(wall);
+    const rules = Array.from({ length: 40 }, (_, i) =>
+      rule({ name: `d${i}`, effect: "deny", actions: [`cli${i}.verb`], reason: "why ".repeat(60) }),
+    );
+    const crowded = boundaryBlock({ mode: "enforce", rules, repository: "/r".repeat(900), canAsk: true, wall }) ?? "";
+    expect(crowded.length).toBeLessThanOrEqual(BLOCK_MAX);
+    expect(crowded).toContain(wall);
+  });
 });

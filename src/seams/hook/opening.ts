@@ -12,6 +12,8 @@ export interface BoundaryInput {
   readonly probation?: { readonly agent: string; readonly until: string };
   /** Whether this agent's hook can put a question to its person (Claude Code) or must refuse and hold. */
   readonly canAsk: boolean;
+  /** The kernel wall the session runs inside, in one line (src/wall `wallLine`). */
+  readonly wall?: string;
 }
 
 /** A rule named in the block is clipped to this many characters, `...` included. */
@@ -63,6 +65,7 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
     // Kept-first order: the mode and how to answer survive when nothing else fits.
     const lines: [number, string | undefined][] = [
       [0, `Memnox: ${MODE_LINE[input.mode]}`],
+      [1, input.wall],
       [2, ruleList("Never run here", denies, named)],
       [5, ruleList("A person is asked first", asks, named)],
       [3, input.repository && `Project boundary: ${input.repository}. A write outside it ${asksFirst}.`],

@@ -1,6 +1,7 @@
 // A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
+import { currentWall, wallLine } from "../../wall/inside.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
@@ -27,6 +28,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
   });
   if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
   const b = await briefing(f, ev);
+  const wall = currentWall(f.ctx.env);
   const text = boundaryBlock({
     mode: b.mode,
     rules: b.rules,
@@ -34,6 +36,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.stop ? { stop: b.stop } : {}),
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
+    ...(wall ? { wall: wallLine(wall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
   return f.adapter.context(f.event, [text, remembered].filter(Boolean).join("\n\n") || undefined);

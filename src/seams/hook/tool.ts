@@ -1,6 +1,7 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
 import type { HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
+import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
@@ -17,7 +18,14 @@ export function gateRequest(
   canAsk: boolean,
 ): GateRequest {
   const session = gateSession(f.ctx, ev.session);
-  const base = { surface: "hook" as const, agent: f.adapter.agent, canAsk, ...(session ? { session } : {}) };
+  const base = {
+    surface: "hook" as const,
+    agent: f.adapter.agent,
+    canAsk,
+    // An agent inside a wall that cannot ask its person is refused, never held: the answer could not be read back.
+    ...(insideWall(f.ctx.env) ? { walled: true as const } : {}),
+    ...(session ? { session } : {}),
+  };
   if ("command" in call) return { ...base, cwd: call.cwd ?? ev.cwd, command: call.command };
   return {
     ...base,

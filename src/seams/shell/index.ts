@@ -4,6 +4,8 @@ import { MemnoxError } from "../../core/errors.ts";
 import { createGate } from "../../gate/index.ts";
 import { realOr } from "../../io/real.ts";
 import type { Context } from "../../ports/context.ts";
+import { underOsGuard } from "../../wall/guard.ts";
+import { insideWall } from "../../wall/inside.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -16,9 +18,12 @@ export async function run(ctx: Context): Promise<number> {
   const interactive = ctx.io.stdinIsTTY;
   if (parsed.command === undefined) {
     // No -c: an interactive or script shell; what it runs still meets the PATH interceptors.
-    return (await runChild([shell, ...ctx.args], { env: ctx.env, cwd: ctx.cwd, interactive })).exitCode;
+    const argv = await underOsGuard(ctx.paths, [shell, ...ctx.args]);
+    return (await runChild(argv, { env: ctx.env, cwd: ctx.cwd, interactive })).exitCode;
   }
-  const terminal = interactive ? openTerminal() : undefined;
+  // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
+  const walled = insideWall(ctx.env);
+  const terminal = interactive && !walled ? openTerminal() : undefined;
   return gateThenRun(
     {
       text: parsed.command,
@@ -27,6 +32,7 @@ export async function run(ctx: Context): Promise<number> {
         command: text,
         cwd: ctx.cwd,
         canAsk: terminal !== undefined,
+        ...(walled ? { walled: true as const } : {}),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
       }),
       beforeRun: (answer) =>
@@ -37,7 +43,12 @@ export async function run(ctx: Context): Promise<number> {
           actions: answer.actions,
           firstWrite: false,
         }),
-      exec: (text) => runChild([shell, ...parsed.withCommand(text)], { env: ctx.env, cwd: ctx.cwd, interactive }),
+      exec: async (text) =>
+        runChild(await underOsGuard(ctx.paths, [shell, ...parsed.withCommand(text)]), {
+          env: ctx.env,
+          cwd: ctx.cwd,
+          interactive,
+        }),
     },
     { gate: createGate(ctx), io: ctx.io, terminal },
   );

@@ -4,6 +4,8 @@ import { createGate } from "../../gate/index.ts";
 import { findRealBinary } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
 import { commandWords } from "../../resolve/words.ts";
+import { underOsGuard } from "../../wall/guard.ts";
+import { insideWall } from "../../wall/inside.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -27,7 +29,9 @@ export async function run(ctx: Context): Promise<number> {
   }
   const argv = [name, ...ctx.args];
   const shown = argv.map(displayWord).join(" ");
-  const terminal = ctx.io.stdinIsTTY ? openTerminal() : undefined;
+  // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
+  const walled = insideWall(ctx.env);
+  const terminal = ctx.io.stdinIsTTY && !walled ? openTerminal() : undefined;
   const childEnv = { ...ctx.env, MEMNOX_SHIM_DEPTH: String(depth + 1) };
   return gateThenRun(
     {
@@ -36,6 +40,7 @@ export async function run(ctx: Context): Promise<number> {
         surface: "interceptor",
         cwd: ctx.cwd,
         canAsk: terminal !== undefined,
+        ...(walled ? { walled: true as const } : {}),
         ...(text === shown ? { argv } : { command: text }),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
       }),
@@ -50,7 +55,9 @@ export async function run(ctx: Context): Promise<number> {
         }),
       exec: async (text) => {
         const args = text === shown ? ctx.args : editedArgs(name, text);
-        return runChild([realBin, ...args], { env: childEnv, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+        // What this CLI reads itself (gh its login, git its keys) stays readable to it under the machine's guard.
+        const guarded = await underOsGuard(ctx.paths, [realBin, ...args], name);
+        return runChild(guarded, { env: childEnv, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
       },
     },
     { gate: createGate(ctx), io: ctx.io, terminal },

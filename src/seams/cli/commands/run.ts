@@ -1,5 +1,6 @@
 // `memnox run -- <cmd…>`: start an agent behind every seam and hand back its exit code.
 import { mkdirSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import { findRealBinary } from "../../../io/real-binary.ts";
@@ -11,6 +12,7 @@ import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { runHooks } from "./_run-hooks.ts";
+import { type Prepared, prepareWall, type Raised, raiseWall, type WallRun } from "./_run-wall.ts";
 
 const list = (v: string | undefined): string[] =>
   (v ?? "")
@@ -34,21 +36,21 @@ export const run: CommandFactory = (ctx) =>
       role: { type: "string", description: "the job it does, for rules that name roles" },
       milestone: { type: "boolean", default: true, negativeDescription: "skip the working-tree milestone" },
       transcript: { type: "boolean", description: "keep what it printed under ~/.memnox/transcripts/" },
-      guard: { type: "boolean", default: true, negativeDescription: "skip the kernel sandbox" },
-      untrusted: { type: "boolean", description: "run inside the kernel sandbox for an unvetted repository" },
+      guard: {
+        type: "boolean",
+        default: true,
+        negativeDescription: "with --untrusted: no kernel wall, only the seams asking (said out loud)",
+      },
+      untrusted: {
+        type: "boolean",
+        description: "inside the kernel wall, for a repository nobody here vouched for",
+      },
     },
     async run({ args, rawArgs }) {
       const dash = rawArgs.indexOf("--");
       const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
       if (cmd.length === 0 || !cmd[0])
         throw new MemnoxError("usage", "memnox run needs a command after --", "memnox run -- claude");
-      if (args.untrusted) {
-        throw new MemnoxError(
-          "not_built",
-          "memnox run --untrusted is not built yet",
-          "no kernel sandbox profile exists on this machine, so the run refuses to start",
-        );
-      }
       return runAgent(ctx, cmd, {
         scope: {
           ...(args.task ? { task: args.task } : {}),
@@ -61,6 +63,8 @@ export const run: CommandFactory = (ctx) =>
         ...(args.role ? { role: args.role } : {}),
         milestone: args.milestone !== false,
         transcript: args.transcript === true,
+        untrusted: args.untrusted === true,
+        guard: args.guard !== false,
       });
     },
   });
@@ -70,6 +74,9 @@ interface RunOptions {
   readonly role?: string;
   readonly milestone: boolean;
   readonly transcript: boolean;
+  readonly untrusted: boolean;
+  /** false: `--no-guard`, no kernel wall. */
+  readonly guard: boolean;
 }
 
 async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions): Promise<number> {
@@ -86,9 +93,31 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   for (const name of ["memnox-bash", "memnox-zsh", "memnox-shell"]) ensureLink(ctx, ctx.paths.bin, name);
   const env = { ...ctx.env, ...overlay };
   const program = cmd[0]?.includes("/")
-    ? cmd[0]
+    ? resolve(ctx.cwd, cmd[0])
     : findRealBinary(cmd[0] ?? "", env.PATH, [ctx.paths.bin], ctx.execPath);
   if (!program) throw new MemnoxError("not_found", `\`${cmd[0]}\` is not on PATH`);
+  const name = basename(cmd[0] ?? program);
+  const walled: WallRun = { session, agent, program, name, root, untrusted: opts.untrusted, guard: opts.guard };
+  const prepared = await prepareWall(ctx, walled);
+  try {
+    return await runPrepared(ctx, cmd, opts, { session, agent, root, env, program, walled, prepared });
+  } finally {
+    await prepared.close();
+  }
+}
+
+interface Started {
+  readonly session: string;
+  readonly agent: string;
+  readonly root: string;
+  readonly env: Record<string, string | undefined>;
+  readonly program: string;
+  readonly walled: WallRun;
+  readonly prepared: Prepared;
+}
+
+async function runPrepared(ctx: Context, cmd: readonly string[], opts: RunOptions, s: Started): Promise<number> {
+  const { session, agent, root, env, program } = s;
   const hooks = runHooks(ctx, {
     session,
     agent,
@@ -98,7 +127,16 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
     scope: opts.scope,
     ...(opts.role ? { role: opts.role } : {}),
   });
-  Object.assign(env, await hooks.before());
+  const egress = await hooks.before();
+  Object.assign(env, egress);
+  let wall: Raised | undefined;
+  try {
+    wall = raiseWall(ctx, s.walled, s.prepared, egress);
+  } catch (e) {
+    await hooks.after(126, 0);
+    throw e;
+  }
+  if (wall) Object.assign(env, wall.env);
   ctx.io.err(`memnox: session ${session} (${agent}) started; every seam is in its path\n`);
   if (interceptorState(ctx).links.length === 0) {
     // PATH first means nothing with no interceptor in it: a CLI run without the shell would go unseen, said here.
@@ -106,10 +144,15 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
       `memnox: no PATH interceptors in ${ctx.paths.bin} yet, so a CLI the agent starts directly is not seen (memnox protect --interceptors)\n`,
     );
   }
-  const argv = opts.transcript ? transcriptArgv(ctx, session, [program, ...cmd.slice(1)]) : [program, ...cmd.slice(1)];
-  const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
-  await hooks.after(result.exitCode, result.durationMs);
-  return result.exitCode;
+  const started = [...(wall?.argv ?? [program]), ...cmd.slice(1)];
+  const argv = opts.transcript ? transcriptArgv(ctx, session, started) : started;
+  try {
+    const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+    await hooks.after(result.exitCode, result.durationMs);
+    return result.exitCode;
+  } finally {
+    wall?.close();
+  }
 }
 
 /** `script` keeps the agent's terminal a terminal while logging what it printed. */
