@@ -43,8 +43,8 @@ describe("compiled binary: rules and settings", () => {
   });
 
   test("protect with a flag that is not built yet says so and exits 2", async () => {
-    const r = await runBinary("memnox", ["protect", "--os-guard"], { env: home.env() });
+    const r = await runBinary("memnox", ["protect", "--interactive"], { env: home.env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("memnox protect --os-guard is not built yet");
+    expect(r.stderr).toContain("memnox protect --interactive is not built yet");
   });
 });

@@ -183,3 +183,43 @@ export function claudeHook(ctx: Context, on: boolean): Outcome {
   const bad = r.status === "refused" || r.status === "unparsable";
   return { value: { ...r, kept }, lines, code: bad ? 1 : 0 };
 }
+
+export async function osGuard(ctx: Context, on: boolean): Promise<Outcome> {
+  const { removeMachineGuard, writeMachineGuard } = await import("../../../wall/os-guard.ts");
+  if (!on) {
+    const removed = removeMachineGuard(ctx);
+    if (removed) recordState(ctx, "memnox.protect", "--revert-os-guard");
+    return {
+      value: { removed },
+      lines: [
+        removed
+          ? "kernel guard taken off: what a seam starts reads what the rules allow"
+          : "no kernel guard was written here",
+      ],
+    };
+  }
+  const { shown } = await import("../../../wall/description.ts");
+  const { kernelName } = await import("../../../wall/held.ts");
+  const g = await writeMachineGuard(ctx);
+  const paths = g.wall.unreadable.map((u) => shown(g.wall, u.path));
+  const value = { file: g.file, held: g.held, kernel: g.kernel, unreadable: paths, unexpressed: g.wall.unexpressed };
+  if (!g.held) {
+    return {
+      value,
+      code: 1,
+      lines: [`no kernel guard written: ${kernelName(g.kernel)}, so no kernel here can hold one`],
+    };
+  }
+  recordState(ctx, "memnox.protect", `--os-guard: ${paths.length} paths`);
+  return {
+    value,
+    lines: [
+      `kernel guard written to ${g.file}, held by ${kernelName(g.kernel)}: ${paths.length} paths stay unreadable to every program the interceptors and the governed shell start, even by absolute path`,
+      `  ${paths.slice(0, 8).join(", ")}${paths.length > 8 ? `, and ${paths.length - 8} more` : ""}`,
+      "  each CLI's own credential stays readable to its own interceptor (git its keys, gh its login), so it keeps working",
+      "  raised again for every program, from what is on disk then: a file a program makes directly in your home is readable from the next one on",
+      ...g.wall.unexpressed.map((u) => `  not held, no path stands for it: ${u}`),
+      "memnox protect --revert-os-guard takes it off.",
+    ],
+  };
+}

@@ -8,7 +8,7 @@ import * as step from "./_protect-steps.ts";
 import { protectFromUsage } from "./_protect-usage.ts";
 
 /** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
-const LATER = ["--interactive", "--os-guard"];
+const LATER = ["--interactive"];
 
 /** Each flag that names a step, and whether it takes a value. */
 const STEPS: Readonly<Record<string, "value" | "flag">> = {
@@ -28,6 +28,8 @@ const STEPS: Readonly<Record<string, "value" | "flag">> = {
   "--revert-native": "flag",
   "--claude-hook": "flag",
   "--revert-claude-hook": "flag",
+  "--os-guard": "flag",
+  "--revert-os-guard": "flag",
 };
 
 /** The one step the words name, with its value; a second step, a stray word or an unknown flag is refused. */
@@ -109,6 +111,11 @@ export const protectWith =
         "revert-native": { type: "boolean", description: "put Claude Code's permissions back byte for byte" },
         "claude-hook": { type: "boolean", description: "put the hook back into Claude Code" },
         "revert-claude-hook": { type: "boolean", description: "take the hook out of Claude Code and keep it out" },
+        "os-guard": {
+          type: "boolean",
+          description: "write the kernel guard: what the rules deny reading stays unreadable to what a seam starts",
+        },
+        "revert-os-guard": { type: "boolean", description: "take the kernel guard off" },
         id: { type: "positional", required: false, description: "with --revert: the step to take back" },
         json: { type: "boolean", description: "structured output" },
       },
@@ -152,6 +159,9 @@ async function dispatch(
     case "--apply-native":
     case "--revert-native":
       return step.native(ctx, flag === "--apply-native");
+    case "--os-guard":
+    case "--revert-os-guard":
+      return step.osGuard(ctx, flag === "--os-guard");
     default:
       return step.claudeHook(ctx, flag === "--claude-hook");
   }
