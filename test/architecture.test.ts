@@ -63,6 +63,7 @@ const LAYERS = [
   "seams/hook -> seams/shared, wall, memory/*, gate, hooks, io, ports, core",
   "seams/mcp-proxy -> seams/shared, gate, ledger, state, resolve, io, ports, core",
   "seams/shell, seams/shim -> seams/shared, wall, gate, resolve, io, ports, core",
+  "seams/wall -> wall, io, ports, core",
   "seams/shared -> wall, rewind, gate, ledger, state, io, ports, core",
   "daemon -> workspace, wall, scan, wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
   "workspace -> cloud/protocol, gate, policy, ledger, state, io, ports, core",

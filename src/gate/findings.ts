@@ -1,8 +1,8 @@
 // memnox's own checks beside the rules: probation, a wary session, the project boundary, unreadable input. Pure.
 import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
+import { passesThrough } from "../core/registries.ts";
 import { factKey, type StateFact } from "../core/request.ts";
-import { passesThrough } from "../wall/hosts.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";

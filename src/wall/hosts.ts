@@ -1,24 +1,5 @@
-// Which hosts an untrusted session's proxy lets through without asking: the package registries, and the model
-// provider of the agent being run (its default, and whatever base URL its environment points it at). Pure.
-
-/** The registries a package manager installs from. */
-export const REGISTRY_HOSTS: readonly string[] = [
-  "registry.npmjs.org",
-  "registry.yarnpkg.com",
-  "pypi.org",
-  "files.pythonhosted.org",
-  "crates.io",
-  "index.crates.io",
-  "static.crates.io",
-  "proxy.golang.org",
-  "sum.golang.org",
-  "rubygems.org",
-  "index.rubygems.org",
-  "repo.maven.apache.org",
-  "repo1.maven.org",
-  "api.nuget.org",
-  "jsr.io",
-];
+// Which model provider an untrusted session's proxy lets through without asking, beside the package registries
+// (src/core/registries.ts): the agent's default, and whatever base URL its environment points it at. Pure.
 
 /** Each agent's model provider, by the program's name, and the variables that move it elsewhere. */
 const PROVIDERS: Readonly<Record<string, { readonly hosts: readonly string[]; readonly vars: readonly string[] }>> = {
@@ -46,9 +27,4 @@ export function providerHosts(program: string, env: Readonly<Record<string, stri
   if (!p) return [];
   const moved = p.vars.map((v) => hostOf(env[v])).filter((h): h is string => h !== undefined);
   return [...new Set([...p.hosts, ...moved])];
-}
-
-export function passesThrough(host: string, through: readonly string[]): boolean {
-  const h = host.toLowerCase();
-  return REGISTRY_HOSTS.includes(h) || through.includes(h);
 }

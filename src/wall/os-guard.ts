@@ -1,8 +1,8 @@
 // `memnox protect --os-guard`: the machine's kernel guard written from the credential places and the rules that
-// deny reading, and how doctor reads it back. The interceptors and the governed shell raise it (guard.ts).
+// deny reading (gathered by the command), and how doctor reads it back. The interceptors and the governed shell
+// raise it (guard.ts).
 import type { Context } from "../ports/context.ts";
-import { osGuardWall, shown, type Wall } from "./description.ts";
-import { osGuardInput } from "./facts.ts";
+import { type OsGuardInput, osGuardWall, shown, type Wall } from "./description.ts";
 import { osGuardFile, readOsGuard, removeOsGuard, writeOsGuard } from "./files.ts";
 import { canHold, type Kernel, kernelName } from "./held.ts";
 import { abiCap, probeKernel } from "./probe.ts";
@@ -15,9 +15,9 @@ export interface GuardWritten {
   readonly wall: Wall;
 }
 
-export async function writeMachineGuard(ctx: Context): Promise<GuardWritten> {
+export async function writeMachineGuard(ctx: Context, input: OsGuardInput): Promise<GuardWritten> {
   const kernel = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
-  const wall = osGuardWall(osGuardInput(ctx));
+  const wall = osGuardWall(input);
   const held = canHold(kernel);
   if (held)
     writeOsGuard(

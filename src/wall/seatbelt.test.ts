@@ -42,8 +42,8 @@ const GUARD = osGuardWall({
 
 function golden(name: string, text: string): string {
   const file = join(GOLDEN, name);
-  // MEMNOX_GOLDEN=write refreshes a golden file after a deliberate change; the diff is then reviewed in the commit.
-  if (process.env.MEMNOX_GOLDEN === "write" || !existsSync(file)) writeFileSync(file, text);
+  // GOLDEN=write refreshes a golden file after a deliberate change; the diff is then reviewed in the commit.
+  if (process.env.GOLDEN === "write" || !existsSync(file)) writeFileSync(file, text);
   return readFileSync(file, "utf8");
 }
 

@@ -351,16 +351,8 @@ export async function wiringLines(ctx: Context): Promise<WiringLine[]> {
     await proxy(ctx),
     await session(ctx),
     ...daemonAndEgress(ctx, await daemon(ctx)),
-    await kernelGuard(ctx),
     ledger(ctx),
   ];
-}
-
-/** `protect --os-guard`: the kernel wall around what the seams start, as this kernel holds it. */
-async function kernelGuard(ctx: Context): Promise<WiringLine> {
-  const { machineGuardState } = await import("../wall/os-guard.ts");
-  const s = await machineGuardState(ctx);
-  return { seam: "kernel-guard", status: s.status, words: s.words, ...(s.fix ? { fix: s.fix } : {}) };
 }
 
 function daemonAndEgress(ctx: Context, d: { readonly line: WiringLine; readonly up: boolean }): WiringLine[] {

@@ -10,9 +10,9 @@
 // ancestor of the local one is a force push (what `git push --force` or a `+refspec` does).
 import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
+import { insideWall } from "../../wall/inside.ts";
 import { refuse, settle } from "../shared/gated.ts";
 import { openTerminal } from "../shared/terminal.ts";
-import { insideWall } from "../../wall/inside.ts";
 
 const ZERO = /^0+$/;
 

@@ -11,7 +11,6 @@ import type { Context } from "../../../ports/context.ts";
 import { addFact, liftFacts } from "../../../state/overlays.ts";
 import { beneath, untrustedWall } from "../../../wall/description.ts";
 import { realDisk } from "../../../wall/disk.ts";
-import { untrustedInput } from "../../../wall/facts.ts";
 import {
   readOsGuard,
   removeSessionWall,
@@ -26,6 +25,7 @@ import { type LandlockPlan, landlockPlan } from "../../../wall/landlock.ts";
 import { abiCap, probeKernel, SANDBOX_EXEC } from "../../../wall/probe.ts";
 import { noGuardScreen, wallScreen } from "../../../wall/screen.ts";
 import { seatbeltProfile } from "../../../wall/seatbelt.ts";
+import { untrustedInput } from "./_wall-facts.ts";
 
 const FACT_MS = 24 * 60 * 60_000;
 

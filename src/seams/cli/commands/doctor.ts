@@ -68,7 +68,7 @@ export const doctorWith =
       },
       async run({ args }) {
         if (args.wiring) {
-          const lines = await (await checks()).wiringReport(ctx);
+          const lines = withGuard(await (await checks()).wiringReport(ctx), await guardLine(ctx));
           emit(ctx, args.json, { lines }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
@@ -82,3 +82,16 @@ export const doctorWith =
     });
 
 export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"));
+
+/** `protect --os-guard`: the kernel wall around what the seams start, as this kernel holds it. */
+async function guardLine(ctx: Context): Promise<WiringLine> {
+  const { machineGuardState } = await import("../../../wall/os-guard.ts");
+  const s = await machineGuardState(ctx);
+  return { seam: "kernel-guard", status: s.status, words: s.words, ...(s.fix ? { fix: s.fix } : {}) };
+}
+
+/** The guard's line beside the seams', before the ledger's (which closes the report). */
+function withGuard(lines: readonly WiringLine[], guard: WiringLine): WiringLine[] {
+  const at = lines.findIndex((l) => l.seam === "ledger");
+  return at < 0 ? [...lines, guard] : [...lines.slice(0, at), guard, ...lines.slice(at)];
+}

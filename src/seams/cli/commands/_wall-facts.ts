@@ -2,16 +2,13 @@
 // memnox keeps, the rules that deny reading. Read here once, handed to the pure builders in description.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AGENTS } from "../../hooks/types.ts";
-import { globMatcher } from "../policy/engine/pattern.ts";
-import { MATCH_FIELDS } from "../policy/engine/types.ts";
-import { loadRuleSet } from "../policy/load/index.ts";
-import type { Context } from "../ports/context.ts";
-import { credentialPlaces } from "../scan/credentials.ts";
-import { gitDir } from "../io/repo.ts";
-import { agentOfProgram } from "../wire/agents.ts";
-import { candidateFiles } from "../wire/clients.ts";
-import { hookTarget } from "../wire/hooks/targets.ts";
+import { AGENTS } from "../../../../hooks/types.ts";
+import { gitDir } from "../../../io/repo.ts";
+import { globMatcher } from "../../../policy/engine/pattern.ts";
+import { MATCH_FIELDS } from "../../../policy/engine/types.ts";
+import { loadRuleSet } from "../../../policy/load/index.ts";
+import type { Context } from "../../../ports/context.ts";
+import { credentialPlaces } from "../../../scan/credentials.ts";
 import {
   beneath,
   HISTORIES,
@@ -21,9 +18,12 @@ import {
   TEMPS,
   type UntrustedInput,
   type WallPath,
-} from "./description.ts";
-import { physical } from "./disk.ts";
-import { providerHosts } from "./hosts.ts";
+} from "../../../wall/description.ts";
+import { physical } from "../../../wall/disk.ts";
+import { providerHosts } from "../../../wall/hosts.ts";
+import { agentOfProgram } from "../../../wire/agents.ts";
+import { candidateFiles } from "../../../wire/clients.ts";
+import { hookTarget } from "../../../wire/hooks/targets.ts";
 
 type Ctx = Pick<Context, "paths" | "env" | "cwd">;
 
