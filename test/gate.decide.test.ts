@@ -9,7 +9,7 @@ import type { GateDeps, RuleSetView } from "../src/gate/deps.ts";
 import type { GateRequest } from "../src/gate/types.ts";
 import { answerHold, claimGrant, createHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
-import { recordingDeps } from "./support/gate-deps.ts";
+import { recordingDeps, UNGOVERNED } from "./support/gate-deps.ts";
 
 const dir = tempDir("memnox-gate");
 afterAll(() => dir[Symbol.dispose]());
@@ -33,15 +33,7 @@ function rulesBy(
     problems,
     evaluate(r: PolicyRequest, _facts: readonly StateFact[]): Verdict {
       const hit = table[r.action.name];
-      if (!hit)
-        return {
-          effect: "allow",
-          governed: false,
-          reason: "ungoverned",
-          matched: [],
-          observeOnly: false,
-          argumentMatches: [],
-        };
+      if (!hit) return UNGOVERNED;
       const rule = { name: `rule-${r.action.name}`, file: "/repo/memnox.policies.toml", line: 3 };
       return {
         effect: hit.effect,

@@ -9,7 +9,7 @@ import type { GateDeps } from "../src/gate/deps.ts";
 import { evaluateRequest, gateRequestOf } from "../src/gate/remote/evaluate.ts";
 import type { GateRequest } from "../src/gate/types.ts";
 import { tempDir } from "./support/fs.ts";
-import { recordingDeps } from "./support/gate-deps.ts";
+import { recordingDeps, UNGOVERNED } from "./support/gate-deps.ts";
 
 const dir = tempDir("memnox-wall-gate");
 afterAll(() => dir[Symbol.dispose]());
@@ -34,14 +34,7 @@ function deps(action: Action, facts: StateFact[], pending = dir.join(`p-${crypto
       hash: "h",
       files: [],
       problems: [],
-      evaluate: () => ({
-        effect: "allow",
-        governed: false,
-        reason: "ungoverned",
-        matched: [],
-        observeOnly: false,
-        argumentMatches: [],
-      }),
+      evaluate: () => UNGOVERNED,
     }),
     resolve: () => ({ actions: [action], normalized: action.name, unknown: [] }),
     caller: { session: "s1", branch: () => undefined, boundary: () => undefined },

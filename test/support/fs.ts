@@ -15,8 +15,10 @@ export interface TempDir extends AsyncDisposable, Disposable {
   join(...parts: string[]): string;
 }
 
-export function tempDir(prefix = "memnox-test", tree: Tree = {}): TempDir {
-  const path = realpathSync(mkdtempSync(join(tmpdir(), `${prefix}-`)));
+/** `base`: where it is made, the system temp directory unless said (a kernel wall's test keeps homes out of it). */
+export function tempDir(prefix = "memnox-test", tree: Tree = {}, base = tmpdir()): TempDir {
+  mkdirSync(base, { recursive: true });
+  const path = realpathSync(mkdtempSync(join(base, `${prefix}-`)));
   writeTree(path, tree);
   const dispose = () => rmSync(path, { recursive: true, force: true });
   return {

@@ -1,5 +1,6 @@
 // The part of GateDeps every decide() test shares: holds on disk under `pending`, rows kept in memory.
 import type { EventInput } from "../../src/core/event.ts";
+import type { Verdict } from "../../src/core/verdict.ts";
 import type { GateDeps } from "../../src/gate/deps.ts";
 import { claimGrant, createHold, fingerprint } from "../../src/state/pending.ts";
 
@@ -20,3 +21,13 @@ export function recordingDeps(pending: string): Recording & { rows: EventInput[]
     holdTtlMs: 3_600_000,
   };
 }
+
+/** What the engine answers when no rule matches: ungoverned, and it proceeds. */
+export const UNGOVERNED: Verdict = {
+  effect: "allow",
+  governed: false,
+  reason: "ungoverned",
+  matched: [],
+  observeOnly: false,
+  argumentMatches: [],
+};

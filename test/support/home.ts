@@ -15,8 +15,8 @@ export interface FakeHome extends TempDir {
   env(extra?: Env): Record<string, string>;
 }
 
-export function fakeHome(tree: Tree = {}): FakeHome {
-  const dir = tempDir("memnox-home", tree);
+export function fakeHome(tree: Tree = {}, base?: string): FakeHome {
+  const dir = tempDir("memnox-home", tree, base);
   const memnoxHome = join(dir.path, ".memnox");
   mkdirSync(memnoxHome, { recursive: true });
   return {
