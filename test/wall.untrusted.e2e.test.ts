@@ -15,6 +15,7 @@ import { kernelAbi, wallDir, wallHome } from "./support/wall.ts";
 const CANARY = "CANARY-SSH-KEY-4b1d9e";
 const abi = await kernelAbi();
 const BUN = process.execPath;
+const CURL = Bun.which("curl");
 
 interface Attempt {
   readonly part: string;
@@ -158,7 +159,7 @@ describe.skipIf(abi < 1)("inside memnox run --untrusted, on this kernel", () => 
     },
   );
 
-  test.skipIf(abi < 4)(
+  test.skipIf(abi < 4 || !CURL)(
     "the session's proxy is the only way out: a host it does not know asks, and `memnox approve` outside lets it through",
     async () => {
       const url = `http://127.0.0.1:${web.port}/`;
@@ -205,31 +206,34 @@ describe.skipIf(abi < 1)("inside memnox run --untrusted, on this kernel", () => 
     expect(listHolds(join(home.memnoxHome, "pending")).filter((h) => h.status === "waiting")).toEqual([]);
   });
 
-  test.skipIf(abi < 4)("with a daemon running, the seams inside answer through it and its proxy asks", async () => {
-    await using daemon = await startDaemon(home);
-    const url = `http://127.0.0.1:${web.port}/`;
-    const run = Bun.spawn([bin, "run", "--untrusted", "--no-milestone", "--", "curl", "-sS", "-m", "60", url], {
-      env: home.env(),
-      cwd: repo.path,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const pending = join(home.memnoxHome, "pending");
-    const hold = await whenChanged(pending, () =>
-      listHolds(pending).find((h) => h.status === "waiting" && h.target === "127.0.0.1"),
-    );
-    await runBinary("memnox", ["approve", hold.id], { env: home.env(), cwd: repo.path });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(run.stdout).text(),
-      new Response(run.stderr).text(),
-      run.exited,
-    ]);
-    expect(code, stderr).toBe(0);
-    expect(stdout).toBe("hello-from-loopback");
-    expect(stderr).toContain("the daemon's egress proxy");
-    expect(stderr).not.toContain("no daemon answers");
-    expect(daemon.pid).toBeGreaterThan(0);
-  });
+  test.skipIf(abi < 4 || !CURL)(
+    "with a daemon running, the seams inside answer through it and its proxy asks",
+    async () => {
+      await using daemon = await startDaemon(home);
+      const url = `http://127.0.0.1:${web.port}/`;
+      const run = Bun.spawn([bin, "run", "--untrusted", "--no-milestone", "--", "curl", "-sS", "-m", "60", url], {
+        env: home.env(),
+        cwd: repo.path,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const pending = join(home.memnoxHome, "pending");
+      const hold = await whenChanged(pending, () =>
+        listHolds(pending).find((h) => h.status === "waiting" && h.target === "127.0.0.1"),
+      );
+      await runBinary("memnox", ["approve", hold.id], { env: home.env(), cwd: repo.path });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(run.stdout).text(),
+        new Response(run.stderr).text(),
+        run.exited,
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(stdout).toBe("hello-from-loopback");
+      expect(stderr).toContain("the daemon's egress proxy");
+      expect(stderr).not.toContain("no daemon answers");
+      expect(daemon.pid).toBeGreaterThan(0);
+    },
+  );
 
   test("a force push by git's absolute path, past every interceptor, is still refused by the pre-push hook", async () => {
     const origin = gitRepo({});
