@@ -80,6 +80,7 @@ describe.skipIf(abi < 1)("inside memnox run --untrusted, on this kernel", () => 
       "try write-repo sh -c 'echo in-repo > made-inside.txt && cat made-inside.txt'",
       "try write-tmp sh -c 'echo in-tmp > /tmp/memnox-wall-made-$$ && cat /tmp/memnox-wall-made-$$ && rm /tmp/memnox-wall-made-$$'",
       "try truncate truncate -s 0 ~/notes.txt",
+      "try git sh -c 'echo \"#!/bin/sh\" > .git/hooks/post-checkout && rm .git/hooks/post-checkout'",
       `try tcp bash -c 'exec 3<>/dev/tcp/127.0.0.1/${tcpOther.port}'`,
       `try bind ${BUN} -e 'Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } }).stop(true)'`,
       `try udp bash -c 'echo udp-from-inside > /dev/udp/127.0.0.1/${udpPort}'`,

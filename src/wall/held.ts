@@ -12,7 +12,7 @@ export type Kernel =
   | { readonly kind: "none"; readonly why: string };
 
 /** Each part a test can attempt: `held` claims the kernel refuses it; not held claims it goes through. */
-export type Part = "read" | "write" | "kept" | "truncate" | "tcp" | "bind" | "udp" | "unix" | "scope" | "ioctl";
+export type Part = "read" | "write" | "kept" | "git" | "truncate" | "tcp" | "bind" | "udp" | "unix" | "scope" | "ioctl";
 
 export interface Claim {
   readonly part: Part;
@@ -55,10 +55,24 @@ function writeText(wall: Wall): string {
 const abiNeeds = (abi: number, needs: number, linux: string) =>
   `Landlock ABI ${abi} lacks it; ABI ${needs} (Linux ${linux}) has it`;
 
-/** The agent's own state holds memnox's hook: writable from inside on every kernel, put back by the keeper. */
+/**
+ * The agent's own state holds memnox's hook: writable from inside on every kernel, put back by the keeper. And the
+ * repository's git directory is the repository's: git writes it on every commit, so its hooks and config are too.
+ */
 function keptClaim(wall: Wall): Claim[] {
-  if (!wall.kept?.length) return [];
+  const repo = wall.writable?.find((w) => w.why === "the repository");
+  const git: Claim[] = repo
+    ? [
+        {
+          part: "git",
+          held: false,
+          text: `${shown(wall, repo.path)}/.git, its hooks and config included: writable, as the repository is; what a session leaves there runs when git next runs outside the wall`,
+        },
+      ]
+    : [];
+  if (!wall.kept?.length) return git;
   return [
+    ...git,
     {
       part: "kept",
       held: false,
