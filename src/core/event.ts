@@ -70,6 +70,8 @@ export interface EventInput {
   readonly cwd?: string;
   readonly parent?: string;
   readonly request?: RecordedRequest;
+  /** Decided on a workspace bundle the workspace has not confirmed lately (unreachable): the verdict stands, marked. */
+  readonly stale?: boolean;
   /** Free-form non-secret detail (config change in words, who answered, etc.). */
   readonly detail?: Readonly<Record<string, string | number | boolean | null>>;
 }

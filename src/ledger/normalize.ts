@@ -59,6 +59,7 @@ export function draftFrom(input: EventInput): Draft {
     cwd: input.cwd,
     parent: input.parent,
     request: input.request,
+    stale: input.stale === true ? true : undefined,
     detail: input.detail,
   };
   for (const k of Object.keys(d)) if (d[k] === undefined || d[k] === "") delete d[k];

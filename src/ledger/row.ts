@@ -37,6 +37,7 @@ export interface LedgerRow {
   readonly cwd?: string;
   readonly parent?: string;
   readonly request?: RecordedRequest;
+  readonly stale?: boolean;
   readonly detail?: Detail;
   readonly prevHash: string;
   readonly hash: string;
@@ -74,6 +75,7 @@ export const FIELDS: readonly (readonly [keyof LedgerRow, string, ColumnType])[]
   ["cwd", "cwd", "text"],
   ["parent", "parent", "text"],
   ["request", "request", "json"],
+  ["stale", "stale", "bool"],
   ["detail", "detail", "json"],
   ["prevHash", "prev_hash", "text"],
   ["hash", "hash", "text"],

@@ -3,7 +3,13 @@ import type { Database } from "bun:sqlite";
 import { MemnoxError } from "../core/errors.ts";
 
 /** PRAGMA user_version of the schema this code writes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/** What brings an older ledger up to SCHEMA_VERSION, by the version it is at; rows already written are untouched. */
+const UPGRADES: Readonly<Record<number, string>> = {
+  // 2: verdicts decided on a workspace bundle the workspace had not confirmed are marked stale.
+  1: "ALTER TABLE events ADD COLUMN stale INTEGER;",
+};
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -35,6 +41,7 @@ CREATE TABLE IF NOT EXISTS events (
   cwd TEXT,
   parent TEXT,
   request TEXT,
+  stale INTEGER,
   detail TEXT,
   prev_hash TEXT NOT NULL,
   hash TEXT NOT NULL,
@@ -79,10 +86,16 @@ export function ensureSchema(db: Database, path: string, beforeCreate: () => voi
       `the ledger \`${path}\` has schema version ${current}, newer than this memnox understands (${SCHEMA_VERSION})`,
       "update memnox",
     );
-  beforeCreate();
+  if (current === 0) beforeCreate();
   db.transaction(() => {
-    if (userVersion(db) === SCHEMA_VERSION) return;
-    db.run(DDL);
+    let at = userVersion(db);
+    if (at === SCHEMA_VERSION) return;
+    if (at === 0) db.run(DDL);
+    else
+      for (; at < SCHEMA_VERSION; at++) {
+        const step = UPGRADES[at];
+        if (step) db.run(step);
+      }
     db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   }).immediate();
   return false;

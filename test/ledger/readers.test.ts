@@ -166,6 +166,7 @@ describe("why --json", () => {
         "ruleFiles",
         "scope",
         "source",
+        "stale",
         "targets",
       ].sort(),
     );

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, statSync } from "node:fs";
 import { EVENT_SCHEMA_VERSION } from "../../src/core/event.ts";
 import { GENESIS } from "../../src/ledger/canonical.ts";
 import { openLedger } from "../../src/ledger/store.ts";
+import { verifyLedger } from "../../src/ledger/verify.ts";
 import { decision, ledgerHome, outcome } from "./helpers.ts";
 
 const h = ledgerHome();
@@ -120,10 +121,28 @@ describe("schema", () => {
     }
   });
 
+  test("a ledger from before the stale column is upgraded in place: its rows and chain stay, a stale row chains on", () => {
+    using dir = ledgerHome();
+    dir.ledger.append(decision());
+    dir.ledger.db.run("ALTER TABLE events DROP COLUMN stale");
+    dir.ledger.db.run("PRAGMA user_version = 1");
+    dir.ledger.close();
+    const again = openLedger(dir.paths);
+    try {
+      expect(again.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(2);
+      again.append(decision({ stale: true }));
+      const rows = [...again.iterate()];
+      expect(rows.map((r) => r.stale ?? false)).toEqual([false, true]);
+      expect(verifyLedger(again).chain).toBe("intact");
+    } finally {
+      again.close();
+    }
+  });
+
   test("a ledger written by a newer memnox is refused, not misread", () => {
     using dir = ledgerHome();
-    dir.ledger.db.run("PRAGMA user_version = 2");
+    dir.ledger.db.run("PRAGMA user_version = 3");
     dir.ledger.close();
-    expect(() => openLedger(dir.paths)).toThrow(/schema version 2, newer than this memnox understands/);
+    expect(() => openLedger(dir.paths)).toThrow(/schema version 3, newer than this memnox understands/);
   });
 });

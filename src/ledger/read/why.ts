@@ -56,6 +56,8 @@ function evidence(e: Entry): Record<string, unknown> {
     // Every environment ruled on; `environment` is the one whose verdict decided.
     environments: q?.environments ?? (q?.environment ? [q.environment] : []),
     policyHash: r.policyHash ?? null,
+    // Decided on the cached workspace bundle while the workspace could not be reached.
+    stale: r.stale === true,
     ruleFiles: q?.ruleFiles ?? [],
     answer: e.answer
       ? { effect: e.answer.effect ?? null, by: e.answer.detail?.by ?? null, at: e.answer.occurredAt }
@@ -74,6 +76,7 @@ export function renderWhy(e: Entry): string[] {
   const envs = r.request?.environments ?? [];
   if (envs.length > 1) lines.push(`env     ${r.request?.environment ?? "-"}, the strictest of ${envs.join(", ")}`);
   if (r.alternative) lines.push(`instead ${r.alternative.action}: ${r.alternative.note}`);
+  if (r.stale) lines.push("stale   decided on the cached workspace rules while the workspace could not be reached");
   const ev = evidenceWords(r.request?.facts ?? [], r.request?.argumentMatches ?? []);
   if (ev.length) lines.push(`evidence ${ev.join("; ")}`);
   if (e.answer)
