@@ -44,5 +44,7 @@ export function cachedReaders(paths: Paths): StateReaders {
     overlays: cachedFile(paths.overlays, direct.overlays),
     probation: cachedFile(paths.probation, direct.probation),
     stop: cachedFile(paths.stop, direct.stop),
+    orgConditions: cachedFile(paths.orgConditions, direct.orgConditions),
+    syncMark: cachedFile(paths.sync, direct.syncMark),
   };
 }

@@ -91,6 +91,7 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
     (RULE_FILE_NAMES as readonly string[]).includes(name) ||
     name === basename(paths.policiesRegistry) ||
     name === basename(paths.machinePolicies) ||
+    name === basename(paths.orgPolicies) ||
     [...entries.values()].some((e) => e.set.checked.some((c) => basename(c.path) === name));
   const changed = (dir: string, name: string | undefined) => {
     if (!relevant(name)) return;

@@ -14,6 +14,7 @@ const SOURCE: Readonly<Record<RuleOrigin, RuleSummary["source"]>> = {
   flag: "repository",
   env: "repository",
   registered: "repository",
+  workspace: "team",
 };
 
 /** The opening line of every briefing, per mode: what a verdict does in this session. */

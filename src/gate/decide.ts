@@ -10,8 +10,12 @@ import type { Combined } from "./combine.ts";
 import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
-export async function decide(req: GateRequest, deps: GateDeps): Promise<GateAnswer> {
-  const at = deps.now();
+export async function decide(req: GateRequest, given: GateDeps): Promise<GateAnswer> {
+  const at = given.now();
+  // Decided on a cached workspace bundle nobody confirmed lately: the same verdict, and the row says so.
+  const deps = given.stale?.(at.epochMs)
+    ? { ...given, record: (e: EventInput) => given.record({ ...e, stale: true }) }
+    : given;
   let settings: Settings;
   try {
     settings = deps.settings();

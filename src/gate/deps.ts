@@ -60,6 +60,8 @@ export interface GateDeps {
   /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
   facts(nowMs: number): readonly StateFact[];
   stop(nowMs: number): StopRecord | undefined;
+  /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
+  stale?(nowMs: number): boolean;
   claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
   createHold(input: NewHold): Hold;
   /** Append one ledger row; never throws (a row that cannot be written is reported and counted). */

@@ -7,7 +7,7 @@ import { type RuleOrigin, ruleSetFromSources } from "../policy/load/index.ts";
 import { combine, ruleFinding } from "./combine.ts";
 import { ownChecks, withStates } from "./findings.ts";
 
-const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered"];
+const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
 const NOT_RULES = new Set(["unparsable", "rules-unreadable", "error", "stopped", "refused"]);
 
 /** `home` expands `~/` in rule patterns exactly as it did when the row was written on this machine. */

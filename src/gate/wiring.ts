@@ -2,11 +2,13 @@
 // which differ only in where the caller's facts, the instant and the rule sets come from.
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
+import { factsInForce } from "../core/request.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import { type Config, readConfig } from "../state/config.ts";
+import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
 import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
@@ -30,6 +32,10 @@ export interface StateReaders {
   overlays(): readonly OverlayFact[];
   probation(): readonly ProbationEntry[];
   stop(): StopRecord | undefined;
+  /** The workspace's fleet facts as last pulled (none without a workspace). */
+  orgConditions(): readonly OrgFact[];
+  /** Whether the workspace answered lately, which marks verdicts stale when it has not. */
+  syncMark(): SyncMark | undefined;
 }
 
 export function fileReaders(paths: Paths): StateReaders {
@@ -38,12 +44,14 @@ export function fileReaders(paths: Paths): StateReaders {
     overlays: () => readOverlays(paths.overlays),
     probation: () => readProbation(paths.probation),
     stop: () => readStop(paths.stop),
+    orgConditions: () => readOrgConditions(paths.orgConditions),
+    syncMark: () => readSyncMark(paths.sync),
   };
 }
 
 type StateDeps = Pick<
   GateDeps,
-  "settings" | "facts" | "stop" | "claimGrant" | "createHold" | "record" | "digest" | "holdTtlMs"
+  "settings" | "facts" | "stop" | "stale" | "claimGrant" | "createHold" | "record" | "digest" | "holdTtlMs"
 >;
 
 /** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
@@ -53,7 +61,12 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
       const c = read.config();
       return { mode: c.mode, failOpen: c.failOpen };
     },
-    facts: (now) => [...overlaysInForce(read.overlays(), now), ...probationFacts(read.probation(), now)],
+    facts: (now) => [
+      ...overlaysInForce(read.overlays(), now),
+      ...probationFacts(read.probation(), now),
+      ...factsInForce(read.orgConditions(), now),
+    ],
+    stale: (now) => isStale(read.syncMark(), now),
     stop: (now) => {
       const s = read.stop();
       return s && Date.parse(s.until) > now ? s : undefined;

@@ -40,6 +40,14 @@ export interface Paths {
   readonly lastScan: string;
   /** The names people gave agents (`memnox agents name`). */
   readonly agentNames: string;
+  /** The workspace credential `memnox login` wrote (0600): absent means no call is ever made. */
+  readonly account: string;
+  /** The workspace's rules as pulled, read by the policy loader beside the machine's own. */
+  readonly orgPolicies: string;
+  /** The workspace's conditions (fleet freezes) as pulled, read by the gate as state facts. */
+  readonly orgConditions: string;
+  /** The sync loop's state: last acknowledged row, when the workspace last answered, a revocation. */
+  readonly sync: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -79,5 +87,9 @@ export function memnoxPaths(env: Env): Paths {
     gitHooks: at("git-hooks.json"),
     lastScan: at("scan.json"),
     agentNames: at("agents.json"),
+    account: at("account.json"),
+    orgPolicies: at("org.policies.json"),
+    orgConditions: at("org-conditions.json"),
+    sync: at("sync.json"),
   };
 }

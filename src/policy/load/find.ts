@@ -10,7 +10,13 @@ export const RULE_FILE_NAMES = ["memnox.policies.toml", "memnox.policies.yaml"] 
 export interface FindOptions {
   readonly cwd: string;
   readonly env: Env;
-  readonly paths: { readonly home: string; readonly machinePolicies: string; readonly policiesRegistry: string };
+  readonly paths: {
+    readonly home: string;
+    readonly machinePolicies: string;
+    readonly policiesRegistry: string;
+    /** The workspace's rules as last pulled; they add to the machine's and, most restrictive winning, only tighten. */
+    readonly orgPolicies?: string;
+  };
   /** A rule file named on the command line (`-f`): it replaces MEMNOX_POLICIES and the walk-up. */
   readonly file?: string;
 }
@@ -57,6 +63,8 @@ export function findRuleFiles(opts: FindOptions, registered: readonly string[]):
   else for (const p of nearestRuleFiles(opts.cwd)) out.push({ path: p, origin: "repository", applies: true });
   if (existsSync(opts.paths.machinePolicies))
     out.push({ path: opts.paths.machinePolicies, origin: "machine", applies: true });
+  const org = opts.paths.orgPolicies;
+  if (org !== undefined && existsSync(org)) out.push({ path: org, origin: "workspace", applies: true });
   for (const p of registered) out.push({ path: p, origin: "registered", applies: registeredApplies(p, opts.cwd) });
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.path) && seen.add(c.path));

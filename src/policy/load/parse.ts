@@ -23,7 +23,17 @@ function yamlLib(): typeof import("yaml") {
 }
 
 export function parseRuleText(file: string, text: string): ParseResult {
+  if (file.endsWith(".json")) return parseJsonText(file, text);
   return isYamlPath(file) ? parseYaml(file, text) : parseTomlText(file, text);
+}
+
+/** The workspace's rules arrive as the same document in JSON (`org.policies.json`): no lines to point at. */
+function parseJsonText(file: string, text: string): ParseResult {
+  try {
+    return { ok: true, parsed: { data: JSON.parse(text), line: () => undefined } };
+  } catch (e) {
+    return { ok: false, problem: { file, message: `not valid JSON: ${(e as Error).message}` } };
+  }
 }
 
 function parseTomlText(file: string, text: string): ParseResult {

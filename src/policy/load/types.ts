@@ -4,8 +4,11 @@ import type { PolicyRequest, StateFact } from "../../core/request.ts";
 import type { Verdict } from "../../core/verdict.ts";
 import type { CompiledRuleSet, Instant, PolicyRule } from "../engine/index.ts";
 
-/** Why a file is loaded: named on the command line, by MEMNOX_POLICIES, found walking up, the machine's, or `policy use`. */
-export type RuleOrigin = "flag" | "env" | "repository" | "machine" | "registered";
+/**
+ * Why a file is loaded: named on the command line, by MEMNOX_POLICIES, found walking up, the machine's, `policy use`,
+ * or pulled from the workspace (`org.policies.json`).
+ */
+export type RuleOrigin = "flag" | "env" | "repository" | "machine" | "registered" | "workspace";
 
 /** A rule file exactly as read, so the ledger can keep it and a replay can recompile it. */
 export interface RuleSource {

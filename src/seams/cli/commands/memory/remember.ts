@@ -35,6 +35,7 @@ const WHERE: Readonly<Record<RuleOrigin, DecisionWhere>> = {
   flag: "repository",
   env: "repository",
   registered: "repository",
+  workspace: "workspace",
 };
 
 function rulesInForce(cli: MemoryCli): Found[] {

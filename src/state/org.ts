@@ -1,0 +1,118 @@
+// What a workspace pull leaves for the gate: org-conditions.json (fleet-wide state facts) and the sync mark (whether
+// the workspace answered lately), plus the bundle hash both the control plane and the machine compute from the files.
+
+import { MemnoxError } from "../core/errors.ts";
+import type { StateFact } from "../core/request.ts";
+import { readJsonIfExists, readTextIfExists } from "./files.ts";
+import { sha256Hex } from "./hash.ts";
+
+export interface OrgFact extends StateFact {
+  readonly id: string;
+  readonly by: string;
+  readonly setAt: string;
+}
+
+export interface OrgConditions {
+  readonly version: 1;
+  readonly facts: readonly OrgFact[];
+}
+
+/** The text of org-conditions.json for these facts: what the server sends and the machine writes byte for byte. */
+export function conditionsText(facts: readonly OrgFact[]): string {
+  return `${JSON.stringify({ version: 1, facts } satisfies OrgConditions, null, 2)}\n`;
+}
+
+/** Parses org-conditions.json; anything but the exact shape throws, so a bad pull is never renamed into place. */
+export function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
+  const bad = (why: string) => new MemnoxError("io", `\`${file}\` is not a workspace conditions file: ${why}`);
+  if (typeof raw !== "object" || raw === null) throw bad("not an object");
+  const o = raw as Record<string, unknown>;
+  if (o.version !== 1) throw bad("version is not 1");
+  if (!Array.isArray(o.facts)) throw bad("facts is not a list");
+  return o.facts.map((f, i) => {
+    if (typeof f !== "object" || f === null) throw bad(`fact ${i} is not an object`);
+    const x = f as Record<string, unknown>;
+    for (const k of ["id", "kind", "subject", "expiresAt", "by", "setAt"] as const)
+      if (typeof x[k] !== "string" || x[k] === "") throw bad(`fact ${i} has no ${k}`);
+    if (Number.isNaN(Date.parse(String(x.expiresAt)))) throw bad(`fact ${i} expires at no instant`);
+    if (x.reason !== undefined && typeof x.reason !== "string") throw bad(`fact ${i} has a reason that is not text`);
+    return {
+      id: String(x.id),
+      kind: String(x.kind),
+      subject: String(x.subject),
+      expiresAt: String(x.expiresAt),
+      by: String(x.by),
+      setAt: String(x.setAt),
+      ...(typeof x.reason === "string" ? { reason: x.reason } : {}),
+    };
+  });
+}
+
+/** The fleet's facts; none when no workspace ever wrote the file. A damaged file throws: the gate then fails closed. */
+export function readOrgConditions(file: string): OrgFact[] {
+  const raw = readJsonIfExists(file);
+  return raw === undefined ? [] : parseOrgConditions(file, raw);
+}
+
+/** The hash of a bundle as applied: both files' exact text, so a hand edit on the machine shows as a different one. */
+export function bundleHash(rulesText: string, conditions: string): string {
+  return `sha256:${sha256Hex(`memnox-bundle-v1\n${rulesText.length}\n${rulesText}\n${conditions}`)}`;
+}
+
+/** The bundle hash of what is on disk now, or null when no bundle was ever pulled. */
+export function appliedBundleHash(rulesFile: string, conditionsFile: string): string | null {
+  const rules = readTextIfExists(rulesFile);
+  const conditions = readTextIfExists(conditionsFile);
+  if (rules === undefined && conditions === undefined) return null;
+  return bundleHash(rules ?? "", conditions ?? conditionsText([]));
+}
+
+/** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */
+export function readEnrolment(file: string): { readonly workspace: string; readonly machineId: string } | undefined {
+  let raw: unknown;
+  try {
+    raw = readJsonIfExists(file);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const o = raw as { workspace?: { name?: unknown }; machineId?: unknown };
+  if (typeof o.machineId !== "string" || typeof o.workspace?.name !== "string") return undefined;
+  return { workspace: o.workspace.name, machineId: o.machineId };
+}
+
+/** The part of sync.json the gate reads: when the workspace last answered, and since when it has not. */
+export interface SyncMark {
+  readonly lastContactAt?: string;
+  readonly unreachableSince?: string;
+  /** The workspace revoked this machine: its rules stay, and nothing is waiting to confirm them. */
+  readonly revokedAt?: string;
+}
+
+/** A loop that has not reached the workspace for this long (beyond its longest backoff) leaves verdicts stale. */
+export const STALE_AFTER_MS = 20 * 60_000;
+
+export function readSyncMark(file: string): SyncMark | undefined {
+  let raw: unknown;
+  try {
+    raw = readJsonIfExists(file);
+  } catch {
+    // A damaged sync file says nothing about reachability; the next pass rewrites it.
+    return undefined;
+  }
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const o = raw as Record<string, unknown>;
+  return {
+    ...(typeof o.lastContactAt === "string" ? { lastContactAt: o.lastContactAt } : {}),
+    ...(typeof o.unreachableSince === "string" ? { unreachableSince: o.unreachableSince } : {}),
+    ...(typeof o.revokedAt === "string" ? { revokedAt: o.revokedAt } : {}),
+  };
+}
+
+/** Whether a verdict at `nowMs` is made on a bundle the workspace has not confirmed: unreachable, or silent too long. */
+export function isStale(mark: SyncMark | undefined, nowMs: number): boolean {
+  if (!mark || mark.revokedAt !== undefined) return false;
+  if (mark.unreachableSince !== undefined) return true;
+  const last = mark.lastContactAt === undefined ? Number.NaN : Date.parse(mark.lastContactAt);
+  return Number.isFinite(last) && nowMs - last > STALE_AFTER_MS;
+}
