@@ -10,6 +10,10 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "refused"
+  /** The control plane could not be reached (network, or it failed): the machine keeps deciding on its rules. */
+  | "unreachable"
+  /** The control plane revoked this machine's credential. */
+  | "revoked"
   | "internal";
 
 const EXIT: Record<ErrorCode, number> = {
@@ -23,6 +27,8 @@ const EXIT: Record<ErrorCode, number> = {
   not_found: 1,
   conflict: 1,
   refused: 1,
+  unreachable: 1,
+  revoked: 1,
   internal: 70,
 };
 

@@ -30,6 +30,17 @@ export function machineSigner(paths: Pick<Paths, "keys">): Signer {
   };
 }
 
+/** A fresh Ed25519 key: 32 random secret bytes, and the public half (base64) that may travel. */
+export function newKeyPair(): { readonly secret: Uint8Array; readonly publicKey: string } {
+  const secret = ed.utils.randomSecretKey();
+  return { secret, publicKey: Buffer.from(ed.getPublicKey(secret)).toString("base64") };
+}
+
+/** Ed25519 signature by `secret` over the bytes, base64. */
+export function signWith(secret: Uint8Array, message: Uint8Array): string {
+  return Buffer.from(ed.sign(message, secret)).toString("base64");
+}
+
 /** This machine's public key if one was ever made; reading never creates a key. */
 export function machinePublicKey(paths: Pick<Paths, "keys">): string | undefined {
   const secret = readKey(join(paths.keys, SIGNING_KEY_FILE));

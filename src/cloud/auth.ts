@@ -1,0 +1,81 @@
+// Who is calling: a bearer token looked up by its hash. A person's role is the member record's, never the token's; a
+// revoked machine is told so, which is how its loop knows to stop.
+import { HttpError, iso } from "./http.ts";
+import { secretHash } from "./ids.ts";
+import { isRole, type Role } from "./roles.ts";
+import type { Db } from "./store/db.ts";
+
+interface Scope {
+  readonly orgId: string;
+  readonly workspaceId: string;
+  readonly tokenId: string;
+}
+
+export type Principal =
+  | (Scope & { readonly kind: "person"; readonly memberId: string; readonly email: string; readonly role: Role })
+  | (Scope & { readonly kind: "operator"; readonly name: string; readonly role: Role })
+  | (Scope & { readonly kind: "machine"; readonly machineId: string });
+
+/** How a principal is named in the record: an email, `operator:<name>`, or `machine:<id>`. */
+export function actorName(p: Principal): string {
+  if (p.kind === "person") return p.email;
+  if (p.kind === "operator") return `operator:${p.name}`;
+  return `machine:${p.machineId}`;
+}
+
+interface TokenRow {
+  id: string;
+  org_id: string;
+  kind: string;
+  role: string | null;
+  name: string;
+  revoked_at: Date | null;
+  workspace_id: string;
+  member_id: string | null;
+  email: string | null;
+  member_role: string | null;
+  member_status: string | null;
+  machine_id: string | null;
+  machine_revoked_at: Date | null;
+  machine_revoked_by: string | null;
+}
+
+function bearer(req: Request): string | undefined {
+  const h = req.headers.get("authorization");
+  const m = h ? /^Bearer\s+(\S+)$/i.exec(h) : null;
+  return m?.[1];
+}
+
+/** The caller, or undefined when no token was sent; a token that does not hold is a 401 saying why. */
+export async function principalOf(db: Db, req: Request): Promise<Principal | undefined> {
+  const token = bearer(req);
+  if (token === undefined) return undefined;
+  const [t]: TokenRow[] = await db`
+    SELECT t.id, t.org_id, t.kind, t.role, t.name, t.revoked_at, w.id AS workspace_id,
+           m.id AS member_id, m.email, m.role AS member_role, m.status AS member_status,
+           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by
+    FROM tokens t
+    JOIN workspaces w ON w.org_id = t.org_id
+    LEFT JOIN members m ON m.id = t.member_id
+    LEFT JOIN machines x ON x.id = t.machine_id
+    WHERE t.hash = ${secretHash(token)}`;
+  if (!t) throw new HttpError(401, "unauthenticated", "this token is not known here");
+  const scope = { orgId: t.org_id, workspaceId: t.workspace_id, tokenId: t.id };
+  if (t.machine_id !== null) {
+    if (t.machine_revoked_at !== null || t.revoked_at !== null)
+      throw new HttpError(401, "revoked", "this machine's credential was revoked", {
+        revokedAt: iso(t.machine_revoked_at ?? t.revoked_at),
+        revokedBy: t.machine_revoked_by,
+      });
+    return { ...scope, kind: "machine", machineId: t.machine_id };
+  }
+  if (t.revoked_at !== null) throw new HttpError(401, "revoked", "this token was revoked");
+  if (t.kind === "operator" && isRole(t.role)) return { ...scope, kind: "operator", name: t.name, role: t.role };
+  if (t.kind === "person" && t.member_id !== null && t.email !== null && isRole(t.member_role)) {
+    if (t.member_status !== "active") throw new HttpError(401, "suspended", "this member is suspended");
+    await db`UPDATE tokens SET last_used_at = now()
+             WHERE id = ${t.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    return { ...scope, kind: "person", memberId: t.member_id, email: t.email, role: t.member_role };
+  }
+  throw new HttpError(401, "unauthenticated", "this token is not usable");
+}

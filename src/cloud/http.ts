@@ -1,0 +1,92 @@
+// JSON in and out, errors as `{error: {code, message}}`, and the shape every route handler has.
+import type { Principal } from "./auth.ts";
+import type { Need } from "./roles.ts";
+import type { Db } from "./store/db.ts";
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Readonly<Record<string, unknown>>;
+  constructor(status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+export interface ServerConfig {
+  /** How machines and people reach this server (the base of `verification_uri`); else the request's own origin. */
+  readonly publicUrl?: string;
+  /** Seconds a device code is good for, and between a machine's polls (RFC 8628 `expires_in`, `interval`). */
+  readonly deviceTtlS: number;
+  readonly deviceIntervalS: number;
+  readonly version: string;
+}
+
+export interface Call {
+  readonly req: Request;
+  readonly url: URL;
+  readonly params: Readonly<Record<string, string>>;
+  readonly who: Principal | undefined;
+  readonly db: Db;
+  readonly config: ServerConfig;
+  readonly now: () => number;
+}
+
+export type Handler = (c: Call) => Promise<Response>;
+
+export interface Route {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Bun's route syntax: `/v1/machines/:id`. */
+  readonly path: string;
+  /** Checked before the handler runs, in roles.ts and nowhere else. */
+  readonly needs: readonly Need[];
+  readonly handler: Handler;
+}
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(`${JSON.stringify(value)}\n`, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export function errorResponse(e: HttpError): Response {
+  return json({ error: { code: e.code, message: e.message, ...e.extra } }, e.status);
+}
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as JSON; a body that is not a JSON object is a 400 naming the problem. */
+export async function bodyJson(c: Call): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, "bad_json", `the body is not JSON: ${(e as Error).message}`);
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new HttpError(400, "bad_request", "the body must be a JSON object");
+  return v as Record<string, unknown>;
+}
+
+export function str(body: Record<string, unknown>, key: string, opts: { optional: true }): string | undefined;
+export function str(body: Record<string, unknown>, key: string): string;
+export function str(body: Record<string, unknown>, key: string, opts?: { optional: true }): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) {
+    if (opts?.optional) return undefined;
+    throw new HttpError(400, "bad_request", `\`${key}\` is required`);
+  }
+  if (typeof v !== "string" || v === "") throw new HttpError(400, "bad_request", `\`${key}\` must be non-empty text`);
+  if (v.length > 4096) throw new HttpError(400, "bad_request", `\`${key}\` is longer than 4096 characters`);
+  return v;
+}
+
+export function iso(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : new Date(String(v));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}

@@ -1,0 +1,159 @@
+// POST /v1/events: a machine's signed batch of allow-listed fields, deduplicated on (machine, dedupKey) so a resend is
+// never doubled. GET /v1/events: what the workspace's machines reported, newest last, by cursor.
+import * as v from "valibot";
+import { ACTION_CLASSES } from "../../core/action.ts";
+import { EFFECTS } from "../../core/effect.ts";
+import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../../core/sync.ts";
+import { verifySignature } from "../../ledger/sign.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
+
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
+const instant = v.pipe(
+  v.string(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), "is not an ISO-8601 instant"),
+);
+
+// Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
+const EventSchema = v.strictObject({
+  dedupKey: text(80),
+  subjectId: text(80),
+  occurredAt: instant,
+  agentSessionId: v.optional(text(200)),
+  surface: text(40),
+  operation: text(300),
+  classes: v.optional(v.pipe(v.array(v.picklist(ACTION_CLASSES)), v.maxLength(8))),
+  effect: v.optional(v.picklist(EFFECTS)),
+  reason: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  ruleId: v.optional(text(300)),
+  resourceRef: v.optional(v.pipe(v.string(), v.maxLength(600))),
+  argsDigest: v.optional(text(200)),
+  exitCode: v.optional(v.pipe(v.number(), v.integer())),
+  startedAt: v.optional(instant),
+  policyHash: v.optional(text(200)),
+});
+
+const BatchSchema = v.strictObject({
+  machineId: text(80),
+  sentAt: instant,
+  events: v.pipe(v.array(EventSchema), v.maxLength(MAX_BATCH, `holds more than ${MAX_BATCH} events`)),
+});
+
+// The schema and the allow-list are one list: a test holds them equal, so neither can grow alone.
+export const ACCEPTED_FIELDS: readonly string[] = Object.keys(EventSchema.entries);
+
+function parseBatch(body: string): EventBatch {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    throw new HttpError(400, "bad_json", "the batch is not JSON");
+  }
+  const r = v.safeParse(BatchSchema, raw);
+  if (!r.success) {
+    const issue = r.issues[0];
+    const where = (issue.path ?? []).map((p) => String(p.key)).join(".");
+    throw new HttpError(400, "bad_batch", `the batch is refused at \`${where || "(top)"}\`: ${issue.message}`);
+  }
+  return r.output as EventBatch;
+}
+
+export async function postEvents(c: Call): Promise<Response> {
+  const who = c.who;
+  if (who?.kind !== "machine") throw new HttpError(403, "forbidden", "only a machine sends events");
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  const signature = c.req.headers.get(SIGNATURE_HEADER) ?? "";
+  const [m]: { public_key: string }[] = await c.db`SELECT public_key FROM machines WHERE id = ${who.machineId}`;
+  // The batch is checked against the key this machine enrolled with: a token alone cannot speak for it.
+  if (!m || !verifySignature(body, signature, m.public_key))
+    throw new HttpError(401, "bad_signature", "the batch's signature does not check against this machine's key");
+  const batch = parseBatch(new TextDecoder().decode(body));
+  if (batch.machineId !== who.machineId)
+    throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
+  if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0 });
+  const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
+  const inserted: { dedup_key: string }[] = await c.db`
+    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING dedup_key`;
+  return json({ accepted: inserted.length, duplicates: rows.length - inserted.length });
+}
+
+/** Every column named, null when absent: a bulk insert takes its columns from the first row. */
+function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<string, unknown> {
+  return {
+    workspace_id: workspaceId,
+    machine_id: machineId,
+    dedup_key: e.dedupKey,
+    subject_id: e.subjectId,
+    occurred_at: new Date(e.occurredAt),
+    agent_session_id: e.agentSessionId ?? null,
+    surface: e.surface,
+    operation: e.operation,
+    classes: [...(e.classes ?? [])],
+    effect: e.effect ?? null,
+    reason: e.reason ?? null,
+    rule_id: e.ruleId ?? null,
+    resource_ref: e.resourceRef ?? null,
+    args_digest: e.argsDigest ?? null,
+    exit_code: e.exitCode ?? null,
+    started_at: e.startedAt ? new Date(e.startedAt) : null,
+    policy_hash: e.policyHash ?? null,
+  };
+}
+
+interface EventRow {
+  id: string;
+  machine_id: string;
+  dedup_key: string;
+  subject_id: string;
+  occurred_at: Date;
+  agent_session_id: string | null;
+  surface: string;
+  operation: string;
+  classes: string[];
+  effect: string | null;
+  reason: string | null;
+  rule_id: string | null;
+  resource_ref: string | null;
+  args_digest: string | null;
+  exit_code: number | null;
+  started_at: Date | null;
+  policy_hash: string | null;
+  received_at: Date;
+}
+
+/** GET /v1/events?machine=&effect=&after=&limit=: oldest first after the cursor; `next` is the cursor to ask with. */
+export async function listEvents(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const q = c.url.searchParams;
+  const after = Number(q.get("after") ?? 0);
+  const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100) || 100));
+  const machine = q.get("machine");
+  const effect = q.get("effect");
+  const rows: EventRow[] = await c.db`
+    SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND id > ${Number.isFinite(after) ? after : 0}
+      ${machine ? c.db`AND machine_id = ${machine}` : c.db``}
+      ${effect ? c.db`AND effect = ${effect}` : c.db``}
+    ORDER BY id LIMIT ${limit}`;
+  const events = rows.map((r) => ({
+    id: Number(r.id),
+    machineId: r.machine_id,
+    dedupKey: r.dedup_key,
+    subjectId: r.subject_id,
+    occurredAt: iso(r.occurred_at),
+    agentSessionId: r.agent_session_id,
+    surface: r.surface,
+    operation: r.operation,
+    classes: r.classes,
+    effect: r.effect,
+    reason: r.reason,
+    ruleId: r.rule_id,
+    resourceRef: r.resource_ref,
+    argsDigest: r.args_digest,
+    exitCode: r.exit_code,
+    startedAt: iso(r.started_at),
+    policyHash: r.policy_hash,
+    receivedAt: iso(r.received_at),
+  }));
+  const last = events[events.length - 1];
+  return json({ events, next: events.length === limit && last ? last.id : null });
+}

@@ -1,0 +1,108 @@
+// POST /v1/heartbeat: a machine says which bundle it applied and which mode it runs, hands up the calls held for a
+// person, and hears back what changed for it: a mode change nobody has delivered yet, and answers to its holds.
+import * as v from "valibot";
+import { MODES, type Mode } from "../../core/effect.ts";
+import type { HeartbeatReply, HoldAnswerDown } from "../../core/sync.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
+import { newId } from "../ids.ts";
+import { bundleInForce } from "../store/bundle.ts";
+
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
+const instant = v.pipe(
+  v.string(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), "is not an ISO-8601 instant"),
+);
+
+const HoldSchema = v.strictObject({
+  id: v.pipe(text(40), v.regex(/^a_[0-9a-f]{6,}$/, "is not a hold id")),
+  surface: text(40),
+  action: text(300),
+  target: v.optional(v.pipe(v.string(), v.maxLength(600))),
+  agent: v.optional(text(200)),
+  session: v.optional(text(200)),
+  reason: v.pipe(v.string(), v.maxLength(2000)),
+  ruleId: v.optional(text(300)),
+  createdAt: instant,
+  expiresAt: instant,
+});
+
+const HeartbeatSchema = v.strictObject({
+  bundleHash: v.nullable(text(100)),
+  modeRunning: v.picklist(MODES),
+  stoppedUntil: v.optional(instant),
+  modeChangeApplied: v.optional(v.pipe(v.number(), v.integer())),
+  holds: v.pipe(v.array(HoldSchema), v.maxLength(200)),
+  answersApplied: v.pipe(v.array(text(40)), v.maxLength(200)),
+  version: text(60),
+});
+
+export async function heartbeat(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (who?.kind !== "machine") throw new HttpError(403, "forbidden", "only a machine beats");
+  const r = v.safeParse(HeartbeatSchema, body);
+  if (!r.success) {
+    const issue = r.issues[0];
+    const where = (issue.path ?? []).map((p) => String(p.key)).join(".");
+    throw new HttpError(400, "bad_heartbeat", `the heartbeat is refused at \`${where || "(top)"}\`: ${issue.message}`);
+  }
+  const hb = r.output;
+  const machineId = who.machineId;
+  const reply = await c.db.begin(async (tx) => {
+    const [m]: { mode_set: Mode }[] = await tx`
+      UPDATE machines SET last_seen_at = now(), bundle_applied = ${hb.bundleHash}, mode_running = ${hb.modeRunning},
+                          stopped_until = ${hb.stoppedUntil ? new Date(hb.stoppedUntil) : null}, version = ${hb.version}
+      WHERE id = ${machineId} RETURNING mode_set`;
+    if (hb.modeChangeApplied !== undefined)
+      await tx`UPDATE mode_changes SET delivered_at = now()
+               WHERE machine_id = ${machineId} AND id <= ${hb.modeChangeApplied} AND delivered_at IS NULL`;
+    if (hb.answersApplied.length > 0)
+      await tx`UPDATE holds SET applied_at = now()
+               WHERE machine_id = ${machineId} AND id IN ${tx(hb.answersApplied)} AND applied_at IS NULL`;
+    const waiting = hb.holds.map((h) => h.id);
+    for (const h of hb.holds)
+      await tx`INSERT INTO holds (id, workspace_id, machine_id, local_id, surface, action, target, agent, session, reason,
+                                  rule_id, created_at, expires_at)
+               VALUES (${newId("hld")}, ${who.workspaceId}, ${machineId}, ${h.id}, ${h.surface}, ${h.action},
+                       ${h.target ?? null}, ${h.agent ?? null}, ${h.session ?? null}, ${h.reason}, ${h.ruleId ?? null},
+                       ${new Date(h.createdAt)}, ${new Date(h.expiresAt)})
+               ON CONFLICT (machine_id, local_id) DO NOTHING`;
+    // A hold the machine no longer reports was settled there (answered at the machine, or expired).
+    await tx`UPDATE holds SET settled_at = now()
+             WHERE machine_id = ${machineId} AND answer IS NULL AND settled_at IS NULL
+               ${waiting.length > 0 ? tx`AND local_id NOT IN ${tx(waiting)}` : tx``}`;
+    const [ch]: { id: string; to_mode: Mode; by: string; at: Date }[] = await tx`
+      SELECT id, to_mode, by, at FROM mode_changes WHERE machine_id = ${machineId} AND delivered_at IS NULL
+      ORDER BY id DESC LIMIT 1`;
+    const answers: {
+      id: string;
+      local_id: string;
+      answer: string;
+      scope: string | null;
+      answered_by: string;
+      answered_at: Date;
+    }[] = await tx`SELECT id, local_id, answer, scope, answered_by, answered_at FROM holds
+               WHERE machine_id = ${machineId} AND answer IS NOT NULL AND applied_at IS NULL ORDER BY answered_at`;
+    return {
+      modeSet: m?.mode_set ?? "observe",
+      modeChange: ch ? { id: Number(ch.id), to: ch.to_mode, by: ch.by, at: iso(ch.at) ?? "" } : null,
+      answers: answers.map(
+        (a): HoldAnswerDown => ({
+          id: a.id,
+          localId: a.local_id,
+          grant: a.answer === "grant",
+          scope: a.scope === "session" ? "session" : "once",
+          by: a.answered_by,
+          at: iso(a.answered_at) ?? "",
+        }),
+      ),
+    };
+  });
+  const bundle = await bundleInForce(c.db, who.workspaceId);
+  const out: HeartbeatReply = {
+    machineId,
+    ...reply,
+    bundleHash: bundle.hash,
+    serverTime: new Date(c.now()).toISOString(),
+  };
+  return json(out);
+}

@@ -1,0 +1,97 @@
+// Calls held on machines nobody is at: listed for the workspace and answered here; the answer goes down on the
+// machine's next beat and releases the call there, once, by the same fingerprint grant a local approval makes.
+import { actorName } from "../auth.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
+import { audit } from "../store/people.ts";
+
+interface HoldRow {
+  id: string;
+  machine_id: string;
+  local_id: string;
+  surface: string;
+  action: string;
+  target: string | null;
+  agent: string | null;
+  session: string | null;
+  reason: string;
+  rule_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  reported_at: Date;
+  answer: string | null;
+  scope: string | null;
+  answered_by: string | null;
+  answered_at: Date | null;
+  applied_at: Date | null;
+  settled_at: Date | null;
+  expired: boolean;
+}
+
+function status(h: HoldRow): string {
+  if (h.answer) return h.applied_at ? (h.answer === "grant" ? "granted" : "denied") : "answered";
+  if (h.settled_at) return "settled-on-machine";
+  return h.expired ? "unattended" : "waiting";
+}
+
+function view(h: HoldRow) {
+  return {
+    id: h.id,
+    machineId: h.machine_id,
+    localId: h.local_id,
+    status: status(h),
+    surface: h.surface,
+    action: h.action,
+    target: h.target,
+    agent: h.agent,
+    session: h.session,
+    reason: h.reason,
+    ruleId: h.rule_id,
+    createdAt: iso(h.created_at),
+    expiresAt: iso(h.expires_at),
+    answer: h.answer
+      ? { grant: h.answer === "grant", scope: h.scope, by: h.answered_by, at: iso(h.answered_at) }
+      : null,
+    appliedAt: iso(h.applied_at),
+  };
+}
+
+/** GET /v1/holds?all=1: what is waiting on somebody here (all: answered and settled ones too). */
+export async function listHolds(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const all = c.url.searchParams.get("all") === "1";
+  const rows: HoldRow[] = await c.db`
+    SELECT *, expires_at <= now() AS expired FROM holds WHERE workspace_id = ${who.workspaceId}
+      ${all ? c.db`` : c.db`AND answer IS NULL AND settled_at IS NULL AND expires_at > now()`}
+    ORDER BY reported_at, id`;
+  return json({ holds: rows.map(view) });
+}
+
+/** POST /v1/holds/:id/answer {grant, scope?}: first answer wins; a later one is told what already happened. */
+export async function answerHold(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  if (typeof body.grant !== "boolean") throw new HttpError(400, "bad_request", "`grant` must be true or false");
+  const scope = body.scope === undefined ? "once" : body.scope;
+  if (scope !== "once" && scope !== "session") throw new HttpError(400, "bad_request", "`scope` is once or session");
+  const by = actorName(who);
+  const id = c.params.id ?? "";
+  return c.db.begin(async (tx) => {
+    const [h]: HoldRow[] = await tx`SELECT *, expires_at <= now() AS expired FROM holds
+                                    WHERE id = ${id} AND workspace_id = ${who.workspaceId} FOR UPDATE`;
+    if (!h) throw new HttpError(404, "not_found", `no held call \`${id}\` in this workspace`);
+    if (h.answer || h.settled_at || h.expired) return json({ outcome: "already", hold: view(h) });
+    const [u]: HoldRow[] = await tx`
+      UPDATE holds SET answer = ${body.grant ? "grant" : "deny"}, scope = ${scope}, answered_by = ${by},
+                       answered_at = now()
+      WHERE id = ${id} RETURNING *, expires_at <= now() AS expired`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: body.grant ? "hold.grant" : "hold.deny",
+      subject: id,
+      detail: { machine: h.machine_id, action: h.action },
+    });
+    return json({ outcome: "decided", hold: u ? view(u) : view(h) });
+  });
+}

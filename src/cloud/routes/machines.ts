@@ -1,0 +1,151 @@
+// The fleet: each machine by id (never its hostname), when it last reported, the bundle it applied against the one in
+// force, and the mode set against the mode running; an admin moves the mode either way, recorded with who.
+import { isMode, type Mode } from "../../core/effect.ts";
+import { actorName } from "../auth.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
+import { bundleInForce } from "../store/bundle.ts";
+import { audit } from "../store/people.ts";
+
+interface MachineRow {
+  id: string;
+  hostname_hash: string;
+  owner: string | null;
+  approved_by: string;
+  version: string | null;
+  platform: string | null;
+  enrolled_at: Date;
+  last_seen_at: Date | null;
+  bundle_applied: string | null;
+  mode_set: Mode;
+  mode_running: Mode | null;
+  stopped_until: Date | null;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+  change_id: string | null;
+  change_to: Mode | null;
+  change_by: string | null;
+  change_at: Date | null;
+}
+
+function view(r: MachineRow, inForce: string) {
+  const pending = r.change_id !== null;
+  return {
+    id: r.id,
+    hostnameHash: r.hostname_hash,
+    owner: r.owner,
+    approvedBy: r.approved_by,
+    version: r.version,
+    platform: r.platform,
+    enrolledAt: iso(r.enrolled_at),
+    lastSeenAt: iso(r.last_seen_at),
+    revokedAt: iso(r.revoked_at),
+    revokedBy: r.revoked_by,
+    bundle: { applied: r.bundle_applied, inForce, current: r.bundle_applied === inForce },
+    mode: {
+      set: r.mode_set,
+      running: r.mode_running,
+      // Waiting for the machine's next beat to carry it.
+      pendingChange: pending
+        ? { id: Number(r.change_id), to: r.change_to, by: r.change_by, at: iso(r.change_at) }
+        : null,
+      // Set and running differ with nothing on its way: somebody changed it on the machine itself.
+      drift: !pending && r.mode_running !== null && r.mode_running !== r.mode_set,
+      stoppedUntil: iso(r.stopped_until),
+    },
+  };
+}
+
+async function machines(c: Call, workspaceId: string, id?: string): Promise<MachineRow[]> {
+  return c.db`
+    SELECT x.id, x.hostname_hash, p.email AS owner, x.approved_by, x.version, x.platform, x.enrolled_at,
+           x.last_seen_at, x.bundle_applied, x.mode_set, x.mode_running, x.stopped_until, x.revoked_at, x.revoked_by,
+           ch.id AS change_id, ch.to_mode AS change_to, ch.by AS change_by, ch.at AS change_at
+    FROM machines x
+    LEFT JOIN members p ON p.id = x.owner_id
+    LEFT JOIN LATERAL (SELECT id, to_mode, by, at FROM mode_changes
+                       WHERE machine_id = x.id AND delivered_at IS NULL ORDER BY id DESC LIMIT 1) ch ON true
+    WHERE x.workspace_id = ${workspaceId} ${id ? c.db`AND x.id = ${id}` : c.db``}
+    ORDER BY x.enrolled_at, x.id`;
+}
+
+export async function listMachines(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const [rows, bundle] = await Promise.all([machines(c, who.workspaceId), bundleInForce(c.db, who.workspaceId)]);
+  return json({ bundleInForce: bundle.hash, machines: rows.map((r) => view(r, bundle.hash)) });
+}
+
+export async function showMachine(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const id = c.params.id ?? "";
+  const [[row], bundle, history] = await Promise.all([
+    machines(c, who.workspaceId, id),
+    bundleInForce(c.db, who.workspaceId),
+    c.db`SELECT id, from_mode, to_mode, by, at, delivered_at FROM mode_changes WHERE machine_id = ${id} ORDER BY id`,
+  ]);
+  if (!row) throw new HttpError(404, "not_found", `no machine \`${id}\` in this workspace`);
+  const modeHistory = (
+    history as { id: string; from_mode: Mode; to_mode: Mode; by: string; at: Date; delivered_at: Date | null }[]
+  ).map((h) => ({
+    id: Number(h.id),
+    from: h.from_mode,
+    to: h.to_mode,
+    by: h.by,
+    at: iso(h.at),
+    deliveredAt: iso(h.delivered_at),
+  }));
+  return json({ ...view(row, bundle.hash), modeHistory });
+}
+
+async function ownMachine(
+  c: Call,
+  workspaceId: string,
+): Promise<{ id: string; mode_set: Mode; revoked_at: Date | null }> {
+  const id = c.params.id ?? "";
+  const [m]: { id: string; mode_set: Mode; revoked_at: Date | null }[] = await c.db`
+    SELECT id, mode_set, revoked_at FROM machines WHERE id = ${id} AND workspace_id = ${workspaceId} FOR UPDATE`;
+  if (!m) throw new HttpError(404, "not_found", `no machine \`${id}\` in this workspace`);
+  return m;
+}
+
+/** POST /v1/machines/:id/mode {mode}: up or down the ramp; the machine's next heartbeat reply carries the change. */
+export async function setMode(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine cannot set modes");
+  const to = body.mode;
+  if (!isMode(to)) throw new HttpError(400, "bad_request", "`mode` must be off, observe, advise or enforce");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const m = await ownMachine({ ...c, db: tx }, who.workspaceId);
+    if (m.revoked_at) throw new HttpError(409, "revoked", "this machine was revoked; it no longer listens");
+    const [ch]: { id: string; at: Date }[] = await tx`
+      INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, ${to}, ${by})
+      RETURNING id, at`;
+    await tx`UPDATE machines SET mode_set = ${to} WHERE id = ${m.id}`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "machine.mode",
+      subject: m.id,
+      detail: { from: m.mode_set, to },
+    });
+    return json({ machineId: m.id, from: m.mode_set, to, by, changeId: Number(ch?.id), at: iso(ch?.at) });
+  });
+}
+
+/** POST /v1/machines/:id/revoke: the machine's credential ends here; its loop hears so on its next call and stops. */
+export async function revokeMachine(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine cannot revoke");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const m = await ownMachine({ ...c, db: tx }, who.workspaceId);
+    if (m.revoked_at) return json({ machineId: m.id, revokedAt: iso(m.revoked_at), already: true });
+    const [r]: { revoked_at: Date }[] = await tx`
+      UPDATE machines SET revoked_at = now(), revoked_by = ${by} WHERE id = ${m.id} RETURNING revoked_at`;
+    await tx`UPDATE tokens SET revoked_at = now() WHERE machine_id = ${m.id} AND revoked_at IS NULL`;
+    await audit(tx, { orgId: who.orgId, actor: by, action: "machine.revoke", subject: m.id });
+    return json({ machineId: m.id, revokedAt: iso(r?.revoked_at), by });
+  });
+}

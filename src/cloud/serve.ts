@@ -1,0 +1,58 @@
+// `memnox cloud serve`: the control plane on this machine until SIGTERM or SIGINT, which stop it cleanly (and the
+// private cluster with it, when this process started one).
+import type { Context } from "../ports/context.ts";
+import { openStore } from "./database.ts";
+import type { ServerConfig } from "./http.ts";
+import { startServer } from "./server.ts";
+
+export interface ServeArgs {
+  readonly db?: string | undefined;
+  readonly data?: string | undefined;
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl?: string | undefined;
+  readonly deviceIntervalS: number;
+  readonly deviceTtlS: number;
+  readonly pool?: number | undefined;
+  /** Resolves to stop as a signal would (tests). */
+  readonly until?: Promise<void>;
+}
+
+function stopSignal(until: Promise<void> | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    for (const s of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(s, () => resolve(s));
+    until?.then(() => resolve("request"));
+  });
+}
+
+export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
+  const say = (line: string) => ctx.io.err(`memnox cloud: ${line}\n`);
+  const store = await openStore(ctx, { db: a.db, data: a.data, say, ...(a.pool ? { max: a.pool } : {}) });
+  let server: ReturnType<typeof startServer> | undefined;
+  try {
+    const config: ServerConfig = {
+      ...(a.publicUrl ? { publicUrl: a.publicUrl } : {}),
+      deviceIntervalS: a.deviceIntervalS,
+      deviceTtlS: a.deviceTtlS,
+      version: ctx.version,
+    };
+    server = startServer({
+      db: store.db,
+      config,
+      hostname: a.host,
+      port: a.port,
+      now: () => ctx.clock.now(),
+      log: say,
+    });
+    const orgs: { n: string }[] = await store.db`SELECT count(*) AS n FROM orgs`;
+    say(`serving ${server.url} (pid ${process.pid}, schema ${store.schemaVersion}, database: ${store.describe})`);
+    if (Number(orgs[0]?.n ?? 0) === 0)
+      say("no organization yet: `memnox cloud init --org <name> --admin <email>` against the same database makes one");
+    const why = await stopSignal(a.until);
+    say(`stopping (${why})`);
+    return 0;
+  } finally {
+    await server?.stop();
+    await store.close();
+  }
+}

@@ -1,0 +1,81 @@
+// The rule bundle in force for a workspace: the newest published rules plus the conditions in force, as the exact text
+// of the two files a machine writes, and the hash of both.
+import { bundleHash, conditionsText, type OrgFact } from "../../state/org.ts";
+import { iso } from "../http.ts";
+import type { Db } from "./db.ts";
+
+export interface BundleInForce {
+  readonly hash: string;
+  /** org.policies.json's text; empty when nothing was ever published (the machine then writes no rules file). */
+  readonly rulesText: string;
+  /** org-conditions.json's text. */
+  readonly conditionsText: string;
+  readonly published: {
+    readonly id: number;
+    readonly at: string | null;
+    readonly by: string;
+    readonly format: string;
+    readonly source: string;
+    readonly ruleCount: number;
+  } | null;
+  readonly facts: readonly OrgFact[];
+}
+
+interface ConditionRow {
+  id: string;
+  kind: string;
+  subject: string;
+  reason: string | null;
+  set_by: string;
+  set_at: Date;
+  expires_at: Date;
+}
+
+/** Conditions neither lifted nor expired, oldest first, as the facts a machine hands its engine. */
+export async function conditionsInForce(db: Db, workspaceId: string): Promise<OrgFact[]> {
+  const rows: ConditionRow[] = await db`
+    SELECT id, kind, subject, reason, set_by, set_at, expires_at FROM conditions
+    WHERE workspace_id = ${workspaceId} AND lifted_at IS NULL AND expires_at > now()
+    ORDER BY set_at, id`;
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    subject: r.subject,
+    expiresAt: iso(r.expires_at) ?? "",
+    by: r.set_by,
+    setAt: iso(r.set_at) ?? "",
+    ...(r.reason ? { reason: r.reason } : {}),
+  }));
+}
+
+export async function bundleInForce(db: Db, workspaceId: string): Promise<BundleInForce> {
+  const [b]: {
+    id: string;
+    format: string;
+    source: string;
+    rules_json: string;
+    rule_count: number;
+    published_by: string;
+    published_at: Date;
+  }[] = await db`SELECT id, format, source, rules_json, rule_count, published_by, published_at FROM bundles
+                 WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
+  const facts = await conditionsInForce(db, workspaceId);
+  const rulesText = b?.rules_json ?? "";
+  const conditions = conditionsText(facts);
+  return {
+    hash: bundleHash(rulesText, conditions),
+    rulesText,
+    conditionsText: conditions,
+    published: b
+      ? {
+          id: Number(b.id),
+          at: iso(b.published_at),
+          by: b.published_by,
+          format: b.format,
+          source: b.source,
+          ruleCount: b.rule_count,
+        }
+      : null,
+    facts,
+  };
+}

@@ -1,0 +1,29 @@
+// The control plane's one handle on PostgreSQL: Bun's built-in SQL client, a pool per server process.
+import type { SQL } from "bun";
+import { MemnoxError } from "../../core/errors.ts";
+
+export type Db = SQL;
+
+export interface OpenDbOptions {
+  /** Connections in this process's pool. */
+  readonly max?: number;
+}
+
+/** Opens a pool on `url` and checks it answers, so a wrong URL fails at start with a readable message. */
+export async function openDb(url: string, opts: OpenDbOptions = {}): Promise<Db> {
+  if (!/^postgres(?:ql)?:\/\//.test(url))
+    throw new MemnoxError("usage", "the database must be a postgres:// URL", "--db postgres://user@host/db");
+  const db = new Bun.SQL(url, { max: opts.max ?? 10, idleTimeout: 30, connectionTimeout: 10 });
+  try {
+    await db`SELECT 1`;
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw new MemnoxError("io", `could not reach the database at ${redactUrl(url)}: ${(e as Error).message}`);
+  }
+  return db;
+}
+
+/** A database URL as it may be printed: the password replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/(:\/\/[^/:@]*:)[^@/]*@/, "$1***@");
+}

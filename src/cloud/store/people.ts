@@ -1,0 +1,69 @@
+// Organizations, their one workspace, members and tokens; every mutation leaves an audit row in the same transaction.
+import { HttpError } from "../http.ts";
+import { newId, newSalt, newToken, secretHash } from "../ids.ts";
+import type { Role } from "../roles.ts";
+import type { Db } from "./db.ts";
+
+export interface AuditEntry {
+  readonly orgId: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly subject?: string;
+  readonly detail?: Readonly<Record<string, unknown>>;
+}
+
+export async function audit(db: Db, e: AuditEntry): Promise<void> {
+  await db`INSERT INTO audit (org_id, actor, action, subject, detail)
+           VALUES (${e.orgId}, ${e.actor}, ${e.action}, ${e.subject ?? null}, ${e.detail ?? {}})`;
+}
+
+export interface MintInput {
+  readonly orgId: string;
+  readonly kind: "person" | "operator" | "machine";
+  readonly name: string;
+  readonly createdBy: string;
+  readonly memberId?: string;
+  readonly machineId?: string;
+  readonly role?: Role;
+}
+
+/** A new token: the caller sees it once; the database keeps its hash. */
+export async function mintToken(db: Db, t: MintInput): Promise<{ readonly id: string; readonly token: string }> {
+  const id = newId("tok");
+  const token = newToken(t.kind);
+  await db`INSERT INTO tokens (id, org_id, kind, hash, member_id, machine_id, role, name, created_by)
+           VALUES (${id}, ${t.orgId}, ${t.kind}, ${secretHash(token)}, ${t.memberId ?? null}, ${t.machineId ?? null},
+                   ${t.kind === "operator" ? (t.role ?? null) : null}, ${t.name}, ${t.createdBy})`;
+  return { id, token };
+}
+
+export interface NewOrg {
+  readonly org: { readonly id: string; readonly name: string };
+  readonly workspace: { readonly id: string; readonly name: string };
+  readonly admin: { readonly id: string; readonly email: string };
+  readonly token: string;
+}
+
+/** An organization, the workspace made with it and named after it, its first admin and that admin's token. */
+export async function createOrg(db: Db, name: string, adminEmail: string, by: string): Promise<NewOrg> {
+  return db.begin(async (tx) => {
+    const [taken] = await tx`SELECT id FROM orgs WHERE name = ${name}`;
+    if (taken) throw new HttpError(409, "exists", `an organization named \`${name}\` already exists`);
+    const org = { id: newId("org"), name };
+    const workspace = { id: newId("ws"), name };
+    const admin = { id: newId("mem"), email: adminEmail };
+    await tx`INSERT INTO orgs (id, name, host_salt) VALUES (${org.id}, ${name}, ${newSalt()})`;
+    await tx`INSERT INTO workspaces (id, org_id, name) VALUES (${workspace.id}, ${org.id}, ${name})`;
+    await tx`INSERT INTO members (id, org_id, email, role, created_by)
+             VALUES (${admin.id}, ${org.id}, ${adminEmail}, 'admin', ${by})`;
+    const { token } = await mintToken(tx, {
+      orgId: org.id,
+      kind: "person",
+      memberId: admin.id,
+      name: "bootstrap",
+      createdBy: by,
+    });
+    await audit(tx, { orgId: org.id, actor: by, action: "org.create", subject: org.id, detail: { name, adminEmail } });
+    return { org, workspace, admin, token };
+  });
+}

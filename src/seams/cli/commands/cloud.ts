@@ -1,0 +1,112 @@
+// `memnox cloud serve` and `memnox cloud init`: the control plane, one more face of this binary, loaded only here.
+import { MemnoxError } from "../../../core/errors.ts";
+import { emit } from "../output.ts";
+import { type CommandFactory, command } from "../registry.ts";
+
+const DB = {
+  type: "string",
+  valueHint: "postgres://…",
+  description: "the database (else DATABASE_URL, else a private cluster)",
+} as const;
+const DATA = {
+  type: "string",
+  valueHint: "dir",
+  description: "where the private PostgreSQL cluster lives when no database is named (default ~/.memnox/cloud)",
+} as const;
+
+function whole(raw: string | undefined, flag: string, fallback: number, min = 0): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new MemnoxError("usage", `--${flag} takes a whole number (${min} or more)`);
+  return Number(raw);
+}
+
+/** citty hands unknown flags through; memnox refuses them. */
+function onlyKnown(args: Record<string, unknown>, known: readonly string[], where: string): void {
+  const extra = Object.keys(args).find((k) => k !== "_" && !known.includes(k));
+  if (extra !== undefined) throw new MemnoxError("usage", `unknown flag \`--${extra}\` for memnox cloud ${where}`);
+}
+
+export const cloud: CommandFactory = (ctx) =>
+  command({
+    meta: { name: "cloud", description: "run the control plane: a workspace server many machines answer to" },
+    subCommands: {
+      serve: command({
+        meta: { name: "serve", description: "serve the /v1/ API (PostgreSQL: --db, DATABASE_URL, or its own cluster)" },
+        args: {
+          db: DB,
+          data: DATA,
+          host: { type: "string", description: "address to listen on (default 127.0.0.1)" },
+          port: { type: "string", description: "port to listen on (default 8787; 0 for any free one)" },
+          "public-url": { type: "string", description: "how machines reach this server, for the approval link" },
+          "device-interval": {
+            type: "string",
+            description: "seconds between a logging-in machine's polls (default 5)",
+          },
+          "device-ttl": { type: "string", description: "seconds a login code is good for (default 900)" },
+          pool: { type: "string", description: "database connections in this process (default 10)" },
+        },
+        async run({ args }) {
+          onlyKnown(
+            args,
+            [
+              "db",
+              "data",
+              "host",
+              "port",
+              "public-url",
+              "device-interval",
+              "device-ttl",
+              "pool",
+              "publicUrl",
+              "deviceInterval",
+              "deviceTtl",
+            ],
+            "serve",
+          );
+          const { serveCloud } = await import("../../../cloud/serve.ts");
+          return serveCloud(ctx, {
+            db: args.db,
+            data: args.data,
+            host: args.host ?? "127.0.0.1",
+            port: whole(args.port, "port", 8787),
+            publicUrl: args["public-url"],
+            deviceIntervalS: whole(args["device-interval"], "device-interval", 5, 1),
+            deviceTtlS: whole(args["device-ttl"], "device-ttl", 900, 30),
+            pool: args.pool === undefined ? undefined : whole(args.pool, "pool", 10, 1),
+          });
+        },
+      }),
+      init: command({
+        meta: {
+          name: "init",
+          description: "make an organization and its workspace, and print the admin's one-time token",
+        },
+        args: {
+          org: { type: "string", description: "the organization's name (its workspace is named after it)" },
+          admin: { type: "string", description: "the first admin's email" },
+          db: DB,
+          data: DATA,
+          json: { type: "boolean", description: "structured output" },
+        },
+        async run({ args }) {
+          onlyKnown(args, ["org", "admin", "db", "data", "json"], "init");
+          if (!args.org || !args.admin)
+            throw new MemnoxError(
+              "usage",
+              "memnox cloud init needs --org and --admin",
+              "memnox cloud init --org acme --admin you@acme.dev",
+            );
+          const { initCloud } = await import("../../../cloud/init.ts");
+          const made = await initCloud(ctx, { org: args.org, admin: args.admin, db: args.db, data: args.data });
+          emit(ctx, args.json, made, () => [
+            `organization ${made.org.name} (${made.org.id}), workspace ${made.workspace.name} (${made.workspace.id})`,
+            `admin ${made.admin.email}`,
+            `admin token (shown once; only its hash is kept): ${made.token}`,
+            "a machine joins with `memnox login --url <this server>`, approved with this token",
+          ]);
+          return 0;
+        },
+      }),
+    },
+  });

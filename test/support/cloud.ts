@@ -1,0 +1,176 @@
+// A real `memnox cloud serve` process on a test database, awaited on its readiness line; and a small API client.
+import { join } from "node:path";
+import { compiledBinary } from "./binary.ts";
+import { tempDir } from "./fs.ts";
+import { hermeticEnv } from "./home.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+export interface RunningCloud extends AsyncDisposable {
+  readonly url: string;
+  readonly pid: number;
+  stderr(): string;
+  stop(): Promise<number>;
+}
+
+export interface CloudOptions {
+  /** Run from source instead of the compiled binary. */
+  readonly source?: boolean;
+  readonly args?: readonly string[];
+}
+
+/** `memnox cloud serve --db <url> --port 0 --device-interval 1`, with a HOME of its own. */
+export async function startCloud(db: string, opts: CloudOptions = {}): Promise<RunningCloud> {
+  const home = tempDir("memnox-cloud-home");
+  const argv = opts.source ? [process.execPath, join(ROOT, "bin", "memnox.ts")] : [await compiledBinary()];
+  const env = hermeticEnv({ HOME: home.path, MEMNOX_HOME: join(home.path, ".memnox") });
+  const child = Bun.spawn(
+    [...argv, "cloud", "serve", "--db", db, "--port", "0", "--device-interval", "1", ...(opts.args ?? [])],
+    { env, cwd: home.path, stdin: "ignore", stdout: "pipe", stderr: "pipe" },
+  );
+  let said = "";
+  const decoder = new TextDecoder();
+  const ready = new Promise<string | undefined>((resolve) => {
+    void (async () => {
+      for await (const chunk of child.stderr) {
+        said += decoder.decode(chunk, { stream: true });
+        const m = /serving (http:\/\/\S+)/.exec(said);
+        if (m?.[1]) resolve(m[1]);
+      }
+      resolve(undefined);
+    })();
+  });
+  const url = await ready;
+  if (!url) throw new Error(`memnox cloud serve did not start (exit ${await child.exited}): ${said}`);
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    const code = await child.exited;
+    home[Symbol.dispose]();
+    return code;
+  };
+  return { url, pid: child.pid, stderr: () => said, stop, [Symbol.asyncDispose]: async () => void (await stop()) };
+}
+
+export interface ApiReply {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Parsed JSON, typed as JSON.parse types it, so a test reads the fields it asserts on. */
+  readonly body: ReturnType<typeof JSON.parse>;
+}
+
+/** One call to the API as a script would make it. */
+export async function api(
+  url: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<ApiReply> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined && method !== "GET" && method !== "HEAD") {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const r = await fetch(`${url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await r.text();
+  let parsed: ReturnType<typeof JSON.parse> = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (a page, a 304)
+  }
+  return { status: r.status, headers: r.headers, body: parsed };
+}
+
+export interface CountingProxy extends AsyncDisposable {
+  readonly url: string;
+  /** TCP connections accepted so far. */
+  connections(): number;
+  stop(): void;
+}
+
+/** A TCP relay on loopback to `target` that counts every connection made to it: what "no call at all" is measured by. */
+export function countingProxy(target: string): CountingProxy {
+  const to = new URL(target);
+  let count = 0;
+  type Side = { peer?: import("bun").Socket<Side>; pending: Uint8Array[] };
+  const server = Bun.listen<Side>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(client) {
+        count += 1;
+        client.data = { pending: [] };
+        void Bun.connect<Side>({
+          hostname: to.hostname,
+          port: Number(to.port),
+          socket: {
+            open(up) {
+              up.data = { peer: client, pending: [] };
+              client.data.peer = up;
+              for (const chunk of client.data.pending) up.write(chunk);
+              client.data.pending = [];
+            },
+            data(up, chunk) {
+              up.data.peer?.write(chunk);
+            },
+            close(up) {
+              up.data.peer?.end();
+            },
+            error(up) {
+              up.data.peer?.end();
+            },
+          },
+        }).catch(() => client.end());
+      },
+      data(client, chunk) {
+        if (client.data.peer) client.data.peer.write(chunk);
+        else client.data.pending.push(new Uint8Array(chunk));
+      },
+      close(client) {
+        client.data.peer?.end();
+      },
+      error(client) {
+        client.data.peer?.end();
+      },
+    },
+  });
+  const stop = () => server.stop(true);
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    connections: () => count,
+    stop,
+    [Symbol.asyncDispose]: async () => stop(),
+  };
+}
+
+/** TCP connections the process holds in ESTABLISHED state, read from /proc: outgoing calls leave exactly this trace. */
+export function establishedTcp(pid: number): number {
+  const { readdirSync, readFileSync, readlinkSync } = require("node:fs") as typeof import("node:fs");
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m?.[1]) inodes.add(m[1]);
+    } catch {
+      // closed while we looked
+    }
+  }
+  let n = 0;
+  for (const table of ["tcp", "tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // st 01 is ESTABLISHED; the inode is the tenth column.
+      if (cols[3] === "01" && cols[9] && inodes.has(cols[9])) n += 1;
+    }
+  }
+  return n;
+}
