@@ -361,3 +361,29 @@ describe("memory", () => {
     expect([...packages].some((p) => p.startsWith("@modelcontextprotocol/sdk"))).toBe(false);
   });
 });
+
+describe("the control plane and the workspace loop", () => {
+  test("no hot-path face reaches src/cloud or src/workspace, even through another module", () => {
+    for (const face of ["hook", "shim", "shell", "mcp-proxy"]) {
+      const { files } = closure(join(ROOT, "src/seams", face, "index.ts"));
+      const reached = [...files].map(rel).filter((f) => f.startsWith("src/cloud/") || f.startsWith("src/workspace/"));
+      expect(reached, `the ${face} face reaches ${reached.join(", ")}`).toEqual([]);
+    }
+  });
+
+  test("in src/workspace only transport.ts reaches the network, so its https check cannot be walked around", () => {
+    for (const file of walk(join(ROOT, "src/workspace"))) {
+      const src = readFileSync(file, "utf8");
+      const network = /\bfetch\(|node:https?|node:net|Bun\.connect|WebSocket/.test(src);
+      expect(network, `${rel(file)} reaches the network`).toBe(rel(file) === "src/workspace/transport.ts");
+    }
+  });
+
+  test("the gate reads what a pull wrote and nothing of the loop: src/gate imports neither room", () => {
+    for (const file of walk(join(ROOT, "src/gate"))) {
+      const { files } = closure(file);
+      const reached = [...files].map(rel).filter((f) => f.startsWith("src/cloud/") || f.startsWith("src/workspace/"));
+      expect(reached, `${rel(file)} reaches ${reached.join(", ")}`).toEqual([]);
+    }
+  });
+});

@@ -149,6 +149,13 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const main = egress.main;
   if (main) writeEgress(paths, { host: main.host, port: main.port, pid: process.pid, startedAt });
   const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
+  // The workspace loop: with no account.json it reads that file and calls nothing.
+  const { startWorkspaceSync } = await import("../workspace/daemon.ts");
+  const sync = startWorkspaceSync(
+    ctx,
+    (words) => log.write("sync", words),
+    (e) => void recorder.record(e),
+  );
   const where = main ? `, egress proxy http://${main.host}:${main.port}` : "";
   log.write("started", `pid ${process.pid}, socket ${paths.sock}${where}`);
   opts.onReady?.();
@@ -162,6 +169,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   removeEgress(paths, process.pid);
   await egress?.close();
   await passes.close();
+  await sync.close();
   rules.close();
   log.write("stopped", `on ${why}`);
   recorder.close();

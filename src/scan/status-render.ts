@@ -91,7 +91,12 @@ export function renderStatus(s: Status): string[] {
           ),
         ]
       : []),
-    row("team", "not connected, so nothing leaves this machine"),
+    row(
+      "team",
+      s.team.connected
+        ? `workspace ${s.team.workspace} as ${s.team.machineId}${s.team.stale ? " (unreachable: verdicts marked stale)" : ""}`
+        : "not connected, so nothing leaves this machine",
+    ),
     "│",
     `└ ${last}`,
   ];

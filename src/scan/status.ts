@@ -1,5 +1,5 @@
 // `memnox status`: where this machine stands, read off it: protection, mode, daemon, hooks, servers, rules,
-// probation, today's actions from the ledger, what waits for a person, and the team (never connected here).
+// probation, today's actions from the ledger, what waits for a person, and the workspace this machine answers to.
 
 import { existsSync } from "node:fs";
 import type { Effect, Mode } from "../core/effect.ts";
@@ -10,6 +10,7 @@ import { rowsIn } from "../ledger/read/window.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
+import { isStale, readEnrolment, readSyncMark } from "../state/org.ts";
 import { holdsWaiting } from "../state/pending.ts";
 import { type ProbationEntry, probationInForce, readProbation } from "../state/probation.ts";
 import { type StopRecord, stopInForce } from "../state/stop.ts";
@@ -52,7 +53,9 @@ export interface Status {
   readonly waiting: number;
   /** Known thirty days, still holding reach, and silent in the ledger. */
   readonly dormant: readonly Dormant[];
-  readonly team: { readonly connected: false };
+  readonly team:
+    | { readonly connected: false }
+    | { readonly connected: true; readonly workspace: string; readonly machineId: string; readonly stale: boolean };
 }
 
 /** Whether the daemon answers a ping on its socket (a leftover socket file does not). */
@@ -131,6 +134,11 @@ export async function machineStatus(ctx: Context): Promise<Status> {
     today: today(ctx),
     waiting: holdsWaiting(ctx.paths.pending, now).length,
     dormant: dormantAgents(ctx.paths, inv, hooks, now),
-    team: { connected: false },
+    team: teamOf(ctx, now),
   };
+}
+
+function teamOf(ctx: Context, now: number): Status["team"] {
+  const e = readEnrolment(ctx.paths.account);
+  return e ? { connected: true, ...e, stale: isStale(readSyncMark(ctx.paths.sync), now) } : { connected: false };
 }

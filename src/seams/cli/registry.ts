@@ -62,7 +62,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "the latest version, with the wiring pointed at it",
     load: () => import("./commands/update.ts").then((m) => m.update),
   },
-  { name: "login", terminal: true, summary: "connect this machine to your team", load: notBuilt("login", "workspace") },
+  {
+    name: "login",
+    terminal: true,
+    summary: "connect this machine to your team",
+    load: () => import("./commands/workspace.ts").then((m) => m.login),
+  },
   {
     name: "scan",
     summary: "what can act on this machine and what it can reach",
@@ -186,9 +191,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "take every seam back out",
     load: () => import("./commands/uninstall.ts").then((m) => m.uninstall),
   },
-  { name: "logout", summary: "forget the workspace credential", load: notBuilt("logout", "workspace") },
-  { name: "whoami", summary: "which workspace this machine is enrolled in", load: notBuilt("whoami", "workspace") },
-  { name: "sync", summary: "pull rules and send what happened, now", load: notBuilt("sync", "workspace") },
+  {
+    name: "logout",
+    summary: "forget the workspace credential",
+    load: () => import("./commands/workspace.ts").then((m) => m.logout),
+  },
+  {
+    name: "cloud",
+    summary: "run the control plane: serve the workspace API, make an organization",
+    load: () => import("./commands/cloud.ts").then((m) => m.cloud),
+  },
+  {
+    name: "whoami",
+    summary: "which workspace this machine is enrolled in",
+    load: () => import("./commands/workspace.ts").then((m) => m.whoami),
+  },
+  {
+    name: "sync",
+    summary: "pull rules and send what happened, now",
+    load: () => import("./commands/workspace.ts").then((m) => m.sync),
+  },
   { name: "next", summary: "what you could safely stop being asked about", load: notBuilt("next", "ledger") },
   { name: "budget", summary: "budgets counted from the ledger", load: notBuilt("budget", "ledger") },
   { name: "lock", summary: "hold a path while you work on it", load: notBuilt("lock", "gate") },
