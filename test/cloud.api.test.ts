@@ -2,13 +2,13 @@
 // validated by the engine's loader and pulled with ETags, signed batches deduplicated, fleet state, held calls, modes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Route } from "../src/cloud/http.ts";
+import { SENT_FIELDS, type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
 import { ACCEPTED_FIELDS } from "../src/cloud/routes/events.ts";
 import { ROUTES } from "../src/cloud/routes/index.ts";
 import { type RunningServer, startServer } from "../src/cloud/server.ts";
 import { type Db, openDb } from "../src/cloud/store/db.ts";
 import { migrate, SCHEMA_VERSION } from "../src/cloud/store/migrate.ts";
 import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
-import { SENT_FIELDS, type SentEvent, SIGNATURE_HEADER } from "../src/core/sync.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 import { api } from "./support/cloud.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";

@@ -535,6 +535,7 @@ describe("the daemon's loop", () => {
       expect(r.stderr).toContain("revoked");
       expect((await mx(A, ["whoami"])).stdout).toContain("revoked");
       const seen = relay.connections();
+      const said = relay.bytesIn();
       await using daemon = await startDaemon(A.home, { env: { MEMNOX_SYNC_INTERVAL_MS: "100", PATH: realPath } });
       const log = join(A.home.memnoxHome, "daemon.log");
       await waitFor(
@@ -543,6 +544,7 @@ describe("the daemon's loop", () => {
       );
       await Bun.sleep(800);
       expect(relay.connections()).toBe(seen);
+      expect(relay.bytesIn()).toBe(said);
       expect(establishedTcp(daemon.pid)).toBe(0);
       // Still deciding on the rules it was given.
       expect((await git(A, ["push", "--force", "origin", "main"])).code).toBe(126);
@@ -567,16 +569,17 @@ describe("the daemon's loop", () => {
       }
       expect(relay.connections()).toBe(0);
       expect(readFileSync(log, "utf8").match(/no account\.json/g)).toHaveLength(1);
-      // The same daemon, once the machine logs in: it calls, through the same relay, within a few beats.
+      // The same daemon, once the machine logs in: it syncs through the same relay on its own.
       await login(C, relay.url);
-      const afterLogin = relay.connections();
-      await waitFor("a pass from the daemon", () => relay.connections() > afterLogin || undefined);
       await waitFor("the syncing line", () => readFileSync(log, "utf8").includes("syncing with workspace acme"));
+      expect(relay.connections()).toBeGreaterThan(0);
+      const sent = relay.bytesIn();
+      await waitFor("a later pass", () => relay.bytesIn() > sent || undefined);
       await mx(C, ["logout"]);
       await Bun.sleep(300);
-      const quiet = relay.connections();
+      const quiet = relay.bytesIn();
       await Bun.sleep(800);
-      expect(relay.connections()).toBe(quiet);
+      expect(relay.bytesIn()).toBe(quiet);
     } finally {
       relay.stop();
       for (const d of [C.home, C.repo, C.remote]) d[Symbol.dispose]();

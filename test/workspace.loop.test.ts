@@ -2,12 +2,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { bundleHash, conditionsText } from "../src/cloud/protocol/bundle.ts";
+import { SENT_FIELDS } from "../src/cloud/protocol/sync.ts";
 import { MemnoxError } from "../src/core/errors.ts";
-import { SENT_FIELDS } from "../src/core/sync.ts";
 import { decide } from "../src/gate/decide.ts";
 import { gateDeps } from "../src/gate/wiring.ts";
 import type { LedgerRow } from "../src/ledger/row.ts";
-import { bundleHash, conditionsText } from "../src/state/org.ts";
 import type { Account } from "../src/workspace/account.ts";
 import { applyBundle } from "../src/workspace/bundle.ts";
 import { backoffMs, type LoopStep, startSyncLoop } from "../src/workspace/loop.ts";

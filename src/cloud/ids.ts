@@ -1,5 +1,5 @@
 // Ids and secrets the control plane hands out: random, prefixed by what they name; a secret is kept only as its hash.
-import { hmacSha256Hex, sha256Hex } from "../state/hash.ts";
+import { hmacSha256Hex, sha256Hex } from "../io/hash.ts";
 
 function random(bytes: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(bytes));

@@ -2,7 +2,6 @@
 // token for that admin. The token is printed once and stored only as its hash.
 import { MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
-import { personName } from "../state/identity.ts";
 import { openStore } from "./database.ts";
 import { HttpError } from "./http.ts";
 import { createOrg, type NewOrg } from "./store/people.ts";
@@ -12,6 +11,8 @@ export interface InitArgs {
   readonly admin: string;
   readonly db?: string | undefined;
   readonly data?: string | undefined;
+  /** Who ran it, for the audit trail. */
+  readonly by: string;
 }
 
 export async function initCloud(ctx: Context, a: InitArgs): Promise<NewOrg> {
@@ -21,7 +22,7 @@ export async function initCloud(ctx: Context, a: InitArgs): Promise<NewOrg> {
   const say = (line: string) => ctx.io.err(`memnox cloud: ${line}\n`);
   const store = await openStore(ctx, { db: a.db, data: a.data, say, max: 2 });
   try {
-    return await createOrg(store.db, a.org, a.admin.toLowerCase(), `cli:${personName(ctx.env)}`);
+    return await createOrg(store.db, a.org, a.admin.toLowerCase(), a.by);
   } catch (e) {
     if (e instanceof HttpError) throw new MemnoxError("conflict", e.message);
     throw e;

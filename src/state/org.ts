@@ -1,25 +1,13 @@
 // What a workspace pull leaves for the gate: org-conditions.json (fleet-wide state facts) and the sync mark (whether
-// the workspace answered lately), plus the bundle hash both the control plane and the machine compute from the files.
-
+// the workspace answered lately), and which workspace account.json names, for status.
 import { MemnoxError } from "../core/errors.ts";
 import type { StateFact } from "../core/request.ts";
-import { readJsonIfExists, readTextIfExists } from "./files.ts";
-import { sha256Hex } from "./hash.ts";
+import { readJsonIfExists } from "../io/files.ts";
 
 export interface OrgFact extends StateFact {
   readonly id: string;
   readonly by: string;
   readonly setAt: string;
-}
-
-export interface OrgConditions {
-  readonly version: 1;
-  readonly facts: readonly OrgFact[];
-}
-
-/** The text of org-conditions.json for these facts: what the server sends and the machine writes byte for byte. */
-export function conditionsText(facts: readonly OrgFact[]): string {
-  return `${JSON.stringify({ version: 1, facts } satisfies OrgConditions, null, 2)}\n`;
 }
 
 /** Parses org-conditions.json; anything but the exact shape throws, so a bad pull is never renamed into place. */
@@ -52,19 +40,6 @@ export function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
 export function readOrgConditions(file: string): OrgFact[] {
   const raw = readJsonIfExists(file);
   return raw === undefined ? [] : parseOrgConditions(file, raw);
-}
-
-/** The hash of a bundle as applied: both files' exact text, so a hand edit on the machine shows as a different one. */
-export function bundleHash(rulesText: string, conditions: string): string {
-  return `sha256:${sha256Hex(`memnox-bundle-v1\n${rulesText.length}\n${rulesText}\n${conditions}`)}`;
-}
-
-/** The bundle hash of what is on disk now, or null when no bundle was ever pulled. */
-export function appliedBundleHash(rulesFile: string, conditionsFile: string): string | null {
-  const rules = readTextIfExists(rulesFile);
-  const conditions = readTextIfExists(conditionsFile);
-  if (rules === undefined && conditions === undefined) return null;
-  return bundleHash(rules ?? "", conditions ?? conditionsText([]));
 }
 
 /** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */

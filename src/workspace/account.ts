@@ -3,7 +3,7 @@
 import { chmodSync, rmSync, statSync } from "node:fs";
 import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../state/files.ts";
+import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 
 const Named = v.strictObject({ id: v.pipe(v.string(), v.minLength(1)), name: v.string() });
 

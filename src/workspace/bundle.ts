@@ -1,10 +1,12 @@
 // Pulling the workspace's rule bundle: one conditional GET (an unchanged bundle is a 304), then both files written to
 // temporary names, read back through the gate's own loaders, and renamed into place only once both have parsed.
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { bundleHash, conditionsText } from "../cloud/protocol/bundle.ts";
 import { MemnoxError } from "../core/errors.ts";
+import { readTextIfExists } from "../io/files.ts";
 import { checkText } from "../policy/load/index.ts";
-import { appliedBundleHash, bundleHash, readOrgConditions } from "../state/org.ts";
-import type { Paths } from "../state/paths.ts";
+import type { Paths } from "../ports/paths.ts";
+import { readOrgConditions } from "../state/org.ts";
 import type { Account } from "./account.ts";
 import { call, unexpected } from "./transport.ts";
 
@@ -27,6 +29,14 @@ function bodyOf(v: unknown): BundleBody {
   )
     throw new MemnoxError("refused", "the control plane's bundle is not one memnox understands");
   return { hash: o.hash, rules: o.rules, conditions: o.conditions };
+}
+
+/** The bundle hash of what is on disk now, or null when no bundle was ever pulled. */
+export function appliedBundleHash(rulesFile: string, conditionsFile: string): string | null {
+  const rules = readTextIfExists(rulesFile);
+  const conditions = readTextIfExists(conditionsFile);
+  if (rules === undefined && conditions === undefined) return null;
+  return bundleHash(rules ?? "", conditions ?? conditionsText([]));
 }
 
 export async function pullBundle(paths: Paths, account: Account): Promise<PullResult> {

@@ -5,8 +5,8 @@ import { hostname } from "node:os";
 import type { Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import { newKeyPair, signWith } from "../ledger/sign.ts";
+import type { Paths } from "../ports/paths.ts";
 import { readConfig } from "../state/config.ts";
-import type { Paths } from "../state/paths.ts";
 import { type Account, readAccount, writeAccount } from "./account.ts";
 import { call, checkedBase, unexpected } from "./transport.ts";
 

@@ -2,9 +2,6 @@
 // pull the bundle, send the rows after the last acknowledged one in signed batches, and beat again when anything here
 // changed so the workspace's listing is current. None of it is on the decision path: the gate only reads files.
 import { existsSync } from "node:fs";
-import type { Mode } from "../core/effect.ts";
-import { MemnoxError } from "../core/errors.ts";
-import type { EventInput } from "../core/event.ts";
 import {
   type EventBatch,
   type Heartbeat,
@@ -12,16 +9,18 @@ import {
   MAX_BATCH,
   type SentHold,
   SIGNATURE_HEADER,
-} from "../core/sync.ts";
+} from "../cloud/protocol/sync.ts";
+import type { Mode } from "../core/effect.ts";
+import { MemnoxError } from "../core/errors.ts";
+import type { EventInput } from "../core/event.ts";
 import { signWith } from "../ledger/sign.ts";
 import { type Ledger, openLedger } from "../ledger/store.ts";
+import type { Paths } from "../ports/paths.ts";
 import { readConfig, setSetting } from "../state/config.ts";
-import { appliedBundleHash } from "../state/org.ts";
-import type { Paths } from "../state/paths.ts";
 import { answerHold, holdsWaiting } from "../state/pending.ts";
 import { readStop } from "../state/stop.ts";
 import { type Account, secretKeyOf } from "./account.ts";
-import { type PullResult, pullBundle } from "./bundle.ts";
+import { appliedBundleHash, type PullResult, pullBundle } from "./bundle.ts";
 import { SENT_KINDS, sentEvent, sentHold } from "./payload.ts";
 import { readState, type SyncState, writeState } from "./state.ts";
 import { call, unexpected } from "./transport.ts";

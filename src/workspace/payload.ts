@@ -1,17 +1,16 @@
 // What one ledger row becomes on the wire: the allow-list of fields, each copied by name. A field the ledger gains
 // later does not travel because nobody wrote a line here for it; what could name a secret goes through the masker.
-import type { SentEvent, SentHold } from "../core/sync.ts";
+import type { SentEvent, SentHold } from "../cloud/protocol/sync.ts";
 import type { LedgerRow } from "../ledger/row.ts";
-import { scrub } from "../memory/scrub.ts";
 import { redact } from "../resolve/shell/render.ts";
 import type { Hold } from "../state/pending.ts";
 
 /** The kinds of row that are an action: what was decided, and how it ended. */
 export const SENT_KINDS = ["decision", "outcome"] as const;
 
-/** Credential shapes out of a path, a host or a reason: the resolver's redactions, then the shapes memory scrubs. */
+/** Credential shapes out of a path, a host or a reason: the same redactions that mask a recorded command line. */
 export function masked(text: string, max: number): string {
-  return scrub(redact(text)).text.slice(0, max);
+  return redact(text).slice(0, max);
 }
 
 export function sentEvent(row: LedgerRow): SentEvent {

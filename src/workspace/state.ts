@@ -1,7 +1,7 @@
 // sync.json: where the loop stands. The gate reads two of its fields (readSyncMark, in src/state/org.ts) to mark a
 // verdict stale; everything else is the loop's own: the last row acknowledged, changes and answers applied.
 import { rmSync } from "node:fs";
-import { readJsonIfExists, writeJsonAtomic } from "../state/files.ts";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 
 export interface SyncState {
   readonly version: 1;

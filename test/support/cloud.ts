@@ -88,6 +88,8 @@ export interface CountingProxy extends AsyncDisposable {
   readonly url: string;
   /** TCP connections accepted so far. */
   connections(): number;
+  /** Bytes clients sent through it so far: a request on a kept-alive connection counts here too. */
+  bytesIn(): number;
   stop(): void;
 }
 
@@ -95,6 +97,7 @@ export interface CountingProxy extends AsyncDisposable {
 export function countingProxy(target: string): CountingProxy {
   const to = new URL(target);
   let count = 0;
+  let bytes = 0;
   type Side = { peer?: import("bun").Socket<Side>; pending: Uint8Array[] };
   const server = Bun.listen<Side>({
     hostname: "127.0.0.1",
@@ -126,6 +129,7 @@ export function countingProxy(target: string): CountingProxy {
         }).catch(() => client.end());
       },
       data(client, chunk) {
+        bytes += chunk.length;
         if (client.data.peer) client.data.peer.write(chunk);
         else client.data.pending.push(new Uint8Array(chunk));
       },
@@ -141,6 +145,7 @@ export function countingProxy(target: string): CountingProxy {
   return {
     url: `http://127.0.0.1:${server.port}`,
     connections: () => count,
+    bytesIn: () => bytes,
     stop,
     [Symbol.asyncDispose]: async () => stop(),
   };

@@ -3,9 +3,9 @@
 import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
-import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../../core/sync.ts";
 import { verifySignature } from "../../ledger/sign.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
+import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 const instant = v.pipe(

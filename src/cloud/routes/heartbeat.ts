@@ -2,9 +2,9 @@
 // person, and hears back what changed for it: a mode change nobody has delivered yet, and answers to its holds.
 import * as v from "valibot";
 import { MODES, type Mode } from "../../core/effect.ts";
-import type { HeartbeatReply, HoldAnswerDown } from "../../core/sync.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
+import type { HeartbeatReply, HoldAnswerDown } from "../protocol/sync.ts";
 import { bundleInForce } from "../store/bundle.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));

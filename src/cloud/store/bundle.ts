@@ -1,7 +1,8 @@
 // The rule bundle in force for a workspace: the newest published rules plus the conditions in force, as the exact text
 // of the two files a machine writes, and the hash of both.
-import { bundleHash, conditionsText, type OrgFact } from "../../state/org.ts";
+
 import { iso } from "../http.ts";
+import { bundleHash, type ConditionFact, conditionsText } from "../protocol/bundle.ts";
 import type { Db } from "./db.ts";
 
 export interface BundleInForce {
@@ -18,7 +19,7 @@ export interface BundleInForce {
     readonly source: string;
     readonly ruleCount: number;
   } | null;
-  readonly facts: readonly OrgFact[];
+  readonly facts: readonly ConditionFact[];
 }
 
 interface ConditionRow {
@@ -32,7 +33,7 @@ interface ConditionRow {
 }
 
 /** Conditions neither lifted nor expired, oldest first, as the facts a machine hands its engine. */
-export async function conditionsInForce(db: Db, workspaceId: string): Promise<OrgFact[]> {
+export async function conditionsInForce(db: Db, workspaceId: string): Promise<ConditionFact[]> {
   const rows: ConditionRow[] = await db`
     SELECT id, kind, subject, reason, set_by, set_at, expires_at FROM conditions
     WHERE workspace_id = ${workspaceId} AND lifted_at IS NULL AND expires_at > now()

@@ -1,5 +1,6 @@
 // `memnox cloud serve` and `memnox cloud init`: the control plane, one more face of this binary, loaded only here.
 import { MemnoxError } from "../../../core/errors.ts";
+import { personName } from "../../../state/identity.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
@@ -98,7 +99,13 @@ export const cloud: CommandFactory = (ctx) =>
               "memnox cloud init --org acme --admin you@acme.dev",
             );
           const { initCloud } = await import("../../../cloud/init.ts");
-          const made = await initCloud(ctx, { org: args.org, admin: args.admin, db: args.db, data: args.data });
+          const made = await initCloud(ctx, {
+            org: args.org,
+            admin: args.admin,
+            db: args.db,
+            data: args.data,
+            by: `cli:${personName(ctx.env)}`,
+          });
           emit(ctx, args.json, made, () => [
             `organization ${made.org.name} (${made.org.id}), workspace ${made.workspace.name} (${made.workspace.id})`,
             `admin ${made.admin.email}`,

@@ -6,7 +6,7 @@ import type { Account } from "../../../workspace/account.ts";
 import type { PassReport } from "../../../workspace/pass.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { recordState } from "./state-record.ts";
+import { recordState } from "./_state-record.ts";
 
 const JSON_FLAG = { type: "boolean", description: "structured output" } as const;
 

@@ -1,5 +1,5 @@
 // What crosses the wire between a machine and its workspace, as both ends read it. Types and constants only.
-import type { Effect, Mode } from "./effect.ts";
+import type { Effect, Mode } from "../../core/effect.ts";
 
 /**
  * The explicit allow-list of what a machine sends per action (spec: Connecting to a workspace). A field that is not
