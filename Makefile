@@ -3,7 +3,7 @@ SHELL := /bin/bash
 BUN := node_modules/.bin/bun
 HOST_BIN = dist/$(shell $(BUN) -e 'import {hostTarget} from "./build.ts"; console.log(hostTarget().name)')/memnox
 
-.PHONY: run test typecheck lint format unit build build-all release bench e2e clean
+.PHONY: run test typecheck lint format unit build build-all release bench e2e cloud clean
 
 # Installed once per lockfile content: a checkout sharing node_modules (a worktree) never reinstalls it.
 LOCK := $(shell (sha256sum package-lock.json 2>/dev/null || shasum -a 256 package-lock.json) | cut -c1-16)
@@ -47,6 +47,11 @@ test: typecheck lint unit
 # The slow end-to-end runs (real binaries released, installed and upgraded; npm pack and install), kept out of unit.
 e2e: node_modules/.installed
 	$(BUN) test --timeout 120000 $(addprefix ./,$(wildcard test/e2e/*.e2e.ts))
+
+# A local control plane on http://127.0.0.1:8787 with a PostgreSQL cluster of its own in .cache/cloud (Ctrl-C stops both).
+cloud: build
+	@mkdir -p .cache
+	$(HOST_BIN) cloud serve --data .cache/cloud --port $(or $(CLOUD_PORT),8787)
 
 bench: build
 	@for f in bench/*.bench.ts; do echo "== $$f"; $(BUN) "$$f" || exit 1; done

@@ -2,7 +2,7 @@
 // login by device code, the fleet's rules pulled and in force, events sent once, freezes, modes, a held call answered
 // from the workspace, stale verdicts while unreachable, logout, revocation, and no call at all without an account.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { api, countingProxy, establishedTcp, type RunningCloud, startCloud } from "./support/cloud.ts";
@@ -391,10 +391,12 @@ describe("secrets never leave", () => {
     "AKIACANARYSHELL12345",
     "xoxb-CANARY-mcp-0000-1111-2222",
     "glpat-CANARYgitAAAAbbbbCCCC",
+    "npm_CANARYprepushAAAAbbbbCCCCdddd",
+    "github_pat_CANARYegress_AAAAbbbbCCCCdddd",
   ];
 
   test("canaries sent through every seam reach neither the server's rows nor its files", async () => {
-    const [hook, shim, shell, mcp, gitUrl] = CANARIES;
+    const [hook, shim, shell, mcp, gitUrl, prePush = "", egress = ""] = CANARIES;
     const payload = {
       session_id: "canary-session",
       cwd: A.repo.path,
@@ -461,20 +463,50 @@ describe("secrets never leave", () => {
         stdin: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
       },
     );
+    // git's own pre-push hook, pushing to a remote whose path holds a token, with no wrapper on PATH.
+    const hookFile = A.repo.join(".git", "hooks", "pre-push");
+    writeFileSync(hookFile, `#!/bin/sh\nexec '${bin}' hook git pre-push "$@"\n`, { mode: 0o755 });
+    const tokenRemote = tempDir("memnox-remote");
+    const bare = join(tokenRemote.path, prePush, "r.git");
+    mkdirSync(bare, { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", bare]);
+    Bun.spawnSync(["git", "push", "-q", bare, "main"], { env: A.env({ PATH: realPath }), cwd: A.repo.path });
+    // The daemon's egress proxy, with the token in the query and in a header.
+    await using daemon = await startDaemon(A.home, { env: { PATH: realPath } });
+    const port = (await daemon.ping())?.egress?.port;
+    Bun.spawnSync([
+      "curl",
+      "-s",
+      "-m",
+      "5",
+      "-x",
+      `http://127.0.0.1:${port}`,
+      "-H",
+      `Authorization: Bearer ${egress}`,
+      `http://127.0.0.1:9/x?token=${egress}`,
+    ]);
     const surfaces = JSON.parse((await mx(A, ["timeline", "--json", "--since", "30d"])).stdout).events.map(
       (e: { surface: string }) => e.surface,
     );
-    for (const s of ["hook", "interceptor", "shell", "mcp"]) expect(surfaces).toContain(s);
-    const sent = await sync(A);
-    expect(sent.sent.accepted).toBeGreaterThan(3);
+    for (const s of ["hook", "interceptor", "shell", "mcp", "git", "egress"]) expect(surfaces).toContain(s);
+    rmSync(hookFile);
+    tokenRemote[Symbol.dispose]();
+    await daemon.stop();
+    await sync(A);
+    // Every seam's rows reached the server (so the canaries were on the wire, masked), yet none of the canaries did.
+    const onServer = (await api(cloud1.url, "GET", `/v1/events?machine=${A.id}&limit=1000`, { token: admin })).body
+      .events;
+    const sentFrom = new Set(onServer.map((e: { surface: string }) => e.surface));
+    for (const s of ["hook", "interceptor", "shell", "mcp", "git", "egress"]) expect(sentFrom).toContain(s);
     const dump = await pg.dump();
     expect(dump).toContain("canary-session");
-    for (const c of CANARIES) {
-      for (const needle of [c, Buffer.from(c).toString("base64"), Buffer.from(c).toString("hex")]) {
-        expect(dump.includes(needle), `${c} is in a table`).toBe(false);
-        expect(await pg.filesHolding(needle), `${c} is in the cluster's files`).toEqual([]);
-      }
-    }
+    const needles = CANARIES.flatMap((c) => [c, Buffer.from(c).toString("base64"), Buffer.from(c).toString("hex")]);
+    for (const needle of needles) expect(dump.includes(needle), `${needle} is in a table`).toBe(false);
+    // Not in a table, an index or the write-ahead log: it never reached the database at all.
+    const inFiles = await pg.filesHolding(needles);
+    for (const needle of needles) expect(inFiles[needle], `${needle} is in the cluster's files`).toEqual([]);
+    // The same search finds what did arrive, so an empty answer above means something.
+    expect((await pg.filesHolding(["canary-session"]))["canary-session"]?.length).toBeGreaterThan(0);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   realpathSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import type { Env, Proc } from "../ports/index.ts";
 
@@ -123,11 +123,13 @@ export async function privateCluster(opts: ClusterOptions): Promise<Cluster> {
   const bin = postgresBin(opts.env);
   const root = typeof process.getuid === "function" && process.getuid() === 0;
   const who = root ? await account(opts.proc, opts.runAs ?? "postgres") : undefined;
-  const home = join(opts.dir, "postgres");
+  // Absolute: postgres runs with its own working directory, and the socket path is handed to it as text.
+  const dir = resolve(opts.dir);
+  const home = join(dir, "postgres");
   const dataDir = join(home, "data");
-  mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Root's files stay root's; postgres may only pass through to its own directory.
-  if (who) chmodSync(opts.dir, 0o711);
+  if (who) chmodSync(dir, 0o711);
   ownedDir(home, 0o700, who);
   const run = async (argv: string[], what: string) => {
     const r = await opts.proc.run([...asUser(who), ...argv], { env: { PATH: opts.env.PATH, LANG: "C", TZ: "UTC" } });

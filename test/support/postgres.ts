@@ -12,8 +12,8 @@ export interface TestPostgres extends AsyncDisposable {
   readonly dataDir: string;
   /** Every row of every table in the public schema, as text: what the database holds now. */
   dump(): Promise<string>;
-  /** The cluster's files (tables, indexes, WAL) that hold `needle`'s bytes, after a checkpoint. */
-  filesHolding(needle: string): Promise<string[]>;
+  /** Each needle with the cluster's files (tables, indexes, WAL) holding its bytes, after a checkpoint. */
+  filesHolding(needles: readonly string[]): Promise<Record<string, string[]>>;
   stop(): Promise<void>;
 }
 
@@ -74,21 +74,24 @@ export async function startPostgres(): Promise<TestPostgres> {
         await sql.close();
       }
     },
-    async filesHolding(needle) {
+    async filesHolding(needles) {
       const sql = new Bun.SQL(cluster.url, { max: 1 });
       try {
         await sql`CHECKPOINT`;
       } finally {
         await sql.close();
       }
-      const bytes = Buffer.from(needle);
-      return walkFiles(cluster.dataDir).filter((f) => {
+      const found: Record<string, string[]> = Object.fromEntries(needles.map((n) => [n, []]));
+      for (const f of walkFiles(cluster.dataDir)) {
+        let bytes: Buffer;
         try {
-          return readFileSync(f).includes(bytes);
+          bytes = readFileSync(f);
         } catch {
-          return false;
+          continue;
         }
-      });
+        for (const n of needles) if (bytes.includes(Buffer.from(n))) found[n]?.push(f);
+      }
+      return found;
     },
     stop,
     [Symbol.asyncDispose]: stop,
