@@ -234,3 +234,34 @@ describe("the pulled bundle", () => {
     expect(deps.rules(home.home).files).toContain(join(home.memnoxHome, "org.policies.json"));
   });
 });
+
+describe("the commands, with no workspace", () => {
+  const cli = async (args: string[]) => {
+    const { run } = await import("../src/seams/cli/index.ts");
+    const { ctx, io } = testContext(home, { args });
+    let error = "";
+    let code = -1;
+    try {
+      code = await run(ctx);
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    return { code, error, out: io.stdout() };
+  };
+
+  test("an unknown flag is a usage error naming the command", async () => {
+    expect((await cli(["whoami", "--bogus"])).error).toBe("unknown flag `--bogus` for memnox whoami");
+    expect((await cli(["cloud", "serve", "--prot", "1"])).error).toBe("unknown flag `--prot` for memnox cloud serve");
+    expect((await cli(["login", "--no-open", "--urll", "x"])).error).toContain("unknown flag `--urll`");
+  });
+
+  test("sync now and whoami without an account make no call and say so; login refuses http off loopback", async () => {
+    const s = await cli(["sync", "now"]);
+    expect(s.error).toContain("not connected to a workspace, so nothing was sent anywhere");
+    const w = await cli(["whoami", "--json"]);
+    expect(w.code).toBe(1);
+    expect(JSON.parse(w.out)).toEqual({ enrolled: false });
+    expect((await cli(["login", "--no-open", "--url", "http://cp.example.com"])).error).toContain("https only");
+    expect((await cli(["logout"])).out).toContain("was not connected to a workspace; nothing changed");
+  });
+});

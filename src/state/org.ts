@@ -42,17 +42,21 @@ export function readOrgConditions(file: string): OrgFact[] {
   return raw === undefined ? [] : parseOrgConditions(file, raw);
 }
 
-/** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */
-export function readEnrolment(file: string): { readonly workspace: string; readonly machineId: string } | undefined {
+/** A JSON object read for a hint only: absent, damaged or not an object all read as undefined, never as an error. */
+export function looseObject(file: string): Record<string, unknown> | undefined {
   let raw: unknown;
   try {
     raw = readJsonIfExists(file);
   } catch {
     return undefined;
   }
-  if (typeof raw !== "object" || raw === null) return undefined;
-  const o = raw as { workspace?: { name?: unknown }; machineId?: unknown };
-  if (typeof o.machineId !== "string" || typeof o.workspace?.name !== "string") return undefined;
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+}
+
+/** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */
+export function readEnrolment(file: string): { readonly workspace: string; readonly machineId: string } | undefined {
+  const o = looseObject(file) as { workspace?: { name?: unknown }; machineId?: unknown } | undefined;
+  if (typeof o?.machineId !== "string" || typeof o.workspace?.name !== "string") return undefined;
   return { workspace: o.workspace.name, machineId: o.machineId };
 }
 
@@ -67,16 +71,10 @@ export interface SyncMark {
 /** A loop that has not reached the workspace for this long (beyond its longest backoff) leaves verdicts stale. */
 export const STALE_AFTER_MS = 20 * 60_000;
 
+/** A damaged sync file says nothing about reachability; the next pass rewrites it. */
 export function readSyncMark(file: string): SyncMark | undefined {
-  let raw: unknown;
-  try {
-    raw = readJsonIfExists(file);
-  } catch {
-    // A damaged sync file says nothing about reachability; the next pass rewrites it.
-    return undefined;
-  }
-  if (typeof raw !== "object" || raw === null) return undefined;
-  const o = raw as Record<string, unknown>;
+  const o = looseObject(file);
+  if (!o) return undefined;
   return {
     ...(typeof o.lastContactAt === "string" ? { lastContactAt: o.lastContactAt } : {}),
     ...(typeof o.unreachableSince === "string" ? { unreachableSince: o.unreachableSince } : {}),

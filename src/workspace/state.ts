@@ -1,7 +1,8 @@
 // sync.json: where the loop stands. The gate reads two of its fields (readSyncMark, in src/state/org.ts) to mark a
 // verdict stale; everything else is the loop's own: the last row acknowledged, changes and answers applied.
 import { rmSync } from "node:fs";
-import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import { writeJsonAtomic } from "../io/files.ts";
+import { looseObject } from "../state/org.ts";
 
 export interface SyncState {
   readonly version: 1;
@@ -24,15 +25,8 @@ export function freshState(machineId: string): SyncState {
 }
 
 export function readState(file: string, machineId: string): SyncState {
-  let raw: unknown;
-  try {
-    raw = readJsonIfExists(file);
-  } catch {
-    return freshState(machineId);
-  }
-  if (typeof raw !== "object" || raw === null) return freshState(machineId);
-  const o = raw as Record<string, unknown>;
-  if (o.version !== 1 || o.machineId !== machineId) return freshState(machineId);
+  const o = looseObject(file);
+  if (o?.version !== 1 || o.machineId !== machineId) return freshState(machineId);
   const text = (k: string) => (typeof o[k] === "string" ? { [k]: o[k] as string } : {});
   return {
     version: 1,

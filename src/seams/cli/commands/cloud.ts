@@ -3,6 +3,7 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { personName } from "../../../state/identity.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { refuseUnknownFlags } from "./_flags.ts";
 
 const DB = {
   type: "string",
@@ -22,11 +23,24 @@ function whole(raw: string | undefined, flag: string, fallback: number, min = 0)
   return Number(raw);
 }
 
-/** citty hands unknown flags through; memnox refuses them. */
-function onlyKnown(args: Record<string, unknown>, known: readonly string[], where: string): void {
-  const extra = Object.keys(args).find((k) => k !== "_" && !known.includes(k));
-  if (extra !== undefined) throw new MemnoxError("usage", `unknown flag \`--${extra}\` for memnox cloud ${where}`);
-}
+const SERVE_ARGS = {
+  db: DB,
+  data: DATA,
+  host: { type: "string", description: "address to listen on (default 127.0.0.1)" },
+  port: { type: "string", description: "port to listen on (default 8787; 0 for any free one)" },
+  "public-url": { type: "string", description: "how machines reach this server, for the approval link" },
+  "device-interval": { type: "string", description: "seconds between a logging-in machine's polls (default 5)" },
+  "device-ttl": { type: "string", description: "seconds a login code is good for (default 900)" },
+  pool: { type: "string", description: "database connections in this process (default 10)" },
+} as const;
+
+const INIT_ARGS = {
+  org: { type: "string", description: "the organization's name (its workspace is named after it)" },
+  admin: { type: "string", description: "the first admin's email" },
+  db: DB,
+  data: DATA,
+  json: { type: "boolean", description: "structured output" },
+} as const;
 
 export const cloud: CommandFactory = (ctx) =>
   command({
@@ -34,37 +48,9 @@ export const cloud: CommandFactory = (ctx) =>
     subCommands: {
       serve: command({
         meta: { name: "serve", description: "serve the /v1/ API (PostgreSQL: --db, DATABASE_URL, or its own cluster)" },
-        args: {
-          db: DB,
-          data: DATA,
-          host: { type: "string", description: "address to listen on (default 127.0.0.1)" },
-          port: { type: "string", description: "port to listen on (default 8787; 0 for any free one)" },
-          "public-url": { type: "string", description: "how machines reach this server, for the approval link" },
-          "device-interval": {
-            type: "string",
-            description: "seconds between a logging-in machine's polls (default 5)",
-          },
-          "device-ttl": { type: "string", description: "seconds a login code is good for (default 900)" },
-          pool: { type: "string", description: "database connections in this process (default 10)" },
-        },
+        args: SERVE_ARGS,
         async run({ args }) {
-          onlyKnown(
-            args,
-            [
-              "db",
-              "data",
-              "host",
-              "port",
-              "public-url",
-              "device-interval",
-              "device-ttl",
-              "pool",
-              "publicUrl",
-              "deviceInterval",
-              "deviceTtl",
-            ],
-            "serve",
-          );
+          refuseUnknownFlags(args, SERVE_ARGS, "cloud serve");
           const { serveCloud } = await import("../../../cloud/serve.ts");
           return serveCloud(ctx, {
             db: args.db,
@@ -83,15 +69,9 @@ export const cloud: CommandFactory = (ctx) =>
           name: "init",
           description: "make an organization and its workspace, and print the admin's one-time token",
         },
-        args: {
-          org: { type: "string", description: "the organization's name (its workspace is named after it)" },
-          admin: { type: "string", description: "the first admin's email" },
-          db: DB,
-          data: DATA,
-          json: { type: "boolean", description: "structured output" },
-        },
+        args: INIT_ARGS,
         async run({ args }) {
-          onlyKnown(args, ["org", "admin", "db", "data", "json"], "init");
+          refuseUnknownFlags(args, INIT_ARGS, "cloud init");
           if (!args.org || !args.admin)
             throw new MemnoxError(
               "usage",

@@ -6,14 +6,17 @@ import type { Account } from "../../../workspace/account.ts";
 import type { PassReport } from "../../../workspace/pass.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { refuseUnknownFlags } from "./_flags.ts";
 import { recordState } from "./_state-record.ts";
 
 const JSON_FLAG = { type: "boolean", description: "structured output" } as const;
-
-function onlyKnown(args: Record<string, unknown>, known: readonly string[], where: string): void {
-  const extra = Object.keys(args).find((k) => k !== "_" && !known.includes(k));
-  if (extra !== undefined) throw new MemnoxError("usage", `unknown flag \`--${extra}\` for memnox ${where}`);
-}
+const JSON_ONLY = { json: JSON_FLAG } as const;
+const LOGIN_ARGS = {
+  url: { type: "string", description: "the control plane (default https://api.memnox.com)" },
+  enforce: { type: "boolean", description: "start in enforce rather than the mode this machine is in" },
+  open: { type: "boolean", default: true, description: "open the approval page (--no-open prints it instead)" },
+  json: JSON_FLAG,
+} as const;
 
 function recorder(ctx: Context) {
   return import("../../../ledger/index.ts").then((m) => m.createRecorder(ctx.paths, (t) => ctx.io.err(t)));
@@ -55,14 +58,9 @@ function openBrowser(ctx: Context, url: string): void {
 export const login: CommandFactory = (ctx) =>
   command({
     meta: { name: "login", description: "connect this machine to a workspace, approved by somebody with access" },
-    args: {
-      url: { type: "string", description: "the control plane (default https://api.memnox.com)" },
-      enforce: { type: "boolean", description: "start in enforce rather than the mode this machine is in" },
-      open: { type: "boolean", default: true, description: "open the approval page (--no-open prints it instead)" },
-      json: JSON_FLAG,
-    },
+    args: LOGIN_ARGS,
     async run({ args }) {
-      onlyKnown(args, ["url", "enforce", "open", "json"], "login");
+      refuseUnknownFlags(args, LOGIN_ARGS, "login");
       const { DEFAULT_URL, login: enrol } = await import("../../../workspace/login.ts");
       const say = (line: string) => (args.json ? ctx.io.err(`${line}\n`) : ctx.io.out(`${line}\n`));
       const account = await enrol(
@@ -124,9 +122,9 @@ export const login: CommandFactory = (ctx) =>
 export const logout: CommandFactory = (ctx) =>
   command({
     meta: { name: "logout", description: "forget the workspace credential; the rules already pulled stay in force" },
-    args: { json: JSON_FLAG },
+    args: JSON_ONLY,
     async run({ args }) {
-      onlyKnown(args, ["json"], "logout");
+      refuseUnknownFlags(args, JSON_ONLY, "logout");
       const { readAccount, removeAccount } = await import("../../../workspace/account.ts");
       const { removeState } = await import("../../../workspace/state.ts");
       let account: Account | undefined;
@@ -163,9 +161,9 @@ export const logout: CommandFactory = (ctx) =>
 export const whoami: CommandFactory = (ctx) =>
   command({
     meta: { name: "whoami", description: "which workspace this machine is enrolled in, if any" },
-    args: { json: JSON_FLAG },
+    args: JSON_ONLY,
     async run({ args }) {
-      onlyKnown(args, ["json"], "whoami");
+      refuseUnknownFlags(args, JSON_ONLY, "whoami");
       const { readAccount } = await import("../../../workspace/account.ts");
       const { readState } = await import("../../../workspace/state.ts");
       const account = readAccount(ctx.paths.account);
@@ -213,9 +211,9 @@ export const sync: CommandFactory = (ctx) =>
     subCommands: {
       now: command({
         meta: { name: "now", description: "one pass now rather than at the daemon's next heartbeat" },
-        args: { json: JSON_FLAG },
+        args: JSON_ONLY,
         async run({ args }) {
-          onlyKnown(args, ["json"], "sync now");
+          refuseUnknownFlags(args, JSON_ONLY, "sync now");
           const { enrolled, isRevoked } = await import("../../../workspace/sync.ts");
           const account = enrolled(ctx);
           if (isRevoked(ctx, account))
