@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
 import { bunProc } from "../src/adapters/proc.ts";
 import { privateCluster } from "../src/cloud/cluster.ts";
-import { SIGNATURE_HEADER, type SentEvent } from "../src/cloud/protocol/sync.ts";
+import { type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 1000);
@@ -122,14 +122,19 @@ async function main(): Promise<void> {
   const servers: Awaited<ReturnType<typeof serve>>[] = [];
   try {
     const bin = await build(hostTarget(), true);
-    const init = Bun.spawnSync([bin, "cloud", "init", "--org", "bench", "--admin", "a@bench.dev", "--db", cluster.url, "--json"], {
-      env: { HOME: dir, MEMNOX_HOME: join(dir, ".memnox"), PATH: process.env.PATH ?? "" },
-    });
+    const init = Bun.spawnSync(
+      [bin, "cloud", "init", "--org", "bench", "--admin", "a@bench.dev", "--db", cluster.url, "--json"],
+      {
+        env: { HOME: dir, MEMNOX_HOME: join(dir, ".memnox"), PATH: process.env.PATH ?? "" },
+      },
+    );
     const admin = JSON.parse(init.stdout.toString()).token as string;
     servers.push(await serve(bin, cluster.url, dir), await serve(bin, cluster.url, dir));
     const urls = servers.map((s) => s.url);
     const at = (i: number) => urls[i % urls.length] ?? "";
-    console.log(`${MACHINES} machines, ${ROUNDS} rounds, ${EVENTS} events a batch, ${CONCURRENCY} in flight, 2 servers`);
+    console.log(
+      `${MACHINES} machines, ${ROUNDS} rounds, ${EVENTS} events a batch, ${CONCURRENCY} in flight, 2 servers`,
+    );
 
     const floor = await phase(
       "GET /v1/health (floor)",
@@ -143,7 +148,11 @@ async function main(): Promise<void> {
       Array.from({ length: MACHINES }, (_, i) => async () => {
         const url = at(i);
         const keys = newKeyPair();
-        const code = await post(url, "/v1/devices", JSON.stringify({ publicKey: keys.publicKey, hostname: `bench-${i}` }));
+        const code = await post(
+          url,
+          "/v1/devices",
+          JSON.stringify({ publicKey: keys.publicKey, hostname: `bench-${i}` }),
+        );
         await post(at(i + 1), `/v1/devices/${code.user_code}/approve`, "{}", { authorization: `Bearer ${admin}` });
         const t = await post(url, "/v1/devices/token", JSON.stringify({ device_code: code.device_code }));
         sims.push({ url, id: t.machine_id, token: t.access_token, secret: keys.secret });
@@ -156,12 +165,21 @@ async function main(): Promise<void> {
     const sends: Phase[] = [];
     let accepted = 0;
     let duplicates = 0;
-    const heartbeat = JSON.stringify({ bundleHash: null, modeRunning: "observe", holds: [], answersApplied: [], version: "bench" });
+    const heartbeat = JSON.stringify({
+      bundleHash: null,
+      modeRunning: "observe",
+      holds: [],
+      answersApplied: [],
+      version: "bench",
+    });
     for (let round = 0; round < ROUNDS; round++) {
       beats.push(
         await phase(
           `heartbeat, round ${round + 1}`,
-          sims.map((m) => async () => void (await post(m.url, "/v1/heartbeat", heartbeat, { authorization: `Bearer ${m.token}` }))),
+          sims.map(
+            (m) => async () =>
+              void (await post(m.url, "/v1/heartbeat", heartbeat, { authorization: `Bearer ${m.token}` })),
+          ),
         ),
       );
       sends.push(
@@ -210,7 +228,9 @@ async function main(): Promise<void> {
     await sql.close();
     const expected = MACHINES * ROUNDS * EVENTS;
     const resent = Math.ceil(MACHINES / 10) * EVENTS;
-    console.log(`machines enrolled: ${mc.n}; events expected ${expected}, accepted ${accepted}, duplicates ${duplicates} (resent ${resent})`);
+    console.log(
+      `machines enrolled: ${mc.n}; events expected ${expected}, accepted ${accepted}, duplicates ${duplicates} (resent ${resent})`,
+    );
     console.log(`the database's own count: ${c.n} rows, ${c.d} distinct (machine, dedupKey)`);
     const exact = c.n === expected && c.d === expected && accepted === expected && duplicates === resent;
     console.log(exact ? "every event arrived exactly once" : "EVENTS DID NOT ARRIVE EXACTLY ONCE");
