@@ -70,7 +70,7 @@ async function socketEvaluate(withHome: string, withoutHome: string, repo: strin
   const { callerFacts } = await import("../src/gate/caller.ts");
   const { createGate } = await import("../src/gate/index.ts");
   const { resolveCommand } = await import("../src/resolve/index.ts");
-  const { processStdio, bunProc, bunGit } = await import("../src/adapters/index.ts");
+  const { processStdio, bunProc, bunGit, ownGit } = await import("../src/adapters/index.ts");
   const ctxOf = (home: string) => {
     const env = envOf(home);
     return {
@@ -83,7 +83,7 @@ async function socketEvaluate(withHome: string, withoutHome: string, repo: strin
       paths: memnoxPaths(env),
       io: processStdio(),
       proc: bunProc(),
-      git: bunGit(env),
+      git: bunGit(env, ownGit(memnoxPaths(env), process.execPath)),
       notify: { notice: async () => {} },
       version: version(),
       execPath: process.execPath,

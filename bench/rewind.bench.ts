@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bunGit } from "../src/adapters/proc.ts";
+import { bunGit, ownGit } from "../src/adapters/proc.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { idGenerator } from "../src/rewind/id.ts";
 import { takeMilestone } from "../src/rewind/milestones.ts";
 import { rewind } from "../src/rewind/rewind.ts";
@@ -75,7 +76,12 @@ async function main(): Promise<void> {
   }
   git("add", "-A");
   git("commit", "-q", "-m", "base");
-  const deps: RewindDeps = { git: bunGit(env), env, clock: { now: Date.now }, newId: idGenerator(Date.now) };
+  const deps: RewindDeps = {
+    git: bunGit(env, ownGit(memnoxPaths(env), process.execPath)),
+    env,
+    clock: { now: Date.now },
+    newId: idGenerator(Date.now),
+  };
   const m: number[] = [];
   const push: number[] = [];
   const pop: number[] = [];

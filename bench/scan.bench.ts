@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
-import { bunGit, bunProc } from "../src/adapters/proc.ts";
+import { bunGit, bunProc, ownGit } from "../src/adapters/proc.ts";
 import { bufferStdio } from "../src/adapters/stdio.ts";
 import type { Context } from "../src/ports/context.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
@@ -33,7 +33,7 @@ const ctx: Context = {
   paths: memnoxPaths(env),
   io: bufferStdio("", false),
   proc: bunProc(),
-  git: bunGit(env),
+  git: bunGit(env, ownGit(memnoxPaths(env), process.execPath)),
   notify: { notice: async () => {} },
   version: "bench",
   execPath: process.execPath,

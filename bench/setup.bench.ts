@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
-import { bunGit, bunProc } from "../src/adapters/proc.ts";
+import { bunGit, bunProc, ownGit } from "../src/adapters/proc.ts";
 import { bufferStdio } from "../src/adapters/stdio.ts";
 import type { Context } from "../src/ports/context.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
@@ -45,7 +45,7 @@ function context(home: string, env: Record<string, string>): Context {
     paths: memnoxPaths(e),
     io: bufferStdio(),
     proc: bunProc(),
-    git: bunGit(e),
+    git: bunGit(e, ownGit(memnoxPaths(e), process.execPath)),
     notify: { notice: async () => {} },
     version: "bench",
     execPath: process.execPath,

@@ -1,6 +1,7 @@
 // The real binary a PATH interceptor stands in for: first on PATH, never in ~/.memnox/bin, never memnox itself.
 import { accessSync, constants, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readJsonIfExists } from "./files.ts";
 import { realOr } from "./real.ts";
 
 /** A regular file this process may execute. */
@@ -39,4 +40,41 @@ export function pathWithout(pathVar: string | undefined, dirs: readonly string[]
     .split(":")
     .filter((p) => p && !skip.has(p) && !skip.has(realOr(p)))
     .join(":");
+}
+
+/** Where the interceptors' real binaries were found at install, by name; a file that cannot be read is empty. */
+export function recordedRealBinaries(file: string): Record<string, string> {
+  const raw = readJsonIfExists(file);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === "string" && v.startsWith("/")) out[k] = v;
+  return out;
+}
+
+export interface OwnProgram {
+  /** `~/.memnox/bin`: never the answer, since a program there is memnox's own interceptor. */
+  readonly interceptors: string;
+  /** `paths.realBinaries`. */
+  readonly recorded: string;
+  readonly pathVar: string | undefined;
+  /** This executable. */
+  readonly self: string;
+}
+
+/**
+ * The real program memnox itself runs (its own git plumbing): the one recorded at install while it is still a real
+ * executable outside the interceptors, else the first on PATH outside them; never memnox's own interceptor.
+ */
+export function ownProgram(name: string, o: OwnProgram): string | undefined {
+  const recorded = recordedRealBinaries(o.recorded)[name];
+  if (recorded && isExecutable(recorded)) {
+    const real = realOr(recorded);
+    const mine = realOr(o.interceptors);
+    if (real !== realOr(o.self) && !isInside(real, mine) && !isInside(realOr(dirname(recorded)), mine)) return recorded;
+  }
+  return findRealBinary(name, o.pathVar, [o.interceptors], o.self);
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir}/`);
 }

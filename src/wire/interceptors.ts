@@ -2,6 +2,7 @@
 // CLIs and the destructive basics), plus memnox's own faces. Only memnox's links are ever removed.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
+import { writeJsonAtomic } from "../io/files.ts";
 import { realOr } from "../io/real.ts";
 import { findRealBinary, isExecutable } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
@@ -89,9 +90,11 @@ export function installInterceptors(ctx: Context, tables: readonly VerbTable[]):
   const added: string[] = [];
   const absent: string[] = [];
   const dropped: string[] = [];
+  const real: Record<string, string> = {};
   for (const name of interceptedNames(tables)) {
     const link = join(dir, name);
-    if (!findRealBinary(name, ctx.env.PATH, [dir], ctx.execPath)) {
+    const found = findRealBinary(name, ctx.env.PATH, [dir], ctx.execPath);
+    if (!found) {
       absent.push(name);
       if (isMemnoxLink(link)) {
         rmSync(link, { force: true });
@@ -99,12 +102,15 @@ export function installInterceptors(ctx: Context, tables: readonly VerbTable[]):
       }
       continue;
     }
+    real[name] = found;
     const before = snapshot(link);
     ensureLink(ctx, dir, name);
     installed.push(name);
     if (snapshot(link) !== before) added.push(name);
   }
   for (const name of OWN_LINKS) ensureLink(ctx, dir, name);
+  // memnox's own git runs this one, never an interceptor (src/adapters/proc.ts).
+  writeJsonAtomic(ctx.paths.realBinaries, real);
   return { dir, installed, added, absent, dropped, path: pathPosition(ctx.env.PATH, dir, installed) };
 }
 
@@ -135,6 +141,7 @@ export function removeInterceptors(ctx: Pick<Context, "paths">): InterceptorRemo
       removed.push(name);
     } else kept.push(name);
   }
+  rmSync(ctx.paths.realBinaries, { force: true });
   if (kept.length === 0) {
     try {
       rmdirSync(dir);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { bunGit } from "../../src/adapters/proc.ts";
+import { bunGit, ownGit } from "../../src/adapters/proc.ts";
 import { rememberDecision } from "../../src/memory/decision.ts";
 import { explicitProject, MACHINE_PROJECT, projectFromCwd } from "../../src/memory/format/project.ts";
 import { openStore, readPage } from "../../src/memory/pages/store.ts";
@@ -133,7 +133,7 @@ describe("sessionReminders", () => {
     using r = gitRepo({ "README.md": "shop\n" });
     r.git("remote", "add", "origin", "git@github.com:acme/shop.git");
     const env = hermeticEnv({ HOME: home.home, MEMNOX_HOME: home.memnoxHome });
-    const git = bunGit(env);
+    const git = bunGit(env, ownGit(memnoxPaths(env), process.execPath));
     const project = await projectFromCwd(git, r.path);
     expect(project).toMatchObject({ label: "shop", locator: "git-shop" });
     expect(project.id).toMatch(/^git-[0-9a-f]{16}$/);

@@ -12,8 +12,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { COMMITTED } from "../../fixtures/rewind/worktree.ts";
-import { bunGit } from "../../src/adapters/proc.ts";
+import { bunGit, ownGit } from "../../src/adapters/proc.ts";
 import type { Git, RunOptions } from "../../src/ports/index.ts";
+import { memnoxPaths } from "../../src/ports/paths.ts";
 import type { AutoDeps } from "../../src/rewind/auto.ts";
 import { milestoneId } from "../../src/rewind/id.ts";
 import { type GitRepo, gitRepo } from "../support/git.ts";
@@ -88,7 +89,7 @@ export function fixtureRepo(): GitRepo {
 
 /** A Git port that records every call (args and scratch index) and can be told to fail one verb. */
 export function recordingGit(env: Record<string, string>, fail?: string) {
-  const real = bunGit(env);
+  const real = bunGit(env, ownGit(memnoxPaths(env), process.execPath));
   const calls: { args: string[]; index: string | undefined }[] = [];
   const git: Git = {
     run: async (args, opts: RunOptions & { cwd: string }) => {

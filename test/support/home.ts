@@ -1,7 +1,7 @@
 // A fake HOME with its own MEMNOX_HOME, and the hermetic environment a child process gets.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { bunGit, bunProc } from "../../src/adapters/proc.ts";
+import { bunGit, bunProc, ownGit } from "../../src/adapters/proc.ts";
 import { bufferStdio } from "../../src/adapters/stdio.ts";
 import type { Context } from "../../src/ports/context.ts";
 import type { Clock, Env } from "../../src/ports/index.ts";
@@ -77,7 +77,7 @@ export function testContext(home: FakeHome, opts: TestContextOptions = {}) {
     paths: memnoxPaths(env),
     io,
     proc: bunProc(),
-    git: bunGit(env),
+    git: bunGit(env, ownGit(memnoxPaths(env), process.execPath)),
     notify: { notice: async () => {} },
     version: "0.0.0-test",
     execPath: process.execPath,

@@ -49,6 +49,7 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.
   if (verdict.effect !== "deny") {
     await keepMilestones(f.ctx, {
+      surface: "hook",
       session: gateSession(f.ctx, ev.session),
       agent: f.adapter.agent,
       cwd: ev.cwd,

@@ -37,6 +37,7 @@ export async function run(ctx: Context): Promise<number> {
       }),
       beforeRun: (answer) =>
         keepMilestones(ctx, {
+          surface: "shell",
           session: ctx.env.MEMNOX_SESSION,
           agent: ctx.env.MEMNOX_AGENT_NAME,
           cwd: ctx.cwd,

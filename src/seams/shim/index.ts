@@ -46,6 +46,7 @@ export async function run(ctx: Context): Promise<number> {
       }),
       beforeRun: (answer) =>
         keepMilestones(ctx, {
+          surface: "interceptor",
           session: ctx.env.MEMNOX_SESSION,
           agent: ctx.env.MEMNOX_AGENT_NAME,
           cwd: ctx.cwd,
