@@ -37,6 +37,7 @@ export interface CompiledRule {
   readonly windows?: readonly TimeWindow[];
   readonly aboveAmount?: number;
   readonly scope?: readonly string[];
+  readonly classes?: ReadonlySet<string>;
 }
 
 export interface CompiledRuleSet {
@@ -167,6 +168,7 @@ export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): Compil
   if (m.windows) out.windows = m.windows;
   if (m.aboveAmount !== undefined) out.aboveAmount = m.aboveAmount;
   if (m.scope) out.scope = m.scope;
+  if (m.classes) out.classes = new Set(m.classes);
   return out;
 }
 

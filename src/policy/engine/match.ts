@@ -98,6 +98,7 @@ function targetsMatch(c: CompiledRule, r: PolicyRequest): boolean {
 export function matchRule(c: CompiledRule, p: Probe): ArgumentMatch[] | undefined {
   const r = p.request;
   if (!one(c.actions, r.action.name)) return undefined;
+  if (c.classes && !c.classes.has(r.action.class)) return undefined;
   if (!scalarsMatch(c, r, p)) return undefined;
   if (!targetsMatch(c, r)) return undefined;
   if (!some(c.dataClassifications, r.dataClassifications)) return undefined;

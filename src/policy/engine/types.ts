@@ -1,5 +1,5 @@
 // A rule as the loader hands it to the engine: validated plain data with the file and line it came from.
-import type { ScopeFit } from "../../core/action.ts";
+import type { ActionClass, ScopeFit } from "../../core/action.ts";
 import type { Effect } from "../../core/effect.ts";
 import type { Alternative } from "../../core/verdict.ts";
 
@@ -13,6 +13,8 @@ export interface TimeWindow {
 /** Every match field of the schema; an omitted field matches everything. */
 export interface RuleMatch {
   readonly actions?: readonly string[];
+  /** The action's class as the resolver or the seam gave it: `destructive` for a delete nothing can bring back. */
+  readonly classes?: readonly ActionClass[];
   readonly targets?: readonly string[];
   readonly environments?: readonly string[];
   readonly branches?: readonly string[];
@@ -71,6 +73,7 @@ export interface CompileOptions {
 /** Every match field, in the order the schema page lists them. */
 export const MATCH_FIELDS = [
   "actions",
+  "classes",
   "targets",
   "environments",
   "branches",

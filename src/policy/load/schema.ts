@@ -1,5 +1,6 @@
 // The rule file's shape, strict: an unknown field is an error, never ignored.
 import * as v from "valibot";
+import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { MATCH_FIELDS } from "../engine/index.ts";
 
@@ -53,6 +54,7 @@ function buildSchemas() {
 
   const MatchSchema = v.strictObject({
     actions: v.optional(patterns),
+    classes: v.optional(v.pipe(v.array(v.picklist(ACTION_CLASSES)), v.minLength(1, "is an empty list"))),
     targets: v.optional(patterns),
     environments: v.optional(patterns),
     branches: v.optional(patterns),

@@ -1,5 +1,6 @@
 // Parsed data to rules: each policy validated on its own, so one bad rule costs only itself, and every problem has a line.
 import * as v from "valibot";
+import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import type { KeyPath } from "../../io/toml-lines.ts";
 import type { PolicyRule, RuleDecision, RuleMatch, TimeWindow } from "../engine/index.ts";
@@ -20,7 +21,12 @@ export function dotted(path: KeyPath): string {
   return path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 }
 
-const CHOICES: Readonly<Record<string, readonly string[]>> = { effect: EFFECTS, mode: RULE_MODES, scope: RULE_SCOPES };
+const CHOICES: Readonly<Record<string, readonly string[]>> = {
+  effect: EFFECTS,
+  mode: RULE_MODES,
+  scope: RULE_SCOPES,
+  classes: ACTION_CLASSES,
+};
 
 const HINTS: Readonly<Record<string, string>> = {
   version: ": add `version = 1` at the top",
