@@ -1,5 +1,6 @@
 // What every command handler receives: its argv as expanded words, its stdin, its scope, and where actions go.
 import type { ActionClass } from "../core/action.ts";
+import type { ProjectFacts } from "./project.ts";
 import type { Script } from "./shell/ast.ts";
 
 /** One argument after expansion; `text` keeps `$VAR` and `$(…)` as written when they cannot be known. */
@@ -25,6 +26,8 @@ export interface Scope {
   readonly depth: number;
   readonly maxDepth: number;
   readonly functions: Set<string>;
+  /** What the gate read about the project the line runs in. */
+  readonly project?: ProjectFacts;
 }
 
 export interface ActionSpec {
@@ -43,6 +46,13 @@ export interface Engine {
   shell(text: string, from: Call): void;
   /** Resolve already parsed scripts one level deeper (substitutions). */
   scripts(scripts: readonly Script[], from: Call): void;
+  /**
+   * Resolve a script file one level deeper: its text when the gate handed it in (true), else nothing (false, and the
+   * path is noted so the gate can read it). A file's text is never recorded as a command line.
+   */
+  file(path: string, from: Call): boolean;
+  /** Resolve lines the project declares (a package.json script) one level deeper, in `cwd`; never recorded as typed. */
+  lines(text: string, from: Call, cwd?: string): void;
 }
 
 export interface Call {

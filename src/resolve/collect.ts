@@ -1,21 +1,26 @@
 // Where resolved actions accumulate for one line: every action carries the line as its `command` argument.
 import { type Action, type ActionClass, heavierClass } from "../core/action.ts";
 import type { ActionSpec } from "./call.ts";
+import { type ProjectFacts, recoverable } from "./project.ts";
 
 export class Collector {
   readonly actions: Action[] = [];
   readonly unknown: string[] = [];
+  /** Script files the line runs whose text the gate did not hand in. */
+  readonly runs: string[] = [];
   private readonly line: string;
+  private readonly project: ProjectFacts | undefined;
 
-  constructor(line: string) {
+  constructor(line: string, project?: ProjectFacts) {
     this.line = line;
+    this.project = project;
   }
 
   add(spec: ActionSpec, argv?: readonly string[]): void {
     const args: Record<string, readonly string[]> = argv ? { command: [this.line], argv } : { command: [this.line] };
     this.actions.push({
       name: spec.name,
-      class: spec.class,
+      class: this.classOf(spec),
       targets: [...new Set(spec.targets ?? [])],
       arguments: args,
       ...(spec.branch !== undefined ? { branch: spec.branch } : {}),
@@ -32,6 +37,16 @@ export class Collector {
       targets: [normalized],
       arguments: { command: [text] },
     });
+  }
+
+  /** A delete inside the checkout is one the automatic milestone brings back: a write, not destruction. */
+  private classOf(spec: ActionSpec): ActionClass {
+    if (spec.name !== "filesystem.delete" || spec.class !== "destructive") return spec.class;
+    return recoverable(spec.targets ?? [], this.project?.repository) ? "write" : spec.class;
+  }
+
+  noteRun(path: string): void {
+    if (!this.runs.includes(path)) this.runs.push(path);
   }
 
   noteUnknown(what: string): void {

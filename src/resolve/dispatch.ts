@@ -4,19 +4,23 @@ import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
 import { interpreterFor } from "./commands/interpreters.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
+import { PACKAGE_HANDLERS } from "./commands/packages.ts";
 import { READONLY_HANDLERS } from "./commands/readonly.ts";
 import { SHELL_HANDLERS } from "./commands/shells.ts";
 import { SQL_HANDLERS } from "./commands/sql.ts";
 import { SYSTEM_HANDLERS } from "./commands/system.ts";
 import { runTable } from "./commands/table.ts";
+import { TOOLCHAIN_HANDLERS } from "./commands/toolchain.ts";
 import { WRAPPER_HANDLERS } from "./commands/wrappers.ts";
-import { basename, emitOperandReads } from "./paths.ts";
+import { absolutePath, basename, emitOperandReads } from "./paths.ts";
 import { verbTable } from "./tables/index.ts";
 
 export type Handler = (call: Call) => void;
 
 const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...Object.entries(WRAPPER_HANDLERS),
+  ...Object.entries(PACKAGE_HANDLERS),
+  ...Object.entries(TOOLCHAIN_HANDLERS),
   ...Object.entries(SHELL_HANDLERS),
   ...Object.entries(FILE_HANDLERS),
   ...Object.entries(READONLY_HANDLERS),
@@ -53,7 +57,20 @@ export function dispatch(call: Call): void {
     runTable(table, call, call.args.slice(1));
     return;
   }
+  if (first.text.includes("/") && shellScript(call, first.text)) return;
   runUnknown(call, name);
+}
+
+const SHEBANG_SHELL = /^#!\s*(?:\/\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|z|da|k|mk|a)?sh\b/;
+
+/** `./build.sh`: a script the gate read whose first line names a shell (or nothing) is resolved line by line. */
+function shellScript(call: Call, program: string): boolean {
+  const path = absolutePath(program, call.scope.cwd, call.scope.home);
+  const text = call.scope.project?.files?.[path];
+  if (text?.startsWith("#!") && !SHEBANG_SHELL.test(text)) return false;
+  if (!call.engine.file(path, call)) return false;
+  call.emit({ name: `${commandName(program).replace(/[^a-z0-9_+-]+/g, "-")}.run`, class: "write", targets: [path] });
+  return true;
 }
 
 /** A program nothing here knows: `<name>.run`, class unknown, counted; never read as safe. */

@@ -1,5 +1,6 @@
 // The resolver's public surface: every seam and report resolves through these.
 export { BUILTIN_ACTIONS, type BuiltinAction } from "./builtins.ts";
+export { TOOLCHAIN_OUTWARD } from "./commands/toolchain.ts";
 export { resolveArgv, resolveCommand } from "./resolve.ts";
 export {
   actionsOfClass,

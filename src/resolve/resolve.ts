@@ -8,12 +8,19 @@ import type { Resolution, ResolveContext } from "./types.ts";
 import { DEFAULT_MAX_DEPTH, Walker } from "./walk.ts";
 
 function rootScope(ctx: ResolveContext): Scope {
-  return { cwd: ctx.cwd, home: ctx.home, depth: 0, maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH, functions: new Set() };
+  return {
+    cwd: ctx.cwd,
+    home: ctx.home,
+    depth: 0,
+    maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH,
+    functions: new Set(),
+    ...(ctx.project ? { project: ctx.project } : {}),
+  };
 }
 
 /** A shell command line: `shell.execute` on the normalised line first, then every action inside it. */
 export function resolveCommand(line: string, ctx: ResolveContext): Resolution {
-  const out = new Collector(line);
+  const out = new Collector(line, ctx.project);
   const walker = new Walker(out);
   let script: Script = [];
   let normalized = line.trim();
@@ -43,7 +50,7 @@ export function resolveCommand(line: string, ctx: ResolveContext): Resolution {
 /** An interceptor's exact argv (argv[0] the CLI name or a path to it): no shell parsing, the same names. */
 export function resolveArgv(argv: readonly string[], ctx: ResolveContext): Resolution {
   const line = argv.map(renderArg).join(" ");
-  const out = new Collector(line);
+  const out = new Collector(line, ctx.project);
   const args: Arg[] = argv.map(lit);
   new Walker(out).argv(args, rootScope(ctx));
   return finish(out, redact(line), line, undefined);
@@ -52,7 +59,11 @@ export function resolveArgv(argv: readonly string[], ctx: ResolveContext): Resol
 function finish(out: Collector, normalized: string, line: string, parseError: string | undefined): Resolution {
   out.insertShell(0, normalized, line);
   const actions = dedupe(out.actions);
-  return parseError === undefined
-    ? { actions, normalized, unknown: out.unknown }
-    : { actions, normalized, unknown: out.unknown, parseError };
+  return {
+    actions,
+    normalized,
+    unknown: out.unknown,
+    ...(parseError !== undefined ? { parseError } : {}),
+    ...(out.runs.length > 0 ? { runs: out.runs } : {}),
+  };
 }

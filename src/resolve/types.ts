@@ -1,5 +1,6 @@
 // The resolver's contract: a command line (or an exact argv) in, the actions it performs out.
 import type { Action, ActionClass } from "../core/action.ts";
+import type { ProjectFacts } from "./project.ts";
 
 export interface ResolveContext {
   /** Absolute working directory; relative paths become absolute against it. */
@@ -8,6 +9,8 @@ export interface ResolveContext {
   readonly home: string;
   /** Nesting limit for `sh -c`, `eval`, `$(…)`; beyond it the command is `unknown`. */
   readonly maxDepth?: number;
+  /** What the gate read about the project (scripts, packages, bins, script files); without it nothing is assumed. */
+  readonly project?: ProjectFacts;
 }
 
 export interface Resolution {
@@ -19,6 +22,8 @@ export interface Resolution {
   readonly unknown: readonly string[];
   /** Set when the line could not be parsed; the actions then include an `unknown` action. */
   readonly parseError?: string;
+  /** Script files the line runs whose text was not handed in: the gate may read them and resolve again. */
+  readonly runs?: readonly string[];
 }
 
 /** One subcommand of a CLI, as its verb table records it. */

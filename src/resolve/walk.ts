@@ -40,6 +40,23 @@ export class Walker implements Engine {
     this.subs(scripts, from.scope);
   }
 
+  file(path: string, from: Call): boolean {
+    const text = from.scope.project?.files?.[path];
+    if (text === undefined) {
+      if (path.startsWith("/")) this.out.noteRun(path);
+      return false;
+    }
+    this.lines(text, from);
+    return true;
+  }
+
+  lines(text: string, from: Call, cwd?: string): void {
+    const scope = this.deeper(from.scope);
+    if (!scope) return;
+    // It runs in a shell of its own: its `cd` and functions stay in it; its text is not what the agent typed.
+    this.script(this.parse(text).script, { ...scope, ...(cwd ? { cwd } : {}), functions: new Set() });
+  }
+
   /** Resolves an argv directly (an interceptor's exact argv). */
   argv(args: readonly Arg[], scope: Scope): void {
     dispatch(this.call(args, scope, undefined));

@@ -4,7 +4,9 @@ export type Effect =
   | { readonly kind: "delete" | "write" | "read"; readonly target?: string }
   | { readonly kind: "shell"; readonly text: string }
   | { readonly kind: "argv"; readonly argv: readonly string[] }
-  | { readonly kind: "http"; readonly host?: string; readonly sends: boolean };
+  | { readonly kind: "http"; readonly host?: string; readonly sends: boolean }
+  /** Code that builds what it runs or touches (an eval, decoded bytes, a computed command): nothing here can read it. */
+  | { readonly kind: "opaque"; readonly why: string };
 
 export type Lang = "python" | "node" | "perl" | "ruby" | "php" | "other";
 
@@ -63,6 +65,30 @@ const SHELLS = [
   /\bBun\.(?:spawn|spawnSync|\$)\s*[(`]/g,
 ];
 
+// Constructs that turn data into code or into a name looked up at run time: what they do cannot be read here.
+const OPAQUE: readonly (readonly [RegExp, string])[] = [
+  [/(?<![.\w$])(?:eval|compile|execfile|create_function)\s*\(|\b(?:instance|class|module)_eval\b/, "an eval"],
+  [/\bnew\s+Function\b|\bFunction\s*\(/, "an eval"],
+  [
+    /\b(?:__import__|importlib|getattr|setattr|__builtins__|globals|locals|__send__|public_send)\b|\.send\s*\(/,
+    "a name looked up at run time",
+  ],
+  [
+    /\b(?:base64|b64decode|b32decode|a85decode|decode_base64|base64_decode|atob|fromhex|unhexlify|fromCharCode|codecs|marshal|pickle|zlib|gzip\.decompress|rot13|str_rot13|unpack|pack)\b/i,
+    "decoded bytes",
+  ],
+  [/\bchr\s*\(\s*\d+\s*\)\s*[+.]/, "characters put together at run time"],
+  [
+    /\b(?:ctypes|cffi|dlopen|ffi|process\.binding|process\.dlopen|vm\.\w+|Reflect\.|Proxy\s*\()/,
+    "native code or reflection",
+  ],
+  [/\bos\.(?:exec\w*|spawn\w*|fork|posix_spawn\w*)\s*\(/, "a program started directly"],
+  [/\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/, "a module named at run time"],
+];
+
+/** A literal that names a file: absolute, home-relative, relative with a slash, or a dotfile. */
+const PATH_LITERAL = /^(?:~\/|\/|\.{1,2}\/|\.[\w-][\w.-]*$|[\w.-]+\/[\w./-]*$)[^\s'"`]*$/;
+
 const NETWORK =
   /\b(?:requests|urllib|httpx|http\.client|aiohttp|fetch|axios|https?\.(?:get|request)|Net::HTTP|LWP|HTTP::Tiny|curl_init|socket)\b/;
 const SENDS =
@@ -92,6 +118,27 @@ function scanAll(code: string, patterns: readonly RegExp[], each: (end: number, 
   }
 }
 
+/**
+ * Every string literal that names a file is something the code may read; where a write or delete of an unread
+ * target is seen, it may be written or deleted too (`open(os.path.expanduser("~/.bashrc"), "a")`).
+ */
+function literalPaths(code: string, out: Effect[]): void {
+  const literals = [...code.matchAll(/(['"`])((?:\\.|(?!\1).)*)\1/g)]
+    .map((m) => m[2] ?? "")
+    .filter((t) => t.length > 1 && PATH_LITERAL.test(t) && !/^\/\//.test(t));
+  if (literals.length === 0) return;
+  const named = new Set(out.flatMap((e) => ("target" in e && e.target !== undefined ? [e.target] : [])));
+  const blind = (kind: "write" | "delete") => out.some((e) => e.kind === kind && e.target === undefined);
+  const writes = blind("write") || /\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]/.test(code);
+  const deletes = blind("delete");
+  for (const target of new Set(literals)) {
+    if (named.has(target)) continue;
+    out.push({ kind: "read", target });
+    if (writes) out.push({ kind: "write", target });
+    if (deletes) out.push({ kind: "delete", target });
+  }
+}
+
 export function scanCode(code: string, lang: Lang): Effect[] {
   const out: Effect[] = [];
   scanAll(code, DELETES, (end, match) => {
@@ -114,7 +161,12 @@ export function scanCode(code: string, lang: Lang): Effect[] {
     const arg = firstArgument(code, end);
     if (typeof arg === "string") out.push({ kind: "shell", text: arg });
     else if (arg) out.push({ kind: "argv", argv: arg });
+    else out.push({ kind: "opaque", why: "a command computed at run time" });
   });
+  for (const [re, why] of OPAQUE) if (re.test(code)) out.push({ kind: "opaque", why });
+  // Python's and PHP's `exec(…)` evaluate code; JavaScript's is child_process, a shell call seen above.
+  if (lang !== "node" && /(?<![.\w$])exec\s*\(/.test(code)) out.push({ kind: "opaque", why: "an eval" });
+  literalPaths(code, out);
   if (lang === "ruby" || lang === "perl" || lang === "php") {
     for (const m of code.matchAll(/`([^`]*)`/g)) out.push({ kind: "shell", text: m[1] ?? "" });
   }

@@ -12,6 +12,10 @@ export interface ReadSpec extends OptSpec {
   readonly writes?: readonly string[];
   /** Options whose value is a file the program reads. */
   readonly reads?: readonly string[];
+  /** It reads only names and metadata (`ls`, `stat`), never a file's content. */
+  readonly lists?: boolean;
+  /** It reads everything under a directory it is given (`grep -r`, `rg`). */
+  readonly recursive?: boolean | ((p: Parsed) => boolean);
 }
 
 const GREP: ReadSpec = {
@@ -22,6 +26,7 @@ const GREP: ReadSpec = {
   patternOpts: ["-e", "-f", "--regexp", "--file"],
   reads: ["-f", "--file"],
   cwdDefault: (p) => has(p, "-r", "-R", "--recursive", "--dereference-recursive"),
+  recursive: (p) => has(p, "-r", "-R", "--recursive", "--dereference-recursive"),
 };
 
 const RG: ReadSpec = {
@@ -32,6 +37,7 @@ const RG: ReadSpec = {
   patternOpts: ["-e", "-f", "--regexp", "--file"],
   reads: ["-f", "--file"],
   cwdDefault: true,
+  recursive: true,
 };
 
 export const READERS: Readonly<Record<string, ReadSpec>> = {
@@ -51,7 +57,7 @@ export const READERS: Readonly<Record<string, ReadSpec>> = {
   hd: { values: "efns" },
   strings: { values: "nt" },
   file: { values: "fmFP" },
-  stat: { values: "c", longValues: ["format", "printf"] },
+  stat: { values: "c", longValues: ["format", "printf"], lists: true },
   wc: {},
   md5sum: {},
   sha1sum: {},
@@ -97,19 +103,24 @@ export const READERS: Readonly<Record<string, ReadSpec>> = {
   fgrep: GREP,
   zgrep: GREP,
   rg: RG,
-  ag: { values: "ABCGgm", skipFirst: true, cwdDefault: true },
-  ack: { values: "ABCgm", skipFirst: true, cwdDefault: true },
-  ls: { values: "IwT", longValues: ["hide", "ignore", "width", "tabsize", "format", "sort", "time"], cwdDefault: true },
-  dir: { values: "IwT", cwdDefault: true },
-  vdir: { values: "IwT", cwdDefault: true },
-  ll: { cwdDefault: true },
-  tree: { values: "LPIo", writes: ["-o"], cwdDefault: true },
-  du: { values: "dBtX", longValues: ["max-depth", "exclude", "threshold"], cwdDefault: true },
-  readlink: {},
-  realpath: { longValues: ["relative-to", "relative-base"] },
-  namei: {},
-  lsattr: {},
-  getfacl: {},
+  ag: { values: "ABCGgm", skipFirst: true, cwdDefault: true, recursive: true },
+  ack: { values: "ABCgm", skipFirst: true, cwdDefault: true, recursive: true },
+  ls: {
+    values: "IwT",
+    longValues: ["hide", "ignore", "width", "tabsize", "format", "sort", "time"],
+    cwdDefault: true,
+    lists: true,
+  },
+  dir: { values: "IwT", cwdDefault: true, lists: true },
+  vdir: { values: "IwT", cwdDefault: true, lists: true },
+  ll: { cwdDefault: true, lists: true },
+  tree: { values: "LPIo", writes: ["-o"], cwdDefault: true, lists: true },
+  du: { values: "dBtX", longValues: ["max-depth", "exclude", "threshold"], cwdDefault: true, lists: true },
+  readlink: { lists: true },
+  realpath: { longValues: ["relative-to", "relative-base"], lists: true },
+  namei: { lists: true },
+  lsattr: { lists: true },
+  getfacl: { lists: true },
   zcat: {},
   bzcat: {},
   xzcat: {},

@@ -1,7 +1,7 @@
 // File programs with their own argument grammar: dd, find, tar/zip/unzip, gzip and friends.
 import { asksForHelp, has, optValue, optValues, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
-import { emitDelete, emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
+import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, trees } from "./fs-emit.ts";
 
 type Handler = (call: Call) => void;
 
@@ -36,7 +36,7 @@ export const find: Handler = (call) => {
   const starts: Arg[] = [];
   while (i < args.length && !/^[-(!]/.test(args[i]?.text ?? "")) starts.push(args[i++] as Arg);
   const roots = starts.length > 0 ? paths(call, starts) : [call.scope.cwd];
-  emitRead(call, roots);
+  emitList(call, roots);
   for (; i < args.length; i++) {
     const t = args[i]?.text ?? "";
     if (t.startsWith("-newer")) i++;
@@ -51,7 +51,8 @@ export const find: Handler = (call) => {
       const cmd = args.slice(i + 1, end < 0 ? args.length : end);
       for (const root of roots)
         call.engine.run(
-          cmd.map((a) => (a.text.includes("{}") ? { ...a, text: a.text.replace(/\{\}/g, root) } : a)),
+          // `{}` is every path found under the root.
+          cmd.map((a) => (a.text.includes("{}") ? { ...a, text: a.text.replace(/\{\}/g, `${root}/**`) } : a)),
           call,
           undefined,
         );
@@ -99,7 +100,7 @@ function tar(call: Call, input: readonly Arg[]): void {
     emitRead(call, archivePath);
     emitWrite(call, [dir ? pathOf(call, dir) : call.scope.cwd]);
   } else if (has(p, "-c", "--create", "-r", "--append", "-u", "--update")) {
-    emitRead(call, paths(call, p.operands));
+    emitRead(call, trees(paths(call, p.operands)));
     emitWrite(call, archivePath);
   } else emitRead(call, archivePath);
 }
@@ -116,7 +117,7 @@ function zip(call: Call, args: readonly Arg[]): void {
   const p = parseOpts(args, { flags: "rjqvdmuTyXDFAgoJ0123456789", values: "bnPtxiIO" });
   emitWrite(call, paths(call, p.operands.slice(0, 1)));
   if (has(p, "-m")) emitDelete(call, paths(call, p.operands.slice(1)));
-  else emitRead(call, paths(call, p.operands.slice(1)));
+  else emitRead(call, has(p, "-r") ? trees(paths(call, p.operands.slice(1))) : paths(call, p.operands.slice(1)));
 }
 
 /** gzip and friends replace each file with its (de)compressed form, unless writing to stdout. */

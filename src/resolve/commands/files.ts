@@ -3,7 +3,7 @@ import { asksForHelp, has, type OptSpec, optValue, optValues, type Parsed, parse
 import type { Call } from "../call.ts";
 import { READERS, type ReadSpec } from "./files-readers.ts";
 import { archive, compress, dd, find } from "./files-special.ts";
-import { emitDelete, emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
+import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, trees } from "./fs-emit.ts";
 import { sedEffects } from "./sed.ts";
 
 type Handler = (call: Call) => void;
@@ -25,8 +25,12 @@ function reader(spec: ReadSpec): Handler {
       files = files.slice(0, 1);
     }
     const cwdDefault = typeof spec.cwdDefault === "function" ? spec.cwdDefault(p) : spec.cwdDefault;
-    const targets = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
-    emitRead(call, [...targets, ...paths(call, optValues(p, ...(spec.reads ?? [])))]);
+    const named = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
+    const recursive = typeof spec.recursive === "function" ? spec.recursive(p) : spec.recursive;
+    const targets = recursive ? trees(named) : named;
+    if (spec.lists) emitList(call, targets);
+    else emitRead(call, [...targets, ...paths(call, optValues(p, ...(spec.reads ?? [])))]);
+    if (spec.lists) emitRead(call, paths(call, optValues(p, ...(spec.reads ?? []))));
     emitWrite(call, paths(call, optValues(p, ...(spec.writes ?? []))));
     if (isInPlace(name, p)) emitWrite(call, paths(call, files));
     if (/awk$/.test(name) && scriptOf(p, skip) !== undefined) awkEffects(call, scriptOf(p, skip) ?? "");
@@ -78,7 +82,8 @@ function copier(spec: OptSpec, readsSources: boolean): Handler {
       return emitWrite(call, paths(call, p.operands));
     const sources = dir ? p.operands : p.operands.slice(0, -1);
     const dest = dir ?? (p.operands.length > 1 ? p.operands[p.operands.length - 1] : undefined);
-    if (readsSources) emitRead(call, paths(call, sources));
+    const deep = has(p, "-r", "-R", "-a", "--recursive", "--archive");
+    if (readsSources) emitRead(call, deep ? trees(paths(call, sources)) : paths(call, sources));
     emitWrite(call, dest ? [pathOf(call, dest)] : paths(call, sources.length === 1 ? [] : sources));
   };
 }

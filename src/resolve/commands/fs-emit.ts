@@ -14,6 +14,16 @@ export function emitRead(call: Call, targets: readonly string[]): void {
   if (targets.length > 0) call.emit({ name: "filesystem.read", class: "read", targets });
 }
 
+/** Names and metadata only (`ls`, `stat`, `find` without `-exec`): no file's content is read. */
+export function emitList(call: Call, targets: readonly string[]): void {
+  if (targets.length > 0) call.emit({ name: "filesystem.list", class: "read", targets });
+}
+
+/** A recursive reader or copier reads everything under each path: `<path>/**` says so to every rule. */
+export function trees(targets: readonly string[]): string[] {
+  return targets.flatMap((t) => (t.startsWith("/") ? [t, `${t === "/" ? "" : t}/**`] : [t]));
+}
+
 /** Writes of `targets`: files are filesystem.write, block devices disk.write, pseudo-devices nothing. */
 export function writeActions(targets: readonly string[]): ActionSpec[] {
   const disks = targets.filter(isDiskDevice);

@@ -1,8 +1,11 @@
 // Interpreters: inline code is never a read; what it visibly deletes, writes, runs or calls is resolved too.
 import type { Arg, Call } from "../call.ts";
 import { type Effect, type Lang, scanCode } from "./code-scan.ts";
+import { emitFetched, isRemote } from "./fetched.ts";
 import { emitRead, emitWrite, pathOf, paths } from "./fs-emit.ts";
-import { hostOf } from "./network.ts";
+import { emitHttp, hostOf } from "./network.ts";
+import { bunManager } from "./packages.ts";
+import { pythonModule } from "./toolchain.ts";
 
 type Handler = (call: Call) => void;
 
@@ -119,7 +122,10 @@ function interpreter(spec: Spec): Handler {
       else if (spec.lang === "perl" || spec.lang === "ruby") emitRead(call, paths(call, inv.operands));
       return;
     }
-    if (inv.module) return run(call, spec, inv.module.text);
+    if (inv.module) {
+      if (spec.lang === "python" && pythonModule(call, inv.module.text, inv.operands)) return;
+      return run(call, spec, inv.module.text);
+    }
     const file = inv.operands[0];
     if (file && file.text !== "-") return run(call, spec, pathOf(call, file));
     fromStdin(call, spec);
@@ -143,10 +149,29 @@ function run(call: Call, spec: Spec, target: string): void {
   call.emit({ name: `${spec.name}.run`, class: "unknown", targets: [target] });
 }
 
-/** The eval itself is unknown; the effects the scan can see are added beside it. */
+/**
+ * Inline code, read: what it visibly reads, writes, deletes and calls is ruled on its own. The eval is a read or a
+ * write by what it does; it is unknown when the code comes from elsewhere, builds code or names at run time, or starts
+ * another program (a second command line inside the first, which could have been typed directly).
+ */
 function evalCode(call: Call, spec: Spec, code: readonly Arg[]): void {
-  call.emit({ name: `${spec.name}.eval`, class: "unknown", targets: [] });
-  for (const c of code) if (c.static) applyEffects(call, scanCode(c.text, spec.lang));
+  const effects: Effect[] = code.length === 0 ? [{ kind: "opaque", why: "code read from elsewhere" }] : [];
+  for (const c of code) {
+    if (!c.static) effects.push({ kind: "opaque", why: "code computed at run time" });
+    else effects.push(...scanCode(c.text, spec.lang), ...shellShaped(c.text));
+  }
+  const runs = effects.some((e) => e.kind === "shell" || e.kind === "argv" || e.kind === "opaque");
+  const writes = effects.some((e) => e.kind === "write" || e.kind === "delete");
+  call.emit({ name: `${spec.name}.eval`, class: runs ? "unknown" : writes ? "write" : "read", targets: [] });
+  applyEffects(
+    call,
+    effects.filter((e) => e.kind !== "opaque" || code.length > 0),
+  );
+}
+
+/** `node -e "rm -rf /"`: code that reads as a command line (a word, then an option or a path) is read as one. */
+function shellShaped(code: string): Effect[] {
+  return /^\s*[a-z][\w.+-]*\s+(?:-{1,2}\w|\/|~|\.{1,2}\/)/.test(code) ? [{ kind: "shell", text: code.trim() }] : [];
 }
 
 function applyEffects(call: Call, effects: readonly Effect[]): void {
@@ -158,9 +183,11 @@ function applyEffects(call: Call, effects: readonly Effect[]): void {
         call,
         undefined,
       );
+    else if (e.kind === "opaque")
+      call.emit({ name: "shell.dynamic", class: "unknown", targets: [`inline code with ${e.why}`] });
     else if (e.kind === "http") {
       const host = e.host ? hostOf(e.host) : undefined;
-      call.emit({ name: "http.request", class: e.sends ? "communication" : "read", targets: host ? [host] : [] });
+      emitHttp(call, host ? [host] : [], e.sends);
     } else {
       const targets =
         e.target === undefined ? [] : [pathOf(call, { text: e.target, static: !/[*?$]/.test(e.target), glob: false })];
@@ -180,6 +207,11 @@ const deno: Handler = (call) => {
   if (!sub || sub.text === "--version" || sub.text === "-V" || sub.text === "--help") return;
   call.emit({ name: "deno.run", class: "unknown", targets: rest.map((a) => a.text) });
   call.unknown(`deno ${sub.text}`);
+  // `deno run https://…`, `npm:x`, `jsr:x`: a module fetched and run, not the project's own file.
+  const module = ["run", "install", "x", "serve", "test"].includes(sub.text)
+    ? rest.find((a) => !a.text.startsWith("-"))
+    : undefined;
+  if (module && (isRemote(module.text) || /^(npm|jsr):/.test(module.text))) emitFetched(call, module.text);
 };
 
 const bun: Handler = (call) => {
@@ -189,8 +221,7 @@ const bun: Handler = (call) => {
   const inv = invocation(spec, call.args.slice(1));
   if (inv.version) return;
   if (inv.code.length > 0) return evalCode(call, spec, inv.code);
-  call.emit({ name: "bun.run", class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
-  call.unknown(`bun ${sub?.text ?? ""}`.trim());
+  bunManager(call);
 };
 
 // PowerShell runs on Linux and macOS too; its parameters are case-insensitive, shortened, and may start with `/`.

@@ -1,4 +1,5 @@
 // Programs that talk to other machines: the host is the target; sending data makes it communication.
+import { isLoopbackHost } from "../../core/hosts.ts";
 import { asksForHelp, has, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { basename } from "../paths.ts";
@@ -70,7 +71,16 @@ const curl: Handler = (call) => {
 
 function request(call: Call, urls: readonly Arg[], sends: boolean): void {
   const hosts = [...new Set(urls.map((u) => hostOf(u.text)).filter((h): h is string => h !== undefined))];
-  call.emit({ name: "http.request", class: sends ? "communication" : "read", targets: hosts });
+  emitHttp(call, hosts, sends);
+}
+
+/** One request action per kind of host: this machine's own (`http.loopback`), every other (`http.request`). */
+export function emitHttp(call: Call, hosts: readonly string[], sends: boolean): void {
+  const cls = sends ? "communication" : "read";
+  const local = hosts.filter(isLoopbackHost);
+  const away = hosts.filter((h) => !isLoopbackHost(h));
+  if (local.length > 0) call.emit({ name: "http.loopback", class: cls, targets: local });
+  if (away.length > 0 || local.length === 0) call.emit({ name: "http.request", class: cls, targets: away });
 }
 
 const wget: Handler = (call) => {

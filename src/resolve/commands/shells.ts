@@ -77,6 +77,7 @@ function runScript(call: Call, operands: readonly Arg[]): void {
 
 function scriptFile(call: Call, file: Arg): void {
   const path = file.static ? absolutePath(file.text, call.scope.cwd, call.scope.home) : file.text;
+  if (file.static && call.engine.file(path, call)) return;
   call.emit({ name: "shell.script", class: "unknown", targets: [path] });
   call.unknown(`a shell script: ${file.text}`);
 }
@@ -98,6 +99,7 @@ const source: Handler = (call) => {
   if (!file) return;
   if (!file.static) return dynamic(call, file.text);
   const path = absolutePath(file.text, call.scope.cwd, call.scope.home);
+  if (call.engine.file(path, call)) return;
   call.emit({ name: "shell.source", class: "unknown", targets: [path] });
   call.unknown(`a sourced file: ${file.text}`);
 };

@@ -273,46 +273,6 @@ const flock: Handler = (call) => {
   runRest(call, rest);
 };
 
-/** npm packages whose binary has another name. */
-const PACKAGE_BINS: Readonly<Record<string, string>> = {
-  "@playwright/test": "playwright",
-  "netlify-cli": "netlify",
-  "@railway/cli": "railway",
-  "@stripe/cli": "stripe",
-  "@fly/flyctl": "fly",
-  "heroku-cli": "heroku",
-};
-
-export function packageBin(spec: string): string {
-  const noVersion = spec.replace(/(?!^)@[^/]*$/, "");
-  return PACKAGE_BINS[noVersion] ?? noVersion.replace(/^@[^/]+\//, "");
-}
-
-const npx: Handler = (call) => {
-  const p = parseOpts(call.args.slice(1), {
-    flags: "yq",
-    values: "pc",
-    long: ["yes", "no", "quiet", "ignore-existing"],
-    longValues: ["package", "call", "cache", "shell"],
-    posix: true,
-  });
-  const script = optValue(p, "-c", "--call");
-  if (script) return script.static ? call.engine.shell(script.text, call) : call.engine.run([script], call);
-  const [pkg, ...rest] = p.operands;
-  if (!pkg) return;
-  call.engine.run([{ ...pkg, text: packageBin(pkg.text) }, ...rest], call);
-};
-
-/** `pnpm dlx x`, `yarn exec x`, `bun x x` run a package binary; anything else runs project scripts. */
-function runner(name: string, execWords: readonly string[]): Handler {
-  return (call) => {
-    const [sub, ...rest] = call.args.slice(1);
-    if (sub && execWords.includes(sub.text)) return npx({ ...call, args: [lit("npx"), ...rest] });
-    call.emit({ name: `${name}.run`, class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
-    call.unknown(name);
-  };
-}
-
 export const WRAPPER_HANDLERS: Readonly<Record<string, Handler>> = {
   env,
   sudo,
@@ -332,11 +292,6 @@ export const WRAPPER_HANDLERS: Readonly<Record<string, Handler>> = {
   busybox,
   watch,
   flock,
-  npx,
-  bunx: npx,
-  pnpx: npx,
-  pnpm: runner("pnpm", ["dlx", "exec"]),
-  yarn: runner("yarn", ["dlx", "exec"]),
   xargs: runXargs,
   parallel: runParallel,
 };

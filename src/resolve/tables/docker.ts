@@ -69,7 +69,8 @@ export const docker = (): VerbTable => ({
     ...many("compose", "docker", "write", "build pull create start stop restart pause unpause kill down cp"),
     ...many("", "docker", "unknown", "run exec attach"),
     ...many("container", "docker", "unknown", "run exec attach"),
-    ...many("compose", "docker", "unknown", "up run exec watch"),
+    // The services the project's own compose file declares, on this machine: the local loop.
+    ...many("compose", "docker", "write", "up run exec watch"),
     v("run", "docker.run-privileged", "destructive", PRIVILEGED),
     v("container run", "docker.container-run-privileged", "destructive", PRIVILEGED),
     v("compose down", "docker.compose-down-volumes", "destructive", ["-v", "--volumes", "--rmi"]),

@@ -1,4 +1,5 @@
-// npm: installs write the tree, scripts run code nobody has read here, publishing is seen by everyone.
+// npm: installs write the tree, scripts run the project's own code (their lines resolved when the gate read them, their
+// children meeting the interceptors), exec may fetch a package from the registry, publishing is seen by everyone.
 import type { VerbTable } from "../types.ts";
 import { help, many, v } from "./entry.ts";
 
@@ -13,7 +14,7 @@ export const npm = (): VerbTable => ({
     help("npm"),
     ...alias("install i in ins inst insta instal isnt isnta isntal add", "npm.install", "write"),
     ...alias("ci clean-install install-clean isntall-clean", "npm.ci", "write"),
-    ...alias("install-test it install-ci-test cit", "npm.install-test", "unknown"),
+    ...alias("install-test it install-ci-test cit", "npm.install-test", "write"),
     ...alias("uninstall un unlink remove rm r", "npm.uninstall", "write"),
     ...alias("update up upgrade udpate", "npm.update", "write"),
     ...alias("link ln", "npm.link", "write"),
@@ -24,14 +25,15 @@ export const npm = (): VerbTable => ({
     ...alias("search s se find", "npm.search", "read"),
     ...alias("explain why", "npm.explain", "read"),
     ...alias("init create innit", "npm.init", "write"),
-    ...alias("run run-script rum urn", "npm.run", "unknown"),
-    ...alias("test tst t", "npm.test", "unknown"),
+    ...alias("run run-script rum urn", "npm.run", "write"),
+    ...alias("test tst t", "npm.test", "write"),
     ...alias("exec x", "npm.exec", "unknown"),
     ...alias("login adduser add-user", "npm.login", "write"),
     ...many("", "npm", "read", "outdated fund doctor help-search prefix root bin ping whoami query sbom diff"),
     ...many("", "npm", "read", "repo docs bugs home stars completion get audit"),
     ...many("", "npm", "write", "prune version pack logout set edit shrinkwrap"),
-    ...many("", "npm", "unknown", "start stop restart explore"),
+    ...many("", "npm", "write", "start stop restart"),
+    ...many("", "npm", "unknown", "explore"),
     ...many("", "npm", "communication", "publish deprecate undeprecate star unstar"),
     v("unpublish", "npm.unpublish", "destructive"),
     v("audit fix", "npm.audit-fix", "write"),

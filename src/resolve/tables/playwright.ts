@@ -1,4 +1,4 @@
-// playwright: tests run project code; browsers and reports are local.
+// playwright: tests run the project's own code; browsers and reports are local; codegen and servers are interactive.
 import type { VerbTable } from "../types.ts";
 import { help, many } from "./entry.ts";
 
@@ -8,7 +8,8 @@ export const playwright = (): VerbTable => ({
   valueFlags: ["-c", "--config", "--project", "-g", "--grep", "-j", "--workers", "--reporter", "-b", "--browser"],
   verbs: [
     help("playwright"),
-    ...many("", "playwright", "unknown", "test codegen run-server launch-server run-test-mcp-server"),
+    ...many("", "playwright", "write", "test"),
+    ...many("", "playwright", "unknown", "codegen run-server launch-server run-test-mcp-server"),
     ...many("", "playwright", "read", "show-report show-trace open cr ff wk"),
     ...many("", "playwright", "write", "install install-deps uninstall screenshot pdf merge-reports clear-cache"),
     ...many("", "playwright", "write", "init-agents"),

@@ -1,0 +1,64 @@
+// What the gate read about the project a command runs in, handed to the resolver, and the pure questions asked of it.
+
+/** Facts the gate reads cheaply from the project's own files; the resolver never reads a file itself. */
+export interface ProjectFacts {
+  /** The checkout's top level, where milestones are kept: a delete inside it (outside `.git`) can be taken back. */
+  readonly repository?: string;
+  /** The directory of the nearest `package.json`, and its `scripts` (name -> command line). */
+  readonly packageDir?: string;
+  readonly scripts?: Readonly<Record<string, string>>;
+  /** Packages the project declares (package.json dependencies up to the checkout, pyproject, requirements). */
+  readonly packages?: readonly string[];
+  /** Programs in `node_modules/.bin` from the working directory up to the checkout. */
+  readonly bins?: readonly string[];
+  /** Text of the script files the line runs, by absolute path, read by the gate (inside the checkout, small). */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+function within(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+/**
+ * A delete the automatic milestone covers: every target a literal absolute path inside the checkout and outside any
+ * `.git` (the history and the milestones themselves). A variable or substitution could point anywhere, so never.
+ */
+export function recoverable(targets: readonly string[], repository: string | undefined): boolean {
+  if (!repository || targets.length === 0) return false;
+  return targets.every(
+    (t) =>
+      t.startsWith("/") &&
+      !/[$`]/.test(t) &&
+      t !== repository &&
+      within(t, repository) &&
+      !t.slice(repository.length).split("/").some(mayBeGitDir),
+  );
+}
+
+/** `.git` itself, or a glob that can match it (`.*`, `.g*`, `**`, `[.]git`); a plain `*` skips dotfiles. */
+function mayBeGitDir(segment: string): boolean {
+  if (segment === ".git" || segment === "**") return true;
+  return /[*?[]/.test(segment) && (segment.startsWith(".") || segment.startsWith("[") || segment.startsWith("?"));
+}
+
+/** The package name without a version or tag: `@scope/pkg@1.2` -> `@scope/pkg`, `ruff==0.5` -> `ruff`. */
+export function packageName(spec: string): string {
+  const npm = spec.replace(/(?!^)@[^/]*$/, "");
+  return npm.replace(/[<>=!~;[ ].*$/, "").toLowerCase();
+}
+
+/** The project already has this package or program: declared in its manifests, or installed in node_modules/.bin. */
+export function declares(project: ProjectFacts | undefined, spec: string, bin?: string): boolean {
+  if (!project) return false;
+  const name = packageName(spec);
+  const norm = (s: string) => s.toLowerCase().replace(/_/g, "-");
+  if (project.packages?.some((p) => norm(p) === norm(name))) return true;
+  const b = bin ?? name.replace(/^@[^/]+\//, "");
+  return project.bins?.includes(b) ?? false;
+}
+
+/** The script's command line when the project at `cwd` declares it. */
+export function declaredScript(project: ProjectFacts | undefined, cwd: string, name: string): string | undefined {
+  if (!project?.scripts || !project.packageDir || !within(cwd, project.packageDir)) return undefined;
+  return Object.hasOwn(project.scripts, name) ? project.scripts[name] : undefined;
+}
