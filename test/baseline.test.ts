@@ -30,7 +30,17 @@ const verdict = (name: string, targets: string[] = [], cls: ActionClass = "unkno
   return evaluate(set, { action, cwd: "/repo", scope: "undeclared" }, [], AT);
 };
 
+const pick = (v: ReturnType<typeof verdict>) => ({ effect: v.effect as string, rule: v.rule?.name });
+
 describe("the machine part: secret reads denied", () => {
+  test("public keys and listings are no secret; a private key, a glob over the directory or a recursive read is", () => {
+    for (const p of ["id_ed25519.pub", "known_hosts", "authorized_keys", "*.pub"])
+      expect(verdict("filesystem.read", [`/home/sam/.ssh/${p}`], "read").effect).toBe("allow");
+    expect(verdict("filesystem.list", ["/home/sam/.ssh"], "read").effect).toBe("allow");
+    for (const p of ["id_ed25519", "*", "**", "work_key", "sub/id_rsa"])
+      expect(verdict("filesystem.read", [`/home/sam/.ssh/${p}`], "read").effect).toBe("deny");
+  });
+
   test.each([
     "/home/sam/.ssh/id_ed25519",
     "/srv/backup/.ssh/id_rsa",
@@ -110,7 +120,6 @@ describe("the repository part, from the verb tables", () => {
     ["gh.pr-merge", "ask", "outward-commands-asked"],
     ["aws.unknown", "ask", "unknown-subcommands-asked"],
     ["gcloud.alpha-anything-new", "ask", "unknown-subcommands-asked"],
-    ["filesystem.delete", "ask", "deletes-asked"],
     ["mcp.github.merge_pull_request", "ask", "mcp-calls-asked"],
     ["http.request", "ask", "http-requests-asked"],
     ["git.status", "allow", "reads-allowed"],
@@ -120,6 +129,37 @@ describe("the repository part, from the verb tables", () => {
     const v = verdict(name);
     expect(v.effect as string).toBe(effect);
     expect(v.rule?.name).toBe(rule);
+  });
+
+  test("a delete asks only where nothing brings it back; inside the repository the milestone does", () => {
+    expect(verdict("filesystem.delete", ["/home/sam/notes"], "destructive")).toMatchObject({
+      effect: "ask",
+      rule: { name: "deletes-asked" },
+    });
+    expect(verdict("filesystem.delete", ["/repo/src/old.ts"], "write")).toMatchObject({
+      effect: "allow",
+      rule: { name: "repository-deletes-allowed" },
+    });
+    expect(verdict("filesystem.delete", ["/repo/.env"], "write")).toMatchObject({
+      effect: "ask",
+      rule: { name: "env-file-deletes-asked" },
+    });
+  });
+
+  test("the local loop proceeds by rules that say why; fetched code, publishing and one-liners that run programs ask", () => {
+    const cases: [string, string[], ActionClass, string, string][] = [
+      ["npm.test", [], "write", "allow", "project-scripts-allowed"],
+      ["pytest.run", [], "write", "allow", "project-scripts-allowed"],
+      ["http.loopback", ["localhost"], "read", "allow", "loopback-requests-allowed"],
+      ["mcp.filesystem.list_allowed_directories", ["filesystem"], "read", "allow", "mcp-reads-allowed"],
+      ["mcp.filesystem.write_file", ["filesystem"], "write", "ask", "mcp-calls-asked"],
+      ["shell.fetched", ["cowsay"], "unknown", "ask", "fetched-code-asked"],
+      ["cargo.publish", [], "communication", "ask", "publishing-asked"],
+      ["python.eval", [], "unknown", "ask", "inline-code-running-programs-asked"],
+    ];
+    for (const [name, targets, cls, effect, rule] of cases)
+      expect({ name, ...pick(verdict(name, targets, cls)) }).toEqual({ name, effect, rule });
+    expect(verdict("python.eval", [], "read").effect).toBe("allow");
   });
 
   test("writes are left ungoverned: the baseline does not pretend to know", () => {

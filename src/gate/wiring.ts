@@ -7,6 +7,7 @@ import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load
 import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
+import type { Resolution } from "../resolve/types.ts";
 import { type Config, readConfig } from "../state/config.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
@@ -15,6 +16,8 @@ import { type ProbationEntry, probationFacts, readProbation } from "../state/pro
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { callerFacts } from "./caller.ts";
 import type { GateDeps, Instant } from "./deps.ts";
+import { projectFacts, scriptText } from "./project.ts";
+import type { GateRequest } from "./types.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
 
@@ -105,16 +108,41 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     ...stateDeps(paths, sink, fileReaders(paths)),
     now: () => lazyInstant(ctx.clock.now()),
     rules,
-    resolve: (req) => {
-      const rctx = { cwd: req.cwd, home: paths.home };
-      return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
-    },
+    resolve: (req) => resolveWithProject(req, paths.home),
     caller: callerFacts(ctx),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
     },
   };
+}
+
+/** Passes at most: a script may run another script the first pass could not see into. */
+const SCRIPT_PASSES = 3;
+
+/**
+ * The resolver handed the project's facts, then the text of the scripts the line runs (read here, inside the
+ * checkout), again until no new script can be read.
+ */
+export function resolveWithProject(req: GateRequest, home: string): Resolution {
+  const line = req.argv ? req.argv.join(" ") : (req.command ?? "");
+  let project = projectFacts(req.cwd, line);
+  const run = () => {
+    const rctx = { cwd: req.cwd, home, project };
+    return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
+  };
+  let r = run();
+  for (let pass = 0; pass < SCRIPT_PASSES && r.runs; pass++) {
+    const files: Record<string, string> = { ...project.files };
+    for (const path of r.runs) {
+      const text = scriptText(path, project.repository);
+      if (text !== undefined) files[path] = text;
+    }
+    if (Object.keys(files).length === Object.keys(project.files ?? {}).length) break;
+    project = { ...project, files };
+    r = run();
+  }
+  return r;
 }
 
 /** Where parsed rule files are kept by content, for every process that loads rules. */

@@ -2,6 +2,7 @@
 // destructive verbs denied, outward and unknown ones asked, reads allowed in the repository. Pure.
 import type { ActionClass } from "../core/action.ts";
 import type { Alternative } from "../core/verdict.ts";
+import { TOOLCHAIN_OUTWARD } from "../resolve/index.ts";
 import type { VerbEntry, VerbTable } from "../resolve/types.ts";
 import type { PolicyRule } from "./engine/index.ts";
 
@@ -35,7 +36,6 @@ export const REASONS = {
   destructive: "it rewrites or destroys what may exist nowhere else, so a person runs it on purpose",
   outward: "these are the calls whose consequences other people see",
   unknown: "memnox has no entry for this subcommand, so it cannot tell a read from a delete, and a person should look",
-  delete: "sometimes it really is the build directory, so a person should look",
   mcp: "these are the calls whose consequences other people see",
   http: "denying every unknown host breaks ordinary work on the first package install",
   reads: "reading changes nothing, and it is most of what an agent does",
@@ -53,6 +53,28 @@ export const REASONS = {
   keychain: "the system keychain holds every saved password on this machine",
   processSecrets: "another process's memory and the system's password files hold secrets no task needs",
   privilege: "as another user, root above all, a command reaches past every boundary this session has",
+  unrecoverable:
+    "nothing can bring it back: outside the repository (or in its .git) no milestone is kept, and memnox rewind has nothing to restore",
+  envDelete:
+    "a .env file is ignored by git, so no milestone keeps it, and the credentials in it may exist nowhere else",
+  fetched:
+    "this fetches code from outside the project and runs it, and nobody here has read it; a package the project declares runs without asking",
+  publishing: "publishing puts a release under your name where everyone installs it",
+  inlineRuns:
+    "this one-liner starts other programs or builds its code at run time, a second command line inside the first that memnox reads only in part",
+} as const;
+
+/** Why each part of the local loop proceeds without a question: said by protect and in a session's opening block. */
+export const LOCAL_LOOP = {
+  scripts:
+    "the project's own scripts and tools (npm/pnpm/yarn/bun scripts, make, test runners, linters, npx of a package it has): their lines are read here and ruled, and their children meet the interceptors",
+  deletes:
+    "deletes and moves inside the repository: a milestone is kept first, so memnox rewind brings them back; outside it, or in .git, they ask",
+  loopback: "HTTP to this machine (localhost, 127.0.0.1): it reaches a server running here, and nothing leaves",
+  mcpReads: "MCP tools classified as reads: reading changes nothing",
+  inline:
+    "one-liners and the repository's own scripts: their code is read, and what it touches meets the rules; code built at run time still asks",
+  publicKeys: "public keys (*.pub, known_hosts) and directory listings: they hold no secret",
 } as const;
 
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
@@ -81,6 +103,10 @@ const ENV_FILES = [
   ".env.staging",
   ".env.test",
 ];
+
+// Everything in the directory but what is public by design; a recursive read (`grep -r`, `cp -r`) names `.ssh/**`,
+// and a listing (`ls`, `stat`) reads no content at all.
+const SSH_SECRETS = ["**/.ssh/**/!(*.pub|known_hosts|known_hosts.old|authorized_keys)"];
 
 const CLOUD = [
   "~/.aws/credentials",
@@ -225,7 +251,7 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   const by = `written by memnox protect --yes on ${opts.date}`;
   const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];
   return [
-    readDenied("ssh-keys-not-read", ["**/.ssh", "**/.ssh/**"], REASONS.ssh, `SSH keys, ${by}`),
+    readDenied("ssh-keys-not-read", SSH_SECRETS, REASONS.ssh, `SSH keys, ${by}`),
     readDenied("cloud-credentials-not-read", CLOUD, REASONS.cloud, `cloud and cluster credentials, ${by}`),
     {
       name: "cli-tokens-not-printed",
@@ -345,12 +371,12 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
       effect: "ask",
       reason: REASONS.unknown,
     }),
-    ...rule("deletes-asked", `file deletes, ${by}`, ["filesystem.delete"], { effect: "ask", reason: REASONS.delete }),
+    ...localLoop(by),
     ...rule("disk-writes-denied", `raw disk writes, ${by}`, ["disk.write"], { effect: "deny", reason: REASONS.disk }),
     ...rule(
       "hidden-code-asked",
       `code memnox cannot read before it runs, ${by}`,
-      ["shell.dynamic", "shell.stdin", "shell.source", "shell.script", "shell.interactive", "*.eval"],
+      ["shell.dynamic", "shell.stdin", "shell.source", "shell.script", "shell.interactive"],
       { effect: "ask", reason: REASONS.hidden },
     ),
     ...rule("persistence-commands-asked", `cron and service changes, ${by}`, ["system.crontab", "system.service"], {
@@ -378,14 +404,94 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
         reason: REASONS.network,
       },
     ),
-    ...rule("mcp-calls-asked", `MCP tool calls, ${by}`, ["mcp.*"], { effect: "ask", reason: REASONS.mcp }),
+    {
+      name: "mcp-calls-asked",
+      description: `MCP tool calls that are not reads, ${by}`,
+      match: { actions: ["mcp.*"], classes: ["write", "destructive", "communication", "unknown"] },
+      decision: { effect: "ask", reason: REASONS.mcp },
+    },
     ...rule("http-requests-asked", `web requests, ${by}`, ["http.request"], { effect: "ask", reason: REASONS.http }),
-    ...rule("reads-allowed", `reads from the verb tables, ${by}`, ["filesystem.read", ...patternsOf(tables, "read")], {
-      effect: "allow",
-      reason: REASONS.reads,
-    }),
+    ...rule(
+      "reads-allowed",
+      `reads from the verb tables, ${by}`,
+      ["filesystem.read", "filesystem.list", ...patternsOf(tables, "read")],
+      {
+        effect: "allow",
+        reason: REASONS.reads,
+      },
+    ),
   ];
 }
+
+/**
+ * The local loop, redrawn so enforce is livable: a delete asks only where nothing brings it back, fetched code asks,
+ * publishing asks; what proceeds is said by allow rules whose reasons a person reads (LOCAL_LOOP).
+ */
+function localLoop(by: string): RuleSpec[] {
+  return [
+    {
+      name: "deletes-asked",
+      description: `file deletes no milestone can bring back (outside the repository, or in its .git), ${by}`,
+      match: { actions: ["filesystem.delete"], classes: ["destructive"] },
+      decision: { effect: "ask", reason: REASONS.unrecoverable },
+    },
+    {
+      name: "env-file-deletes-asked",
+      description: `.env files deleted, which git ignores and no milestone keeps, ${by}`,
+      match: { actions: ["filesystem.delete"], targets: ENV_FILES },
+      decision: { effect: "ask", reason: REASONS.envDelete },
+    },
+    {
+      name: "inline-code-running-programs-asked",
+      description: `interpreter one-liners that start programs or build code at run time, ${by}`,
+      match: { actions: ["*.eval"], classes: ["unknown"] },
+      decision: {
+        effect: "ask",
+        reason: REASONS.inlineRuns,
+        alternative: { action: "shell.execute", note: "Run the command itself, not through python -c or node -e." },
+      },
+    },
+    {
+      name: "fetched-code-asked",
+      description: `code fetched and run: a URL or git install, npx/dlx/uvx of a package the project does not have, ${by}`,
+      match: { actions: ["shell.fetched"] },
+      decision: { effect: "ask", reason: REASONS.fetched },
+    },
+    {
+      name: "publishing-asked",
+      description: `packages published by the language toolchains, ${by}`,
+      match: { actions: TOOLCHAIN_OUTWARD },
+      decision: { effect: "ask", reason: REASONS.publishing },
+    },
+    {
+      name: "repository-deletes-allowed",
+      description: `deletes and moves inside the repository, kept by a milestone first, ${by}`,
+      match: { actions: ["filesystem.delete"], classes: ["write"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.deletes },
+    },
+    {
+      name: "project-scripts-allowed",
+      description: `the project's own scripts and toolchain, ${by}`,
+      match: { actions: PROJECT_TOOLS, classes: ["write"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.scripts },
+    },
+    {
+      name: "loopback-requests-allowed",
+      description: `HTTP requests to this machine, ${by}`,
+      match: { actions: ["http.loopback"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.loopback },
+    },
+    {
+      name: "mcp-reads-allowed",
+      description: `MCP tools classified as reads, ${by}`,
+      match: { actions: ["mcp.*"], classes: ["read"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.mcpReads },
+    },
+  ];
+}
+
+// The scripts and tools `project-scripts-allowed` names: every one resolves its lines or meets the interceptors.
+const PROJECT_TOOLS = ["npm.run", "npm.test", "npm.start", "*.run", "docker.compose-*", "playwright.test"];
 
 export function baselineRules(tables: readonly VerbTable[], opts: BaselineOptions): Baseline {
   return { machine: machineBaseline(opts), repository: repositoryBaseline(tables, opts) };

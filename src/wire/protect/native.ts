@@ -31,8 +31,12 @@ export interface NativePlan {
 /** Match fields Claude Code's permissions cannot express: everything but the action and the target. */
 const CONDITIONS = MATCH_FIELDS.filter((f) => f !== "actions" && f !== "targets");
 
-/** A memnox path pattern as Claude Code's permission path: `//abs`, `~/…`, and a bare name anywhere. */
-function claudePath(target: string): string {
+/**
+ * A memnox path pattern as Claude Code's permission path: `//abs`, `~/…`, and a bare name anywhere. An exception
+ * (`!(*.pub)` in `.ssh`) is one Claude Code's paths cannot hold, so natively the whole directory is refused.
+ */
+function claudePath(pattern: string): string {
+  const target = pattern.replace(/(\/\*\*)?\/!\([^)]*\)$/, "/**");
   if (target.startsWith("~/") || target.startsWith("**/")) return target;
   if (target.startsWith("/")) return `/${target}`;
   return target.includes("/") ? `./${target}` : `**/${target}`;
