@@ -53,8 +53,36 @@ describe("under the baseline", () => {
 
   test("check: a phrase is not a command line, and it says reading one is not built yet", async () => {
     await expect(cli(["check", "deploy the payments service"])).rejects.toThrow(
-      /reading an intent .* is not built yet/,
+      /reads as a phrase, not a command line \(`deploy` is no program memnox knows or this machine has\), and reading a phrase is not built yet/,
     );
+    await expect(cli(["check", "deploy payments"])).rejects.toThrow(/reading a phrase is not built yet/);
+  });
+
+  test.each([
+    "npm run build",
+    "ruff check .",
+    "pytest -x tests",
+    "cargo test",
+    "make all the things",
+    "ls the directory",
+    "./deploy the payments service",
+  ])("check: `%s` resolves, so it is answered about as a command line", async (line) => {
+    const r = await cli(["check", line, "--json"]);
+    expect(JSON.parse(r.out).command).toBe(line);
+  });
+
+  test("check: a word-shaped line is a command when this machine has the program", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const bin = home.join("bin-check");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(`${bin}/deploy`, "#!/bin/sh\n", { mode: 0o755 });
+    const { ctx, io } = testContext(home, {
+      args: ["check", "deploy the payments service", "--json"],
+      cwd: repo.path,
+      env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
+    await run(ctx);
+    expect(JSON.parse(io.stdout()).actions.map((a: { action: string }) => a.action)).toContain("deploy.run");
   });
 
   test.each([

@@ -12,8 +12,8 @@ import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
-import { withRealTargets } from "./caller.ts";
 import { decide } from "./decide.ts";
+import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
@@ -62,7 +62,7 @@ export function createGate(ctx: Context): GateServices {
       let r = resolved.get(req);
       if (!r) {
         const given = base.resolve(req);
-        r = { ...given, actions: given.actions.map(withRealTargets) };
+        r = { ...given, actions: given.actions.map((a) => settled(a, req.cwd, paths.mcp)) };
         resolved.set(req, r);
       }
       return r;
@@ -105,7 +105,7 @@ export function createGate(ctx: Context): GateServices {
       const req = {
         ...asked,
         cwd: realOr(asked.cwd),
-        ...(asked.action ? { action: withRealTargets(asked.action) } : {}),
+        ...(asked.action ? { action: settled(asked.action, realOr(asked.cwd), paths.mcp) } : {}),
       };
       const remote = await askDaemon(req);
       if (remote) return remote;

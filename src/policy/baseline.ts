@@ -107,6 +107,13 @@ const ENV_FILES = [
 // Everything in the directory but what is public by design; a recursive read (`grep -r`, `cp -r`) names `.ssh/**`,
 // and a listing (`ls`, `stat`) reads no content at all.
 const SSH_SECRETS = ["**/.ssh/**/!(*.pub|known_hosts|known_hosts.old|authorized_keys)"];
+const SSH_PUBLIC = [
+  "**/.ssh",
+  "**/.ssh/*.pub",
+  "**/.ssh/known_hosts",
+  "**/.ssh/known_hosts.old",
+  "**/.ssh/authorized_keys",
+];
 
 const CLOUD = [
   "~/.aws/credentials",
@@ -252,6 +259,12 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];
   return [
     readDenied("ssh-keys-not-read", SSH_SECRETS, REASONS.ssh, `SSH keys, ${by}`),
+    {
+      name: "public-keys-allowed",
+      description: `public keys, known hosts and directory listings, ${by}`,
+      match: { actions: ["filesystem.read", "filesystem.list"], targets: SSH_PUBLIC },
+      decision: { effect: "allow", reason: LOCAL_LOOP.publicKeys },
+    },
     readDenied("cloud-credentials-not-read", CLOUD, REASONS.cloud, `cloud and cluster credentials, ${by}`),
     {
       name: "cli-tokens-not-printed",
@@ -480,6 +493,12 @@ function localLoop(by: string): RuleSpec[] {
       description: `HTTP requests to this machine, ${by}`,
       match: { actions: ["http.loopback"] },
       decision: { effect: "allow", reason: LOCAL_LOOP.loopback },
+    },
+    {
+      name: "inline-code-allowed",
+      description: `one-liners and repository scripts whose code memnox read, ${by}`,
+      match: { actions: ["*.eval", "*.run"], classes: ["read", "write"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.inline },
     },
     {
       name: "mcp-reads-allowed",

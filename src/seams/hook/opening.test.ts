@@ -67,6 +67,16 @@ describe("boundary block", () => {
     expect(block?.replaceAll("\n", " ")).toBe(SPEC_BLOCK);
   });
 
+  test("what proceeds is said by each allow rule's own reason, after what asks", () => {
+    const allows = [
+      rule({ name: "scripts", effect: "allow", actions: ["npm.test"], reason: "the project's own scripts" }),
+      rule({ name: "loop", effect: "allow", actions: ["http.loopback"], reason: "HTTP to this machine" }),
+    ];
+    const block = boundaryBlock({ mode: "enforce", rules: [...BASELINE, ...allows], canAsk: true }) ?? "";
+    expect(block).toContain("Proceeds without asking: the project's own scripts; HTTP to this machine.");
+    expect(block.indexOf("Proceeds without asking")).toBeGreaterThan(block.indexOf("A person is asked first"));
+  });
+
   test("a stopped machine says only that it is stopped, by whom, why and until when", () => {
     const block = boundaryBlock({
       mode: "enforce",

@@ -1,5 +1,5 @@
-// The block a session opens with: mode, what is never run, what asks, the project boundary, probation, how a person
-// answers. Pure; paid for in the agent's context on every turn, so it is clipped and counted.
+// The block a session opens with: mode, what is never run, what asks, what proceeds and why, the project boundary,
+// probation, how a person answers. Pure; paid for in the agent's context on every turn, so it is clipped and counted.
 import type { Mode } from "../../core/effect.ts";
 import { MODE_LINE } from "../../gate/briefing.ts";
 import type { Briefing, RuleSummary } from "../../gate/types.ts";
@@ -42,6 +42,16 @@ function ruleList(label: string, rules: readonly RuleSummary[], named: number): 
   return `${label}: ${items.join("; ")}.`;
 }
 
+/** What proceeds without a question, said by each allow rule's own reason (its action list is long and says less). */
+function allowList(rules: readonly RuleSummary[], named: number): string | undefined {
+  const reasons = [...new Set(rules.map((r) => r.reason).filter(Boolean))];
+  if (reasons.length === 0 || named === 0) return undefined;
+  const items = reasons.slice(0, named).map((r) => clip(r));
+  const rest = reasons.length - items.length;
+  if (rest > 0) items.push(`and ${rest} more`);
+  return `Proceeds without asking: ${items.join("; ")}.`;
+}
+
 function answerLine(canAsk: boolean): string {
   return canAsk
     ? "When Memnox asks, the prompt puts the question to the person, who can say yes once or always; a refusal names what to use instead."
@@ -60,6 +70,7 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
   const ruling = input.rules.filter((r) => !r.observeOnly);
   const denies = ruling.filter((r) => r.effect === "deny");
   const asks = ruling.filter((r) => r.effect === "ask");
+  const allows = ruling.filter((r) => r.effect === "allow");
   const asksFirst = input.canAsk ? "asks first" : "is refused until a person approves it";
   for (const named of NAMED_STEPS) {
     // Kept-first order: the mode and how to answer survive when nothing else fits.
@@ -68,6 +79,7 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
       [1, input.wall],
       [2, ruleList("Never run here", denies, named)],
       [5, ruleList("A person is asked first", asks, named)],
+      [6, allowList(allows, named)],
       [3, input.repository && `Project boundary: ${input.repository}. A write outside it ${asksFirst}.`],
       [
         4,

@@ -30,6 +30,8 @@ export function copyAside(ctx: Pick<Context, "paths" | "clock">): (path: string)
 export interface BaselineResult {
   readonly machine: MergeResult;
   readonly repository: MergeResult;
+  /** The allow rules of the baseline with their reasons: what proceeds without a question, and why. */
+  readonly proceeding: readonly { readonly name: string; readonly reason: string }[];
   readonly mode: Config["mode"];
   readonly configCreated: boolean;
 }
@@ -57,7 +59,10 @@ export function writeBaseline(ctx: Context, tables: readonly VerbTable[]): Basel
     base.repository,
     "generated from memnox's verb tables by memnox protect --yes",
   );
-  return { machine, repository, mode: config.mode, configCreated: created };
+  const proceeding = [...base.machine, ...base.repository]
+    .filter((rule) => rule.decision.effect === "allow")
+    .map((rule) => ({ name: rule.name, reason: rule.decision.reason ?? "" }));
+  return { machine, repository, proceeding, mode: config.mode, configCreated: created };
 }
 
 /** Rules merged into this repository's rule file (created with a header naming who wrote it and when). */

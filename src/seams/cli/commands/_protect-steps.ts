@@ -71,6 +71,8 @@ export function baseline(ctx: Context, tables: readonly VerbTable[]): Outcome {
     lines: [
       ...describeMerge("machine rules", r.machine),
       ...describeMerge("repository rules", r.repository),
+      "what proceeds without a question, and why:",
+      ...r.proceeding.map((p) => `  ${p.name}: ${p.reason}`),
       r.mode === "observe"
         ? "mode is observe: verdicts are recorded and nothing is refused; memnox config set mode enforce makes them bite"
         : `mode is ${r.mode}`,

@@ -1,8 +1,9 @@
 // `memnox policy test '<cmd>'` and `memnox check '<line>'`: the gate's own stages, run dry, nothing recorded.
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
 import { type Assessment, assess } from "../../../gate/assess.ts";
 import { gateDeps } from "../../../gate/create.ts";
+import { findRealBinary } from "../../../io/real-binary.ts";
 import type { Context } from "../../../ports/context.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -57,12 +58,22 @@ export const policyTest: CommandFactory = (ctx) =>
     },
   });
 
-/** A plain-words intent ("deploy the payments service") is not a command line; reading one comes later. */
-function looksLikePhrase(line: string, a: Assessment): boolean {
-  const words = line.trim().split(/\s+/);
-  if (words.length < 3 || /[|&;<>$`'"=/\\-]/.test(line)) return false;
-  const own = a.resolution.actions.filter((x) => x.name !== "shell.execute");
-  return own.length > 0 && own.every((x) => x.name.endsWith(".run") && x.class === "unknown");
+/**
+ * A phrase ("deploy the payments service") rather than a command line, told by whether the line resolves, never by
+ * its words: every program in it is one no handler, verb table or toolchain entry knows, and none is a path or a
+ * program on this machine's PATH. The program names it could not place, when it is one.
+ */
+function unplaced(ctx: Context, a: Assessment): string[] | undefined {
+  const r = a.resolution;
+  if (r.parseError !== undefined) return undefined;
+  const own = r.actions.filter((x) => x.name !== "shell.execute" && x.name !== "filesystem.read");
+  const programs = own.map((x) => {
+    const word = x.arguments.argv?.[0] ?? "";
+    const known = x.class !== "unknown" || !r.unknown.includes(basename(word).toLowerCase());
+    return known || word.includes("/") || findRealBinary(word, ctx.env.PATH, [], ctx.execPath) ? undefined : word;
+  });
+  if (own.length === 0 || programs.some((p) => p === undefined)) return undefined;
+  return [...new Set(programs as string[])];
 }
 
 export const check: CommandFactory = (ctx) =>
@@ -74,10 +85,11 @@ export const check: CommandFactory = (ctx) =>
       if (!line.trim())
         throw new MemnoxError("usage", "memnox check needs a command line", "memnox check 'git push origin main'");
       const { a, mode } = dryRun(ctx, line, args.file);
-      if (looksLikePhrase(line, a)) {
+      const phrase = unplaced(ctx, a);
+      if (phrase) {
         throw new MemnoxError(
           "not_built",
-          `reading an intent such as \`${line}\` is not built yet`,
+          `\`${line}\` reads as a phrase, not a command line (${phrase.map((p) => `\`${p}\``).join(", ")} is no program memnox knows or this machine has), and reading a phrase is not built yet`,
           "give the command line it would run, e.g. memnox check 'railway up --environment production'",
         );
       }

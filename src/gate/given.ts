@@ -1,0 +1,30 @@
+// An action a seam handed over (a hook's file or MCP call), or one the resolver gave, settled against the disk: where
+// its paths really lead, whether a milestone covers a delete, what class an MCP tool is.
+import type { Action } from "../core/action.ts";
+import { repoRoot } from "../io/repo.ts";
+import { classFromName } from "../resolve/mcp-tools.ts";
+import { recoverable } from "../resolve/project.ts";
+import { loadManifest } from "../state/mcp-manifest.ts";
+import { withRealTargets } from "./caller.ts";
+
+/**
+ * The class a milestone or a manifest settles: a delete is a write only while every path it really reaches is inside
+ * the checkout (a symlink out of it makes it destructive again); an MCP tool the hook could not class takes the class
+ * the proxy recorded for it, else the one its name gives (the same as the proxy's).
+ */
+export function settled(action: Action, cwd: string, mcpDir: string): Action {
+  const real = withRealTargets(action);
+  if (real.name === "filesystem.delete") {
+    const covered = recoverable(real.targets, repoRoot(cwd));
+    const cls = covered ? "write" : "destructive";
+    return cls === real.class || real.class === "read" ? real : { ...real, class: cls };
+  }
+  if (real.class === "unknown" && real.name.startsWith("mcp.")) {
+    const [, server = "*", ...rest] = real.name.split(".");
+    const tool = rest.join(".");
+    const recorded = server === "*" ? undefined : loadManifest(mcpDir, server).find((t) => t.name === tool)?.class;
+    const cls = recorded ?? classFromName(tool)?.class;
+    return cls ? { ...real, class: cls } : real;
+  }
+  return real;
+}
