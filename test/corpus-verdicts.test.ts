@@ -3,18 +3,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { assess } from "../src/gate/assess.ts";
-import { gateDeps } from "../src/gate/create.ts";
-import { baselineRules } from "../src/policy/baseline.ts";
-import { renderRuleFile } from "../src/policy/render.ts";
-import { verbTables } from "../src/resolve/index.ts";
-import { type Case, CORPUS_CTX, corporaDir, corpusCases } from "./support/corpus.ts";
-import { fakeHome, testContext } from "./support/index.ts";
+import { agreesWith, baselineVerdicts, type Case, corporaDir, corpusCases } from "./support/corpus.ts";
+import { fakeHome } from "./support/index.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
 /** Measured agreement per corpus; raise a floor when agreement rises, never lower one. */
-const FLOORS: Record<string, number> = { rampart: 77.2, dcg: 88.1, "claude-code-safety-net": 86.6 };
+const FLOORS: Record<string, number> = { rampart: 78.9, dcg: 90.6, "claude-code-safety-net": 87.7 };
 
 interface Difference {
   readonly corpus: string;
@@ -25,30 +20,15 @@ interface Difference {
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
 
-function deps() {
-  const base = baselineRules(verbTables(), { date: "2026-11-30", keysDir: join(CORPUS_CTX.home, ".ssh") });
-  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
-  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
-  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
-  const { ctx } = testContext(home, {
-    cwd: CORPUS_CTX.cwd,
-    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
-  });
-  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
-}
-
 const differences = JSON.parse(
   readFileSync(join(ROOT, "fixtures", "corpus", "verdict-differences.json"), "utf8"),
 ) as Difference[];
 const listed = (c: Case) => differences.find((d) => d.corpus === c.corpus && d.command === c.command);
 
 describe("peer corpora, verdicts under the baseline in enforce", () => {
-  const d = deps();
-  const at = d.now();
+  const verdict = baselineVerdicts(home);
+  const agrees = agreesWith(verdict);
   const cases = corpusCases(corporaDir()).filter((c) => !c.contested);
-  const verdict = (c: Case) =>
-    assess({ surface: "shell", command: c.command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at).combined.effect;
-  const agrees = (c: Case) => (c.want === "stop" ? verdict(c) !== "allow" : verdict(c) === "allow");
   const unexplained: { corpus: string; want: string; got: string; command: string }[] = [];
 
   for (const corpus of Object.keys(FLOORS)) {

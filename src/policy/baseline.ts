@@ -367,6 +367,7 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
   const unknown = [...tables.map((t) => `${t.cli}.unknown`), ...patternsOf(tables, "unknown")];
   return [
     ...own,
+    // Only while destructive: `git restore <path>` inside the checkout is a write the milestone brings back.
     ...rule(
       "destructive-commands-denied",
       `destructive verbs from the verb tables, ${by}`,
@@ -375,7 +376,7 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
         effect: "deny",
         reason: REASONS.destructive,
       },
-    ),
+    ).map((r) => ({ ...r, match: { ...r.match, classes: ["destructive" as const] } })),
     ...rule("outward-commands-asked", `verbs whose effect others see, ${by}`, patternsOf(tables, "communication"), {
       effect: "ask",
       reason: REASONS.outward,

@@ -3,6 +3,9 @@ import { type Action, type ActionClass, heavierClass } from "../core/action.ts";
 import type { ActionSpec } from "./call.ts";
 import { type ProjectFacts, recoverable } from "./project.ts";
 
+/** git's discards of working-tree edits to named paths: what a milestone taken before them keeps. */
+const DISCARDS = new Set(["git.restore", "git.checkout-paths"]);
+
 export class Collector {
   readonly actions: Action[] = [];
   readonly unknown: string[] = [];
@@ -39,10 +42,20 @@ export class Collector {
     });
   }
 
-  /** A delete inside the checkout is one the automatic milestone brings back: a write, not destruction. */
+  /**
+   * A delete inside the checkout, or a discard of uncommitted edits to its paths (`git restore`, `git checkout --`),
+   * is one the automatic milestone brings back: a write, not destruction.
+   */
   private classOf(spec: ActionSpec): ActionClass {
-    if (spec.name !== "filesystem.delete" || spec.class !== "destructive") return spec.class;
-    return recoverable(spec.targets ?? [], this.project?.repository) ? "write" : spec.class;
+    if (spec.class !== "destructive") return spec.class;
+    const repository = this.project?.repository;
+    if (spec.name === "filesystem.delete") return recoverable(spec.targets ?? [], repository) ? "write" : spec.class;
+    if (DISCARDS.has(spec.name) && repository) {
+      const paths = (spec.targets ?? []).filter((t) => t.startsWith("/"));
+      const inside = paths.every((t) => t === repository || recoverable([t], repository));
+      return paths.length > 0 && inside ? "write" : spec.class;
+    }
+    return spec.class;
   }
 
   noteRun(path: string): void {

@@ -1,8 +1,15 @@
 // The peers' shell corpora (../shared/corpora/shell): which cases apply, and how a resolution is scored.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { minimatch } from "minimatch";
 import type { Action } from "../../src/core/action.ts";
+import type { Effect } from "../../src/core/effect.ts";
+import { assess } from "../../src/gate/assess.ts";
+import { gateDeps } from "../../src/gate/create.ts";
+import { baselineRules } from "../../src/policy/baseline.ts";
+import { renderRuleFile } from "../../src/policy/render.ts";
+import { verbTables } from "../../src/resolve/index.ts";
+import { type FakeHome, testContext } from "./home.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 export const HOME = "/home/agent";
@@ -96,4 +103,25 @@ export function stoppable(actions: readonly Action[]): boolean {
   return actions.some(
     (a) => a.class !== "read" || a.name === "filesystem.delete" || a.name === "filesystem.write" || isSecretRead(a),
   );
+}
+
+/** What the whole gate answers a corpus line with: the baseline protect --yes writes, in enforce, nothing recorded. */
+export function baselineVerdicts(home: FakeHome): (c: Case) => Effect {
+  const base = baselineRules(verbTables(), { date: "2026-11-30", keysDir: join(CORPUS_CTX.home, ".ssh") });
+  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
+  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
+  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
+  const { ctx } = testContext(home, {
+    cwd: CORPUS_CTX.cwd,
+    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
+  });
+  const d = gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+  const at = d.now();
+  return (c) =>
+    assess({ surface: "shell", command: c.command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at).combined.effect;
+}
+
+/** A peer stops it and the gate does not allow it, or a peer allows it and so does the gate. */
+export function agreesWith(verdict: (c: Case) => Effect): (c: Case) => boolean {
+  return (c) => (c.want === "stop" ? verdict(c) !== "allow" : verdict(c) === "allow");
 }

@@ -164,7 +164,9 @@ const httpie: Handler = (call) => {
     call,
     files.map((f) => pathOf(call, { text: f, static: true, glob: false })),
   );
-  request(call, url ? [url] : [], sends);
+  // `:3000/health` and `:/x` are httpie's shorthand for localhost.
+  const shorthand = url && /^:(\d|\/|$)/.test(url.text) ? { ...url, text: `localhost${url.text}` } : url;
+  request(call, shorthand ? [shorthand] : [], sends);
   const out = optValue(p, "-o", "--output");
   if (out) emitWrite(call, [pathOf(call, out)]);
 };
