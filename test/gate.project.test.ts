@@ -60,6 +60,12 @@ describe("what the gate reads for the resolver", () => {
   test("a script inside the checkout is read; a dotfile, a settings file or anything outside is not", () => {
     expect(scriptText(repo.join("scripts/check.sh"), repo.path)).toBe("#!/bin/sh\nnpm test\n");
     expect(scriptText(repo.join(".env"), repo.path)).toBeUndefined();
+    mkdirSync(repo.join(".venv/bin"), { recursive: true });
+    writeFileSync(repo.join(".venv/bin/activate"), "deactivate () { :; }\n");
+    expect(scriptText(repo.join(".venv/bin/activate"), repo.path)).toBe("deactivate () { :; }\n");
+    mkdirSync(repo.join(".git/hooks"), { recursive: true });
+    writeFileSync(repo.join(".git/hooks/pre-commit"), "#!/bin/sh\n");
+    expect(scriptText(repo.join(".git/hooks/pre-commit"), repo.path)).toBeUndefined();
     expect(scriptText(repo.join("config.json"), repo.path)).toBeUndefined();
     expect(scriptText(join(home.home, "x.sh"), repo.path)).toBeUndefined();
     const big = repo.join("scripts/big.sh");

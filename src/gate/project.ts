@@ -128,6 +128,9 @@ export function projectFacts(cwd: string, line: string): ProjectFacts {
   };
 }
 
+/** Directories that hold history or credentials: nothing in them is read as a script (`.venv`, `.husky` are). */
+const SECRET_DIRS = new Set([".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".config"]);
+
 /** Names that hold settings or secrets rather than commands: never read as a script, whatever runs them. */
 const NOT_SCRIPTS = /^\.env|\.(pem|key|p12|pfx|json|ya?ml|toml|ini|cfg|conf|lock)$|^(id_|credentials)/i;
 
@@ -138,7 +141,8 @@ const NOT_SCRIPTS = /^\.env|\.(pem|key|p12|pfx|json|ya?ml|toml|ini|cfg|conf|lock
 export function scriptText(path: string, repository: string | undefined): string | undefined {
   if (!repository || !path.startsWith(`${repository}/`)) return undefined;
   const rel = path.slice(repository.length + 1).split("/");
-  if (rel.some((seg) => seg.startsWith(".")) || NOT_SCRIPTS.test(basename(path))) return undefined;
+  if (rel.some((seg) => SECRET_DIRS.has(seg)) || basename(path).startsWith(".") || NOT_SCRIPTS.test(basename(path)))
+    return undefined;
   try {
     const st = statSync(path);
     if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) return undefined;

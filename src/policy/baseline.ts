@@ -75,6 +75,8 @@ export const LOCAL_LOOP = {
   inline:
     "one-liners and the repository's own scripts: their code is read, and what it touches meets the rules; code built at run time still asks",
   publicKeys: "public keys (*.pub, known_hosts) and directory listings: they hold no secret",
+  deferred:
+    "a command a repository script builds at run time (`$PY -m pytest`): the interceptors rule on it when it starts",
 } as const;
 
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
@@ -500,6 +502,12 @@ function localLoop(by: string): RuleSpec[] {
       description: `one-liners and repository scripts whose code memnox read, ${by}`,
       match: { actions: ["*.eval", "*.run"], classes: ["read", "write"] },
       decision: { effect: "allow", reason: LOCAL_LOOP.inline },
+    },
+    {
+      name: "script-computed-commands-allowed",
+      description: `commands a repository script computes at run time, ruled when they start, ${by}`,
+      match: { actions: ["shell.deferred"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.deferred },
     },
     {
       name: "mcp-reads-allowed",

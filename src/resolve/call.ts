@@ -28,6 +28,8 @@ export interface Scope {
   readonly functions: Set<string>;
   /** What the gate read about the project the line runs in. */
   readonly project?: ProjectFacts;
+  /** Lines the project declares (a script file, a package.json script), not the line the agent typed. */
+  readonly declared?: boolean;
 }
 
 export interface ActionSpec {

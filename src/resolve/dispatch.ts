@@ -41,7 +41,13 @@ export function dispatch(call: Call): void {
   const first = call.args[0];
   if (!first) return;
   if (!first.static || first.glob) {
-    call.emit({ name: "shell.dynamic", class: "unknown", targets: [first.text] });
+    // In a script the project declares (`"$JAVACMD" "$@"`), the program is known only when it starts, where the
+    // interceptors rule on it; on the agent's own line it is code built to be unseen.
+    call.emit({
+      name: call.scope.declared ? "shell.deferred" : "shell.dynamic",
+      class: "unknown",
+      targets: [first.text],
+    });
     call.unknown(first.text);
     return;
   }

@@ -22,9 +22,21 @@ const INJECTING: Record<string, string> = {
   GIT_EXEC_PATH: "changes which programs git runs",
 };
 
-/** Why setting `name` can run code, or undefined when it cannot; memnox's own settings count too. */
-export function injectionVar(name: string): string | undefined {
+/** Options of a runtime's options variable that load code; any other (`--max-old-space-size=4096`) only tunes it. */
+const LOADING_OPTIONS: Readonly<Record<string, RegExp>> = {
+  NODE_OPTIONS: /(^|\s)(-[rep]|--(require|import|loader|experimental-loader|env-file|eval|print|inspect))/,
+  PERL5OPT: /(^|\s)-[MmI]/,
+  RUBYOPT: /(^|\s)-[rI]/,
+};
+
+/**
+ * Why setting `name` (to `value`, when it is known) can run code, or undefined when it cannot; memnox's own settings
+ * count too. A runtime's options variable is judged by its value: only options that load code inject it.
+ */
+export function injectionVar(name: string, value?: string): string | undefined {
   if (name.startsWith("MEMNOX_")) return "changes how memnox itself decides";
+  const loads = LOADING_OPTIONS[name];
+  if (loads && value !== undefined && !/[$`]/.test(value) && !loads.test(value)) return undefined;
   if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || name === "GIT_CONFIG_COUNT") return INJECTING.GIT_CONFIG_PARAMETERS;
   return INJECTING[name];
 }

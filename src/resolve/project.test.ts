@@ -213,6 +213,36 @@ describe("the rest of the local loop", () => {
     expect(r.runs).toEqual(["/repo/scripts/other.sh"]);
   });
 
+  test("in a script, a program computed at run time is deferred to the interceptors; an eval of computed text is not", () => {
+    const files = { "/repo/scripts/t.sh": '#!/bin/sh\nPY=python3\n$PY -m pytest "$@"\n' };
+    expect(names("./scripts/t.sh", { ...NODE, files })).toContain("shell.deferred");
+    const evil = { "/repo/scripts/t.sh": '#!/bin/sh\neval "$(echo Z2l0 | base64 -d)"\n' };
+    expect(names("./scripts/t.sh", { ...NODE, files: evil })).toContain("shell.dynamic");
+    expect(names("$CMD --all")).toEqual(["shell.dynamic"]);
+  });
+
+  test("a discard of uncommitted edits to paths inside the checkout is a write the milestone undoes", () => {
+    expect(find("git restore src/a.ts", "git.restore")?.class).toBe("write");
+    expect(find("git restore .", "git.restore")?.class).toBe("write");
+    expect(find("git checkout -- src/a.ts", "git.checkout-paths")?.class).toBe("write");
+    expect(find("git restore /etc/hosts", "git.restore")?.class).toBe("destructive");
+    expect(find("git restore src/a.ts", "git.restore", {})?.class).toBe("destructive");
+    expect(find("git reset --hard", "git.reset-hard")?.class).toBe("destructive");
+  });
+
+  test("a runtime's options variable injects only with options that load code", () => {
+    expect(names("NODE_OPTIONS=--max-old-space-size=4096 npm run build")).not.toContain("environment.inject");
+    for (const line of [
+      'NODE_OPTIONS="--require ./x.js" npm test',
+      "env NODE_OPTIONS=-r./evil.js node a.js",
+      "NODE_OPTIONS=--import=tsx node a.ts",
+      "NODE_OPTIONS=$X npm test",
+      "export NODE_OPTIONS='--loader ./l.mjs'",
+      "PERL5OPT=-Mevil perl x.pl",
+    ])
+      expect(names(line), line).toContain("environment.inject");
+  });
+
   test("the toolchain is known: test runners, linters and builds run the project's code", () => {
     for (const line of ["pytest -x", "ruff check .", "eslint src", "cargo test", "go test ./...", "mypy src"])
       expect(resolveCommand(line, { cwd: REPO, home: "/home/me" }).unknown).toEqual([]);

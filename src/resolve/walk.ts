@@ -54,7 +54,7 @@ export class Walker implements Engine {
     const scope = this.deeper(from.scope);
     if (!scope) return;
     // It runs in a shell of its own: its `cd` and functions stay in it; its text is not what the agent typed.
-    this.script(this.parse(text).script, { ...scope, ...(cwd ? { cwd } : {}), functions: new Set() });
+    this.script(this.parse(text).script, { ...scope, ...(cwd ? { cwd } : {}), functions: new Set(), declared: true });
   }
 
   /** Resolves an argv directly (an interceptor's exact argv). */
@@ -140,8 +140,9 @@ export class Walker implements Engine {
   private assignment(w: Word, scope: Scope): void {
     const e = expandWord(w, scope);
     this.subs(e.subs, scope);
-    const name = e.arg.text.slice(0, e.arg.text.indexOf("=")).replace(/\+$/, "");
-    const why = injectionVar(name);
+    const eq = e.arg.text.indexOf("=");
+    const name = e.arg.text.slice(0, eq).replace(/\+$/, "");
+    const why = injectionVar(name, e.arg.static ? e.arg.text.slice(eq + 1) : undefined);
     if (why) this.out.add({ name: "environment.inject", class: "unknown", targets: [name] });
   }
 

@@ -117,7 +117,9 @@ const trap: Handler = (call) => {
 const declare: Handler = (call) => {
   for (const a of call.args.slice(1)) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a.text);
-    if (m?.[1] && injectionVar(m[1])) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+    const value = a.static ? a.text.slice(m?.[0].length ?? 0) : undefined;
+    if (m?.[1] && injectionVar(m[1], value))
+      call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
   }
 };
 

@@ -35,7 +35,9 @@ function stripAssignments(call: Call, args: readonly Arg[]): readonly Arg[] {
   for (; i < args.length; i++) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(args[i]?.text ?? "");
     if (!m?.[1]) break;
-    if (injectionVar(m[1])) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+    const a = args[i];
+    const value = a?.static ? a.text.slice(m[0].length) : undefined;
+    if (injectionVar(m[1], value)) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
   }
   return args.slice(i);
 }
