@@ -98,6 +98,11 @@ const pip: Handler = (call) => {
   if (verb === "install" || verb === "download" || verb === "wheel") pipInstall(call, rest);
 };
 
+/** A Python package run in a throwaway environment: fetched, unless the project declares it (or it is a URL). */
+function fetchedUnlessDeclared(call: Call, a: Arg): void {
+  if (!a.static || isRemoteRequirement(a.text) || !declares(call.scope.project, a.text)) emitFetched(call, a.text);
+}
+
 const UVX: OptSpec = {
   flags: "qv",
   values: "p",
@@ -112,8 +117,7 @@ function runThrowaway(call: Call, args: readonly Arg[], spec: OptSpec = UVX): vo
   const [pkg, ...rest] = p.operands;
   const from = optValue(p, "--from", "--spec");
   const sources = [...(from ? [from] : pkg ? [pkg] : []), ...optValues(p, "--with")];
-  for (const s of sources)
-    if (!s.static || isRemoteRequirement(s.text) || !declares(call.scope.project, s.text)) emitFetched(call, s.text);
+  for (const s of sources) fetchedUnlessDeclared(call, s);
   if (pkg?.static) call.engine.run([{ ...pkg, text: pkg.text.replace(/[@=<>~].*$/, "") }, ...rest], call);
 }
 
@@ -141,8 +145,7 @@ const uv: Handler = (call) => {
   }
   if (verb === "run") {
     const p = parseOpts(rest, UV_RUN);
-    for (const w of optValues(p, "--with"))
-      if (!w.static || isRemoteRequirement(w.text) || !declares(call.scope.project, w.text)) emitFetched(call, w.text);
+    for (const w of optValues(p, "--with")) fetchedUnlessDeclared(call, w);
     const [first] = p.operands;
     if (first && isRemote(first.text)) return emitFetched(call, first.text);
     runRest(call, p.operands);
