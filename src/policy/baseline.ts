@@ -500,7 +500,7 @@ function localLoop(by: string): RuleSpec[] {
     {
       name: "inline-code-allowed",
       description: `one-liners and repository scripts whose code memnox read, ${by}`,
-      match: { actions: ["*.eval", "*.run"], classes: ["read", "write"] },
+      match: { actions: ["*.eval"], classes: ["read", "write"] },
       decision: { effect: "allow", reason: LOCAL_LOOP.inline },
     },
     {
