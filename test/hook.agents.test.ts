@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FailurePosture } from "../src/gate/posture.ts";
+import type { GateAnswer } from "../src/gate/types.ts";
 import { handleHook } from "../src/seams/hook/handle.ts";
 import { noticeFile } from "../src/seams/hook/notice.ts";
 import { answerProblems } from "./support/agent-schemas.ts";
@@ -15,7 +16,12 @@ const ENFORCE: FailurePosture = { mode: "enforce", failOpen: false, stopped: fal
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
 
-async function hook(agent: string, event: string, payload: unknown, answers = [{ eventId: "evt_1" }]) {
+async function hook(
+  agent: string,
+  event: string,
+  payload: unknown,
+  answers: readonly Partial<GateAnswer>[] = [{ eventId: "evt_1" }],
+) {
   const gate = scriptedGate({ answers });
   const { ctx, io } = testContext(home, { args: [agent, event], stdin: JSON.stringify(payload) });
   const code = await handleHook(ctx, { gate: () => gate, posture: async () => ENFORCE });
