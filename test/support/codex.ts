@@ -2,7 +2,7 @@
 // through a custom provider, whole `codex exec` sessions in a temporary HOME, and `codex app-server`'s `hooks/list`
 // (what Codex's /hooks shows: each hook's key, current hash and trust status). Facts in
 // ../shared/research/real-clients-offline.md.
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../src/ports/index.ts";
 import { hermeticEnv } from "./home.ts";
@@ -105,11 +105,18 @@ function events(turn: CodexTurn, n: number): string {
   return out + ev("response.completed", { response: { id, status: "completed", output: [item], usage } });
 }
 
-/** `$CODEX_HOME/config.toml` pointing Codex at `url` (its own file: setup adds to it, the test appends trust). */
+/**
+ * `$CODEX_HOME/config.toml` pointing Codex at `url`; a file already there (setup added to it, trust was recorded)
+ * only has its provider's base_url changed.
+ */
 export function codexConfig(home: string, url: string): string {
   const dir = join(home, ".codex");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "config.toml");
+  if (existsSync(file) && readFileSync(file, "utf8").includes("[model_providers.mock]")) {
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^base_url = ".*"$/m, `base_url = "${url}"`));
+    return file;
+  }
   writeFileSync(
     file,
     [
@@ -199,9 +206,21 @@ export async function listHooks(home: string, cwd: string): Promise<ListedHook[]
   }
 }
 
-/** What a person does in /hooks: each listed hook's current hash recorded as trusted in config.toml. */
+/** What a person does in /hooks: each listed hook's current hash recorded as trusted in config.toml (once per key). */
 export function trustAsCodexDoes(home: string, hooks: readonly ListedHook[]): void {
   const file = join(home, ".codex", "config.toml");
-  const lines = hooks.map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = "${h.currentHash}"\n`);
-  appendFileSync(file, lines.join(""));
+  let text = readFileSync(file, "utf8");
+  for (const h of hooks) {
+    const header = `[hooks.state.${JSON.stringify(h.key)}]`;
+    text = text.replace(new RegExp(`\\n?${escapeRegExp(header)}\\ntrusted_hash = "[^"]*"\\n`, "g"), "\n");
+  }
+  writeFileSync(file, text);
+  appendFileSync(
+    file,
+    hooks.map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = "${h.currentHash}"\n`).join(""),
+  );
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
