@@ -96,7 +96,8 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       boundary,
     }),
   );
-  if (clearing && session) {
+  // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
+  if (clearing && session && !req.walled) {
     const until = new Date(clearing.until).toISOString();
     deps.clearCalls(
       session,

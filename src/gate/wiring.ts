@@ -87,7 +87,12 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
     clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
     clearCalls: (session, calls, now) => {
-      if (!sink.dry) clearCalls(paths.pending, session, calls, now);
+      if (sink.dry) return;
+      try {
+        clearCalls(paths.pending, session, calls, now);
+      } catch {
+        // A mark that cannot be kept only means the next seam asks again.
+      }
     },
     handedDown: (token, cwd, now) => {
       const h = sink.dry ? undefined : handedDown(paths.pending, token, now);
