@@ -114,7 +114,7 @@ export async function checkWords(seg: Segment, opts: CheckOptions = {}): Promise
     const takes =
       positionals === 0 ? "takes no argument" : `takes ${positionals} argument${positionals > 1 ? "s" : ""}`;
     const asFlag = nearest(`--${word}`, suggestible(flags));
-    throw usageError("unexpected_argument", `\`${command}\` ${takes}; \`${word}\` was given`, seg.trail, asFlag);
+    throw usageError("unexpected_argument", `${command} ${takes}; \`${word}\` was given`, seg.trail, asFlag);
   };
   for (let i = 0; i < seg.words.length; i++) {
     const word = seg.words[i] ?? "";
@@ -134,7 +134,7 @@ export async function checkWords(seg: Segment, opts: CheckOptions = {}): Promise
     if (!flag) {
       throw usageError(
         "unknown_flag",
-        `unknown flag \`${spelled}\` for \`${command}\``,
+        `unknown flag \`${spelled}\` for ${command}`,
         seg.trail,
         nearest(spelled, suggestible(flags)),
       );
@@ -147,7 +147,7 @@ export async function checkWords(seg: Segment, opts: CheckOptions = {}): Promise
       continue;
     }
     if (spelled.startsWith("--no-")) {
-      throw usageError("unknown_flag", `\`${spelled}\` is not a switch for \`${command}\``, seg.trail);
+      throw usageError("unknown_flag", `\`${spelled}\` is not a switch for ${command}`, seg.trail);
     }
     let v = inline;
     if (v === undefined) {
@@ -181,7 +181,7 @@ export function unknownSubcommand(word: string, trail: readonly string[], names:
   const top = trail.length === 1;
   return new MemnoxError(
     "unknown_command",
-    `unknown command \`${word}\`${top ? "" : ` for \`${trail.join(" ")}\``}`,
+    `unknown command \`${word}\`${top ? "" : ` for ${trail.join(" ")}`}`,
     `${near ? `did you mean \`${near}\`? ` : ""}${top ? "memnox help --all lists every command" : `one of ${names.join(", ")}`}`,
   );
 }
