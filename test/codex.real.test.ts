@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexConfig, listHooks, runCodex, scriptedResponses, trustAsCodexDoes } from "./support/codex.ts";
-import { fakeHome, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { fakeHome, runBinary } from "./support/index.ts";
+import { repoWithOrigin } from "./support/origin.ts";
 
 const home = fakeHome();
-const origin = tempDir("memnox-codex-origin");
-const repo = gitRepo({ "README.md": "one\n" });
-const originHead = () => Bun.spawnSync(["git", "-C", origin.path, "rev-parse", "main"]).stdout.toString().trim();
+const wired = repoWithOrigin();
+const { repo, originHead } = wired;
 
 interface Row {
   id: string;
@@ -36,9 +36,6 @@ const PERSON_PATH = process.env.PATH ?? "";
 
 beforeAll(async () => {
   codexConfig(home.home, "http://127.0.0.1:9/v1");
-  Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", origin.path]);
-  repo.git("remote", "add", "origin", origin.path);
-  repo.git("push", "-q", "origin", "main");
   const setup = await runBinary("memnox", ["setup", "--yes", "--enforce"], {
     env: home.env({ PATH: PERSON_PATH }),
     cwd: repo.path,
@@ -48,7 +45,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const d of [home, origin, repo]) d[Symbol.dispose]();
+  home[Symbol.dispose]();
+  wired[Symbol.dispose]();
 });
 
 describe("codex 0.171 under memnox setup, enforce", () => {

@@ -7,12 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { daemonClient } from "../src/gate/remote/client.ts";
 import { type RunningDaemon, startDaemon } from "./support/daemon.ts";
-import { compiledBinary, fakeHome, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { compiledBinary, fakeHome, runBinary } from "./support/index.ts";
+import { repoWithOrigin } from "./support/origin.ts";
 import { whenChanged } from "./support/wait.ts";
 
 const home = fakeHome();
-const origin = tempDir("memnox-origin");
-const repo = gitRepo({ "README.md": "one\n" });
+const wired = repoWithOrigin();
+const { repo, originHead } = wired;
 const pending = join(home.memnoxHome, "pending");
 let bin = "";
 let git = "";
@@ -32,7 +33,6 @@ function machineRules(...rules: string[]): void {
   writeFileSync(join(home.memnoxHome, "machine.policies.toml"), `version = 1\n${rules.join("")}`);
 }
 
-const originHead = () => Bun.spawnSync(["git", "-C", origin.path, "rev-parse", "main"]).stdout.toString().trim();
 const localHead = () => repo.git("rev-parse", "main").trim();
 
 interface HoldFile {
@@ -70,13 +70,11 @@ beforeAll(async () => {
   mkdirSync(join(home.memnoxHome, "bin"), { recursive: true });
   symlinkSync(bin, join(home.memnoxHome, "bin", "git"));
   writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
-  Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", origin.path]);
-  repo.git("remote", "add", "origin", origin.path);
-  repo.git("push", "-q", "origin", "main");
 });
 
 afterAll(() => {
-  for (const d of [home, origin, repo]) d[Symbol.dispose]();
+  home[Symbol.dispose]();
+  wired[Symbol.dispose]();
 });
 
 describe("one hold per call per session", () => {

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { geminiSettings, runGemini, scriptedGemini } from "../support/gemini.ts";
-import { fakeHome, gitRepo, runBinary, tempDir } from "../support/index.ts";
+import { fakeHome, runBinary } from "../support/index.ts";
+import { repoWithOrigin } from "../support/origin.ts";
 
 const home = fakeHome();
-const origin = tempDir("memnox-gemini-origin");
-const repo = gitRepo({ "README.md": "one\n" });
-const originHead = () => Bun.spawnSync(["git", "-C", origin.path, "rev-parse", "main"]).stdout.toString().trim();
+const wired = repoWithOrigin();
+const { repo, originHead } = wired;
 const PERSON_PATH = process.env.PATH ?? "";
 
 interface Row {
@@ -27,9 +27,6 @@ interface Row {
 
 beforeAll(async () => {
   geminiSettings(home.home);
-  Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", origin.path]);
-  repo.git("remote", "add", "origin", origin.path);
-  repo.git("push", "-q", "origin", "main");
   const setup = await runBinary("memnox", ["setup", "--yes", "--enforce"], {
     env: home.env({ PATH: PERSON_PATH }),
     cwd: repo.path,
@@ -39,7 +36,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const d of [home, origin, repo]) d[Symbol.dispose]();
+  home[Symbol.dispose]();
+  wired[Symbol.dispose]();
 });
 
 describe("gemini-cli 0.61 under memnox setup, enforce", () => {

@@ -5,6 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../src/ports/index.ts";
+import { runProcess } from "./binary.ts";
 import { hermeticEnv } from "./home.ts";
 
 export const CODEX = join(import.meta.dir, "..", "..", "node_modules", ".bin", "codex");
@@ -141,23 +142,11 @@ export interface CodexRun {
 }
 
 /** One whole `codex exec` session in `cwd`, hooks trusted only as Codex trusts them (no bypass flag). */
-export async function runCodex(home: string, cwd: string, prompt: string, env: Env = {}): Promise<CodexRun> {
-  const child = Bun.spawn(
-    [CODEX, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", prompt],
-    {
-      cwd,
-      env: hermeticEnv({ HOME: home, CODEX_HOME: join(home, ".codex"), MOCK_API_KEY: "x", ...env }),
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-  );
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
+export function runCodex(home: string, cwd: string, prompt: string, env: Env = {}): Promise<CodexRun> {
+  return runProcess([CODEX, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", prompt], {
+    cwd,
+    env: hermeticEnv({ HOME: home, CODEX_HOME: join(home, ".codex"), MOCK_API_KEY: "x", ...env }),
+  });
 }
 
 export interface ListedHook {

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../src/ports/index.ts";
+import { runProcess } from "./binary.ts";
 import { hermeticEnv } from "./home.ts";
 
 export const GEMINI = join(import.meta.dir, "..", "..", "node_modules", ".bin", "gemini");
@@ -108,18 +109,10 @@ export async function runGemini(
   prompt: string,
   env: Env = {},
 ): Promise<GeminiRun> {
-  const child = Bun.spawn([GEMINI, "-p", prompt, "--yolo", "--skip-trust", "-o", "json"], {
+  const { code, stdout, stderr } = await runProcess([GEMINI, "-p", prompt, "--yolo", "--skip-trust", "-o", "json"], {
     cwd,
     env: hermeticEnv({ HOME: home, GEMINI_API_KEY: "x", GOOGLE_GEMINI_BASE_URL: url, ...env }),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
   let result: GeminiRun["result"] = {};
   try {
     result = JSON.parse(stdout) as GeminiRun["result"];
