@@ -116,6 +116,7 @@ export const protectWith =
           description: "write the kernel guard: what the rules deny reading stays unreadable to what a seam starts",
         },
         "revert-os-guard": { type: "boolean", description: "take the kernel guard off" },
+        interactive: { type: "boolean", description: "walk each domain and choose (not built yet)" },
         "from-usage": {
           type: "string",
           valueHint: "window",
