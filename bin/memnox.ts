@@ -2,6 +2,7 @@
 // The only entry: read argv, environment and clock once, wire the real adapters, route, lazy-load one face.
 import { bunGit, bunProc, desktopNotify, ownGit, processStdio } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
+import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
 import type { Context } from "../src/ports/context.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
 import { type Face, type Route, route } from "./route.ts";
@@ -66,7 +67,9 @@ async function main(): Promise<number> {
     const face = await FACES[r.face](r.args);
     return await face(ctx);
   } catch (e) {
-    io.err(`memnox: ${describeError(e)}\n`);
+    const words = `memnox: ${describeError(e)}\n`;
+    // A message can carry what it quotes (an id, a path); only a terminal that wants colour gets escape codes.
+    io.err(colourAllowed(io.stderrIsTTY, process.env) ? words : withoutEscapes(words));
     return isMemnoxError(e) ? e.exitCode : 70;
   }
 }

@@ -30,7 +30,11 @@ export const TOOLS = "^(Bash|apply_patch|mcp__.*)$";
 const str = v.optional(v.string());
 const Common = v.looseObject({ session_id: str, cwd: str, turn_id: str });
 const Tool = v.looseObject({ ...Common.entries, tool_name: v.string(), tool_input: v.unknown(), tool_use_id: str });
-const Done = v.looseObject({ ...Tool.entries, tool_response: v.optional(v.unknown()) });
+const Done = v.looseObject({
+  ...Tool.entries,
+  tool_response: v.optional(v.unknown()),
+  transcript_path: v.optional(v.nullable(v.string())),
+});
 const Prompt = v.looseObject({ ...Common.entries, prompt: v.string() });
 const ShellInput = v.looseObject({ command: v.union([v.string(), v.array(v.string())]) });
 
@@ -81,6 +85,7 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
       const p = read(Done, payload, "codex PostToolUse payload");
       if (!p.tool_use_id) return { kind: "ignore", why: "no tool_use_id to link the outcome to" };
       const b = base(p, pc);
+      // 0.171 hands a shell call's output as a plain string with no exit code: the session transcript has it.
       const exitCode = exitCodeOf(p.tool_response);
       return {
         ...b,
@@ -89,6 +94,9 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
         calls: [],
         failed: exitCode !== undefined && exitCode !== 0,
         ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(exitCode === undefined && p.transcript_path
+          ? { outcomeIn: { transcript: p.transcript_path, callId: p.tool_use_id } }
+          : {}),
       };
     }
     case "SessionStart":
@@ -109,6 +117,37 @@ function exitCodeOf(response: unknown): number | undefined {
   if (typeof response !== "object" || response === null) return undefined;
   const r = response as Record<string, unknown>;
   return num(r.exit_code) ?? num(r.exitCode);
+}
+
+/**
+ * A call's exit code from Codex's rollout transcript: the `item_completed` event of the command execution with that
+ * id (`exit_code`, `duration`), or the older `exec_command_end` event; the newest line wins.
+ */
+export function codexOutcome(tail: string, callId: string): { exitCode: number; durationMs?: number } | undefined {
+  const lines = tail.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    if (!line.includes(callId) || !line.includes("exit_code")) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const payload = isObject(row) && isObject(row.payload) ? row.payload : undefined;
+    const item = payload && isObject(payload.item) ? payload.item : payload;
+    if (!item || (item.id !== callId && item.call_id !== callId)) continue;
+    const exitCode = num(item.exit_code);
+    if (exitCode === undefined) continue;
+    const d = isObject(item.duration) ? item.duration : undefined;
+    const ms = d ? (num(d.secs) ?? 0) * 1000 + Math.round((num(d.nanos) ?? 0) / 1e6) : undefined;
+    return { exitCode, ...(ms !== undefined ? { durationMs: ms } : {}) };
+  }
+  return undefined;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function json(value: unknown): HookReply {
@@ -136,6 +175,7 @@ export const codex: HookAdapter = {
   asksInSession: false,
   hearsContext: true,
   remindsAtCall: false,
+  outcomeFromTranscript: codexOutcome,
   decision,
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : ALLOW,

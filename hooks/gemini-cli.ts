@@ -117,22 +117,30 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
     }
     case "AfterTool": {
       const p = read(Done, payload, "gemini AfterTool payload");
-      const r = v.safeParse(v.looseObject({ error: v.optional(v.unknown()) }), p.tool_response);
-      const failed = r.success && r.output.error !== undefined && r.output.error !== null;
+      const r = v.safeParse(
+        v.looseObject({ error: v.optional(v.unknown()), llmContent: v.optional(v.unknown()) }),
+        p.tool_response,
+      );
+      const errored = r.success && r.output.error !== undefined && r.output.error !== null;
+      // Gemini reports a failed command's code only inside the text it hands the model: `Exit Code: 2`.
+      const shellCode =
+        p.tool_name === "run_shell_command" && r.success ? shellExitCode(r.output.llmContent) : undefined;
+      const exitCode = shellCode ?? (p.tool_name === "run_shell_command" ? (errored ? 1 : 0) : undefined);
       return {
         ...base(p, pc),
         kind: "tool-done",
-        callKey: inputKey(p.tool_name, p.tool_input),
+        // The input as the model wrote it: the line memnox put in front of the command is not part of the call.
+        callKey: inputKey(p.tool_name, withoutShellLine(p.tool_name, p.tool_input)),
         calls: [],
-        failed,
-        ...(p.tool_name === "run_shell_command" ? { exitCode: failed ? 1 : 0 } : {}),
+        failed: errored || (exitCode !== undefined && exitCode !== 0),
+        ...(exitCode !== undefined ? { exitCode } : {}),
       };
     }
     case "SessionStart":
       return { ...base(read(Common, payload, "gemini SessionStart payload"), pc), kind: "session-start" };
     case "BeforeAgent": {
       const p = read(Prompt, payload, "gemini BeforeAgent payload");
-      return { ...base(p, pc), kind: "prompt", prompt: p.prompt };
+      return { ...base(p, pc), kind: "prompt", prompt: personsWords(p.prompt) };
     }
     case "SessionEnd":
       return { ...base(read(Common, payload, "gemini SessionEnd payload"), pc), kind: "session-end" };
@@ -141,14 +149,77 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
   }
 }
 
+/**
+ * The prompt as the person wrote it: Gemini hands BeforeAgent its prompt with the SessionStart hook's context in
+ * front (`<hook_context>…</hook_context>`, its `<` and `>` escaped), and a reminder must not fire on memnox's own words.
+ */
+export function personsWords(prompt: string): string {
+  return prompt.replace(/<hook_context>[\s\S]*?<\/hook_context>\s*/g, "").trim();
+}
+
+/** `Exit Code: N` (or `Signal: N`, as a shell reports one) in the trailer Gemini writes after a command's output. */
+export function shellExitCode(llmContent: unknown): number | undefined {
+  if (typeof llmContent !== "string") return undefined;
+  const lines = llmContent.split("\n");
+  // Read from the end, past Gemini's own trailer lines only: the command's output above may say anything.
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = (lines[i] ?? "").trim();
+    const code = /^Exit Code: (\d+)$/.exec(line);
+    if (code) return Number(code[1]);
+    const signal = /^Signal: (\d+)$/.exec(line);
+    if (signal) return 128 + Number(signal[1]);
+    if (line === "" || line === "</untrusted_context>" || /^(Process Group PGID|Background PIDs|Error): /.test(line))
+      continue;
+    return 0;
+  }
+  return undefined;
+}
+
+const SHELL_LINE_MARK = "# memnox: this command meets the interceptors";
+
+/** The line memnox's hook puts in front of an allowed command: the interceptors first on PATH, the session's variables. */
+export function shellLine(bin: string, vars: Readonly<Record<string, string>>): string {
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const sets = Object.entries(vars).map(([k, val]) => `${k}=${q(val)}`);
+  return `export PATH=${q(bin)}:"$PATH" ${sets.join(" ")} ${SHELL_LINE_MARK}\n`;
+}
+
+function withoutShellLine(tool: string, input: unknown): unknown {
+  if (tool !== "run_shell_command" || typeof input !== "object" || input === null) return input;
+  const command = (input as Record<string, unknown>).command;
+  if (typeof command !== "string") return input;
+  const i = command.indexOf(`${SHELL_LINE_MARK}\n`);
+  return i < 0 ? input : { ...input, command: command.slice(i + SHELL_LINE_MARK.length + 1) };
+}
+
+/**
+ * Gemini escapes `<` and `>` in hook context (`<id>` reaches the model as `&lt;id&gt;`), so the words memnox hands
+ * it carry none: a placeholder reads as its name in capitals, any other bracket as a guillemet.
+ */
+export function contextWords(text: string): string {
+  return text
+    .replace(/<([a-z][\w-]*)>/gi, (_, name: string) => name.toUpperCase())
+    .replaceAll("<", "‹")
+    .replaceAll(">", "›");
+}
+
 function json(value: unknown): HookReply {
   return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
 }
 
 const ALLOW = json({});
 
-function decision(_event: string, verdict: ToolVerdict): HookReply {
-  return verdict.effect === "allow" ? ALLOW : json({ decision: "deny", reason: verdict.message });
+function decision(event: string, verdict: ToolVerdict): HookReply {
+  if (verdict.effect !== "allow") return json({ decision: "deny", reason: verdict.message });
+  if (!verdict.shell) return ALLOW;
+  const { command } = verdict.shell;
+  // Gemini's shell has no PATH or variables of its own to set: its hook rewrites the command, as Gemini lets it.
+  return json({
+    hookSpecificOutput: {
+      hookEventName: event,
+      tool_input: { command: `${shellLine(verdict.shell.bin, verdict.shell.vars)}${command}` },
+    },
+  });
 }
 
 export const geminiCli: HookAdapter = {
@@ -159,8 +230,9 @@ export const geminiCli: HookAdapter = {
   asksInSession: false,
   hearsContext: true,
   remindsAtCall: false,
+  shellEnvByHook: true,
   decision,
   context: (event, text) =>
-    text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : ALLOW,
+    text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: contextWords(text) } }) : ALLOW,
   neutral: () => ALLOW,
 };

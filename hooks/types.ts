@@ -44,6 +44,8 @@ export type HookEvent =
       readonly failed: boolean;
       readonly exitCode?: number;
       readonly durationMs?: number;
+      /** Where the agent wrote the outcome when its payload does not carry it (Codex's session transcript). */
+      readonly outcomeIn?: { readonly transcript: string; readonly callId: string };
     })
   | (Base & { readonly kind: "session-end"; readonly reason?: string })
   /** An event memnox does not act on, or a payload from another caller (Cursor running Claude Code's hooks). */
@@ -57,6 +59,17 @@ export interface ToolVerdict {
   readonly message: string;
   /** Beside an allow: the decision behind the rule, or what enforce would have done (advise). */
   readonly context?: string;
+  /**
+   * Beside an allowed shell command: what it should run with so the programs it starts meet the interceptors
+   * (their directory first on PATH) and their rows join this session. An agent that can set neither its shell's
+   * PATH nor its variables by itself (Gemini CLI) has its hook put them on the command.
+   */
+  readonly shell?: {
+    readonly bin: string;
+    readonly vars: Readonly<Record<string, string>>;
+    /** The command as the agent wrote it. */
+    readonly command: string;
+  };
 }
 
 /** Exactly what the hook process prints and how it exits. */
@@ -87,6 +100,13 @@ export interface HookAdapter {
   readonly hearsContext: boolean;
   /** Whether an allowed call may carry a reminder of the decision behind it. */
   readonly remindsAtCall: boolean;
+  /** The agent offers no way to set its shell's PATH and variables, so its hook puts them on each command it allows. */
+  readonly shellEnvByHook?: true;
+  /** The exit code and duration of `callId`, read from the tail of the agent's transcript (`outcomeIn`). */
+  outcomeFromTranscript?(
+    tail: string,
+    callId: string,
+  ): { readonly exitCode: number; readonly durationMs?: number } | undefined;
   decision(event: string, verdict: ToolVerdict): HookReply;
   /** Context at a session start or a prompt; `undefined` means there is nothing to say. */
   context(event: string, text: string | undefined): HookReply;

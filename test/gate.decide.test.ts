@@ -7,6 +7,7 @@ import type { Verdict } from "../src/core/verdict.ts";
 import { decide } from "../src/gate/decide.ts";
 import type { GateDeps, RuleSetView } from "../src/gate/deps.ts";
 import type { GateRequest } from "../src/gate/types.ts";
+import { handDown, handedDown } from "../src/state/cleared.ts";
 import { answerHold, claimGrant, createHold } from "../src/state/pending.ts";
 import { tempDir } from "./support/fs.ts";
 import { recordingDeps, UNGOVERNED } from "./support/gate-deps.ts";
@@ -207,6 +208,60 @@ describe("decide", () => {
     expect(retry.reason).toContain("approved by sam");
     const again = await decide(req({ command: "git push origin main" }), d);
     expect(again.effect).toBe("ask");
+  });
+
+  test("a call a person is asked about at one seam passes the next seam in that session only, and not its own", async () => {
+    const pending = dir.join("pending-cleared");
+    const d = deps({
+      pending,
+      actions: [act("shell.execute", "unknown", ["curl x"]), act("http.request", "communication", ["api.example.com"])],
+      rules: rulesBy({ "http.request": { effect: "ask" } }),
+    });
+    // The agent's own prompt asks (canAsk): the call runs only after the person's yes.
+    const atHook = await decide(req({ surface: "hook", command: "curl x", canAsk: true, session: "s1" }), d);
+    expect(atHook.effect).toBe("ask");
+    const egress = { surface: "egress" as const, action: act("http.request", "communication", ["api.example.com"]) };
+    const through = await decide(req({ ...egress, session: "s1" }), d);
+    expect(through.effect).toBe("allow");
+    expect(through.reason).toContain("already let through at the hook for this session");
+    expect(through.holdId).toBeUndefined();
+    // Another session, and the same seam again, are asked as before.
+    expect((await decide(req({ ...egress, session: "s2" }), d)).holdId).toMatch(/^a_/);
+    expect((await decide(req({ surface: "hook", command: "curl x", canAsk: false, session: "s1" }), d)).effect).toBe(
+      "ask",
+    );
+    // Past the life of the answer it came from, the mark is gone.
+    const later = { ...d, now: () => ({ epochMs: NOW + d.holdTtlMs + 1, utcOffsetMinutes: 0 }) };
+    expect((await decide(req({ ...egress, session: "s1" }), later)).effect).toBe("ask");
+  });
+
+  test("what an interceptor hands down passes its own repository's pre-push for those actions only", async () => {
+    const pending = dir.join("pending-handed");
+    const token = handDown(
+      pending,
+      {
+        actions: ["git.push"],
+        root: "/repo",
+        surface: "interceptor",
+        by: "a person",
+        until: new Date(NOW + 60_000).toISOString(),
+      },
+      NOW,
+    );
+    const rules = rulesBy({ "git.push": { effect: "ask" }, "git.push-force": { effect: "ask" } });
+    const push = deps({ pending, rules, actions: [act("git.push", "communication", ["origin", "main"])] });
+    const hook = { surface: "git" as const, argv: ["git", "push", "origin", "main"], handedDown: token };
+    const ok = await decide(req({ ...hook, cwd: "/repo" }), {
+      ...push,
+      handedDown: (t, cwd, now) => (cwd.startsWith("/repo") ? handedDown(pending, t, now) : undefined),
+    });
+    expect(ok.effect).toBe("allow");
+    expect(ok.reason).toContain("already let through at the interceptor");
+    // A refspec that turned it into a force push is not what was let through: asked as ever.
+    const forced = deps({ pending, rules, actions: [act("git.push-force", "destructive", ["origin", "main"])] });
+    expect((await decide(req({ ...hook, cwd: "/repo" }), forced)).effect).toBe("ask");
+    // A token nobody handed down is nothing.
+    expect((await decide(req({ ...hook, handedDown: `mxr_${"0".repeat(32)}` }), push)).effect).toBe("ask");
   });
 
   test("a grant never overrides a deny, and stays unspent", async () => {

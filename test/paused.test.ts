@@ -31,7 +31,7 @@ const push = { surface: "shell" as const, command: "git push origin main", cwd: 
 
 test("nothing held: paused says so, resume has nothing to lift", async () => {
   expect((await cli(["paused"])).out).toContain("no session is held");
-  await expect(cli(["resume", "--by", "sam"])).rejects.toThrow(/no session is wary or paused/);
+  await expect(cli(["resume", "--by", "sam"])).rejects.toThrow(/no session is held: none is wary or paused/);
 });
 
 test("a wary session asks before pushing; paused says why; resume --by lifts it and the push is ruled by the rules again", async () => {
@@ -63,7 +63,9 @@ test("a wary session asks before pushing; paused says why; resume --by lifts it 
   expect(json.sessions[0].held.map((h: { action: string }) => h.action).sort()).toEqual(["git.push", "mcp.web.post"]);
 
   await expect(cli(["resume", "ses_wary"])).rejects.toThrow(/needs --by <name>/);
-  await expect(cli(["resume", "--by", "sam", "ses_nope"])).rejects.toThrow(/session `ses_nope` is wary or paused/);
+  await expect(cli(["resume", "--by", "sam", "ses_nope"])).rejects.toThrow(
+    /session `ses_nope` is not held: it is neither wary nor paused/,
+  );
   const r = await cli(["resume", "--by", "sam", "ses_w"], NOW + 120_000);
   expect(r.out).toContain("ses_wary carries on: wary lifted by sam");
   expect(r.out).toContain("2 call(s) of it still wait for a person");

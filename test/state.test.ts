@@ -97,6 +97,19 @@ describe("pending holds", () => {
     expect(listHolds(d)).toHaveLength(1);
   });
 
+  test("one hold per call per session: another session's same call waits on its own, and never spends this one", () => {
+    const d = dir.join("p1s");
+    const a = createHold(d, { ...base, session: "s1", nowMs: T0 });
+    const again = createHold(d, { ...base, session: "s1", nowMs: T0 + 1 });
+    const b = createHold(d, { ...base, session: "s2", nowMs: T0 + 2 });
+    expect(again.id).toBe(a.id);
+    expect(b.id).not.toBe(a.id);
+    answerHold(d, a.id, { by: "sam", grant: true, nowMs: T0 + 3 });
+    expect(claimGrant(d, a.fingerprint, "s2", T0 + 4)).toBeUndefined();
+    expect(claimGrant(d, a.fingerprint, "s1", T0 + 4)?.id).toBe(a.id);
+    expect(readHold(d, b.id)?.status).toBe("waiting");
+  });
+
   test("first answer wins and the loser is told what happened", () => {
     const d = dir.join("p2");
     const h = createHold(d, { ...base, nowMs: T0 });

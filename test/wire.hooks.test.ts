@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AGENTS, type AgentName } from "../hooks/types.ts";
 import { parseDocument } from "../src/wire/edit/document.ts";
+import { codexTrust } from "../src/wire/hooks/codex-trust.ts";
 import { agentHookState, installAgentHook, removeAgentHook } from "../src/wire/hooks/install.ts";
 import { hookTarget } from "../src/wire/hooks/targets.ts";
 import { type FakeHome, fakeHome, fixtureTree, lineDiff, testContext } from "./support/index.ts";
@@ -154,26 +155,33 @@ describe("whether the agent runs it", () => {
     expect(agentHookState(ctx, "claude-code").trust).toMatchObject({ active: false, step: "remove `disableAllHooks`" });
   });
 
-  test("Codex: skipped until a person trusts it in /hooks (its record in config.toml)", () => {
+  test("Codex: skipped until a person trusts each entry in /hooks, and again once an entry changes", () => {
     using home = agentHome("codex");
     const { ctx } = testContext(home);
     const r = installAgentHook(ctx, "codex");
     expect(r.trust).toMatchObject({ active: false, step: "run `codex`, type /hooks and trust memnox's hooks" });
     const file = home.join(HOOK_FILES.codex);
-    const doc = parseDocument("json", readFileSync(file, "utf8")) as { hooks: Record<string, unknown[]> };
-    const snake = (e: string) => e.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
-    const state = Object.entries(doc.hooks).flatMap(([event, list]) =>
-      list.flatMap((item, i) =>
-        JSON.stringify(item).includes("hook codex")
-          ? [`[hooks.state."${file}:${snake(event)}:${i}:0"]\ntrusted_hash = "sha256:00"\n`]
-          : [],
-      ),
-    );
-    writeFileSync(
-      home.join(".codex/config.toml"),
-      `${readFileSync(home.join(".codex/config.toml"), "utf8")}\n${state.join("\n")}`,
-    );
+    const config = home.join(".codex/config.toml");
+    const before = readFileSync(config, "utf8");
+    const trustAs = (hash: (h: { currentHash: string }) => string) => {
+      const doc = parseDocument("json", readFileSync(file, "utf8"));
+      const state = codexTrust(file, doc, {}, () => true).map(
+        (h) => `[hooks.state."${h.key}"]\ntrusted_hash = "${hash(h)}"\n`,
+      );
+      writeFileSync(config, `${before}\n${state.join("\n")}`);
+    };
+    // A record that does not carry the entry's own hash is not trust: Codex reports the entry modified.
+    trustAs(() => "sha256:00");
+    expect(agentHookState(ctx, "codex").trust).toMatchObject({ active: false });
+    expect(agentHookState(ctx, "codex").trust?.words).toContain("modified, not active");
+    trustAs((h) => h.currentHash);
     expect(agentHookState(ctx, "codex").trust?.active).toBe(true);
+    // One field of one trusted entry changed (a timeout 30 -> 31): Codex skips it, and so the report says.
+    writeFileSync(file, readFileSync(file, "utf8").replace('"timeout": 30', '"timeout": 31'));
+    const changed = agentHookState(ctx, "codex").trust;
+    expect(changed?.active).toBe(false);
+    expect(changed?.words).toContain("modified, not active: memnox's PreToolUse entry differs");
+    expect(changed?.step).toContain("memnox setup");
   });
 
   test("Gemini CLI: active unless hooks are switched off or memnox is disabled by name", () => {

@@ -1,6 +1,16 @@
 // One error class with string codes; each face catches it once and maps it to an exit code or a protocol answer.
 export type ErrorCode =
   | "usage"
+  /** The bad-input class every command shares (the CLI's contract): each exits 2. */
+  | "unknown_command"
+  | "unknown_flag"
+  | "unexpected_argument"
+  | "missing_value"
+  | "invalid_value"
+  /** A program `memnox run` was asked to start that is not there (exit 127, as a shell says it). */
+  | "command_not_found"
+  /** …and one that is there but cannot be executed (exit 126). */
+  | "not_executable"
   | "not_built"
   | "policy_parse"
   | "policy_invalid"
@@ -18,6 +28,13 @@ export type ErrorCode =
 
 const EXIT: Record<ErrorCode, number> = {
   usage: 2,
+  unknown_command: 2,
+  unknown_flag: 2,
+  unexpected_argument: 2,
+  missing_value: 2,
+  invalid_value: 2,
+  command_not_found: 127,
+  not_executable: 126,
   not_built: 2,
   policy_parse: 1,
   policy_invalid: 1,

@@ -6,6 +6,7 @@ import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
+import { handDown, unclearDecision } from "../state/cleared.ts";
 import { readConfig } from "../state/config.ts";
 import { personName } from "../state/identity.ts";
 import { addFact } from "../state/overlays.ts";
@@ -25,6 +26,7 @@ import { gateDeps, HOLD_TTL_MS } from "./wiring.ts";
 export { type DepsSink, gateDeps, type LoadingGateDeps } from "./wiring.ts";
 
 const WARY_MS = 30 * 60_000;
+const HANDED_DOWN_MS = 10 * 60_000;
 
 interface Decided {
   readonly surface: Surface;
@@ -119,6 +121,23 @@ export function createGate(ctx: Context): GateServices {
       if (signal?.aborted) return "unattended";
       return awaitHold(paths.pending, id, ctx.clock, signal);
     },
+    handDown(answer, cwd) {
+      const actions = answer.actions.filter((a) => a.name !== "shell.execute").map((a) => a.name);
+      if (actions.length === 0) return undefined;
+      const now = ctx.clock.now();
+      return handDown(
+        paths.pending,
+        {
+          actions,
+          root: repoRoot(realOr(cwd)) ?? realOr(cwd),
+          surface: "interceptor",
+          by: answer.holdId ?? "a person at the terminal",
+          // One call's life: long enough for the push it starts, never a standing pass.
+          until: new Date(now + HANDED_DOWN_MS).toISOString(),
+        },
+        now,
+      );
+    },
     async recordOutcome(id, outcome) {
       const p = decided.get(id);
       await write(
@@ -141,6 +160,7 @@ export function createGate(ctx: Context): GateServices {
       const by = personName(ctx.env);
       const session = request.session ?? caller.session;
       const agent = request.agent ?? caller.agent;
+      if (!reply.grant && session && answer.eventId) unclearDecision(paths.pending, session, answer.eventId);
       if (reply.grant && reply.scope === "session" && answer.decided) {
         // A session grant is a hold answered at once for the session, so later calls claim it by fingerprint.
         const hold = createHold(paths.pending, {

@@ -7,7 +7,7 @@ import type { PolicyRequest, StateFact } from "../core/request.ts";
 import { assess } from "./assess.ts";
 import type { Boundary } from "./boundary.ts";
 import type { Combined } from "./combine.ts";
-import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
+import type { ClearedKey, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
 export async function decide(req: GateRequest, given: GateDeps): Promise<GateAnswer> {
@@ -47,12 +47,31 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   // The environment that decided: a grant given for production is not spent on staging's question.
   const environment = assessed.deciding.environment;
   const parts = { agent, action: deciding.name, target, environment };
+  // Until when, and on whose word, what this call does may pass the next seam it meets without asking again.
+  let clearing: { until: number; by: string } | undefined;
   if (effect === "ask") {
     const grant = deps.claimGrant(parts, session, at.epochMs);
+    const mark = grant || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
+    // Only another seam honours the mark: at its own seam a once-grant stays spent by one use.
+    const passed = mark && mark.surface !== req.surface ? mark : undefined;
+    const above = grant || passed || !req.handedDown ? undefined : deps.handedDown(req.handedDown, req.cwd, at.epochMs);
     if (grant) {
       effect = "allow";
       grantedBy = grant.grants.map((g) => g.by).join(", ");
       reason = `approved by ${grantedBy} (${grant.id}): ${because}`;
+      clearing = { until: Date.parse(grant.expiresAt), by: grant.id };
+    } else if (passed) {
+      effect = "allow";
+      reason = `already let through at the ${passed.surface} for this session (${passed.by}): ${because}`;
+    } else if (above?.actions.includes(deciding.name)) {
+      effect = "allow";
+      reason = `already let through at the ${above.surface} that started this (${above.by}): ${because}`;
+    } else if (req.canAsk) {
+      // The person is asked where the call is, and it runs only after their yes: the seams after this one honour it.
+      clearing = {
+        until: at.epochMs + deps.holdTtlMs,
+        by: req.surface === "hook" ? "the agent's own prompt" : "a terminal",
+      };
     }
   }
   if (effect === "ask" && !req.canAsk && req.walled) {
@@ -77,6 +96,25 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       boundary,
     }),
   );
+  // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
+  if (clearing && session && !req.walled) {
+    const until = new Date(clearing.until).toISOString();
+    deps.clearCalls(
+      session,
+      resolution.actions
+        .filter((a) => a.name !== "shell.execute")
+        .map((a) => ({
+          action: a.name,
+          target: grantTarget(a, req, deps),
+          ...(environment !== undefined ? { environment } : {}),
+          surface: req.surface,
+          by: clearing.by,
+          until,
+          ...(eventId ? { decisionEventId: eventId } : {}),
+        })),
+      at.epochMs,
+    );
+  }
   if (effect === "ask" && !req.canAsk) {
     const hold = deps.createHold({
       ...parts,
@@ -101,10 +139,15 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(combined.rule ? { rule: combined.rule } : {}),
     ...(eventId ? { eventId } : {}),
     ...(holdId ? { holdId } : {}),
+    ...(clearing && grantedBy && clearing.by.startsWith("a_") ? { granted: clearing.by } : {}),
     actions: resolution.actions,
     decided: { action: deciding.name, target, ...(environment !== undefined ? { environment } : {}) },
     stopped: false,
   };
+}
+
+function cleared(p: { action: string; target: string; environment: string | undefined }): ClearedKey {
+  return { action: p.action, target: p.target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
 }
 
 /** What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. */

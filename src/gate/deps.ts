@@ -4,11 +4,14 @@ import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Verdict } from "../core/verdict.ts";
 import type { Resolution } from "../resolve/types.ts";
+import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
+
+export type ClearedKey = Pick<ClearedCall, "action" | "target" | "environment">;
 
 export interface Instant {
   readonly epochMs: number;
@@ -63,6 +66,12 @@ export interface GateDeps {
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;
   claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** A call a person let through at another seam in this session, while that lasts. */
+  clearedCall(session: string, call: ClearedKey, nowMs: number): ClearedCall | undefined;
+  /** What the seam above handed down for this working directory, while it lasts. */
+  handedDown(token: string, cwd: string, nowMs: number): HandedDown | undefined;
+  /** What a call let through here also does, so the next seam it meets does not hold it again. */
+  clearCalls(session: string, calls: readonly ClearedCall[], nowMs: number): void;
   createHold(input: NewHold): Hold;
   /** Append one ledger row; never throws (a row that cannot be written is reported and counted). */
   record(event: EventInput): string | undefined;

@@ -23,6 +23,11 @@ export interface GateRequest {
    * an ask it cannot put to a person is refused with its reason instead of held.
    */
   readonly walled?: true;
+  /**
+   * What the seam that started this program handed down (MEMNOX_RULED): the actions a person let through there, so a
+   * pre-push hook under an interceptor that already asked does not ask again for the same push.
+   */
+  readonly handedDown?: string;
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**
@@ -43,6 +48,8 @@ export interface GateAnswer {
   readonly rule?: RuleRef;
   /** The decision row, so the outcome row can link to it. */
   readonly eventId?: string;
+  /** Set when a person's earlier grant (this hold id) let an ask through. */
+  readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
   /** The actions the request resolved to. */
@@ -78,6 +85,8 @@ export interface GateServices {
   readonly decide: Gate;
   /** Wait for a held call to be answered (`memnox approve`/`deny`) or to expire. */
   awaitHold(holdId: string, signal?: AbortSignal): Promise<HoldOutcome>;
+  /** A person let this call through here: a token for the program it starts, so the seams under it do not ask again. */
+  handDown?(answer: GateAnswer, cwd: string): string | undefined;
   /** Record the outcome of a decided call. */
   recordOutcome(decisionEventId: string, outcome: Outcome): Promise<void>;
   /** A person answered an ask where it was raised (a terminal, the agent's own prompt): recorded; a session grant is kept. */

@@ -8,6 +8,7 @@ import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import type { Resolution } from "../resolve/types.ts";
+import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
 import { type Config, readConfig } from "../state/config.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
@@ -54,7 +55,18 @@ export function fileReaders(paths: Paths): StateReaders {
 
 type StateDeps = Pick<
   GateDeps,
-  "settings" | "facts" | "stop" | "stale" | "claimGrant" | "createHold" | "record" | "digest" | "holdTtlMs"
+  | "settings"
+  | "facts"
+  | "stop"
+  | "stale"
+  | "claimGrant"
+  | "clearedCall"
+  | "clearCalls"
+  | "handedDown"
+  | "createHold"
+  | "record"
+  | "digest"
+  | "holdTtlMs"
 >;
 
 /** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
@@ -76,6 +88,19 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
     },
     claimGrant: (parts, session, now) =>
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
+    clearCalls: (session, calls, now) => {
+      if (sink.dry) return;
+      try {
+        clearCalls(paths.pending, session, calls, now);
+      } catch {
+        // A mark that cannot be kept only means the next seam asks again.
+      }
+    },
+    handedDown: (token, cwd, now) => {
+      const h = sink.dry ? undefined : handedDown(paths.pending, token, now);
+      return h && (cwd === h.root || cwd.startsWith(`${h.root}/`)) ? h : undefined;
+    },
     createHold: (input) => createHold(sink.dry ? `${paths.pending}/.dry` : paths.pending, input),
     record: (e) => sink.record(e),
     digest: (raw) => sink.digest(raw),

@@ -119,11 +119,15 @@ function liveHolds(dir: string, nowMs: number): Hold[] {
   });
 }
 
-/** A new hold, or the one already waiting for the same fingerprint (a retry must not pile up holds). */
+/**
+ * A new hold, or the one this session already waits on for the same fingerprint (a retry must not pile up holds).
+ * One hold per call per session: another session running the same command waits on a hold of its own, so an answer
+ * to one is never spent by the other.
+ */
 export function createHold(dir: string, input: NewHold): Hold {
   const fp = fingerprint(input);
   const waiting = liveHolds(dir, input.nowMs).find(
-    (h) => h.fingerprint === fp && effectiveStatus(h, input.nowMs) === "waiting",
+    (h) => h.fingerprint === fp && h.session === input.session && effectiveStatus(h, input.nowMs) === "waiting",
   );
   if (waiting) return waiting;
   const hold: Hold = {
@@ -184,10 +188,14 @@ export function answerHold(
   });
 }
 
-/** Spend a granted, unspent hold for this fingerprint; a session grant is reused, and with no session lapses at expiry. */
+/**
+ * Spend a granted, unspent hold for this fingerprint; a session grant is reused, and with no session lapses at
+ * expiry. A hold raised in a session is that session's: another session's call never spends it.
+ */
 export function claimGrant(dir: string, fp: string, session: string | undefined, nowMs: number): Hold | undefined {
   for (const h of listHolds(dir)) {
     if (h.fingerprint !== fp || h.status !== "granted" || h.spentAt) continue;
+    if (h.session !== undefined && h.session !== session) continue;
     const sessionGrant = h.grants.some((g) => g.scope === "session");
     if (sessionGrant) {
       if (h.session !== undefined ? h.session === session : Date.parse(h.expiresAt) > nowMs) return h;

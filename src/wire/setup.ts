@@ -6,6 +6,7 @@ import type { Mode } from "../core/effect.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
 import { readConfig, setSetting } from "../state/config.ts";
+import { type AgentShellReport, codexShellOn } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
 import {
   installDaemonService as installService,
@@ -51,6 +52,8 @@ export interface SetupOptions {
 export interface SetupReport {
   readonly interceptors: InterceptorReport;
   readonly hooks: readonly HookReport[];
+  /** Agents whose shell commands were put behind the interceptors by their own setting. */
+  readonly shells: readonly AgentShellReport[];
   /** Agents a person took memnox's hook out of: left out, with the command that puts it back. */
   readonly keptOut: readonly { readonly agent: AgentName; readonly fix: string }[];
   readonly mcp: McpReport | { readonly skipped: string };
@@ -86,6 +89,8 @@ export async function wireMachine(
     .map((a) => a.agent);
   const takenOut = new Set(before?.takenOut ?? []);
   const hooks = installed.filter((a) => !takenOut.has(a)).map((a) => installAgentHook(ctx, a));
+  // Codex's own setting; Gemini CLI's commands get the same through memnox's hook, which needs no file of its own.
+  const shells = hooks.some((h) => h.agent === "codex" && ok(h)) ? [codexShellOn(ctx)] : [];
   const keptOut = installed
     .filter((a) => takenOut.has(a))
     .map((agent) => ({ agent, fix: putBack(agent, ctx.paths.kept) }));
@@ -111,11 +116,12 @@ export async function wireMachine(
     before === undefined ||
     interceptors.added.length + interceptors.dropped.length > 0 ||
     hooks.some((h) => h.status === "added" || h.status === "repointed") ||
+    shells.some((sh) => sh.status === "added") ||
     ("files" in mcp && mcp.files.some((f) => f.status === "changed")) ||
     ("files" in session && session.files.some((s) => s.status === "added" || s.status === "updated")) ||
     rules.machine.added.length + rules.repository.added.length > 0 ||
     mode.changed;
-  return { interceptors, hooks, keptOut, mcp, session, rules, mode, daemon, kept, path, changed };
+  return { interceptors, hooks, shells, keptOut, mcp, session, rules, mode, daemon, kept, path, changed };
 }
 
 function setMode(ctx: Context, enforce: boolean): { mode: Mode; changed: boolean } {

@@ -6,6 +6,7 @@ import { basename, join, resolve } from "node:path";
 import { AGENTS } from "../../hooks/types.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
+import { codexShellOff } from "./agent-shell.ts";
 import { removeApp } from "./app.ts";
 import { type GitHooksReport, removeGitHooks } from "./git-hooks.ts";
 import { type HookReport, removeAgentHook } from "./hooks/install.ts";
@@ -24,6 +25,8 @@ export interface UninstallReport {
   readonly session: SessionServerReport;
   readonly native: NativeRevert;
   readonly loginPath: readonly { readonly file: string; readonly outcome: string }[];
+  /** memnox's keys out of agents' shell settings (Codex's shell_environment_policy). */
+  readonly shells: readonly { readonly file: string; readonly outcome: string }[];
   readonly daemon: Step;
   readonly app: boolean;
   readonly kept: boolean;
@@ -56,6 +59,7 @@ export async function uninstallMachine(ctx: Context, opts: { readonly purge: boo
   const hooks = AGENTS.map((a) => removeAgentHook(ctx, a));
   const native = revertNative(ctx);
   const loginPath = removeLoginPath(ctx);
+  const shells = codexShellOff(ctx);
   const daemon = await uninstallDaemonService(ctx);
   const kept = existsSync(ctx.paths.kept);
   rmSync(ctx.paths.kept, { force: true });
@@ -69,6 +73,7 @@ export async function uninstallMachine(ctx: Context, opts: { readonly purge: boo
     session,
     native,
     loginPath,
+    shells,
     daemon,
     app,
     kept,

@@ -60,6 +60,11 @@ function linkAs(bin: string, name: string): string {
   return link;
 }
 
+/** Any program, its output collected: what every real-client helper here runs through. */
+export function runProcess(argv: readonly string[], opts: RunOptions): Promise<RunResult> {
+  return spawn([...argv], opts);
+}
+
 async function spawn(argv: string[], opts: RunOptions): Promise<RunResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;

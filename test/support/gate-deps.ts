@@ -2,15 +2,30 @@
 import type { EventInput } from "../../src/core/event.ts";
 import type { Verdict } from "../../src/core/verdict.ts";
 import type { GateDeps } from "../../src/gate/deps.ts";
+import { clearCalls, clearedCall, handedDown } from "../../src/state/cleared.ts";
 import { claimGrant, createHold, fingerprint } from "../../src/state/pending.ts";
 
-type Recording = Pick<GateDeps, "claimGrant" | "createHold" | "record" | "digest" | "keepRuleSet" | "holdTtlMs">;
+type Recording = Pick<
+  GateDeps,
+  | "claimGrant"
+  | "clearedCall"
+  | "clearCalls"
+  | "handedDown"
+  | "createHold"
+  | "record"
+  | "digest"
+  | "keepRuleSet"
+  | "holdTtlMs"
+>;
 
 export function recordingDeps(pending: string): Recording & { rows: EventInput[] } {
   const rows: EventInput[] = [];
   return {
     rows,
     claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
+    clearedCall: (session, call, now) => clearedCall(pending, session, call, now),
+    clearCalls: (session, calls, now) => clearCalls(pending, session, calls, now),
+    handedDown: (token, _cwd, now) => handedDown(pending, token, now),
     createHold: (input) => createHold(pending, input),
     record: (e) => {
       rows.push(e);

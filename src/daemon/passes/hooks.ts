@@ -4,6 +4,7 @@
 import { AGENTS, type AgentName } from "../../../hooks/types.ts";
 import type { Context } from "../../ports/context.ts";
 import { startProbation } from "../../state/probation.ts";
+import { codexShellOn } from "../../wire/agent-shell.ts";
 import { detectAgents } from "../../wire/agents.ts";
 import { agentHookState, type HookReport, type HookState, installAgentHook } from "../../wire/hooks/install.ts";
 import { hookTarget } from "../../wire/hooks/targets.ts";
@@ -130,6 +131,8 @@ export function agentHooksPass(): DaemonPass {
     if (isNew) adopt(pc, ctx, r);
     else restore(pc, ctx, r, was);
     updateKept(ctx.paths.kept, (k) => ({ hooked: toggled(k.hooked, agent, true) }));
+    // As setup does: Codex's commands behind the interceptors by its own shell policy.
+    if (agent === "codex") codexShellOn(ctx);
     await sessionServer(pc, ctx, agent, isNew ? "add" : "restore");
   };
 

@@ -62,6 +62,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     rawArguments: req.rawArguments !== undefined,
     argsDigest: f.digest(rawArguments(req)),
     ...(req.refusal !== undefined ? { refusal: req.refusal } : {}),
+    ...(req.handedDown !== undefined ? { handedDown: req.handedDown } : {}),
     // The instant alone: reading the local offset costs milliseconds, and only a time window needs it.
     at: { epochMs: f.at.epochMs },
     ...(f.tz ? { tz: f.tz } : {}),
@@ -92,6 +93,7 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),
     ...(r.rawArguments ? { rawArguments: "" } : {}),
     ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
+    ...(r.handedDown !== undefined ? { handedDown: r.handedDown } : {}),
   };
 }
 

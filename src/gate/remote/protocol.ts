@@ -52,6 +52,8 @@ export interface EvaluateRequest {
   /** The keyed digest of the call's arguments, made in the seam. */
   readonly argsDigest: string;
   readonly refusal?: string;
+  /** MEMNOX_RULED: what the seam that started this program handed down (never recorded). */
+  readonly handedDown?: string;
   /** The seam's instant, so a verdict with a time window is the one the seam would have reached. */
   readonly at: { readonly epochMs: number };
   /** The seam's TZ: a rule with time windows is decided by the daemon only when its own TZ is the same. */

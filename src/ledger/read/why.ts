@@ -10,14 +10,20 @@ const NOTABLE = "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> '
 
 /**
  * The row and what came of it: the given id (a prefix will do), or the last decision that did not simply proceed
- * (in `session` when one is given).
+ * (`which: "any"`: the last decision at all), in `session` when one is given.
  */
-export function findEntry(ledger: Ledger, idPrefix?: string, session?: string): Entry | undefined {
+export function findEntry(
+  ledger: Ledger,
+  idPrefix?: string,
+  session?: string,
+  which: "notable" | "any" = "notable",
+): Entry | undefined {
   let row: LedgerRow | undefined;
+  const where = which === "notable" ? NOTABLE : "kind = 'decision'";
   if (idPrefix) row = rowByIdPrefix(ledger, idPrefix);
   else if (session)
-    [row] = ledger.select(`SELECT * FROM events WHERE ${NOTABLE} AND session = ? ORDER BY seq DESC LIMIT 1`, session);
-  else [row] = ledger.select(`SELECT * FROM events WHERE ${NOTABLE} ORDER BY seq DESC LIMIT 1`);
+    [row] = ledger.select(`SELECT * FROM events WHERE ${where} AND session = ? ORDER BY seq DESC LIMIT 1`, session);
+  else [row] = ledger.select(`SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT 1`);
   if (!row) return undefined;
   if (row.kind !== "decision" && row.parent) {
     const [parent] = ledger.select("SELECT * FROM events WHERE id = ?", row.parent);

@@ -59,8 +59,12 @@ export function findRuleFiles(opts: FindOptions, registered: readonly string[]):
   const out: Candidate[] = [];
   const fromEnv = opts.env.MEMNOX_POLICIES;
   if (opts.file !== undefined) out.push({ path: resolve(opts.cwd, opts.file), origin: "flag", applies: true });
-  else if (fromEnv) out.push({ path: resolve(opts.cwd, fromEnv), origin: "env", applies: true });
-  else for (const p of nearestRuleFiles(opts.cwd)) out.push({ path: p, origin: "repository", applies: true });
+  else if (fromEnv) {
+    // A comma-separated list names several files, each read in its own right.
+    for (const p of fromEnv.split(",").map((s) => s.trim())) {
+      if (p) out.push({ path: resolve(opts.cwd, p), origin: "env", applies: true });
+    }
+  } else for (const p of nearestRuleFiles(opts.cwd)) out.push({ path: p, origin: "repository", applies: true });
   if (existsSync(opts.paths.machinePolicies))
     out.push({ path: opts.paths.machinePolicies, origin: "machine", applies: true });
   const org = opts.paths.orgPolicies;

@@ -3,10 +3,38 @@ import type { CommandDef } from "citty";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
 import { setupRan } from "../../wire/kept.ts";
+import {
+  checkWords,
+  contractStdio,
+  errorObject,
+  ReaderGone,
+  type Segment,
+  subcommandNames,
+  unknownSubcommand,
+  value,
+  wantsJson,
+} from "./contract.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
-import { findCommand } from "./registry.ts";
+import { COMMANDS, findCommand } from "./registry.ts";
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(given: Context): Promise<number> {
+  const ctx: Context = { ...given, io: contractStdio(given.io, given.env) };
+  try {
+    return await dispatch(ctx);
+  } catch (e) {
+    if (e instanceof ReaderGone) return 0;
+    if (!wantsJson(ctx.args)) throw e;
+    const shown = errorObject(e);
+    try {
+      ctx.io.out(`${JSON.stringify(shown, null, 2)}\n`);
+    } catch (gone) {
+      if (!(gone instanceof ReaderGone)) throw gone;
+    }
+    return shown.error.exitCode;
+  }
+}
+
+async function dispatch(ctx: Context): Promise<number> {
   const [first, ...rest] = ctx.args;
   if (first === undefined) return bare(ctx);
   if (first === "--help" || first === "-h") return say(ctx, renderTerminalHelp(ctx.version));
@@ -17,17 +45,33 @@ export async function run(ctx: Context): Promise<number> {
     return say(ctx, await renderCommandHelp(ctx, rest));
   }
   const entry = findCommand(first);
-  if (!entry) throw new MemnoxError("usage", `unknown command \`${first}\``, "memnox help --all lists every command");
+  if (!entry) {
+    throw unknownSubcommand(
+      first,
+      ["memnox"],
+      COMMANDS.map((c) => c.name),
+    );
+  }
   const def = (await entry.load())(ctx);
   if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
-  return runDef(def, rest);
+  const segments = await descend(def, rest, ["memnox", first]);
+  for (const seg of segments) await checkWords(seg, entry.rest ? { rest: true } : {});
+  return runDef(segments);
 }
 
-async function runDef(def: CommandDef, rawArgs: string[]): Promise<number> {
+async function runDef(segments: readonly Segment[]): Promise<number> {
   const { runCommand } = await import("citty");
+  // The leaf runs on its own words, so its returned number is the exit code (citty drops a subcommand's result);
+  // a parent given flags of its own before the subcommand runs whole, as citty would run it.
+  const parentFlags = segments.slice(0, -1).some((s) => s.words.length > 0);
+  const [head] = segments;
+  const leaf = segments.at(-1);
+  if (!head || !leaf) return 0;
+  const [def, rawArgs] = parentFlags
+    ? [head.def, segments.flatMap((s, i) => (i === 0 ? s.words : [s.trail.at(-1) ?? "", ...s.words]))]
+    : [leaf.def, [...leaf.words]];
   try {
-    const [leaf, args] = await descend(def, rawArgs);
-    const { result } = await runCommand(leaf, { rawArgs: args });
+    const { result } = await runCommand(def, { rawArgs });
     return typeof result === "number" ? result : 0;
   } catch (e) {
     if (e instanceof Error && e.name === "CLIError") throw new MemnoxError("usage", e.message.toLowerCase());
@@ -35,21 +79,39 @@ async function runDef(def: CommandDef, rawArgs: string[]): Promise<number> {
   }
 }
 
-type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
-const value = async <T>(v: Lazy<T> | undefined): Promise<T | undefined> =>
-  typeof v === "function" ? await (v as () => T | Promise<T>)() : await v;
-
-/** The subcommand the words name, so its own exit code comes back (citty drops a subcommand's result). */
-async function descend(def: CommandDef, rawArgs: string[]): Promise<[CommandDef, string[]]> {
+/** Each command the words name, down to the one that runs, with the words that belong to each. */
+async function descend(def: CommandDef, words: readonly string[], trail: readonly string[]): Promise<Segment[]> {
   const subs = await value(def.subCommands);
-  if (!subs || Object.keys(subs).length === 0) return [def, rawArgs];
-  const i = rawArgs.findIndex((a) => !a.startsWith("-"));
-  const named = i === -1 ? undefined : rawArgs[i];
+  if (!subs || Object.keys(subs).length === 0) return [{ def, words, trail }];
+  const i = await subcommandAt(def, words);
+  const named = i === -1 ? undefined : words[i];
+  if (named !== undefined) {
+    const sub = await value(subs[named]);
+    if (!sub) throw unknownSubcommand(named, trail, await subcommandNames(def));
+    const own = { def, words: words.slice(0, i), trail };
+    return [own, ...(await descend(sub, words.slice(i + 1), [...trail, named]))];
+  }
   const fallback = await value(def.default);
-  const name = named ?? fallback;
-  const sub = name === undefined ? undefined : await value(subs[name]);
-  if (!sub) return [def, rawArgs];
-  return descend(sub, named === undefined ? rawArgs : rawArgs.slice(i + 1));
+  const sub = fallback === undefined ? undefined : await value(subs[fallback]);
+  if (!sub || fallback === undefined) return [{ def, words, trail }];
+  return [{ def, words: [], trail }, ...(await descend(sub, words, [...trail, fallback]))];
+}
+
+/** Where the subcommand's name is: the first word that is not a flag or a flag's value. */
+async function subcommandAt(def: CommandDef, words: readonly string[]): Promise<number> {
+  const args = (await value(def.args)) ?? {};
+  const takesValue = new Set(
+    Object.entries(args)
+      .filter(([, a]) => a.type === "string" || a.type === "enum")
+      .map(([n]) => `--${n}`),
+  );
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] ?? "";
+    if (w === "--") return -1;
+    if (!w.startsWith("-")) return i;
+    if (takesValue.has(w)) i += 1;
+  }
+  return -1;
 }
 
 /** Bare `memnox`: the scan on a machine nobody set up (setup writes `kept.json`), where it stands after. */

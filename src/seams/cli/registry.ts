@@ -13,6 +13,8 @@ export interface CommandEntry {
   readonly name: string;
   readonly summary: string;
   readonly terminal?: true;
+  /** Words after `--` are the command's own (`memnox run -- claude -p …`), never checked as memnox's. */
+  readonly rest?: true;
   readonly load: () => Promise<CommandFactory>;
 }
 
@@ -101,6 +103,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "run",
+    rest: true,
     summary: "start an agent behind every seam",
     load: () => import("./commands/run.ts").then((m) => m.run),
   },

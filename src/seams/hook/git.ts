@@ -39,7 +39,10 @@ export function parsePrePush(stdin: string): RefUpdate[] {
 /** The `git push` argv this ref update amounts to, so the one resolver names it (`git.push`, `git.push-force`…). */
 export function pushArgv(remote: string, u: RefUpdate, forced: boolean): string[] {
   if (ZERO.test(u.localSha)) return ["git", "push", remote, `:${u.remoteRef}`];
-  return ["git", "push", ...(forced ? ["--force"] : []), remote, `${u.localRef}:${u.remoteRef}`];
+  // A branch pushed to its namesake reads as a person wrote it (`git push origin main`), so it is the same call the
+  // agent's hook or the interceptor ruled on.
+  const branch = u.localRef === u.remoteRef && u.localRef.startsWith("refs/heads/") ? u.localRef.slice(11) : undefined;
+  return ["git", "push", ...(forced ? ["--force"] : []), remote, branch ?? `${u.localRef}:${u.remoteRef}`];
 }
 
 async function isForced(ctx: Context, u: RefUpdate): Promise<boolean> {
@@ -74,6 +77,8 @@ export async function gitHook(ctx: Context, gate: GateServices): Promise<number>
       canAsk: terminal !== undefined,
       ...(walled ? { walled: true as const } : {}),
       ...(session ? { session } : {}),
+      // The interceptor that started this git already asked a person about this push: not asked twice.
+      ...(ctx.env.MEMNOX_RULED ? { handedDown: ctx.env.MEMNOX_RULED } : {}),
     };
     const settled = await settle(text, request, deps);
     if (settled.kind === "edit") {

@@ -1,5 +1,6 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
-import type { HookEvent, HookReply, SeamCall } from "../../../hooks/types.ts";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import type { HookEvent, HookReply, SeamCall, ToolVerdict } from "../../../hooks/types.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -59,7 +60,22 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   }
   const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder);
   const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
-  return f.adapter.decision(f.event, context ? { ...verdict, context } : verdict);
+  const shell = verdict.effect === "allow" ? shellEnv(f, ev) : undefined;
+  return f.adapter.decision(f.event, { ...verdict, ...(context ? { context } : {}), ...(shell ? { shell } : {}) });
+}
+
+/** For an agent whose hook must carry them: what an allowed shell command runs with to meet the interceptors. */
+function shellEnv(f: Face, ev: ToolEvent): ToolVerdict["shell"] {
+  const [call, more] = ev.calls;
+  if (!f.adapter.shellEnvByHook || more || !call || !("command" in call) || !existsSync(f.ctx.paths.bin))
+    return undefined;
+  const session = gateSession(f.ctx, ev.session);
+  const vars: Record<string, string> = {
+    MEMNOX_AGENT_NAME: f.adapter.agent,
+    ...(session ? { MEMNOX_SESSION: session } : {}),
+    ...(f.ctx.env.MEMNOX_HOME ? { MEMNOX_HOME: f.ctx.env.MEMNOX_HOME } : {}),
+  };
+  return { bin: f.ctx.paths.bin, vars, command: call.command };
 }
 
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */
@@ -127,10 +143,13 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
       via: "agent-prompt",
     });
   }
+  const read = ev.exitCode === undefined && ev.outcomeIn ? fromTranscript(f, ev.outcomeIn) : undefined;
+  const exitCode = ev.exitCode ?? read?.exitCode;
+  const durationMs = ev.durationMs ?? read?.durationMs;
   const outcome = {
-    ...(ev.exitCode !== undefined ? { exitCode: ev.exitCode } : {}),
-    ...(ev.durationMs !== undefined ? { durationMs: ev.durationMs } : {}),
-    ...(ev.failed && ev.exitCode === undefined ? { note: "the tool reported a failure" } : {}),
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(ev.failed && exitCode === undefined ? { note: "the tool reported a failure" } : {}),
   };
   for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
   return f.adapter.neutral(f.event);
@@ -148,4 +167,26 @@ function answerOnly(f: Face, ev: DoneEvent, asked: GateAnswer): GateRequest {
     ...(session ? { session } : {}),
     ...(action ? { action } : {}),
   };
+}
+
+/** The last 256 KiB of the agent's transcript is where a call that just finished was written. */
+const TAIL_BYTES = 256 * 1024;
+
+function fromTranscript(f: Face, at: { transcript: string; callId: string }) {
+  if (!f.adapter.outcomeFromTranscript || !at.transcript.endsWith(".jsonl")) return undefined;
+  try {
+    const fd = openSync(at.transcript, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const len = Math.min(size, TAIL_BYTES);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      return f.adapter.outcomeFromTranscript(buf.toString("utf8"), at.callId);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // No transcript (or none readable): the outcome row says nothing of an exit code rather than a wrong one.
+    return undefined;
+  }
 }

@@ -10,8 +10,8 @@ export interface GatedCall {
   request(text: string): GateRequest;
   /** Just before it runs, once allowed (automatic milestones). */
   beforeRun?(answer: GateAnswer): Promise<void>;
-  /** Run the real thing for this (possibly edited) text. */
-  exec(text: string): Promise<{ exitCode: number; durationMs: number }>;
+  /** Run the real thing for this (possibly edited) text; `handedDown` is for its environment (MEMNOX_RULED). */
+  exec(text: string, handedDown?: string): Promise<{ exitCode: number; durationMs: number }>;
 }
 
 export interface GatedDeps {
@@ -35,7 +35,9 @@ export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<num
     if (settled.kind === "deny") return refuse(text, answer, deps.io);
     if (answer.enforceEffect !== "allow" && answer.mode === "advise") deps.io.err(adviseText(`\`${text}\``, answer));
     await call.beforeRun?.(answer);
-    const ran = await call.exec(text);
+    // A call a person (or their grant) let through: the seams under it (git's pre-push) do not ask a second time.
+    const token = settled.asked || answer.granted ? deps.gate.handDown?.(answer, settled.cwd) : undefined;
+    const ran = await call.exec(text, token);
     if (answer.eventId) await deps.gate.recordOutcome(answer.eventId, ran);
     return ran.exitCode;
   }
@@ -44,7 +46,8 @@ export async function gateThenRun(call: GatedCall, deps: GatedDeps): Promise<num
 }
 
 export type Settled =
-  | { readonly kind: "allow"; readonly answer: GateAnswer }
+  /** `asked`: the rules asked and a person or a grant said yes. */
+  | { readonly kind: "allow"; readonly answer: GateAnswer; readonly asked?: true; readonly cwd: string }
   | { readonly kind: "deny"; readonly answer: GateAnswer }
   | { readonly kind: "edit"; readonly text: string };
 
@@ -52,7 +55,7 @@ export type Settled =
 export async function settle(text: string, request: GateRequest, deps: GatedDeps): Promise<Settled> {
   const answer = await deps.gate.decide(request);
   if (answer.effect === "ask") return settleAsk(text, request, answer, deps);
-  return answer.effect === "deny" ? { kind: "deny", answer } : { kind: "allow", answer };
+  return answer.effect === "deny" ? { kind: "deny", answer } : { kind: "allow", answer, cwd: request.cwd };
 }
 
 async function settleAsk(text: string, request: GateRequest, answer: GateAnswer, deps: GatedDeps): Promise<Settled> {
@@ -65,7 +68,9 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
       scope: reply.kind === "session" ? "session" : "once",
       via: "terminal",
     });
-    return grant ? { kind: "allow", answer: { ...answer, effect: "allow" } } : { kind: "deny", answer };
+    return grant
+      ? { kind: "allow", answer: { ...answer, effect: "allow" }, asked: true, cwd: request.cwd }
+      : { kind: "deny", answer };
   }
   if (!answer.holdId) return { kind: "deny", answer };
   deps.io.err(
@@ -77,7 +82,9 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
     return { kind: "deny", answer: { ...answer, effect: "deny", reason: `${why} (${answer.reason})` } };
   }
   const retried = await deps.gate.decide(request);
-  return retried.effect === "allow" ? { kind: "allow", answer: retried } : { kind: "deny", answer: retried };
+  return retried.effect === "allow"
+    ? { kind: "allow", answer: retried, asked: true, cwd: request.cwd }
+    : { kind: "deny", answer: retried };
 }
 
 export function refuse(text: string, answer: GateAnswer, io: Stdio): number {

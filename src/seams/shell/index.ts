@@ -34,6 +34,7 @@ export async function run(ctx: Context): Promise<number> {
         canAsk: terminal !== undefined,
         ...(walled ? { walled: true as const } : {}),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
+        ...(ctx.env.MEMNOX_RULED ? { handedDown: ctx.env.MEMNOX_RULED } : {}),
       }),
       beforeRun: (answer) =>
         keepMilestones(ctx, {
@@ -44,9 +45,9 @@ export async function run(ctx: Context): Promise<number> {
           actions: answer.actions,
           firstWrite: false,
         }),
-      exec: async (text) =>
+      exec: async (text, ruled) =>
         runChild(await underOsGuard(ctx.paths, [shell, ...parsed.withCommand(text)]), {
-          env: ctx.env,
+          env: ruled ? { ...ctx.env, MEMNOX_RULED: ruled } : ctx.env,
           cwd: ctx.cwd,
           interactive,
         }),

@@ -43,6 +43,7 @@ export async function run(ctx: Context): Promise<number> {
         ...(walled ? { walled: true as const } : {}),
         ...(text === shown ? { argv } : { command: text }),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
+        ...(ctx.env.MEMNOX_RULED ? { handedDown: ctx.env.MEMNOX_RULED } : {}),
       }),
       beforeRun: (answer) =>
         keepMilestones(ctx, {
@@ -54,11 +55,12 @@ export async function run(ctx: Context): Promise<number> {
           argv,
           firstWrite: false,
         }),
-      exec: async (text) => {
+      exec: async (text, ruled) => {
         const args = text === shown ? ctx.args : editedArgs(name, text);
         // What this CLI reads itself (gh its login, git its keys) stays readable to it under the machine's guard.
         const guarded = await underOsGuard(ctx.paths, [realBin, ...args], name);
-        return runChild(guarded, { env: childEnv, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+        const env = ruled ? { ...childEnv, MEMNOX_RULED: ruled } : childEnv;
+        return runChild(guarded, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
       },
     },
     { gate: createGate(ctx), io: ctx.io, terminal },

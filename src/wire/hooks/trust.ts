@@ -6,7 +6,8 @@ import type { Env } from "../../ports/index.ts";
 import { parseDocument } from "../edit/document.ts";
 import { readConfigFile } from "../files.ts";
 import { isRecord } from "../servers.ts";
-import { isMemnoxItem } from "./plan.ts";
+import { codexTrust } from "./codex-trust.ts";
+import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";
 
 export interface Trust {
@@ -53,8 +54,6 @@ function claude(doc: unknown, at: TrustPlace): Trust {
   );
 }
 
-const SNAKE = (event: string) => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
-
 function codex(doc: unknown, target: HookTarget, at: TrustPlace): Trust {
   const home = at.env.CODEX_HOME || join(at.home, ".codex");
   const config = readJson(join(home, "config.toml"));
@@ -62,18 +61,27 @@ function codex(doc: unknown, target: HookTarget, at: TrustPlace): Trust {
   if (features.hooks === false || features.codex_hooks === false) {
     return off("Codex has hooks turned off (`[features] hooks = false`)", "set `hooks = true` under `[features]`");
   }
-  const file = target.file(at);
-  const state = isRecord(config) && isRecord(config.hooks) && isRecord(config.hooks.state) ? config.hooks.state : {};
-  const keys: string[] = [];
-  const map = isRecord(doc) && isRecord(doc.hooks) ? doc.hooks : {};
-  for (const [event, list] of Object.entries(map)) {
-    if (!Array.isArray(list)) continue;
-    list.forEach((item, i) => {
-      if (isMemnoxItem(target, item)) keys.push(`${file}:${SNAKE(event)}:${i}:0`);
-    });
+  const handlers = codexTrust(target.file(at), doc, config, (h) => {
+    return typeof h.command === "string" && memnoxHookIn(h.command, "codex") !== undefined;
+  });
+  const named = (status: string) => handlers.filter((h) => h.status === status).map((h) => h.event);
+  const modified = named("modified");
+  if (modified.length > 0) {
+    return off(
+      `modified, not active: memnox's ${modified.join(", ")} ${modified.length === 1 ? "entry differs" : "entries differ"} from what was trusted in Codex's /hooks, so Codex skips ${modified.length === 1 ? "it" : "them"} and those calls run unchecked`,
+      "run `memnox setup` to put memnox's entries back as they were trusted, or run `codex`, type /hooks and trust the changed entries",
+    );
   }
-  const trusted = keys.length > 0 && keys.every((k) => isRecord(state[k]) && typeof state[k].trusted_hash === "string");
-  if (trusted) return { active: true, words: "active: trusted in Codex's /hooks" };
+  const disabled = named("disabled");
+  if (disabled.length > 0) {
+    return off(
+      `turned off in Codex's /hooks for ${disabled.join(", ")}, so those calls run unchecked`,
+      "run `codex`, type /hooks and turn memnox's hooks back on",
+    );
+  }
+  if (handlers.length > 0 && handlers.every((h) => h.status === "trusted")) {
+    return { active: true, words: "active: trusted in Codex's /hooks, each entry as it stands" };
+  }
   return off(
     "installed, not active until you trust it in Codex: new hooks are skipped until a person reviews them",
     "run `codex`, type /hooks and trust memnox's hooks",

@@ -53,6 +53,7 @@ export function renderSetup(r: SetupReport, home: string): string[] {
   const hooks = r.hooks.map((h) => hookLine(h, t));
   for (const k of r.keptOut) hooks.push(`${k.agent}: left out, as a person chose (${k.fix} puts it back)`);
   lines.push(row("hooks", hooks[0] ?? "no agent found to hook"), ...hooks.slice(1).map((h) => row("", h)));
+  lines.push(...r.shells.map((sh, i) => row(i === 0 ? "commands" : "", `${sh.agent}: ${sh.words}`)));
   if ("skipped" in r.mcp) lines.push(row("mcp", r.mcp.skipped));
   else {
     const c = r.mcp.counts;

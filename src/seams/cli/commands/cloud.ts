@@ -3,7 +3,6 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { personName } from "../../../state/identity.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { refuseUnknownFlags } from "./_flags.ts";
 
 const DB = {
   type: "string",
@@ -50,7 +49,6 @@ export const cloud: CommandFactory = (ctx) =>
         meta: { name: "serve", description: "serve the /v1/ API (PostgreSQL: --db, DATABASE_URL, or its own cluster)" },
         args: SERVE_ARGS,
         async run({ args }) {
-          refuseUnknownFlags(args, SERVE_ARGS, "cloud serve");
           const { serveCloud } = await import("../../../cloud/serve.ts");
           return serveCloud(ctx, {
             db: args.db,
@@ -71,7 +69,6 @@ export const cloud: CommandFactory = (ctx) =>
         },
         args: INIT_ARGS,
         async run({ args }) {
-          refuseUnknownFlags(args, INIT_ARGS, "cloud init");
           if (!args.org || !args.admin)
             throw new MemnoxError(
               "usage",

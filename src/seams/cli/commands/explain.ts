@@ -35,6 +35,11 @@ export const explain: CommandFactory = (ctx) =>
     },
     args: {
       thing: { type: "positional", description: "a CLI (gh, git, aws…), a tool, a path, a server or an agent" },
+      probe: {
+        type: "boolean",
+        default: true,
+        description: "explain starts no MCP server either way: tools come from the cache (--no-probe is what it does)",
+      },
       json: { type: "boolean", description: "structured output" },
     },
     run({ args }) {

@@ -41,6 +41,14 @@ export const freeze: CommandFactory = (ctx) =>
     run({ args }) {
       const now = ctx.clock.now();
       const file = ctx.paths.overlays;
+      if (!args.subject && (args.for !== undefined || args.reason !== undefined || args.lift)) {
+        // Saying nothing is frozen and exiting 0 would read as a freeze that took.
+        throw new MemnoxError(
+          "usage",
+          `a freeze needs a subject: what is frozen${args.lift ? " (the one to lift)" : ""}`,
+          `e.g. memnox freeze payments ${args.lift ? "--lift" : `--for ${args.for || "2h"}`}; memnox freeze --list shows what is frozen`,
+        );
+      }
       if (args.list || !args.subject) {
         const live = overlaysInForce(readOverlays(file), now).filter((f) => f.kind === "freeze");
         emit(ctx, args.json, { freezes: live }, () =>

@@ -93,8 +93,17 @@ export const resume: CommandFactory = (ctx: Context) =>
       const candidates = held.filter((p) => p.facts.length > 0 && p.session !== null).map((p) => p.session ?? "");
       const session = pick(candidates, args.session);
       if (!session) {
-        const what = args.session ? `session \`${args.session}\` is` : "no session is";
-        throw new MemnoxError("not_found", `${what} wary or paused`, "memnox paused lists what is held, and why");
+        const named = args.session;
+        const waiting = named ? held.filter((p) => p.session?.startsWith(named)).flatMap((p) => p.held) : [];
+        throw new MemnoxError(
+          "not_found",
+          named
+            ? `session \`${named}\` is not held: it is neither wary nor paused, so there is nothing to resume`
+            : "no session is held: none is wary or paused, so there is nothing to resume",
+          waiting.length > 0
+            ? `${waiting.length} call(s) of it wait for a person instead: memnox approve ${waiting[0]?.id}`
+            : "memnox paused lists what is held, and why",
+        );
       }
       const lifted = SESSION_HOLDS.flatMap((kind) => liftFacts(ctx.paths.overlays, kind, session, by, now));
       const kinds = [...new Set(lifted.map((f) => f.kind))];

@@ -116,6 +116,12 @@ export const protectWith =
           description: "write the kernel guard: what the rules deny reading stays unreadable to what a seam starts",
         },
         "revert-os-guard": { type: "boolean", description: "take the kernel guard off" },
+        interactive: { type: "boolean", description: "walk each domain and choose (not built yet)" },
+        "from-usage": {
+          type: "string",
+          valueHint: "window",
+          description: "draft ask rules for what was granted and not used in the window, e.g. 30d",
+        },
         id: { type: "positional", required: false, description: "with --revert: the step to take back" },
         json: { type: "boolean", description: "structured output" },
       },

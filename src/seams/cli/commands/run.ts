@@ -1,9 +1,9 @@
 // `memnox run -- <cmd…>`: start an agent behind every seam and hand back its exit code.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { MemnoxError } from "../../../core/errors.ts";
+import { describeError, MemnoxError } from "../../../core/errors.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
-import { findRealBinary } from "../../../io/real-binary.ts";
+import { findRealBinary, isExecutable } from "../../../io/real-binary.ts";
 import { repoRoot } from "../../../io/repo.ts";
 import type { Context } from "../../../ports/context.ts";
 import { interceptorState } from "../../../wire/interceptors.ts";
@@ -92,10 +92,7 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   });
   for (const name of ["memnox-bash", "memnox-zsh", "memnox-shell"]) ensureLink(ctx, ctx.paths.bin, name);
   const env = { ...ctx.env, ...overlay };
-  const program = cmd[0]?.includes("/")
-    ? resolve(ctx.cwd, cmd[0])
-    : findRealBinary(cmd[0] ?? "", env.PATH, [ctx.paths.bin], ctx.execPath);
-  if (!program) throw new MemnoxError("not_found", `\`${cmd[0]}\` is not on PATH`);
+  const program = startable(ctx, cmd[0] ?? "", env.PATH);
   const name = basename(cmd[0] ?? program);
   const walled: WallRun = { session, agent, program, name, root, untrusted: opts.untrusted, guard: opts.guard };
   const prepared = await prepareWall(ctx, walled);
@@ -147,12 +144,32 @@ async function runPrepared(ctx: Context, cmd: readonly string[], opts: RunOption
   const started = [...(wall?.argv ?? [program]), ...cmd.slice(1)];
   const argv = opts.transcript ? transcriptArgv(ctx, session, started) : started;
   try {
-    const result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+    let result: Awaited<ReturnType<typeof runChild>>;
+    try {
+      result = await runChild(argv, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+    } catch (e) {
+      // What run set up (the proxy, the session) is taken down even when the program never started.
+      await hooks.after(127, 0);
+      throw new MemnoxError("command_not_found", `\`${cmd[0]}\` could not be started (${describeError(e)})`);
+    }
     await hooks.after(result.exitCode, result.durationMs);
     return result.exitCode;
   } finally {
     wall?.close();
   }
+}
+
+/** The program to start, found before anything is set up: a shell's 127 (not found) or 126 (not executable), at once. */
+function startable(ctx: Context, name: string, pathVar: string | undefined): string {
+  if (!name.includes("/")) {
+    const found = findRealBinary(name, pathVar, [ctx.paths.bin], ctx.execPath);
+    if (!found) throw new MemnoxError("command_not_found", `\`${name}\`: command not found on PATH`);
+    return found;
+  }
+  const path = resolve(ctx.cwd, name);
+  if (isExecutable(path)) return path;
+  if (!existsSync(path)) throw new MemnoxError("command_not_found", `\`${name}\`: no such file`);
+  throw new MemnoxError("not_executable", `\`${name}\` cannot be executed (not an executable file)`);
 }
 
 /** `script` keeps the agent's terminal a terminal while logging what it printed. */

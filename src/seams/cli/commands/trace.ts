@@ -1,4 +1,4 @@
-// `memnox trace <id-prefix>`: one action end to end, with the transcript tail when the session kept one.
+// `memnox trace [id-prefix]`: one action end to end (the last one when no id is given), with the transcript tail when the session kept one.
 import { MemnoxError } from "../../../core/errors.ts";
 import { replayWith } from "../../../gate/replay.ts";
 import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
@@ -16,7 +16,7 @@ export const traceWith =
     command({
       meta: { name: "trace", description: "one action end to end: decision, rule, exit code, duration, args digest" },
       args: {
-        id: { type: "positional", required: true, description: "an event id; a prefix is enough" },
+        id: { type: "positional", required: false, description: "an event id; a prefix is enough (default: the last)" },
         verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
         json: { type: "boolean", description: "structured output" },
       },
@@ -24,8 +24,13 @@ export const traceWith =
         withLedgerAsync(
           ctx,
           async (ledger) => {
-            const entry = findEntry(ledger, args.id);
-            if (!entry) throw new MemnoxError("not_found", `no event \`${args.id}\` in the ledger`);
+            const entry = findEntry(ledger, args.id, undefined, "any");
+            if (!entry) {
+              throw new MemnoxError(
+                "not_found",
+                args.id ? `no event \`${args.id}\` in the ledger` : "nothing has been decided yet",
+              );
+            }
             const t = traceOf(entry, ctx.paths);
             const check = args.verify ? await reproduce(ledger, entry.row, evaluate) : undefined;
             emit(ctx, args.json, { ...traceJson(t), verify: check ?? null }, () => [

@@ -76,6 +76,7 @@ export function renderUninstall(r: UninstallReport): string[] {
       ? [row("native", `Claude Code's permissions: ${r.native.file} ${OUTCOME[r.native.outcome]}`)]
       : []),
     ...r.loginPath.map((p) => row("PATH", `${p.file} ${OUTCOME[p.outcome] ?? p.outcome}`)),
+    ...r.shells.map((p) => row("commands", `${p.file} ${OUTCOME[p.outcome] ?? p.outcome}`)),
     row("daemon", r.daemon.words),
     row("kept", r.kept ? "kept.json removed: nothing keeps the boundary now" : "kept.json was not there"),
     r.purged

@@ -1,4 +1,5 @@
-// `memnox verify [--file F]`: the ledger's hash chain (or an exported file) checked row by row.
+// `memnox verify [file]`: the ledger's hash chain (or an exported file, named or with -f) checked row by row.
+import { MemnoxError } from "../../../core/errors.ts";
 import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { chainLines, fileLines } from "../../../ledger/read/chain-text.ts";
 import { unwrittenCount } from "../../../ledger/recorder.ts";
@@ -12,6 +13,7 @@ export const verify: CommandFactory = (ctx) =>
   command({
     meta: { name: "verify", description: "check the ledger's hash chain, or an exported file" },
     args: {
+      path: { type: "positional", required: false, description: "an export (jsonl, json or bundle) to check" },
       file: {
         type: "string",
         alias: "f",
@@ -22,8 +24,12 @@ export const verify: CommandFactory = (ctx) =>
     },
     run({ args }) {
       const key = machinePublicKey(ctx.paths);
-      if (args.file) {
-        const r = verifyFile(args.file, key);
+      if (args.path && args.file && args.path !== args.file) {
+        throw new MemnoxError("usage", `two files to verify: \`${args.path}\` and \`${args.file}\``, "name one");
+      }
+      const file = args.path || args.file;
+      if (file) {
+        const r = verifyFile(file, key);
         emit(ctx, args.json, r, () => fileLines(r));
         return r.ok ? 0 : 1;
       }

@@ -6,7 +6,6 @@ import type { Account } from "../../../workspace/account.ts";
 import type { PassReport } from "../../../workspace/pass.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
-import { refuseUnknownFlags } from "./_flags.ts";
 import { recordState } from "./_state-record.ts";
 
 const JSON_FLAG = { type: "boolean", description: "structured output" } as const;
@@ -60,7 +59,6 @@ export const login: CommandFactory = (ctx) =>
     meta: { name: "login", description: "connect this machine to a workspace, approved by somebody with access" },
     args: LOGIN_ARGS,
     async run({ args }) {
-      refuseUnknownFlags(args, LOGIN_ARGS, "login");
       const { DEFAULT_URL, login: enrol } = await import("../../../workspace/login.ts");
       const say = (line: string) => (args.json ? ctx.io.err(`${line}\n`) : ctx.io.out(`${line}\n`));
       const account = await enrol(
@@ -124,7 +122,6 @@ export const logout: CommandFactory = (ctx) =>
     meta: { name: "logout", description: "forget the workspace credential; the rules already pulled stay in force" },
     args: JSON_ONLY,
     async run({ args }) {
-      refuseUnknownFlags(args, JSON_ONLY, "logout");
       const { readAccount, removeAccount } = await import("../../../workspace/account.ts");
       const { removeState } = await import("../../../workspace/state.ts");
       let account: Account | undefined;
@@ -163,7 +160,6 @@ export const whoami: CommandFactory = (ctx) =>
     meta: { name: "whoami", description: "which workspace this machine is enrolled in, if any" },
     args: JSON_ONLY,
     async run({ args }) {
-      refuseUnknownFlags(args, JSON_ONLY, "whoami");
       const { readAccount } = await import("../../../workspace/account.ts");
       const { readState } = await import("../../../workspace/state.ts");
       const account = readAccount(ctx.paths.account);
@@ -213,7 +209,6 @@ export const sync: CommandFactory = (ctx) =>
         meta: { name: "now", description: "one pass now rather than at the daemon's next heartbeat" },
         args: JSON_ONLY,
         async run({ args }) {
-          refuseUnknownFlags(args, JSON_ONLY, "sync now");
           const { enrolled, isRevoked } = await import("../../../workspace/sync.ts");
           const account = enrolled(ctx);
           if (isRevoked(ctx, account))

@@ -1,0 +1,204 @@
+// Each agent's shell commands put behind the interceptors by that agent's own mechanism, so a script's child
+// `git push` meets them in a hooked session as it does under `memnox run`:
+// - Codex: `[shell_environment_policy.set]` in its config.toml names memnox's start-up file as BASH_ENV, which bash
+//   reads before every command Codex runs (Codex 0.171 puts `set` values in as written: `$PATH` is not expanded
+//   there, so PATH itself cannot be set), putting ~/.memnox/bin first and the session's variables in (Codex gives
+//   each command CODEX_SESSION_ID, its hook's session_id).
+// - Gemini CLI: no setting reaches its shell's environment (a `.env` file only adds variables not already set, and a
+//   project's .env hides the user's), so memnox's BeforeTool hook puts the same on each command it allows
+//   (hooks/gemini-cli.ts), which Gemini lets a hook do.
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { AgentName } from "../../hooks/types.ts";
+import { describeError } from "../core/errors.ts";
+import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
+import type { Context } from "../ports/context.ts";
+import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
+import { applyEdits, parseDocument } from "./edit/document.ts";
+import { agentHookState } from "./hooks/install.ts";
+import { isRecord } from "./servers.ts";
+
+/** The owner name memnox's keys in an agent's shell settings have in the backup manifest. */
+export const AGENT_SHELL_OWNER = "agent-shell";
+
+type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
+
+export interface AgentShellReport {
+  readonly agent: AgentName;
+  readonly file: string;
+  readonly status: "added" | "unchanged" | "left-alone" | "refused";
+  readonly words: string;
+}
+
+export interface AgentShellState {
+  /** Whether the agent's shell commands start with the interceptors first on PATH. */
+  readonly meets: boolean;
+  readonly words: string;
+  readonly fix?: string;
+}
+
+const codexHome = (ctx: Pick<Context, "paths" | "env">) => ctx.env.CODEX_HOME || join(ctx.paths.home, ".codex");
+const codexConfigFile = (ctx: Pick<Context, "paths" | "env">) => join(codexHome(ctx), "config.toml");
+
+/** memnox's start-up file for `agent`'s shell: under MEMNOX_HOME, so only memnox (and its rules) write it. */
+export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): string {
+  return join(ctx.paths.root, "agent-env", `${agent}.sh`);
+}
+
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** POSIX sh, sourced by bash before each command: the interceptors first, the agent and its session named. */
+export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
+  const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${quote(ctx.env.MEMNOX_HOME)}`] : [];
+  return [
+    `# memnox: every command ${agent} runs starts here, so the programs it starts meet the interceptors.`,
+    "# Written by memnox setup; memnox uninstall takes it out of the agent's settings.",
+    `PATH=${quote(ctx.paths.bin)}:"$PATH"; export PATH`,
+    `export MEMNOX_AGENT_NAME=${quote(agent)}`,
+    `if [ -z "$MEMNOX_SESSION" ] && [ -n "$${sessionVar}" ]; then export MEMNOX_SESSION="$${sessionVar}"; fi`,
+    ...ownHome,
+    "",
+  ].join("\n");
+}
+
+const POLICY = ["shell_environment_policy", "set"] as const;
+
+function policySet(doc: unknown): Record<string, unknown> {
+  const p = isRecord(doc) ? doc.shell_environment_policy : undefined;
+  return isRecord(p) && isRecord(p.set) ? p.set : {};
+}
+
+/** Codex's commands behind the interceptors: memnox's BASH_ENV in its shell policy; a BASH_ENV of the person's stays. */
+export function codexShellOn(ctx: WireContext): AgentShellReport {
+  const file = codexConfigFile(ctx);
+  const script = agentEnvFile(ctx, "codex");
+  writeFileAtomic(script, agentEnvScript(ctx, "codex", "CODEX_SESSION_ID"), 0o644);
+  let status = "unchanged" as AgentShellReport["status"];
+  try {
+    rewriteWithBackup({
+      backupDir: ctx.paths.backup,
+      path: file,
+      owner: AGENT_SHELL_OWNER,
+      note: "codex shell_environment_policy",
+      nowMs: ctx.clock.now(),
+      transform: (text) => {
+        const current = text ?? "";
+        const set = policySet(parseDocument("toml", current));
+        if (set.BASH_ENV === script && set.MEMNOX_AGENT_NAME === "codex") return undefined;
+        if (typeof set.BASH_ENV === "string" && set.BASH_ENV !== script) {
+          status = "left-alone";
+          return undefined;
+        }
+        status = "added";
+        return applyEdits(
+          "toml",
+          current,
+          [
+            { op: "set", path: [...POLICY, "BASH_ENV"], value: script },
+            { op: "set", path: [...POLICY, "MEMNOX_AGENT_NAME"], value: "codex" },
+          ],
+          file,
+        );
+      },
+    });
+  } catch (e) {
+    return { agent: "codex", file, status: "refused", words: describeError(e) };
+  }
+  const words =
+    status === "left-alone"
+      ? "your shell_environment_policy already sets BASH_ENV, so memnox left it; Codex's commands do not meet the interceptors"
+      : "every command Codex runs starts with the interceptors first (BASH_ENV in its shell_environment_policy)";
+  return { agent: "codex", file, status, words };
+}
+
+/** memnox's keys out of Codex's shell policy: the bytes back while nothing else changed, else only those keys. */
+export function codexShellOff(ctx: WireContext): { file: string; outcome: string }[] {
+  const script = agentEnvFile(ctx, "codex");
+  return readBackups(ctx.paths.backup)
+    .filter((b) => b.owners[AGENT_SHELL_OWNER] !== undefined)
+    .map((b) => {
+      const r = restoreFromBackup({
+        backupDir: ctx.paths.backup,
+        path: b.path,
+        owners: [AGENT_SHELL_OWNER],
+        strip: (text) => {
+          const set = policySet(parseDocument("toml", text));
+          const ours = [
+            ...(set.BASH_ENV === script ? (["BASH_ENV"] as const) : []),
+            ...(set.MEMNOX_AGENT_NAME === "codex" ? (["MEMNOX_AGENT_NAME"] as const) : []),
+          ];
+          if (ours.length === 0) return undefined;
+          return applyEdits(
+            "toml",
+            text,
+            ours.map((k) => ({ op: "remove" as const, path: [...POLICY, k] })),
+            b.path,
+          );
+        },
+      });
+      return { file: b.path, outcome: r.outcome };
+    });
+}
+
+/** Whether `agent`'s shell commands meet the interceptors, by its own mechanism, said honestly for doctor --wiring. */
+export function agentShellState(ctx: WireContext, agent: AgentName): AgentShellState | undefined {
+  if (agent === "codex") return codexShellState(ctx);
+  if (agent === "gemini-cli") return geminiShellState(ctx);
+  return undefined;
+}
+
+function codexShellState(ctx: WireContext): AgentShellState {
+  const file = codexConfigFile(ctx);
+  const script = agentEnvFile(ctx, "codex");
+  let doc: unknown;
+  try {
+    doc = parseDocument("toml", readTextIfExists(file) ?? "");
+  } catch {
+    return { meets: false, words: `${file} does not parse, so Codex's commands are not known to meet them` };
+  }
+  const policy = isRecord(doc) && isRecord(doc.shell_environment_policy) ? doc.shell_environment_policy : {};
+  const set = policySet(doc);
+  if (set.BASH_ENV !== script || readTextIfExists(script) === undefined) {
+    return {
+      meets: false,
+      words: "Codex's commands run with your own PATH, so a script's child git push does not meet the interceptors",
+      fix: "memnox setup",
+    };
+  }
+  const only = Array.isArray(policy.include_only) ? policy.include_only.map(String) : [];
+  if (only.length > 0 && !only.some((p) => /^BASH_ENV$|^\*$/i.test(p))) {
+    return {
+      meets: false,
+      words:
+        "your shell_environment_policy include_only drops BASH_ENV, so Codex's commands do not meet the interceptors",
+      fix: "add BASH_ENV to include_only in [shell_environment_policy]",
+    };
+  }
+  const shell = basename(ctx.env.SHELL ?? "");
+  if (shell && shell !== "bash" && shell !== "sh") {
+    return {
+      meets: false,
+      words: `Codex runs commands with ${shell}, which does not read BASH_ENV, so they do not meet the interceptors`,
+      fix: "memnox run -- codex, or put ~/.memnox/bin first on your login PATH (the line memnox setup prints)",
+    };
+  }
+  return { meets: true, words: "every command Codex runs starts with the interceptors first, in its session" };
+}
+
+function geminiShellState(ctx: WireContext): AgentShellState {
+  const hook = agentHookState(ctx, "gemini-cli");
+  if (hook.presence !== "hooked" || hook.trust?.active === false) {
+    return {
+      meets: false,
+      words: "Gemini CLI's commands meet the interceptors only through memnox's hook, which is not active",
+      fix: "memnox setup",
+    };
+  }
+  if (!existsSync(ctx.paths.bin)) {
+    return { meets: false, words: "no interceptors are installed", fix: "memnox protect --interceptors" };
+  }
+  return {
+    meets: true,
+    words: "memnox's hook starts every command Gemini CLI runs with the interceptors first, in its session",
+  };
+}
