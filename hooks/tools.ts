@@ -2,7 +2,7 @@
 
 import { isAbsolute, join, resolve } from "node:path";
 import type { Action } from "../src/core/action.ts";
-import { isLoopbackHost } from "../src/core/hosts.ts";
+import { httpActionName } from "../src/core/hosts.ts";
 import { sha256Hex } from "../src/io/hash.ts";
 import type { ParseContext, SeamCall } from "./types.ts";
 
@@ -63,9 +63,8 @@ export function urlsIn(text: string): string[] {
 
 /** A fetch: `http.loopback` when every host is this machine, else `http.request`. */
 export function httpCall(hosts: readonly string[], input: unknown): SeamCall {
-  const local = hosts.length > 0 && hosts.every(isLoopbackHost);
   const action: Action = {
-    name: local ? "http.loopback" : "http.request",
+    name: httpActionName(hosts),
     class: "communication",
     targets: [...new Set(hosts)],
     arguments: argumentsOf(input),

@@ -19,7 +19,7 @@ const rule = (name: string, host: string, effect: string, reason: string) => `
 [[policies]]
 name = "${name}"
 [policies.match]
-actions = ["http.request"]
+actions = ["http.request", "http.loopback"]
 targets = ["${host}"]
 [policies.decision]
 effect = "${effect}"
@@ -78,8 +78,8 @@ describe("the daemon's egress proxy", () => {
     expect(refused.stdout.trim().endsWith("403")).toBe(true);
     const rows = egressRows().slice(before);
     expect(rows.map((r) => [r.operation, r.resourceRef, r.effect])).toEqual([
-      ["http.request", "127.0.0.1", "allow"],
-      ["http.request", "localhost", "deny"],
+      ["http.loopback", "127.0.0.1", "allow"],
+      ["http.loopback", "localhost", "deny"],
     ]);
     // Never the path, the query, a header or the body.
     const all = JSON.stringify(rows);

@@ -162,7 +162,7 @@ describe("a call let through at one seam is not held again by the next", () => {
 
   test("a curl Claude Code's own prompt asked about reaches the egress proxy of that session without a hold", async () => {
     machineRules(
-      rule("loopback-asks", "http.request", "ask", "a person says whether this host is reached", "127.0.0.1"),
+      rule("loopback-asks", "http.loopback", "ask", "a person says whether this host is reached", "127.0.0.1"),
     );
     const asked = await hook("claude-code", "ses_hooked", `curl -s ${url()}`);
     expect(asked.hookSpecificOutput?.permissionDecision).toBe("ask");
@@ -180,7 +180,7 @@ describe("a call let through at one seam is not held again by the next", () => {
 
   test("a Codex call approved with memnox approve: its retry and its request through the proxy go through once asked", async () => {
     machineRules(
-      rule("loopback-asks", "http.request", "ask", "a person says whether this host is reached", "127.0.0.1"),
+      rule("loopback-asks", "http.loopback", "ask", "a person says whether this host is reached", "127.0.0.1"),
     );
     const first = await hook("codex", "ses_codex", `curl -s ${url()}`);
     expect(first.hookSpecificOutput?.permissionDecision).toBe("deny");

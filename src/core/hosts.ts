@@ -17,3 +17,8 @@ export function isLoopbackHost(host: string): boolean {
     /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(h)
   );
 }
+
+/** The action a request to these hosts is, at every seam: `http.loopback` when all are this machine's. */
+export function httpActionName(hosts: readonly string[]): "http.loopback" | "http.request" {
+  return hosts.length > 0 && hosts.every(isLoopbackHost) ? "http.loopback" : "http.request";
+}

@@ -1,5 +1,6 @@
 // How a proxy asks about a host: the daemon through its own core, a `memnox run` through its gate.
 import type { Action } from "../../core/action.ts";
+import { httpActionName } from "../../core/hosts.ts";
 import type { Instant } from "../../gate/deps.ts";
 import type { EvaluateRequest } from "../../gate/remote/protocol.ts";
 import { sessionStart } from "../../gate/sessions.ts";
@@ -11,7 +12,7 @@ import type { EgressCaller, EgressGate } from "./proxy.ts";
 
 /** What a request through the proxy is: a call to a host, nothing more is known of it. */
 export function egressAction(host: string): Action {
-  return { name: "http.request", class: "communication", targets: [host], arguments: {} };
+  return { name: httpActionName([host]), class: "communication", targets: [host], arguments: {} };
 }
 
 /** The facts of a proxied request: the session its address declared, and what `memnox run` noted for it. */
@@ -42,8 +43,8 @@ export function egressRequest(
     },
     ...(branch ? { branch } : {}),
     given: "action",
-    actions: [{ name: "http.request", class: "communication", targets: [host], args: false }],
-    normalized: "http.request",
+    actions: [{ name: httpActionName([host]), class: "communication", targets: [host], args: false }],
+    normalized: httpActionName([host]),
     unknown: [],
     rawArguments: false,
     argsDigest,
