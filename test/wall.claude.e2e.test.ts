@@ -85,7 +85,7 @@ test.skipIf(abi < 4)("its model provider is reached through the session's proxy,
   const t = await runBinary("memnox", ["timeline", "--json", "--since", "1d"], { env: mem.env(), cwd: project.dir });
   const events = (JSON.parse(t.stdout) as { events: { surface: string; operation: string; effect: string }[] }).events;
   expect(events).toContainEqual(
-    expect.objectContaining({ surface: "egress", operation: "http.request", effect: "allow" }),
+    expect.objectContaining({ surface: "egress", operation: "http.loopback", effect: "allow" }),
   );
   // Its hook ruled on each tool call from inside, and every row reached the ledger outside.
   expect(events.filter((e) => e.surface === "hook").length).toBeGreaterThanOrEqual(5);

@@ -180,7 +180,7 @@ describe.skipIf(abi < 1)("inside memnox run --untrusted, on this kernel", () => 
       const pending = join(home.memnoxHome, "pending");
       const hold = await whenChanged(pending, () =>
         listHolds(pending).find(
-          (h) => h.status === "waiting" && h.action === "http.request" && h.target === "127.0.0.1",
+          (h) => h.status === "waiting" && h.action === "http.loopback" && h.target === "127.0.0.1",
         ),
       );
       expect(hold.surface).toBe("egress");

@@ -68,7 +68,7 @@ export function ownChecks(input: CheckInput): Finding[] {
  * a package registry or to the agent's model provider (the `untrusted-host` facts `memnox run` noted for it).
  */
 function untrustedAsk(action: Action, input: CheckInput): Finding | undefined {
-  if (action.name === "http.request") {
+  if (action.name === "http.request" || action.name === "http.loopback") {
     const prefix = `${input.session} `;
     const through = input.facts
       .filter((f) => f.kind === "untrusted-host" && f.subject.startsWith(prefix))

@@ -55,6 +55,6 @@ export function scopeFit(
 /** The service an action reaches: an MCP server, or an HTTP host. */
 function serviceOf(action: Action): string | undefined {
   if (action.name.startsWith("mcp.")) return action.name.split(".")[1];
-  if (action.name === "http.request") return action.targets[0];
+  if (action.name === "http.request" || action.name === "http.loopback") return action.targets[0];
   return undefined;
 }
