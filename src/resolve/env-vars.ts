@@ -13,18 +13,18 @@ const INJECTING: Record<string, string> = {
   PERL5OPT: "can make perl load any module",
   RUBYOPT: "can make ruby load any file",
   PYTHONSTARTUP: "runs a file when python starts",
-  GIT_SSH_COMMAND: "runs a command for every git remote call",
-  GIT_SSH: "runs a program for every git remote call",
-  GIT_EXTERNAL_DIFF: "runs a program for every diff",
-  GIT_ASKPASS: "runs a program to ask for credentials",
-  SSH_ASKPASS: "runs a program to ask for credentials",
-  GIT_CONFIG_PARAMETERS: "overrides git configuration, including hooks and aliases",
   GIT_EXEC_PATH: "changes which programs git runs",
+  GIT_TEMPLATE_DIR: "copies hooks into every repository git creates",
+  GIT_CONFIG_GLOBAL: "loads git settings, hooks and aliases included, from another file",
+  GIT_CONFIG_SYSTEM: "loads git settings, hooks and aliases included, from another file",
+  GIT_CONFIG: "loads git settings, hooks and aliases included, from another file",
 };
 
-/** Why setting `name` can run code, or undefined when it cannot; memnox's own settings count too. */
+/**
+ * Why setting `name` can run code whatever its value, or undefined; memnox's own settings count too. Variables
+ * whose value is itself a command (EDITOR, GIT_SSH_COMMAND) and GIT_CONFIG_* are judged by their value instead.
+ */
 export function injectionVar(name: string): string | undefined {
   if (name.startsWith("MEMNOX_")) return "changes how memnox itself decides";
-  if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || name === "GIT_CONFIG_COUNT") return INJECTING.GIT_CONFIG_PARAMETERS;
   return INJECTING[name];
 }

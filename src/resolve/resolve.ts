@@ -8,7 +8,14 @@ import type { Resolution, ResolveContext } from "./types.ts";
 import { DEFAULT_MAX_DEPTH, Walker } from "./walk.ts";
 
 function rootScope(ctx: ResolveContext): Scope {
-  return { cwd: ctx.cwd, home: ctx.home, depth: 0, maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH, functions: new Set() };
+  return {
+    cwd: ctx.cwd,
+    home: ctx.home,
+    depth: 0,
+    maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH,
+    functions: new Set(),
+    aliases: new Map(),
+  };
 }
 
 /** A shell command line: `shell.execute` on the normalised line first, then every action inside it. */

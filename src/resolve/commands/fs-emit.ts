@@ -6,6 +6,12 @@ export function pathOf(call: Call, a: Arg): string {
   return a.static ? absolutePath(a.text, call.scope.cwd, call.scope.home) : a.text;
 }
 
+/** Everything under `path`: the target of a recursive read, copy, permission change or delete. */
+export function subtree(path: string): string {
+  if (!path.startsWith("/") || path.endsWith("/**")) return path;
+  return `${path === "/" ? "" : path.replace(/\/+$/, "")}/**`;
+}
+
 export function paths(call: Call, args: readonly Arg[]): string[] {
   return args.map((a) => pathOf(call, a)).filter((p) => !isInertDevice(p));
 }

@@ -56,7 +56,16 @@ const security: Handler = (call) => {
   call.unknown("security");
 };
 
+/** setcap gives a program powers (cap_setuid: become root) that it keeps on every later run: a privilege change. */
+const setcap: Handler = (call) => {
+  const args = call.args.slice(1).filter((a) => !a.text.startsWith("-"));
+  if (args.length === 0) return;
+  const files = args.slice(1).map((a) => (a.static ? absolutePath(a.text, call.scope.cwd, call.scope.home) : a.text));
+  call.emit({ name: "privilege.escalate", class: "unknown", targets: files });
+};
+
 export const SYSTEM_HANDLERS: Readonly<Record<string, Handler>> = {
+  setcap,
   kill,
   pkill: kill,
   killall: kill,
