@@ -214,13 +214,14 @@ const AGENT_CONFIGS = [
   "**/.windsurf/hooks.json",
 ];
 
+// Directories: a pattern naming one covers what is written into it, and the directory itself.
 const PERSISTENCE_PATHS = [
-  "~/.config/systemd/**",
-  "~/.local/share/systemd/**",
-  "~/Library/LaunchAgents/**",
-  "~/.config/autostart/**",
-  "/etc/cron*/**",
-  "/var/spool/cron/**",
+  "~/.config/systemd",
+  "~/.local/share/systemd",
+  "~/Library/LaunchAgents",
+  "~/.config/autostart",
+  "/etc/cron*",
+  "/var/spool/cron",
 ];
 
 // Files a shell (or git, for every repository) reads at start-up: a line added runs in every later session.

@@ -21,6 +21,7 @@ const script: Handler = (call) => {
     optional: "t",
     long: ["append", "return", "flush", "force", "quiet", "echo", "logging-format", "help", "version"],
     longValues: ["command", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "echo"],
+    posix: true,
   });
   const line = optValue(p, "-c", "--command");
   const [file, ...cmd] = p.operands;

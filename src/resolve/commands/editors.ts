@@ -109,13 +109,15 @@ const vim: Handler = (call) => {
     } else if (a.text === "+" || /^\+\d+$/.test(a.text) || a.text.startsWith("+/")) continue;
     else rest.push(a);
   }
+  const name = (call.args[0]?.text ?? "vim").replace(/.*\//, "");
+  // After -e/-E (or as ex), -s is silent mode; otherwise it names a file of keystrokes.
+  const silent = name === "ex" || rest.some((a) => /^-[a-zA-Z]*[eE]/.test(a.text) && !a.text.startsWith("--"));
   const p = parseOpts(rest, {
-    flags: "AbCdDeEFhHlLmMnNRrsVxXyZ",
-    values: "cSiosTuUwWqtr",
+    flags: `AbCdDeEFhHlLmMnNRrVxXyZ${silent ? "s" : ""}`,
+    values: `cSio${silent ? "" : "s"}TuUwWqtr`,
     long: ["clean", "noplugin", "headless", "nofork", "version", "help", "literal", "not-a-term"],
     longValues: ["cmd", "startuptime", "listen", "remote", "servername"],
   });
-  const name = (call.args[0]?.text ?? "vim").replace(/.*\//, "");
   commands.push(...optValues(p, "-c", "--cmd"));
   const files = paths(
     call,
@@ -130,7 +132,7 @@ const vim: Handler = (call) => {
     call.emit({ name: "vim.eval", class: "unknown", targets: sourced.map((a) => pathOf(call, a)) });
     call.unknown(`${name} sourcing ${sourced.map((a) => a.text).join(", ")}`);
   }
-  const exMode = has(p, "-e", "-E", "-s") || name === "ex";
+  const exMode = has(p, "-e", "-E") || name === "ex";
   const stdinScript = exMode && call.stdin?.kind === "data" ? call.stdin.text : undefined;
   if (exMode && call.stdin?.kind === "data" && stdinScript === undefined) {
     call.emit({ name: "vim.eval", class: "unknown", targets: ["an ex script computed at run time"] });

@@ -28,7 +28,7 @@ const RUNS_OTHERS = new Set(
     "chroot nsenter expect tclsh wish unbuffer perl ruby php lua luajit node nodejs bun deno osascript pwsh " +
     "powershell rm rmdir unlink mv dd shred truncate chmod chown chgrp cp ln install tee curl wget nc ncat netcat " +
     "socat telnet scp sftp rsync kill pkill killall crontab git gh npm npx pnpm yarn bunx make find tar zip 7z " +
-    "docker kubectl aws gcloud az terraform awk gawk sed vim vi nvim ex ed emacs gdb strace"
+    "docker kubectl aws gcloud az terraform gdb strace"
   ).split(" "),
 );
 
