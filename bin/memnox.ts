@@ -45,6 +45,7 @@ async function main(): Promise<number> {
     const { invokedAs, args, selfArgv } = invocation();
     r = route(invokedAs, args);
     const env = process.env;
+    const paths = memnoxPaths(env);
     const ctx: Context = {
       argv0: invokedAs,
       ...(r.name !== undefined ? { invokedName: r.name } : {}),
@@ -53,10 +54,10 @@ async function main(): Promise<number> {
       cwd: process.cwd(),
       startedAt: Date.now(),
       clock: { now: () => Date.now() },
-      paths: memnoxPaths(env),
+      paths,
       io,
       proc: bunProc(),
-      git: bunGit(env),
+      git: bunGit(env, [paths.bin, paths.gitExec]),
       notify: desktopNotify(process.platform),
       version: typeof MEMNOX_VERSION === "string" ? MEMNOX_VERSION : "0.0.0-source",
       execPath: process.execPath,

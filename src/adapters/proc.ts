@@ -1,4 +1,5 @@
 // Children run to completion with captured output.
+import { findRealBinary } from "../io/real-binary.ts";
 import type { Git, Proc, RunOptions, RunResult } from "../ports/index.ts";
 
 export function bunProc(): Proc {
@@ -22,11 +23,19 @@ export async function runCaptured(argv: readonly string[], opts: RunOptions = {}
   return { code, stdout, stderr };
 }
 
-/** `baseEnv` is the environment git runs in unless a call passes its own. */
-export function bunGit(baseEnv: Readonly<Record<string, string | undefined>>): Git {
+/**
+ * `baseEnv` is the environment git runs in unless a call passes its own. memnox's own git never starts from
+ * `skipDirs` (~/.memnox/bin, where the git interceptor stands): the real one, found once, on first use.
+ */
+export function bunGit(baseEnv: Readonly<Record<string, string | undefined>>, skipDirs: readonly string[] = []): Git {
+  let git: string | undefined;
+  const real = () => {
+    git ??= skipDirs.length > 0 ? (findRealBinary("git", baseEnv.PATH, skipDirs, process.execPath) ?? "git") : "git";
+    return git;
+  };
   return {
     run: (args, opts) =>
-      runCaptured(["git", ...args], { ...opts, env: { ...(opts.env ?? baseEnv), GIT_TERMINAL_PROMPT: "0" } }),
+      runCaptured([real(), ...args], { ...opts, env: { ...(opts.env ?? baseEnv), GIT_TERMINAL_PROMPT: "0" } }),
   };
 }
 

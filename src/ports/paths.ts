@@ -13,6 +13,8 @@ export interface Paths {
   /** One line per ledger row that could not be written: the count `status` and `doctor` report. */
   readonly ledgerUnwritten: string;
   readonly bin: string;
+  /** The copy of git's exec path whose `git` is the interceptor, so git's own children meet it too. */
+  readonly gitExec: string;
   readonly backup: string;
   readonly kept: string;
   readonly keeper: string;
@@ -65,6 +67,7 @@ export function memnoxPaths(env: Env): Paths {
     db: at("memnox.db"),
     ledgerUnwritten: at("ledger-unwritten.jsonl"),
     bin: at("bin"),
+    gitExec: at("git-exec"),
     backup: at("backup"),
     kept: at("kept.json"),
     keeper: at("keeper.json"),
