@@ -250,7 +250,7 @@ table("options and settings that run a command are resolved as commands", [
   ["git -c core.pager=cat log", [["git.log", "read"]]],
   ["git -c core.editor='code --wait' commit", [["git.commit", "write"]]],
   ["git -c alias.st=status st", [["git.status", "read"]]],
-  ["git -c alias.p='push --force' p origin", [["git.config-exec"], ["git.config-exec"], ["git.push-force"]]],
+  ["git -c alias.p='push --force' p origin", [["git.config-exec"], ["git.push-force"]]],
   ["git -c remote.origin.mirror=true push", [["git.config-exec"], ["git.push-delete"], ["git.push-force"]]],
   ["git rebase -x 'rm -rf /x' main", [["shell.execute"], ["filesystem.delete"], ["git.rebase"]]],
   ["git bisect run rm -rf /z", [["filesystem.delete"], ["git.bisect"]]],

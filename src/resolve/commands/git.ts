@@ -2,12 +2,13 @@
 import { has, type OptSpec, parseOpts } from "../argv.ts";
 import { type Arg, type Call, lit } from "../call.ts";
 import { absolutePath } from "../paths.ts";
-import { renderArg } from "../shell/render.ts";
 import { git as gitTable } from "../tables/git.ts";
 import { tableOf } from "../tables/index.ts";
 import { matchTable } from "../tables/match.ts";
 import { commandWords } from "../words.ts";
 import { pathOf, paths } from "./fs-emit.ts";
+import { effectiveGit } from "./git-effective.ts";
+import { PUSH } from "./git-push.ts";
 import { codeSetting } from "./git-settings.ts";
 import { emitNamed, unknownVerb } from "./table.ts";
 
@@ -74,17 +75,27 @@ function globals(call: Call): Globals {
   return help ? { ...g, help } : g;
 }
 
-/** `-c key=value` settings as a map, the last of a key winning as in git. */
-function settingsOf(config: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
+/** `-c key=value` settings as git reads them: lowercase keys, every value given. */
+function settingsOf(config: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const setting of config) {
     const eq = setting.indexOf("=");
-    out.set((eq < 0 ? setting : setting.slice(0, eq)).toLowerCase(), eq < 0 ? "true" : setting.slice(eq + 1));
+    const key = (eq < 0 ? setting : setting.slice(0, eq)).toLowerCase();
+    out.set(key, [...(out.get(key) ?? []), eq < 0 ? "true" : setting.slice(eq + 1)]);
   }
   return out;
 }
 
-const MAX_ALIASES = 8;
+/** The words without their `-c key=value` settings, once those have been judged and applied. */
+function withoutSettings(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i] ?? "";
+    if (t === "-c") i++;
+    else if (!(t.startsWith("-c") && t.includes("=") && !t.startsWith("--"))) out.push(t);
+  }
+  return out;
+}
 
 export const git: Handler = (call) => {
   const t = tableOf(gitTable);
@@ -92,37 +103,25 @@ export const git: Handler = (call) => {
   if (g.help || !g.sub) return emitNamed(t, call, "git.help", []);
   const scoped: Call = { ...call, scope: { ...call.scope, cwd: g.repo } };
   for (const setting of g.config) configSetting(call, setting);
-  const settings = settingsOf(g.config);
-  const alias = settings.get(`alias.${g.sub.text.toLowerCase()}`);
-  const m = matchTable(t, [g.sub, ...g.rest]);
-  // An alias only stands for a name git has no command for; given with -c, it is expanded here.
-  if (alias !== undefined && (!m || m.action === "git.unknown") && call.scope.depth < MAX_ALIASES)
-    return expandAlias(call, g, alias);
+  // `git -c alias.p='push --force' p`, `git -c remote.origin.mirror=true push`: what git will run instead.
+  if (g.config.length > 0 && call.args.every((a) => a.static)) {
+    const texts = call.args.map((a) => a.text);
+    const eff = effectiveGit(texts, settingsOf(g.config));
+    if (eff.kind === "line") return call.engine.shell(eff.line, call);
+    if (eff.kind === "unreadable") {
+      call.emit({ name: "shell.dynamic", class: "unknown", targets: [`git alias ${eff.alias}`] });
+      return call.unknown(`a git alias that cannot be read: ${eff.alias}`);
+    }
+    if (eff.argv.join("\0") !== texts.join("\0")) return call.engine.run(withoutSettings(eff.argv).map(lit), call);
+  }
   nestedCommands(scoped, g.sub.text, g.rest);
   fileReads(scoped, g.sub.text, g.rest);
   const special = SPECIAL[g.sub.text];
-  if (special) return special(scoped, g.rest, g.repo, settings);
+  if (special) return special(scoped, g.rest, g.repo);
+  const m = matchTable(t, [g.sub, ...g.rest]);
   if (!m) return unknownVerb(t, call, [g.sub, ...g.rest]);
   call.emit({ name: m.action, class: m.entry.class, targets: [...m.rest.map((a) => a.text), g.repo], cli: "git" });
 };
-
-/** `git -c alias.p='push --force' p origin`: the alias's words in its place, or its `!` line run by a shell. */
-function expandAlias(call: Call, g: Globals, alias: string): void {
-  const rest = g.rest.map((a) => a.text);
-  if (alias.trim().startsWith("!")) {
-    const line = [alias.trim().slice(1), ...rest.map(renderArg)].join(" ");
-    call.engine.shell(line, call);
-    return;
-  }
-  const words = commandWords(alias);
-  if (!words) {
-    call.emit({ name: "shell.dynamic", class: "unknown", targets: [`git alias ${g.sub?.text ?? ""}`] });
-    call.unknown(`a git alias that cannot be read: ${alias}`);
-    return;
-  }
-  const nested = { ...call, scope: { ...call.scope, depth: call.scope.depth + 1 } };
-  call.engine.run([...g.head, ...words.map(lit), ...g.rest], nested);
-}
 
 /** Whether a non-`!` alias's words are a subcommand that destroys work or forces a push. */
 export function aliasDestroys(value: string): boolean {
@@ -149,7 +148,7 @@ export function emitSetting(call: Call, key: string, value: string): void {
   if (judged.runs?.trim()) call.engine.shell(judged.runs, call);
 }
 
-type Special = (call: Call, rest: readonly Arg[], repo: string, settings: ReadonlyMap<string, string>) => void;
+type Special = (call: Call, rest: readonly Arg[], repo: string) => void;
 
 function emit(call: Call, action: string, targets: readonly string[], branch?: string): void {
   emitNamed(tableOf(gitTable), call, action, targets, branch);
@@ -282,51 +281,14 @@ const tag: Special = (call, rest, repo) => {
   emit(call, "git.tag-create", names);
 };
 
-const PUSH: OptSpec = {
-  flags: "fnuqvd46",
-  values: "o",
-  long: [
-    "force",
-    "force-if-includes",
-    "mirror",
-    "all",
-    "branches",
-    "tags",
-    "follow-tags",
-    "delete",
-    "prune",
-    "dry-run",
-    "porcelain",
-    "atomic",
-    "set-upstream",
-    "no-verify",
-    "verify",
-    "thin",
-    "progress",
-    "quiet",
-    "verbose",
-  ],
-  longValues: ["repo", "receive-pack", "exec", "push-option"],
-  longOptional: ["force-with-lease", "signed", "recurse-submodules"],
-};
-
-/**
- * One action per refspec: a `+` or a force option forces, `:dst` or `--delete` deletes; the branch is the
- * destination. A `-c remote.<name>.mirror` or a `+` in `-c remote.<name>.push` forces a push that names no refspec.
- */
-const push: Special = (call, rest, _repo, settings) => {
+/** One action per refspec: a `+` or a force option forces, `:dst` or `--delete` deletes; the branch is the destination. */
+const push: Special = (call, rest) => {
   const p = parseOpts(rest, PUSH);
+  const force = has(p, "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror");
   const [remote, ...refspecs] = p.operands.map((a) => a.text);
-  const configured = settings.get(`remote.${(remote ?? "origin").toLowerCase()}.push`) ?? "";
-  const mirrorSet = settings.get(`remote.${(remote ?? "origin").toLowerCase()}.mirror`) ?? "";
-  const mirror = has(p, "--mirror") || /^(true|yes|on|1)$/i.test(mirrorSet);
-  const force =
-    has(p, "-f", "--force", "--force-with-lease", "--force-if-includes") ||
-    mirror ||
-    (refspecs.length === 0 && configured.startsWith("+"));
   const del = has(p, "-d", "--delete");
   const base = remote === undefined ? [] : [remote];
-  if (has(p, "--prune") || mirror) emit(call, "git.push-delete", base);
+  if (has(p, "--prune", "--mirror")) emit(call, "git.push-delete", base);
   if (refspecs.length === 0) return emit(call, del ? "git.push-delete" : force ? "git.push-force" : "git.push", base);
   for (const spec of refspecs) {
     const plus = spec.startsWith("+");
