@@ -185,6 +185,11 @@ export const claudeCode: HookAdapter = {
   asksInSession: true,
   hearsContext: true,
   remindsAtCall: true,
+  // Claude Code hands SessionStart hooks a file under <config>/session-env/<session>/ that each Bash call sources.
+  sessionEnvFile: (env) => {
+    const file = env.CLAUDE_ENV_FILE;
+    return file && /\/session-env\/[^/]+\/[^/]+\.sh$/.test(file) ? file : undefined;
+  },
   decision,
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : silence,
