@@ -86,6 +86,16 @@ describe("doctor --wiring", () => {
       words: "Gemini CLI: hooked (active from the next Gemini CLI session)",
     });
     expect(lines["hooks:cursor"]).toBeUndefined();
+    // Whether each agent's shell commands meet the interceptors, by its own mechanism or the PATH it inherits.
+    expect(lines["path:claude-code"]).toMatchObject({ status: "warn" });
+    expect(lines["path:claude-code"]?.words).toContain("only once its hooks run");
+    expect(lines["path:claude-code"]?.fix).toContain("accept the trust dialog");
+    expect(lines["path:codex"]).toMatchObject({ status: "warn" });
+    expect(lines["path:codex"]?.words).toContain(
+      "run with the person's PATH, so a script's git push meets no interceptor",
+    );
+    expect(lines["path:codex"]?.fix).toContain("memnox run -- <agent>");
+    expect(lines["path:cursor"]).toBeUndefined();
     expect(lines["git-hooks"]).toMatchObject({ status: "idle", fix: "memnox protect --hooks" });
     expect(lines.proxy).toMatchObject({ status: "ok", words: "all 3 MCP server(s) routed through the proxy" });
     expect(lines.session).toMatchObject({ status: "ok", words: "memnox-session in Claude Code, Codex, Gemini CLI" });
@@ -99,6 +109,15 @@ describe("doctor --wiring", () => {
       ),
     );
     expect(ahead.path?.status).toBe("ok");
+    expect(ahead["path:codex"]).toMatchObject({ status: "ok" });
+    expect(ahead["path:codex"]?.words).toContain("inherit a PATH with");
+
+    // Claude Code trusting the repository runs memnox's SessionStart hook: its Bash commands meet the interceptors.
+    const state = join(m.home.home, ".claude.json");
+    writeFileSync(state, JSON.stringify({ projects: { [m.repo.path]: { hasTrustDialogAccepted: true } } }));
+    const trusted = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
+    expect(trusted["path:claude-code"]).toMatchObject({ status: "ok" });
+    expect(trusted["path:claude-code"]?.words).toContain("SessionStart hook puts");
   });
 
   test("a stopped machine, a broken rule file, a vanished binary and a dead socket each fail with their fix", async () => {

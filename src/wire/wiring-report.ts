@@ -14,6 +14,7 @@ import { detectAgents } from "./agents.ts";
 import { clientDef } from "./clients.ts";
 import { gitHookState } from "./git-hooks.ts";
 import { agentHookState } from "./hooks/install.ts";
+import { interceptorReach } from "./interceptor-reach.ts";
 import { interceptorState } from "./interceptors.ts";
 import { readKept } from "./kept.ts";
 import { readClientFile, readClientFiles } from "./read.ts";
@@ -347,6 +348,7 @@ export async function wiringLines(ctx: Context): Promise<WiringLine[]> {
     ...app(ctx),
     ...interceptors(ctx),
     ...hooks(ctx),
+    ...interceptorReach(ctx),
     ...(await gitHooks(ctx)),
     await proxy(ctx),
     await session(ctx),
