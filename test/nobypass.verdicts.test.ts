@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { claudeToolCalls } from "../hooks/claude-code.ts";
 import { assess } from "../src/gate/assess.ts";
 import { gateDeps } from "../src/gate/create.ts";
 import { baselineRules } from "../src/policy/baseline.ts";
@@ -258,6 +259,23 @@ describe("no bypass by indirection: each class is stopped by the rule that names
       }
     });
   }
+});
+
+describe("the Grep tool reads what is under where it starts", () => {
+  const pc = { cwd: CORPUS_CTX.cwd, home: CORPUS_CTX.home };
+  const grep = (input: Record<string, unknown>) => {
+    const [call] = claudeToolCalls("Grep", input, CORPUS_CTX.cwd, pc) ?? [];
+    if (!call || !("action" in call)) throw new Error("no action");
+    return assess({ surface: "hook", action: call.action, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at).combined.effect;
+  };
+  test("from the home directory or ~/.aws it is a secret read", () => {
+    expect(grep({ pattern: "PRIVATE", path: "~" })).toBe("deny");
+    expect(grep({ pattern: "aws_secret", path: "~/.aws" })).toBe("deny");
+  });
+  test("in the repository it is a read like any other", () => {
+    expect(grep({ pattern: "TODO", path: "src" })).toBe("allow");
+    expect(grep({ pattern: "TODO" })).toBe("allow");
+  });
 });
 
 describe("the local loop beside them proceeds at the hook", () => {
