@@ -87,15 +87,15 @@ describe("doctor --wiring", () => {
     });
     expect(lines["hooks:cursor"]).toBeUndefined();
     // Whether each agent's shell commands meet the interceptors, by its own mechanism or the PATH it inherits.
-    expect(lines["path:claude-code"]).toMatchObject({ status: "warn" });
-    expect(lines["path:claude-code"]?.words).toContain("only once its hooks run");
-    expect(lines["path:claude-code"]?.fix).toContain("accept the trust dialog");
-    expect(lines["path:codex"]).toMatchObject({ status: "warn" });
-    expect(lines["path:codex"]?.words).toContain(
+    expect(lines["commands:claude-code"]).toMatchObject({ status: "warn" });
+    expect(lines["commands:claude-code"]?.words).toContain("only once its hooks run");
+    expect(lines["commands:claude-code"]?.fix).toContain("accept the trust dialog");
+    expect(lines["commands:codex"]).toMatchObject({ status: "warn" });
+    expect(lines["commands:codex"]?.words).toContain(
       "run with the person's PATH, so a script's git push meets no interceptor",
     );
-    expect(lines["path:codex"]?.fix).toContain("memnox run -- <agent>");
-    expect(lines["path:cursor"]).toBeUndefined();
+    expect(lines["commands:codex"]?.fix).toContain("memnox run -- <agent>");
+    expect(lines["commands:cursor"]).toBeUndefined();
     expect(lines["git-hooks"]).toMatchObject({ status: "idle", fix: "memnox protect --hooks" });
     expect(lines.proxy).toMatchObject({ status: "ok", words: "all 3 MCP server(s) routed through the proxy" });
     expect(lines.session).toMatchObject({ status: "ok", words: "memnox-session in Claude Code, Codex, Gemini CLI" });
@@ -109,15 +109,15 @@ describe("doctor --wiring", () => {
       ),
     );
     expect(ahead.path?.status).toBe("ok");
-    expect(ahead["path:codex"]).toMatchObject({ status: "ok" });
-    expect(ahead["path:codex"]?.words).toContain("inherit a PATH with");
+    expect(ahead["commands:codex"]).toMatchObject({ status: "ok" });
+    expect(ahead["commands:codex"]?.words).toContain("inherit a PATH with");
 
     // Claude Code trusting the repository runs memnox's SessionStart hook: its Bash commands meet the interceptors.
     const state = join(m.home.home, ".claude.json");
     writeFileSync(state, JSON.stringify({ projects: { [m.repo.path]: { hasTrustDialogAccepted: true } } }));
     const trusted = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
-    expect(trusted["path:claude-code"]).toMatchObject({ status: "ok" });
-    expect(trusted["path:claude-code"]?.words).toContain("SessionStart hook puts");
+    expect(trusted["commands:claude-code"]).toMatchObject({ status: "ok" });
+    expect(trusted["commands:claude-code"]?.words).toContain("SessionStart hook puts");
   });
 
   test("a stopped machine, a broken rule file, a vanished binary and a dead socket each fail with their fix", async () => {

@@ -66,6 +66,6 @@ export function interceptorReach(ctx: Context): WiringLine[] {
     .filter((a) => a.installed)
     .map((a) => {
       const hook = agentHookState(ctx, a.agent);
-      return { seam: `path:${a.agent}`, ...reach(a.agent, { label: a.label, hook, interceptors }) };
+      return { seam: `commands:${a.agent}`, ...reach(a.agent, { label: a.label, hook, interceptors }) };
     });
 }
