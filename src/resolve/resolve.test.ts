@@ -655,7 +655,7 @@ table("system", [
   ["pkill memnox", [["signal.kill", "write", ["memnox"]]]],
   ["crontab -l", []],
   ["crontab -r", [["system.crontab", "destructive"]]],
-  ["echo '* * * * * x' | crontab -", [["system.crontab", "write"]]],
+  ["echo '* * * * * x' | crontab -", [["system.crontab", "write"], ["shell.execute"], ["x.run", "unknown"]]],
   ["systemctl status ssh", []],
   ["systemctl --user enable evil.service", [["system.service", "write", ["evil.service"]]]],
   ["echo ok; pwd; whoami; date; sleep 1; true", []],
