@@ -1,5 +1,6 @@
 // One command's argv to its handler: wrappers, shells, files, network, interpreters, databases, verb tables.
 import type { Call } from "./call.ts";
+import { containerReads } from "./commands/containers.ts";
 import { DETACHED_HANDLERS } from "./commands/detached.ts";
 import { EDITOR_HANDLERS } from "./commands/editors.ts";
 import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
@@ -70,6 +71,7 @@ export function dispatch(call: Call): void {
     handler(call);
     return;
   }
+  if (name === "docker" || name === "podman") containerReads(call, call.args.slice(1));
   const table = verbTable(name);
   if (table) {
     runTable(table, call, call.args.slice(1));

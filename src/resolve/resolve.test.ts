@@ -624,7 +624,13 @@ table("verb tables", [
   ["docker run --help", [["docker.help", "read"]]],
   ["docker run alpine --help", [["docker.run", "unknown"]]],
   ["terraform destroy --help", [["terraform.help", "read"]]],
-  ["docker run --privileged -v /:/host alpine", [["docker.run-privileged", "destructive"]]],
+  [
+    "docker run --privileged -v /:/host alpine",
+    [
+      ["filesystem.read", "read", ["/**"]],
+      ["docker.run-privileged", "destructive"],
+    ],
+  ],
   ["docker push me/img", [["docker.push", "communication"]]],
   ["docker compose down -v", [["docker.compose-down-volumes", "destructive"]]],
   ["vercel", [["vercel.deploy", "communication"]]],
