@@ -4,12 +4,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { assess } from "../src/gate/assess.ts";
-import { gateDeps } from "../src/gate/create.ts";
-import { baselineRules } from "../src/policy/baseline.ts";
-import { renderRuleFile } from "../src/policy/render.ts";
-import { verbTables } from "../src/resolve/index.ts";
-import { type Case, CORPUS_CTX, corporaDir, corpusCases } from "./support/corpus.ts";
-import { fakeHome, testContext } from "./support/index.ts";
+import { baselineGateDeps, type Case, CORPUS_CTX, corporaDir, corpusCases } from "./support/corpus.ts";
+import { fakeHome } from "./support/index.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -26,15 +22,7 @@ const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
 
 function deps() {
-  const base = baselineRules(verbTables(), { date: "2026-11-30", keysDir: join(CORPUS_CTX.home, ".ssh") });
-  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
-  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
-  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
-  const { ctx } = testContext(home, {
-    cwd: CORPUS_CTX.cwd,
-    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
-  });
-  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+  return baselineGateDeps(home, join(CORPUS_CTX.home, ".ssh"));
 }
 
 const differences = JSON.parse(

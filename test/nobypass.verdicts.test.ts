@@ -1,33 +1,15 @@
 // The no-bypass classes through the whole gate (resolver + the baseline protect --yes writes, in enforce): every
 // indirection is refused or asked about with the rule that names it, and the local loop beside it proceeds.
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { claudeToolCalls } from "../hooks/claude-code.ts";
 import { assess } from "../src/gate/assess.ts";
-import { gateDeps } from "../src/gate/create.ts";
-import { baselineRules } from "../src/policy/baseline.ts";
-import { renderRuleFile } from "../src/policy/render.ts";
-import { verbTables } from "../src/resolve/index.ts";
-import { CORPUS_CTX } from "./support/corpus.ts";
-import { fakeHome, testContext } from "./support/index.ts";
+import { baselineGateDeps, CORPUS_CTX } from "./support/corpus.ts";
+import { fakeHome } from "./support/index.ts";
 
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
 
-function deps() {
-  const base = baselineRules(verbTables(), { date: "2026-11-30" });
-  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
-  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
-  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
-  const { ctx } = testContext(home, {
-    cwd: CORPUS_CTX.cwd,
-    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
-  });
-  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
-}
-
-const d = deps();
+const d = baselineGateDeps(home);
 const at = d.now();
 const judge = (command: string) => assess({ surface: "hook", command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at);
 

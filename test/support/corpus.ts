@@ -1,8 +1,13 @@
 // The peers' shell corpora (../shared/corpora/shell): which cases apply, and how a resolution is scored.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { minimatch } from "minimatch";
 import type { Action } from "../../src/core/action.ts";
+import { gateDeps } from "../../src/gate/create.ts";
+import { baselineRules } from "../../src/policy/baseline.ts";
+import { renderRuleFile } from "../../src/policy/render.ts";
+import { verbTables } from "../../src/resolve/index.ts";
+import { type FakeHome, testContext } from "./home.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 export const HOME = "/home/agent";
@@ -39,6 +44,19 @@ export const SECRET_GLOBS = [
   "**/.env",
   "**/.env.!(example|sample|template)",
 ];
+
+/** The gate's deps, dry, under the baseline protect --yes writes, in enforce, for a line run at CORPUS_CTX. */
+export function baselineGateDeps(home: FakeHome, keysDir?: string) {
+  const base = baselineRules(verbTables(), { date: "2026-11-30", ...(keysDir ? { keysDir } : {}) });
+  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
+  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
+  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
+  const { ctx } = testContext(home, {
+    cwd: CORPUS_CTX.cwd,
+    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
+  });
+  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+}
 
 export type Want = "stop" | "allow";
 

@@ -31,24 +31,31 @@ const script: Handler = (call) => {
   shellStarted(call, "script");
 };
 
-/** tmux commands that run a shell command, and where it is among their operands. */
+/** tmux commands that run a shell command (their operands), with their options. */
 const TMUX_RUNS: Readonly<Record<string, { values: string; flags: string }>> = {
   "new-session": { values: "cefFnstxy", flags: "AdDEPX" },
-  new: { values: "cefFnstxy", flags: "AdDEPX" },
   "new-window": { values: "cefFnt", flags: "abdkPS" },
-  neww: { values: "cefFnt", flags: "abdkPS" },
   "split-window": { values: "cefFlt", flags: "bdfhIvPZ" },
-  splitw: { values: "cefFlt", flags: "bdfhIvPZ" },
   "respawn-pane": { values: "cet", flags: "k" },
-  respawnp: { values: "cet", flags: "k" },
   "respawn-window": { values: "cet", flags: "k" },
-  respawnw: { values: "cet", flags: "k" },
   "run-shell": { values: "dt", flags: "bCE" },
-  run: { values: "dt", flags: "bCE" },
   "pipe-pane": { values: "t", flags: "IOo" },
-  pipep: { values: "t", flags: "IOo" },
   "display-popup": { values: "bcdehsStTwxy", flags: "BCE" },
-  popup: { values: "bcdehsStTwxy", flags: "BCE" },
+};
+
+/** tmux's short names for the same commands. */
+const TMUX_ALIASES: Readonly<Record<string, string>> = {
+  new: "new-session",
+  neww: "new-window",
+  splitw: "split-window",
+  respawnp: "respawn-pane",
+  respawnw: "respawn-window",
+  run: "run-shell",
+  pipep: "pipe-pane",
+  popup: "display-popup",
+  send: "send-keys",
+  if: "if-shell",
+  source: "source-file",
 };
 
 /** Keys a shell in a pane would read as a line: the words joined, key names for Enter dropped. */
@@ -63,8 +70,9 @@ function typedLine(keys: readonly Arg[]): Arg | undefined {
 
 /** One tmux command (`new -d 'cmd'`, `send-keys -t x 'cmd' Enter`), as tmux reads it. */
 function tmuxCommand(call: Call, words: readonly Arg[]): void {
-  const [cmd, ...rest] = words;
-  if (!cmd) return;
+  const [given, ...rest] = words;
+  if (!given) return;
+  const cmd = { ...given, text: TMUX_ALIASES[given.text] ?? given.text };
   const runs = TMUX_RUNS[cmd.text];
   if (runs) {
     const p = parseOpts(rest, { ...runs, posix: true });
@@ -75,13 +83,13 @@ function tmuxCommand(call: Call, words: readonly Arg[]): void {
     else call.engine.run(p.operands, call);
     return;
   }
-  if (cmd.text === "send-keys" || cmd.text === "send") {
+  if (cmd.text === "send-keys") {
     const p = parseOpts(rest, { values: "Nt", flags: "FHKlMRX", posix: true });
     if (has(p, "-X")) return;
     runLine(call, typedLine(p.operands), "tmux send-keys");
     return;
   }
-  if (cmd.text === "if-shell" || cmd.text === "if") {
+  if (cmd.text === "if-shell") {
     const p = parseOpts(rest, { values: "t", flags: "bF", posix: true });
     const [test, ...then] = p.operands;
     if (!has(p, "-F")) runLine(call, test, "tmux if-shell");
@@ -93,7 +101,7 @@ function tmuxCommand(call: Call, words: readonly Arg[]): void {
         );
     return;
   }
-  if (cmd.text === "source-file" || cmd.text === "source") unreadable(call, "tmux source-file");
+  if (cmd.text === "source-file") unreadable(call, "tmux source-file");
 }
 
 /** tmux commands joined by `;` (written `\;` in a shell) each read on its own. */

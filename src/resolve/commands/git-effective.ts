@@ -20,7 +20,8 @@ export type Effective =
   /** An alias whose words cannot be read. */
   | { readonly kind: "unreadable"; readonly alias: string };
 
-const GLOBAL_VALUES = new Set([
+/** git's own options that take a value (`-C dir`, `-c key=value`). */
+export const GLOBAL_VALUES = new Set([
   "-C",
   "-c",
   "--git-dir",

@@ -7,22 +7,12 @@ import { tableOf } from "../tables/index.ts";
 import { matchTable } from "../tables/match.ts";
 import { commandWords } from "../words.ts";
 import { pathOf, paths } from "./fs-emit.ts";
-import { effectiveGit } from "./git-effective.ts";
+import { effectiveGit, GLOBAL_VALUES } from "./git-effective.ts";
 import { PUSH } from "./git-push.ts";
 import { codeSetting } from "./git-settings.ts";
 import { emitNamed, unknownVerb } from "./table.ts";
 
 type Handler = (call: Call) => void;
-
-const GLOBAL_VALUES = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--super-prefix",
-]);
 
 interface Globals {
   readonly repo: string;

@@ -64,23 +64,26 @@ function prefix(name: string, spec: Prefix): Handler {
   };
 }
 
+/**
+ * Where the command starts after a launcher's options: the first word that is not one (`--` ends them too),
+ * `values(option)` saying how many words an option takes after it.
+ */
+function afterOptions(args: readonly Arg[], values: (option: string) => number, prefix = "-"): readonly Arg[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const t = args[i]?.text ?? "";
+    if (t === "--") return args.slice(i + 1);
+    if (!t.startsWith(prefix) || !args[i]?.static) break;
+    i += values(t);
+  }
+  return args.slice(i);
+}
+
 /** Options of the form `--name` or `--name=value` only (firejail, valgrind, prlimit): skipped up to the command. */
 function attachedOnly(shortValues = ""): Handler {
   return (call) => {
-    const args = call.args.slice(1);
-    let i = 0;
-    for (; i < args.length; i++) {
-      const t = args[i]?.text ?? "";
-      if (t === "--") {
-        i++;
-        break;
-      }
-      if (!t.startsWith("-") || !args[i]?.static) break;
-      if (t.length === 2 && shortValues.includes(t[1] ?? "")) i++;
-    }
-    const rest = args.slice(i);
-    if (rest.length === 0) return;
-    runWords(call, rest);
+    const takes = (t: string) => (t.length === 2 && shortValues.includes(t[1] ?? "") ? 1 : 0);
+    runWords(call, afterOptions(call.args.slice(1), takes));
   };
 }
 
@@ -136,20 +139,11 @@ const BWRAP_ARITY: Readonly<Record<string, number>> = Object.fromEntries([
   ].map((o) => [o, 1]),
 ]);
 
-const bwrap: Handler = (call) => {
-  const args = call.args.slice(1);
-  let i = 0;
-  for (; i < args.length; i++) {
-    const t = args[i]?.text ?? "";
-    if (t === "--") {
-      i++;
-      break;
-    }
-    if (!t.startsWith("--")) break;
-    i += BWRAP_ARITY[t] ?? 0;
-  }
-  runWords(call, args.slice(i));
-};
+const bwrap: Handler = (call) =>
+  runWords(
+    call,
+    afterOptions(call.args.slice(1), (t) => BWRAP_ARITY[t] ?? 0, "--"),
+  );
 
 /** `X run [options] cmd args` (poetry, pipenv, uv, pdm, hatch, rye, pixi, conda, bundle exec, rustup run…). */
 function toolRun(name: string, verbs: readonly string[], values: readonly string[], skip = 0): Handler {
@@ -159,17 +153,7 @@ function toolRun(name: string, verbs: readonly string[], values: readonly string
       call.emit({ name: `${name}.run`, class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
       return call.unknown(`${name} ${verb?.text ?? ""}`.trim());
     }
-    let i = 0;
-    for (; i < rest.length; i++) {
-      const t = rest[i]?.text ?? "";
-      if (t === "--") {
-        i++;
-        break;
-      }
-      if (!t.startsWith("-")) break;
-      if (values.includes(t)) i++;
-    }
-    runWords(call, rest.slice(i + skip));
+    runWords(call, afterOptions(rest, (t) => (values.includes(t) ? 1 : 0)).slice(skip));
   };
 }
 
