@@ -109,6 +109,8 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='git push -f' git status", "deny"],
     ["GIT_CONFIG_PARAMETERS=\"'core.pager=sh -c id'\" git log", "ask", "git-settings-that-run-code-asked"],
     ["git --exec-path=/tmp/evil status", "ask"],
+    ["git filter-branch --tree-filter 'git push -f origin main' HEAD", "deny", "git-push-force-denied"],
+    ["git difftool -x 'rm -rf ~' HEAD~1", "deny"],
     ["printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config", "ask", "git-hooks-asked"],
     ["printf '#!/bin/sh\\ngit push -f\\n' > .git/hooks/pre-commit", "ask", "git-hooks-asked"],
     ["cp evil.sh .git/hooks/post-checkout", "ask", "git-hooks-asked"],

@@ -139,7 +139,10 @@ table("git", [
   ["git stash list", [["git.stash-list", "read"]]],
   ["git worktree remove --force /tmp/wt", [["git.worktree-remove-force", "destructive"]]],
   ["git reflog expire --expire=now --all", [["git.reflog-expire", "destructive"]]],
-  ["git filter-branch --tree-filter x", [["git.filter-branch", "destructive"]]],
+  [
+    "git filter-branch --tree-filter x",
+    [["shell.execute"], ["x.run", "unknown"], ["git.filter-branch", "destructive"]],
+  ],
   ["git config user.name", [["git.config", "read"]]],
   ["git config user.name me", [["git.config-set", "write"]]],
   ["git tag -d v1", [["git.tag-delete", "write"]]],

@@ -360,16 +360,31 @@ function configSetting(call: Call, setting: string): void {
 }
 
 /** Options and subcommands whose value is a command git runs: `rebase -x`, `bisect run`, `--upload-pack`. */
+/** Options of one subcommand whose value is a shell command it runs (`filter-branch --tree-filter`, `difftool -x`). */
+const SUB_SHELL_VALUES: Readonly<Record<string, readonly string[]>> = {
+  "filter-branch": [
+    "--tree-filter",
+    "--index-filter",
+    "--msg-filter",
+    "--env-filter",
+    "--commit-filter",
+    "--parent-filter",
+    "--tag-name-filter",
+  ],
+  difftool: ["--extcmd"],
+  "send-email": ["--to-cmd", "--cc-cmd", "--sendmail-cmd"],
+};
+
 function nestedCommands(call: Call, sub: string, rest: readonly Arg[]): void {
-  const shellValues = ["--exec", "-x", "--upload-pack", "-u", "--receive-pack"];
+  const shellValues = ["--exec", "-x", "--upload-pack", "-u", "--receive-pack", ...(SUB_SHELL_VALUES[sub] ?? [])];
   for (let i = 0; i < rest.length; i++) {
     const t = rest[i]?.text ?? "";
     const eq = t.indexOf("=");
     const name = t.startsWith("--") && eq > 0 ? t.slice(0, eq) : t;
     if (!shellValues.includes(name)) continue;
-    if (name === "-x" && sub !== "rebase") continue;
+    if (name === "-x" && sub !== "rebase" && sub !== "difftool") continue;
     if (name === "-u" && sub !== "clone") continue;
-    if ((name === "--exec" || name === "-x") && !["rebase", "push", "send-pack"].includes(sub)) continue;
+    if ((name === "--exec" || name === "-x") && !["rebase", "push", "send-pack", "difftool"].includes(sub)) continue;
     const value = name !== t ? { ...(rest[i] as Arg), text: t.slice(eq + 1) } : rest[++i];
     if (value?.static) call.engine.shell(value.text, call);
   }
