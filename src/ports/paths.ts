@@ -15,6 +15,8 @@ export interface Paths {
   readonly bin: string;
   /** The real binaries the interceptors stand in for, as found when they were installed (`{"git": "/usr/bin/git"}`). */
   readonly realBinaries: string;
+  /** The copy of git's exec path whose `git` is the interceptor, so git's own children meet it too. */
+  readonly gitExec: string;
   readonly backup: string;
   readonly kept: string;
   readonly keeper: string;
@@ -68,6 +70,7 @@ export function memnoxPaths(env: Env): Paths {
     ledgerUnwritten: at("ledger-unwritten.jsonl"),
     bin: at("bin"),
     realBinaries: at("real-binaries.json"),
+    gitExec: at("git-exec"),
     backup: at("backup"),
     kept: at("kept.json"),
     keeper: at("keeper.json"),

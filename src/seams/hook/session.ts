@@ -3,6 +3,7 @@ import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { currentWall, wallLine } from "../../wall/inside.ts";
 import { type Face, gateSession } from "./deps.ts";
+import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
 import { boundaryBlock } from "./opening.ts";
@@ -16,8 +17,13 @@ function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Brief
 }
 
 export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
-  const gate = f.deps.gate();
   const session = gateSession(f.ctx, ev.session);
+  const envFile = f.adapter.sessionEnvFile?.(f.ctx.env);
+  const failed = envFile
+    ? writeSessionEnv(envFile, { bin: f.ctx.paths.bin, agent: f.adapter.agent, ...(session ? { session } : {}) })
+    : undefined;
+  if (failed) f.ctx.io.err(`memnox: the interceptors are not first on PATH in this session: ${failed}\n`);
+  const gate = f.deps.gate();
   await gate.recordSession({
     kind: "start",
     surface: "hook",
