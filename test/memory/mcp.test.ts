@@ -71,7 +71,7 @@ describe("memnox memory serve-mcp", () => {
   test("errors carry no paths and no memory text", async () => {
     const { call } = await connect();
     const r = await call("forget", { slug: "missing" });
-    expect(r.value.error).toBe("no memory page `missing`");
+    expect(r.value.error).toBe("no memory page `missing`: the page is missing");
     expect(
       sanitize(new MemnoxError("refused", "`/home/sam/.memnox/memory/docs/x.md` in the memory store is a symlink")),
     ).toBe("a path in the memory store is a symlink");

@@ -21,7 +21,8 @@ export interface ProjectRef {
 /** Machine-wide rules are remembered as decisions of this pseudo-project, so recall can include them everywhere. */
 export const MACHINE_PROJECT: ProjectRef = { id: "machine", label: "this machine", locator: "machine" };
 
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+// Opaque: lowercase letters, digits, `-` and `_`, so no remote URL, host or path can pass for an id.
+const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 const LOCATOR = /^[a-z0-9][a-z0-9-]{0,127}$/;
 
 export function validProjectId(id: string): boolean {
@@ -32,10 +33,25 @@ export function validLocator(locator: string): boolean {
   return LOCATOR.test(locator);
 }
 
+/** A label is a display name: never blank, and never a path, a URL or an address that could leak where a repository is. */
+export function labelProblem(label: string): string | undefined {
+  if (!label.trim()) return "project_label must be a plain display name, not blank";
+  if (["/", "\\", "://", "@"].some((t) => label.includes(t)))
+    return "project_label must be a plain display name (no `/`, `\\`, `://` or `@`)";
+  for (const ch of label) if (ch.charCodeAt(0) < 0x20) return "project_label must be a single line";
+  return undefined;
+}
+
 /** An explicit `--project-id` (and optional label and locator), checked. */
 export function explicitProject(id: string, label?: string, locator?: string): ProjectRef {
   if (!validProjectId(id))
-    throw new MemnoxError("refused", `invalid project id \`${id}\``, "use letters, digits, `.`, `_`, `:` or `-`");
+    throw new MemnoxError(
+      "refused",
+      `invalid project_id \`${id}\`: it must be an opaque identifier`,
+      "use lowercase letters, digits, `-` and `_` (at most 128)",
+    );
+  const labelIssue = label === undefined ? undefined : labelProblem(label);
+  if (labelIssue) throw new MemnoxError("refused", labelIssue);
   if (locator !== undefined && !validLocator(locator))
     throw new MemnoxError("refused", `invalid project locator \`${locator}\``, "use lowercase letters, digits and `-`");
   return {
