@@ -134,9 +134,9 @@ export function rowHit(
   };
 }
 
-export function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
+export function pageHit(page: Page, score: number, source: Hit["snippet_source"], bodyBytes?: number): Candidate {
   return {
-    cost: estimateTokens(page.body),
+    cost: bodyBytes === undefined ? estimateTokens(page.body) : Math.floor(bodyBytes / 4) + 1,
     hit: {
       slug: page.slug,
       status: page.status,
@@ -162,12 +162,13 @@ export function pageHit(page: Page, score: number, source: Hit["snippet_source"]
   };
 }
 
-/** The index's row count for the navigation engine, which must answer even where the index cannot open (no FTS5). */
-function indexedOrZero(store: Store): number {
+/** The index row of a page the navigation engine found, so its access counter moves like any recall hit's. */
+function indexedId(store: Store, page: Page): number | undefined {
   try {
-    return store.hasIndex() ? store.index().count() : 0;
+    if (!store.hasIndex() || !store.index().ready()) return undefined;
+    return store.index().get(page.scope, page.project_id ?? "", page.slug)?.id;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
@@ -179,17 +180,24 @@ export function candidates(
   limit: number,
   engine: Engine,
 ): { found: Candidate[]; engine: string; total: number } {
-  const total = engine === "navigation" ? indexedOrZero(store) : store.hasIndex() ? store.index().count() : 0;
-  if (engine === "fts5" && total > 0) {
-    const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
-      rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
-    );
-    return { found, engine: "semantic-and-fallback-fts5", total };
+  if (engine === "fts5") {
+    const total = store.hasIndex() ? store.index().count() : 0;
+    if (total > 0) {
+      const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
+        rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
+      );
+      return { found, engine: "semantic-and-fallback-fts5", total };
+    }
+    if (!hasPages(store, store.layout.docs)) return { found: [], engine: "semantic-and-fallback-fts5", total };
   }
-  if (engine === "fts5" && !hasPages(store, store.layout.docs))
-    return { found: [], engine: "semantic-and-fallback-fts5", total };
-  const found = navigationSearch(store, tokens, f, limit).map((n) => pageHit(n.page, -n.matched, n.snippetSource));
-  return { found, engine: engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback", total };
+  const nav = navigationSearch(store, tokens, f, limit);
+  const found = nav.found.map((n) => {
+    const c = pageHit(n.page, -n.score, n.snippetSource, n.bodyBytes);
+    const id = indexedId(store, n.page);
+    return id === undefined ? c : { ...c, id };
+  });
+  const name = engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback";
+  return { found, engine: name, total: nav.rows };
 }
 
 export function recall(store: Store, q: RecallQuery): RecallResult {

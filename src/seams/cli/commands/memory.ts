@@ -28,6 +28,7 @@ export const memory: CommandFactory = (ctx) => {
       verify: from(() => import("./memory/maintain.ts").then((m) => m.verifyCommand)),
       "ingest-transcript": from(() => import("./memory/transcripts.ts").then((m) => m.ingestCommand)),
       "clear-transcripts": from(() => import("./memory/transcripts.ts").then((m) => m.clearCommand)),
+      sessions: from(() => import("./memory/transcripts.ts").then((m) => m.sessionsCommand)),
       provenance: from(() => import("./memory/transcripts.ts").then((m) => m.provenanceCommand)),
       backlinks: from(() => import("./memory/transcripts.ts").then((m) => m.backlinksCommand)),
       backup: from(() => import("./memory/portability.ts").then((m) => m.backupCommand)),

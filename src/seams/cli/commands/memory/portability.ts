@@ -12,10 +12,18 @@ const path = (cli: MemoryCli, p: unknown) => resolve(cli.ctx.cwd, String(p));
 export const backupCommand = (cli: MemoryCli) =>
   command({
     meta: { name: "backup", description: "pages, transcripts and an index snapshot in one tar.gz" },
-    args: { ...common, output: { type: "string", description: "the archive to write", required: true } },
+    args: {
+      ...common,
+      output: { type: "string", description: "the archive to write", required: true },
+      "no-index": { type: "boolean", description: "leave the index snapshot out (restore rebuilds it)" },
+      "no-mem-db": { type: "boolean", description: "memex's name for --no-index" },
+    },
     run: ({ args }) =>
       run(cli, args, (store) => {
-        const r = backup(store, path(cli, args.output));
+        const r = backup(store, path(cli, args.output), {
+          index: !(args["no-index"] === true || args["no-mem-db"] === true),
+          version: cli.ctx.version,
+        });
         say(cli, args, r, () => [`wrote ${r.archive_path} (${r.size_bytes} bytes, ${r.file_counts.pages} pages)`]);
         return 0;
       }),
