@@ -16,6 +16,8 @@ import { proposeType } from "./types/manage.ts";
 export interface ConsolidateOptions {
   readonly mode: "full" | "dry-run";
   readonly maxEpisodes: number;
+  /** Distil these episodes (by slug) instead of the most recent ones: a hook's fresh capture. */
+  readonly episodes?: readonly string[];
 }
 
 const Proposal = v.object({
@@ -63,10 +65,11 @@ function consolidatedIds(store: Store): Set<string> {
   return out;
 }
 
-function recentEpisodes(store: Store, max: number): Page[] {
+function recentEpisodes(store: Store, max: number, only?: readonly string[]): Page[] {
   const done = consolidatedIds(store);
   return scanPages(store)
     .filter((p) => p.type === "episode" && p.status === "active" && !done.has(p.id))
+    .filter((p) => only === undefined || only.includes(p.slug))
     .sort((a, b) => ((b.occurred_at ?? b.created) < (a.occurred_at ?? a.created) ? -1 : 1))
     .slice(0, max);
 }
@@ -170,7 +173,7 @@ function writeProposal(store: Store, p: Proposal, from: readonly Page[]): WriteR
 }
 
 export async function consolidate(store: Store, opts: ConsolidateOptions): Promise<ConsolidationReport> {
-  const episodes = recentEpisodes(store, opts.maxEpisodes);
+  const episodes = recentEpisodes(store, opts.maxEpisodes, opts.episodes);
   const base = { mode: opts.mode, episodes_processed: episodes.length, dry_run: opts.mode === "dry-run" };
   if (episodes.length === 0) {
     memoryConfig(store);

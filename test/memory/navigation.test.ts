@@ -6,7 +6,7 @@ import { explicitProject } from "../../src/memory/format/project.ts";
 import { forget } from "../../src/memory/pages/lifecycle.ts";
 import { regenerate } from "../../src/memory/pages/navigation.ts";
 import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
-import { readPage, scanPages } from "../../src/memory/pages/store.ts";
+import { scanPages } from "../../src/memory/pages/store.ts";
 import { verify } from "../../src/memory/pages/verify.ts";
 import { enableType } from "../../src/memory/types/manage.ts";
 import { memStore, put } from "./helpers.ts";
@@ -32,8 +32,9 @@ describe("rebuild-index report", () => {
     const kafka = put(m.store, { title: "Kafka", body: "Ordering." });
     put(m.store, { title: "Redis", body: "Cache." });
     put(m.store, { type: "decision", title: "Choose Kafka", scope: "project", project });
-    // A hand edit of the body leaves content_hash behind; a deleted index is a missing view.
-    writeFileSync(kafka.file_path, readFileSync(kafka.file_path, "utf8").replace("Ordering.", "Ordering by key."));
+    // A hand edit of the body leaves the index's hash behind; a deleted index is a missing view.
+    const edited = readFileSync(kafka.file_path, "utf8").replace("Ordering.", "Ordering by key.");
+    writeFileSync(kafka.file_path, edited);
     rmSync(join(m.dir.path, "docs/global/entities/index.md"));
     writeFileSync(join(m.dir.path, "docs/global/index.md"), "# global\n\nstale\n");
     const r = rebuildIndex(m.store);
@@ -41,9 +42,8 @@ describe("rebuild-index report", () => {
     expect(r.content_hashes_refreshed).toBe(1);
     expect(r.refreshed).toEqual(["kafka"]);
     expect(r.folders).toEqual({ "global/entities": 2, "projects/shop/decision": 1 });
-    const page = readPage(m.store, kafka.file_path);
-    expect(page.content_hash).toBe(hashBody("Ordering by key."));
-    expect(page.updated_at).toBe("2026-11-30T12:00:00Z");
+    expect(m.store.index().get("global", "", "kafka")?.content_hash).toBe(hashBody("Ordering by key."));
+    expect(readFileSync(kafka.file_path, "utf8")).toBe(edited);
     expect(verify(m.store).ok).toBe(true);
     const again = rebuildIndex(m.store);
     expect([again.content_hashes_refreshed, again.navigation_defects]).toEqual([0, {}]);

@@ -1,9 +1,8 @@
 // Rebuilding the disposable index from the pages (incrementally by file stamp, or from scratch), and navigation with it.
 import { existsSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { writeFileAtomic } from "../../io/files.ts";
 import { pageFiles } from "../format/layout.ts";
-import { hashBody, type Page, renderPage } from "../format/page.ts";
+import { hashBody, type Page } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import type { Row } from "../search/index-db.ts";
 import { diagnose, type NavChange, type NavPage, regenerate } from "./navigation.ts";
@@ -22,7 +21,7 @@ export interface RebuildReport {
   readonly navigation: Readonly<Record<string, number>>;
   /** What was wrong with navigation before it was regenerated: missing, stale, orphan, collision. */
   readonly navigation_defects: Readonly<Record<string, number>>;
-  /** Pages whose front matter content_hash no longer matched their body (a hand edit), rewritten with the right one. */
+  /** Pages whose body changed since they were indexed (a hand edit): their content hash in the index refreshed. */
   readonly content_hashes_refreshed: number;
   readonly refreshed: readonly string[];
   /** Pages per folder under docs/ (`global/entities`, `projects/git-shop/decision`). */
@@ -75,20 +74,8 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
           errors.push(`${rel(store, path)}: ${(e as Error).message}`);
           continue;
         }
-        let stamp = stat;
-        if (page.content_hash !== hashBody(page.body)) {
-          // A hand edit changed the body: the derived hash (and updated_at, which moves with the body) follow it.
-          const now = isoSeconds(store.now());
-          const { slug, path: at, body, ...meta } = page;
-          writeFileAtomic(
-            at,
-            renderPage({ ...meta, content_hash: hashBody(body), updated_at: now, timestamp: now }, body),
-            0o644,
-          );
-          page = readPage(store, path);
-          stamp = statSync(path);
-          refreshed.push(slug);
-        }
+        // The body changed since it was indexed (a hand edit): the index's hash is refreshed; the file is never rewritten.
+        if (known && known.content_hash !== hashBody(page.body)) refreshed.push(page.slug);
         const k = key(page.scope, page.project_id, page.slug);
         if (keys.has(k)) {
           errors.push(`${rel(store, path)}: another page in this scope already uses slug \`${page.slug}\``);
@@ -104,7 +91,7 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
           (known.scope !== page.scope || known.project_id !== (page.project_id ?? "") || known.slug !== page.slug)
         )
           index.remove(known.scope, known.project_id, known.slug);
-        index.upsert(withCounts, { mtime: stamp.mtimeMs, size: stamp.size });
+        index.upsert(withCounts, { mtime: stat.mtimeMs, size: stat.size });
         seen.add(path);
         nav.push(page);
         indexed++;

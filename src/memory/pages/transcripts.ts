@@ -32,7 +32,7 @@ type Turn = v.InferOutput<typeof Turn>;
 
 const Header = v.looseObject({
   type: v.literal("memex_session_header"),
-  harness: v.optional(v.string()),
+  harness: v.optional(v.nullable(v.string())),
   session_id: v.optional(v.string()),
   started_at: v.optional(v.nullable(v.string())),
   ended_at: v.optional(v.nullable(v.string())),
@@ -53,6 +53,8 @@ export interface IngestInput {
    * session again as it grows (the new turns are merged onto the stored ones, never duplicated).
    */
   readonly overwrite?: boolean;
+  /** The project the session worked in, named in the sidecar (for a listing by project) when the episode is global. */
+  readonly about?: ProjectRef;
 }
 
 export interface IngestReport {
@@ -215,8 +217,8 @@ export function ingestTranscript(store: Store, input: IngestInput): IngestReport
         turn_count: turns.length,
         episode_slug: slugify(input.sessionId) || input.sessionId.toLowerCase(),
         scope: input.scope ?? "global",
-        project_id: input.scope === "project" ? (input.project?.id ?? null) : null,
-        project_label: input.scope === "project" ? (input.project?.label ?? null) : null,
+        project_id: (input.scope === "project" ? input.project : input.about)?.id ?? null,
+        project_label: (input.scope === "project" ? input.project : input.about)?.label ?? null,
         token_usage: header?.token_usage ?? null,
         turn_token_usage: turns.flatMap((t) => (t.token_usage ? [{ turn: t.turn, ...t.token_usage }] : [])),
       },

@@ -37,6 +37,7 @@ export const memory: CommandFactory = (ctx) => {
       import: from(() => import("./memory/portability.ts").then((m) => m.importCommand)),
       consolidate: from(() => import("./memory/consolidate.ts").then((m) => m.consolidateCommand)),
       "serve-mcp": from(() => import("./memory/mcp.ts").then((m) => m.serveMcpCommand)),
+      hook: from(() => import("./memory/hook.ts").then((m) => m.hookCommand)),
     },
     run() {
       if (!cli.ran) ctx.io.out("memnox memory <command>: memnox help memory lists them\n");

@@ -15,13 +15,18 @@ export const backupCommand = (cli: MemoryCli) =>
     args: {
       ...common,
       output: { type: "string", description: "the archive to write", required: true },
-      "no-index": { type: "boolean", description: "leave the index snapshot out (restore rebuilds it)" },
-      "no-mem-db": { type: "boolean", description: "memex's name for --no-index" },
+      index: {
+        type: "boolean",
+        default: true,
+        description: "include an index snapshot (--no-index leaves it out; restore rebuilds it)",
+        negativeDescription: "leave the index snapshot out",
+      },
+      "mem-db": { type: "boolean", default: true, description: "memex's name for --index (--no-mem-db)" },
     },
     run: ({ args }) =>
       run(cli, args, (store) => {
         const r = backup(store, path(cli, args.output), {
-          index: !(args["no-index"] === true || args["no-mem-db"] === true),
+          index: args.index !== false && args["mem-db"] !== false,
           version: cli.ctx.version,
         });
         say(cli, args, r, () => [`wrote ${r.archive_path} (${r.size_bytes} bytes, ${r.file_counts.pages} pages)`]);
