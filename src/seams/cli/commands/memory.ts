@@ -38,6 +38,9 @@ export const memory: CommandFactory = (ctx) => {
       consolidate: from(() => import("./memory/consolidate.ts").then((m) => m.consolidateCommand)),
       "serve-mcp": from(() => import("./memory/mcp.ts").then((m) => m.serveMcpCommand)),
       hook: from(() => import("./memory/hook.ts").then((m) => m.hookCommand)),
+      install: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.installCommand(cli))),
+      uninstall: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.uninstallCommand(cli))),
+      harness: from(() => import("./memory/install.ts").then((m) => m.harnessCommand)),
     },
     run() {
       if (!cli.ran) ctx.io.out("memnox memory <command>: memnox help memory lists them\n");

@@ -1,7 +1,7 @@
 // `memnox memory hook session-start | prompt | transcript`: memex's push layer for harnesses without memnox's own
 // agent hooks (pi, Copilot, custom): a context block on stdout or nothing, exit 0 either way; a capture per session.
 import { existsSync, readFileSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "../../../../memory/format/project.ts";
@@ -62,18 +62,27 @@ export function promptOf(stdin: string): string {
   return raw;
 }
 
-/** A hook payload's session file: Claude Code's `transcript_path`, or what other harnesses call it. */
-export function transcriptPathOf(stdin: string): string | undefined {
+/**
+ * A hook payload's session file: Claude Code's `transcript_path`, or what other harnesses call it. Codex's notify
+ * payload (one JSON argument) names only its thread: its rollout is found under $CODEX_HOME/sessions by that id.
+ */
+export function transcriptPathOf(text: string, codexHome?: string): string | undefined {
+  let payload: Record<string, unknown> | null;
   try {
-    const payload = JSON.parse(stdin.trim()) as Record<string, unknown> | null;
-    for (const key of ["transcript_path", "session_transcript", "rollout_path", "rollout-path"]) {
-      const v = payload?.[key];
-      if (typeof v === "string" && v) return v;
-    }
+    payload = JSON.parse(text.trim()) as Record<string, unknown> | null;
   } catch {
-    // no payload
+    return undefined;
   }
-  return undefined;
+  for (const key of ["transcript_path", "session_transcript", "rollout_path", "rollout-path"]) {
+    const v = payload?.[key];
+    if (typeof v === "string" && v) return v;
+  }
+  const thread = payload?.["thread-id"] ?? payload?.thread_id;
+  if (typeof thread !== "string" || !/^[A-Za-z0-9-]{1,128}$/.test(thread) || !codexHome) return undefined;
+  const sessions = join(codexHome, "sessions");
+  if (!existsSync(sessions)) return undefined;
+  const found = [...new Bun.Glob(`**/rollout-*${thread}.jsonl`).scanSync({ cwd: sessions, onlyFiles: true })].sort();
+  return found.length > 0 ? join(sessions, found[found.length - 1] ?? "") : undefined;
 }
 
 const sessionStart = (cli: MemoryCli) =>
@@ -115,6 +124,11 @@ const transcript = (cli: MemoryCli) =>
     meta: { name: "transcript", description: "capture a harness-native session file as a transcript; idempotent" },
     args: {
       ...common,
+      payload: {
+        type: "positional",
+        required: false,
+        description: "a hook payload as one JSON argument (Codex's notify)",
+      },
       harness: { type: "string", description: `the session file's harness: ${HARNESSES.join(", ")}`, required: true },
       path: { type: "string", description: "the session file (otherwise transcript_path from stdin JSON)" },
       "session-id": { type: "string", description: "the session's id (default: the file's own, else its name)" },
@@ -132,8 +146,14 @@ const transcript = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const harness = oneOf(args, "harness", HARNESSES) ?? "custom";
+        const codexHome = cli.ctx.env.CODEX_HOME || join(cli.ctx.paths.home, ".codex");
+        const argument = typeof args.payload === "string" ? transcriptPathOf(args.payload, codexHome) : undefined;
         const given =
-          flag(args, "path") ?? (cli.ctx.io.stdinIsTTY ? undefined : transcriptPathOf(await cli.ctx.io.readAll()));
+          flag(args, "path") ??
+          argument ??
+          (cli.ctx.io.stdinIsTTY || typeof args.payload === "string"
+            ? undefined
+            : transcriptPathOf(await cli.ctx.io.readAll(), codexHome));
         if (!given) {
           cli.ctx.io.err("memnox: no transcript path given or found on stdin\n");
           return 1;
