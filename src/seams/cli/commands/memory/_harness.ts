@@ -11,6 +11,7 @@ import { type ClientFile, clientDef, clientFile, type StdioServer } from "../../
 import { applyEdits, type Edit, parseDocument } from "../../../../wire/edit/document.ts";
 import { addServerEdits, removeServerEdits } from "../../../../wire/entries.ts";
 import { linkTarget } from "../../../../wire/links.ts";
+import PI_EXTENSION from "./assets/pi-extension.ts.txt" with { type: "text" };
 
 export const HARNESS_NAMES = ["claude", "codex", "pi", "copilot", "custom"] as const;
 export type HarnessName = (typeof HARNESS_NAMES)[number];
@@ -363,55 +364,12 @@ function uninstallCodex(ctx: Ctx, r: UninstallReport): void {
 
 // ---------------------------------------------------------------- pi
 
+/** The pi extension (an asset, so the text it runs in pi is not code of this process), for this memnox. */
 export function piExtension(ctx: Ctx): string {
-  const bin = JSON.stringify(launcher(ctx));
-  return `// memnox memory for pi: memories on the first turn and with every prompt, the session captured at shutdown.
-// Written by \`memnox memory install pi\`; \`memnox memory uninstall pi\` removes it while it is unchanged.
-// Knobs: MEMNOX_BIN (or MEMEX_BIN), MEMEX_TOP_K, MEMEX_DISABLE=1.
-import { execFile } from "node:child_process";
-
-const BIN: string[] = process.env.MEMNOX_BIN || process.env.MEMEX_BIN ? [String(process.env.MEMNOX_BIN || process.env.MEMEX_BIN)] : ${bin};
-const TOP_K = process.env.MEMEX_TOP_K || "5";
-const GUIDANCE = ${JSON.stringify(["## Memory (memnox)", ...WRITE_GUIDANCE].join("\n"))};
-
-function memnox(args: string[]): Promise<string> {
-  const [cmd = "memnox", ...pre] = BIN;
-  return new Promise((resolve) => {
-    execFile(cmd, [...pre, ...args], { timeout: 15000, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) =>
-      resolve(err ? "" : String(stdout).trim()),
-    );
-  });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: pi's ExtensionAPI types are pi's, not a dependency of this file
-export default function memnoxMemory(pi: any) {
-  if (process.env.MEMEX_DISABLE === "1" || process.env.MEMNOX_MEMORY_DISABLE === "1") return;
-  let first = true;
-  // biome-ignore lint/suspicious/noExplicitAny: see above
-  pi.on("before_agent_start", async (event: any) => {
-    const parts: string[] = [];
-    if (first) {
-      first = false;
-      parts.push(GUIDANCE);
-      const start = await memnox(["memory", "hook", "session-start", "--top-k", TOP_K]);
-      if (start) parts.push(start);
-    }
-    const prompt = typeof event?.prompt === "string" ? event.prompt : "";
-    if (prompt.trim()) {
-      const block = await memnox(["memory", "hook", "prompt", "--top-k", TOP_K, "--prompt", prompt]);
-      if (block) parts.push(block);
-    }
-    if (parts.length === 0) return undefined;
-    const base = typeof event?.systemPrompt === "string" ? event.systemPrompt : "";
-    return { systemPrompt: [base, ...parts].filter(Boolean).join("\\n\\n") };
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: see above
-  pi.on("session_shutdown", async (_event: any, ctx: any) => {
-    const file = ctx?.sessionManager?.getSessionFile?.();
-    if (typeof file === "string" && file) await memnox(["memory", "hook", "transcript", "--harness", "pi", "--path", file]);
-  });
-}
-`;
+  return PI_EXTENSION.replace("__MEMNOX_BIN__", JSON.stringify(launcher(ctx))).replace(
+    "__GUIDANCE__",
+    JSON.stringify(["## Memory (memnox)", ...WRITE_GUIDANCE].join("\n")),
+  );
 }
 
 function piExtensionPath(ctx: Ctx): string {
