@@ -1,5 +1,5 @@
 // Session transcripts: stored scrubbed under transcripts/<date>/, linked to an episode page, traced back by provenance.
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../../core/errors.ts";
@@ -354,6 +354,8 @@ export interface SessionSummary {
   readonly token_usage: Readonly<Record<string, number>> | null;
   readonly file_path: string;
   readonly meta_path: string | null;
+  /** The sidecar is there but cannot be read: the session is listed from its transcript alone. */
+  readonly meta_unreadable?: true;
 }
 
 const Meta = v.looseObject({
@@ -369,13 +371,24 @@ const Meta = v.looseObject({
   token_usage: v.optional(v.nullable(v.record(v.string(), v.number()))),
 });
 
-function readMeta(path: string): v.InferOutput<typeof Meta> | undefined {
-  if (!existsSync(path)) return undefined;
+type MetaRead = v.InferOutput<typeof Meta> | "absent" | "unreadable";
+
+/** A sidecar that is a real file in the store (a symlink is never followed), parsed, or why not. */
+function readMeta(path: string): MetaRead {
+  if (!isRealFile(path)) return "absent";
   try {
     const r = v.safeParse(Meta, JSON.parse(readFileSync(path, "utf8")));
-    return r.success ? r.output : undefined;
+    return r.success ? r.output : "unreadable";
   } catch {
-    return undefined;
+    return "unreadable";
+  }
+}
+
+function isRealFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -384,11 +397,14 @@ export function listSessions(store: Store): SessionSummary[] {
   const out: SessionSummary[] = [];
   for (const date of subdirs(store.layout.transcripts)) {
     const dir = join(store.layout.transcripts, date);
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith(".jsonl")) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = entry.name;
+      // A transcript is a real file here: a symlink could point anywhere, so it is not a session.
+      if (!name.endsWith(".jsonl") || !entry.isFile()) continue;
       const id = name.slice(0, -".jsonl".length);
       const metaPath = join(dir, `${id}.meta.json`);
-      const meta = readMeta(metaPath);
+      const read = readMeta(metaPath);
+      const meta = typeof read === "string" ? undefined : read;
       out.push({
         session_id: meta?.session_id ?? id,
         date,
@@ -403,6 +419,7 @@ export function listSessions(store: Store): SessionSummary[] {
         token_usage: meta?.token_usage ?? null,
         file_path: join(dir, name),
         meta_path: meta ? metaPath : null,
+        ...(read === "unreadable" ? { meta_unreadable: true as const } : {}),
       });
     }
   }

@@ -38,6 +38,7 @@ export const memory: CommandFactory = (ctx) => {
       consolidate: from(() => import("./memory/consolidate.ts").then((m) => m.consolidateCommand)),
       "serve-mcp": from(() => import("./memory/mcp.ts").then((m) => m.serveMcpCommand)),
       hook: from(() => import("./memory/hook.ts").then((m) => m.hookCommand)),
+      viz: from(() => import("./memory/viz.ts").then((m) => m.vizCommand)),
       install: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.installCommand(cli))),
       uninstall: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.uninstallCommand(cli))),
       harness: from(() => import("./memory/install.ts").then((m) => m.harnessCommand)),
