@@ -353,6 +353,16 @@ describe("memory", () => {
     }
   });
 
+  test("in memory, only the dashboard listens, and only on loopback", () => {
+    for (const file of walk(join(ROOT, "src/memory"))) {
+      const src = readFileSync(file, "utf8");
+      expect(/Bun\.serve\(|node:http/.test(src), `${rel(file)} listens`).toBe(rel(file) === "src/memory/viz/server.ts");
+    }
+    expect(readFileSync(join(ROOT, "src/memory/viz/server.ts"), "utf8")).toContain(
+      'new Set(["127.0.0.1", "localhost", "::1"])',
+    );
+  });
+
   test("in memory, only the MCP server module loads the MCP SDK, and `memnox memory` reaches it lazily", () => {
     for (const file of walk(join(ROOT, "src/memory"))) {
       const sdk = staticImports(file).some((s) => s.startsWith("@modelcontextprotocol/sdk"));

@@ -114,18 +114,16 @@ export function serveViz(store: Store, opts: { port?: number; host?: string } = 
   // Opened now, so the index's WAL files exist before the first page: a GET never adds a file to the store.
   if (store.hasIndex()) store.index().count();
   let port = 0;
-  const server = Bun.serve({
-    hostname,
-    port: opts.port ?? DEFAULT_PORT,
-    fetch(req) {
-      try {
-        return handle(store, req, port);
-      } catch (e) {
-        const why = e instanceof MemnoxError ? e.message : "the dashboard could not read the store";
-        return respond(`memnox memory viz: ${why}\n`, "text/plain; charset=utf-8", 500);
-      }
-    },
-  });
+  // Answers requests that arrive; it never makes one.
+  const answer = (req: Request): Response => {
+    try {
+      return handle(store, req, port);
+    } catch (e) {
+      const why = e instanceof MemnoxError ? e.message : "the dashboard could not read the store";
+      return respond(`memnox memory viz: ${why}\n`, "text/plain; charset=utf-8", 500);
+    }
+  };
+  const server = Bun.serve({ hostname, port: opts.port ?? DEFAULT_PORT, fetch: answer });
   port = server.port ?? 0;
   const shown = hostname === "::1" ? "[::1]" : hostname;
   return {
