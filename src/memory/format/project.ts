@@ -2,7 +2,7 @@
 
 import { basename } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
-import { sha256Hex } from "../../io/hash.ts";
+import { gitProjectId, localProjectId, normalizeRemote } from "../../io/project-id.ts";
 import { realOr } from "../../io/real.ts";
 import type { Git } from "../../ports/index.ts";
 import { slugify } from "./slug.ts";
@@ -62,25 +62,6 @@ export function explicitProject(id: string, label?: string, locator?: string): P
   };
 }
 
-/** Host and path of a remote, credentials and scheme stripped, `.git` dropped, lowercased. */
-export function normalizeRemote(url: string): string | undefined {
-  let u = url.trim();
-  if (!u) return undefined;
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  if (scp && !u.includes("://")) u = `${scp[1]}/${scp[2]}`;
-  else u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^[^@/]*@/, "");
-  u = u
-    .replace(/:\d+\//, "/")
-    .replace(/\.git\/?$/, "")
-    .replace(/\/+$/, "")
-    .toLowerCase();
-  return u.includes("/") ? u : undefined;
-}
-
-function digest(kind: string, value: string): string {
-  return sha256Hex(`${kind}\n${value}`).slice(0, 16);
-}
-
 async function gitText(git: Git, cwd: string, args: string[]): Promise<string | undefined> {
   try {
     const r = await git.run(args, { cwd });
@@ -99,10 +80,10 @@ export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef>
   const remote = origin ? normalizeRemote(origin) : undefined;
   if (remote) {
     const label = basename(remote) || "repository";
-    return { id: `git-${digest("git", remote)}`, label, locator: `git-${slugify(label) || "repository"}` };
+    return { id: gitProjectId(remote), label, locator: `git-${slugify(label) || "repository"}` };
   }
   const label = basename(root) || "workspace";
-  return { id: `local-${digest("local", root)}`, label, locator: slugify(label) || "workspace" };
+  return { id: localProjectId(root), label, locator: slugify(label) || "workspace" };
 }
 
 /** Recall hints for a session start: folder, branch and last commit subject. */

@@ -4,6 +4,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import { hashBody, type Page, type PageMeta } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
+import { refreshDecisions } from "./decisions.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import { findOne, type Selector, type Store } from "./store.ts";
@@ -34,6 +35,7 @@ export function deletePage(store: Store, page: Page): void {
   } catch {
     // navigation is a view; verify reports drift
   }
+  if (page.type === "decision") refreshDecisions(store);
 }
 
 export function forget(store: Store, slug: string, mode: ForgetMode, sel: Selector = {}): ForgetResult {

@@ -5,6 +5,7 @@ import { pageFiles } from "../format/layout.ts";
 import { hashBody, type Page } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import type { Row } from "../search/index-db.ts";
+import { refreshDecisions } from "./decisions.ts";
 import { diagnose, type NavChange, type NavPage, regenerate } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import { readPage, rel, type Store, typeDirs } from "./store.ts";
@@ -112,6 +113,8 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
   const changes: NavChange[] = opts.navigation === false ? [] : regenerate(store, nav);
   const counts: Record<string, number> = {};
   for (const c of changes) counts[c.category] = (counts[c.category] ?? 0) + 1;
+  // A hand edit of a decision page reaches the gate here, as it reaches the index.
+  refreshDecisions(store);
   logOp(store, { op: opts.force ? "rebuild-force" : "rebuild", count: indexed });
   return {
     nodes_indexed: indexed,

@@ -19,6 +19,7 @@ import { scrub } from "../format/scrub.ts";
 import { isPageSlug, RESERVED_SLUGS, slugify, uniqueSlug } from "../format/slug.ts";
 import { isoSeconds, isTimestamp, timestampProblem } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
+import { refreshDecisions } from "./decisions.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import {
@@ -300,5 +301,6 @@ export function storePage(store: Store, meta: PageMeta, body: string, slug: stri
   } catch {
     // navigation is a view: a refresh failure never fails the write, and verify reports the drift
   }
+  if (page.type === "decision") refreshDecisions(store);
   return page;
 }
