@@ -9,6 +9,8 @@ export interface MemoryConfig {
   readonly knowledgeApproval: "manual" | "auto";
   readonly defaultImportance: number;
   readonly maxBodyChars: number;
+  /** [bm25] default_top_k: how many hits recall returns when asked for no number. */
+  readonly defaultTopK: number;
   readonly llm: {
     readonly baseUrl?: string;
     readonly model?: string;
@@ -54,6 +56,7 @@ export function memoryConfig(store: Store): MemoryConfig {
     knowledgeApproval: approval === "auto" ? "auto" : "manual",
     defaultImportance: num(table(doc.pages).default_importance, 0.5),
     maxBodyChars: num(table(doc.pages).max_body_chars, 50_000),
+    defaultTopK: num(table(doc.bm25).default_top_k, 10),
     llm: {
       ...optional("baseUrl", env.MEMNOX_MEMORY_LLM_BASE_URL ?? str(cons.api_base) ?? str(llm.api_base)),
       ...optional("model", env.MEMNOX_MEMORY_LLM_MODEL ?? str(cons.model) ?? str(llm.model)),

@@ -60,10 +60,8 @@ export function typeDeclarations(store: Store): TypeDeclaration[] {
   return out;
 }
 
-export function exportNodes(
-  store: Store,
-  output: string,
-): { output: string; nodes: number; types: number; skipped: readonly ScanError[] } {
+/** The whole document as text, with what went into it. */
+export function exportDocument(store: Store): { text: string; nodes: number; types: number; skipped: ScanError[] } {
   const errors: ScanError[] = [];
   const pages = scanPages(store, errors);
   const types = typeDeclarations(store);
@@ -75,9 +73,17 @@ export function exportNodes(
     types,
     nodes: pages.map(exported),
   };
-  writeFileAtomic(output, `${JSON.stringify(doc, null, 2)}\n`, 0o600);
   logOp(store, { op: "export", count: pages.length });
-  return { output, nodes: pages.length, types: types.length, skipped: errors };
+  return { text: `${JSON.stringify(doc, null, 2)}\n`, nodes: pages.length, types: types.length, skipped: errors };
+}
+
+export function exportNodes(
+  store: Store,
+  output: string,
+): { output: string; nodes: number; types: number; skipped: readonly ScanError[] } {
+  const d = exportDocument(store);
+  writeFileAtomic(output, d.text, 0o600);
+  return { output, nodes: d.nodes, types: d.types, skipped: d.skipped };
 }
 
 const nullableString = v.optional(v.nullable(v.string()));

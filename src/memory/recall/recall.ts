@@ -2,6 +2,7 @@
 import { MemnoxError } from "../../core/errors.ts";
 import type { Page } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
+import { memoryConfig } from "../pages/config.ts";
 import { hasPages } from "../pages/navigation.ts";
 import type { Store } from "../pages/store.ts";
 import type { Row } from "../search/index-db.ts";
@@ -85,8 +86,8 @@ export function filtersOf(
   };
 }
 
-function checkTopK(topK: number | undefined, max = 100): number {
-  const k = topK ?? 10;
+function checkTopK(topK: number | undefined, fallback: number, max = 100): number {
+  const k = topK ?? fallback;
   if (!Number.isInteger(k) || k < 1 || k > max) throw new MemnoxError("refused", `top-k must be from 1 to ${max}`);
   return k;
 }
@@ -202,7 +203,7 @@ export function candidates(
 
 export function recall(store: Store, q: RecallQuery): RecallResult {
   const started = performance.now();
-  const limit = checkTopK(q.topK);
+  const limit = checkTopK(q.topK, memoryConfig(store).defaultTopK);
   let tokens: string[];
   try {
     tokens = queryTokens(q.query);

@@ -9,9 +9,10 @@ export const memory: CommandFactory = (ctx) => {
     load().then((make) => make(cli));
   return command({
     meta: { name: "memory", description: "what the team decided, as pages agents are reminded of" },
-    args: { dir: common.dir },
+    args: { dir: common.dir, "data-dir": common["data-dir"] },
     setup({ args }) {
-      if (typeof args.dir === "string" && args.dir) cli.dir = args.dir;
+      const given = args.dir || args["data-dir"];
+      if (typeof given === "string" && given) cli.dir = given;
     },
     subCommands: {
       write: from(() => import("./memory/write.ts").then((m) => m.writeCommand)),

@@ -1,6 +1,7 @@
 // `memnox memory status | info | rebuild-index | watch | verify`: keeping the disposable parts honest.
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
+import { isTimestamp, timestampProblem } from "../../../../memory/format/time.ts";
 import { rebuildIndex } from "../../../../memory/pages/rebuild.ts";
 import { info, status } from "../../../../memory/pages/status.ts";
 import { verify } from "../../../../memory/pages/verify.ts";
@@ -81,11 +82,12 @@ export const watchCommand = (cli: MemoryCli) =>
     args: {
       ...common,
       interval: { type: "string", description: "seconds between passes (default 60)" },
+      "poll-interval": { type: "string", description: "memex's name for --interval" },
       once: { type: "boolean", description: "one pass, then exit" },
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const seconds = integer(args, "interval") ?? 60;
+        const seconds = integer(args, "interval") ?? integer(args, "poll-interval") ?? 60;
         if (seconds < 1) throw new MemnoxError("refused", "--interval must be at least 1 second");
         const pass = () => {
           const r = rebuildIndex(store);
@@ -130,6 +132,8 @@ export const verifyCommand = (cli: MemoryCli) =>
           return a.ok ? 0 : 1;
         }
         const since = flag(args, "since");
+        if (since !== undefined && !isTimestamp(since, true))
+          throw new MemnoxError("usage", timestampProblem("--since", since, true));
         if ((args["require-recall"] || args["require-write"]) && !since)
           throw new MemnoxError("refused", "--require-recall and --require-write need --since");
         const r = verify(store, {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { backup, restore } from "../../../../memory/portability/backup.ts";
-import { exportNodes, importNodes } from "../../../../memory/portability/export.ts";
+import { exportDocument, exportNodes, importNodes } from "../../../../memory/portability/export.ts";
 import { command } from "../../registry.ts";
 import { common, type MemoryCli, run, say } from "./_cli.ts";
 
@@ -53,9 +53,13 @@ export const restoreCommand = (cli: MemoryCli) =>
 export const exportCommand = (cli: MemoryCli) =>
   command({
     meta: { name: "export", description: "every page as one JSON node document" },
-    args: { ...common, output: { type: "string", description: "the JSON file to write", required: true } },
+    args: { ...common, output: { type: "string", description: "the JSON file to write (default: stdout)" } },
     run: ({ args }) =>
       run(cli, args, (store) => {
+        if (typeof args.output !== "string" || !args.output) {
+          cli.ctx.io.out(exportDocument(store).text);
+          return 0;
+        }
         const r = exportNodes(store, path(cli, args.output));
         say(cli, args, r, () => [
           `exported ${r.nodes} pages to ${r.output}`,

@@ -3,7 +3,7 @@ import { MemnoxError } from "../../../../core/errors.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
 import { openStore } from "../../../../memory/pages/store.ts";
 import { command } from "../../registry.ts";
-import { common, flag, integer, type MemoryCli } from "./_cli.ts";
+import { common, flag, integer, type MemoryCli, storeFlag } from "./_cli.ts";
 
 export const vizCommand = (cli: MemoryCli) =>
   command({
@@ -22,7 +22,7 @@ export const vizCommand = (cli: MemoryCli) =>
       const port = integer(args, "port") ?? 7171;
       if (port < 0 || port > 65535) throw new MemnoxError("usage", "--port must be from 0 to 65535");
       const { ctx } = cli;
-      const dir = memoryDir(ctx.env, ctx.paths, ctx.cwd, flag(args, "dir") ?? cli.dir);
+      const dir = memoryDir(ctx.env, ctx.paths, ctx.cwd, storeFlag(args) ?? cli.dir);
       const store = openStore({ dir, now: () => ctx.clock.now(), env: ctx.env, readonly: true });
       const { serveViz } = await import("../../../../memory/viz/server.ts");
       let viz: Awaited<ReturnType<typeof serveViz>>;
