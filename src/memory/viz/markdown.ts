@@ -15,7 +15,7 @@ function inline(escaped: string, pageHref: (slug: string) => string): string {
   const codes: string[] = [];
   let out = escaped.replace(/`([^`]+)`/g, (_, c: string) => {
     codes.push(`<code>${c}</code>`);
-    return `\u0000${codes.length - 1}\u0000`;
+    return `\uE000${codes.length - 1}\uE000`;
   });
   out = out
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
@@ -25,7 +25,7 @@ function inline(escaped: string, pageHref: (slug: string) => string): string {
       return `<a href="${pageHref(slug)}">${s}</a>`;
     })
     .replace(/\[([^\]]+)\]\(((?:https?:\/\/|mailto:)[^\s)]+)\)/g, '<a href="$2" rel="noreferrer noopener">$1</a>');
-  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)] ?? "");
+  return out.replace(/\uE000(\d+)\uE000/g, (_, i: string) => codes[Number(i)] ?? "");
 }
 
 /** Headings, lists, fenced code, paragraphs; everything else is text. */
