@@ -1,6 +1,6 @@
 // The store both dashboard tests look at: 21 paginated pages and a few more, a project, a pending page, two sessions
 // (one with token use, one with hostile text and a long tool result), and a symlinked transcript from outside.
-import { symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { explicitProject } from "../../src/memory/format/project.ts";
 import { openStore } from "../../src/memory/pages/store.ts";
@@ -63,4 +63,19 @@ export function seedViz(dir: string, outside: string): void {
   w.close();
   writeFileSync(join(outside, "secret.jsonl"), '{"role":"user","content":"outside secret","turn":1}\n');
   symlinkSync(join(outside, "secret.jsonl"), join(dir, "transcripts/2026-09-16/sess-outside.jsonl"));
+}
+
+/** Every file under `root` with its size, mtime and bytes: equal before and after means nothing was written. */
+export function treeSnapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const s = statSync(p);
+      if (s.isDirectory()) walk(p);
+      else out[p] = `${s.size}:${s.mtimeMs}:${readFileSync(p).toString("base64")}`;
+    }
+  };
+  walk(root);
+  return out;
 }

@@ -3,13 +3,13 @@
 // replay's expandable previews; no request leaves loopback, writes are refused and the store is unchanged.
 // Screenshots stay in .cache/screenshots/ (gitignored) after the run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { openStore } from "../../src/memory/pages/store.ts";
 import { compiledBinary, fakeHome, tempDir } from "../support/index.ts";
 import { T0 } from "./helpers.ts";
-import { seedViz } from "./viz-seed.ts";
+import { seedViz, treeSnapshot } from "./viz-seed.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "..", "..", ".cache", "screenshots");
@@ -23,19 +23,7 @@ let page: Page;
 let base = "";
 const requests: string[] = [];
 
-function snapshot(): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else out[p] = `${s.size}:${s.mtimeMs}:${readFileSync(p).toString("base64")}`;
-    }
-  };
-  walk(store.path);
-  return out;
-}
+const snapshot = () => treeSnapshot(store.path);
 let before: Record<string, string> = {};
 
 async function shot(name: string): Promise<void> {

@@ -1,13 +1,13 @@
 // The dashboard's routes over a real HTTP server on loopback: what each view shows, what it refuses, and that no
 // request changes a byte of the store.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/memory/pages/store.ts";
 import { serveViz, type Viz } from "../../src/memory/viz/server.ts";
 import { tempDir } from "../support/index.ts";
 import { T0 } from "./helpers.ts";
-import { seedViz } from "./viz-seed.ts";
+import { seedViz, treeSnapshot } from "./viz-seed.ts";
 
 const dir = tempDir("memnox-viz");
 const outside = tempDir("memnox-viz-outside");
@@ -34,19 +34,7 @@ async function get(path: string, headers: Record<string, string> = {}): Promise<
 }
 const frag = (path: string) => get(path, { "hx-request": "true", "hx-target": "main" });
 
-function snapshot(): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else out[p] = `${s.size}:${s.mtimeMs}:${readFileSync(p).toString("base64")}`;
-    }
-  };
-  walk(dir.path);
-  return out;
-}
+const snapshot = () => treeSnapshot(dir.path);
 
 describe("viz: the shell and direct views", () => {
   test("the shell serves htmx and the stylesheet from the binary, and links every view", async () => {
