@@ -3,7 +3,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bunGit } from "../src/adapters/index.ts";
 import type { Action } from "../src/core/action.ts";
 import { actionTerms, type Decision, decisionTerms, isBinding, stem } from "../src/core/decisions.ts";
 import { decisionFindings } from "../src/gate/decisions.ts";
@@ -95,7 +94,7 @@ describe("the term-overlap match (pure)", () => {
   });
 
   test("the gate works out a directory's project id exactly as memory does, with no git process", async () => {
-    const git = bunGit(home.env());
+    const git = testContext(home).ctx.git;
     for (const dir of [repo.path, other.path, home.home])
       expect(projectIdAt(dir)).toBe((await projectFromCwd(git, dir)).id);
     writeFileSync(
@@ -155,7 +154,7 @@ describe("decisions bind, through memnox policy test and the real hook", () => {
     expect((await tested("kafka-topics --create --topic queues")).effect).toBe("allow");
     const snapshot = JSON.parse(readFileSync(join(home.memnoxHome, "memory", "memnox-decisions.json"), "utf8"));
     expect(snapshot.decisions.map((d: { slug: string }) => d.slug)).toEqual(["we-do-not-log-pii"]);
-    const project = (await projectFromCwd(bunGit(home.env()), repo.path)).id;
+    const project = (await projectFromCwd(testContext(home).ctx.git, repo.path)).id;
     expect(
       (
         await cli([
