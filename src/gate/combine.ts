@@ -1,5 +1,6 @@
 // One answer from many: every action's verdict plus memnox's own asks, most restrictive wins. Pure.
 import type { Action } from "../core/action.ts";
+import type { Decision } from "../core/decisions.ts";
 import { type Effect, effectRank } from "../core/effect.ts";
 import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
 
@@ -11,6 +12,7 @@ export type Source =
   | "probation"
   | "wary"
   | "untrusted"
+  | "decision"
   | "unparsable"
   | "rules-unreadable";
 
@@ -22,6 +24,10 @@ export interface Finding {
   readonly verdict?: Verdict;
   /** The declared environment the rules were asked about; memnox's own checks do not depend on one. */
   readonly environment?: string;
+  /** What decided when no rule did: a recorded decision's page, named like a rule so rows and `why` show it. */
+  readonly ref?: RuleRef;
+  /** The recorded decision behind a `decision` finding, kept on the row so a replay reproduces it. */
+  readonly decision?: Decision;
 }
 
 export interface Combined {
@@ -77,13 +83,14 @@ export function combine(findings: readonly Finding[]): Combined {
   // When enforce lets it through but an observe-mode rule would not have, the record names that rule.
   const shown = applied(deciding) === "allow" && strongest.effect !== "allow" ? strongest : deciding;
   const v = shown.verdict;
+  const rule = v?.rule ?? shown.ref;
   return {
     effect: applied(deciding),
     wouldEffect: strongest.effect,
     deciding: shown,
     governed: findings.some((f) => f.source !== "ungoverned"),
     reason: shown.reason,
-    ...(v?.rule ? { rule: v.rule } : {}),
+    ...(rule ? { rule } : {}),
     ...(v?.alternative ? { alternative: v.alternative } : {}),
     argumentMatches: findings.flatMap((f) => f.verdict?.argumentMatches ?? []),
     approvers: v?.approvers ?? [],

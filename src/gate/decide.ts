@@ -1,5 +1,6 @@
 // decide(): resolve -> rules -> state -> hold -> record. Every seam calls this and nothing else.
 import type { Action } from "../core/action.ts";
+import type { Decision } from "../core/decisions.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
@@ -216,7 +217,38 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(c.rule ? { ruleId: c.rule.name, ruleFile: c.rule.file, ruleLine: c.rule.line } : {}),
     ...(c.alternative ? { alternative: c.alternative } : {}),
     request: recorded,
-    detail: { source: c.deciding.source, ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}) },
+    detail: {
+      source: c.deciding.source,
+      ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
+      ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
+    },
+  };
+}
+
+/** The decision that decided, flat as a row's detail is, so a replay is held to the same one. */
+function decisionDetail(d: Decision): Record<string, string> {
+  return {
+    decisionSlug: d.slug,
+    decisionStatement: d.statement,
+    decisionFile: d.file,
+    decisionProject: d.project_id,
+    decisionTerms: d.terms.join(" "),
+  };
+}
+
+/** The decision a row recorded, when one decided it. */
+export function recordedDecision(detail: Readonly<Record<string, unknown>> | undefined): Decision | undefined {
+  const s = (k: string) => (typeof detail?.[k] === "string" ? (detail[k] as string) : "");
+  const terms = s("decisionTerms").split(" ").filter(Boolean);
+  if (!s("decisionSlug") || terms.length === 0) return undefined;
+  return {
+    slug: s("decisionSlug"),
+    statement: s("decisionStatement"),
+    file: s("decisionFile"),
+    project_id: s("decisionProject"),
+    valid_from: null,
+    valid_until: null,
+    terms,
   };
 }
 

@@ -1,4 +1,5 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
+import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
 import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
@@ -62,6 +63,8 @@ export interface GateDeps {
   caller: CallerFacts;
   /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
   facts(nowMs: number): readonly StateFact[];
+  /** The decisions recorded in memory that bind at `cwd` (its project's and the machine's); none when absent. */
+  decisions?(cwd: string): readonly Decision[];
   stop(nowMs: number): StopRecord | undefined;
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;

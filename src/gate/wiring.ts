@@ -16,6 +16,7 @@ import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { callerFacts } from "./caller.ts";
+import { decisionsFileOf, decisionsReader } from "./decisions.ts";
 import type { GateDeps, Instant } from "./deps.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import type { GateRequest } from "./types.ts";
@@ -135,6 +136,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     rules,
     resolve: (req) => resolveWithProject(req, paths.home),
     caller: callerFacts(ctx),
+    decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
