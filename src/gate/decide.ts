@@ -1,5 +1,5 @@
 // decide(): resolve -> rules -> state -> hold -> record. Every seam calls this and nothing else.
-import type { Action } from "../core/action.ts";
+import { type Action, shownTargets } from "../core/action.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
@@ -43,10 +43,10 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   let holdId: string | undefined;
   let grantedBy: string | undefined;
   const deciding = combined.deciding.action;
-  const target = grantTarget(deciding, req, deps);
+  const { target, binding } = grantTarget(deciding, req, deps);
   // The environment that decided: a grant given for production is not spent on staging's question.
   const environment = assessed.deciding.environment;
-  const parts = { agent, action: deciding.name, target, environment };
+  const parts = { agent, action: deciding.name, target, ...(binding ? { binding } : {}), environment };
   // Until when, and on whose word, what this call does may pass the next seam it meets without asking again.
   let clearing: { until: number; by: string } | undefined;
   if (effect === "ask") {
@@ -104,9 +104,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       resolution.actions
         .filter((a) => a.name !== "shell.execute")
         .map((a) => ({
-          action: a.name,
-          target: grantTarget(a, req, deps),
-          ...(environment !== undefined ? { environment } : {}),
+          ...cleared({ action: a.name, ...grantTarget(a, req, deps), environment }),
           surface: req.surface,
           by: clearing.by,
           until,
@@ -141,19 +139,33 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(holdId ? { holdId } : {}),
     ...(clearing && grantedBy && clearing.by.startsWith("a_") ? { granted: clearing.by } : {}),
     actions: resolution.actions,
-    decided: { action: deciding.name, target, ...(environment !== undefined ? { environment } : {}) },
+    decided: {
+      action: deciding.name,
+      target,
+      ...(binding ? { binding } : {}),
+      ...(environment !== undefined ? { environment } : {}),
+    },
     stopped: false,
   };
 }
 
-function cleared(p: { action: string; target: string; environment: string | undefined }): ClearedKey {
-  return { action: p.action, target: p.target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
+/** What another seam matches a cleared call on: the grant's binding where a credential was masked out of the target. */
+function cleared(p: { action: string; target: string; binding?: string; environment: string | undefined }): ClearedKey {
+  const target = p.binding ?? p.target;
+  return { action: p.action, target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
 }
 
-/** What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. */
-function grantTarget(action: Action, req: GateRequest, deps: GateDeps): string {
-  if (action.targets.length > 0) return action.targets.join(" ");
-  return req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "";
+/**
+ * What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. The target
+ * is what may be shown; when a credential was masked out of it, `binding` keeps the grant to that exact value by its
+ * keyed digest, so approving one token's push does not approve another's.
+ */
+function grantTarget(action: Action, req: GateRequest, deps: GateDeps): { target: string; binding?: string } {
+  if (action.targets.length === 0)
+    return { target: req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "" };
+  const target = shownTargets(action).join(" ");
+  const raw = action.targets.join(" ");
+  return raw === target ? { target } : { target, binding: `${target}\0${deps.digest(raw)}` };
 }
 
 interface RowInput {
@@ -180,7 +192,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
   const recorded: RecordedRequest = {
     action: action.name,
     class: action.class,
-    targets: withheld ? [] : action.targets,
+    targets: withheld ? [] : shownTargets(action),
     cwd: req.cwd,
     scope: decidingRequest.scope,
     facts: r.facts,
@@ -202,7 +214,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     surface: req.surface,
     operation: action.name,
     classes: [...new Set(r.requests.map((p) => p.action.class))],
-    ...(withheld ? {} : { resourceRef: action.targets.join(" ").slice(0, 512) }),
+    ...(withheld ? {} : { resourceRef: shownTargets(action).join(" ").slice(0, 512) }),
     effect: r.effect,
     enforceEffect: c.wouldEffect,
     mode: r.mode,
@@ -223,6 +235,15 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
 /** A command line or an unknown program's argv: targets that are the call's own arguments, recorded only as the digest. */
 export function targetsAreArguments(action: Action): boolean {
   return action.name === "shell.execute" || action.class === "unknown";
+}
+
+/** The call as text, to find the credentials its targets may carry (an argv spaced as a person would write it). */
+export function callText(req: GateRequest): string {
+  if (req.rawArguments !== undefined) return req.rawArguments;
+  if (req.command !== undefined) return req.command;
+  if (req.argv) return req.argv.join(" ");
+  const args = Object.entries(req.action?.arguments ?? {}).map(([k, v]) => [k, v.join(" ")]);
+  return JSON.stringify(Object.fromEntries(args));
 }
 
 /** What the argument digest is taken over: the raw arguments, else the command line, argv or action arguments. */

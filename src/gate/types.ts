@@ -55,7 +55,14 @@ export interface GateAnswer {
   /** The actions the request resolved to. */
   readonly actions: readonly Action[];
   /** The deciding action, what it acts on and the environment that decided: what a person's grant is bound to. */
-  readonly decided?: { readonly action: string; readonly target: string; readonly environment?: string };
+  readonly decided?: {
+    readonly action: string;
+    /** As it may be shown: credentials masked. */
+    readonly target: string;
+    /** Set when a credential was masked out of the target: what the grant is bound to instead (a keyed digest). */
+    readonly binding?: string;
+    readonly environment?: string;
+  };
   /** Protection is stopped (`memnox stop`): everything proceeds unruled. */
   readonly stopped: boolean;
 }

@@ -2,6 +2,7 @@
 
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { maskSecrets } from "../core/secrets.ts";
 import type { RuleRef } from "../core/verdict.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
@@ -41,13 +42,16 @@ export interface Hold {
 export interface FingerprintParts {
   readonly agent?: string | undefined;
   readonly action: string;
+  /** As it may be stored and shown: credentials masked. */
   readonly target?: string | undefined;
+  /** What the grant binds to when it is not the shown target (a masked credential's keyed digest with it). */
+  readonly binding?: string | undefined;
   readonly environment?: string | undefined;
 }
 
 /** agent + action + target + environment: what a grant is bound to. */
 export function fingerprint(p: FingerprintParts): string {
-  const text = [p.agent ?? "", p.action, p.target ?? "", p.environment ?? ""].join("\0");
+  const text = [p.agent ?? "", p.action, p.binding ?? p.target ?? "", p.environment ?? ""].join("\0");
   return sha256Hex(text).slice(0, 32);
 }
 
@@ -138,11 +142,12 @@ export function createHold(dir: string, input: NewHold): Hold {
     fingerprint: fp,
     surface: input.surface,
     action: input.action,
-    ...(input.target !== undefined ? { target: input.target } : {}),
+    // A hold is a file any terminal reads: what it shows of the call is masked again, whatever the caller passed.
+    ...(input.target !== undefined ? { target: maskSecrets(input.target) } : {}),
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
     ...(input.session !== undefined ? { session: input.session } : {}),
     ...(input.environment !== undefined ? { environment: input.environment } : {}),
-    reason: input.reason,
+    reason: maskSecrets(input.reason),
     ...(input.rule ? { rule: input.rule } : {}),
     approvers: input.approvers ?? [],
     minApprovals: Math.max(1, input.minApprovals ?? 1),

@@ -15,10 +15,14 @@ import {
   wantsJson,
 } from "./contract.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
+import { maskedStdio } from "./output.ts";
 import { COMMANDS, findCommand } from "./registry.ts";
 
 export async function run(given: Context): Promise<number> {
-  const ctx: Context = { ...given, io: contractStdio(given.io, given.env) };
+  const first = given.args[0];
+  // Memory pages are masked at memex's own write boundary, with its own markers; everything else here on the way out.
+  const io = contractStdio(given.io, given.env);
+  const ctx: Context = { ...given, io: first === "memory" ? io : maskedStdio(io, given.args) };
   try {
     return await dispatch(ctx);
   } catch (e) {

@@ -1,4 +1,5 @@
 // The shell seams' common path: ask the gate, ask a person or wait for a hold where needed, run, record the outcome.
+import { maskSecrets } from "../../core/secrets.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
 import type { Stdio } from "../../ports/index.ts";
 import { adviseText, askText, DENY_EXIT, refusalText } from "./refusal.ts";
@@ -74,7 +75,7 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   }
   if (!answer.holdId) return { kind: "deny", answer };
   deps.io.err(
-    `memnox: \`${text}\` is held for a person: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
+    `memnox: \`${maskSecrets(text)}\` is held for a person: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
   );
   const outcome = await deps.gate.awaitHold(answer.holdId);
   if (outcome !== "granted") {
