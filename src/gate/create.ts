@@ -56,6 +56,7 @@ export function createGate(ctx: Context): GateServices {
       kept.add(hash);
       rows.keepRuleSet(hash, sources);
     },
+    proceeded: (q) => rows.proceeded(q),
   });
   // A request the daemon sent back (an argument rule applies) is not resolved twice.
   const resolved = new WeakMap<GateRequest, Resolution>();

@@ -1,5 +1,6 @@
 // decide(): resolve -> rules -> state -> hold -> record. Every seam calls this and nothing else.
 import { type Action, shownTargets } from "../core/action.ts";
+import { formatDuration } from "../core/duration.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
@@ -36,7 +37,8 @@ export async function decide(req: GateRequest, given: GateDeps): Promise<GateAns
 
 async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settings: Settings): Promise<GateAnswer> {
   const assessed = assess(req, deps, at);
-  const { resolution, rules, facts, agent, session, boundary, requests, combined, because } = assessed;
+  const { resolution, rules, facts, agent, session, boundary, requests } = assessed;
+  const { combined, because } = withRateLimit(assessed.combined, assessed.because, agent, at, deps);
   const mode = settings.mode;
   let effect: Effect = mode === "enforce" ? combined.effect : "allow";
   let reason = because;
@@ -49,6 +51,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   const parts = { agent, action: deciding.name, target, ...(binding ? { binding } : {}), environment };
   // Until when, and on whose word, what this call does may pass the next seam it meets without asking again.
   let clearing: { until: number; by: string } | undefined;
+  // Named approvers or more than one: only `memnox approve` from them answers, never a prompt where the call is.
+  const quorum = combined.approvers.length > 0 || combined.minApprovals > 1;
+  const asksHere = req.canAsk && !quorum;
   if (effect === "ask") {
     const grant = deps.claimGrant(parts, session, at.epochMs);
     const mark = grant || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
@@ -66,7 +71,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     } else if (above?.actions.includes(deciding.name)) {
       effect = "allow";
       reason = `already let through at the ${above.surface} that started this (${above.by}): ${because}`;
-    } else if (req.canAsk) {
+    } else if (asksHere) {
       // The person is asked where the call is, and it runs only after their yes: the seams after this one honour it.
       clearing = {
         until: at.epochMs + deps.holdTtlMs,
@@ -74,7 +79,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       };
     }
   }
-  if (effect === "ask" && !req.canAsk && req.walled) {
+  if (effect === "ask" && !asksHere && req.walled) {
     // Held answers live in files the wall keeps this seam from: the ask is refused here, with its reason.
     effect = "deny";
     reason = `${because}; inside the kernel wall a call that would ask is refused rather than held, so run it outside the wall if a person wants it`;
@@ -113,7 +118,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       at.epochMs,
     );
   }
-  if (effect === "ask" && !req.canAsk) {
+  if (effect === "ask" && !asksHere) {
     const hold = deps.createHold({
       ...parts,
       surface: req.surface,
@@ -138,6 +143,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(eventId ? { eventId } : {}),
     ...(holdId ? { holdId } : {}),
     ...(clearing && grantedBy && clearing.by.startsWith("a_") ? { granted: clearing.by } : {}),
+    ...(effect === "ask" && quorum
+      ? { quorum: { approvers: combined.approvers, minApprovals: combined.minApprovals } }
+      : {}),
     actions: resolution.actions,
     decided: {
       action: deciding.name,
@@ -153,6 +161,40 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
 function cleared(p: { action: string; target: string; binding?: string; environment: string | undefined }): ClearedKey {
   const target = p.binding ?? p.target;
   return { action: p.action, target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
+}
+
+/**
+ * A rule's `rateLimit`, counted from the ledger (so a restart changes nothing): once `max` of its actions proceeded
+ * for this agent within the window, the next is refused until the oldest of them leaves it. A grant is not spent.
+ */
+function withRateLimit(
+  c: Combined,
+  because: string,
+  agent: string | undefined,
+  at: Instant,
+  deps: GateDeps,
+): { combined: Combined; because: string } {
+  const limit = c.rateLimit;
+  const rule = c.rule;
+  if (!limit || !rule || !deps.proceeded || c.wouldEffect === "deny") return { combined: c, because };
+  const windowMs = limit.windowSeconds * 1000;
+  const sinceIso = new Date(at.epochMs - windowMs).toISOString();
+  const spent = deps.proceeded({ rule, agent, sinceIso, limit: limit.max });
+  const oldest = spent[limit.max - 1];
+  if (oldest === undefined) return { combined: c, because };
+  const opens = new Date(Date.parse(oldest) + windowMs).toISOString();
+  const reason = `rule ${rule.name} lets ${limit.max} of these run per ${formatDuration(windowMs)} for ${agent ?? "an agent with no name"}, and ${limit.max} already ran since ${sinceIso}; the next can run after ${opens}`;
+  const observeOnly = c.deciding.verdict?.observeOnly === true;
+  return {
+    combined: {
+      ...c,
+      effect: observeOnly ? c.effect : "deny",
+      wouldEffect: "deny",
+      reason,
+      deciding: { ...c.deciding, effect: "deny", source: "rate-limit", reason },
+    },
+    because: reason,
+  };
 }
 
 /**

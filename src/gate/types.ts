@@ -52,6 +52,11 @@ export interface GateAnswer {
   readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
+  /**
+   * An ask only named people can answer, or more than one: no prompt in the agent's session and no `[a]` at its
+   * terminal settles it (neither can tell who said yes), only `memnox approve` from the accounts named.
+   */
+  readonly quorum?: { readonly approvers: readonly string[]; readonly minApprovals: number };
   /** The actions the request resolved to. */
   readonly actions: readonly Action[];
   /** The deciding action, what it acts on and the environment that decided: what a person's grant is bound to. */

@@ -6,6 +6,7 @@ import { maskSecrets } from "../core/secrets.ts";
 import type { RuleRef } from "../core/verdict.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
+import { mayAnswer } from "./identity.ts";
 
 export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
 
@@ -162,15 +163,27 @@ export function createHold(dir: string, input: NewHold): Hold {
 
 export type AnswerResult =
   | { readonly outcome: "recorded"; readonly hold: Hold }
+  /** The rule names who may answer, and this person is not among them: nothing changed. */
+  | { readonly outcome: "not-approver"; readonly hold: Hold }
   | { readonly outcome: "decided"; readonly hold: Hold }
   | { readonly outcome: "already"; readonly hold: Hold; readonly status: HoldStatus }
   | { readonly outcome: "duplicate"; readonly hold: Hold };
 
-/** First answer wins; one person counts once; one denial ends it; grants accumulate to the quorum. */
+/**
+ * First answer wins; only the people a rule names may answer (by account or group), each counting once; one
+ * denial ends it; grants accumulate to the quorum.
+ */
 export function answerHold(
   dir: string,
   id: string,
-  answer: { readonly by: string; readonly grant: boolean; readonly nowMs: number; readonly scope?: "once" | "session" },
+  answer: {
+    readonly by: string;
+    /** The answerer's groups, for approvers that name a group; the account name alone when not given. */
+    readonly groups?: readonly string[];
+    readonly grant: boolean;
+    readonly nowMs: number;
+    readonly scope?: "once" | "session";
+  },
 ): AnswerResult | undefined {
   const file = holdPath(dir, id);
   return withLock(file, () => {
@@ -178,6 +191,8 @@ export function answerHold(
     if (!hold) return undefined;
     const status = effectiveStatus(hold, answer.nowMs);
     if (status !== "waiting") return { outcome: "already", hold, status };
+    if (!mayAnswer({ name: answer.by, groups: answer.groups ?? [] }, hold.approvers))
+      return { outcome: "not-approver", hold };
     if (hold.grants.some((g) => g.by === answer.by)) return { outcome: "duplicate", hold };
     const entry: HoldAnswer = {
       by: answer.by,

@@ -20,3 +20,11 @@ export function askText(what: string, a: GateAnswer): string[] {
 export function adviseText(what: string, a: GateAnswer): string {
   return `memnox (${a.mode}): in enforce, ${maskSecrets(what)} would ${a.enforceEffect === "deny" ? "be refused" : "ask first"}: ${a.reason}\n`;
 }
+
+/** Who must answer: a person, or the named approvers and how many of them. */
+export function whoMustSay(a: GateAnswer): string {
+  const q = a.quorum;
+  if (!q) return "a person must say yes";
+  const named = q.approvers.length > 0 ? ` of ${q.approvers.join(", ")}` : "";
+  return q.minApprovals > 1 ? `${q.minApprovals} people${named} must say yes` : `one${named} must say yes`;
+}
