@@ -104,11 +104,10 @@ export function openLedger(paths: LedgerPaths, opts: OpenOptions = {}): Ledger {
   const ledger = ledgerOn(db, path, tipFiles(paths));
   try {
     repair(ledger);
-    return ledger;
-  } catch (e) {
-    ledger.close();
-    throw new MemnoxError("io", `could not check the ledger \`${path}\`: ${(e as Error).message}`);
+  } catch {
+    // Busy or read-only: the repair and its row wait for the next open, and this one still reads and appends.
   }
+  return ledger;
 }
 
 /** Triggers somebody dropped are put back, and the chain says so; a ledger from before tips starts keeping one. */
