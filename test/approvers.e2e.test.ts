@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runProcess } from "./support/binary.ts";
 import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "./support/index.ts";
 
 const home = fakeHome();
@@ -17,15 +18,8 @@ let bin = "";
 const env = (extra: Record<string, string> = {}) =>
   home.env({ PATH: `${join(home.memnoxHome, "bin")}:${process.env.PATH ?? ""}`, ...extra });
 
-async function memnox(args: string[], extra: Record<string, string> = {}): Promise<RunResult> {
-  const child = Bun.spawn([bin, ...args], { env: env(extra), cwd: repo.path, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
-}
+const memnox = (args: string[], extra: Record<string, string> = {}): Promise<RunResult> =>
+  runProcess([bin, ...args], { env: env(extra), cwd: repo.path });
 
 function rule(decision: string): void {
   writeFileSync(

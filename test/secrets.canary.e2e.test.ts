@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runProcess } from "./support/binary.ts";
 import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "./support/index.ts";
-import { SCRIPTED } from "./support/mcp.ts";
+import { MCP_OPENING, SCRIPTED } from "./support/mcp.ts";
 
 // Case-insensitive, since some forms must be upper case (an AWS key id); nothing else in the test spells it.
 const CANARY = "cnry7f3a9q";
@@ -71,20 +72,9 @@ async function spawn(
   stdin?: string,
   extra: Record<string, string> = {},
 ): Promise<RunResult> {
-  const child = Bun.spawn(argv, {
-    env: env(extra),
-    cwd,
-    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  seen.push(stdout, stderr);
-  return { code, stdout, stderr };
+  const r = await runProcess(argv, { env: env(extra), cwd, ...(stdin !== undefined ? { stdin } : {}) });
+  seen.push(r.stdout, r.stderr);
+  return r;
 }
 
 const memnox = (args: string[], cwd = denyRepo.path) => spawn([bin, ...args], cwd);
@@ -217,13 +207,7 @@ describe("a credential in a call reaches no file and no output", () => {
   test("the MCP proxy refuses a tool call whose arguments carry every form", async () => {
     const args = { text: LINES.join("\n"), token: `${C}m1`, url: `https://u:${C}m2@example.com/x?api_key=${C}m3` };
     const lines = [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+      ...MCP_OPENING,
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: args } },
     ];
     const stdin = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
