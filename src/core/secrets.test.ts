@@ -52,6 +52,7 @@ const FORMS: [string, string][] = [
   [`curl -H "Cookie: session=${V}" https://x.com`, V],
   [`{"password": "${V}"}`, V],
   [`api_key: 9${V}`, V],
+  ["token: sk-live-ZZZZYYYYXXXXWWWW", "ZZZZYYYYXXXX"],
   [`echo ${j("sk-ant-", "api03-abcdefghijklmnopqrst")}`, "abcdefghijklmnopqrst"],
   [`echo ${j("sk-proj-", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4")}`, "A1b2C3d4E5f6"],
   [`echo ${j("AKIA", "IOSFODNN7EXAMPLE")}`, "IOSFODNN7EXAMPLE"],
@@ -78,6 +79,7 @@ const PLAIN = [
   "rm -rf /home/u/project/passes/old",
   "deny  git.push-force origin main · rule no-force-push: a token of trust is not a reason",
   "GitHub tokens: never paste them into a page",
+  "open http://127.0.0.1:38927/device?code=LDXT-DHSC and confirm the code",
   "We chose Kafka; see sha256:9f86d081884c7d65 and the ask-anthropic-sdk page, sk-short.",
 ];
 

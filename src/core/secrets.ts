@@ -58,7 +58,7 @@ const DETECTORS: readonly Detector[] = [
   {
     kind: "openai_key",
     in: "both",
-    re: re("\\bsk-(?:proj-|svcacct-|admin-|live-|test-)?(?<b>[A-Za-z0-9_-]{8,})"),
+    re: re("\\bsk-(?<b>(?:proj-|svcacct-|admin-|live-|test-)?[A-Za-z0-9_-]{8,})"),
     accept: (g) => (g.b ?? "").length >= 20 || /[0-9]/.test(g.b ?? ""),
   },
   { kind: "github_token", in: "both", re: re("\\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})") },
@@ -68,7 +68,7 @@ const DETECTORS: readonly Detector[] = [
   { kind: "aws_key_id", in: "both", re: re("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b") },
   { kind: "google_api_key", in: "both", re: re("\\bAIza[0-9A-Za-z_-]{30,}") },
   { kind: "stripe_key", in: "both", re: re("\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}") },
-  { kind: "npm_token", in: "both", re: re("\\bnpm_[A-Za-z0-9]{30,}") },
+  { kind: "npm_token", in: "both", re: re("\\bnpm_[A-Za-z0-9]{20,}") },
   { kind: "jwt", in: "both", re: re("\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*") },
   // memex's catalog names a database URL whole.
   {
@@ -93,7 +93,7 @@ const DETECTORS: readonly Detector[] = [
     in: "records",
     re: re("[?&](?<k>[A-Za-z0-9_.-]+)=(?<v>[^&\\s'\"#\\\\]+)"),
     accept: (g) =>
-      isSecretName(g.k ?? "") || /^(?:key|sig|signature|code|x-amz-signature|x-amz-credential)$/i.test(g.k ?? ""),
+      isSecretName(g.k ?? "") || /^(?:key|sig|signature|x-amz-signature|x-amz-credential)$/i.test(g.k ?? ""),
   },
   {
     kind: "auth_header",
@@ -159,11 +159,11 @@ const DETECTORS: readonly Detector[] = [
     kind: "keyed",
     in: "records",
     re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\\\?["'])?\\s*:\\s*(?:\\\\?(?<q>["']))?(?<v>[^\\s"',}\\\\]{4,})`, "i"),
-    // A quoted value (JSON, YAML) or one with a digit, never a path (`credential: ~/.aws/credentials` names a file).
+    // A quoted value (JSON, YAML), one with a digit or a long one, never a path (`credential: ~/.aws/credentials`).
     accept: (g) =>
       isSecretName(g.k ?? "") &&
       !/^(?:true|false|null|\*\*\*)$|^[~.]?\//.test(g.v ?? "") &&
-      (g.q !== undefined || /[0-9]/.test(g.v ?? "")),
+      (g.q !== undefined || /[0-9]/.test(g.v ?? "") || (g.v ?? "").length >= 12),
   },
 ];
 
