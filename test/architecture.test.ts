@@ -66,7 +66,7 @@ const LAYERS = [
   "seams/wall -> wall, io, ports, core",
   "seams/shared -> wall, rewind, gate, ledger, state, io, ports, core",
   "daemon -> workspace, wall, scan, wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
-  "workspace -> cloud/protocol, gate, policy, ledger, state, resolve, io, ports, core",
+  "workspace -> cloud/protocol, gate, policy, ledger, state, io, ports, core",
   "cloud -> cloud/protocol, policy, ledger, io, ports, core",
   "cloud/protocol -> core",
   "wall -> policy, state, hooks, io, ports, core",

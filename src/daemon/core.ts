@@ -96,6 +96,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             record: (e) => p.recorder.later(e),
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
+            proceeded: (q) => p.recorder.proceeded(q),
           },
           p.readers,
         ),

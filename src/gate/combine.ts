@@ -14,7 +14,8 @@ export type Source =
   | "untrusted"
   | "decision"
   | "unparsable"
-  | "rules-unreadable";
+  | "rules-unreadable"
+  | "rate-limit";
 
 export interface Finding {
   readonly action: Action;
@@ -43,6 +44,7 @@ export interface Combined {
   readonly argumentMatches: readonly ArgumentMatch[];
   readonly approvers: readonly string[];
   readonly minApprovals: number;
+  readonly rateLimit?: { readonly max: number; readonly windowSeconds: number };
 }
 
 /** A verdict as a finding, with the effect enforce applies (allow when only an observe-mode rule decided). */
@@ -95,5 +97,6 @@ export function combine(findings: readonly Finding[]): Combined {
     argumentMatches: findings.flatMap((f) => f.verdict?.argumentMatches ?? []),
     approvers: v?.approvers ?? [],
     minApprovals: v?.minApprovals ?? 1,
+    ...(v?.rateLimit ? { rateLimit: v.rateLimit } : {}),
   };
 }

@@ -17,7 +17,7 @@ import { type ProbationEntry, probationFacts, readProbation } from "../state/pro
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
-import type { GateDeps, Instant } from "./deps.ts";
+import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -29,6 +29,8 @@ export interface DepsSink {
   record(e: EventInput): string | undefined;
   digest(raw: string): string;
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+  /** Reads what a rate-limited rule has spent, from the ledger rows were written to. */
+  proceeded?(q: ProceededQuery): readonly string[];
 }
 
 /** The state files decide() reads; the daemon keeps them cached until they change on disk. */
@@ -68,6 +70,7 @@ type StateDeps = Pick<
   | "record"
   | "digest"
   | "holdTtlMs"
+  | "proceeded"
 >;
 
 /** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
@@ -106,6 +109,7 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
     record: (e) => sink.record(e),
     digest: (raw) => sink.digest(raw),
     holdTtlMs: HOLD_TTL_MS,
+    ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
   };
 }
 
