@@ -3,6 +3,7 @@
 import { bunGit, bunProc, desktopNotify, ownGit, processStdio } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
+import { maskSecrets, secretValues } from "../src/core/secrets.ts";
 import type { Context } from "../src/ports/context.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
 import { type Face, type Route, route } from "./route.ts";
@@ -67,7 +68,9 @@ async function main(): Promise<number> {
     const face = await FACES[r.face](r.args);
     return await face(ctx);
   } catch (e) {
-    const words = `memnox: ${describeError(e)}\n`;
+    // An error may quote the arguments: a credential among them is masked, as the CLI masks all it prints.
+    const known = secretValues(process.argv.slice(2).join(" "));
+    const words = `memnox: ${maskSecrets(describeError(e), { known })}\n`;
     // A message can carry what it quotes (an id, a path); only a terminal that wants colour gets escape codes.
     io.err(colourAllowed(io.stderrIsTTY, process.env) ? words : withoutEscapes(words));
     return isMemnoxError(e) ? e.exitCode : 70;

@@ -66,13 +66,14 @@ const LAYERS = [
   "seams/wall -> wall, io, ports, core",
   "seams/shared -> wall, rewind, gate, ledger, state, io, ports, core",
   "daemon -> workspace, wall, scan, wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
-  "workspace -> cloud/protocol, gate, policy, ledger, state, resolve, io, ports, core",
+  "workspace -> cloud/protocol, gate, policy, ledger, state, io, ports, core",
   "cloud -> cloud/protocol, policy, ledger, io, ports, core",
   "cloud/protocol -> core",
   "wall -> policy, state, hooks, io, ports, core",
   "scan -> wire, gate, policy, ledger, state, resolve, hooks, io, ports, core",
   "wire -> update, memory, gate, policy, ledger, state, resolve, hooks, io, ports, core",
-  "memory -> memory/types, memory/portability, memory/recall, memory/pages, memory/search, memory/format, io, ports, core",
+  "memory -> memory/viz, memory/types, memory/portability, memory/recall, memory/pages, memory/search, memory/format, io, ports, core",
+  "memory/viz -> memory/recall, memory/pages, memory/search, memory/format, io, ports, core",
   "memory/types, memory/portability -> memory/pages, memory/search, memory/format, io, ports, core",
   "memory/recall -> memory/pages, memory/search, memory/format, io, ports, core",
   "memory/pages -> memory/search, memory/format, io, ports, core",
@@ -350,6 +351,16 @@ describe("memory", () => {
       const network = /\bfetch\(|node:https?|node:net|Bun\.connect|WebSocket/.test(src);
       expect(network, `${rel(file)} reaches the network`).toBe(rel(file) === "src/memory/consolidate.ts");
     }
+  });
+
+  test("in memory, only the dashboard listens, and only on loopback", () => {
+    for (const file of walk(join(ROOT, "src/memory"))) {
+      const src = readFileSync(file, "utf8");
+      expect(/Bun\.serve\(|node:http/.test(src), `${rel(file)} listens`).toBe(rel(file) === "src/memory/viz/server.ts");
+    }
+    expect(readFileSync(join(ROOT, "src/memory/viz/server.ts"), "utf8")).toContain(
+      'new Set(["127.0.0.1", "localhost", "::1"])',
+    );
   });
 
   test("in memory, only the MCP server module loads the MCP SDK, and `memnox memory` reaches it lazily", () => {

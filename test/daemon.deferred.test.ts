@@ -138,6 +138,7 @@ describe("the WAL checkpoint", () => {
       },
       keepRuleSet: () => {},
       find: () => undefined,
+      proceeded: () => [],
       checkpoint: () => {
         seen.checkpoints.push(seen.rows);
       },

@@ -97,6 +97,26 @@ describe("rules said at the terminal", () => {
     await expect(cli(home, repo.path, ["protect", "--ask"])).rejects.toThrow(/`--ask` needs a value/);
     await expect(cli(home, repo.path, ["protect", "--ask", "rm -rf"])).rejects.toThrow(/not an action name/);
   });
+
+  test("--allow of an action a stricter rule still asks about says which rule, where, and how to change it", async () => {
+    using home = fakeHome();
+    using repo = gitRepo({ "a.txt": "a" });
+    const machine = join(home.memnoxHome, "machine.policies.toml");
+    writeFileSync(
+      machine,
+      'version = 1\n\n[[policies]]\nname = "pushes-ask"\n[policies.match]\nactions = ["git.push"]\n[policies.decision]\neffect = "ask"\nreason = "a push is seen by others"\n',
+    );
+    const r = await cli(home, repo.path, ["protect", "--allow", "git.push"]);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toContain("now runs without a question");
+    expect(r.err).toContain(`rule pushes-ask (${machine}:3) asks first (a push is seen by others)`);
+    expect(r.err).toContain(`change that rule at ${machine}:3`);
+    // And it is so: the push still asks.
+    const check = JSON.parse((await cli(home, repo.path, ["check", "git push origin main", "--json"])).out);
+    expect(check.effect).toBe("ask");
+    const j = await json(home, repo.path, ["protect", "--allow", "git.push"]);
+    expect(j.stillStopped).toMatchObject({ effect: "ask", rule: { name: "pushes-ask", line: 3 } });
+  });
 });
 
 describe("wiring steps", () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { api, countingProxy, establishedTcp, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, type FakeHome, fakeHome, type GitRepo, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { MCP_OPENING } from "./support/mcp.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
 const BUNDLE = `version = 1
@@ -433,13 +434,7 @@ describe("secrets never leave", () => {
       cwd: A.repo.path,
     });
     const lines = [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+      ...MCP_OPENING,
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       {
         jsonrpc: "2.0",

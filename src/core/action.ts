@@ -17,6 +17,13 @@ export interface Action {
   readonly branch?: string;
   /** The CLI whose verb table produced this action, when one did. */
   readonly cli?: string;
+  /** The targets as they may be stored and shown, when a credential in the call had to be masked out of them. */
+  readonly shown?: readonly string[];
+}
+
+/** What may be stored or printed of an action's targets. */
+export function shownTargets(action: Action): readonly string[] {
+  return action.shown ?? action.targets;
 }
 
 const CLASS_RANK: Record<ActionClass, number> = { read: 0, write: 1, communication: 2, unknown: 3, destructive: 4 };

@@ -1,5 +1,5 @@
 export type { Action, ActionClass, ScopeFit } from "./action.ts";
-export { ACTION_CLASSES, heavierClass, isActionClass } from "./action.ts";
+export { ACTION_CLASSES, heavierClass, isActionClass, shownTargets } from "./action.ts";
 export type { Effect, Mode } from "./effect.ts";
 export { EFFECTS, effectRank, isEffect, isMode, MODES, stricter } from "./effect.ts";
 export type { ErrorCode } from "./errors.ts";

@@ -37,6 +37,8 @@ export interface Verdict {
   readonly states?: readonly string[];
   readonly approvers?: readonly string[];
   readonly minApprovals?: number;
+  /** The deciding rule's `rateLimit`: at most `max` of its actions proceed per agent in any `windowSeconds`. */
+  readonly rateLimit?: { readonly max: number; readonly windowSeconds: number };
   /** A stricter `mode = "observe"` rule that matched beside an enforcing `ask`: recorded, never applied. */
   readonly observed?: ObservedRule;
 }

@@ -1,6 +1,7 @@
 // What the daemon answers on its socket: the gate's own decide() on the facts a seam sent, over rule sets and
 // state kept in memory; rows through its one open ledger connection; held calls waited on for a person.
 import { decide } from "../gate/decide.ts";
+import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
@@ -49,6 +50,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const noticed = new Set<string>();
   let lastNoticeMs = Number.NEGATIVE_INFINITY;
   const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
+  // The decisions memory records bind here as in a seam's own process: the same snapshot, re-read when it changes.
+  const decisions = decisionsReader(decisionsFileOf(p.ctx.env, paths));
 
   /** A held call raises one desktop notice: the daemon's way of reaching a person nobody else is asking. */
   const notice = (holdId: string) => {
@@ -93,6 +96,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             record: (e) => p.recorder.later(e),
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
+            proceeded: (q) => p.recorder.proceeded(q),
           },
           p.readers,
         ),
@@ -100,6 +104,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         rules: () => set,
         resolve: () => resolutionOf(r),
         caller: callerOf(r),
+        decisions,
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);

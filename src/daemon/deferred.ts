@@ -91,6 +91,11 @@ export function deferringRecorder(recorder: Recorder, policy: CheckpointPolicy =
       settle();
       return recorder.find(id);
     },
+    proceeded(q) {
+      // Rows of answers already sent count: a burst of calls is limited by what went before it.
+      settle();
+      return recorder.proceeded(q);
+    },
     checkpoint() {
       settle();
       checkpoint();

@@ -1,6 +1,7 @@
 // daemon.log: one line per thing the daemon did or noticed, `<instant> <kind> <words>[ (<event id>)]`, never stdout.
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { maskSecrets } from "../core/secrets.ts";
 import type { Clock } from "../ports/index.ts";
 
 /** Past this size the log moves to `daemon.log.1` (one generation kept), so it never fills a disk. */
@@ -41,7 +42,11 @@ export function daemonLog(path: string, clock: Clock): DaemonLog {
       try {
         if (size(path) > ROTATE_BYTES) renameSync(path, `${path}.1`);
         // One short O_APPEND write per line: a reader never sees half of one.
-        appendFileSync(path, formatEntry({ at, kind, message, ...(eventId ? { eventId } : {}) }), { mode: 0o600 });
+        appendFileSync(
+          path,
+          formatEntry({ at, kind, message: maskSecrets(message), ...(eventId ? { eventId } : {}) }),
+          { mode: 0o600 },
+        );
       } catch {
         // the log is how a person learns what happened; losing a line must not stop the daemon
       }

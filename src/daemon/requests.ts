@@ -23,6 +23,7 @@ const WireAction = v.object({
   targets: strings,
   branch: opt(str),
   cli: opt(str),
+  shown: opt(strings),
   args: v.boolean(),
 });
 

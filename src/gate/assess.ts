@@ -4,6 +4,7 @@ import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import { decisionFindings } from "./decisions.ts";
 import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { scopeFit } from "./scope.ts";
@@ -53,9 +54,13 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const why = resolution.parseError ?? (opaque ? "it is nested too deep or could not be read" : undefined);
   if (head && why) lineWide.push(unparsable(head, why));
   if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
+  // Decisions recorded in memory only tighten: each contradicted one adds an ask beside the rules' verdicts.
+  const decisions = deps.decisions?.(req.cwd) ?? [];
+  const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
   const perFindings = resolution.actions.map((action, i) => [
     ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
     ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
+    ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
   ]);
   const combined = combine([...perFindings.flat(), ...lineWide]);
   return {

@@ -1,5 +1,6 @@
 // One answer from many: every action's verdict plus memnox's own asks, most restrictive wins. Pure.
 import type { Action } from "../core/action.ts";
+import type { Decision } from "../core/decisions.ts";
 import { type Effect, effectRank } from "../core/effect.ts";
 import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
 
@@ -11,8 +12,10 @@ export type Source =
   | "probation"
   | "wary"
   | "untrusted"
+  | "decision"
   | "unparsable"
-  | "rules-unreadable";
+  | "rules-unreadable"
+  | "rate-limit";
 
 export interface Finding {
   readonly action: Action;
@@ -22,6 +25,10 @@ export interface Finding {
   readonly verdict?: Verdict;
   /** The declared environment the rules were asked about; memnox's own checks do not depend on one. */
   readonly environment?: string;
+  /** What decided when no rule did: a recorded decision's page, named like a rule so rows and `why` show it. */
+  readonly ref?: RuleRef;
+  /** The recorded decision behind a `decision` finding, kept on the row so a replay reproduces it. */
+  readonly decision?: Decision;
 }
 
 export interface Combined {
@@ -37,6 +44,7 @@ export interface Combined {
   readonly argumentMatches: readonly ArgumentMatch[];
   readonly approvers: readonly string[];
   readonly minApprovals: number;
+  readonly rateLimit?: { readonly max: number; readonly windowSeconds: number };
 }
 
 /** A verdict as a finding, with the effect enforce applies (allow when only an observe-mode rule decided). */
@@ -77,16 +85,18 @@ export function combine(findings: readonly Finding[]): Combined {
   // When enforce lets it through but an observe-mode rule would not have, the record names that rule.
   const shown = applied(deciding) === "allow" && strongest.effect !== "allow" ? strongest : deciding;
   const v = shown.verdict;
+  const rule = v?.rule ?? shown.ref;
   return {
     effect: applied(deciding),
     wouldEffect: strongest.effect,
     deciding: shown,
     governed: findings.some((f) => f.source !== "ungoverned"),
     reason: shown.reason,
-    ...(v?.rule ? { rule: v.rule } : {}),
+    ...(rule ? { rule } : {}),
     ...(v?.alternative ? { alternative: v.alternative } : {}),
     argumentMatches: findings.flatMap((f) => f.verdict?.argumentMatches ?? []),
     approvers: v?.approvers ?? [],
     minApprovals: v?.minApprovals ?? 1,
+    ...(v?.rateLimit ? { rateLimit: v.rateLimit } : {}),
   };
 }

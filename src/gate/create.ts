@@ -1,6 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
 import type { Surface } from "../core/event.ts";
+import { withShownTargets } from "../core/secrets.ts";
 import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
@@ -13,7 +14,7 @@ import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
 import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
-import { decide } from "./decide.ts";
+import { callText, decide } from "./decide.ts";
 import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
@@ -55,6 +56,7 @@ export function createGate(ctx: Context): GateServices {
       kept.add(hash);
       rows.keepRuleSet(hash, sources);
     },
+    proceeded: (q) => rows.proceeded(q),
   });
   // A request the daemon sent back (an argument rule applies) is not resolved twice.
   const resolved = new WeakMap<GateRequest, Resolution>();
@@ -64,7 +66,8 @@ export function createGate(ctx: Context): GateServices {
       let r = resolved.get(req);
       if (!r) {
         const given = base.resolve(req);
-        r = { ...given, actions: given.actions.map((a) => settled(a, req.cwd, paths.mcp)) };
+        const actions = given.actions.map((a) => settled(a, req.cwd, paths.mcp));
+        r = { ...given, actions: withShownTargets(actions, callText(req)) };
         resolved.set(req, r);
       }
       return r;
@@ -104,11 +107,9 @@ export function createGate(ctx: Context): GateServices {
   return {
     async decide(asked) {
       // Rules, targets and the boundary see the real working directory, not the symlink an agent stands in.
-      const req = {
-        ...asked,
-        cwd: realOr(asked.cwd),
-        ...(asked.action ? { action: settled(asked.action, realOr(asked.cwd), paths.mcp) } : {}),
-      };
+      const cwd = realOr(asked.cwd);
+      const given = asked.action && withShownTargets([settled(asked.action, cwd, paths.mcp)], callText(asked))[0];
+      const req = { ...asked, cwd, ...(given ? { action: given } : {}) };
       const remote = await askDaemon(req);
       if (remote) return remote;
       const answer = await decide(req, deps);
@@ -169,6 +170,7 @@ export function createGate(ctx: Context): GateServices {
           session,
           action: answer.decided.action,
           target: answer.decided.target,
+          binding: answer.decided.binding,
           environment: answer.decided.environment,
           reason: answer.reason,
           rule: answer.rule,

@@ -1,5 +1,7 @@
 // decide(): resolve -> rules -> state -> hold -> record. Every seam calls this and nothing else.
-import type { Action } from "../core/action.ts";
+import { type Action, shownTargets } from "../core/action.ts";
+import type { Decision } from "../core/decisions.ts";
+import { formatDuration } from "../core/duration.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
@@ -36,19 +38,23 @@ export async function decide(req: GateRequest, given: GateDeps): Promise<GateAns
 
 async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settings: Settings): Promise<GateAnswer> {
   const assessed = assess(req, deps, at);
-  const { resolution, rules, facts, agent, session, boundary, requests, combined, because } = assessed;
+  const { resolution, rules, facts, agent, session, boundary, requests } = assessed;
+  const { combined, because } = withRateLimit(assessed.combined, assessed.because, agent, at, deps);
   const mode = settings.mode;
   let effect: Effect = mode === "enforce" ? combined.effect : "allow";
   let reason = because;
   let holdId: string | undefined;
   let grantedBy: string | undefined;
   const deciding = combined.deciding.action;
-  const target = grantTarget(deciding, req, deps);
+  const { target, binding } = grantTarget(deciding, req, deps);
   // The environment that decided: a grant given for production is not spent on staging's question.
   const environment = assessed.deciding.environment;
-  const parts = { agent, action: deciding.name, target, environment };
+  const parts = { agent, action: deciding.name, target, ...(binding ? { binding } : {}), environment };
   // Until when, and on whose word, what this call does may pass the next seam it meets without asking again.
   let clearing: { until: number; by: string } | undefined;
+  // Named approvers or more than one: only `memnox approve` from them answers, never a prompt where the call is.
+  const quorum = combined.approvers.length > 0 || combined.minApprovals > 1;
+  const asksHere = req.canAsk && !quorum;
   if (effect === "ask") {
     const grant = deps.claimGrant(parts, session, at.epochMs);
     const mark = grant || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
@@ -66,7 +72,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     } else if (above?.actions.includes(deciding.name)) {
       effect = "allow";
       reason = `already let through at the ${above.surface} that started this (${above.by}): ${because}`;
-    } else if (req.canAsk) {
+    } else if (asksHere) {
       // The person is asked where the call is, and it runs only after their yes: the seams after this one honour it.
       clearing = {
         until: at.epochMs + deps.holdTtlMs,
@@ -74,7 +80,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       };
     }
   }
-  if (effect === "ask" && !req.canAsk && req.walled) {
+  if (effect === "ask" && !asksHere && req.walled) {
     // Held answers live in files the wall keeps this seam from: the ask is refused here, with its reason.
     effect = "deny";
     reason = `${because}; inside the kernel wall a call that would ask is refused rather than held, so run it outside the wall if a person wants it`;
@@ -104,9 +110,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       resolution.actions
         .filter((a) => a.name !== "shell.execute")
         .map((a) => ({
-          action: a.name,
-          target: grantTarget(a, req, deps),
-          ...(environment !== undefined ? { environment } : {}),
+          ...cleared({ action: a.name, ...grantTarget(a, req, deps), environment }),
           surface: req.surface,
           by: clearing.by,
           until,
@@ -115,7 +119,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       at.epochMs,
     );
   }
-  if (effect === "ask" && !req.canAsk) {
+  if (effect === "ask" && !asksHere) {
     const hold = deps.createHold({
       ...parts,
       surface: req.surface,
@@ -140,20 +144,71 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     ...(eventId ? { eventId } : {}),
     ...(holdId ? { holdId } : {}),
     ...(clearing && grantedBy && clearing.by.startsWith("a_") ? { granted: clearing.by } : {}),
+    ...(effect === "ask" && quorum
+      ? { quorum: { approvers: combined.approvers, minApprovals: combined.minApprovals } }
+      : {}),
     actions: resolution.actions,
-    decided: { action: deciding.name, target, ...(environment !== undefined ? { environment } : {}) },
+    decided: {
+      action: deciding.name,
+      target,
+      ...(binding ? { binding } : {}),
+      ...(environment !== undefined ? { environment } : {}),
+    },
     stopped: false,
   };
 }
 
-function cleared(p: { action: string; target: string; environment: string | undefined }): ClearedKey {
-  return { action: p.action, target: p.target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
+/** What another seam matches a cleared call on: the grant's binding where a credential was masked out of the target. */
+function cleared(p: { action: string; target: string; binding?: string; environment: string | undefined }): ClearedKey {
+  const target = p.binding ?? p.target;
+  return { action: p.action, target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
 }
 
-/** What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. */
-function grantTarget(action: Action, req: GateRequest, deps: GateDeps): string {
-  if (action.targets.length > 0) return action.targets.join(" ");
-  return req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "";
+/**
+ * A rule's `rateLimit`, counted from the ledger (so a restart changes nothing): once `max` of its actions proceeded
+ * for this agent within the window, the next is refused until the oldest of them leaves it. A grant is not spent.
+ */
+function withRateLimit(
+  c: Combined,
+  because: string,
+  agent: string | undefined,
+  at: Instant,
+  deps: GateDeps,
+): { combined: Combined; because: string } {
+  const limit = c.rateLimit;
+  const rule = c.rule;
+  if (!limit || !rule || !deps.proceeded || c.wouldEffect === "deny") return { combined: c, because };
+  const windowMs = limit.windowSeconds * 1000;
+  const sinceIso = new Date(at.epochMs - windowMs).toISOString();
+  const spent = deps.proceeded({ rule, agent, sinceIso, limit: limit.max });
+  const oldest = spent[limit.max - 1];
+  if (oldest === undefined) return { combined: c, because };
+  const opens = new Date(Date.parse(oldest) + windowMs).toISOString();
+  const reason = `rule ${rule.name} lets ${limit.max} of these run per ${formatDuration(windowMs)} for ${agent ?? "an agent with no name"}, and ${limit.max} already ran since ${sinceIso}; the next can run after ${opens}`;
+  const observeOnly = c.deciding.verdict?.observeOnly === true;
+  return {
+    combined: {
+      ...c,
+      effect: observeOnly ? c.effect : "deny",
+      wouldEffect: "deny",
+      reason,
+      deciding: { ...c.deciding, effect: "deny", source: "rate-limit", reason },
+    },
+    because: reason,
+  };
+}
+
+/**
+ * What a grant binds to: the action's targets, or for a call with none (an MCP tool) its exact arguments. The target
+ * is what may be shown; when a credential was masked out of it, `binding` keeps the grant to that exact value by its
+ * keyed digest, so approving one token's push does not approve another's.
+ */
+function grantTarget(action: Action, req: GateRequest, deps: GateDeps): { target: string; binding?: string } {
+  if (action.targets.length === 0)
+    return { target: req.rawArguments !== undefined ? `args:${deps.digest(req.rawArguments)}` : "" };
+  const target = shownTargets(action).join(" ");
+  const raw = action.targets.join(" ");
+  return raw === target ? { target } : { target, binding: `${target}\0${deps.digest(raw)}` };
 }
 
 interface RowInput {
@@ -180,7 +235,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
   const recorded: RecordedRequest = {
     action: action.name,
     class: action.class,
-    targets: withheld ? [] : action.targets,
+    targets: withheld ? [] : shownTargets(action),
     cwd: req.cwd,
     scope: decidingRequest.scope,
     facts: r.facts,
@@ -202,7 +257,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     surface: req.surface,
     operation: action.name,
     classes: [...new Set(r.requests.map((p) => p.action.class))],
-    ...(withheld ? {} : { resourceRef: action.targets.join(" ").slice(0, 512) }),
+    ...(withheld ? {} : { resourceRef: shownTargets(action).join(" ").slice(0, 512) }),
     effect: r.effect,
     enforceEffect: c.wouldEffect,
     mode: r.mode,
@@ -216,13 +271,53 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(c.rule ? { ruleId: c.rule.name, ruleFile: c.rule.file, ruleLine: c.rule.line } : {}),
     ...(c.alternative ? { alternative: c.alternative } : {}),
     request: recorded,
-    detail: { source: c.deciding.source, ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}) },
+    detail: {
+      source: c.deciding.source,
+      ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
+      ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
+    },
+  };
+}
+
+/** The decision that decided, flat as a row's detail is, so a replay is held to the same one. */
+function decisionDetail(d: Decision): Record<string, string> {
+  return {
+    decisionSlug: d.slug,
+    decisionStatement: d.statement,
+    decisionFile: d.file,
+    decisionProject: d.project_id,
+    decisionTerms: d.terms.join(" "),
+  };
+}
+
+/** The decision a row recorded, when one decided it. */
+export function recordedDecision(detail: Readonly<Record<string, unknown>> | undefined): Decision | undefined {
+  const s = (k: string) => (typeof detail?.[k] === "string" ? (detail[k] as string) : "");
+  const terms = s("decisionTerms").split(" ").filter(Boolean);
+  if (!s("decisionSlug") || terms.length === 0) return undefined;
+  return {
+    slug: s("decisionSlug"),
+    statement: s("decisionStatement"),
+    file: s("decisionFile"),
+    project_id: s("decisionProject"),
+    valid_from: null,
+    valid_until: null,
+    terms,
   };
 }
 
 /** A command line or an unknown program's argv: targets that are the call's own arguments, recorded only as the digest. */
 export function targetsAreArguments(action: Action): boolean {
   return action.name === "shell.execute" || action.class === "unknown";
+}
+
+/** The call as text, to find the credentials its targets may carry (an argv spaced as a person would write it). */
+export function callText(req: GateRequest): string {
+  if (req.rawArguments !== undefined) return req.rawArguments;
+  if (req.command !== undefined) return req.command;
+  if (req.argv) return req.argv.join(" ");
+  const args = Object.entries(req.action?.arguments ?? {}).map(([k, v]) => [k, v.join(" ")]);
+  return JSON.stringify(Object.fromEntries(args));
 }
 
 /** What the argument digest is taken over: the raw arguments, else the command line, argv or action arguments. */

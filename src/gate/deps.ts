@@ -1,8 +1,9 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
+import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
 import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
-import type { Verdict } from "../core/verdict.ts";
+import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
@@ -62,6 +63,8 @@ export interface GateDeps {
   caller: CallerFacts;
   /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
   facts(nowMs: number): readonly StateFact[];
+  /** The decisions recorded in memory that bind at `cwd` (its project's and the machine's); none when absent. */
+  decisions?(cwd: string): readonly Decision[];
   stop(nowMs: number): StopRecord | undefined;
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;
@@ -79,4 +82,14 @@ export interface GateDeps {
   /** Called once per rule-set hash the ledger refers to, so a replay can recompile it. */
   keepRuleSet(view: RuleSetView): void;
   holdTtlMs: number;
+  /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
+  proceeded?(q: ProceededQuery): readonly string[];
+}
+
+/** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */
+export interface ProceededQuery {
+  readonly rule: RuleRef;
+  readonly agent: string | undefined;
+  readonly sinceIso: string;
+  readonly limit: number;
 }

@@ -5,6 +5,8 @@ import type { PolicyRequest } from "../core/request.ts";
 import type { Reevaluate } from "../ledger/reevaluate.ts";
 import { type RuleOrigin, ruleSetFromSources } from "../policy/load/index.ts";
 import { combine, ruleFinding } from "./combine.ts";
+import { recordedDecision } from "./decide.ts";
+import { decisionFinding } from "./decisions.ts";
 import { ownChecks, withStates } from "./findings.ts";
 
 const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
@@ -52,6 +54,9 @@ export function replayWith(home: string): Reevaluate {
     const offset = row.detail?.utcOffsetMinutes;
     const at = { epochMs: Date.parse(row.occurredAt), utcOffsetMinutes: typeof offset === "number" ? offset : 0 };
     const verdict = set.evaluate(request, req.facts, at);
+    // A recorded decision that decided is on the row with the words it matched (an unknown program's targets are not
+    // kept): the replay is held to it again, as a rule's recorded argument matches are, without reading memory.
+    const decision = recordedDecision(row.detail);
     const combined = combine([
       ruleFinding(action, verdict),
       ...ownChecks({
@@ -62,6 +67,7 @@ export function replayWith(home: string): Reevaluate {
         boundary: req.boundary,
         nowMs: at.epochMs,
       }),
+      ...(decision ? [decisionFinding(action, decision, decision.terms)] : []),
     ]);
     return {
       effect: combined.wouldEffect,

@@ -2,7 +2,7 @@
 // the ledger. The writer picks each row's id up front, so a decision links to its outcome whichever way it went.
 import type { EventInput } from "../core/event.ts";
 import { newEventId } from "../ledger/normalize.ts";
-import { createRecorder } from "../ledger/recorder.ts";
+import { createRecorder, type ProceededRows } from "../ledger/recorder.ts";
 import type { LedgerRow } from "../ledger/row.ts";
 import type { RuleSource } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -17,6 +17,8 @@ export interface RowSink {
   /** Queues one row and returns its id at once; `flush` makes sure it is written. */
   record(event: EventInput, opts?: RecordOptions): string;
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+  /** What a rate-limited rule has spent, read from this machine's ledger. */
+  proceeded(q: ProceededRows): readonly string[];
   /** Every queued row written: by the daemon, or here when it did not take one. */
   flush(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export function rowSink(
       return id;
     },
     keepRuleSet: (hash, sources) => recorder.keepRuleSet(hash, sources),
+    proceeded: (q) => recorder.proceeded(q),
     async flush() {
       while (queued.length > 0) {
         const now = queued;

@@ -52,10 +52,22 @@ export interface GateAnswer {
   readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
+  /**
+   * An ask only named people can answer, or more than one: no prompt in the agent's session and no `[a]` at its
+   * terminal settles it (neither can tell who said yes), only `memnox approve` from the accounts named.
+   */
+  readonly quorum?: { readonly approvers: readonly string[]; readonly minApprovals: number };
   /** The actions the request resolved to. */
   readonly actions: readonly Action[];
   /** The deciding action, what it acts on and the environment that decided: what a person's grant is bound to. */
-  readonly decided?: { readonly action: string; readonly target: string; readonly environment?: string };
+  readonly decided?: {
+    readonly action: string;
+    /** As it may be shown: credentials masked. */
+    readonly target: string;
+    /** Set when a credential was masked out of the target: what the grant is bound to instead (a keyed digest). */
+    readonly binding?: string;
+    readonly environment?: string;
+  };
   /** Protection is stopped (`memnox stop`): everything proceeds unruled. */
   readonly stopped: boolean;
 }

@@ -16,7 +16,8 @@ import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { callerFacts } from "./caller.ts";
-import type { GateDeps, Instant } from "./deps.ts";
+import { decisionsFileOf, decisionsReader } from "./decisions.ts";
+import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -28,6 +29,8 @@ export interface DepsSink {
   record(e: EventInput): string | undefined;
   digest(raw: string): string;
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
+  /** Reads what a rate-limited rule has spent, from the ledger rows were written to. */
+  proceeded?(q: ProceededQuery): readonly string[];
 }
 
 /** The state files decide() reads; the daemon keeps them cached until they change on disk. */
@@ -67,6 +70,7 @@ type StateDeps = Pick<
   | "record"
   | "digest"
   | "holdTtlMs"
+  | "proceeded"
 >;
 
 /** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
@@ -105,6 +109,7 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
     record: (e) => sink.record(e),
     digest: (raw) => sink.digest(raw),
     holdTtlMs: HOLD_TTL_MS,
+    ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
   };
 }
 
@@ -135,6 +140,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     rules,
     resolve: (req) => resolveWithProject(req, paths.home),
     caller: callerFacts(ctx),
+    decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);

@@ -3,6 +3,7 @@ import { isActionClass } from "../core/action.ts";
 import { isEffect, isMode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import { EVENT_KINDS, EVENT_SCHEMA_VERSION, type EventInput, SURFACES } from "../core/event.ts";
+import { maskDeep } from "../core/secrets.ts";
 import type { LedgerRow } from "./row.ts";
 
 /** A row before the chain gives it a sequence number and hashes. */
@@ -64,7 +65,16 @@ export function draftFrom(input: EventInput): Draft {
   };
   for (const k of Object.keys(d)) if (d[k] === undefined || d[k] === "") delete d[k];
   // Through JSON once, so what is hashed now is exactly what is read back from the columns later.
-  return JSON.parse(JSON.stringify(d)) as Draft;
+  return masked(JSON.parse(JSON.stringify(d)) as Draft);
+}
+
+/** No credential is ever stored: whatever a writer passed, what it says of the call is masked before it is hashed. */
+function masked(d: Draft): Draft {
+  const out: Record<string, unknown> = { ...d };
+  for (const k of ["resourceRef", "reason", "alternative", "request"] as const) if (k in d) out[k] = maskDeep(d[k]);
+  // An anchor's detail is its signature and key, and must stay exactly as signed.
+  if (d.detail !== undefined && d.kind !== "anchor") out.detail = maskDeep(d.detail);
+  return out as Draft;
 }
 
 /** Every instant is stored as `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order. */

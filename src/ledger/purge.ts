@@ -1,9 +1,8 @@
 // Drops the prefix past retention: a signed anchor names the last dropped hash, then exactly that prefix goes.
 import { type AnchorFacts, anchorDetail } from "./anchor.ts";
 import { draftFrom } from "./normalize.ts";
-import { rowToDb } from "./row.ts";
 import type { Signer } from "./sign.ts";
-import { type Appended, chained, insertStatement, type Ledger } from "./store.ts";
+import type { Appended, Ledger } from "./store.ts";
 
 export interface PurgePlan {
   readonly cutoff: string;
@@ -51,10 +50,9 @@ export function purge(ledger: Ledger, signer: Signer, cutoff: string, opts: Purg
   const plan = planPurge(ledger, cutoff);
   const anchors: Appended[] = [];
   if (plan.throughSeq === null) return { ...plan, anchors };
-  const insert = insertStatement(ledger.db);
   const batch = Math.max(1, opts.batch ?? PURGE_BATCH);
   const through = plan.throughSeq;
-  const step = ledger.db.transaction((): Appended | undefined => {
+  const step = (): Appended | undefined => {
     const first = ledger.db.query<{ seq: number }, []>("SELECT seq FROM events ORDER BY seq LIMIT 1").get();
     if (!first || first.seq > through) return undefined;
     const end = Math.min(through, first.seq + batch - 1);
@@ -68,13 +66,12 @@ export function purge(ledger: Ledger, signer: Signer, cutoff: string, opts: Purg
       lastDroppedHash: last.hash,
       cutoff,
     };
-    const row = chained(anchorDraft(facts, signer, opts), ledger.tip());
-    insert.run(...rowToDb(row), end);
+    const row = ledger.place(anchorDraft(facts, signer, opts), end);
     ledger.db.run("DELETE FROM events WHERE seq <= ?", [end]);
     return { id: row.id, seq: row.seq, hash: row.hash };
-  });
+  };
   for (;;) {
-    const done = step.exclusive();
+    const done = ledger.write(step);
     if (!done) break;
     anchors.push(done);
   }

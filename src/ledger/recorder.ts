@@ -57,6 +57,14 @@ export function unwrittenCount(paths: Pick<Paths, "ledgerUnwritten">): number {
   }
 }
 
+/** Which rate-limited rule and agent, since when, how many at most. */
+export interface ProceededRows {
+  readonly rule: { readonly name: string; readonly file: string };
+  readonly agent: string | undefined;
+  readonly sinceIso: string;
+  readonly limit: number;
+}
+
 export interface Recorder extends Disposable {
   /** What GateDeps.record needs: the new row, or undefined when it could not be written. */
   record(input: EventInput): Appended | undefined;
@@ -66,6 +74,8 @@ export interface Recorder extends Disposable {
   find(id: string): LedgerRow | undefined;
   /** Copies the WAL back into the database now (passive: waits for nobody); a failure is reported, never thrown. */
   checkpoint(): void;
+  /** Instants of `rule`'s decisions for `agent` that proceeded since `sinceIso`, newest first; [] if unreadable. */
+  proceeded(q: ProceededRows): readonly string[];
   /** Rows this process could not write. */
   readonly failures: number;
   close(): void;
@@ -106,6 +116,19 @@ export function createRecorder(
         return open().select("SELECT * FROM events WHERE id = ?", id)[0];
       } catch {
         return undefined;
+      }
+    },
+    proceeded(q) {
+      try {
+        return open()
+          .db.query<{ at: string }, [string, string, string | null, string, number]>(
+            "SELECT occurred_at AS at FROM events WHERE kind = 'decision' AND effect = 'allow' AND rule_id = ? AND rule_file = ? AND agent IS ? AND occurred_at >= ? ORDER BY occurred_at DESC LIMIT ?",
+          )
+          .all(q.rule.name, q.rule.file, q.agent ?? null, q.sinceIso, q.limit)
+          .map((r) => r.at);
+      } catch (e) {
+        err(`memnox: could not count a rate limit in the ledger (${describeError(e)})\n`);
+        return [];
       }
     },
     checkpoint() {

@@ -11,6 +11,28 @@ const UPGRADES: Readonly<Record<number, string>> = {
   1: "ALTER TABLE events ADD COLUMN stale INTEGER;",
 };
 
+/** The append-only triggers, by name: checked on every open and put back when missing. */
+const TRIGGERS: Readonly<Record<string, string>> = {
+  events_no_update: `CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'the memnox ledger is append-only: a row cannot be updated');
+END;`,
+  events_delete_only_anchored_prefix: `CREATE TRIGGER IF NOT EXISTS events_delete_only_anchored_prefix BEFORE DELETE ON events
+WHEN OLD.seq > COALESCE((SELECT MAX(anchor_through) FROM events WHERE anchor_through IS NOT NULL), 0)
+BEGIN
+  SELECT RAISE(ABORT, 'the memnox ledger is append-only: only a prefix named by a purge anchor can be deleted');
+END;`,
+  rule_sets_no_update: `CREATE TRIGGER IF NOT EXISTS rule_sets_no_update BEFORE UPDATE ON rule_sets
+BEGIN
+  SELECT RAISE(ABORT, 'a kept rule set cannot be changed: it is addressed by its content');
+END;`,
+  rule_sets_no_delete: `CREATE TRIGGER IF NOT EXISTS rule_sets_no_delete BEFORE DELETE ON rule_sets
+BEGIN
+  SELECT RAISE(ABORT, 'a kept rule set cannot be deleted: ledger rows refer to it');
+END;`,
+};
+export const TRIGGER_NAMES = Object.keys(TRIGGERS);
+
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY,
@@ -53,27 +75,12 @@ CREATE INDEX IF NOT EXISTS events_parent ON events(parent);
 CREATE INDEX IF NOT EXISTS events_anchor ON events(anchor_through) WHERE anchor_through IS NOT NULL;
 CREATE INDEX IF NOT EXISTS events_notable ON events(seq)
   WHERE kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow');
-CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
-BEGIN
-  SELECT RAISE(ABORT, 'the memnox ledger is append-only: a row cannot be updated');
-END;
-CREATE TRIGGER IF NOT EXISTS events_delete_only_anchored_prefix BEFORE DELETE ON events
-WHEN OLD.seq > COALESCE((SELECT MAX(anchor_through) FROM events WHERE anchor_through IS NOT NULL), 0)
-BEGIN
-  SELECT RAISE(ABORT, 'the memnox ledger is append-only: only a prefix named by a purge anchor can be deleted');
-END;
 CREATE TABLE IF NOT EXISTS rule_sets (
   hash TEXT PRIMARY KEY,
   sources TEXT NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS rule_sets_no_update BEFORE UPDATE ON rule_sets
-BEGIN
-  SELECT RAISE(ABORT, 'a kept rule set cannot be changed: it is addressed by its content');
-END;
-CREATE TRIGGER IF NOT EXISTS rule_sets_no_delete BEFORE DELETE ON rule_sets
-BEGIN
-  SELECT RAISE(ABORT, 'a kept rule set cannot be deleted: ledger rows refer to it');
-END;
+CREATE TABLE IF NOT EXISTS ledger_tip (since_seq INTEGER NOT NULL);
+INSERT INTO ledger_tip (since_seq) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM ledger_tip);
 `;
 
 /** Creates or checks the schema; true when it was already in place. A newer schema is refused rather than misread. */
@@ -90,8 +97,10 @@ export function ensureSchema(db: Database, path: string, beforeCreate: () => voi
   db.transaction(() => {
     let at = userVersion(db);
     if (at === SCHEMA_VERSION) return;
-    if (at === 0) db.run(DDL);
-    else
+    if (at === 0) {
+      db.run(DDL);
+      for (const sql of Object.values(TRIGGERS)) db.run(sql);
+    } else
       for (; at < SCHEMA_VERSION; at++) {
         const step = UPGRADES[at];
         if (step) db.run(step);
@@ -104,4 +113,42 @@ export function ensureSchema(db: Database, path: string, beforeCreate: () => voi
 function userVersion(db: Database): number {
   const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
   return row?.user_version ?? 0;
+}
+
+/** What an open checks on an existing ledger: triggers somebody dropped, and since which row the tip is kept outside. */
+export interface Structure {
+  readonly missingTriggers: readonly string[];
+  /** Undefined for a ledger from before tips were kept outside the database (or whose record of it was dropped). */
+  readonly tipSince: number | undefined;
+}
+
+export function inspectStructure(db: Database): Structure {
+  const names = new Set(
+    db
+      .query<{ name: string }, []>(
+        `SELECT name FROM sqlite_master WHERE name IN ('ledger_tip', ${TRIGGER_NAMES.map((n) => `'${n}'`).join(", ")})`,
+      )
+      .all()
+      .map((r) => r.name),
+  );
+  const since = names.has("ledger_tip")
+    ? (db.query<{ s: number | null }, []>("SELECT MIN(since_seq) AS s FROM ledger_tip").get()?.s ?? undefined)
+    : undefined;
+  return { missingTriggers: TRIGGER_NAMES.filter((n) => !names.has(n)), tipSince: since ?? undefined };
+}
+
+export function restoreTriggers(db: Database, names: readonly string[]): void {
+  for (const n of names) {
+    const sql = TRIGGERS[n];
+    if (sql) db.run(sql);
+  }
+}
+
+/** From the next row on, the tip is kept outside the database too. */
+export function startTipAnchoring(db: Database): number {
+  const next = (db.query<{ s: number | null }, []>("SELECT MAX(seq) AS s FROM events").get()?.s ?? 0) + 1;
+  db.run("CREATE TABLE IF NOT EXISTS ledger_tip (since_seq INTEGER NOT NULL)");
+  db.run("DELETE FROM ledger_tip");
+  db.run("INSERT INTO ledger_tip (since_seq) VALUES (?)", [next]);
+  return next;
 }

@@ -16,6 +16,8 @@ import { proposeType } from "./types/manage.ts";
 export interface ConsolidateOptions {
   readonly mode: "full" | "dry-run";
   readonly maxEpisodes: number;
+  /** Distil these episodes (by slug) instead of the most recent ones: a hook's fresh capture. */
+  readonly episodes?: readonly string[];
 }
 
 const Proposal = v.object({
@@ -63,10 +65,11 @@ function consolidatedIds(store: Store): Set<string> {
   return out;
 }
 
-function recentEpisodes(store: Store, max: number): Page[] {
+function recentEpisodes(store: Store, max: number, only?: readonly string[]): Page[] {
   const done = consolidatedIds(store);
   return scanPages(store)
     .filter((p) => p.type === "episode" && p.status === "active" && !done.has(p.id))
+    .filter((p) => only === undefined || only.includes(p.slug))
     .sort((a, b) => ((b.occurred_at ?? b.created) < (a.occurred_at ?? a.created) ? -1 : 1))
     .slice(0, max);
 }
@@ -77,13 +80,49 @@ interface Completion {
   readonly completionTokens: number;
 }
 
+/** The harness CLI's print mode: one prompt in, its answer on stdout (its own model, credentials and billing). */
+const HARNESS_ARGV: Record<"claude" | "codex" | "pi", (prompt: string, model?: string) => string[]> = {
+  claude: (prompt, model) => ["claude", "-p", prompt, "--output-format", "text", ...(model ? ["--model", model] : [])],
+  codex: (prompt, model) => ["codex", "exec", "--skip-git-repo-check", ...(model ? ["--model", model] : []), prompt],
+  pi: (prompt, model) => ["pi", "-p", ...(model ? ["--model", model] : []), prompt],
+};
+
+async function viaHarness(store: Store, harness: "claude" | "codex" | "pi", user: string): Promise<string> {
+  const { llm } = memoryConfig(store);
+  const argv = HARNESS_ARGV[harness](`${SYSTEM}\n\n${user}`, llm.model);
+  let child: ReturnType<typeof Bun.spawn>;
+  try {
+    child = Bun.spawn(argv, {
+      env: Object.fromEntries(Object.entries(store.env).filter((e): e is [string, string] => e[1] !== undefined)),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+  } catch {
+    throw new MemnoxError(
+      "io",
+      `the ${harness} CLI could not be started`,
+      `install ${harness}, or set [consolidation] provider`,
+    );
+  }
+  const timer = setTimeout(() => child.kill(), llm.timeoutS * 1000);
+  const [out, code] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
+  clearTimeout(timer);
+  if (code !== 0) throw new MemnoxError("io", `the ${harness} CLI exited ${code}; nothing was written`);
+  return out.trim();
+}
+
 async function complete(store: Store, episodes: readonly Page[]): Promise<Completion> {
   const { llm } = memoryConfig(store);
+  if (llm.harness) {
+    const user = episodes.map((e) => `## ${e.slug}\n${e.body}`).join("\n\n");
+    return { ...proposalsOf(await viaHarness(store, llm.harness, user)), promptTokens: 0, completionTokens: 0 };
+  }
   if (!llm.baseUrl || !llm.model)
     throw new MemnoxError(
       "refused",
       "no model is configured for consolidate",
-      "set MEMNOX_MEMORY_LLM_BASE_URL and MEMNOX_MEMORY_LLM_MODEL (or api_base and model under [llm] in memex.toml); nothing else in memory calls a model",
+      'set MEMNOX_MEMORY_LLM_BASE_URL and MEMNOX_MEMORY_LLM_MODEL (or api_base and model under [llm] in memex.toml, or [consolidation] provider = "claude", "codex" or "pi" to ride that CLI); nothing else in memory calls a model',
     );
   const user = episodes.map((e) => `## ${e.slug}\n${e.body}`).join("\n\n");
   let res: Response;
@@ -114,6 +153,15 @@ async function complete(store: Store, episodes: readonly Page[]): Promise<Comple
     | { choices?: { message?: { content?: string } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } }
     | undefined;
   const content = json?.choices?.[0]?.message?.content ?? "";
+  return {
+    ...proposalsOf(content),
+    promptTokens: json?.usage?.prompt_tokens ?? 0,
+    completionTokens: json?.usage?.completion_tokens ?? 0,
+  };
+}
+
+/** The model's answer, schema-checked before anything is written. */
+function proposalsOf(content: string): { proposals: Proposal[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, ""));
@@ -126,11 +174,7 @@ async function complete(store: Store, episodes: readonly Page[]): Promise<Comple
       "refused",
       `the model's answer did not fit the page schema (${out.issues[0]?.message}); nothing was written`,
     );
-  return {
-    proposals: out.output.nodes,
-    promptTokens: json?.usage?.prompt_tokens ?? 0,
-    completionTokens: json?.usage?.completion_tokens ?? 0,
-  };
+  return { proposals: out.output.nodes };
 }
 
 function writeProposal(store: Store, p: Proposal, from: readonly Page[]): WriteResult {
@@ -170,7 +214,7 @@ function writeProposal(store: Store, p: Proposal, from: readonly Page[]): WriteR
 }
 
 export async function consolidate(store: Store, opts: ConsolidateOptions): Promise<ConsolidationReport> {
-  const episodes = recentEpisodes(store, opts.maxEpisodes);
+  const episodes = recentEpisodes(store, opts.maxEpisodes, opts.episodes);
   const base = { mode: opts.mode, episodes_processed: episodes.length, dry_run: opts.mode === "dry-run" };
   if (episodes.length === 0) {
     memoryConfig(store);

@@ -10,6 +10,8 @@ export interface Paths {
   readonly machinePolicies: string;
   readonly policiesRegistry: string;
   readonly db: string;
+  /** The chain's newest row and its hash, sealed, kept outside the database so truncating or removing it shows. */
+  readonly ledgerTip: string;
   /** One line per ledger row that could not be written: the count `status` and `doctor` report. */
   readonly ledgerUnwritten: string;
   readonly bin: string;
@@ -67,6 +69,7 @@ export function memnoxPaths(env: Env): Paths {
     machinePolicies: at("machine.policies.toml"),
     policiesRegistry: at("policies.json"),
     db: at("memnox.db"),
+    ledgerTip: at("ledger-tip.json"),
     ledgerUnwritten: at("ledger-unwritten.jsonl"),
     bin: at("bin"),
     realBinaries: at("real-binaries.json"),

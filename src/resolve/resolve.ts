@@ -1,9 +1,11 @@
 // The one resolver: a command line, or an interceptor's exact argv, to the actions it performs.
+
+import { maskSecrets } from "../core/secrets.ts";
 import { type Arg, lit, type Scope } from "./call.ts";
 import { Collector, dedupe } from "./collect.ts";
 import type { Script } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
-import { redact, renderArg } from "./shell/render.ts";
+import { renderArg } from "./shell/render.ts";
 import type { Resolution, ResolveContext } from "./types.ts";
 import { DEFAULT_MAX_DEPTH, Walker } from "./walk.ts";
 
@@ -45,7 +47,7 @@ export function resolveCommand(line: string, ctx: ResolveContext): Resolution {
     out.add({ name: "shell.unknown", class: "unknown", targets: [parseError] });
     out.noteUnknown(`unparsable: ${parseError}`);
   }
-  return finish(out, redact(normalized), line, parseError);
+  return finish(out, maskSecrets(normalized), line, parseError);
 }
 
 /** An interceptor's exact argv (argv[0] the CLI name or a path to it): no shell parsing, the same names. */
@@ -54,7 +56,7 @@ export function resolveArgv(argv: readonly string[], ctx: ResolveContext): Resol
   const out = new Collector(line, ctx.project);
   const args: Arg[] = argv.map(lit);
   new Walker(out).argv(args, rootScope(ctx));
-  return finish(out, redact(line), line, undefined);
+  return finish(out, maskSecrets(line), line, undefined);
 }
 
 function finish(out: Collector, normalized: string, line: string, parseError: string | undefined): Resolution {

@@ -1,4 +1,5 @@
 // Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
+import { maskSecrets } from "../core/secrets.ts";
 import type { Arg, Call, Engine, Printed, Scope, Stdin } from "./call.ts";
 import type { Collector } from "./collect.ts";
 import { type Assignment, assignmentEffects, assignmentOf } from "./commands/assignments.ts";
@@ -8,7 +9,6 @@ import { expandWord } from "./expand.ts";
 import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
-import { redact } from "./shell/render.ts";
 
 export const DEFAULT_MAX_DEPTH = 8;
 
@@ -33,7 +33,7 @@ export class Walker implements Engine {
     const start = this.out.actions.length;
     const parsed = this.parse(text);
     this.script(parsed.script, scope);
-    this.out.insertShell(start, redact(parsed.normalized), text);
+    this.out.insertShell(start, maskSecrets(parsed.normalized), text);
   }
 
   scripts(scripts: readonly Script[], from: Call): void {

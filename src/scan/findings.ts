@@ -37,6 +37,9 @@ export interface MachineState {
   readonly stop?: StopRecord;
   readonly unwrittenRows: number;
   readonly unwrittenFile: string;
+  /** What memnox found done to the ledger behind its back (rows gone, triggers dropped, the database removed). */
+  readonly ledgerTampered?: readonly string[];
+  readonly ledgerFile?: string;
 }
 
 function stateFindings(inv: Inventory, rules: LoadedRuleSet, s: MachineState): Finding[] {
@@ -127,6 +130,22 @@ function stateFindings(inv: Inventory, rules: LoadedRuleSet, s: MachineState): F
         resource: s.unwrittenFile,
         evidence: [tilde(s.unwrittenFile, inv.home)],
         fix: { words: "find out why (disk, permissions), then memnox verify", command: "memnox verify" },
+      }),
+    );
+  const tampered = s.ledgerTampered ?? [];
+  if (tampered.length > 0)
+    out.push(
+      f({
+        id: "ledger:tampered",
+        severity: "critical",
+        title: `the ledger was tampered with: ${tampered[0]}`,
+        resource: s.ledgerFile ?? "ledger",
+        evidence: [...tampered],
+        fix: {
+          words:
+            "find what changed ~/.memnox behind memnox's back (rows that are gone cannot be brought back; an export or a sink kept elsewhere still holds them), then memnox verify",
+          command: "memnox verify",
+        },
       }),
     );
   return out;

@@ -1,7 +1,8 @@
 // MCP servers per client, read through the wire's one registry of client formats; tools from a probe when allowed,
 // else from the cache; what the host's own filter removes is counted, not granted.
+
+import { isSecretName, MASK } from "../core/secrets.ts";
 import { type ClientFile, clientDef, type Locations } from "../wire/clients.ts";
-import { MASK, SECRET_FLAG } from "../wire/mask.ts";
 import { describeServer, readClientFiles } from "../wire/read.ts";
 import { isRecord, type ServerEntry } from "../wire/servers.ts";
 import { isSessionServer, unwrapCommand } from "../wire/wrapping.ts";
@@ -58,7 +59,7 @@ function pending(o: ServerScanOptions, file: ClientFile, doc: unknown, e: Server
     e.transport === "http" ||
     e.transport === "sse" ||
     e.url !== undefined ||
-    e.envKeys.some((k) => SECRET_FLAG.test(k)) ||
+    e.envKeys.some(isSecretName) ||
     (info.args ?? []).some((a) => a.includes(MASK));
   const id = `${file.client}:${e.name}@${file.path}${e.project ? `#${e.project}` : ""}`;
   const { client: _c, file: _f, scope, ...rest } = info;

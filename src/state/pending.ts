@@ -2,9 +2,11 @@
 
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { maskSecrets } from "../core/secrets.ts";
 import type { RuleRef } from "../core/verdict.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
+import { mayAnswer } from "./identity.ts";
 
 export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
 
@@ -41,13 +43,16 @@ export interface Hold {
 export interface FingerprintParts {
   readonly agent?: string | undefined;
   readonly action: string;
+  /** As it may be stored and shown: credentials masked. */
   readonly target?: string | undefined;
+  /** What the grant binds to when it is not the shown target (a masked credential's keyed digest with it). */
+  readonly binding?: string | undefined;
   readonly environment?: string | undefined;
 }
 
 /** agent + action + target + environment: what a grant is bound to. */
 export function fingerprint(p: FingerprintParts): string {
-  const text = [p.agent ?? "", p.action, p.target ?? "", p.environment ?? ""].join("\0");
+  const text = [p.agent ?? "", p.action, p.binding ?? p.target ?? "", p.environment ?? ""].join("\0");
   return sha256Hex(text).slice(0, 32);
 }
 
@@ -138,11 +143,12 @@ export function createHold(dir: string, input: NewHold): Hold {
     fingerprint: fp,
     surface: input.surface,
     action: input.action,
-    ...(input.target !== undefined ? { target: input.target } : {}),
+    // A hold is a file any terminal reads: what it shows of the call is masked again, whatever the caller passed.
+    ...(input.target !== undefined ? { target: maskSecrets(input.target) } : {}),
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
     ...(input.session !== undefined ? { session: input.session } : {}),
     ...(input.environment !== undefined ? { environment: input.environment } : {}),
-    reason: input.reason,
+    reason: maskSecrets(input.reason),
     ...(input.rule ? { rule: input.rule } : {}),
     approvers: input.approvers ?? [],
     minApprovals: Math.max(1, input.minApprovals ?? 1),
@@ -157,15 +163,27 @@ export function createHold(dir: string, input: NewHold): Hold {
 
 export type AnswerResult =
   | { readonly outcome: "recorded"; readonly hold: Hold }
+  /** The rule names who may answer, and this person is not among them: nothing changed. */
+  | { readonly outcome: "not-approver"; readonly hold: Hold }
   | { readonly outcome: "decided"; readonly hold: Hold }
   | { readonly outcome: "already"; readonly hold: Hold; readonly status: HoldStatus }
   | { readonly outcome: "duplicate"; readonly hold: Hold };
 
-/** First answer wins; one person counts once; one denial ends it; grants accumulate to the quorum. */
+/**
+ * First answer wins; only the people a rule names may answer (by account or group), each counting once; one
+ * denial ends it; grants accumulate to the quorum.
+ */
 export function answerHold(
   dir: string,
   id: string,
-  answer: { readonly by: string; readonly grant: boolean; readonly nowMs: number; readonly scope?: "once" | "session" },
+  answer: {
+    readonly by: string;
+    /** The answerer's groups, for approvers that name a group; the account name alone when not given. */
+    readonly groups?: readonly string[];
+    readonly grant: boolean;
+    readonly nowMs: number;
+    readonly scope?: "once" | "session";
+  },
 ): AnswerResult | undefined {
   const file = holdPath(dir, id);
   return withLock(file, () => {
@@ -173,6 +191,8 @@ export function answerHold(
     if (!hold) return undefined;
     const status = effectiveStatus(hold, answer.nowMs);
     if (status !== "waiting") return { outcome: "already", hold, status };
+    if (!mayAnswer({ name: answer.by, groups: answer.groups ?? [] }, hold.approvers))
+      return { outcome: "not-approver", hold };
     if (hold.grants.some((g) => g.by === answer.by)) return { outcome: "duplicate", hold };
     const entry: HoldAnswer = {
       by: answer.by,

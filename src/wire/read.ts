@@ -1,12 +1,12 @@
 // Reading a client's file into its servers. A file that does not parse grants nothing and is named with the
 // place it fails; what leaves this module is the masked ServerInfo, never an env value.
 import { MemnoxError } from "../core/errors.ts";
+import { maskArgv, maskSecrets } from "../core/secrets.ts";
 import type { ClientFile, ClientId, Locations } from "./clients.ts";
 import { CLIENT_IDS, candidateFiles, serverMaps } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { type ConfigBytes, readConfigFile } from "./files.ts";
-import { maskArgs, maskUrl } from "./mask.ts";
 import { isRecord, readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
@@ -125,9 +125,9 @@ export function describeServer(file: ClientFile, e: ServerEntry): ServerInfo {
     name: e.name,
     transport: e.transport,
     ...(command !== undefined ? { command } : {}),
-    ...(args !== undefined ? { args: maskArgs(args) } : {}),
+    ...(args !== undefined ? { args: maskArgv(args) } : {}),
     envKeys: e.envKeys,
-    ...(e.url !== undefined ? { url: maskUrl(e.url) } : {}),
+    ...(e.url !== undefined ? { url: maskSecrets(e.url) } : {}),
     disabled: e.disabled,
     wrapped: inner !== undefined,
   };

@@ -1,16 +1,16 @@
 // What one ledger row becomes on the wire: the allow-list of fields, each copied by name. A field the ledger gains
 // later does not travel because nobody wrote a line here for it; what could name a secret goes through the masker.
 import type { SentEvent, SentHold } from "../cloud/protocol/sync.ts";
+import { maskSecrets } from "../core/secrets.ts";
 import type { LedgerRow } from "../ledger/row.ts";
-import { redact } from "../resolve/shell/render.ts";
 import type { Hold } from "../state/pending.ts";
 
 /** The kinds of row that are an action: what was decided, and how it ended. */
 export const SENT_KINDS = ["decision", "outcome"] as const;
 
-/** Credential shapes out of a path, a host or a reason: the same redactions that mask a recorded command line. */
+/** Credentials out of a path, a host or a reason: the one masker, as every row is masked when it is written. */
 export function masked(text: string, max: number): string {
-  return redact(text).slice(0, max);
+  return maskSecrets(text).slice(0, max);
 }
 
 export function sentEvent(row: LedgerRow): SentEvent {

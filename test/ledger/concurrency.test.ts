@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkOutside } from "../../src/ledger/integrity.ts";
 import { purge } from "../../src/ledger/purge.ts";
 import { machineSigner } from "../../src/ledger/sign.ts";
 import { verifyLedger } from "../../src/ledger/verify.ts";
@@ -54,6 +55,8 @@ describe("many processes, one chain", () => {
     expect(r).toMatchObject({ chain: "intact", rows: 4000, firstSeq: 1, lastSeq: 4000 });
     const stored = new Set([...h.ledger.iterate()].map((row) => row.id));
     for (const id of ids) expect(stored.has(id)).toBe(true);
+    // Every appender rewrote the tip kept outside under the write lock: it names the last row, nothing was found.
+    expect(checkOutside(h.ledger)).toEqual({ tampered: [], notes: [] });
   });
 
   test("a purge while 4 processes append keeps the chain verifiable and loses no row", async () => {
@@ -83,6 +86,7 @@ describe("many processes, one chain", () => {
     expect(Math.max(...newSeqs)).toBeGreaterThan(result.anchors.at(-1)?.seq ?? 0);
     const v = verifyLedger(h.ledger, machineSigner(h.paths).publicKey);
     expect(v.chain).toBe("intact");
+    expect(checkOutside(h.ledger).tampered).toEqual([]);
     expect(v.anchoredOn).toMatchObject({
       kind: "anchor",
       seq: 3001,

@@ -206,7 +206,7 @@ describe("memnox memory", () => {
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([
       1,
       "",
-      "memnox: no memory page `missing` (memnox memory recall finds slugs)\n",
+      "memnox: no memory page `missing`: the page is missing (memnox memory recall finds slugs)\n",
     ]);
     expect((await runBinary("memnox", ["memory", "verify"], { env })).code).toBe(0);
   });

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { consolidate } from "../../src/memory/consolidate.ts";
 import { ingestTranscript, provenance } from "../../src/memory/pages/transcripts.ts";
 import { verify } from "../../src/memory/pages/verify.ts";
 import { recall } from "../../src/memory/recall/recall.ts";
+import { tempDir } from "../support/index.ts";
 import { memStore } from "./helpers.ts";
 
 interface Seen {
@@ -99,5 +100,27 @@ describe("consolidate", () => {
       await consolidate(m.store, { mode: "full", maxEpisodes: 1 });
     }
     expect(verify(m.store).warnings).toContain("3 consecutive zero-yield consolidations");
+  });
+
+  test('[consolidation] provider = "claude" rides the claude CLI in print mode: its answer is checked like any other', async () => {
+    using bin = tempDir("memnox-fake-claude");
+    const argvLog = bin.join("argv");
+    // A stand-in for Claude Code's print mode: records its arguments and answers with the pages.
+    writeFileSync(
+      bin.join("claude"),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(argvLog)}\ncat <<'EOF'\n${NODES}\nEOF\n`,
+      { mode: 0o755 },
+    );
+    using m = memStore({}, { PATH: `${bin.path}:${process.env.PATH ?? ""}` });
+    writeFileSync(`${m.dir.path}/memex.toml`, '[consolidation]\nprovider = "claude"\nmodel = "haiku"\n');
+    ingestTranscript(m.store, { sessionId: "s1", jsonl: TURNS, source: "t" });
+    const before = seen.length;
+    const r = await consolidate(m.store, { mode: "full", maxEpisodes: 10 });
+    expect(r.nodes_created.map((n) => n.slug)).toEqual(["pin-ruff-in-ci", "lint-week"]);
+    expect(seen.length).toBe(before);
+    const argv = readFileSync(argvLog, "utf8");
+    expect(argv.startsWith("-p\n")).toBe(true);
+    expect(argv).toContain("pin ruff to 0.6");
+    expect(argv).toContain("--model\nhaiku");
   });
 });

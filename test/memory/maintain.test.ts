@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { explicitProject } from "../../src/memory/format/project.ts";
 import { info, status } from "../../src/memory/pages/status.ts";
@@ -8,7 +8,7 @@ import { ingestTranscript } from "../../src/memory/pages/transcripts.ts";
 import { verify } from "../../src/memory/pages/verify.ts";
 import { exportNodes, importNodes } from "../../src/memory/portability/export.ts";
 import { recall } from "../../src/memory/recall/recall.ts";
-import { enableType } from "../../src/memory/types/manage.ts";
+import { addType, enableType, listTypes } from "../../src/memory/types/manage.ts";
 import { run } from "../../src/seams/cli/index.ts";
 import { fakeHome, tempDir, testContext } from "../support/index.ts";
 import { memStore, put } from "./helpers.ts";
@@ -76,7 +76,7 @@ describe("export and import", () => {
     expect(e.nodes).toBe(2);
     enableType(b.store, project, "decision", "sam");
     const r = importNodes(b.store, readFileSync(out.join("nodes.json"), "utf8"), "nodes.json");
-    expect(r).toEqual({ imported: 2, skipped: [], redacted: [] });
+    expect(r).toEqual({ imported: 2, types_declared: 0, skipped: [], redacted: [] });
     const copy = readPage(b.store, join(b.dir.path, "docs/global/entities/kafka.md"));
     expect(copy).toMatchObject({
       id: g.id,
@@ -109,6 +109,59 @@ describe("export and import", () => {
     expect(r.skipped[0]?.reason).toContain("title");
     expect(r.skipped[1]?.reason).toContain("undeclared type `policy`");
     expect(() => importNodes(m.store, "{}", "doc.json")).toThrow(/no `nodes` list/);
+  });
+
+  test("the export carries the type declarations, so a custom type's pages import into a store that never had it", () => {
+    using a = memStore();
+    using b = memStore();
+    using out = tempDir("memnox-export");
+    const project = explicitProject("shop-1", "shop", "shop");
+    addType(a.store, project, "access-matrix", "Who can edit what", "sam");
+    enableType(a.store, project, "decision", "sam");
+    put(a.store, { type: "access-matrix", title: "Billing editors", scope: "project", project });
+    const e = exportNodes(a.store, out.join("nodes.json"));
+    expect(e.types).toBe(2);
+    const doc = JSON.parse(readFileSync(out.join("nodes.json"), "utf8"));
+    expect(doc.types.map((t: { name: string; kind: string }) => [t.name, t.kind])).toEqual([
+      ["access-matrix", "custom"],
+      ["decision", "catalogue"],
+    ]);
+    const r = importNodes(b.store, readFileSync(out.join("nodes.json"), "utf8"), "nodes.json");
+    expect(r).toMatchObject({ imported: 1, types_declared: 2, skipped: [] });
+    expect(listTypes(b.store, project).find((t) => t.name === "access-matrix")).toMatchObject({
+      kind: "custom",
+      description: "Who can edit what",
+      pages: 1,
+    });
+  });
+
+  test("invalid typed links on import are skipped and named, and their pages not written", () => {
+    using m = memStore();
+    const page = (slug: string, links: unknown) => ({
+      slug,
+      type: "entity",
+      title: slug,
+      body: "x",
+      scope: "global",
+      links,
+    });
+    const doc = {
+      nodes: [
+        page("good", [{ target: "other", rel: "depends-on" }]),
+        page("bad-target", [{ target: "Not A Slug", rel: "relates-to" }]),
+        page("bad-rel", [{ target: "other", rel: "two words" }]),
+        page("extra-key", [{ target: "other", rel: "x", weight: 2 }]),
+        page("no-rel", [{ target: "other" }]),
+        page("twice", [
+          { target: "other", rel: "x" },
+          { target: "other", rel: "x" },
+        ]),
+      ],
+    };
+    const r = importNodes(m.store, JSON.stringify(doc), "doc.json");
+    expect(r.imported).toBe(1);
+    expect(r.skipped.map((s) => s.slug)).toEqual(["bad-target", "bad-rel", "extra-key", "no-rel", "twice"]);
+    expect(existsSync(join(m.dir.path, "docs/global/entities/bad-rel.md"))).toBe(false);
   });
 });
 

@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { hashBody } from "../../src/memory/format/page.ts";
 import { explicitProject } from "../../src/memory/format/project.ts";
 import { forget } from "../../src/memory/pages/lifecycle.ts";
 import { regenerate } from "../../src/memory/pages/navigation.ts";
 import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
 import { scanPages } from "../../src/memory/pages/store.ts";
+import { verify } from "../../src/memory/pages/verify.ts";
 import { enableType } from "../../src/memory/types/manage.ts";
 import { memStore, put } from "./helpers.ts";
 
@@ -21,6 +23,32 @@ function indexes(root: string): Record<string, string> {
   walk(root);
   return out;
 }
+
+describe("rebuild-index report", () => {
+  test("it names the navigation defects it repaired, the content hashes it refreshed and the pages per folder", () => {
+    using m = memStore();
+    const project = explicitProject("shop-1", "shop", "shop");
+    enableType(m.store, project, "decision", "sam");
+    const kafka = put(m.store, { title: "Kafka", body: "Ordering." });
+    put(m.store, { title: "Redis", body: "Cache." });
+    put(m.store, { type: "decision", title: "Choose Kafka", scope: "project", project });
+    // A hand edit of the body leaves the index's hash behind; a deleted index is a missing view.
+    const edited = readFileSync(kafka.file_path, "utf8").replace("Ordering.", "Ordering by key.");
+    writeFileSync(kafka.file_path, edited);
+    rmSync(join(m.dir.path, "docs/global/entities/index.md"));
+    writeFileSync(join(m.dir.path, "docs/global/index.md"), "# global\n\nstale\n");
+    const r = rebuildIndex(m.store);
+    expect(r.navigation_defects).toEqual({ missing: 1, stale: 1 });
+    expect(r.content_hashes_refreshed).toBe(1);
+    expect(r.refreshed).toEqual(["kafka"]);
+    expect(r.folders).toEqual({ "global/entities": 2, "projects/shop/decision": 1 });
+    expect(m.store.index().get("global", "", "kafka")?.content_hash).toBe(hashBody("Ordering by key."));
+    expect(readFileSync(kafka.file_path, "utf8")).toBe(edited);
+    expect(verify(m.store).ok).toBe(true);
+    const again = rebuildIndex(m.store);
+    expect([again.content_hashes_refreshed, again.navigation_defects]).toEqual([0, {}]);
+  });
+});
 
 describe("generated index.md", () => {
   test("the root declares okf_version, descendants are body-only, entries escape markup", () => {

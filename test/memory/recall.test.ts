@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { explicitProject } from "../../src/memory/format/project.ts";
 import { openStore } from "../../src/memory/pages/store.ts";
 import { recall } from "../../src/memory/recall/recall.ts";
@@ -161,6 +161,38 @@ describe("navigation engine", () => {
     const d = recall(m.store, { query: "shipping production", engine: "navigation" });
     expect(slugs(d)).toEqual(["release-train"]);
     expect(d.hits[0]?.snippet_source).toBe("description");
+  });
+
+  test("a title match outranks a description match; the rows searched are what total_indexed counts", () => {
+    using m = memStore();
+    put(m.store, { title: "Aardvark notes", description: "About the walrus enclosure." });
+    put(m.store, { title: "Walrus", description: "Feeding times." });
+    put(m.store, { title: "Zebra", description: "Stripes." });
+    const r = recall(m.store, { query: "walrus", engine: "navigation" });
+    expect(slugs(r)).toEqual(["walrus", "aardvark-notes"]);
+    expect(r.hits.map((h) => h.snippet_source)).toEqual(["title", "description"]);
+    expect(r.total_indexed).toBe(3);
+  });
+
+  test("bodies are never read: a returned page's body may be anything after its front matter", () => {
+    using m = memStore();
+    const p = put(m.store, { title: "Walrus", body: "Tusks." });
+    // Bytes that are not UTF-8 and a second front-matter fence in the body: a body reader would choke or misparse.
+    const text = readFileSync(p.file_path);
+    writeFileSync(p.file_path, Buffer.concat([text, Buffer.from([0xff, 0xfe, 0x00]), Buffer.from("\n---\nx: y\n")]));
+    const r = recall(m.store, { query: "walrus", engine: "navigation", recordAccess: false });
+    expect(slugs(r)).toEqual(["walrus"]);
+    expect(r.hits[0]?.snippet).toBe("Walrus");
+  });
+
+  test("a navigation hit bumps its access counter like any recall hit, when the index has the page", () => {
+    using m = memStore();
+    put(m.store, { title: "Walrus" });
+    recall(m.store, { query: "walrus", engine: "navigation" });
+    recall(m.store, { query: "walrus", engine: "navigation" });
+    expect(m.store.index().get("global", "", "walrus")?.access_count).toBe(2);
+    recall(m.store, { query: "walrus", engine: "navigation", recordAccess: false });
+    expect(m.store.index().get("global", "", "walrus")?.access_count).toBe(2);
   });
 
   test("the default engine falls back to navigation when the index is empty but pages exist", () => {

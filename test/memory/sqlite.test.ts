@@ -52,7 +52,7 @@ describe("the SQLite in use", () => {
     fresh.close();
     expect(r.search_engine).toBe("navigation-index-md");
     expect(r.hits.map((h) => h.slug)).toEqual(["deploy-on-fridays"]);
-    expect(r.total_indexed).toBe(0);
+    expect(r.total_indexed).toBe(1);
   });
 
   test("a damaged index is disposable: a read-only open names the remedy; a writer replaces it and rebuild restores it", () => {

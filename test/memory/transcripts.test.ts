@@ -1,9 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { explicitProject } from "../../src/memory/format/project.ts";
 import { readPage } from "../../src/memory/pages/store.ts";
-import { clearTranscripts, ingestTranscript, provenance } from "../../src/memory/pages/transcripts.ts";
+import {
+  clearTranscripts,
+  ingestTranscript,
+  listSessions,
+  provenance,
+  sessionTurns,
+} from "../../src/memory/pages/transcripts.ts";
 import { memStore, put } from "./helpers.ts";
+
+const project = explicitProject("shop-1", "shop", "shop");
 
 const TURNS = [
   { type: "memex_session_header", harness: "claude-code", session_id: "sess-abc", started_at: "2026-09-15T10:00:00Z" },
@@ -32,7 +41,15 @@ describe("transcripts", () => {
       occurred_at: "2026-09-15T10:00:00Z",
     });
     expect(episode.body).toContain("- **user** (turn 1): I prefer ruff over flake8");
-    const again = ingestTranscript(m.store, { sessionId: "sess-abc", jsonl: TURNS, source: "turns.jsonl" });
+    expect(() => ingestTranscript(m.store, { sessionId: "sess-abc", jsonl: TURNS, source: "turns.jsonl" })).toThrow(
+      "transcript already ingested: sess-abc",
+    );
+    const again = ingestTranscript(m.store, {
+      sessionId: "sess-abc",
+      jsonl: TURNS,
+      source: "turns.jsonl",
+      overwrite: true,
+    });
     expect(again.episode_file_path).toBe(r.episode_file_path);
   });
 
@@ -44,7 +61,7 @@ describe("transcripts", () => {
         jsonl: '{"role":"user","content":"x","turn":1}\n{"role":"bot"}',
         source: "t.jsonl",
       }),
-    ).toThrow(/`t.jsonl` line 2/);
+    ).toThrow(/^t.jsonl:2: turn entry missing required field: turn/);
     expect(() => ingestTranscript(m.store, { sessionId: "../x", jsonl: "{}", source: "t" })).toThrow(
       /invalid session id/,
     );
@@ -76,5 +93,80 @@ describe("transcripts", () => {
     expect(existsSync(r.transcript_file)).toBe(false);
     expect(readPage(m.store, r.episode_file_path).transcript_ref).toBe("retired:transcripts/2026-09-15/sess-abc.jsonl");
     expect(provenance(m.store, "sess-abc").confidence).toBe("none");
+  });
+
+  test.each([
+    ['{"role":"bot","content":"x","turn":1}', /role must be one of user, agent, tool/],
+    ['{"role":"user","content":"x","turn":0}', /turn must be a 1-based integer/],
+    ['{"role":"user","content":"x","turn":1.5}', /turn must be a 1-based integer/],
+    ['{"role":"user","turn":1}', /turn entry missing required field: content/],
+    [
+      '{"role":"user","content":"x","turn":1,"tool_name":"bash"}',
+      /tool_name\/result are only allowed when role='tool'/,
+    ],
+    ['{"role":"user","content":"x","turn":1,"ts":"2026-02-30T10:00:00Z"}', /ts is not a valid date/],
+    ['{"role":"user","content":"x","turn":1,"ts":"yesterday"}', /ts must be an ISO8601 UTC string/],
+    ['["role","user"]', /a turn must be a JSON object/],
+    ["{not json", /not JSON/],
+  ])("an invalid turn %s is refused naming the file and line; nothing is stored", (line, why) => {
+    using m = memStore();
+    const jsonl = `{"role":"user","content":"ok","turn":1}\n\n${line}`;
+    expect(() => ingestTranscript(m.store, { sessionId: "s1", jsonl, source: "/tmp/turns.jsonl" })).toThrow(
+      new RegExp(`^turns.jsonl:3: ${why.source}`),
+    );
+    expect(existsSync(join(m.dir.path, "transcripts"))).toBe(false);
+    expect(existsSync(join(m.dir.path, "docs/global/episodes/s1.md"))).toBe(false);
+  });
+
+  test("ingesting a session twice is refused unless overwriting, which merges the turns without duplicating them", () => {
+    using m = memStore();
+    const one = '{"role":"user","content":"first","turn":1}';
+    const two = '{"role":"agent","content":"second","turn":2}';
+    const r = ingestTranscript(m.store, { sessionId: "grow", jsonl: one, source: "t" });
+    expect(() => ingestTranscript(m.store, { sessionId: "grow", jsonl: `${one}\n${two}`, source: "t" })).toThrow(
+      "transcript already ingested: grow",
+    );
+    expect(readFileSync(r.transcript_file, "utf8").trim().split("\n")).toHaveLength(1);
+    const grown = ingestTranscript(m.store, {
+      sessionId: "grow",
+      jsonl: `${one}\n${two}`,
+      source: "t",
+      overwrite: true,
+    });
+    expect(grown.turn_count).toBe(2);
+    // After a compaction the harness file holds only the tail: the stored turns stay and the new one is appended.
+    const tail = '{"role":"user","content":"third","turn":1}';
+    const merged = ingestTranscript(m.store, { sessionId: "grow", jsonl: tail, source: "t", overwrite: true });
+    expect(merged.turn_count).toBe(3);
+    expect(sessionTurns(m.store, "grow")?.turns.map((t) => [t.turn, t.content])).toEqual([
+      [1, "first"],
+      [2, "second"],
+      [3, "third"],
+    ]);
+    expect(existsSync(join(m.dir.path, "docs/global/episodes/grow.md"))).toBe(true);
+  });
+
+  test("sessions lists every capture newest first, with its harness, turns, project and token use", () => {
+    using m = memStore();
+    ingestTranscript(m.store, { sessionId: "sess-abc", jsonl: TURNS, source: "t" });
+    const later = [
+      JSON.stringify({
+        type: "memex_session_header",
+        harness: "codex",
+        session_id: "later",
+        started_at: "2026-10-01T09:00:00Z",
+        token_usage: { input_tokens: 120, output_tokens: 30 },
+      }),
+      '{"role":"user","content":"hello","turn":1}',
+    ].join("\n");
+    ingestTranscript(m.store, { sessionId: "later", jsonl: later, source: "t", scope: "project", project });
+    const sessions = listSessions(m.store);
+    expect(sessions.map((s) => [s.session_id, s.date, s.harness, s.turn_count, s.project_label])).toEqual([
+      ["later", "2026-10-01", "codex", 1, "shop"],
+      ["sess-abc", "2026-09-15", "claude-code", 3, null],
+    ]);
+    expect(sessions[0]?.token_usage).toEqual({ input_tokens: 120, output_tokens: 30 });
+    expect(sessions[1]?.episode_slug).toBe("sess-abc");
+    expect(sessionTurns(m.store, "../etc")).toBeUndefined();
   });
 });

@@ -66,17 +66,17 @@ describe("types", () => {
     expect(() => enableType(m.store, project, "access-matrix", "sam")).toThrow(/not in the catalogue/);
   });
 
-  test("add declares a custom type; enabling twice adds no second line", () => {
+  test("add declares a custom type; declaring one twice is refused as already existing, and adds no second line", () => {
     using m = memStore();
     const t = addType(m.store, project, "access-matrix", "Who can edit what", "sam");
     expect(t).toMatchObject({ kind: "custom", description: "Who can edit what" });
-    addType(m.store, project, "access-matrix", "again", "sam");
+    expect(() => addType(m.store, project, "access-matrix", "again", "sam")).toThrow(/already exists/);
     enableType(m.store, project, "rule", "sam");
-    enableType(m.store, project, "rule", "sam");
+    expect(() => enableType(m.store, project, "rule", "sam")).toThrow(/type `rule` already exists/);
     expect(readFileSync(join(m.dir.path, "docs/projects/shop/rule/log.md"), "utf8").match(/declared/g)).toHaveLength(1);
     expect(readFileSync(join(t.directory, "log.md"), "utf8").match(/declared/g)).toHaveLength(1);
     expect(() => addType(m.store, project, "entities", "", "sam")).toThrow(/not a usable type name/);
-    expect(() => addType(m.store, project, "entity", "", "sam")).toThrow(/built-in/);
+    expect(() => addType(m.store, project, "entity", "", "sam")).toThrow(/built-in type and always declared/);
   });
 
   test("a line of another shape in log.md is a note: it can neither forge nor hide a declaration", () => {
@@ -126,10 +126,13 @@ describe("types", () => {
     for (const [i, tags] of [["billing", "decision"], ["billing"], ["billing", "ux"], ["ux"]].entries())
       put(m.store, { title: `Page ${i}`, tags, ...inProject });
     put(m.store, { title: "Global", tags: ["billing"] });
-    expect(suggestTypes(m.store, project)).toEqual([{ name: "billing", pages: 3 }]);
-    expect(suggestTypes(m.store, project, 2)).toEqual([
-      { name: "billing", pages: 3 },
-      { name: "ux", pages: 2 },
-    ]);
+    const named = (name: string, pages: number) => ({
+      name,
+      tag: name,
+      pages,
+      command: `memnox memory types add ${name}`,
+    });
+    expect(suggestTypes(m.store, project)).toEqual([named("billing", 3)]);
+    expect(suggestTypes(m.store, project, 2)).toEqual([named("billing", 3), named("ux", 2)]);
   });
 });

@@ -12,6 +12,17 @@ export const ROOT = join(import.meta.dir, "..", "..");
 export const EVERYTHING = [join(ROOT, "node_modules", ".bin", "mcp-server-everything"), "stdio"];
 export const SCRIPTED = [process.execPath, join(ROOT, "fixtures", "mcp", "scripted-server.ts")];
 
+/** What a client says first, as raw JSON-RPC lines: initialize, then initialized. */
+export const MCP_OPENING = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+];
+
 /** An SDK Transport over the proxy's own streams, framed by the SDK's ReadBuffer. */
 export class ProxyTransport implements Transport {
   onclose?: () => void;

@@ -25,6 +25,7 @@ function wire(a: Action): WireAction {
     targets: a.targets,
     ...(a.branch !== undefined ? { branch: a.branch } : {}),
     ...(a.cli !== undefined ? { cli: a.cli } : {}),
+    ...(a.shown !== undefined ? { shown: a.shown } : {}),
     args: Object.keys(a.arguments).length > 0,
   };
 }
@@ -77,6 +78,7 @@ export function actionOf(w: WireAction): Action {
     arguments: {},
     ...(w.branch !== undefined ? { branch: w.branch } : {}),
     ...(w.cli !== undefined ? { cli: w.cli } : {}),
+    ...(w.shown !== undefined ? { shown: w.shown } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ export interface WireAction {
   readonly targets: readonly string[];
   readonly branch?: string;
   readonly cli?: string;
+  /** The targets with the call's credentials masked, when they carried any: what the daemon records. */
+  readonly shown?: readonly string[];
   /** The seam holds raw arguments for it, so a rule matching on `arguments` must be decided there. */
   readonly args: boolean;
 }

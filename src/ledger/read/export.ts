@@ -1,4 +1,5 @@
 // `timeline --export jsonl|json|bundle`: the rows themselves, the range, what was left out; a bundle is signed.
+import { maskDeep } from "../../core/secrets.ts";
 import { canonical, sha256Hex } from "../canonical.ts";
 import type { LedgerRow } from "../row.ts";
 import type { Signer } from "../sign.ts";
@@ -41,6 +42,15 @@ export function collectExport(ledger: Ledger, q: TimelineQuery): ExportSet {
       for (const r of [e.row, e.answer, e.outcome]) if (r) bySeq.set(r.seq, r);
     chosen = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   }
+  // Rows are masked when written; one written before that is masked here, and then no longer matches its hash.
+  let unmasked = 0;
+  chosen = chosen.map((r) => {
+    if (r.kind === "anchor") return r;
+    const m = maskDeep(r);
+    if (canonical(m) === canonical(r)) return r;
+    unmasked += 1;
+    return m;
+  });
   const anchors = chosen.filter((r) => r.kind === "anchor");
   const chain = verifyObjects(chosen, { source: "export", anchors, gapsAllowed: filtered });
   const first = chosen[0];
@@ -55,7 +65,12 @@ export function collectExport(ledger: Ledger, q: TimelineQuery): ExportSet {
       lastSeq: last?.seq ?? null,
     },
     filters: { agent: q.agent ?? null, session: q.session ?? null, only: q.only ?? null },
-    excluded: exclusions(q, first),
+    excluded: [
+      ...exclusions(q, first),
+      ...(unmasked > 0
+        ? [`credentials: ${unmasked} row(s) recorded one and have it masked here, so they no longer match their hash`]
+        : []),
+    ],
     chain,
   };
 }

@@ -2,7 +2,7 @@
 
 import { basename } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
-import { sha256Hex } from "../../io/hash.ts";
+import { gitProjectId, localProjectId, normalizeRemote } from "../../io/project-id.ts";
 import { realOr } from "../../io/real.ts";
 import type { Git } from "../../ports/index.ts";
 import { slugify } from "./slug.ts";
@@ -21,7 +21,8 @@ export interface ProjectRef {
 /** Machine-wide rules are remembered as decisions of this pseudo-project, so recall can include them everywhere. */
 export const MACHINE_PROJECT: ProjectRef = { id: "machine", label: "this machine", locator: "machine" };
 
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+// Opaque: lowercase letters, digits, `-` and `_`, so no remote URL, host or path can pass for an id.
+const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 const LOCATOR = /^[a-z0-9][a-z0-9-]{0,127}$/;
 
 export function validProjectId(id: string): boolean {
@@ -32,10 +33,25 @@ export function validLocator(locator: string): boolean {
   return LOCATOR.test(locator);
 }
 
+/** A label is a display name: never blank, and never a path, a URL or an address that could leak where a repository is. */
+export function labelProblem(label: string): string | undefined {
+  if (!label.trim()) return "project_label must be a plain display name, not blank";
+  if (["/", "\\", "://", "@"].some((t) => label.includes(t)))
+    return "project_label must be a plain display name (no `/`, `\\`, `://` or `@`)";
+  for (const ch of label) if (ch.charCodeAt(0) < 0x20) return "project_label must be a single line";
+  return undefined;
+}
+
 /** An explicit `--project-id` (and optional label and locator), checked. */
 export function explicitProject(id: string, label?: string, locator?: string): ProjectRef {
   if (!validProjectId(id))
-    throw new MemnoxError("refused", `invalid project id \`${id}\``, "use letters, digits, `.`, `_`, `:` or `-`");
+    throw new MemnoxError(
+      "refused",
+      `invalid project_id \`${id}\`: it must be an opaque identifier`,
+      "use lowercase letters, digits, `-` and `_` (at most 128)",
+    );
+  const labelIssue = label === undefined ? undefined : labelProblem(label);
+  if (labelIssue) throw new MemnoxError("refused", labelIssue);
   if (locator !== undefined && !validLocator(locator))
     throw new MemnoxError("refused", `invalid project locator \`${locator}\``, "use lowercase letters, digits and `-`");
   return {
@@ -44,25 +60,6 @@ export function explicitProject(id: string, label?: string, locator?: string): P
     locator: locator ?? (slugify(id) || "project"),
     explicitLocator: locator !== undefined,
   };
-}
-
-/** Host and path of a remote, credentials and scheme stripped, `.git` dropped, lowercased. */
-export function normalizeRemote(url: string): string | undefined {
-  let u = url.trim();
-  if (!u) return undefined;
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  if (scp && !u.includes("://")) u = `${scp[1]}/${scp[2]}`;
-  else u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^[^@/]*@/, "");
-  u = u
-    .replace(/:\d+\//, "/")
-    .replace(/\.git\/?$/, "")
-    .replace(/\/+$/, "")
-    .toLowerCase();
-  return u.includes("/") ? u : undefined;
-}
-
-function digest(kind: string, value: string): string {
-  return sha256Hex(`${kind}\n${value}`).slice(0, 16);
 }
 
 async function gitText(git: Git, cwd: string, args: string[]): Promise<string | undefined> {
@@ -83,10 +80,10 @@ export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef>
   const remote = origin ? normalizeRemote(origin) : undefined;
   if (remote) {
     const label = basename(remote) || "repository";
-    return { id: `git-${digest("git", remote)}`, label, locator: `git-${slugify(label) || "repository"}` };
+    return { id: gitProjectId(remote), label, locator: `git-${slugify(label) || "repository"}` };
   }
   const label = basename(root) || "workspace";
-  return { id: `local-${digest("local", root)}`, label, locator: slugify(label) || "workspace" };
+  return { id: localProjectId(root), label, locator: slugify(label) || "workspace" };
 }
 
 /** Recall hints for a session start: folder, branch and last commit subject. */

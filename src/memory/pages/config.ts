@@ -9,7 +9,11 @@ export interface MemoryConfig {
   readonly knowledgeApproval: "manual" | "auto";
   readonly defaultImportance: number;
   readonly maxBodyChars: number;
+  /** [bm25] default_top_k: how many hits recall returns when asked for no number. */
+  readonly defaultTopK: number;
   readonly llm: {
+    /** A coding harness whose CLI distils in print mode on its own model and credentials (claude, codex, pi). */
+    readonly harness?: "claude" | "codex" | "pi";
     readonly baseUrl?: string;
     readonly model?: string;
     readonly apiKey?: string;
@@ -54,7 +58,9 @@ export function memoryConfig(store: Store): MemoryConfig {
     knowledgeApproval: approval === "auto" ? "auto" : "manual",
     defaultImportance: num(table(doc.pages).default_importance, 0.5),
     maxBodyChars: num(table(doc.pages).max_body_chars, 50_000),
+    defaultTopK: num(table(doc.bm25).default_top_k, 10),
     llm: {
+      ...harnessOf(env.MEMEX_CONSOLIDATE_PROVIDER ?? str(cons.provider)),
       ...optional("baseUrl", env.MEMNOX_MEMORY_LLM_BASE_URL ?? str(cons.api_base) ?? str(llm.api_base)),
       ...optional("model", env.MEMNOX_MEMORY_LLM_MODEL ?? str(cons.model) ?? str(llm.model)),
       ...optional("apiKey", env.MEMNOX_MEMORY_LLM_API_KEY ?? env.MEMEX_CONSOLIDATE_API_KEY ?? env.MEMEX_API_KEY),
@@ -63,6 +69,10 @@ export function memoryConfig(store: Store): MemoryConfig {
   };
   cache.set(store, config);
   return config;
+}
+
+function harnessOf(provider: string | undefined): { harness?: "claude" | "codex" | "pi" } {
+  return provider === "claude" || provider === "codex" || provider === "pi" ? { harness: provider } : {};
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {

@@ -4,6 +4,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import { hashBody, type Page, type PageMeta } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
+import { refreshDecisions } from "./decisions.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import { findOne, type Selector, type Store } from "./store.ts";
@@ -34,6 +35,7 @@ export function deletePage(store: Store, page: Page): void {
   } catch {
     // navigation is a view; verify reports drift
   }
+  if (page.type === "decision") refreshDecisions(store);
 }
 
 export function forget(store: Store, slug: string, mode: ForgetMode, sel: Selector = {}): ForgetResult {
@@ -59,7 +61,8 @@ export function approve(
   sel: Selector = {},
 ): { slug: string; status: string; file_path: string } {
   const page = findOne(store, slug, sel);
-  if (page.status === "active") return { slug, status: "active", file_path: page.path };
+  if (page.status === "active")
+    throw new MemnoxError("refused", `\`${slug}\` is already active`, "only a pending page needs approval");
   if (page.status !== "pending")
     throw new MemnoxError("refused", `\`${slug}\` is ${page.status}, not pending`, "only a pending page is approved");
   restamp(store, page, { status: "active" });
@@ -79,6 +82,8 @@ export function merge(store: Store, target: string, source: string, sel: Selecto
   if (target === source) throw new MemnoxError("refused", "a page cannot be merged into itself");
   const t = findOne(store, target, sel);
   const s = findOne(store, source, sel);
+  if (s.status === "superseded")
+    throw new MemnoxError("refused", `\`${source}\` is already superseded`, "a page is merged once");
   if (t.scope !== s.scope || t.project_id !== s.project_id)
     throw new MemnoxError("refused", "merge joins pages of one scope", "both pages must be global, or of one project");
   const { slug, path, body, ...meta } = t;

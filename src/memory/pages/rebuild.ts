@@ -1,11 +1,12 @@
 // Rebuilding the disposable index from the pages (incrementally by file stamp, or from scratch), and navigation with it.
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { pageFiles } from "../format/layout.ts";
-import type { Page } from "../format/page.ts";
+import { hashBody, type Page } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import type { Row } from "../search/index-db.ts";
-import { type NavChange, type NavPage, regenerate } from "./navigation.ts";
+import { refreshDecisions } from "./decisions.ts";
+import { diagnose, type NavChange, type NavPage, regenerate } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import { readPage, rel, type Store, typeDirs } from "./store.ts";
 
@@ -17,7 +18,15 @@ export interface RebuildReport {
   readonly duration_ms: number;
   /** Bounded: at most ten, each a store-relative path and the reason, never content. */
   readonly errors: readonly string[];
+  /** Index files written or removed by the regeneration, by category. */
   readonly navigation: Readonly<Record<string, number>>;
+  /** What was wrong with navigation before it was regenerated: missing, stale, orphan, collision. */
+  readonly navigation_defects: Readonly<Record<string, number>>;
+  /** Pages whose body changed since they were indexed (a hand edit): their content hash in the index refreshed. */
+  readonly content_hashes_refreshed: number;
+  readonly refreshed: readonly string[];
+  /** Pages per folder under docs/ (`global/entities`, `projects/git-shop/decision`). */
+  readonly folders: Readonly<Record<string, number>>;
 }
 
 const key = (scope: string, projectId: string | null, slug: string) => `${scope}\0${projectId ?? ""}\0${slug}`;
@@ -42,9 +51,13 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
   let indexed = 0;
   let skipped = 0;
   const nav: NavPage[] = [];
+  const refreshed: string[] = [];
+  const folders: Record<string, number> = {};
   index.transaction(() => {
     for (const dir of typeDirs(store)) {
-      for (const file of pageFiles(dir.path)) {
+      const files = pageFiles(dir.path);
+      if (files.length > 0) folders[relative(store.layout.docs, dir.path).split(sep).join("/")] = files.length;
+      for (const file of files) {
         const path = join(dir.path, file);
         const stat = statSync(path);
         const known = rows.get(path);
@@ -62,6 +75,8 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
           errors.push(`${rel(store, path)}: ${(e as Error).message}`);
           continue;
         }
+        // The body changed since it was indexed (a hand edit): the index's hash is refreshed; the file is never rewritten.
+        if (known && known.content_hash !== hashBody(page.body)) refreshed.push(page.slug);
         const k = key(page.scope, page.project_id, page.slug);
         if (keys.has(k)) {
           errors.push(`${rel(store, path)}: another page in this scope already uses slug \`${page.slug}\``);
@@ -92,9 +107,14 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
     index.setMeta("last_rebuild", isoSeconds(store.now()));
   });
   const removed = [...rows.keys()].filter((p) => !seen.has(p)).length;
+  const defects: Record<string, number> = {};
+  if (opts.navigation !== false)
+    for (const d of diagnose(store, nav)) defects[d.category] = (defects[d.category] ?? 0) + 1;
   const changes: NavChange[] = opts.navigation === false ? [] : regenerate(store, nav);
   const counts: Record<string, number> = {};
   for (const c of changes) counts[c.category] = (counts[c.category] ?? 0) + 1;
+  // A hand edit of a decision page reaches the gate here, as it reaches the index.
+  refreshDecisions(store);
   logOp(store, { op: opts.force ? "rebuild-force" : "rebuild", count: indexed });
   return {
     nodes_indexed: indexed,
@@ -104,5 +124,9 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
     duration_ms: Math.round(performance.now() - started),
     errors: errors.slice(0, 10),
     navigation: counts,
+    navigation_defects: defects,
+    content_hashes_refreshed: refreshed.length,
+    refreshed: refreshed.slice(0, 10),
+    folders,
   };
 }

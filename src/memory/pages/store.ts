@@ -1,12 +1,13 @@
 // A memory store on disk: its layout, its pages, its project folders and its (lazily opened) index.
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Env } from "../../ports/index.ts";
-import { BUILTIN_DIRS, builtinForDir, isCatalogue, type Kind, typeDir } from "../format/kinds.ts";
+import { BUILTIN_DIRS, builtinForDir, isCatalogue, type Kind, typeDir, validTypeName } from "../format/kinds.ts";
 import { type Layout, layoutOf, pageFiles, refuseSymlinks, scopeRoot, subdirs } from "../format/layout.ts";
 import { type Page, PageError, parsePage, type Scope } from "../format/page.ts";
 import type { ProjectRef } from "../format/project.ts";
+import { isPageSlug } from "../format/slug.ts";
 import { readEvents, stateOf } from "../format/typelog.ts";
 import { IndexDb } from "../search/index-db.ts";
 
@@ -93,6 +94,37 @@ export function readPage(store: Store, path: string): Page {
   return page;
 }
 
+const HEAD_CHUNK = 4096;
+
+/**
+ * A page's front matter only, its body never read: what the navigation engine returns. The file is read in chunks up
+ * to the closing `---`, so a large body costs nothing; `bodyBytes` is what the rest of the file holds.
+ */
+export function readPageHead(store: Store, path: string): { page: Page; bodyBytes: number } {
+  refuseSymlinks(store.layout, path);
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    let head = Buffer.alloc(0);
+    let end = -1;
+    for (let at = 0; end === -1 && at < size; at += HEAD_CHUNK) {
+      const chunk = Buffer.alloc(Math.min(HEAD_CHUNK, size - at));
+      readSync(fd, chunk, 0, chunk.length, at);
+      head = Buffer.concat([head, chunk]);
+      end = head.indexOf("\n---", 4);
+    }
+    if (end === -1) throw new PageError("closing `---` delimiter not found");
+    const text = head.subarray(0, end + 4).toString("utf8");
+    const page = parsePage(`${text}\n`, basename(path, ".md"), path);
+    const dir = basename(join(path, ".."));
+    if (typeDir(page.type) !== dir)
+      throw new PageError(`type \`${page.type}\` does not belong in directory \`${dir}/\``);
+    return { page, bodyBytes: Math.max(0, size - end - 4) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface ScanError {
   readonly path: string;
   readonly message: string;
@@ -127,8 +159,20 @@ export interface Selector {
   readonly projectId?: string;
 }
 
+/** A slug that names a file in a type directory and nothing else (`*`, `../x` and `Upper` are not slugs). */
+export function checkSlug(slug: string): string {
+  if (!isPageSlug(slug))
+    throw new MemnoxError(
+      "refused",
+      `invalid slug \`${slug}\``,
+      "a slug is lowercase letters, digits and `-`, as memnox memory recall shows it",
+    );
+  return slug;
+}
+
 /** Pages with this slug, found by checking each type directory rather than walking every page. */
 export function findPages(store: Store, slug: string, sel: Selector = {}): Page[] {
+  checkSlug(slug);
   const out: Page[] = [];
   for (const dir of typeDirs(store)) {
     if (sel.scope && dir.scope !== sel.scope) continue;
@@ -145,7 +189,12 @@ export function findPages(store: Store, slug: string, sel: Selector = {}): Page[
 export function findOne(store: Store, slug: string, sel: Selector = {}): Page {
   const found = findPages(store, slug, sel);
   const [only] = found;
-  if (!only) throw new MemnoxError("not_found", `no memory page \`${slug}\``, "memnox memory recall finds slugs");
+  if (!only)
+    throw new MemnoxError(
+      "not_found",
+      `no memory page \`${slug}\`: the page is missing`,
+      "memnox memory recall finds slugs",
+    );
   if (found.length > 1)
     throw new MemnoxError(
       "conflict",
@@ -223,10 +272,18 @@ export interface TypeInfo {
 /** Whether a project has declared a type, and as what. */
 export function typeInfo(store: Store, locator: string | undefined, type: string): TypeInfo {
   if (builtinForDir(typeDir(type))) return { kind: "builtin", description: "" };
-  if (!locator) return { kind: "undeclared", description: "" };
+  if (!locator || !validTypeName(type)) return { kind: "undeclared", description: "" };
   const dir = join(store.layout.projects, locator, typeDir(type));
-  if (!existsSync(dir)) return { kind: "undeclared", description: "" };
+  if (!isDirectory(dir)) return { kind: "undeclared", description: "" };
   return stateOf(readEvents(dir, type), isCatalogue(type));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function fileStamp(path: string): { mtime: number; size: number } {

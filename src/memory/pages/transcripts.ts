@@ -1,6 +1,6 @@
 // Session transcripts: stored scrubbed under transcripts/<date>/, linked to an episode page, traced back by provenance.
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import * as v from "valibot";
 import { MemnoxError } from "../../core/errors.ts";
 import { writeFileAtomic } from "../../io/files.ts";
@@ -9,7 +9,7 @@ import type { Scope } from "../format/page.ts";
 import type { ProjectRef } from "../format/project.ts";
 import { scrub } from "../format/scrub.ts";
 import { slugify } from "../format/slug.ts";
-import { dateDir, isoSeconds, isTimestamp } from "../format/time.ts";
+import { dateDir, isoSeconds, isTimestamp, timestampProblem } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
 import { restamp } from "./lifecycle.ts";
 import { logOp } from "./oplog.ts";
@@ -32,7 +32,7 @@ type Turn = v.InferOutput<typeof Turn>;
 
 const Header = v.looseObject({
   type: v.literal("memex_session_header"),
-  harness: v.optional(v.string()),
+  harness: v.optional(v.nullable(v.string())),
   session_id: v.optional(v.string()),
   started_at: v.optional(v.nullable(v.string())),
   ended_at: v.optional(v.nullable(v.string())),
@@ -48,6 +48,13 @@ export interface IngestInput {
   readonly harness?: string;
   readonly scope?: Scope;
   readonly project?: ProjectRef;
+  /**
+   * A session already stored is refused unless this is set; a harness hook sets it, since it captures the same
+   * session again as it grows (the new turns are merged onto the stored ones, never duplicated).
+   */
+  readonly overwrite?: boolean;
+  /** The project the session worked in, named in the sidecar (for a listing by project) when the episode is global. */
+  readonly about?: ProjectRef;
 }
 
 export interface IngestReport {
@@ -63,34 +70,81 @@ export interface IngestReport {
   readonly redacted: readonly string[];
 }
 
+/** What is wrong with one turn, in memex's words, or undefined. */
+function turnProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "a turn must be a JSON object";
+  const o = value as Record<string, unknown>;
+  for (const key of ["role", "turn"]) if (!(key in o)) return `turn entry missing required field: ${key}`;
+  if (typeof o.role !== "string" || !["user", "agent", "tool"].includes(o.role))
+    return `role must be one of user, agent, tool, got ${JSON.stringify(o.role)}`;
+  if (typeof o.turn !== "number" || !Number.isInteger(o.turn) || o.turn < 1) return "turn must be a 1-based integer";
+  if (o.role !== "tool" && (o.tool_name !== undefined || o.result !== undefined))
+    return "tool_name/result are only allowed when role='tool'";
+  if (o.role !== "tool" && typeof o.content !== "string") return "turn entry missing required field: content";
+  for (const key of ["content", "ts", "tool_name", "result", "query"])
+    if (o[key] !== undefined && o[key] !== null && typeof o[key] !== "string")
+      return `turn field ${key} must be a string`;
+  if (typeof o.ts === "string" && o.ts && !isTimestamp(o.ts)) return timestampProblem("ts", o.ts);
+  return undefined;
+}
+
+/** Every line checked before anything is stored: the first bad one is named as `file:line: why`. */
 function parse(jsonl: string, source: string): { header?: Header; turns: Turn[] } {
   const turns: Turn[] = [];
   let header: Header | undefined;
+  const at = (i: number) => `${basename(source)}:${i + 1}`;
   for (const [i, line] of jsonl.split("\n").entries()) {
     if (!line.trim()) continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch {
-      throw new MemnoxError("refused", `\`${source}\` line ${i + 1} is not JSON`, "one JSON object per line");
+    } catch (e) {
+      throw new MemnoxError("refused", `${at(i)}: not JSON (${(e as Error).message})`, "one JSON object per line");
     }
     if (turns.length === 0 && header === undefined && v.is(Header, value)) {
       header = value;
       continue;
     }
-    const r = v.safeParse(Turn, value);
-    if (!r.success)
+    const problem = turnProblem(value);
+    const r = problem === undefined ? v.safeParse(Turn, value) : undefined;
+    if (!r?.success)
       throw new MemnoxError(
         "refused",
-        `\`${source}\` line ${i + 1}: ${r.issues[0]?.message ?? "not a turn"}`,
-        "a turn is {role: user|agent|tool, content, turn}",
+        `${at(i)}: ${problem ?? r?.issues[0]?.message ?? "not a turn"}`,
+        "a turn is {role: user|agent|tool, content, turn}; nothing was stored",
       );
-    if (r.output.ts && !isTimestamp(r.output.ts))
-      throw new MemnoxError("refused", `\`${source}\` line ${i + 1}: ts must be a UTC time like 2026-09-15T10:00:00Z`);
     turns.push(r.output);
   }
-  if (turns.length === 0) throw new MemnoxError("refused", `\`${source}\` holds no turns`);
+  if (turns.length === 0) throw new MemnoxError("refused", `${basename(source)} holds no turns`);
   return header ? { header, turns } : { turns };
+}
+
+/** The turns stored for a session before, header skipped; unreadable lines are dropped, never thrown. */
+function storedTurns(file: string): Turn[] {
+  if (!existsSync(file)) return [];
+  const out: Turn[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    try {
+      const r = v.safeParse(Turn, JSON.parse(line));
+      if (r.success) out.push(r.output);
+    } catch {
+      // a header or a torn line
+    }
+  }
+  return out;
+}
+
+const turnKey = (t: Turn) => `${t.role}\0${t.content}\0${t.result ?? ""}\0${t.query ?? ""}`;
+
+/**
+ * A later capture of the same session: normally it extends what was stored and replaces it; after a compaction the
+ * harness file may hold less, so the stored turns are kept and only unseen ones appended, renumbered in order.
+ */
+export function mergeTurns(old: readonly Turn[], fresh: readonly Turn[]): Turn[] {
+  const extends_ = fresh.length >= old.length && old.every((t, i) => turnKey(t) === turnKey(fresh[i] ?? t));
+  if (extends_ || old.length === 0) return [...fresh];
+  const seen = new Set(old.map(turnKey));
+  return [...old, ...fresh.filter((t) => !seen.has(turnKey(t)))].map((t, i) => ({ ...t, turn: i + 1 }));
 }
 
 /** An existing date folder for this session, so ingesting twice rewrites rather than duplicates. */
@@ -113,7 +167,19 @@ function render(turns: readonly Turn[]): string {
 export function ingestTranscript(store: Store, input: IngestInput): IngestReport {
   if (!SESSION_ID.test(input.sessionId))
     throw new MemnoxError("refused", `invalid session id \`${input.sessionId}\``, "letters, digits, `.`, `_` and `-`");
-  const { header, turns } = parse(input.jsonl, input.source);
+  const parsed = parse(input.jsonl, input.source);
+  const { header } = parsed;
+  const before = existingDate(store, input.sessionId);
+  if (before !== undefined && !input.overwrite)
+    throw new MemnoxError(
+      "conflict",
+      `transcript already ingested: ${input.sessionId}`,
+      "pass --overwrite to replace it (its episode keeps its identity)",
+    );
+  const turns =
+    before === undefined
+      ? parsed.turns
+      : mergeTurns(storedTurns(join(store.layout.transcripts, before, `${input.sessionId}.jsonl`)), parsed.turns);
   const kinds = new Set<string>();
   const clean = (s: string | undefined) => {
     if (s === undefined) return undefined;
@@ -128,9 +194,7 @@ export function ingestTranscript(store: Store, input: IngestInput): IngestReport
     query: clean(t.query),
   }));
   const started = header?.started_at ?? turns.find((t) => t.ts)?.ts;
-  const date =
-    existingDate(store, input.sessionId) ??
-    (started && isTimestamp(started) ? started.slice(0, 10) : dateDir(store.now()));
+  const date = before ?? (started && isTimestamp(started) ? started.slice(0, 10) : dateDir(store.now()));
   const dir = join(store.layout.transcripts, date);
   const file = join(dir, `${input.sessionId}.jsonl`);
   const metaFile = join(dir, `${input.sessionId}.meta.json`);
@@ -151,6 +215,10 @@ export function ingestTranscript(store: Store, input: IngestInput): IngestReport
         started_at: started ?? null,
         ended_at: header?.ended_at ?? turns.at(-1)?.ts ?? null,
         turn_count: turns.length,
+        episode_slug: slugify(input.sessionId) || input.sessionId.toLowerCase(),
+        scope: input.scope ?? "global",
+        project_id: (input.scope === "project" ? input.project : input.about)?.id ?? null,
+        project_label: (input.scope === "project" ? input.project : input.about)?.label ?? null,
         token_usage: header?.token_usage ?? null,
         turn_token_usage: turns.flatMap((t) => (t.token_usage ? [{ turn: t.turn, ...t.token_usage }] : [])),
       },
@@ -270,3 +338,100 @@ export function provenance(store: Store, slug: string, sel: Selector = {}): Prov
     confidence: direct ? "direct" : episodes.length > 0 ? "inferred" : "none",
   };
 }
+
+export interface SessionSummary {
+  readonly session_id: string;
+  /** The transcripts/ folder it is kept under (YYYY-MM-DD). */
+  readonly date: string;
+  readonly started_at: string | null;
+  readonly ended_at: string | null;
+  readonly captured_at: string | null;
+  readonly turn_count: number;
+  readonly harness: string | null;
+  readonly episode_slug: string | null;
+  readonly project_id: string | null;
+  readonly project_label: string | null;
+  readonly token_usage: Readonly<Record<string, number>> | null;
+  readonly file_path: string;
+  readonly meta_path: string | null;
+  /** The sidecar is there but cannot be read: the session is listed from its transcript alone. */
+  readonly meta_unreadable?: true;
+}
+
+const Meta = v.looseObject({
+  session_id: v.optional(v.string()),
+  harness: v.optional(v.nullable(v.string())),
+  captured_at: v.optional(v.nullable(v.string())),
+  started_at: v.optional(v.nullable(v.string())),
+  ended_at: v.optional(v.nullable(v.string())),
+  turn_count: v.optional(v.number()),
+  episode_slug: v.optional(v.nullable(v.string())),
+  project_id: v.optional(v.nullable(v.string())),
+  project_label: v.optional(v.nullable(v.string())),
+  token_usage: v.optional(v.nullable(v.record(v.string(), v.number()))),
+});
+
+type MetaRead = v.InferOutput<typeof Meta> | "absent" | "unreadable";
+
+/** A sidecar that is a real file in the store (a symlink is never followed), parsed, or why not. */
+function readMeta(path: string): MetaRead {
+  if (!isRealFile(path)) return "absent";
+  try {
+    const r = v.safeParse(Meta, JSON.parse(readFileSync(path, "utf8")));
+    return r.success ? r.output : "unreadable";
+  } catch {
+    return "unreadable";
+  }
+}
+
+function isRealFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Every captured session, newest first; a sidecar that cannot be read still lists its transcript. */
+export function listSessions(store: Store): SessionSummary[] {
+  const out: SessionSummary[] = [];
+  for (const date of subdirs(store.layout.transcripts)) {
+    const dir = join(store.layout.transcripts, date);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = entry.name;
+      // A transcript is a real file here: a symlink could point anywhere, so it is not a session.
+      if (!name.endsWith(".jsonl") || !entry.isFile()) continue;
+      const id = name.slice(0, -".jsonl".length);
+      const metaPath = join(dir, `${id}.meta.json`);
+      const read = readMeta(metaPath);
+      const meta = typeof read === "string" ? undefined : read;
+      out.push({
+        session_id: meta?.session_id ?? id,
+        date,
+        started_at: meta?.started_at ?? null,
+        ended_at: meta?.ended_at ?? null,
+        captured_at: meta?.captured_at ?? null,
+        turn_count: meta?.turn_count ?? storedTurns(join(dir, name)).length,
+        harness: meta?.harness ?? null,
+        episode_slug: meta?.episode_slug ?? (slugify(id) || null),
+        project_id: meta?.project_id ?? null,
+        project_label: meta?.project_label ?? null,
+        token_usage: meta?.token_usage ?? null,
+        file_path: join(dir, name),
+        meta_path: meta ? metaPath : null,
+        ...(read === "unreadable" ? { meta_unreadable: true as const } : {}),
+      });
+    }
+  }
+  const when = (s: SessionSummary) => s.started_at ?? s.captured_at ?? `${s.date}T00:00:00Z`;
+  return out.sort((a, b) => (when(b) < when(a) ? -1 : when(b) > when(a) ? 1 : a.session_id < b.session_id ? -1 : 1));
+}
+
+/** One session's stored turns for a replay, by id; undefined when it was never captured. */
+export function sessionTurns(store: Store, sessionId: string): { summary: SessionSummary; turns: Turn[] } | undefined {
+  if (!SESSION_ID.test(sessionId)) return undefined;
+  const summary = listSessions(store).find((s) => s.session_id === sessionId);
+  return summary ? { summary, turns: storedTurns(summary.file_path) } : undefined;
+}
+
+export type { Turn };

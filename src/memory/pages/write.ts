@@ -14,11 +14,12 @@ import {
   type Status,
   type TypedLink,
 } from "../format/page.ts";
-import type { ProjectRef } from "../format/project.ts";
+import { labelProblem, type ProjectRef } from "../format/project.ts";
 import { scrub } from "../format/scrub.ts";
 import { isPageSlug, RESERVED_SLUGS, slugify, uniqueSlug } from "../format/slug.ts";
-import { isoSeconds, isTimestamp } from "../format/time.ts";
+import { isoSeconds, isTimestamp, timestampProblem } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
+import { refreshDecisions } from "./decisions.ts";
 import { refreshPage } from "./navigation.ts";
 import { logOp } from "./oplog.ts";
 import {
@@ -98,26 +99,43 @@ function oneLine(field: string, value: string): string {
   return value;
 }
 
-/** Lowercased, `-` for spaces, de-duplicated; an empty tag is an error. */
+/** Lowercased, `-` for spaces; an empty tag or the same tag twice is an error, as memex has it. */
 export function normalizeTags(tags: readonly string[]): string[] {
   const out: string[] = [];
   for (const t of tags) {
     const clean = t.trim().toLowerCase().replace(/\s+/g, "-");
-    if (!clean) refuse("tags must not be empty");
+    if (!clean) refuse("tags must be non-empty");
     oneLine("a tag", clean);
-    if (!out.includes(clean)) out.push(clean);
+    if (out.includes(clean)) refuse(`tags must be unique: \`${clean}\` is given twice`);
+    out.push(clean);
   }
   return out;
 }
 
 function checkSlugList(field: string, slugs: readonly string[]): string[] {
   for (const s of slugs) if (!isPageSlug(s)) refuse(`${field} names \`${s}\`, which is not a slug`);
-  return [...new Set(slugs)];
+  const twice = slugs.find((s, i) => slugs.indexOf(s) !== i);
+  if (twice !== undefined) refuse(`${field} must be unique: \`${twice}\` is given twice`);
+  return [...slugs];
+}
+
+function checkLinks(links: readonly TypedLink[]): TypedLink[] {
+  const out: TypedLink[] = [];
+  for (const l of links) {
+    const target = l.target.trim().toLowerCase();
+    const rel = l.rel.trim();
+    checkSlugList("links", [target]);
+    if (!/^[a-z][a-z0-9_-]{0,63}$/.test(rel)) refuse(`link relation \`${rel}\` is not a word`);
+    if (out.some((o) => o.target === target && o.rel === rel))
+      refuse(`links must be unique: \`${target}:${rel}\` is given twice`);
+    out.push({ target, rel });
+  }
+  return out;
 }
 
 function checkTime(field: string, value: string | undefined, allowDate: boolean): string | null {
   if (value === undefined) return null;
-  if (!isTimestamp(value, allowDate)) refuse(`${field} must be a UTC time like 2026-09-15T10:00:00Z`);
+  if (!isTimestamp(value, allowDate)) refuse(timestampProblem(field, value, allowDate));
   return value;
 }
 
@@ -183,18 +201,17 @@ export function writePage(store: Store, input: WriteInput): WriteResult {
   if (!title) refuse("title must not be empty");
   const description = oneLine("description", input.description ?? "");
   if (new TextEncoder().encode(description).length > MAX_DESCRIPTION_BYTES)
-    refuse(`description is longer than ${MAX_DESCRIPTION_BYTES} bytes`, "one sentence saying when the page helps");
+    refuse(`description exceeds ${MAX_DESCRIPTION_BYTES} UTF-8 bytes`, "one sentence saying when the page helps");
   const importance = input.importance ?? config.defaultImportance;
   if (!(importance >= 0 && importance <= 1)) refuse("importance must be from 0 to 1");
   if (input.body.length > config.maxBodyChars) refuse(`body is longer than ${config.maxBodyChars} characters`);
   if (input.type === "episode" && !input.sessionId) refuse("an episode needs a session id");
   if (input.scope === "project" && !input.project) refuse("a project page needs a project (--project-id)");
   const tags = normalizeTags(input.tags ?? []);
-  const links = (input.links ?? []).map((l) => ({
-    target: checkSlugList("links", [l.target])[0] ?? l.target,
-    rel: l.rel,
-  }));
-  for (const l of links) if (!/^[a-z][a-z0-9_-]{0,63}$/.test(l.rel)) refuse(`link relation \`${l.rel}\` is not a word`);
+  const links = checkLinks(input.links ?? []);
+  const label = input.scope === "project" ? input.project?.label : undefined;
+  const labelIssue = label === undefined ? undefined : labelProblem(label);
+  if (labelIssue) refuse(labelIssue);
   const validFrom = checkTime("valid_from", input.validFrom, true);
   const validUntil = checkTime("valid_until", input.validUntil, true);
   const staleAfter = checkTime("stale_after", input.staleAfter, true);
@@ -216,13 +233,17 @@ export function writePage(store: Store, input: WriteInput): WriteResult {
     return r.text;
   };
   const body = clean(input.body).replace(/^\n+/, "");
+  const storedDescription = clean(description);
+  // The budget is on what is stored: a redaction marker can make a description that fit too long.
+  if (new TextEncoder().encode(storedDescription).length > MAX_DESCRIPTION_BYTES)
+    refuse(`description exceeds ${MAX_DESCRIPTION_BYTES} UTF-8 bytes after secret redaction; shorten the description`);
   const hash = hashBody(body);
   const now = isoSeconds(store.now());
   const keep = checkPreserved(input.preserve);
   const meta: PageMeta = {
     type: input.type,
     title: clean(title),
-    description: clean(description),
+    description: storedDescription,
     resource: input.resource === undefined ? null : clean(oneLine("resource", input.resource)),
     tags: tags.map(clean),
     timestamp: now,
@@ -280,5 +301,6 @@ export function storePage(store: Store, meta: PageMeta, body: string, slug: stri
   } catch {
     // navigation is a view: a refresh failure never fails the write, and verify reports the drift
   }
+  if (page.type === "decision") refreshDecisions(store);
   return page;
 }

@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative, sep } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import { writeFileAtomic } from "../../io/files.ts";
+import { sha256Hex } from "../../io/hash.ts";
 import { isoSeconds } from "../format/time.ts";
 import { logOp } from "../pages/oplog.ts";
 import { rebuildIndex } from "../pages/rebuild.ts";
 import type { Store } from "../pages/store.ts";
-import { readTarGz, type TarEntry, tarGz } from "./tar.ts";
+import { readTarGz, type TarEntry, type TarMember, tarGz } from "./tar.ts";
 
 export interface BackupReport {
   readonly archive_path: string;
@@ -16,9 +17,13 @@ export interface BackupReport {
   readonly duration_ms: number;
 }
 
+/** memex's archive version: its restore accepts ours and ours accepts its. */
+export const ARCHIVE_VERSION = "1.0";
+export const MANIFEST = "manifest.json";
+
 /** What a backup holds and a restore accepts, relative to the store root. */
 const TOP = new Set(["docs", "transcripts"]);
-const FILES = new Set(["memnox-index.db", "mem.db", "memex.toml"]);
+const FILES = new Set(["memnox-index.db", "mem.db", "memex.toml", MANIFEST]);
 const MAX_TOTAL = 2 * 1024 * 1024 * 1024;
 
 function walk(root: string, dir: string, out: TarEntry[]): void {
@@ -37,17 +42,52 @@ function walk(root: string, dir: string, out: TarEntry[]): void {
   }
 }
 
+/** Pages, transcripts and index snapshots by kind; `wiki` and `mem_db` are memex's names for the same counts. */
 function counts(paths: readonly string[]): Record<string, number> {
-  const c: Record<string, number> = { pages: 0, transcripts: 0, other: 0 };
+  const c = { pages: 0, transcripts: 0, index: 0, other: 0 };
   for (const p of paths) {
-    if (p.startsWith("docs/") && p.endsWith(".md") && !/\/(index|log)\.md$/.test(p)) c.pages = (c.pages ?? 0) + 1;
-    else if (p.startsWith("transcripts/")) c.transcripts = (c.transcripts ?? 0) + 1;
-    else c.other = (c.other ?? 0) + 1;
+    if (p === MANIFEST) continue;
+    if (p.startsWith("docs/") && p.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(p)) c.pages++;
+    else if (p.startsWith("transcripts/")) c.transcripts++;
+    else if (p === "memnox-index.db") c.index++;
+    else c.other++;
   }
-  return c;
+  return { ...c, wiki: c.pages, mem_db: c.index };
 }
 
-export function backup(store: Store, output: string): BackupReport {
+export interface ManifestFile {
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+export interface Manifest {
+  readonly version: string;
+  readonly format: string;
+  readonly backed_up_at: string;
+  readonly memnox_version?: string;
+  readonly file_counts: Readonly<Record<string, number>>;
+  readonly files: readonly ManifestFile[];
+}
+
+function manifestOf(entries: readonly TarEntry[], at: string, version: string | undefined): Manifest {
+  return {
+    version: ARCHIVE_VERSION,
+    format: "memnox-memory-backup",
+    backed_up_at: at,
+    ...(version ? { memnox_version: version } : {}),
+    file_counts: counts(entries.map((e) => e.path)),
+    files: entries.map((e) => ({ path: e.path, size: e.data.length, sha256: sha256Hex(e.data) })),
+  };
+}
+
+export interface BackupOptions {
+  /** Leave the index snapshot out (memex's --no-mem-db): a restore rebuilds it from the pages anyway. */
+  readonly index?: boolean;
+  readonly version?: string;
+}
+
+export function backup(store: Store, output: string, opts: BackupOptions = {}): BackupReport {
   const started = performance.now();
   const root = store.layout.root;
   const entries: TarEntry[] = [];
@@ -55,7 +95,7 @@ export function backup(store: Store, output: string): BackupReport {
   walk(root, store.layout.transcripts, entries);
   if (existsSync(store.layout.memexToml))
     entries.push({ path: "memex.toml", data: readFileSync(store.layout.memexToml) });
-  if (store.hasIndex()) {
+  if (opts.index !== false && store.hasIndex()) {
     // A consistent snapshot of a live WAL database, never a torn copy of its files.
     const snap = `${output}.snapshot-${process.pid}.db`;
     rmSync(snap, { force: true });
@@ -63,13 +103,18 @@ export function backup(store: Store, output: string): BackupReport {
     entries.push({ path: "memnox-index.db", data: readFileSync(snap), mode: 0o600 });
     rmSync(snap, { force: true });
   }
-  const bytes = tarGz(entries, store.now());
+  const manifest = manifestOf(entries, isoSeconds(store.now()), opts.version);
+  const withManifest = [
+    ...entries,
+    { path: MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`) },
+  ];
+  const bytes = tarGz(withManifest, store.now());
   writeFileAtomic(output, bytes, 0o600);
   logOp(store, { op: "backup", count: entries.length });
   return {
     archive_path: output,
     size_bytes: bytes.length,
-    file_counts: counts(entries.map((e) => e.path)),
+    file_counts: manifest.file_counts,
     duration_ms: Math.round(performance.now() - started),
   };
 }
@@ -96,28 +141,121 @@ export interface RestoreReport {
   readonly previous_backup_dir: string | null;
 }
 
-export function restore(store: Store, input: string): RestoreReport {
+export interface ArchiveCheck {
+  readonly check: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+export interface ArchiveReport {
+  readonly ok: boolean;
+  readonly archive: string;
+  readonly version: string | null;
+  readonly backed_up_at: string | null;
+  readonly file_counts: Readonly<Record<string, number>>;
+  readonly checks: readonly ArchiveCheck[];
+}
+
+interface Checked {
+  readonly members: TarMember[];
+  readonly manifest: Manifest | undefined;
+  readonly checks: ArchiveCheck[];
+}
+
+function readManifest(members: readonly TarMember[]): Manifest | undefined {
+  const m = members.find((x) => x.path === MANIFEST && x.kind === "file");
+  if (!m) return undefined;
+  try {
+    const doc = JSON.parse(new TextDecoder().decode(m.data)) as Partial<Manifest> | null;
+    return doc && typeof doc === "object" ? ({ files: [], file_counts: {}, ...doc } as Manifest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every check a restore makes, without touching the store: members, the manifest, and each file against it. */
+function checkArchive(input: string): Checked {
   if (!existsSync(input)) throw new MemnoxError("not_found", `no backup at \`${input}\``);
-  let members: ReturnType<typeof readTarGz>;
+  let members: TarMember[];
   try {
     members = readTarGz(readFileSync(input));
   } catch (e) {
     throw new MemnoxError("refused", `\`${input}\` is not a memory backup: ${(e as Error).message}`);
   }
+  const checks: ArchiveCheck[] = [];
   const seen = new Set<string>();
   let total = 0;
+  const bad: string[] = [];
   for (const m of members) {
-    const problem = memberProblem(m.path, m.kind);
-    if (problem) throw new MemnoxError("refused", `backup refused, nothing was changed: ${problem}`);
-    if (seen.has(m.path))
-      throw new MemnoxError("refused", `backup refused, nothing was changed: \`${m.path}\` appears twice`);
+    const problem = memberProblem(m.path, m.kind) ?? (seen.has(m.path) ? `\`${m.path}\` appears twice` : undefined);
+    if (problem) bad.push(problem);
     seen.add(m.path);
     total += m.data.length;
   }
-  if (total > MAX_TOTAL) throw new MemnoxError("refused", "backup refused: it unpacks to more than 2 GiB");
-  const files = members.filter((m) => m.kind === "file");
-  if (!files.some((m) => m.path.startsWith("docs/")))
-    throw new MemnoxError("refused", "backup refused, nothing was changed: it holds no pages");
+  if (total > MAX_TOTAL) bad.push("it unpacks to more than 2 GiB");
+  checks.push({ check: "members-safe", ok: bad.length === 0, detail: bad[0] ?? `${members.length} members` });
+  const manifest = readManifest(members);
+  const versionOk = manifest?.version === ARCHIVE_VERSION;
+  checks.push({
+    check: "manifest",
+    ok: versionOk,
+    detail: !manifest
+      ? "no manifest.json: not an archive memory backup wrote"
+      : versionOk
+        ? `version ${manifest.version}, backed up ${manifest.backed_up_at ?? "at an unknown time"}`
+        : `unsupported archive version \`${String(manifest.version)}\``,
+  });
+  const files = members.filter((m) => m.kind === "file" && m.path !== MANIFEST);
+  const listed = manifest?.files ?? [];
+  if (listed.length > 0) {
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const wrong = listed.filter((f) => {
+      const m = byPath.get(f.path);
+      return !m || m.data.length !== f.size || sha256Hex(m.data) !== f.sha256;
+    });
+    const unlisted = files.filter((f) => !listed.some((l) => l.path === f.path));
+    checks.push({
+      check: "files-match-manifest",
+      ok: wrong.length === 0 && unlisted.length === 0,
+      detail:
+        wrong.length > 0
+          ? `\`${wrong[0]?.path}\` is missing or differs from the manifest`
+          : unlisted.length > 0
+            ? `\`${unlisted[0]?.path}\` is not in the manifest`
+            : `${listed.length} files match`,
+    });
+  }
+  const pages = files.some((m) => m.path.startsWith("docs/"));
+  checks.push({ check: "holds-pages", ok: pages, detail: pages ? "pages present" : "it holds no pages" });
+  return { members, manifest, checks };
+}
+
+/** `memnox memory verify <archive>`: what restore would check, reported without restoring. */
+export function verifyArchive(input: string): ArchiveReport {
+  const { members, manifest, checks } = checkArchive(input);
+  return {
+    ok: checks.every((c) => c.ok),
+    archive: input,
+    version: manifest?.version ?? null,
+    backed_up_at: manifest?.backed_up_at ?? null,
+    file_counts: counts(members.filter((m) => m.kind === "file").map((m) => m.path)),
+    checks,
+  };
+}
+
+export function restore(store: Store, input: string): RestoreReport {
+  const { members, checks } = checkArchive(input);
+  const failed = checks.find((c) => !c.ok);
+  if (failed?.check === "members-safe")
+    throw new MemnoxError("refused", `backup refused, nothing was changed: ${failed.detail}`);
+  if (failed?.check === "manifest")
+    throw new MemnoxError(
+      "refused",
+      `archive failed verification (missing manifest or bad version), nothing was changed: ${failed.detail}`,
+      "memnox memory verify <archive> reports every check",
+    );
+  if (failed) throw new MemnoxError("refused", `backup refused, nothing was changed: ${failed.detail}`);
+  const files = members.filter((m) => m.kind === "file" && m.path !== MANIFEST);
 
   const root = store.layout.root;
   const stamp = isoSeconds(store.now()).replace(/[-:]/g, "");

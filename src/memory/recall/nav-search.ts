@@ -5,7 +5,7 @@ import { builtinForDir } from "../format/kinds.ts";
 import { subdirs } from "../format/layout.ts";
 import type { Page } from "../format/page.ts";
 import { normalizeTimestamp } from "../format/time.ts";
-import { existingLocator, readPage, type Store } from "../pages/store.ts";
+import { existingLocator, readPageHead, type Store } from "../pages/store.ts";
 import { rawTokens } from "../search/query.ts";
 import type { Filters } from "../search/search.ts";
 
@@ -19,7 +19,17 @@ export interface NavRow {
 export interface NavFound {
   readonly page: Page;
   readonly matched: number;
+  /** Title matches count twice, description matches once: a title names what a page is. */
+  readonly score: number;
   readonly snippetSource: "description" | "title";
+  /** The body's size, never its text: the budget counts it without reading it. */
+  readonly bodyBytes: number;
+}
+
+export interface NavResult {
+  readonly found: NavFound[];
+  /** Navigation rows read: what this engine searched, in place of the index's row count. */
+  readonly rows: number;
 }
 
 const ROW = /^- \[((?:\\.|[^\]\\])*)\]\(([a-z0-9][a-z0-9-]*)\.md\)(?: — (.*))?$/;
@@ -93,36 +103,49 @@ function visible(page: Page, f: Filters): boolean {
   return true;
 }
 
-/** AND over titles and descriptions first, OR when nothing matches all; ties by slug; front matter read per hit. */
-export function navigationSearch(store: Store, tokens: readonly string[], f: Filters, limit: number): NavFound[] {
+/**
+ * AND over titles and descriptions first, OR when nothing matches all; a title match outranks a description match;
+ * ties by slug. Only the front matter of the pages returned is read, never a body.
+ */
+export function navigationSearch(store: Store, tokens: readonly string[], f: Filters, limit: number): NavResult {
   const dirs: string[] = [];
   for (const r of roots(store, f)) walk(r, dirs);
   const wanted = tokens.map(stem);
-  const scored = dirs
-    .flatMap(rowsIn)
+  const rows = dirs.flatMap(rowsIn);
+  const scored = rows
     .filter((r) => !f.type || r.type === f.type)
     .map((row) => {
       const inTitle = new Set(rawTokens(row.title).map(stem));
       const inDesc = new Set(rawTokens(row.description).map(stem));
-      const matched = wanted.filter((t) => inTitle.has(t) || inDesc.has(t)).length;
-      const fromDesc = wanted.some((t) => inDesc.has(t) && !inTitle.has(t));
-      return { row, matched, fromDesc };
+      const titled = wanted.filter((t) => inTitle.has(t)).length;
+      const described = wanted.filter((t) => inDesc.has(t) && !inTitle.has(t)).length;
+      return { row, matched: titled + described, score: 2 * titled + described, fromDesc: described > 0 && !titled };
     });
   const all = scored.filter((s) => s.matched === wanted.length && wanted.length > 0);
   const pool = all.length > 0 ? all : scored.filter((s) => s.matched > 0);
-  pool.sort((a, b) => b.matched - a.matched || cmp(slugOf(a.row), slugOf(b.row)) || cmp(a.row.path, b.row.path));
+  pool.sort(
+    (a, b) =>
+      b.matched - a.matched || b.score - a.score || cmp(slugOf(a.row), slugOf(b.row)) || cmp(a.row.path, b.row.path),
+  );
   const out: NavFound[] = [];
   for (const s of pool) {
     if (out.length >= limit) break;
-    let page: Page;
+    let head: ReturnType<typeof readPageHead>;
     try {
-      page = readPage(store, s.row.path);
+      head = readPageHead(store, s.row.path);
     } catch {
       continue;
     }
-    if (visible(page, f)) out.push({ page, matched: s.matched, snippetSource: s.fromDesc ? "description" : "title" });
+    if (visible(head.page, f))
+      out.push({
+        page: head.page,
+        matched: s.matched,
+        score: s.score,
+        snippetSource: s.fromDesc ? "description" : "title",
+        bodyBytes: head.bodyBytes,
+      });
   }
-  return out;
+  return { found: out, rows: rows.length };
 }
 
 function slugOf(r: NavRow): string {

@@ -2,6 +2,7 @@
 import { MemnoxError } from "../../core/errors.ts";
 import type { Page } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
+import { memoryConfig } from "../pages/config.ts";
 import { hasPages } from "../pages/navigation.ts";
 import type { Store } from "../pages/store.ts";
 import type { Row } from "../search/index-db.ts";
@@ -85,8 +86,8 @@ export function filtersOf(
   };
 }
 
-function checkTopK(topK: number | undefined, max = 100): number {
-  const k = topK ?? 10;
+function checkTopK(topK: number | undefined, fallback: number, max = 100): number {
+  const k = topK ?? fallback;
   if (!Number.isInteger(k) || k < 1 || k > max) throw new MemnoxError("refused", `top-k must be from 1 to ${max}`);
   return k;
 }
@@ -134,9 +135,9 @@ export function rowHit(
   };
 }
 
-export function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
+export function pageHit(page: Page, score: number, source: Hit["snippet_source"], bodyBytes?: number): Candidate {
   return {
-    cost: estimateTokens(page.body),
+    cost: bodyBytes === undefined ? estimateTokens(page.body) : Math.floor(bodyBytes / 4) + 1,
     hit: {
       slug: page.slug,
       status: page.status,
@@ -162,12 +163,13 @@ export function pageHit(page: Page, score: number, source: Hit["snippet_source"]
   };
 }
 
-/** The index's row count for the navigation engine, which must answer even where the index cannot open (no FTS5). */
-function indexedOrZero(store: Store): number {
+/** The index row of a page the navigation engine found, so its access counter moves like any recall hit's. */
+function indexedId(store: Store, page: Page): number | undefined {
   try {
-    return store.hasIndex() ? store.index().count() : 0;
+    if (!store.hasIndex() || !store.index().ready()) return undefined;
+    return store.index().get(page.scope, page.project_id ?? "", page.slug)?.id;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
@@ -179,22 +181,29 @@ export function candidates(
   limit: number,
   engine: Engine,
 ): { found: Candidate[]; engine: string; total: number } {
-  const total = engine === "navigation" ? indexedOrZero(store) : store.hasIndex() ? store.index().count() : 0;
-  if (engine === "fts5" && total > 0) {
-    const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
-      rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
-    );
-    return { found, engine: "semantic-and-fallback-fts5", total };
+  if (engine === "fts5") {
+    const total = store.hasIndex() ? store.index().count() : 0;
+    if (total > 0) {
+      const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
+        rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
+      );
+      return { found, engine: "semantic-and-fallback-fts5", total };
+    }
+    if (!hasPages(store, store.layout.docs)) return { found: [], engine: "semantic-and-fallback-fts5", total };
   }
-  if (engine === "fts5" && !hasPages(store, store.layout.docs))
-    return { found: [], engine: "semantic-and-fallback-fts5", total };
-  const found = navigationSearch(store, tokens, f, limit).map((n) => pageHit(n.page, -n.matched, n.snippetSource));
-  return { found, engine: engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback", total };
+  const nav = navigationSearch(store, tokens, f, limit);
+  const found = nav.found.map((n) => {
+    const c = pageHit(n.page, -n.score, n.snippetSource, n.bodyBytes);
+    const id = indexedId(store, n.page);
+    return id === undefined ? c : { ...c, id };
+  });
+  const name = engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback";
+  return { found, engine: name, total: nav.rows };
 }
 
 export function recall(store: Store, q: RecallQuery): RecallResult {
   const started = performance.now();
-  const limit = checkTopK(q.topK);
+  const limit = checkTopK(q.topK, memoryConfig(store).defaultTopK);
   let tokens: string[];
   try {
     tokens = queryTokens(q.query);

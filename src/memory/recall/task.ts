@@ -3,7 +3,8 @@ import { MemnoxError } from "../../core/errors.ts";
 import { isoSeconds } from "../format/time.ts";
 import type { Store } from "../pages/store.ts";
 import { queryTokens } from "../search/query.ts";
-import { DEFAULT_MAX_TOKENS, estimateTokens } from "./pack.ts";
+import { expandLinks, type LinkedEntry } from "./linked.ts";
+import { DEFAULT_MAX_TOKENS } from "./pack.ts";
 import { type Candidate, candidates, filtersOf, refuseQuery } from "./recall.ts";
 
 export const TASK_PAGE_CAP = 36;
@@ -27,15 +28,6 @@ export interface TaskSource {
   readonly question: number;
 }
 
-export interface LinkedEntry {
-  readonly slug: string;
-  readonly title: string;
-  readonly file_path: string;
-  readonly description: string;
-  readonly depth: 1;
-  readonly via: string;
-}
-
 export interface TaskResult {
   readonly goal: string;
   readonly search_engine: string;
@@ -43,7 +35,7 @@ export interface TaskResult {
   readonly questions: readonly { question: string; sources: readonly string[] }[];
   readonly unanswered: readonly string[];
   readonly omitted: readonly { question: string; reason: "page_budget" | "token_budget" }[];
-  readonly linked: readonly LinkedEntry[];
+  readonly linked: readonly Omit<LinkedEntry, "lines" | "tokens">[];
   readonly linked_omitted: number;
   readonly tokens_used: number;
 }
@@ -101,21 +93,12 @@ export function taskRecall(store: Store, q: TaskQuery): TaskResult {
     snippet_source: c.hit.snippet_source,
     question,
   }));
-  const linked = linkedEntries(
-    store,
-    kept.map((k) => k.c),
-    q.projectId,
-    new Set(sources.map((s) => s.slug)),
+  const seeds = kept.flatMap(({ c }) =>
+    c.id === undefined ? [] : [{ id: c.id, slug: c.hit.slug, scope: "project", projectId: q.projectId }],
   );
   const room = Math.max(0, budget - used);
-  const fitting: LinkedEntry[] = [];
-  let linkedUsed = 0;
-  for (const l of linked) {
-    const cost = estimateTokens(l.description || l.title);
-    if (linkedUsed + cost > room) continue;
-    fitting.push(l);
-    linkedUsed += cost;
-  }
+  const linked = expandLinks(store, seeds, { kind: "project", projectId: q.projectId }, isoSeconds(store.now()), room);
+  const linkedUsed = linked.entries.reduce((n, e) => n + e.tokens, 0);
   return {
     goal: q.goal,
     search_engine: engine,
@@ -129,40 +112,8 @@ export function taskRecall(store: Store, q: TaskQuery): TaskResult {
       if ((perQuestion[i] ?? []).length === 0 || sources.some((s) => s.question === i)) return [];
       return [{ question, reason: droppedByCap.has(i) ? ("page_budget" as const) : ("token_budget" as const) }];
     }),
-    linked: fitting,
-    linked_omitted: linked.length - fitting.length,
+    linked: linked.entries.map(({ lines, tokens, ...entry }) => entry),
+    linked_omitted: linked.omitted,
     tokens_used: used + linkedUsed,
   };
-}
-
-/** One hop from the sources to pages the same recall could show. */
-function linkedEntries(
-  store: Store,
-  from: readonly Candidate[],
-  projectId: string,
-  exclude: Set<string>,
-): LinkedEntry[] {
-  if (!store.hasIndex()) return [];
-  const index = store.index();
-  const now = isoSeconds(store.now());
-  const out: LinkedEntry[] = [];
-  for (const c of from) {
-    if (c.id === undefined) continue;
-    for (const { target, rel } of index.linksOf(c.id)) {
-      if (exclude.has(target)) continue;
-      const row = index.get("project", projectId, target);
-      if (row?.status !== "active") continue;
-      if ((row.valid_from && row.valid_from > now) || (row.valid_until && row.valid_until <= now)) continue;
-      exclude.add(target);
-      out.push({
-        slug: row.slug,
-        title: row.title,
-        file_path: row.file_path,
-        description: row.description,
-        depth: 1,
-        via: `${c.hit.slug} -${rel}-> ${row.slug}`,
-      });
-    }
-  }
-  return out;
 }

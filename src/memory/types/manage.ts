@@ -43,7 +43,8 @@ export function listTypes(store: Store, project: ProjectRef | undefined): TypeRo
   const out = BUILTIN_TYPES.map((t) => row(t, "builtin", BUILTIN_DESCRIPTIONS[t], join(root, typeDir(t))));
   if (!locator) return out;
   for (const name of subdirs(root)) {
-    if (builtinForDir(name)) continue;
+    // A directory whose name no type could have (a stray folder) declares nothing.
+    if (builtinForDir(name) || !validTypeName(name)) continue;
     const info = typeInfo(store, locator, name);
     if (info.kind === "undeclared" || info.kind === "builtin") continue;
     const description = info.description || CATALOGUE[name] || "";
@@ -85,9 +86,30 @@ function record(
 }
 
 function checkName(name: string): void {
-  if (isBuiltin(name)) throw new MemnoxError("refused", `\`${name}\` is a built-in type and always declared`);
+  if (isBuiltin(name))
+    throw new MemnoxError("conflict", `type \`${name}\` already exists: it is a built-in type and always declared`);
   if (!validTypeName(name))
-    throw new MemnoxError("refused", `\`${name}\` is not a usable type name`, "lowercase letters, digits and `-`");
+    throw new MemnoxError(
+      "refused",
+      `invalid type name \`${name}\`: not a usable type name`,
+      "a type name is lowercase letters, digits and `-`, starts with a letter or digit, is at most 63 characters, and is not index, log or a built-in's directory",
+    );
+}
+
+/** A type's description is one line, like a page's. */
+function checkDescription(description: string): string {
+  for (const ch of description)
+    if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
+      throw new MemnoxError("refused", "a type's description must be a single line");
+  return description.trim();
+}
+
+function alreadyExists(name: string, kind: Kind | "undeclared"): never {
+  throw new MemnoxError(
+    "conflict",
+    `type \`${name}\` already exists for this project (${kind})`,
+    "memnox memory types list shows the project's types",
+  );
 }
 
 function current(store: Store, project: ProjectRef, name: string): Kind | "undeclared" {
@@ -98,14 +120,11 @@ function current(store: Store, project: ProjectRef, name: string): Kind | "undec
 /** Declares a custom type (or accepts a draft, or brings a withdrawn one back). */
 export function addType(store: Store, project: ProjectRef, name: string, description: string, by: string): TypeRow {
   checkName(name);
+  const note = checkDescription(description);
   if (isCatalogue(name)) return enableType(store, project, name, by);
   const kind = current(store, project, name);
-  if (kind === "custom")
-    return (
-      listTypes(store, project).find((t) => t.name === name) ??
-      record(store, project, name, "declared", "custom", by, description)
-    );
-  return record(store, project, name, "declared", "custom", by, description);
+  if (kind === "custom") alreadyExists(name, kind);
+  return record(store, project, name, "declared", "custom", by, note);
 }
 
 /** Turns on one of the catalogue types for a project. */
@@ -117,8 +136,7 @@ export function enableType(store: Store, project: ProjectRef, name: string, by: 
       `declare it with memnox memory types add ${name}`,
     );
   const kind = current(store, project, name);
-  const existing = listTypes(store, project).find((t) => t.name === name);
-  if (kind === "catalogue" && existing) return existing;
+  if (kind === "catalogue") alreadyExists(name, kind);
   return record(store, project, name, "declared", "catalogue", by, CATALOGUE[name] ?? "");
 }
 
@@ -126,8 +144,7 @@ export function enableType(store: Store, project: ProjectRef, name: string, by: 
 export function proposeType(store: Store, project: ProjectRef, name: string, by: string, note: string): TypeRow {
   checkName(name);
   const kind = current(store, project, name);
-  if (kind !== "undeclared" && kind !== "withdrawn")
-    throw new MemnoxError("conflict", `\`${name}\` is already a ${kind} type for this project`);
+  if (kind !== "undeclared" && kind !== "withdrawn") alreadyExists(name, kind);
   return record(store, project, name, "proposed", "draft", by, note);
 }
 
@@ -167,8 +184,12 @@ export function removeType(
 }
 
 export interface Suggestion {
+  /** The suggested type's name: the recurring tag. */
   readonly name: string;
+  readonly tag: string;
   readonly pages: number;
+  /** How to accept it. */
+  readonly command: string;
 }
 
 /** Tags that recur on at least `minPages` of a project's pages and are not types yet; no model involved. */
@@ -182,6 +203,6 @@ export function suggestTypes(store: Store, project: ProjectRef, minPages = 3): S
   }
   return [...counts]
     .filter(([tag, n]) => n >= minPages && !known.has(tag) && validTypeName(tag))
-    .map(([name, pages]) => ({ name, pages }))
+    .map(([name, pages]) => ({ name, tag: name, pages, command: `memnox memory types add ${name}` }))
     .sort((a, b) => b.pages - a.pages || (a.name < b.name ? -1 : 1));
 }

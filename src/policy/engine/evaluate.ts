@@ -83,6 +83,7 @@ export function evaluate(
     ...(d.alternative ? { alternative: d.alternative } : {}),
     ...(d.approvers ? { approvers: d.approvers } : {}),
     ...(d.effect === "ask" ? { minApprovals: d.minApprovals ?? 1 } : {}),
+    ...(d.rateLimit ? { rateLimit: d.rateLimit } : {}),
     ...(observed
       ? { observed: { effect: observed.rule.decision.effect, rule: observed.ref, reason: reasonOf(observed) } }
       : {}),

@@ -64,31 +64,3 @@ export function joinTokens(tokens: readonly string[]): string {
   for (const t of out) line += line === "" || ATTACHED.has(t) ? t : ` ${t}`;
   return line;
 }
-
-const REDACTIONS: readonly [RegExp, string][] = [
-  [/(:\/\/[^/\s:@'"]+:)[^@\s/'"]+@/g, "$1***@"],
-  [
-    /((?:authorization|proxy-authorization|x-api-key|api-key|private-token|x-auth-token|cookie):\s*(?:bearer\s+|basic\s+|token\s+)?)[^\s'"]+/gi,
-    "$1***",
-  ],
-  [/((?:^|\s)(?:-u|--user)\s+'?[^\s:'"]+:)[^\s'"]+/g, "$1***"],
-  [
-    /(\b[A-Za-z_]*(?:pass|passwd|password|token|secret|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_]*=)[^\s'"]+/gi,
-    "$1***",
-  ],
-  [/(--(?:password|passwd|token|api-key|apikey|secret|auth|access-token|auth-token|otp)[= ]'?)[^\s'"]+/gi, "$1***"],
-  [/(\bmysql(?:dump|admin)?\b[^|;&]*?\s-p)[^\s'"]+/g, "$1***"],
-  [/(\b(?:login|sshpass)\b[^|;&]*?\s-p\s*'?)[^\s'"]+/g, "$1***"],
-  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/g, "$1***"],
-  [
-    /\b(ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abprs]-|sk-(?:proj-|live_|test_)?|rk_live_|npm_)[A-Za-z0-9_-]{8,}/g,
-    "$1***",
-  ],
-];
-
-/** Credential-shaped values masked, so the line can be a recorded target without carrying a secret. */
-export function redact(line: string): string {
-  let out = line;
-  for (const [re, to] of REDACTIONS) out = out.replace(re, to);
-  return out;
-}

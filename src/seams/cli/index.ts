@@ -15,10 +15,19 @@ import {
   wantsJson,
 } from "./contract.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
+import { maskedStdio } from "./output.ts";
 import { COMMANDS, findCommand } from "./registry.ts";
 
+/**
+ * What the CLI prints is masked on the way out, but for memory (its pages are masked at memex's own write boundary,
+ * with memex's markers) and cloud (`cloud init` prints, once, the admin token it was asked to make).
+ */
+const UNMASKED = new Set(["memory", "cloud"]);
+
 export async function run(given: Context): Promise<number> {
-  const ctx: Context = { ...given, io: contractStdio(given.io, given.env) };
+  const first = given.args[0];
+  const io = contractStdio(given.io, given.env);
+  const ctx: Context = { ...given, io: first && UNMASKED.has(first) ? io : maskedStdio(io, given.args) };
   try {
     return await dispatch(ctx);
   } catch (e) {

@@ -3,6 +3,7 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { shownTargets } from "../../core/action.ts";
 import type { GateAnswer } from "../../gate/types.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../../io/files.ts";
 import { sha256Hex } from "../../io/hash.ts";
@@ -105,5 +106,10 @@ export function claimReminders(
 
 /** The gate's answer as kept on disk: raw call arguments never leave the process that read them. */
 export function withoutArguments(a: GateAnswer): GateAnswer {
-  return { ...a, actions: a.actions.map((x) => ({ ...x, arguments: {} })) };
+  // Kept in a file until the outcome arrives: no arguments, and targets only as they may be shown.
+  const stored = a.actions.map((x) => {
+    const { shown: _, ...rest } = x;
+    return { ...rest, targets: shownTargets(x), arguments: {} };
+  });
+  return { ...a, actions: stored };
 }

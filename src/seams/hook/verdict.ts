@@ -3,7 +3,7 @@
 import type { ToolVerdict } from "../../../hooks/types.ts";
 import { effectRank } from "../../core/effect.ts";
 import type { GateAnswer } from "../../gate/types.ts";
-import { adviseText, refusalText } from "../shared/refusal.ts";
+import { adviseText, refusalText, whoMustSay } from "../shared/refusal.ts";
 
 /** The answer that decides a call made of several: strictest first, the first of equals. */
 export function strictest(answers: readonly GateAnswer[]): GateAnswer {
@@ -34,14 +34,15 @@ export function heldText(a: GateAnswer): string {
   const held = a.holdId
     ? ` It is held for a person: \`memnox approve ${a.holdId}\` lets the same call through when it is retried.`
     : " Nobody can be asked from here, so it is refused.";
-  return `memnox refused this call for now, because a person must say yes first: ${trimmed(a.reason)}${ruleWords(a)}.${held}${instead(a)}`;
+  return `memnox refused this call for now, because ${whoMustSay(a)} first: ${trimmed(a.reason)}${ruleWords(a)}.${held}${instead(a)}`;
 }
 
 /** What the face settles for one call, before the adapter encodes it. */
 export function toolVerdict(a: GateAnswer, canAsk: boolean): ToolVerdict {
   if (a.effect === "allow") return { effect: "allow", message: a.reason };
+  // Only the named people answer a quorum, so the agent's own prompt (whoever sits at it) cannot.
   if (a.effect === "ask")
-    return canAsk ? { effect: "ask", message: questionText(a) } : { effect: "deny", message: heldText(a) };
+    return canAsk && !a.quorum ? { effect: "ask", message: questionText(a) } : { effect: "deny", message: heldText(a) };
   return { effect: "deny", message: refusalText("this call", a).trim() };
 }
 

@@ -1,6 +1,5 @@
 // What a session tool says lands in a model's context: every answer is masked, each line clipped, the whole capped.
-import { scrub } from "../../memory/format/scrub.ts";
-import { redact } from "../../resolve/shell/render.ts";
+import { maskSecrets } from "../../core/secrets.ts";
 
 export const MAX_LINE_CHARS = 240;
 export const MAX_LINES = 60;
@@ -12,13 +11,9 @@ export interface ToolAnswer {
   readonly isError?: boolean;
 }
 
-// `"password": "…"` and `token: …`, which the command-line redactions (written for `KEY=value`) do not cover.
-const KEYED_SECRET =
-  /((?:^|[\s{,"'])[A-Za-z_-]*(?:passw(?:or)?d|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)["']?\s*:\s*["']?)[^\s"',}]{4,}/gi;
-
-/** Anything shaped like a credential, replaced. */
-export function maskCredentials(text: string): string {
-  return scrub(redact(text).replace(KEYED_SECRET, "$1***")).text;
+/** Anything shaped like a credential, replaced, and any value the caller knows to be one. */
+export function maskCredentials(text: string, known?: readonly string[]): string {
+  return maskSecrets(text, known ? { known } : {});
 }
 
 function clipLine(line: string): string {
@@ -30,11 +25,13 @@ export interface ClipOptions {
   readonly keep?: "head" | "tail";
   /** Lines kept at the top whatever is cut (a header). */
   readonly pinned?: number;
+  /** Credentials found in what the tool was handed (a command line), masked wherever the answer repeats them. */
+  readonly known?: readonly string[];
 }
 
 /** Lines as one answer: masked, each line clipped, at most MAX_LINES lines and MAX_ANSWER_CHARS characters. */
 export function clipped(lines: readonly string[], opts: ClipOptions = {}): string {
-  const masked = lines.map((l) => clipLine(maskCredentials(l)));
+  const masked = lines.map((l) => clipLine(maskCredentials(l, opts.known)));
   const pinned = masked.slice(0, opts.pinned ?? 0);
   const body = masked.slice(pinned.length);
   const lineRoom = MAX_LINES - pinned.length;

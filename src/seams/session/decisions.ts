@@ -1,9 +1,11 @@
 // `decisions`: the rules in force and the remembered decisions that cover an action, a path or a command line. The
 // gate's own stages run dry (nothing recorded, held or claimed) and nothing is executed.
+
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import type { Action, ActionClass } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
+import { secretValues } from "../../core/secrets.ts";
 import { type ActionAssessment, assess } from "../../gate/assess.ts";
 import { gateDeps } from "../../gate/create.ts";
 import type { GateRequest } from "../../gate/types.ts";
@@ -63,12 +65,15 @@ export async function decisions(deps: SessionDeps, args: DecisionsArgs): Promise
   });
   const mode = dry.settings().mode;
   const remembered = await rememberedDecisions(deps, [args.action, args.path, args.command]);
-  return said([
-    `nothing was run. Under the rules in force at ${ctx.cwd} (mode ${mode}):`,
-    ...[...problems].map((p) => `a rule file cannot be read, and in enforce that refuses everything: ${p}`),
-    ...assessed.map(line),
-    ...(remembered.length > 0 ? ["remembered decisions:", ...remembered] : ["no remembered decision mentions it"]),
-  ]);
+  return said(
+    [
+      `nothing was run. Under the rules in force at ${ctx.cwd} (mode ${mode}):`,
+      ...[...problems].map((p) => `a rule file cannot be read, and in enforce that refuses everything: ${p}`),
+      ...assessed.map(line),
+      ...(remembered.length > 0 ? ["remembered decisions:", ...remembered] : ["no remembered decision mentions it"]),
+    ],
+    { known: secretValues(args.command ?? "") },
+  );
 }
 
 function line({ action, combined: c }: ActionAssessment): string {

@@ -1,7 +1,8 @@
 // The shell seams' common path: ask the gate, ask a person or wait for a hold where needed, run, record the outcome.
+import { maskSecrets } from "../../core/secrets.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
 import type { Stdio } from "../../ports/index.ts";
-import { adviseText, askText, DENY_EXIT, refusalText } from "./refusal.ts";
+import { adviseText, askText, DENY_EXIT, refusalText, whoMustSay } from "./refusal.ts";
 import type { Terminal } from "./terminal.ts";
 
 export interface GatedCall {
@@ -59,7 +60,8 @@ export async function settle(text: string, request: GateRequest, deps: GatedDeps
 }
 
 async function settleAsk(text: string, request: GateRequest, answer: GateAnswer, deps: GatedDeps): Promise<Settled> {
-  if (request.canAsk && deps.terminal) {
+  // A quorum is answered only by `memnox approve` from the accounts it names: `[a]` cannot tell who pressed it.
+  if (request.canAsk && deps.terminal && !answer.quorum) {
     const reply = deps.terminal.ask(askText(`wants to run: ${text}`, answer), text);
     if (reply.kind === "edit") return { kind: "edit", text: reply.text };
     const grant = reply.kind !== "deny";
@@ -74,7 +76,7 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   }
   if (!answer.holdId) return { kind: "deny", answer };
   deps.io.err(
-    `memnox: \`${text}\` is held for a person: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
+    `memnox: \`${maskSecrets(text)}\` is held, since ${whoMustSay(answer)}: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
   );
   const outcome = await deps.gate.awaitHold(answer.holdId);
   if (outcome !== "granted") {

@@ -1,5 +1,10 @@
 // What each `memnox protect` step does and says; the command (protect.ts) picks one by its flag.
+import type { Action } from "../../../core/action.ts";
+import { assess } from "../../../gate/assess.ts";
+import type { Combined } from "../../../gate/combine.ts";
+import { gateDeps } from "../../../gate/create.ts";
 import type { Context } from "../../../ports/context.ts";
+import { actionPattern, verbTable } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
 import { setSetting } from "../../../state/config.ts";
 import { installGitHooks } from "../../../wire/git-hooks.ts";
@@ -94,17 +99,52 @@ export function forCli(ctx: Context, cli: string): Outcome {
 export async function said(ctx: Context, effect: Said, action: string): Promise<Outcome> {
   const r = await sayRule(ctx, effect, action);
   if (r.merge.added.length) recordState(ctx, "memnox.protect", `--${effect} ${action}`);
+  // An allow never overrules a stricter rule (deny beats ask beats allow): say what the action gets now, not hope.
+  const now = effect === "allow" ? verdictNow(ctx, action) : undefined;
+  const still = now && now.effect !== "allow" ? stillStopped(action, now) : undefined;
   const loud =
-    effect === "allow"
-      ? [
-          `allow: ${action} now runs without a question wherever ${r.merge.path} loads (memnox protect --deny ${action} overrules it)`,
-        ]
-      : [];
+    effect !== "allow"
+      ? []
+      : still
+        ? [still]
+        : [
+            `allow: ${action} now runs without a question wherever ${r.merge.path} loads (memnox protect --deny ${action} overrules it)`,
+          ];
   if (loud[0]) ctx.io.err(`memnox: ${loud[0]}\n`);
   const remembered = r.decision
     ? `remembered as a decision: ${r.decision}`
     : `not remembered as a decision: ${r.rememberError ?? "the memory store did not take it"}`;
-  return { value: r, lines: [...describeMerge("repository rules", r.merge), ...loud, remembered] };
+  const stillValue =
+    now && still ? { stillStopped: { effect: now.effect, rule: now.rule ?? null, reason: now.reason } } : {};
+  return {
+    value: { ...r, ...stillValue },
+    lines: [...describeMerge("repository rules", r.merge), ...loud, remembered],
+    ...(still ? { code: 1 } : {}),
+  };
+}
+
+/** What `action` gets now under the rules in force here, with no targets: the gate's own stages, run dry. */
+function verdictNow(ctx: Context, name: string): Combined {
+  const cli = name.split(".")[0] ?? "";
+  const table = verbTable(cli);
+  const entry = table?.verbs.find((v) => actionPattern(v) === name);
+  const action: Action = {
+    name,
+    class: entry?.class ?? "unknown",
+    targets: [],
+    arguments: {},
+    ...(table ? { cli: table.cli } : {}),
+  };
+  const deps = gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+  return assess({ surface: "cli", action, cwd: ctx.cwd, canAsk: true }, deps, deps.now()).combined;
+}
+
+/** Which rule still asks or refuses, and what would change it. */
+function stillStopped(action: string, c: Combined): string {
+  const does = c.effect === "deny" ? "refuses it" : "asks first";
+  if (c.rule)
+    return `allow: written, but ${action} still does not run without a question: rule ${c.rule.name} (${c.rule.file}:${c.rule.line}) ${does} (${c.reason}), and deny beats ask beats allow, so an allow never overrules it. To let it run, change that rule at ${c.rule.file}:${c.rule.line}: its effect, or a narrower match`;
+  return `allow: written, but ${action} still does not run without a question: memnox's own check (${c.deciding.source}) ${does}: ${c.reason}`;
 }
 
 export function interceptors(ctx: Context, tables: readonly VerbTable[]): Outcome {

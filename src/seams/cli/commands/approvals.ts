@@ -2,7 +2,7 @@
 import { formatDuration } from "../../../core/duration.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
-import { personName } from "../../../state/identity.ts";
+import { localPerson } from "../../../state/identity.ts";
 import {
   type AnswerResult,
   answerHold,
@@ -28,6 +28,8 @@ function view(h: Hold, now: number) {
     waitedMs: now - Date.parse(h.createdAt),
     expiresAt: h.expiresAt,
     approvals: `${h.grants.length}/${h.minApprovals}`,
+    approvers: h.approvers,
+    approvedBy: h.grants.map((g) => g.by),
   };
 }
 
@@ -47,19 +49,43 @@ export const approvals: CommandFactory = (ctx) =>
           ? ["nothing is waiting for an answer"]
           : rows.map(
               (r) =>
-                `${r.id}  ${r.status}  waited ${formatDuration(r.waitedMs)}  ${r.agent ?? "?"} wants ${r.action}${r.target ? ` ${r.target}` : ""}: ${r.reason}`,
+                `${r.id}  ${r.status}  waited ${formatDuration(r.waitedMs)}  ${r.agent ?? "?"} wants ${r.action}${r.target ? ` ${r.target}` : ""}: ${r.reason}${who(r.approvers, r.approvals)}`,
             ),
       );
       return 0;
     },
   });
 
+/** Who may answer, when the rule names them, and how many answers it needs. */
+function who(approvers: readonly string[], approvals: string): string {
+  return approvers.length > 0 ? ` (answered by ${approvers.join(" or ")}: ${approvals})` : "";
+}
+
 function answer(ctx: Context, id: string, grant: boolean, session: boolean, json: boolean): number {
   const now = ctx.clock.now();
-  const by = personName(ctx.env);
-  const result = answerHold(ctx.paths.pending, id, { by, grant, nowMs: now, scope: session ? "session" : "once" });
+  // The account running this command, with its groups; USER and LOGNAME are the caller's to set and are not read.
+  const person = localPerson(ctx.env);
+  const by = person.name;
+  const result = answerHold(ctx.paths.pending, id, {
+    by,
+    groups: person.groups,
+    grant,
+    nowMs: now,
+    scope: session ? "session" : "once",
+  });
   if (!result) throw new MemnoxError("not_found", `no held call \`${id}\``, "memnox approvals lists what is waiting");
   const words = describe(result, grant, by);
+  if (result.outcome === "not-approver") {
+    recordState(
+      ctx,
+      grant ? "memnox.approve" : "memnox.deny",
+      `${by} tried to ${grant ? "approve" : "deny"} ${id} (${result.hold.action}), which only ${result.hold.approvers.join(", ")} may answer: it did not count`,
+      "cli",
+      result.hold.session,
+    );
+    emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);
+    return 1;
+  }
   if (result.outcome !== "already" && result.outcome !== "duplicate") {
     recordState(
       ctx,
@@ -79,6 +105,8 @@ function describe(r: AnswerResult, grant: boolean, by: string): string {
   switch (r.outcome) {
     case "already":
       return `${h.id} was already ${r.status}${r.status === "unattended" ? " (nobody answered before it expired)" : ""}; nothing changed`;
+    case "not-approver":
+      return `${by} may not answer ${h.id}: its rule names ${h.approvers.join(", ")} (an account or a Unix group on this machine), so nothing changed (${h.grants.length}/${h.minApprovals}). memnox takes who answers from the account running it, not from USER or LOGNAME`;
     case "duplicate":
       return `${by} already approved ${h.id}; one person counts once (${h.grants.length}/${h.minApprovals})`;
     case "recorded":

@@ -1,12 +1,15 @@
 // `memnox doctor`: what is risky, why, and the one change that closes each. `--wiring` (is each seam in the path)
 // and `--prove` (does each refuse when asked) print what src/wire/wiring.ts reports.
 import { unwrittenCount } from "../../../ledger/index.ts";
+import { checkOutside, missingLedger } from "../../../ledger/integrity.ts";
+import { withLedger } from "../../../ledger/open.ts";
 import { loadRuleSet } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { findingsOf, renderFindings, severityCounts } from "../../../scan/findings.ts";
 import { instantOf, scanMachine } from "../../../scan/inventory.ts";
 import { readConfig } from "../../../state/config.ts";
 import { stopInForce } from "../../../state/stop.ts";
+import { readKept } from "../../../wire/kept.ts";
 import type { ProofLine, WiringLine } from "../../../wire/wiring.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -39,6 +42,22 @@ export function renderProof(lines: readonly ProofLine[]): string[] {
   ];
 }
 
+/** The cheap half of `memnox verify`: the tip kept outside against the chain's end, and tampering rows recorded. */
+function ledgerTampering(ctx: Context): string[] {
+  try {
+    return withLedger(
+      ctx,
+      (ledger) => checkOutside(ledger).tampered.map((t) => t.reason),
+      () => {
+        const gone = missingLedger(ctx.paths, readKept(ctx.paths.kept)?.setupAt || undefined);
+        return gone ? [gone.reason] : [];
+      },
+    );
+  } catch (e) {
+    return [`the ledger cannot be opened: ${(e as Error).message}`];
+  }
+}
+
 async function findings(ctx: Context, probe: boolean, json: boolean | undefined): Promise<number> {
   const inv = await scanMachine(ctx, { probe });
   const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
@@ -50,6 +69,8 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
     ...(stop ? { stop } : {}),
     unwrittenRows: unwrittenCount(ctx.paths),
     unwrittenFile: ctx.paths.ledgerUnwritten,
+    ledgerTampered: ledgerTampering(ctx),
+    ledgerFile: ctx.paths.db,
   });
   emit(ctx, json, { findings: list, counts: severityCounts(list) }, () => renderFindings(list));
   return 0;

@@ -9,9 +9,10 @@ export const memory: CommandFactory = (ctx) => {
     load().then((make) => make(cli));
   return command({
     meta: { name: "memory", description: "what the team decided, as pages agents are reminded of" },
-    args: { dir: common.dir },
+    args: { dir: common.dir, "data-dir": common["data-dir"] },
     setup({ args }) {
-      if (typeof args.dir === "string" && args.dir) cli.dir = args.dir;
+      const given = args.dir || args["data-dir"];
+      if (typeof given === "string" && given) cli.dir = given;
     },
     subCommands: {
       write: from(() => import("./memory/write.ts").then((m) => m.writeCommand)),
@@ -28,6 +29,7 @@ export const memory: CommandFactory = (ctx) => {
       verify: from(() => import("./memory/maintain.ts").then((m) => m.verifyCommand)),
       "ingest-transcript": from(() => import("./memory/transcripts.ts").then((m) => m.ingestCommand)),
       "clear-transcripts": from(() => import("./memory/transcripts.ts").then((m) => m.clearCommand)),
+      sessions: from(() => import("./memory/transcripts.ts").then((m) => m.sessionsCommand)),
       provenance: from(() => import("./memory/transcripts.ts").then((m) => m.provenanceCommand)),
       backlinks: from(() => import("./memory/transcripts.ts").then((m) => m.backlinksCommand)),
       backup: from(() => import("./memory/portability.ts").then((m) => m.backupCommand)),
@@ -36,6 +38,11 @@ export const memory: CommandFactory = (ctx) => {
       import: from(() => import("./memory/portability.ts").then((m) => m.importCommand)),
       consolidate: from(() => import("./memory/consolidate.ts").then((m) => m.consolidateCommand)),
       "serve-mcp": from(() => import("./memory/mcp.ts").then((m) => m.serveMcpCommand)),
+      hook: from(() => import("./memory/hook.ts").then((m) => m.hookCommand)),
+      viz: from(() => import("./memory/viz.ts").then((m) => m.vizCommand)),
+      install: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.installCommand(cli))),
+      uninstall: from(() => import("./memory/install.ts").then((m) => (cli: MemoryCli) => m.uninstallCommand(cli))),
+      harness: from(() => import("./memory/install.ts").then((m) => m.harnessCommand)),
     },
     run() {
       if (!cli.ran) ctx.io.out("memnox memory <command>: memnox help memory lists them\n");

@@ -1,11 +1,14 @@
-// `memnox verify [file]`: the ledger's hash chain (or an exported file, named or with -f) checked row by row.
+// `memnox verify [file]`: the ledger's hash chain (or an exported file, named or with -f) checked row by row, and
+// against the tip kept outside the database: rows truncated, every row deleted, the database removed, triggers dropped.
 import { MemnoxError } from "../../../core/errors.ts";
+import { checkOutside, missingLedger, tamperLines } from "../../../ledger/integrity.ts";
 import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { chainLines, fileLines } from "../../../ledger/read/chain-text.ts";
 import { unwrittenCount } from "../../../ledger/recorder.ts";
 import { machinePublicKey } from "../../../ledger/sign.ts";
 import { verifyLedger } from "../../../ledger/verify.ts";
 import { verifyFile } from "../../../ledger/verify-file.ts";
+import { readKept } from "../../../wire/kept.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
@@ -41,16 +44,31 @@ export const verify: CommandFactory = (ctx) =>
         ctx,
         (ledger) => {
           const r = verifyLedger(ledger, key);
-          emit(ctx, args.json, { ...r, unwritten }, () => [...chainLines(r), ...note]);
-          return r.chain === "intact" ? 0 : 1;
+          const { tampered, notes } = checkOutside(ledger);
+          const chain = r.chain === "intact" && tampered.length === 0 ? "intact" : "broken";
+          const head =
+            r.chain === "intact" && tampered.length > 0
+              ? [`broken: the rows that remain verify, but the ledger was tampered with (${r.rows} row(s) now)`]
+              : chainLines(r);
+          emit(ctx, args.json, { ...r, chain, tampered, notes, unwritten }, () => [
+            ...head,
+            ...tamperLines(tampered),
+            ...notes,
+            ...note,
+          ]);
+          return chain === "intact" ? 0 : 1;
         },
         () => {
-          emit(
-            ctx,
-            args.json,
-            { chain: "intact", rows: 0, anchoredOn: { kind: "empty" }, broken: null, unwritten },
-            () => [noLedgerLine(ctx), ...note],
-          );
+          const gone = missingLedger(ctx.paths, readKept(ctx.paths.kept)?.setupAt || undefined);
+          const empty = { rows: 0, anchoredOn: { kind: "empty" }, broken: null, unwritten, notes: [] };
+          if (gone) {
+            emit(ctx, args.json, { ...empty, chain: "broken", tampered: [gone] }, () => [
+              `broken: ${gone.reason}`,
+              ...note,
+            ]);
+            return 1;
+          }
+          emit(ctx, args.json, { ...empty, chain: "intact", tampered: [] }, () => [noLedgerLine(ctx), ...note]);
           return 0;
         },
       );

@@ -18,6 +18,7 @@ export interface MemoryCli {
 
 export const common = {
   dir: { type: "string", description: "the memory store (default ~/.memnox/memory, or MEMNOX_MEMORY_DIR)" },
+  "data-dir": { type: "string", description: "memex's name for --dir" },
   json: { type: "boolean", description: "print JSON (the contract)" },
 } as const satisfies ArgsDef;
 
@@ -86,8 +87,13 @@ export function oneOf<T extends string>(args: Flags, name: string, allowed: read
   return v as T;
 }
 
+/** The store a command names: --dir, or memex's --data-dir. */
+export function storeFlag(args: Flags): string | undefined {
+  return text(args, "dir") ?? text(args, "data-dir");
+}
+
 export function open(cli: MemoryCli, args: Flags): Store {
-  const dir = memoryDir(cli.ctx.env, cli.ctx.paths, cli.ctx.cwd, text(args, "dir") ?? cli.dir);
+  const dir = memoryDir(cli.ctx.env, cli.ctx.paths, cli.ctx.cwd, storeFlag(args) ?? cli.dir);
   return openStore({ dir, now: () => cli.ctx.clock.now(), env: cli.ctx.env });
 }
 

@@ -1,8 +1,11 @@
 // `memnox memory status | info | rebuild-index | watch | verify`: keeping the disposable parts honest.
+import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
+import { isTimestamp, timestampProblem } from "../../../../memory/format/time.ts";
 import { rebuildIndex } from "../../../../memory/pages/rebuild.ts";
 import { info, status } from "../../../../memory/pages/status.ts";
 import { verify } from "../../../../memory/pages/verify.ts";
+import { verifyArchive } from "../../../../memory/portability/backup.ts";
 import { command } from "../../registry.ts";
 import { common, flag, integer, type MemoryCli, run, say } from "./_cli.ts";
 
@@ -59,8 +62,14 @@ export const rebuildCommand = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, (store) => {
         const r = rebuildIndex(store, { force: args.force === true });
+        const defects = Object.entries(r.navigation_defects).map(([k, n]) => `${n} ${k}`);
         say(cli, args, r, () => [
           `indexed ${r.nodes_indexed}, unchanged ${r.nodes_skipped}, removed ${r.nodes_removed}, malformed ${r.nodes_errored} (${r.duration_ms} ms)`,
+          ...(r.content_hashes_refreshed
+            ? [`content hashes refreshed: ${r.content_hashes_refreshed} (${r.refreshed.join(", ")})`]
+            : []),
+          `navigation: ${defects.length ? `repaired ${defects.join(", ")}` : "current"}`,
+          ...Object.entries(r.folders).map(([folder, n]) => `  ${folder}: ${n}`),
           ...r.errors.map((e) => `  ${e}`),
         ]);
         return r.nodes_errored > 0 ? 1 : 0;
@@ -73,11 +82,12 @@ export const watchCommand = (cli: MemoryCli) =>
     args: {
       ...common,
       interval: { type: "string", description: "seconds between passes (default 60)" },
+      "poll-interval": { type: "string", description: "memex's name for --interval" },
       once: { type: "boolean", description: "one pass, then exit" },
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const seconds = integer(args, "interval") ?? 60;
+        const seconds = integer(args, "interval") ?? integer(args, "poll-interval") ?? 60;
         if (seconds < 1) throw new MemnoxError("refused", "--interval must be at least 1 second");
         const pass = () => {
           const r = rebuildIndex(store);
@@ -106,13 +116,24 @@ export const verifyCommand = (cli: MemoryCli) =>
     meta: { name: "verify", description: "deterministic checks for CI; exit 1 when one fails" },
     args: {
       ...common,
+      archive: { type: "positional", required: false, description: "check a backup archive instead of the store" },
       since: { type: "string", description: "also report recall and write activity since this UTC time" },
       "require-recall": { type: "boolean", description: "fail without recall activity since --since" },
       "require-write": { type: "boolean", description: "fail without a write since --since" },
     },
     run: ({ args }) =>
       run(cli, args, (store) => {
+        if (typeof args.archive === "string" && args.archive) {
+          const a = verifyArchive(resolve(cli.ctx.cwd, args.archive));
+          say(cli, args, a, () => [
+            ...a.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.check}: ${c.detail}`),
+            a.ok ? `archive: ok (${a.file_counts.pages} pages)` : "archive: failed",
+          ]);
+          return a.ok ? 0 : 1;
+        }
         const since = flag(args, "since");
+        if (since !== undefined && !isTimestamp(since, true))
+          throw new MemnoxError("usage", timestampProblem("--since", since, true));
         if ((args["require-recall"] || args["require-write"]) && !since)
           throw new MemnoxError("refused", "--require-recall and --require-write need --since");
         const r = verify(store, {

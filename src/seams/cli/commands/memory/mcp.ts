@@ -6,7 +6,11 @@ import { common, type MemoryCli, run } from "./_cli.ts";
 
 export const serveMcpCommand = (cli: MemoryCli) =>
   command({
-    meta: { name: "serve-mcp", description: "an MCP server (stdio) with write, recall, forget and provenance" },
+    meta: {
+      name: "serve-mcp",
+      description:
+        "an MCP server (stdio): memex_write, memex_recall, memex_consolidate, memex_forget, memex_provenance",
+    },
     args: { ...common },
     run: ({ args }) =>
       run(cli, args, async (store) => {

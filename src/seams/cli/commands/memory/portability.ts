@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { backup, restore } from "../../../../memory/portability/backup.ts";
-import { exportNodes, importNodes } from "../../../../memory/portability/export.ts";
+import { exportDocument, exportNodes, importNodes } from "../../../../memory/portability/export.ts";
 import { command } from "../../registry.ts";
 import { common, type MemoryCli, run, say } from "./_cli.ts";
 
@@ -12,10 +12,23 @@ const path = (cli: MemoryCli, p: unknown) => resolve(cli.ctx.cwd, String(p));
 export const backupCommand = (cli: MemoryCli) =>
   command({
     meta: { name: "backup", description: "pages, transcripts and an index snapshot in one tar.gz" },
-    args: { ...common, output: { type: "string", description: "the archive to write", required: true } },
+    args: {
+      ...common,
+      output: { type: "string", description: "the archive to write", required: true },
+      index: {
+        type: "boolean",
+        default: true,
+        description: "include an index snapshot (--no-index leaves it out; restore rebuilds it)",
+        negativeDescription: "leave the index snapshot out",
+      },
+      "mem-db": { type: "boolean", default: true, description: "memex's name for --index (--no-mem-db)" },
+    },
     run: ({ args }) =>
       run(cli, args, (store) => {
-        const r = backup(store, path(cli, args.output));
+        const r = backup(store, path(cli, args.output), {
+          index: args.index !== false && args["mem-db"] !== false,
+          version: cli.ctx.version,
+        });
         say(cli, args, r, () => [`wrote ${r.archive_path} (${r.size_bytes} bytes, ${r.file_counts.pages} pages)`]);
         return 0;
       }),
@@ -40,9 +53,13 @@ export const restoreCommand = (cli: MemoryCli) =>
 export const exportCommand = (cli: MemoryCli) =>
   command({
     meta: { name: "export", description: "every page as one JSON node document" },
-    args: { ...common, output: { type: "string", description: "the JSON file to write", required: true } },
+    args: { ...common, output: { type: "string", description: "the JSON file to write (default: stdout)" } },
     run: ({ args }) =>
       run(cli, args, (store) => {
+        if (typeof args.output !== "string" || !args.output) {
+          cli.ctx.io.out(exportDocument(store).text);
+          return 0;
+        }
         const r = exportNodes(store, path(cli, args.output));
         say(cli, args, r, () => [
           `exported ${r.nodes} pages to ${r.output}`,

@@ -1,5 +1,6 @@
 // `memnox memory recall`: ranked pages for a query, or task mode with up to three questions.
 import { MemnoxError } from "../../../../core/errors.ts";
+import { omittedMarker } from "../../../../memory/recall/linked.ts";
 import { type Hit, recall } from "../../../../memory/recall/recall.ts";
 import { taskRecall } from "../../../../memory/recall/task.ts";
 import { command } from "../../registry.ts";
@@ -67,7 +68,11 @@ export const recallCommand = (cli: MemoryCli) =>
             ...r.sources.map((s) => `${s.title} (${s.node_type}) [question ${s.question + 1}]\n   ${s.file_path}`),
             ...r.unanswered.map((q) => `no page answers: ${q}`),
             ...r.omitted.map((o) => `omitted (${o.reason}): ${o.question}`),
-            ...r.linked.map((l) => `+ ${l.title} | depth: 1 | via: ${l.via}\n   ${l.file_path}`),
+            ...r.linked.map(
+              (l) =>
+                `+ ${l.title} (${l.node_type}) | depth: 1 | via: ${l.via}\n   File: ${l.file_path}${l.description ? `\n   ${l.description}` : ""}`,
+            ),
+            ...(r.linked_omitted ? [omittedMarker(r.linked_omitted)] : []),
           ]);
           return 0;
         }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { backlinks } from "../../../../memory/pages/backlinks.ts";
-import { clearTranscripts, ingestTranscript, provenance } from "../../../../memory/pages/transcripts.ts";
+import { clearTranscripts, ingestTranscript, listSessions, provenance } from "../../../../memory/pages/transcripts.ts";
 import { command } from "../../registry.ts";
 import { common, flag, type MemoryCli, oneOf, project, projectArgs, run, say, selector, selectorArgs } from "./_cli.ts";
 
@@ -24,6 +24,7 @@ export const ingestCommand = (cli: MemoryCli) =>
       },
       harness: { type: "string", description: "the agent that produced it" },
       scope: { type: "string", description: "the episode's scope: global (default) or project" },
+      overwrite: { type: "boolean", description: "replace a session already ingested (refused without it)" },
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
@@ -46,6 +47,7 @@ export const ingestCommand = (cli: MemoryCli) =>
           scope,
           ...(scope === "project" ? { project: await project(cli, args) } : {}),
           ...(harness ? { harness } : {}),
+          overwrite: args.overwrite === true,
         });
         say(cli, args, r, () => [`${r.turn_count} turns stored; episode ${r.episode_node}`, `  ${r.transcript_file}`]);
         return 0;
@@ -87,6 +89,25 @@ export const backlinksCommand = (cli: MemoryCli) =>
           r.backlinks.length === 0
             ? [`nothing links to ${r.slug}`]
             : r.backlinks.map((b) => `${b.slug} -${b.rel}-> ${r.slug}  (${b.file_path})`),
+        );
+        return 0;
+      }),
+  });
+
+export const sessionsCommand = (cli: MemoryCli) =>
+  command({
+    meta: { name: "sessions", description: "captured sessions, newest first, with harness and token use" },
+    args: { ...common },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const sessions = listSessions(store);
+        say(cli, args, sessions, () =>
+          sessions.length === 0
+            ? ["no sessions captured yet"]
+            : sessions.map(
+                (s) =>
+                  `${s.started_at ?? s.date}  ${s.session_id}  ${s.harness ?? "manual"}  ${s.turn_count} turns${s.project_label ? `  ${s.project_label}` : ""}`,
+              ),
         );
         return 0;
       }),

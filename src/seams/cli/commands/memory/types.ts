@@ -1,5 +1,6 @@
 // `memnox memory types list | add | enable | remove | suggest`: a project's types, declared by directory and log.md.
 import type { CommandDef } from "citty";
+import { MemnoxError } from "../../../../core/errors.ts";
 import {
   addType,
   enableType,
@@ -11,13 +12,25 @@ import {
 } from "../../../../memory/types/manage.ts";
 import { personName } from "../../../../state/identity.ts";
 import { command } from "../../registry.ts";
-import { common, flag, integer, type MemoryCli, project, projectArgs, run, say } from "./_cli.ts";
+import { common, flag, integer, type MemoryCli, oneOf, project, projectArgs, run, say } from "./_cli.ts";
 
 function rows(types: readonly TypeRow[]): string[] {
   return types.map((t) => `${t.name.padEnd(16)} ${t.kind.padEnd(10)} ${String(t.pages).padStart(5)}  ${t.description}`);
 }
 
 const name = { type: "positional", description: "the type's name", required: true } as const;
+const scope = { type: "string", description: "project (the default): types are declared per project" } as const;
+
+/** Types belong to a project: the global scope holds only the five built-ins, so declaring one there is refused. */
+function projectScope(args: Record<string, unknown>, verb: string): void {
+  const given = oneOf(args, "scope", ["global", "project"] as const);
+  if (given === "global")
+    throw new MemnoxError(
+      "refused",
+      `types ${verb} needs project scope: catalogue and custom types are project-scoped, and the global scope holds only the five built-ins`,
+      "pass --scope project (the default) and --project-id <id>, or run it inside the project",
+    );
+}
 
 export const typesCommand = (cli: MemoryCli): CommandDef =>
   command({
@@ -25,19 +38,32 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
     subCommands: {
       list: command({
         meta: { name: "list", description: "built-in, catalogue, custom, draft and withdrawn types, with page counts" },
-        args: { ...common, ...projectArgs, global: { type: "boolean", description: "the global scope's built-ins" } },
+        args: {
+          ...common,
+          ...projectArgs,
+          global: { type: "boolean", description: "the global scope's built-ins" },
+          scope: { type: "string", description: "project (default) or global (the built-ins)" },
+        },
         run: ({ args }) =>
           run(cli, args, async (store) => {
-            const types = listTypes(store, args.global ? undefined : await project(cli, args));
+            const global = args.global === true || oneOf(args, "scope", ["global", "project"] as const) === "global";
+            const types = listTypes(store, global ? undefined : await project(cli, args));
             say(cli, args, types, () => rows(types));
             return 0;
           }),
       }),
       add: command({
         meta: { name: "add", description: "declare a custom type (or accept a draft, or bring a withdrawn one back)" },
-        args: { ...common, ...projectArgs, name, description: { type: "string", description: "what the type holds" } },
+        args: {
+          ...common,
+          ...projectArgs,
+          name,
+          scope,
+          description: { type: "string", description: "what the type holds (one line)" },
+        },
         run: ({ args }) =>
           run(cli, args, async (store) => {
+            projectScope(args, "add");
             const t = addType(
               store,
               await project(cli, args),
@@ -51,9 +77,10 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
       }),
       enable: command({
         meta: { name: "enable", description: "turn on a catalogue type: domain, architecture, rule, policy, decision" },
-        args: { ...common, ...projectArgs, name },
+        args: { ...common, ...projectArgs, name, scope },
         run: ({ args }) =>
           run(cli, args, async (store) => {
+            projectScope(args, "enable");
             const t = enableType(store, await project(cli, args), String(args.name), personName(cli.ctx.env));
             say(cli, args, t, () => rows([t]));
             return 0;
@@ -64,9 +91,16 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
           name: "remove",
           description: "withdraw a type; refuses while it holds pages unless --force archives them",
         },
-        args: { ...common, ...projectArgs, name, force: { type: "boolean", description: "archive its pages first" } },
+        args: {
+          ...common,
+          ...projectArgs,
+          name,
+          scope,
+          force: { type: "boolean", description: "archive its pages first" },
+        },
         run: ({ args }) =>
           run(cli, args, async (store) => {
+            projectScope(args, "remove");
             const t = removeType(store, await project(cli, args), String(args.name), {
               force: args.force === true,
               by: personName(cli.ctx.env),
@@ -82,9 +116,11 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
           ...projectArgs,
           "min-pages": { type: "string", description: "how many pages a tag needs (default 3)" },
           propose: { type: "string", description: "nominate this name as a draft type" },
+          scope,
         },
         run: ({ args }) =>
           run(cli, args, async (store) => {
+            projectScope(args, "suggest");
             const p = await project(cli, args);
             const proposed = flag(args, "propose");
             if (proposed) {
@@ -92,9 +128,13 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
               say(cli, args, t, () => rows([t]));
               return 0;
             }
-            const s = suggestTypes(store, p, integer(args, "min-pages") ?? 3);
+            const min = integer(args, "min-pages") ?? 3;
+            if (min < 1) throw new MemnoxError("refused", "--min-pages must be at least 1");
+            const s = suggestTypes(store, p, min);
             say(cli, args, s, () =>
-              s.length ? s.map((x) => `${x.name} (${x.pages} pages)`) : ["no tag recurs enough"],
+              s.length
+                ? s.map((x) => `suggested type: ${x.name} (tag on ${x.pages} pages); ${x.command}`)
+                : [`no tag recurs on ${min} or more pages that is not a type already`],
             );
             return 0;
           }),

@@ -5,12 +5,12 @@ import { MemnoxError } from "../../../../core/errors.ts";
 import type { TypedLink } from "../../../../memory/format/page.ts";
 import { writePage } from "../../../../memory/pages/write.ts";
 import { command } from "../../registry.ts";
-import { common, flag, list, type MemoryCli, number, oneOf, project, projectArgs, run, say } from "./_cli.ts";
+import { common, flag, list, type MemoryCli, many, number, oneOf, project, projectArgs, run, say } from "./_cli.ts";
 
 function links(raw: readonly string[]): TypedLink[] {
   return raw.map((l) => {
     const [target = "", rel = "relates-to"] = l.split(":");
-    return { target: target.trim().toLowerCase(), rel: rel.trim() };
+    return { target: target.trim().toLowerCase(), rel: rel.trim() || "relates-to" };
   });
 }
 
@@ -49,6 +49,10 @@ export const writeCommand = (cli: MemoryCli) =>
       tags: { type: "string", description: "comma-separated labels" },
       importance: { type: "string", description: "0 to 1 (default 0.5)" },
       links: { type: "string", description: "comma-separated slugs, each optionally `slug:relation`" },
+      link: {
+        type: "string",
+        description: "one typed link `slug[:relation]` (repeatable; relation default relates-to)",
+      },
       scope: { type: "string", description: "global (default) or project" },
       slug: { type: "string", description: "update this slug instead of deriving a new one" },
       "valid-from": { type: "string", description: "hidden from recall before this UTC time" },
@@ -56,6 +60,9 @@ export const writeCommand = (cli: MemoryCli) =>
       "stale-after": { type: "string", description: "advisory: verify reports it after this time" },
       parent: { type: "string", description: "the parent page's slug" },
       supersedes: { type: "string", description: "comma-separated slugs this page replaces" },
+      implements: { type: "string", description: "comma-separated slugs this page realizes" },
+      "depends-on": { type: "string", description: "comma-separated slugs this page needs" },
+      "session-id": { type: "string", description: "the session the page came from (an episode needs one)" },
       resource: { type: "string", description: "canonical URI of the thing the page is about" },
     },
     run: ({ args, rawArgs }) =>
@@ -69,8 +76,11 @@ export const writeCommand = (cli: MemoryCli) =>
           scope,
           author: "person",
           tags: list(rawArgs, "tags"),
-          links: links(list(rawArgs, "links")),
+          links: links([...list(rawArgs, "links"), ...many(rawArgs, "link")]),
           supersedes: list(rawArgs, "supersedes"),
+          implements: list(rawArgs, "implements"),
+          dependsOn: list(rawArgs, "depends-on"),
+          ...opt("sessionId", flag(args, "session-id")),
           ...(scope === "project" ? { project: await project(cli, args) } : {}),
           ...opt("description", flag(args, "description")),
           ...opt("importance", importance),
