@@ -214,7 +214,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "pull rules and send what happened, now",
     load: () => import("./commands/workspace.ts").then((m) => m.sync),
   },
-  { name: "next", summary: "what you could safely stop being asked about", load: notBuilt("next", "ledger") },
+  {
+    name: "next",
+    summary: "what you could safely stop being asked about",
+    load: () => import("./commands/next.ts").then((m) => m.next),
+  },
   { name: "budget", summary: "budgets counted from the ledger", load: notBuilt("budget", "ledger") },
   { name: "lock", summary: "hold a path while you work on it", load: notBuilt("lock", "gate") },
   { name: "collisions", summary: "two agents in one file", load: notBuilt("collisions", "ledger") },
