@@ -60,14 +60,14 @@ export function leasesOn(dir: string, path: string, nowMs: number): Lease[] {
  */
 export function takeLease(
   dir: string,
-  want: { path: string; session: string; holder: string; forMs: number },
+  want: { path: string; session: string; holder: string; forMs: number; always?: boolean },
   nowMs: number,
 ): Lease | undefined {
   const file = fileFor(dir, want.path);
   const held = read(file);
   const live = held && held.path === want.path && Date.parse(held.until) > nowMs ? held : undefined;
   if (live && live.session !== want.session) return live;
-  if (live && Date.parse(live.until) - nowMs > want.forMs - RENEW_AFTER_MS) return undefined;
+  if (live && !want.always && Date.parse(live.until) - nowMs > want.forMs - RENEW_AFTER_MS) return undefined;
   const lease: Lease = {
     path: want.path,
     session: want.session,

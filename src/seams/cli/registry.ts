@@ -118,6 +118,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/freeze.ts").then((m) => m.freeze),
   },
   {
+    name: "allow",
+    summary: "let what a rule asks about proceed, for a scope and a while",
+    load: () => import("./commands/allow.ts").then((m) => m.allow),
+  },
+  {
     name: "approvals",
     summary: "calls held for a person",
     load: () => import("./commands/approvals.ts").then((m) => m.approvals),
@@ -219,9 +224,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "what you could safely stop being asked about",
     load: () => import("./commands/next.ts").then((m) => m.next),
   },
-  { name: "budget", summary: "budgets counted from the ledger", load: notBuilt("budget", "ledger") },
-  { name: "lock", summary: "hold a path while you work on it", load: notBuilt("lock", "gate") },
-  { name: "collisions", summary: "two agents in one file", load: notBuilt("collisions", "ledger") },
+  {
+    name: "budget",
+    summary: "budgets counted from the ledger",
+    load: () => import("./commands/budget.ts").then((m) => m.budget),
+  },
+  {
+    name: "lock",
+    summary: "hold a path while you work on it",
+    load: () => import("./commands/lock.ts").then((m) => m.lock),
+  },
+  {
+    name: "collisions",
+    summary: "two agents in one file",
+    load: () => import("./commands/collisions.ts").then((m) => m.collisions),
+  },
   { name: "claims", summary: "what an agent said it did, against the record", load: notBuilt("claims", "ledger") },
   { name: "skills", summary: "what agents run on beyond their config", load: notBuilt("skills", "setup") },
 ];

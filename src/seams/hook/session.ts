@@ -37,6 +37,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.stop ? { stop: b.stop } : {}),
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
+    ...(b.grants ? { grants: b.grants } : {}),
     ...(wall ? { wall: wallLine(wall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
