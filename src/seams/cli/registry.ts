@@ -18,9 +18,6 @@ export interface CommandEntry {
   readonly load: () => Promise<CommandFactory>;
 }
 
-const notBuilt = (name: string, why: string) => () =>
-  import("./commands/_not-built.ts").then((m) => m.notBuilt(name, why));
-
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "setup",
@@ -239,8 +236,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "two agents in one file",
     load: () => import("./commands/collisions.ts").then((m) => m.collisions),
   },
-  { name: "claims", summary: "what an agent said it did, against the record", load: notBuilt("claims", "ledger") },
-  { name: "skills", summary: "what agents run on beyond their config", load: notBuilt("skills", "setup") },
+  {
+    name: "claims",
+    summary: "what an agent said it did, against the record",
+    load: () => import("./commands/claims.ts").then((m) => m.claims),
+  },
+  {
+    name: "skills",
+    summary: "what agents run on beyond their config",
+    load: () => import("./commands/skills.ts").then((m) => m.skills),
+  },
 ];
 
 export function findCommand(name: string): CommandEntry | undefined {
