@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeHome, gitRepo, runBinary } from "./support/index.ts";
 import { askedAndAnswered, type Claude, cli, DAY, enforce, payloads } from "./support/record.ts";
+import { scanHome } from "./support/scan-machine.ts";
 
 const RULES = [
   "version = 1",
@@ -136,5 +137,81 @@ describe("memnox next, read off a week of real hook calls", () => {
     expect(r.code).toBe(0);
     expect(r.json().written).toEqual([]);
     expect(existsSync(repo.join("memnox.policies.toml"))).toBe(true);
+  });
+});
+
+describe("memnox next --agent, --role, --roles: the rules read forwards, action by action", () => {
+  const machine = scanHome(["claude-code", "credentials"]);
+  const rules = gitRepo({
+    "memnox.policies.toml": [
+      RULES,
+      "[[policies]]",
+      'name = "triage-never-pushes"',
+      "[policies.match]",
+      'actions = ["git.push"]',
+      'roles = ["support-triage"]',
+      "[policies.decision]",
+      'effect = "deny"',
+      'reason = "triage reads, it does not ship"',
+      "",
+      "[[policies]]",
+      'name = "pushes-asked"',
+      "[policies.match]",
+      'actions = ["git.push"]',
+      "[policies.decision]",
+      'effect = "ask"',
+      'reason = "others see a push"',
+      "",
+      "[[policies]]",
+      'name = "ssh-keys-never-read"',
+      "[policies.match]",
+      'actions = ["filesystem.read"]',
+      'targets = ["~/.ssh"]',
+      "[policies.decision]",
+      'effect = "deny"',
+      'reason = "keys stay put"',
+      "",
+    ].join("\n"),
+  });
+  afterAll(() => {
+    machine[Symbol.dispose]();
+    rules[Symbol.dispose]();
+  });
+
+  test("--agent: what the engine says for each verb and each credential the agent reaches", async () => {
+    const r = await cli(machine, ["next", "--agent", "claude-code", "--json"], START, rules.path);
+    expect(r.code).toBe(0);
+    const f = r.json();
+    expect(f.agent.id).toBe("claude-code");
+    expect(f.actions).toBeGreaterThan(100);
+    const asks = f.asks.map((a: { action: string }) => a.action);
+    expect(asks).toContain("git.push-force");
+    expect(asks).toContain("git.push");
+    const refused = f.refused.find((a: { targets: string[] }) => a.targets.some((t) => t.includes("/.ssh/")));
+    expect(refused).toMatchObject({
+      action: "filesystem.read",
+      rule: "ssh-keys-never-read",
+      from: "a credential it reaches",
+    });
+    expect(f.proceeds.some((a: { action: string }) => a.action === "git.status")).toBe(true);
+    expect(f.byClass.destructive.ask + f.byClass.destructive.allow + f.byClass.destructive.deny).toBeGreaterThan(0);
+    const human = (await cli(machine, ["next", "--agent", "claude-code"], START, rules.path)).out;
+    expect(human).toContain("WOULD DO ON ITS OWN");
+    expect(human).toContain("STILL ASKED");
+  });
+
+  test("--role says what a job may do, --roles names every role the rules name; an unknown agent is an error", async () => {
+    const role = (await cli(machine, ["next", "--role", "support-triage", "--json"], START, rules.path)).json();
+    expect(role.role).toBe("support-triage");
+    expect(role.refused.find((a: { action: string }) => a.action === "git.push")?.rule).toBe("triage-never-pushes");
+    const anyone = (await cli(machine, ["next", "--json", "--role", "someone-else"], START, rules.path)).json();
+    expect(anyone.asks.map((a: { action: string }) => a.action)).toContain("git.push");
+    const roles = (await cli(machine, ["next", "--roles", "--json"], START, rules.path)).json();
+    expect(roles.roles).toEqual([
+      { role: "support-triage", counts: expect.objectContaining({ deny: role.refused.length }) },
+    ]);
+    await expect(cli(machine, ["next", "--agent", "nobody-here"], START, rules.path)).rejects.toThrow(
+      "no agent `nobody-here` on this machine",
+    );
   });
 });
