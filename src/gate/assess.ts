@@ -7,6 +7,7 @@ import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts"
 import { decisionFindings } from "./decisions.ts";
 import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
+import { withGrants } from "./grants.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -37,10 +38,15 @@ export interface Assessment {
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
   const resolution = resolve(req, deps);
   const rules = deps.rules(req.cwd);
-  const facts = deps.facts(at.epochMs);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
+  // Leases are read for the paths this call writes, beside the facts in force, and recorded with them.
+  const writes = writtenPaths(resolution.actions);
+  const facts = [
+    ...deps.facts(at.epochMs),
+    ...(writes.length > 0 && deps.leases ? deps.leases(writes, at.epochMs) : []),
+  ];
   // No environment declared is one evaluation without one; several are each ruled on, the strictest applying.
   const declared = deps.caller.environments ?? [];
   const environments = declared.length > 0 ? declared : [undefined];
@@ -58,7 +64,11 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const decisions = deps.decisions?.(req.cwd) ?? [];
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
   const perFindings = resolution.actions.map((action, i) => [
-    ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
+    ...withGrants(
+      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
+      facts,
+      at.epochMs,
+    ),
     ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
     ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
   ]);
@@ -93,6 +103,18 @@ function decidingRequest(requests: readonly PolicyRequest[], combined: Combined)
     requests[0];
   if (!found) throw new Error("a decision needs at least one action");
   return found;
+}
+
+const WRITES = new Set(["filesystem.write", "filesystem.delete"]);
+
+/** The absolute paths a call writes or deletes: what a lease is checked and taken on. */
+export function writtenPaths(actions: readonly Action[]): string[] {
+  const out = new Set<string>();
+  for (const a of actions) {
+    if (!WRITES.has(a.name)) continue;
+    for (const t of a.targets) if (t.startsWith("/")) out.add(t);
+  }
+  return [...out];
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {

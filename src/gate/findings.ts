@@ -3,6 +3,7 @@ import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
 import { passesThrough } from "../core/registries.ts";
 import { factKey, type StateFact } from "../core/request.ts";
+import { globMatcher } from "../policy/engine/index.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";
@@ -51,6 +52,7 @@ export function ownChecks(input: CheckInput): Finding[] {
       });
     }
   }
+  out.push(...budgetAsks(input), ...leaseAsks(input));
   const outside = outsideBoundary(action, input.boundary);
   if (outside.length > 0) {
     out.push({
@@ -58,6 +60,55 @@ export function ownChecks(input: CheckInput): Finding[] {
       effect: "ask",
       source: "boundary",
       reason: `${outside[0]} is outside the project boundary (${input.boundary?.roots.join(", ")}); a write outside it asks first`,
+    });
+  }
+  return out;
+}
+
+/** Whether an action name meets any of these patterns (a budget's or a grant's `actions`). */
+export function namedBy(patterns: readonly string[] | undefined, action: string): boolean {
+  return (patterns ?? []).some((p) => globMatcher(p)(action));
+}
+
+/** A budget with nothing left: its actions ask, naming it and when it has room again. */
+function budgetAsks({ action, facts }: CheckInput): Finding[] {
+  return facts
+    .filter((f) => f.kind === "budget-spent" && namedBy(f.actions, action.name))
+    .map((f) => ({
+      action,
+      effect: "ask" as const,
+      source: "budget" as const,
+      fact: f,
+      reason: `the budget ${f.subject} is spent (${f.reason ?? "nothing left"}); it has room again at ${f.expiresAt}, and "memnox budget list" shows it`,
+    }));
+}
+
+const LEASED = new Set(["filesystem.write", "filesystem.delete"]);
+
+/** `<session> <path>`: a lease fact's subject, the path being the rest after the first space. */
+export function leaseSubject(subject: string): { session: string; path: string } {
+  const i = subject.indexOf(" ");
+  return i < 0 ? { session: subject, path: "" } : { session: subject.slice(0, i), path: subject.slice(i + 1) };
+}
+
+function covers(held: string, target: string): boolean {
+  return target === held || target.startsWith(held.endsWith("/") ? held : `${held}/`);
+}
+
+/** A write to a path another session holds a lease on waits for it: it asks, naming who holds it and since when. */
+function leaseAsks({ action, facts, session }: CheckInput): Finding[] {
+  if (!LEASED.has(action.name)) return [];
+  const out: Finding[] = [];
+  for (const f of facts) {
+    if (f.kind !== "lease") continue;
+    const held = leaseSubject(f.subject);
+    if (held.session === session || !action.targets.some((t) => covers(held.path, t))) continue;
+    out.push({
+      action,
+      effect: "ask",
+      source: "lease",
+      fact: f,
+      reason: `${held.path} is leased by ${f.by ?? "another session"} (${held.session}) since ${f.setAt ?? "earlier"}, until ${f.expiresAt}: another agent is working on it, so this write waits for the lease rather than writing over it; "memnox lock --list" shows leases on this machine`,
     });
   }
   return out;

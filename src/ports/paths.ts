@@ -54,6 +54,12 @@ export interface Paths {
   readonly orgConditions: string;
   /** The sync loop's state: last acknowledged row, when the workspace last answered, a revocation. */
   readonly sync: string;
+  /** One file per path an agent's session (or a person) holds a lease on. */
+  readonly leases: string;
+  /** The budgets `memnox budget set` keeps; what is spent is counted from the ledger. */
+  readonly budgets: string;
+  /** The skills, subagents and instruction files a person accepted, by content hash. */
+  readonly skills: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -100,5 +106,8 @@ export function memnoxPaths(env: Env): Paths {
     orgPolicies: at("org.policies.json"),
     orgConditions: at("org-conditions.json"),
     sync: at("sync.json"),
+    leases: at("leases"),
+    budgets: at("budgets.json"),
+    skills: at("skills.json"),
   };
 }
