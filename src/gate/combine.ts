@@ -15,7 +15,8 @@ export type Source =
   | "decision"
   | "unparsable"
   | "rules-unreadable"
-  | "rate-limit";
+  | "rate-limit"
+  | "agent-stopped";
 
 export interface Finding {
   readonly action: Action;
