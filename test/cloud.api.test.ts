@@ -393,9 +393,12 @@ describe("held calls and modes travel on the heartbeat", () => {
   });
 });
 
-test("the health route names the schema version", async () => {
+test("the health route names the schema version; the console answers in one strict policy", async () => {
   const h = await api(url, "GET", "/v1/health");
   expect(h.body).toEqual({ ok: true, schemaVersion: SCHEMA_VERSION });
+  const page = await fetch(`${url}/device?code=<script>`);
+  expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  expect(await page.text()).not.toContain("<script>alert");
   const [v] = await db`SELECT max(version)::int AS v FROM schema_migrations`;
   expect(v.v).toBe(SCHEMA_VERSION);
 });
