@@ -5,14 +5,15 @@
 // by a second admin reaching both machines; Contain it freezing the agent everywhere; a viewer refused by the server;
 // signing out ending the session on the server. Screenshots of each page go to .cache/screenshots/console/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { PAGES } from "../src/cloud/console/index.ts";
 import { type RunningChromium, startChromium } from "./support/chromium.ts";
 import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
-import { formsOf } from "./support/console.ts";
-import { compiledBinary, type FakeHome, fakeHome, type GitRepo, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { formsOf, organizationState } from "./support/console.ts";
+import { compiledBinary, runBinary } from "./support/index.ts";
+import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
 import { freePort, type RunningProvider, startProvider } from "./support/oidc.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
@@ -29,16 +30,6 @@ match = { actions = ["git.push"], branches = ["release/*"] }
 decision = { effect = "ask", reason = "a person looks at release pushes" }
 `;
 
-interface Machine {
-  readonly name: string;
-  readonly home: FakeHome;
-  readonly repo: GitRepo;
-  readonly remote: ReturnType<typeof tempDir>;
-  env(extra?: Record<string, string>): Record<string, string>;
-  id: string;
-}
-
-const realPath = process.env.PATH ?? "";
 let bin = "";
 let pg: TestPostgres;
 let provider: RunningProvider;
@@ -48,42 +39,10 @@ let chrome: RunningChromium;
 let adminToken = "";
 const contexts: BrowserContext[] = [];
 
-function machine(name: string): Machine {
-  const home = fakeHome();
-  const repo = gitRepo({ "README.md": `${name}\n` });
-  const remote = tempDir(`memnox-remote-${name}`);
-  return {
-    name,
-    home,
-    repo,
-    remote,
-    env: (extra = {}) => home.env({ PATH: `${join(home.memnoxHome, "bin")}:${realPath}`, ...extra }),
-    id: "",
-  };
-}
-
 const A = machine("a");
 const B = machine("b");
-const mx = (m: Machine, args: string[]) => runBinary("memnox", args, { env: m.env(), cwd: m.repo.path });
-const git = (m: Machine, args: string[], extra: Record<string, string> = {}) =>
-  runBinary("git", args, { env: m.env(extra), cwd: m.repo.path });
-const remoteRef = (m: Machine, ref: string) =>
-  Bun.spawnSync(["git", "-C", m.remote.path, "rev-parse", "-q", "--verify", ref]).stdout.toString().trim();
-async function sync(m: Machine) {
-  const r = await mx(m, ["sync", "now", "--json"]);
-  if (r.code !== 0) throw new Error(`sync now on ${m.name} failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
+const git = gitOn;
+const sync = syncNow;
 
 /** What the console's pages said went wrong in the browser: a refused script or style, an uncaught error. */
 const broken: string[] = [];
@@ -204,14 +163,7 @@ beforeAll(async () => {
   );
   expect(init.code).toBe(0);
   adminToken = JSON.parse(init.stdout).token;
-  for (const m of [A, B]) {
-    const dir = join(m.home.memnoxHome, "bin");
-    mkdirSync(dir, { recursive: true });
-    for (const name of ["git", "memnox-shell"]) symlinkSync(bin, join(dir, name));
-    Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", m.remote.path]);
-    m.repo.git("remote", "add", "origin", m.remote.path);
-    m.repo.git("push", "-q", "origin", "main");
-  }
+  for (const m of [A, B]) wire(m, bin, ["git", "memnox-shell"]);
 }, 180_000);
 
 afterAll(async () => {
@@ -221,7 +173,7 @@ afterAll(async () => {
   await selfService?.stop();
   await provider?.stop();
   await pg?.stop();
-  for (const m of [A, B]) for (const d of [m.home, m.repo, m.remote]) d[Symbol.dispose]();
+  for (const m of [A, B]) m[Symbol.dispose]();
 });
 
 let admin: Page;
@@ -550,23 +502,7 @@ describe("roles and the session", () => {
 
   test("a viewer sees every page and is offered nothing; each form an admin has, sent as the viewer, is refused", async () => {
     const sql = new Bun.SQL(pg.url, { max: 1 });
-    const snapshot = async () =>
-      JSON.stringify(
-        await Promise.all(
-          [
-            "machines",
-            "bundles",
-            "conditions",
-            "holds",
-            "mode_changes",
-            "proposals",
-            "agents",
-            "incidents",
-            "members",
-            "audit",
-          ].map((t) => sql.unsafe(`SELECT * FROM ${t} ORDER BY 1`)),
-        ),
-      );
+    const snapshot = () => organizationState(sql);
     const forms: { action: string; fields: Record<string, string> }[] = [];
     for (const path of [...PAGES.map((p) => p.path), "/agents?name=claude-code", `/machines?id=${A.id}`]) {
       await admin.goto(`${cloud.url}${path}`);

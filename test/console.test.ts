@@ -12,7 +12,7 @@ import { migrate } from "../src/cloud/store/migrate.ts";
 import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 import { api, publish } from "./support/cloud.ts";
-import { type Browser, formsOf, type PageForm, sessionFor } from "./support/console.ts";
+import { type Browser, formsOf, organizationState, type PageForm, sessionFor } from "./support/console.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
 let pg: TestPostgres;
@@ -83,26 +83,7 @@ const beat = (m: Machine, extra: Record<string, unknown> = {}) =>
     body: { bundleHash: null, modeRunning: "observe", holds: [], answersApplied: [], version: "1.0.0", ...extra },
   });
 
-/** What the organization's state is, as rows: a refused form must leave every one of them as it was. */
-async function state(): Promise<string> {
-  const tables = [
-    "members",
-    "machines",
-    "bundles",
-    "conditions",
-    "holds",
-    "mode_changes",
-    "proposals",
-    "agents",
-    "mcp_servers",
-    "incidents",
-    "audit",
-    "orgs",
-  ];
-  const parts: string[] = [];
-  for (const t of tables) parts.push(JSON.stringify(await db.unsafe(`SELECT * FROM ${t} ORDER BY 1`)));
-  return parts.join("\n");
-}
+const state = () => organizationState(db);
 
 beforeAll(async () => {
   pg = await startPostgres();

@@ -4,6 +4,29 @@ import { SESSION_COOKIE } from "../../src/cloud/auth.ts";
 import type { Db } from "../../src/cloud/store/db.ts";
 import { createSession } from "../../src/cloud/store/sessions.ts";
 
+/** Every table a person's action can change: a refused form must leave each of them exactly as it was. */
+const CHANGED_BY_ACTIONS = [
+  "orgs",
+  "members",
+  "machines",
+  "bundles",
+  "conditions",
+  "holds",
+  "mode_changes",
+  "proposals",
+  "agents",
+  "mcp_servers",
+  "incidents",
+  "audit",
+];
+
+/** What the organization's state is, as text, to compare before and after something that must change nothing. */
+export async function organizationState(db: Db): Promise<string> {
+  const parts: string[] = [];
+  for (const t of CHANGED_BY_ACTIONS) parts.push(JSON.stringify(await db.unsafe(`SELECT * FROM ${t} ORDER BY 1`)));
+  return parts.join("\n");
+}
+
 export interface Browser {
   readonly cookie: string;
   readonly csrf: string;

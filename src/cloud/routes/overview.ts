@@ -46,7 +46,8 @@ export async function summary(c: Call): Promise<Response> {
   });
 }
 
-interface Rule {
+/** A rule in force as Autonomy lists it. */
+export interface RuleSummary {
   readonly name: string;
   readonly effect: string;
   readonly actions: readonly string[];
@@ -54,7 +55,30 @@ interface Rule {
   readonly state: readonly string[];
 }
 
-function ruleOf(r: Record<string, unknown> & { name: string }): Rule {
+interface RuleGroup {
+  readonly rules: readonly RuleSummary[];
+  /** What the machines reported under that effect over a week; null until anything was reported. */
+  readonly last7d: number | null;
+}
+
+export interface AutonomyView {
+  readonly bundle: {
+    readonly hash: string;
+    readonly published: { readonly at: string | null; readonly by: string } | null;
+  };
+  readonly proceeds: RuleGroup;
+  readonly stops: RuleGroup;
+  readonly refused: RuleGroup;
+  readonly handOver: readonly {
+    readonly ruleId: string | null;
+    readonly action: string;
+    readonly agent: string | null;
+    readonly granted: number;
+    readonly workspaceRule: boolean;
+  }[];
+}
+
+function ruleOf(r: Record<string, unknown> & { name: string }): RuleSummary {
   const match = (r.match ?? {}) as { actions?: unknown; state?: unknown };
   const decision = (r.decision ?? {}) as { effect?: unknown; reason?: unknown };
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -97,13 +121,14 @@ export async function autonomy(c: Call): Promise<Response> {
     }));
   const seen = (effect: string) => Number(counts.find((x) => x.effect === effect)?.n ?? 0);
   const reported = counts.length > 0;
-  return json({
+  const view: AutonomyView = {
     bundle: { hash: b.hash, published: b.published ? { at: b.published.at, by: b.published.by } : null },
     proceeds: { rules: rules.filter((r) => r.effect === "allow"), last7d: reported ? seen("allow") : null },
     stops: { rules: rules.filter((r) => r.effect === "ask"), last7d: reported ? seen("ask") : null },
     refused: { rules: rules.filter((r) => r.effect === "deny"), last7d: reported ? seen("deny") : null },
     handOver,
-  });
+  };
+  return json(view);
 }
 
 /** GET /v1/search?q=: machines, agents, members and actions that match, a few of each. */

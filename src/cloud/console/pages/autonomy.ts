@@ -1,35 +1,14 @@
 // Autonomy: one view of the rules in force by what they do (what proceeds on its own, what stops for a person, what
 // is refused) with what the machines saw of each over a week; then, only while there is something to hand over,
 // what the team could stop being asked about. The rules themselves are read and written through the API.
+import type { AutonomyView } from "../../routes/overview.ts";
 import { type ConsoleCall, invoke, may } from "../call.ts";
 import { type Html, html, tile } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
 import { pendingProposals, proposalActions, proposalList } from "./rules.ts";
 
-interface Rule {
-  readonly name: string;
-  readonly effect: string;
-  readonly actions: readonly string[];
-  readonly reason: string | null;
-  readonly state: readonly string[];
-}
-
-interface Autonomy {
-  readonly bundle: { readonly hash: string; readonly published: { readonly at: string; readonly by: string } | null };
-  readonly proceeds: { readonly rules: readonly Rule[]; readonly last7d: number | null };
-  readonly stops: { readonly rules: readonly Rule[]; readonly last7d: number | null };
-  readonly refused: { readonly rules: readonly Rule[]; readonly last7d: number | null };
-  readonly handOver: readonly {
-    readonly ruleId: string | null;
-    readonly action: string;
-    readonly agent: string | null;
-    readonly granted: number;
-    readonly workspaceRule: boolean;
-  }[];
-}
-
-function group(title: string, id: string, g: Autonomy["proceeds"], none: string): Html {
+function group(title: string, id: string, g: AutonomyView["proceeds"], none: string): Html {
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${title} <span class="n">${tile(g.last7d)}</span>
   <span class="muted">in the last 7 days</span></h2>${
     g.rules.length === 0
@@ -43,7 +22,7 @@ function group(title: string, id: string, g: Autonomy["proceeds"], none: string)
   }</section>`;
 }
 
-async function handOver(c: ConsoleCall, a: Autonomy): Promise<Html> {
+async function handOver(c: ConsoleCall, a: AutonomyView): Promise<Html> {
   if (a.handOver.length === 0) return html``;
   return html`<section aria-labelledby="hand-h"><h2 id="hand-h">What you could stop being asked about</h2>
 <ul class="items">${a.handOver.map(
@@ -64,7 +43,7 @@ export const autonomy: PageDef = {
   title: "Autonomy",
   async render(c) {
     const [a, proposals, me] = await Promise.all([
-      invoke<Autonomy>(c, "GET /v1/autonomy"),
+      invoke<AutonomyView>(c, "GET /v1/autonomy"),
       pendingProposals(c),
       meOf(c),
     ]);
