@@ -362,6 +362,10 @@ describe("roles, enforced on the server for every action a page offers", () => {
     const cross = await people.admin.browser.post(f.action, fields, { headers: { origin: "https://evil.example" } });
     expect(cross.status).toBe(403);
     expect(cross.html).toContain("came from another site");
+    const opaque = await people.admin.browser.post(f.action, fields, { headers: { origin: "null" } });
+    expect(opaque.status).toBe(403);
+    const site = await people.admin.browser.post(f.action, fields, { headers: { "sec-fetch-site": "cross-site" } });
+    expect(site.status).toBe(403);
     expect(await state()).toBe(before);
     const ok = await people.admin.browser.post(f.action, fields);
     expect(ok.status).toBe(303);

@@ -1,5 +1,5 @@
 // HTML built from tagged templates that escape every value unless it is already markup, and the headers every console
-// response carries: one content security policy, no caching of pages that hold data, no referrer.
+// response carries: one content security policy, no caching of pages that hold data, no referrer to other sites.
 
 /** Markup that is safe to insert as is: produced by `html` or `raw` only. */
 export class Html {
@@ -51,7 +51,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": CSP,
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // Within this origin only: nothing leaks to another site, and a plain form's Origin header stays this origin's
+  // (under no-referrer a browser sends `Origin: null`, which the form check must refuse).
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
 };
