@@ -19,7 +19,8 @@ export type Source =
   | "lease"
   | "unparsable"
   | "rules-unreadable"
-  | "rate-limit";
+  | "rate-limit"
+  | "agent-stopped";
 
 export interface Finding {
   readonly action: Action;

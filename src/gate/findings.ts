@@ -26,6 +26,8 @@ export function ownChecks(input: CheckInput): Finding[] {
   const left = (f: StateFact) => formatDuration(Date.parse(f.expiresAt) - input.nowMs);
   const server = action.name.startsWith("mcp.") ? action.name.split(".")[1] : undefined;
   for (const f of input.facts) {
+    const stopped = agentStopped(f, input.agent, left);
+    if (stopped) out.push({ action, effect: "deny", source: "agent-stopped", reason: stopped });
     if (f.kind === "probation" && OUTWARD.has(action.class)) {
       const onProbation =
         f.subject === `agent:${input.agent}` || (server !== undefined && f.subject === `server:${server}`);
@@ -112,6 +114,21 @@ function leaseAsks({ action, facts, session }: CheckInput): Finding[] {
     });
   }
   return out;
+}
+
+/**
+ * The workspace stopped this agent on every machine (kinds its bundle carries): frozen until a time, halted until
+ * somebody lifts it, or revoked for good. Every action of that agent is refused, reads included: it asks nothing more.
+ */
+function agentStopped(f: StateFact, agent: string | undefined, left: (f: StateFact) => string): string | undefined {
+  if (agent === undefined || f.subject !== agent) return undefined;
+  const by = f.by ? ` by ${f.by}` : "";
+  const why = f.reason ? `: ${f.reason}` : "";
+  if (f.kind === "freeze-agent") return `agent ${agent} is frozen on every machine${by}${why} (${left(f)} left)`;
+  if (f.kind === "halt-agent")
+    return `agent ${agent} was halted${by}${why}; it acts again once somebody lifts the halt`;
+  if (f.kind === "revoke-agent") return `agent ${agent} was revoked${by}${why}; it is retired and asks nothing further`;
+  return undefined;
 }
 
 /**
