@@ -19,6 +19,11 @@ export type Stdin =
   | { readonly kind: "file"; readonly path: string }
   | undefined;
 
+/** A variable the line set (or the caller's environment handed in): its possible values, or the text it came from. */
+export type VarValue =
+  | { readonly known: true; readonly values: readonly string[] }
+  | { readonly known: false; readonly raw: string };
+
 /** Mutable within one list of commands: `cd` changes the directory later commands see. */
 export interface Scope {
   cwd: string;
@@ -30,6 +35,21 @@ export interface Scope {
   readonly project?: ProjectFacts;
   /** Lines the project declares (a script file, a package.json script), not the line the agent typed. */
   readonly declared?: boolean;
+  /** Variables assigned earlier in the line (`d=.ssh; cat ~/$d/id`), and loop variables with their lists. */
+  readonly vars: Map<string, VarValue>;
+  /** Paths made earlier in the line that lead to others: `ln -s ~/.ssh /tmp/s`, `cp -r ~/.aws /tmp/x`. */
+  readonly aliases: Map<string, readonly string[]>;
+}
+
+/** A copy for a subshell, a pipeline member or a function body: what it sets does not leak back. */
+export function forkScope(scope: Scope, over: Partial<Pick<Scope, "cwd" | "depth">> = {}): Scope {
+  return {
+    ...scope,
+    ...over,
+    functions: new Set(scope.functions),
+    vars: new Map(scope.vars),
+    aliases: new Map(scope.aliases),
+  };
 }
 
 export interface ActionSpec {
@@ -38,6 +58,8 @@ export interface ActionSpec {
   readonly targets?: readonly string[];
   readonly branch?: string;
   readonly cli?: string;
+  /** Where it acts, when a handler knows better than the scope (`git -C`). */
+  readonly cwd?: string;
 }
 
 /** The recursion points handlers use, handed in so handlers never import the dispatcher. */

@@ -3,6 +3,7 @@ import type { Call } from "./call.ts";
 import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
 import { interpreterFor } from "./commands/interpreters.ts";
+import { memnox } from "./commands/memnox.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
 import { PACKAGE_HANDLERS } from "./commands/packages.ts";
 import { READONLY_HANDLERS } from "./commands/readonly.ts";
@@ -28,6 +29,7 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...Object.entries(SQL_HANDLERS),
   ...Object.entries(SYSTEM_HANDLERS),
   ["git", git],
+  ["memnox", memnox],
 ]);
 
 /** `/usr/bin/git`, `GIT`, `git.exe` and `./git` all run git as far as a rule is concerned. */

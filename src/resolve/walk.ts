@@ -1,5 +1,5 @@
 // Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
-import type { Arg, Call, Engine, Scope, Stdin } from "./call.ts";
+import { type Arg, type Call, type Engine, forkScope, type Scope, type Stdin } from "./call.ts";
 import type { Collector } from "./collect.ts";
 import { writeActions } from "./commands/fs-emit.ts";
 import { dispatch } from "./dispatch.ts";
@@ -9,6 +9,7 @@ import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
 import { redact } from "./shell/render.ts";
+import { bindLoop, setVar, withAliases } from "./vars.ts";
 
 export const DEFAULT_MAX_DEPTH = 8;
 
@@ -85,21 +86,21 @@ export class Walker implements Engine {
       this.out.noteUnknown(why);
       return undefined;
     }
-    return { ...scope, depth: scope.depth + 1, functions: new Set(scope.functions) };
+    return forkScope(scope, { depth: scope.depth + 1 });
   }
 
   private subs(scripts: readonly Script[], scope: Scope): void {
     if (scripts.length === 0) return;
     const inner = this.deeper(scope);
     if (!inner) return;
-    for (const s of scripts) this.script(s, { ...inner, functions: new Set(inner.functions) });
+    for (const s of scripts) this.script(s, forkScope(inner));
   }
 
   private andOr(ao: AndOr, scope: Scope, stdin: Stdin): void {
     for (const p of ao.pipelines) {
       const piped = p.commands.length > 1;
       p.commands.forEach((cmd, i) => {
-        const s = piped ? { ...scope } : scope;
+        const s = piped ? forkScope(scope) : scope;
         this.command(cmd, s, i > 0 ? { kind: "pipe" } : stdin);
       });
     }
@@ -108,7 +109,7 @@ export class Walker implements Engine {
   private command(cmd: Command, scope: Scope, stdin: Stdin): void {
     if (cmd.type === "function") {
       scope.functions.add(cmd.name);
-      this.command(cmd.body, { ...scope }, undefined);
+      this.command(cmd.body, forkScope(scope), undefined);
       return;
     }
     if (cmd.type === "simple") {
@@ -116,15 +117,18 @@ export class Walker implements Engine {
       return;
     }
     const own = this.redirects(cmd.redirects, scope);
-    this.words(cmd.words, scope);
-    const inner = cmd.kind === "subshell" ? { ...scope } : scope;
+    const listed = this.words(cmd.words, scope);
+    const inner = cmd.kind === "subshell" ? forkScope(scope) : scope;
+    if (cmd.variable !== undefined) bindLoop(inner, cmd.variable, listed);
     for (const body of cmd.bodies) this.script(body, inner, own ?? stdin);
   }
 
   private simple(cmd: SimpleCommand, scope: Scope, stdin: Stdin): void {
-    for (const a of cmd.assigns) this.assignment(a, scope);
+    const assigned = cmd.assigns.map((a) => this.assignment(a, scope));
     const args = this.words(cmd.words, scope);
     const redirected = this.redirects(cmd.redirects, scope);
+    // `d=x cmd` sets d for cmd alone; a bare `d=x` sets it for what follows in this shell.
+    if (cmd.words.length === 0) for (const a of assigned) if (a) setVar(scope, a.name, a.value);
     if (args.length === 0) return;
     dispatch(this.call(args, scope, redirected ?? stdin));
   }
@@ -137,13 +141,16 @@ export class Walker implements Engine {
     });
   }
 
-  private assignment(w: Word, scope: Scope): void {
+  private assignment(w: Word, scope: Scope): { name: string; value: Arg } | undefined {
     const e = expandWord(w, scope);
     this.subs(e.subs, scope);
-    const eq = e.arg.text.indexOf("=");
-    const name = e.arg.text.slice(0, eq).replace(/\+$/, "");
-    const why = injectionVar(name, e.arg.static ? e.arg.text.slice(eq + 1) : undefined);
+    const at = e.arg.text.indexOf("=");
+    const name = e.arg.text.slice(0, at).replace(/\+$/, "");
+    const why = injectionVar(name, e.arg.static ? e.arg.text.slice(at + 1) : undefined);
     if (why) this.out.add({ name: "environment.inject", class: "unknown", targets: [name] });
+    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+      ? { name, value: { ...e.arg, text: e.arg.text.slice(at + 1) } }
+      : undefined;
   }
 
   /** File reads and writes of the redirections; returns the stdin they give the command, if any. */
@@ -186,8 +193,9 @@ export class Walker implements Engine {
       engine: this,
       emit: (spec) =>
         out.add(
-          spec,
+          withAliases(spec, scope),
           args.map((a) => a.text),
+          scope.cwd,
         ),
       unknown: (what) => out.noteUnknown(what),
     };

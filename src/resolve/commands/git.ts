@@ -63,14 +63,19 @@ export const git: Handler = (call) => {
   const t = tableOf(gitTable);
   const g = globals(call);
   if (g.help || !g.sub) return emitNamed(t, call, "git.help", []);
-  const scoped: Call = { ...call, scope: { ...call.scope, cwd: g.repo } };
+  // Everything it does happens in the repository -C names: the rules of that repository apply, not the caller's.
+  const scoped: Call = {
+    ...call,
+    scope: { ...call.scope, cwd: g.repo },
+    emit: (spec) => call.emit({ ...spec, cwd: g.repo }),
+  };
   for (const setting of g.config) configInjection(call, setting);
   nestedCommands(scoped, g.sub.text, g.rest);
   const special = SPECIAL[g.sub.text];
   if (special) return special(scoped, g.rest, g.repo);
   const m = matchTable(t, [g.sub, ...g.rest]);
-  if (!m) return unknownVerb(t, call, [g.sub, ...g.rest]);
-  call.emit({ name: m.action, class: m.entry.class, targets: [...m.rest.map((a) => a.text), g.repo], cli: "git" });
+  if (!m) return unknownVerb(t, scoped, [g.sub, ...g.rest]);
+  scoped.emit({ name: m.action, class: m.entry.class, targets: [...m.rest.map((a) => a.text), g.repo], cli: "git" });
 };
 
 type Special = (call: Call, rest: readonly Arg[], repo: string) => void;

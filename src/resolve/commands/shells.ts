@@ -2,6 +2,7 @@
 import type { Arg, Call } from "../call.ts";
 import { injectionVar } from "../env-vars.ts";
 import { absolutePath } from "../paths.ts";
+import { setVar, unsetVar } from "../vars.ts";
 
 type Handler = (call: Call) => void;
 
@@ -113,13 +114,25 @@ const trap: Handler = (call) => {
   if (action.text !== "") call.engine.shell(action.text, call);
 };
 
-/** `export LD_PRELOAD=…`, `declare -x …`: setting a variable that loads code for every later command. */
+/** `export LD_PRELOAD=…`, `declare -x …`: a variable that loads code is asked about; any other is kept for later. */
 const declare: Handler = (call) => {
   for (const a of call.args.slice(1)) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a.text);
-    const value = a.static ? a.text.slice(m?.[0].length ?? 0) : undefined;
-    if (m?.[1] && injectionVar(m[1], value))
-      call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(a.text);
+    if (!m?.[1]) continue;
+    const value = a.static ? a.text.slice(m[0].length) : undefined;
+    if (injectionVar(m[1], value)) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+    const arg = { ...a, text: a.text.slice(m[0].length) };
+    if (m[2] === "+") setVar(call.scope, m[1], { ...arg, static: false, text: `$${m[1]}${arg.text}` });
+    else setVar(call.scope, m[1], arg);
+  }
+};
+
+/** `read x`, `mapfile x`, `unset x`: whatever x held before is no longer what it holds. */
+const forget: Handler = (call) => {
+  for (const a of call.args.slice(1)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.text)) continue;
+    if (call.args[0]?.text === "unset") unsetVar(call.scope, a.text);
+    else setVar(call.scope, a.text, { text: `$${a.text}`, static: false, glob: false });
   }
 };
 
@@ -149,5 +162,9 @@ export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
   readonly: declare,
   cd,
   pushd: cd,
+  read: forget,
+  mapfile: forget,
+  readarray: forget,
+  unset: forget,
   popd,
 };
