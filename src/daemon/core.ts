@@ -3,6 +3,8 @@
 import { decide } from "../gate/decide.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
+import { actingPlaces } from "../gate/places.ts";
+import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
 import type {
   EvaluateRequest,
@@ -46,6 +48,7 @@ export interface DaemonCore {
 export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
   const kept = new Set<string>();
+  const protect = protection({ home: paths.home, root: paths.root, env: p.ctx.env });
   const noticed = new Set<string>();
   let lastNoticeMs = Number.NEGATIVE_INFINITY;
   const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
@@ -72,7 +75,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         answered.local += 1;
         return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
       }
-      const set = p.rules.get(r.cwd, r.policies);
+      const set = p.rules.get(r.cwd, r.policies, actingPlaces(r.cwd, resolutionOf(r).actions));
       const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
       const elsewhere = reads
@@ -100,6 +103,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         rules: () => set,
         resolve: () => resolutionOf(r),
         caller: callerOf(r),
+        protect,
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);

@@ -1,11 +1,13 @@
 // The pure middle of decide(): resolve, match every action against the rules and memnox's own checks, combine.
-import type { Action } from "../core/action.ts";
+import type { Action, PossibleTarget } from "../core/action.ts";
+import { effectRank } from "../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
-import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
+import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
+import { actingPlaces } from "./places.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -35,7 +37,8 @@ export interface Assessment {
 
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
   const resolution = resolve(req, deps);
-  const rules = deps.rules(req.cwd);
+  const also = actingPlaces(req.cwd, resolution.actions);
+  const rules = also.length > 0 ? deps.rules(req.cwd, also) : deps.rules(req.cwd);
   const facts = deps.facts(at.epochMs);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
@@ -53,9 +56,33 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const why = resolution.parseError ?? (opaque ? "it is nested too deep or could not be read" : undefined);
   if (head && why) lineWide.push(unparsable(head, why));
   if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
+  const settings = settingsOrUndefined(deps);
+  const checks = (action: Action) =>
+    ownChecks({
+      action,
+      agent,
+      session,
+      facts,
+      boundary,
+      nowMs: at.epochMs,
+      ...(settings ? { settings: settings.config ?? settings } : {}),
+      ...(deps.protect ? { protect: deps.protect } : {}),
+    });
   const perFindings = resolution.actions.map((action, i) => [
     ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
-    ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
+    ...checks(action),
+    ...(action.possible ?? []).flatMap((p) => {
+      // The witnesses meet the rules and memnox's own checks as targets of their own, the action unchanged otherwise.
+      const as: Action = { ...action, targets: p.could, possible: [] };
+      const found = [
+        ...environments.map((env) => {
+          const r = policyRequest(req, deps, as, agent, boundary, env);
+          return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
+        }),
+        ...checks(as),
+      ];
+      return couldMatch(action, p, found);
+    }),
   ]);
   const combined = combine([...perFindings.flat(), ...lineWide]);
   return {
@@ -88,6 +115,39 @@ function decidingRequest(requests: readonly PolicyRequest[], combined: Combined)
     requests[0];
   if (!found) throw new Error("a decision needs at least one action");
   return found;
+}
+
+function settingsOrUndefined(deps: GateDeps): Settings | undefined {
+  try {
+    return deps.settings();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A target the line leaves open that could be a protected or secret path is treated as that path; when nothing at
+ * all is known of it (`$f`, `$(cmd)`), a refusal it could meet asks a person instead, so every `cat "$f"` is not
+ * refused outright, yet none goes through unseen.
+ */
+function couldMatch(action: Action, p: PossibleTarget, found: readonly Finding[]): Finding[] {
+  const hit = found
+    .filter((f) => f.effect !== "allow" && f.source !== "ungoverned" && !f.verdict?.observeOnly)
+    .sort((a, b) => effectRank(b.effect) - effectRank(a.effect))[0];
+  if (!hit) return [];
+  const effect = p.bare && hit.effect === "deny" ? "ask" : hit.effect;
+  const could = hit.action.targets.find((t) => p.could.includes(t)) ?? p.could[0];
+  const tail =
+    effect === hit.effect ? "so it is treated as that file" : "so a person is asked rather than it being refused";
+  return [
+    {
+      ...hit,
+      action,
+      effect,
+      source: "could-match",
+      reason: `\`${p.target}\` could be ${could}, and memnox cannot tell which file it names: ${hit.reason.replace(/^memnox refuses this: /, "")}; ${tail}`,
+    },
+  ];
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {

@@ -25,6 +25,7 @@ function wire(a: Action): WireAction {
     targets: a.targets,
     ...(a.branch !== undefined ? { branch: a.branch } : {}),
     ...(a.cli !== undefined ? { cli: a.cli } : {}),
+    ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
     args: Object.keys(a.arguments).length > 0,
   };
 }
@@ -77,6 +78,7 @@ export function actionOf(w: WireAction): Action {
     arguments: {},
     ...(w.branch !== undefined ? { branch: w.branch } : {}),
     ...(w.cli !== undefined ? { cli: w.cli } : {}),
+    ...(w.cwd !== undefined ? { cwd: w.cwd } : {}),
   };
 }
 

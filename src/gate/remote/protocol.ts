@@ -13,6 +13,7 @@ export interface WireAction {
   readonly targets: readonly string[];
   readonly branch?: string;
   readonly cli?: string;
+  readonly cwd?: string;
   /** The seam holds raw arguments for it, so a rule matching on `arguments` must be decided there. */
   readonly args: boolean;
 }
