@@ -1,9 +1,10 @@
 #!/usr/bin/env bun
 // The only entry: read argv, environment and clock once, wire the real adapters, route, lazy-load one face.
-import { bunGit, bunProc, desktopNotify, ownGit, processStdio } from "../src/adapters/index.ts";
+import { bunGit, bunProc, desktopNotify, installedAt, osProcesses, ownGit, processStdio } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
 import type { Context } from "../src/ports/context.ts";
+import type { Stdio } from "../src/ports/index.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
 import { type Face, type Route, route } from "./route.ts";
 
@@ -39,20 +40,55 @@ function invocation(): { invokedAs: string; args: string[]; selfArgv: string[] }
   return { invokedAs, args: process.argv.slice(2), selfArgv: [process.execPath, Bun.main] };
 }
 
+/** The faces an agent's calls arrive at: they keep to the home they were installed in, whatever the caller says. */
+const SEATED: ReadonlySet<Face> = new Set<Face>(["hook", "shim", "shell", "mcp-proxy"]);
+
+/** A deleted working directory makes process.cwd() throw: the shell's own PWD (or /) stands in for it. */
+function workingDirectory(env: NodeJS.ProcessEnv): string {
+  try {
+    return process.cwd();
+  } catch {
+    return env.PWD || "/";
+  }
+}
+
+/** A hook must answer in its agent's protocol whatever failed, or the agent reads a crash as "go ahead". */
+async function hookFallback(
+  args: readonly string[],
+  io: Stdio,
+  root: string | undefined,
+  why: string,
+): Promise<number> {
+  try {
+    const m = await import("../src/seams/hook/index.ts");
+    return await m.answerUnbuilt(args, io, root, why);
+  } catch (e) {
+    io.err(`memnox: the hook failed before it could answer (${why}; ${describeError(e)})\n`);
+    return 2;
+  }
+}
+
+let currentFace: Face | undefined;
+
 async function main(): Promise<number> {
   const io = processStdio();
   let r: Route | undefined;
+  let root: string | undefined;
   try {
     const { invokedAs, args, selfArgv } = invocation();
     r = route(invokedAs, args);
+    currentFace = r.face;
     const env = process.env;
-    const paths = memnoxPaths(env);
+    const installed = SEATED.has(r.face) && isCompiled() ? installedAt(process.execPath) : undefined;
+    const placed = installed ? { ...env, MEMNOX_HOME: installed.root, HOME: installed.home ?? env.HOME } : env;
+    root = placed.MEMNOX_HOME || (placed.HOME ? `${placed.HOME}/.memnox` : undefined);
+    const paths = memnoxPaths(placed);
     const ctx: Context = {
       argv0: invokedAs,
       ...(r.name !== undefined ? { invokedName: r.name } : {}),
       args: r.args,
       env,
-      cwd: process.cwd(),
+      cwd: workingDirectory(env),
       startedAt: Date.now(),
       clock: { now: () => Date.now() },
       paths,
@@ -60,6 +96,7 @@ async function main(): Promise<number> {
       proc: bunProc(),
       git: bunGit(env, ownGit(paths, process.execPath)),
       notify: desktopNotify(process.platform),
+      processes: osProcesses(process.platform, process.pid),
       version: typeof MEMNOX_VERSION === "string" ? MEMNOX_VERSION : "0.0.0-source",
       execPath: process.execPath,
       selfArgv,
@@ -67,6 +104,7 @@ async function main(): Promise<number> {
     const face = await FACES[r.face](r.args);
     return await face(ctx);
   } catch (e) {
+    if (r?.face === "hook") return hookFallback(r.args, io, root, describeError(e));
     const words = `memnox: ${describeError(e)}\n`;
     // A message can carry what it quotes (an id, a path); only a terminal that wants colour gets escape codes.
     io.err(colourAllowed(io.stderrIsTTY, process.env) ? words : withoutEscapes(words));
@@ -77,4 +115,6 @@ async function main(): Promise<number> {
 // No top-level await: the bytecode build must compile this module.
 main().then((code) => {
   process.exitCode = code;
+  // A hook has answered (its rows are written first): anything still pending must not keep the agent waiting.
+  if (currentFace === "hook") process.exit(code);
 });

@@ -16,6 +16,7 @@ import {
 } from "./contract.ts";
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
 import { COMMANDS, findCommand } from "./registry.ts";
+import { guardSeat } from "./seat-guard.ts";
 
 export async function run(given: Context): Promise<number> {
   const ctx: Context = { ...given, io: contractStdio(given.io, given.env) };
@@ -56,6 +57,7 @@ async function dispatch(ctx: Context): Promise<number> {
   if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
   const segments = await descend(def, rest, ["memnox", first]);
   for (const seg of segments) await checkWords(seg, entry.rest ? { rest: true } : {});
+  guardSeat(ctx, ctx.args);
   return runDef(segments);
 }
 

@@ -74,7 +74,7 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   }
   if (!answer.holdId) return { kind: "deny", answer };
   deps.io.err(
-    `memnox: \`${text}\` is held for a person: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
+    `memnox: \`${text}\` is held for a person (hold ${answer.holdId}): ${answer.reason}\n  it runs once a person says yes from their own terminal\n`,
   );
   const outcome = await deps.gate.awaitHold(answer.holdId);
   if (outcome !== "granted") {
