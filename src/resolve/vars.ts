@@ -38,7 +38,7 @@ export function varValues(vars: ReadonlyMap<string, VarValue> | undefined, name:
 
 /** Records that `dest` now leads to (or holds) what `source` is: a link, a copy or a move made in this line. */
 export function recordAlias(scope: Scope, dest: string, sources: readonly string[], intoDir: boolean): void {
-  const abs = sources.filter((s) => s.startsWith("/"));
+  const abs = sources.filter((s) => s.startsWith("/") || s.startsWith("$"));
   if (!dest.startsWith("/") || abs.length === 0) return;
   const d = normalizePath(dest);
   const add = (path: string, src: string) => scope.aliases.set(path, [...(scope.aliases.get(path) ?? []), src]);
@@ -56,7 +56,7 @@ function aliased(path: string, aliases: ReadonlyMap<string, readonly string[]>, 
   for (const [at, sources] of aliases) {
     if (path !== at && !path.startsWith(`${at}/`)) continue;
     for (const s of sources) {
-      const to = normalizePath(s + path.slice(at.length));
+      const to = s.startsWith("/") ? normalizePath(s + path.slice(at.length)) : s + path.slice(at.length);
       out.push(to, ...aliased(to, aliases, depth + 1));
     }
   }

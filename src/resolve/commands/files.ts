@@ -92,8 +92,8 @@ function copier(spec: OptSpec, readsSources: boolean): Handler {
 
 /** What a later command reads at `dest` is what was at each source: `ln -s ~/.ssh /tmp/s`, `cp -r ~/.aws /tmp/x`. */
 function aliasAfter(call: Call, dest: Arg, sources: readonly Arg[], intoDir: boolean): void {
-  const from = sources.filter((a) => a.static).map((a) => pathOf(call, a));
-  if (!dest.static || from.length === 0) return;
+  // A name with a variable in it (`/tmp/s-$$`) is the same text later in the line, so the text is what is recorded.
+  const from = sources.map((a) => pathOf(call, a));
   recordAlias(call.scope, pathOf(call, dest), from, intoDir || sources.length > 1 || dest.text.endsWith("/"));
 }
 
