@@ -15,6 +15,8 @@ export interface HookDeps {
   readonly byHand?: string;
   /** Why a call's working directory cannot be ruled on (it was deleted), or undefined when it is there. */
   missingDirectory?(cwd: string): string | undefined;
+  /** How long the hook may take for an event before it answers without the gate (tests shorten it). */
+  deadlineMs?(event: string): number;
 }
 
 export function realDeps(ctx: Context): HookDeps {

@@ -31,7 +31,7 @@ interface Chosen {
 
 export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> {
   const chosen: Chosen = { event: ctx.args[1] ?? "" };
-  const ms = deadlineMs(chosen.event);
+  const ms = (deps.deadlineMs ?? deadlineMs)(chosen.event);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<HookReply>((resolve) => {
     timer = setTimeout(() => {
