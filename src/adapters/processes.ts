@@ -6,17 +6,18 @@ import type { Ancestry, Processes, ProcessInfo } from "../ports/index.ts";
 const MAX_DEPTH = 64;
 
 export function osProcesses(platform: string, selfPid: number): Processes {
-  if (platform === "linux") return { ancestry: () => linuxAncestry(selfPid), cheap: true };
+  if (platform === "linux") return { ancestry: (until) => linuxAncestry(selfPid, until), cheap: true };
   if (platform === "darwin") return { ancestry: () => psAncestry(selfPid), cheap: false };
   return { ancestry: () => ({ chain: [], complete: false }), cheap: true };
 }
 
-function linuxAncestry(selfPid: number): Ancestry {
+function linuxAncestry(selfPid: number, until?: (p: ProcessInfo) => boolean): Ancestry {
   const chain: ProcessInfo[] = [];
   for (let pid = selfPid; chain.length < MAX_DEPTH; ) {
     const p = readLinux(pid);
     if (!p) return { chain, complete: false };
     chain.push(p);
+    if (chain.length > 1 && until?.(p)) return { chain, complete: true };
     if (p.ppid <= 1 || p.ppid === pid) return { chain, complete: true };
     pid = p.ppid;
   }

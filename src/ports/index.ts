@@ -67,7 +67,8 @@ export interface Ancestry {
 
 /** The processes above this one; read only when a decision needs them (a loosening command, a hook run by hand). */
 export interface Processes {
-  ancestry(): Ancestry;
+  /** The chain from this process up; `until` stops the walk at (and including) the first process it holds for. */
+  ancestry(until?: (p: ProcessInfo) => boolean): Ancestry;
   /** Reading it costs a few file reads (Linux), not a child process (macOS): cheap enough for every hook call. */
   readonly cheap: boolean;
 }

@@ -82,7 +82,9 @@ export function memnoxCommand(words: readonly string[]): MemnoxCommand {
     const loosens = LOOSENING[action];
     return loosens ? { action, class: "destructive", loosens } : { action, class: cls };
   };
-  if (head === "" || READS.has(head) || has(rest, "--help", "-h")) return named(head || "status", "read");
+  // Help about a command, or a command that only looks, is a read whatever the command would do.
+  if (head === "" || READS.has(head) || has(rest, "--help", "-h"))
+    return { action: `memnox.${head || "status"}`, class: "read" };
   if (ALWAYS.includes(head)) return named(head, "destructive");
   const sub = firstWord(rest);
   const operands = rest.filter((w) => !w.startsWith("-"));

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import type { HookAdapter } from "../../../hooks/types.ts";
 import { createGate } from "../../gate/index.ts";
 import { type FailurePosture, failurePosture } from "../../gate/posture.ts";
-import { hookByHand, selfBinary } from "../../gate/seat.ts";
+import { agentProgram, hookByHand, selfBinary } from "../../gate/seat.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
 
@@ -22,7 +22,12 @@ export interface HookDeps {
 export function realDeps(ctx: Context): HookDeps {
   let gate: GateServices | undefined;
   const processes = ctx.processes?.cheap ? ctx.processes : undefined;
-  const byHand = hookByHand(ctx.env, processes?.ancestry(), selfBinary(ctx));
+  // Only the processes up to the nearest agent matter here, and a real hook's agent is one or two levels up.
+  const byHand = hookByHand(
+    ctx.env,
+    processes?.ancestry((p) => agentProgram(p) !== undefined),
+    selfBinary(ctx),
+  );
   return {
     gate() {
       // A hook run by hand still answers what the gate says, so a wrong guess lets nothing through; it writes no row.
