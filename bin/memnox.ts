@@ -1,6 +1,14 @@
 #!/usr/bin/env bun
 // The only entry: read argv, environment and clock once, wire the real adapters, route, lazy-load one face.
-import { bunGit, bunProc, desktopNotify, installedAt, osProcesses, ownGit, processStdio } from "../src/adapters/index.ts";
+import {
+  bunGit,
+  bunProc,
+  desktopNotify,
+  installedAt,
+  osProcesses,
+  ownGit,
+  processStdio,
+} from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
 import type { Context } from "../src/ports/context.ts";

@@ -16,6 +16,7 @@ import {
 import { join } from "node:path";
 import type { GateServices } from "../src/gate/types.ts";
 import { handleHook } from "../src/seams/hook/handle.ts";
+import { runProcess } from "./support/binary.ts";
 import { fifo, type Governed, governedMachine, pushable, rows } from "./support/governed.ts";
 import { fakeHome, hermeticEnv, runBinary, tempDir, testContext } from "./support/index.ts";
 
@@ -212,17 +213,6 @@ describe("a hook never crashes into a let-through", () => {
   });
 });
 
-/** A link as PATH would start it, by its own path. */
-async function spawnAt(path: string, args: readonly string[], env: Record<string, string>, cwd: string) {
-  const child = Bun.spawn([path, ...args], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
 describe("interceptors and the governed shell keep to the home they were installed in", () => {
   let app = "";
   beforeAll(() => {
@@ -243,12 +233,10 @@ describe("interceptors and the governed shell keep to the home they were install
     const before = p.remoteHead();
     using empty = tempDir("memnox-attacker");
     const env = { ...g.env({}, true), MEMNOX_HOME: empty.path, HOME: empty.path };
-    const r = await spawnAt(
-      join(g.home.memnoxHome, "bin", "git"),
-      ["push", "-q", "--force", "origin", "main"],
+    const r = await runProcess([join(g.home.memnoxHome, "bin", "git"), "push", "-q", "--force", "origin", "main"], {
       env,
-      p.repo.path,
-    );
+      cwd: p.repo.path,
+    });
     expect(r.code).toBe(126);
     expect(p.remoteHead()).toBe(before);
     expect(
@@ -265,12 +253,10 @@ describe("interceptors and the governed shell keep to the home they were install
     const before = p.remoteHead();
     using empty = tempDir("memnox-attacker");
     const env = { ...g.env({ MEMNOX_REAL_SHELL: "/bin/bash" }), MEMNOX_HOME: empty.path };
-    const r = await spawnAt(
-      join(g.home.memnoxHome, "bin", "memnox-shell"),
-      ["-c", "git push -q -f origin main"],
+    const r = await runProcess([join(g.home.memnoxHome, "bin", "memnox-shell"), "-c", "git push -q -f origin main"], {
       env,
-      p.repo.path,
-    );
+      cwd: p.repo.path,
+    });
     expect(r.code).toBe(126);
     expect(p.remoteHead()).toBe(before);
     expect(() => statSync(join(empty.path, "memnox.db"))).toThrow();

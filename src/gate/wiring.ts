@@ -167,11 +167,7 @@ const SCRIPT_PASSES = 3;
  * The resolver handed the project's facts, then the text of the scripts the line runs (read here, inside the
  * checkout), again until no new script can be read.
  */
-export function resolveWithProject(
-  req: GateRequest,
-  home: string,
-  env?: Readonly<Record<string, string>>,
-): Resolution {
+export function resolveWithProject(req: GateRequest, home: string, env?: Readonly<Record<string, string>>): Resolution {
   const line = req.argv ? req.argv.join(" ") : (req.command ?? "");
   let project = projectFacts(req.cwd, line);
   const run = () => {

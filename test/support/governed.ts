@@ -3,7 +3,7 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../src/ports/index.ts";
-import { compiledBinary, runBinary } from "./binary.ts";
+import { compiledBinary, type RunResult, runBinary, runProcess } from "./binary.ts";
 import { type TempDir, tempDir } from "./fs.ts";
 import { type GitRepo, gitRepo } from "./git.ts";
 import { type FakeHome, fakeHome } from "./home.ts";
@@ -82,34 +82,15 @@ export function agentSeat(): TempDir & { run(script: string, env: Env, cwd?: str
     ...dir,
     async run(script, env, cwd) {
       // The agent stays alive above what it runs, as the real CLI does (a last command would otherwise replace it).
-      const child = Bun.spawn([claude, "-c", `${script}\nstatus=$?\nexit $status`], {
-        env: definedOnly(env),
+      return runProcess([claude, "-c", `${script}\nstatus=$?\nexit $status`], {
+        env,
         cwd: cwd ?? env.HOME ?? dir.path,
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
       });
-      const [stdout, stderr, code] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
-      return { code, stdout, stderr };
     },
   };
 }
 
-export interface AgentRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function definedOnly(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
-}
+export type AgentRun = RunResult;
 
 /** A FIFO at `path`, made with the real mkfifo. */
 export function fifo(path: string): void {
