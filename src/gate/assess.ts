@@ -72,15 +72,17 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
     ...checks(action),
     ...(action.possible ?? []).flatMap((p) => {
-      // The witnesses meet the rules and memnox's own checks as targets of their own, the action unchanged otherwise.
-      const as: Action = { ...action, targets: p.could, possible: [] };
-      const found = [
-        ...environments.map((env) => {
-          const r = policyRequest(req, deps, as, agent, boundary, env);
-          return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
-        }),
-        ...checks(as),
-      ];
+      // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it.
+      const found = p.could.flatMap((w) => {
+        const as: Action = { ...action, targets: [w], possible: [] };
+        return [
+          ...environments.map((env) => {
+            const r = policyRequest(req, deps, as, agent, boundary, env);
+            return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
+          }),
+          ...checks(as),
+        ];
+      });
       return couldMatch(action, p, found);
     }),
   ]);
@@ -136,16 +138,15 @@ function couldMatch(action: Action, p: PossibleTarget, found: readonly Finding[]
     .sort((a, b) => effectRank(b.effect) - effectRank(a.effect))[0];
   if (!hit) return [];
   const effect = p.bare && hit.effect === "deny" ? "ask" : hit.effect;
-  const could = hit.action.targets.find((t) => p.could.includes(t)) ?? p.could[0];
-  const tail =
-    effect === hit.effect ? "so it is treated as that file" : "so a person is asked rather than it being refused";
+  const could = hit.action.targets[0] ?? p.could[0];
+  const tail = effect === hit.effect ? "it is treated as that file" : "a person is asked rather than it being refused";
   return [
     {
       ...hit,
       action,
       effect,
       source: "could-match",
-      reason: `\`${p.target}\` could be ${could}, and memnox cannot tell which file it names: ${hit.reason.replace(/^memnox refuses this: /, "")}; ${tail}`,
+      reason: `\`${p.target}\` could be ${could}, and memnox cannot tell which file it names, so ${tail}: ${hit.reason.replace(/^memnox refuses this: /, "")}`,
     },
   ];
 }

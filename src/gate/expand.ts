@@ -58,18 +58,24 @@ export function targetExpander(at: ExpandContext): TargetExpander {
       return action;
     const targets = new Set(action.targets);
     const possible: PossibleTarget[] = [];
-    for (const t of action.targets) {
+    for (const whole of action.targets) {
+      // `<path>/**` is the resolver's "everything under it" (a recursive reader): the rules read it as such, so
+      // only the path is expanded, and the marker goes back on each place it leads.
+      const under = whole.endsWith("/**") && whole.length > 3;
+      const t = under ? whole.slice(0, -3) : whole;
+      const mark = (p: string) => (under ? `${p}/**` : p);
+      targets.add(whole);
       const open = OPEN.test(t);
       const glob = !open && GLOB.test(t);
       const matches = glob && t.startsWith("/") ? globMatches(t) : [];
       for (const m of [...(glob ? [] : [t]), ...matches]) {
-        targets.add(m);
-        if (m.startsWith("/") && !open) for (const r of real(m)) targets.add(r);
+        targets.add(mark(m));
+        if (m.startsWith("/") && !open) for (const r of real(m)) targets.add(mark(r));
       }
       if (!open && !(glob && matches.length === 0)) continue;
-      const abs = t.startsWith("/") || t.startsWith("$") ? t : `${cwd}/${t}`;
+      const abs = mark(t.startsWith("/") || t.startsWith("$") ? t : `${cwd}/${t}`);
       const could = couldBe(abs, all());
-      if (could.length > 0) possible.push({ target: t, bare: isBare(abs, cwd, at.home), could });
+      if (could.length > 0) possible.push({ target: whole, bare: isBare(abs, cwd, at.home), could });
     }
     if (targets.size === action.targets.length && possible.length === 0) return action;
     return { ...action, targets: [...targets], ...(possible.length > 0 ? { possible } : {}) };

@@ -55,7 +55,9 @@ export class Walker implements Engine {
     const scope = this.deeper(from.scope);
     if (!scope) return;
     // It runs in a shell of its own: its `cd` and functions stay in it; its text is not what the agent typed.
-    this.script(this.parse(text).script, { ...scope, ...(cwd ? { cwd } : {}), functions: new Set(), declared: true });
+    // A script runs in a shell of its own: what it sets stays there (what it was handed, it keeps).
+    const own = forkScope(scope, cwd ? { cwd } : {});
+    this.script(this.parse(text).script, { ...own, functions: new Set(), declared: true });
   }
 
   /** Resolves an argv directly (an interceptor's exact argv). */
