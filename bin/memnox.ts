@@ -8,6 +8,7 @@ import {
   osProcesses,
   ownGit,
   processStdio,
+  provingHome,
 } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
@@ -87,7 +88,14 @@ async function main(): Promise<number> {
     r = route(invokedAs, args);
     currentFace = r.face;
     const env = process.env;
-    const installed = SEATED.has(r.face) && isCompiled() ? installedAt(process.execPath) : undefined;
+    const processes = osProcesses(process.platform, process.pid);
+    const seated = SEATED.has(r.face) && isCompiled() ? installedAt(process.execPath) : undefined;
+    // Another MEMNOX_HOME is honoured only for the scratch home of a doctor --prove that is running.
+    const proving =
+      seated !== undefined && env.MEMNOX_HOME !== undefined && env.MEMNOX_HOME !== seated.root
+        ? provingHome(env.MEMNOX_HOME, seated.root)
+        : false;
+    const installed = proving ? undefined : seated;
     const placed = installed ? { ...env, MEMNOX_HOME: installed.root, HOME: installed.home ?? env.HOME } : env;
     root = placed.MEMNOX_HOME || (placed.HOME ? `${placed.HOME}/.memnox` : undefined);
     const paths = memnoxPaths(placed);
@@ -104,7 +112,7 @@ async function main(): Promise<number> {
       proc: bunProc(),
       git: bunGit(env, ownGit(paths, process.execPath)),
       notify: desktopNotify(process.platform),
-      processes: osProcesses(process.platform, process.pid),
+      processes,
       version: typeof MEMNOX_VERSION === "string" ? MEMNOX_VERSION : "0.0.0-source",
       execPath: process.execPath,
       selfArgv,

@@ -54,7 +54,7 @@ describe("from an agent's seat in enforce", () => {
     "approve HOLD --session",
     "deny HOLD",
     "resume --by mallory",
-    "uninstall --yes",
+    "uninstall",
     "uninstall --purge",
     "protect --revert",
     "protect --allow git.push-force",

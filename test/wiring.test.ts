@@ -68,7 +68,7 @@ describe("doctor --wiring", () => {
     const lines = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
     expect(lines.rules?.status).toBe("ok");
     expect(lines.rules?.words).toMatch(
-      /^\d+ rule\(s\) from memnox\.policies\.toml, machine\.policies\.toml · v[0-9a-f]{12}$/,
+      /^\d+ rule\(s\) from machine\.policies\.toml · v[0-9a-f]{12}$/,
     );
     expect(lines.interceptors).toMatchObject({ status: "ok", words: "1 installed" });
     expect(lines.path).toMatchObject({

@@ -23,6 +23,8 @@ const WireAction = v.object({
   targets: strings,
   branch: opt(str),
   cli: opt(str),
+  cwd: opt(str),
+  possible: opt(v.array(v.object({ target: str, bare: v.boolean(), could: strings }))),
   args: v.boolean(),
 });
 

@@ -26,6 +26,7 @@ function wire(a: Action): WireAction {
     ...(a.branch !== undefined ? { branch: a.branch } : {}),
     ...(a.cli !== undefined ? { cli: a.cli } : {}),
     ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+    ...(a.possible?.length ? { possible: a.possible } : {}),
     args: Object.keys(a.arguments).length > 0,
   };
 }
@@ -79,6 +80,7 @@ export function actionOf(w: WireAction): Action {
     ...(w.branch !== undefined ? { branch: w.branch } : {}),
     ...(w.cli !== undefined ? { cli: w.cli } : {}),
     ...(w.cwd !== undefined ? { cwd: w.cwd } : {}),
+    ...(w.possible?.length ? { possible: w.possible } : {}),
   };
 }
 

@@ -21,13 +21,17 @@ export interface HookDeps {
 
 export function realDeps(ctx: Context): HookDeps {
   let gate: GateServices | undefined;
-  const processes = ctx.processes?.cheap ? ctx.processes : undefined;
+  // git's own pre-push runs under whatever git runs under (an interceptor, a person's shell): never "by hand".
+  const processes = ctx.processes?.cheap && ctx.args[0] !== "git" ? ctx.processes : undefined;
   // Only the processes up to the nearest agent matter here, and a real hook's agent is one or two levels up.
-  const byHand = hookByHand(
-    ctx.env,
-    processes?.ancestry((p) => agentProgram(p) !== undefined),
-    selfBinary(ctx),
-  );
+  const byHand =
+    ctx.args[0] === "git"
+      ? undefined
+      : hookByHand(
+          ctx.env,
+          processes?.ancestry((p) => agentProgram(p) !== undefined),
+          selfBinary(ctx),
+        );
   return {
     gate() {
       // A hook run by hand still answers what the gate says, so a wrong guess lets nothing through; it writes no row.
