@@ -37,7 +37,16 @@ function fromAgent(cmd: string): Promise<AgentRun> {
 }
 
 const memnoxFiles = () =>
-  ["config.toml", "sealed.json", "machine.policies.toml", "stop.json", "policies.json"].map((f) => {
+  [
+    "config.toml",
+    "sealed.json",
+    "machine.policies.toml",
+    "stop.json",
+    "policies.json",
+    "overlays.json",
+    "budgets.json",
+    "skills.json",
+  ].map((f) => {
     const p = join(g.home.memnoxHome, f);
     return existsSync(p) ? readFileSync(p, "utf8") : "(absent)";
   });
@@ -72,6 +81,17 @@ describe("from an agent's seat in enforce", () => {
     "freeze --lift deploy",
     "update --yes",
     "update --rewire",
+    'allow "git.*" --for 2h --reason because',
+    "next --hand-over --yes",
+    "budget set deploys --actions git.push --limit 100",
+    "budget remove deploys",
+    "lock --release /tmp/x",
+    "lock --forget",
+    "skills --accept",
+    "protect --revert-os-guard",
+    "run --no-guard -- true",
+    "logout",
+    "login --url https://example.invalid --no-open",
   ];
 
   test.each(loosening)("memnox %s is refused, says why to the person, and changes nothing", async (cmd) => {

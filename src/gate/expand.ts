@@ -59,11 +59,11 @@ export function targetExpander(at: ExpandContext): TargetExpander {
     const targets = new Set(action.targets);
     const possible: PossibleTarget[] = [];
     for (const whole of action.targets) {
-      // `<path>/**` is the resolver's "everything under it" (a recursive reader): the rules read it as such, so
-      // only the path is expanded, and the marker goes back on each place it leads.
-      const under = whole.endsWith("/**") && whole.length > 3;
-      const t = under ? whole.slice(0, -3) : whole;
-      const mark = (p: string) => (under ? `${p}/**` : p);
+      // `<path>/**` (or `<path>/**/<name>`) is the resolver's "everything under it" (a recursive reader): the rules
+      // read it as such, reaching into it, so only the path is expanded, and the tail goes back on each place it leads.
+      const tail = subtreeTail(whole);
+      const t = tail ? whole.slice(0, -tail.length) : whole;
+      const mark = (p: string) => (tail ? `${p}${tail}` : p);
       targets.add(whole);
       const open = OPEN.test(t);
       const glob = !open && GLOB.test(t);
@@ -85,6 +85,14 @@ export function targetExpander(at: ExpandContext): TargetExpander {
       return all();
     },
   });
+}
+
+/** `/**` or `/**\/*.ts` of a subtree value the engine reaches into (`D/**`, `D/**\/*.ts`), or undefined. */
+function subtreeTail(v: string): string | undefined {
+  const i = v.indexOf("/**");
+  if (i <= 0) return undefined;
+  const after = v.slice(i + 3);
+  return after === "" || after.startsWith("/") ? v.slice(i) : undefined;
 }
 
 /** A path's physical forms: itself resolved, or for one not there yet, its folder resolved with its name. */

@@ -10,7 +10,7 @@ const targets = (line: string, name: string) =>
 
 test.each([
   ["d=.ssh; cat ~/$d/id_ed25519", "filesystem.read", ["/home/u/.ssh/id_ed25519"]],
-  ["export D=/etc; rm -rf $D/x", "filesystem.delete", ["/etc/x"]],
+  ["export D=/etc; rm -rf $D/x", "filesystem.delete", ["/etc/x/**"]],
   ['for f in a.ts b.ts; do cat "$f"; done', "filesystem.read", ["/home/u/repo/a.ts", "/home/u/repo/b.ts"]],
   ["cat $TMPDIR/out", "filesystem.read", ["/tmp/t/out"]],
   ["ln -s ~/.ssh /tmp/s && cat /tmp/s/id", "filesystem.read", ["/tmp/s/id", "/home/u/.ssh/id"]],
@@ -38,7 +38,33 @@ test("memnox's own commands: the loosening ones named, the rest not", () => {
   expect(memnoxCommand(["purge", "--dry-run"]).class).toBe("read");
   expect(memnoxCommand(["status"]).loosens).toBeUndefined();
   expect(memnoxCommand(["stop", "--help"]).class).toBe("read");
+  // What the record's commands change: grants, hand-overs, budgets, another session's lease, reviewed skills.
+  for (const words of [
+    ["allow", "git.*", "--for", "2h"],
+    ["next", "--hand-over"],
+    ["budget", "set", "git.push", "3"],
+    ["budget", "remove", "git.push"],
+    ["lock", "--release", "src"],
+    ["lock", "--forget"],
+    ["skills", "--accept"],
+    ["protect", "--revert-os-guard"],
+    ["run", "--no-guard", "--", "claude"],
+  ])
+    expect(memnoxCommand(words).loosens).toBeDefined();
+  for (const words of [
+    ["allow", "--list"],
+    ["allow", "git.*", "--lift"],
+    ["next"],
+    ["budget"],
+    ["lock", "src"],
+    ["skills"],
+    ["claims"],
+  ])
+    expect(memnoxCommand(words).loosens).toBeUndefined();
   const now = { mode: "enforce", failOpen: false, retentionDays: 30, approvedAgents: [] };
+  expect(memnoxLoosens({ name: "memnox.lock-release", class: "destructive", targets: [] }, now)?.command).toBe(
+    "memnox lock --release",
+  );
   expect(settingLoosens("mode", "observe", now)).toBeDefined();
   expect(settingLoosens("mode", "enforce", now)).toBeUndefined();
   expect(settingLoosens("retentionDays", "90", now)).toBeUndefined();

@@ -30,6 +30,9 @@ const READS = new Set([
   "watch",
   "doctor",
   "env",
+  "claims",
+  "collisions",
+  "whoami",
   "help",
   "version",
   "--version",
@@ -61,10 +64,37 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.agents-trust": "ends an agent's probation",
   "memnox.freeze-lift": "lifts a freeze",
   "memnox.update": "replaces the binary every hook and interceptor runs",
+  "memnox.protect-revert-os-guard": "takes the kernel wall out",
+  "memnox.run-no-guard": "runs an agent without the kernel wall",
+  "memnox.allow": "lets what a rule asks about proceed unasked",
+  "memnox.next-hand-over": "writes allow rules for what was approved",
+  "memnox.budget-set": "changes how much of an action may proceed",
+  "memnox.budget-remove": "drops a limit on how much may proceed",
+  "memnox.lock-release": "lets go of another session's hold on a path",
+  "memnox.lock-forget": "drops every session's hold on a path",
+  "memnox.skills-accept": "marks a new or changed skill as reviewed",
+  "memnox.login": "makes this machine follow another workspace's rules",
+  "memnox.logout": "stops sending this machine's record to its workspace",
 };
 
-const ALWAYS = ["stop", "approve", "deny", "resume", "uninstall", "hook", "shim"];
-const PROTECT_FLAGS = ["--revert", "--allow", "--observe", "--revert-native", "--revert-claude-hook"];
+/** How a loosening action is typed, where that is not its name's words (`memnox lock --release`). */
+const SPELLED: Readonly<Record<string, string>> = {
+  "memnox.run-no-guard": "memnox run --no-guard",
+  "memnox.next-hand-over": "memnox next --hand-over",
+  "memnox.lock-release": "memnox lock --release",
+  "memnox.lock-forget": "memnox lock --forget",
+  "memnox.skills-accept": "memnox skills --accept",
+};
+
+const ALWAYS = ["stop", "approve", "deny", "resume", "uninstall", "hook", "shim", "login", "logout"];
+const PROTECT_FLAGS = [
+  "--revert",
+  "--allow",
+  "--observe",
+  "--revert-native",
+  "--revert-claude-hook",
+  "--revert-os-guard",
+];
 
 function firstWord(words: readonly string[]): string | undefined {
   return words.find((w) => !w.startsWith("-"));
@@ -118,11 +148,29 @@ export function memnoxCommand(words: readonly string[]): MemnoxCommand {
       return has(rest, "--yes", "-y", "--rewire")
         ? named("update", "destructive")
         : { action: "memnox.update", class: "read" };
+    case "allow":
+      if (has(rest, "--lift")) return named("allow-lift", "write");
+      return has(rest, "--list") || operands.length === 0 ? named("allow-list", "read") : named("allow", "write");
+    case "next":
+      return has(rest, "--hand-over") ? named("next-hand-over", "write") : named("next", "read");
+    case "budget":
+      return named(`budget-${sub ?? "list"}`, sub === "list" || sub === undefined ? "read" : "write");
+    case "lock":
+      if (has(rest, "--release")) return named("lock-release", "destructive");
+      if (has(rest, "--forget")) return named("lock-forget", "destructive");
+      return has(rest, "--list") || operands.length === 0 ? named("lock-list", "read") : named("lock", "write");
+    case "skills":
+      return has(rest, "--accept") ? named("skills-accept", "write") : named("skills", "read");
+    case "sync":
+      return named("sync", "write");
     case "run":
+      return has(rest, "--no-guard") ? named("run-no-guard", "write") : named("run", "write");
     case "setup":
     case "rewind":
     case "memory":
     case "shell":
+    case "wall":
+    case "cloud":
       return named(head, "write");
     default:
       return { action: "memnox.unknown", class: "unknown" };
@@ -195,6 +243,8 @@ export function memnoxLoosens(
   // A read-only purge or update shares its name with the real one: only the destructive kind loosens.
   const does = action.class === "destructive" ? LOOSENING[action.name] : undefined;
   if (!does) return undefined;
+  const typed = SPELLED[action.name];
+  if (typed) return { command: typed, does };
   const [cmd = "", ...flag] = action.name.slice("memnox.".length).split("-");
   const spelled =
     cmd === "protect" || cmd === "freeze" || (cmd === "daemon" && flag.length > 0)
