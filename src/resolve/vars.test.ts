@@ -38,6 +38,8 @@ test("memnox's own commands: the loosening ones named, the rest not", () => {
   expect(memnoxCommand(["purge", "--dry-run"]).class).toBe("read");
   expect(memnoxCommand(["status"]).loosens).toBeUndefined();
   expect(memnoxCommand(["stop", "--help"]).class).toBe("read");
+  // Back on in the mode it was stopped in: never looser than off.
+  expect(memnoxCommand(["start"]).class).toBe("write");
   // What the record's commands change: grants, hand-overs, budgets, another session's lease, reviewed skills.
   for (const words of [
     ["allow", "git.*", "--for", "2h"],

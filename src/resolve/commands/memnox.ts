@@ -171,6 +171,7 @@ export function memnoxCommand(words: readonly string[]): MemnoxCommand {
     case "shell":
     case "wall":
     case "cloud":
+    case "start":
       return named(head, "write");
     default:
       return { action: "memnox.unknown", class: "unknown" };
