@@ -180,8 +180,8 @@ async function expectRefusedInSession(surface: string, operation: string): Promi
 }
 
 describe("a force push started by code the hook cannot see is refused by the git interceptor", () => {
-  // [what, prepare, line, the hook's answer]: a shell script the line runs, a python file, or npm's lifecycle scripts,
-  // the gate reads and the hook already refuses; a Makefile, a git hook or fsmonitor it does not.
+  // [what, prepare, line, the hook's answer]: a shell script the line runs, a python file, a Makefile or npm's
+  // lifecycle scripts, the gate reads and the hook already refuses; a git hook or fsmonitor it does not.
   const cases: [string, () => void, string, Verdict][] = [
     ["a script", () => script("p.sh", "git push -f origin main"), "./p.sh", "deny"],
     [
@@ -190,7 +190,7 @@ describe("a force push started by code the hook cannot see is refused by the git
       "nohup {q} 2>&1",
       "deny",
     ],
-    ["a Makefile", () => writeFileSync(repo.join("Makefile"), "all:\n\tgit push -f origin main\n"), "make", "allow"],
+    ["a Makefile", () => writeFileSync(repo.join("Makefile"), "all:\n\tgit push -f origin main\n"), "make", "deny"],
     [
       "an npm lifecycle script",
       () =>

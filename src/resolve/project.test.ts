@@ -236,6 +236,21 @@ describe("the rest of the local loop", () => {
     expect(r.runs).toEqual(["/repo/tools/other.py"]);
   });
 
+  test("make reads the project's makefile: every recipe is a declared line, its plain variables put in", () => {
+    const files = {
+      "/repo/Makefile":
+        "BUILD := build\nOUT = $(BUILD)/out\nall:\n\t$(CC) -o $(OUT)/app main.c\nclean:\n\trm -rf $(OUT)\nx: ; git push -f\n",
+      "/repo/sub/GNUmakefile": "all:\n\trm -rf ~\n",
+    };
+    const p = { ...NODE, files };
+    expect(names("make clean", p)).toContain("git.push-force");
+    expect(find("make", "filesystem.delete", p)?.targets).toEqual(["/repo/build/out/**"]);
+    // A program make computes (`$(CC)`) is deferred to the interceptors, as a script's computed program is.
+    expect(names("make", p)).toContain("shell.deferred");
+    expect(find("make -C sub", "filesystem.delete", p)?.targets).toEqual(["/home/me/**"]);
+    expect(names("printf 'all:\\n\\trm -rf ~\\n' > Makefile && make", p)).toContain("filesystem.delete");
+  });
+
   test("a script this very line writes is read from what it was given, or asked about when nobody can read it", () => {
     expect(names("printf '#!/bin/sh\\ngit push -f\\n' > p.sh && chmod +x p.sh && ./p.sh")).toContain("git.push-force");
     expect(names("cat > t.py <<'EOF'\nimport os\nos.system('git push -f')\nEOF\npython3 t.py")).toContain(
