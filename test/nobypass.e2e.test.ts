@@ -63,6 +63,7 @@ beforeAll(async () => {
   const h = await runBinary("memnox", ["protect", "--hooks"], { env: home.env(), cwd: guarded.path });
   expect(h.code).toBe(0);
   shellEnv = home.env({
+    GITHUB_TOKEN: "CANARY-NOBYPASS-TOKEN-5d1e",
     PATH: `${join(home.memnoxHome, "bin")}:${process.env.PATH ?? ""}`,
     MEMNOX_SESSION: SESSION,
     MEMNOX_AGENT_NAME: "claude-code",
@@ -323,11 +324,14 @@ describe("secret reads by meaning: the key is never printed", () => {
     "cp -r ~/.aws /tmp/nb-aws && cat /tmp/nb-aws/credentials",
     "tar -C ~ -cf - .aws | tar -xOf -",
     "echo ~/.ssh/id_ed25519 | xargs cat",
+    "printenv GITHUB_TOKEN",
+    'echo "token=$GITHUB_TOKEN"',
   ];
   for (const line of atHook) {
     test(line, async () => {
       const a = await attempt(line);
       expect(a.hook).toBe("deny");
+      expect(a.ran?.output ?? "").not.toMatch(/CANARY-NOBYPASS-(KEY|TOKEN)/);
     });
   }
   test("git reading the key from a script: the hook reads the script, and run anyway the interceptor refuses it", async () => {

@@ -182,6 +182,14 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["cp x.plist ~/Library/LaunchAgents/", "ask", "persistence-asked"],
     ["echo x > ~/.aws/credentials", "ask", "credentials-not-overwritten"],
   ],
+  "a credential printed by its name rather than read from its file": [
+    ["printenv GITHUB_TOKEN", "deny", "secret-variables-not-printed"],
+    ["env printenv AWS_SECRET_ACCESS_KEY", "deny", "secret-variables-not-printed"],
+    ['echo "$OPENAI_API_KEY"', "deny", "secret-variables-not-printed"],
+    ["printf '%s' \"$NPM_TOKEN\"", "deny", "secret-variables-not-printed"],
+    ["gpg --armor --export-secret-keys", "deny", "signing-keys-not-read"],
+    ["gpg2 --export-secret-subkeys me@example.com", "deny", "signing-keys-not-read"],
+  ],
 };
 
 /** Commands an agent runs all day: each must proceed at the hook (their children meet the interceptors). */
@@ -235,6 +243,9 @@ const LOCAL_LOOP = [
   "bundle exec rspec",
   "xargs -n1 echo < list.txt",
   "alias ll='ls -la'; ll",
+  "printenv PATH",
+  "echo $HOME $AUTHOR",
+  "gpg --list-keys",
 ];
 
 describe("no bypass by indirection: each class is stopped by the rule that names it", () => {

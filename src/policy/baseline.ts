@@ -29,6 +29,8 @@ export const REASONS = {
   cloud:
     "the CLI reads this credential itself and keeps working; an agent reading the file could only copy it somewhere",
   tokens: "the CLI uses this token itself and keeps working; an agent that prints it could only copy it somewhere",
+  secretVariables:
+    "a variable named like a credential holds one: the program that needs it reads it from the environment itself, and printed it could only be copied somewhere",
   secretStore: "this prints a live secret from the store; a task that needs the value can have a person say yes",
   publish: "a token here publishes and pushes under your name; installs and builds work without anyone reading it",
   signing: "a private signing key proves who wrote something, and no task needs to read it",
@@ -362,6 +364,12 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
       description: `credentials a status or config read prints when asked to, ${by}`,
       match: { actions: TOKEN_SHOWS.actions, arguments: { argv: TOKEN_SHOWS.flags } },
       decision: { effect: "deny", reason: REASONS.tokens },
+    },
+    {
+      name: "secret-variables-not-printed",
+      description: `a variable named like a credential, printed, ${by}`,
+      match: { actions: ["environment.secret-print"] },
+      decision: { effect: "deny", reason: REASONS.secretVariables },
     },
     {
       name: "secret-store-values-asked",
