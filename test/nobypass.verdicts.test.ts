@@ -182,6 +182,12 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["cp x.plist ~/Library/LaunchAgents/", "ask", "persistence-asked"],
     ["echo x > ~/.aws/credentials", "ask", "credentials-not-overwritten"],
   ],
+  "an archive or a clone, whose files land anywhere under where it writes": [
+    ["unzip -o evil.zip -d ~", "deny"],
+    ["tar xf x.tar -C ~", "deny"],
+    ["git clone https://example.com/x.git ~/.memnox/x", "deny", "memnox-not-loosened"],
+    ["git clone --template=./t https://example.com/x.git", "ask"],
+  ],
   "a credential printed by its name rather than read from its file": [
     ["printenv GITHUB_TOKEN", "deny", "secret-variables-not-printed"],
     ["env printenv AWS_SECRET_ACCESS_KEY", "deny", "secret-variables-not-printed"],
@@ -246,6 +252,9 @@ const LOCAL_LOOP = [
   "printenv PATH",
   "echo $HOME $AUTHOR",
   "gpg --list-keys",
+  "unzip data.zip -d data",
+  "tar xzf release.tar.gz",
+  "git clone https://github.com/o/r.git",
 ];
 
 describe("no bypass by indirection: each class is stopped by the rule that names it", () => {
