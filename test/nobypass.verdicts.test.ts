@@ -188,6 +188,11 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["git clone https://example.com/x.git ~/.memnox/x", "deny", "memnox-not-loosened"],
     ["git clone --template=./t https://example.com/x.git", "ask"],
   ],
+  "a project setting that names code its tools run later": [
+    ["echo 'script-shell=/tmp/x.sh' >> .npmrc", "ask", "project-runner-settings-asked"],
+    ["printf 'export PATH=/tmp/evil:$PATH\n' > .envrc", "ask", "project-runner-settings-asked"],
+    ["echo 'rm -rf ~' > .husky/pre-commit", "ask", "project-runner-settings-asked"],
+  ],
   "a credential printed by its name rather than read from its file": [
     ["printenv GITHUB_TOKEN", "deny", "secret-variables-not-printed"],
     ["env printenv AWS_SECRET_ACCESS_KEY", "deny", "secret-variables-not-printed"],
