@@ -268,6 +268,8 @@ const LOCAL_LOOP = [
   "grep -n foo $(git ls-files)",
   "git ls-files | xargs wc -l",
   "echo a.txt b.txt | xargs touch",
+  "kill %1",
+  "chmod +x scripts/build.sh && ./scripts/build.sh",
   "unzip data.zip -d data",
   "tar xzf release.tar.gz",
   "git clone https://github.com/o/r.git",
