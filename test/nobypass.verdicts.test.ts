@@ -198,6 +198,7 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["cat list.txt | xargs cat", "ask"],
     ["cat $(find ~ -name 'id_*')", "deny", "ssh-keys-not-read"],
     ["tar czf /tmp/x.tgz $(find ~/.aws)", "deny", "cloud-credentials-not-read"],
+    ["git -C ~ init && git -C ~ add .ssh", "deny", "ssh-keys-not-read"],
   ],
   "a credential printed by its name rather than read from its file": [
     ["printenv GITHUB_TOKEN", "deny", "secret-variables-not-printed"],
