@@ -4,6 +4,7 @@ import { decide } from "../gate/decide.ts";
 import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
+import { tripBreaker } from "../gate/notice/breaker.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
 import type {
   EvaluateRequest,
@@ -97,6 +98,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
             proceeded: (q) => p.recorder.proceeded(q),
+            read: (fn, otherwise) => p.recorder.read(fn, otherwise),
           },
           p.readers,
         ),
@@ -113,6 +115,10 @@ export function daemonCore(p: CoreParts): DaemonCore {
       };
       const answer = await decide(gateRequestOf(r), deps);
       answered.evaluate += 1;
+      if (answer.effect === "deny" && answer.eventId) {
+        const io = { overlays: paths.overlays, read: p.recorder.read, record: p.recorder.record };
+        tripBreaker(io, answer.eventId, r.surface, r.at.epochMs);
+      }
       if (answer.holdId) notice(answer.holdId);
       return { answer };
     },

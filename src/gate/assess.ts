@@ -1,12 +1,16 @@
 // The pure middle of decide(): resolve, match every action against the rules and memnox's own checks, combine.
 import type { Action } from "../core/action.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
+import { credentialShapes } from "../core/secrets.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import { callText } from "./decide.ts";
 import { decisionFindings } from "./decisions.ts";
 import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
+import { noticeFindings } from "./notice/findings.ts";
+import { gatherNotice, type Noticed } from "./notice/gather.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -32,12 +36,14 @@ export interface Assessment {
   readonly combined: Combined;
   /** The deciding reason, with the state facts it came from. */
   readonly because: string;
+  /** What the notice layer read and what the row remembers for it (its facts are among `facts`). */
+  readonly noticed: Noticed;
 }
 
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
   const resolution = resolve(req, deps);
   const rules = deps.rules(req.cwd);
-  const facts = deps.facts(at.epochMs);
+  const stateFacts = deps.facts(at.epochMs);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
@@ -57,9 +63,30 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   // Decisions recorded in memory only tighten: each contradicted one adds an ask beside the rules' verdicts.
   const decisions = deps.decisions?.(req.cwd) ?? [];
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
+  const ruled = resolution.actions.map((action, i) =>
+    (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+  );
+  // One layer under the rules: from local history handed in as facts, recorded with the row's facts.
+  const noticed = gatherNotice(
+    {
+      surface: req.surface,
+      agent,
+      session,
+      actions: resolution.actions,
+      boundary,
+      nowMs: at.epochMs,
+      guarded: ruled.map((fs) => fs.some((f) => f.source === "rule" && f.effect !== "allow")),
+      facts: stateFacts,
+      carries: req.carries ?? credentialShapes(callText(req)),
+    },
+    deps.settings().notice ?? { on: false, warmupDays: 0 },
+    deps.history,
+  );
+  const facts = noticed.facts.length > 0 ? [...stateFacts, ...noticed.facts] : stateFacts;
   const perFindings = resolution.actions.map((action, i) => [
-    ...(byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
+    ...(ruled[i] ?? []),
     ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
+    ...noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs }),
     ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
   ]);
   const combined = combine([...perFindings.flat(), ...lineWide]);
@@ -79,6 +106,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     })),
     combined,
     because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
+    noticed,
   };
 }
 

@@ -15,7 +15,11 @@ export type Source =
   | "decision"
   | "unparsable"
   | "rules-unreadable"
-  | "rate-limit";
+  | "rate-limit"
+  /** The notice layer: never done before, a chain in one session, a session paused. */
+  | "novel"
+  | "chain"
+  | "paused";
 
 export interface Finding {
   readonly action: Action;

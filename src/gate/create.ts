@@ -1,7 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
-import type { Surface } from "../core/event.ts";
-import { withShownTargets } from "../core/secrets.ts";
+import type { EventInput, Surface } from "../core/event.ts";
+import { credentialShapes, withShownTargets } from "../core/secrets.ts";
 import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
@@ -17,6 +17,7 @@ import { briefingFor } from "./briefing.ts";
 import { callText, decide } from "./decide.ts";
 import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
+import { tripBreaker } from "./notice/breaker.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { rowSink } from "./rows.ts";
@@ -57,6 +58,7 @@ export function createGate(ctx: Context): GateServices {
       rows.keepRuleSet(hash, sources);
     },
     proceeded: (q) => rows.proceeded(q),
+    read: (fn, otherwise) => rows.read(fn, otherwise),
   });
   // A request the daemon sent back (an argument rule applies) is not resolved twice.
   const resolved = new WeakMap<GateRequest, Resolution>();
@@ -100,8 +102,13 @@ export function createGate(ctx: Context): GateServices {
   };
 
   const write = async (...args: Parameters<typeof rows.record>) => {
-    rows.record(...args);
+    const id = rows.record(...args);
     await rows.flush();
+    return id;
+  };
+  const trip = async (eventId: string, surface: Surface) => {
+    const io = { overlays: paths.overlays, read: rows.read, record: (e: EventInput) => rows.record(e) };
+    if (tripBreaker(io, eventId, surface, ctx.clock.now())) await rows.flush();
   };
 
   return {
@@ -109,11 +116,15 @@ export function createGate(ctx: Context): GateServices {
       // Rules, targets and the boundary see the real working directory, not the symlink an agent stands in.
       const cwd = realOr(asked.cwd);
       const given = asked.action && withShownTargets([settled(asked.action, cwd, paths.mcp)], callText(asked))[0];
-      const req = { ...asked, cwd, ...(given ? { action: given } : {}) };
+      // The raw text stays in this process; only the kinds of credential it carries go on with the request.
+      const carries = asked.carries ?? credentialShapes(callText(asked));
+      const req = { ...asked, cwd, carries, ...(given ? { action: given } : {}) };
       const remote = await askDaemon(req);
       if (remote) return remote;
       const answer = await decide(req, deps);
       await rows.flush();
+      // A refusal repeated is a way of failing: the daemon counts the ones it decides, this process its own.
+      if (answer.effect === "deny" && answer.eventId) await trip(answer.eventId, req.surface);
       return answer;
     },
     async awaitHold(id, signal) {
@@ -141,7 +152,7 @@ export function createGate(ctx: Context): GateServices {
     },
     async recordOutcome(id, outcome) {
       const p = decided.get(id);
-      await write(
+      const written = await write(
         {
           kind: "outcome",
           occurredAt: nowIso(),
@@ -156,6 +167,7 @@ export function createGate(ctx: Context): GateServices {
         },
         p ? {} : { inherit: true },
       );
+      if (outcome.exitCode !== undefined && outcome.exitCode !== 0) await trip(written, p?.surface ?? "hook");
     },
     async recordAnswer(answer, request, reply) {
       const by = personName(ctx.env);

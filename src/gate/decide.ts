@@ -10,6 +10,8 @@ import { assess } from "./assess.ts";
 import type { Boundary } from "./boundary.ts";
 import type { Combined } from "./combine.ts";
 import type { ClearedKey, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
+import type { Noticed } from "./notice/gather.ts";
+import { noticeDetail } from "./notice/record.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
 export async function decide(req: GateRequest, given: GateDeps): Promise<GateAnswer> {
@@ -100,6 +102,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       deciding: assessed.deciding,
       declared: deps.caller.environments ?? [],
       boundary,
+      noticed: assessed.noticed,
     }),
   );
   // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
@@ -226,6 +229,7 @@ interface RowInput {
   /** Every environment declared; recorded beside the deciding one only when there were several. */
   readonly declared: readonly string[];
   readonly boundary: Boundary | undefined;
+  readonly noticed: Noticed;
 }
 
 function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
@@ -275,6 +279,7 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
       source: c.deciding.source,
       ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
       ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
+      ...noticeDetail(r.noticed),
     },
   };
 }

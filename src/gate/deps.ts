@@ -4,11 +4,13 @@ import type { Mode } from "../core/effect.ts";
 import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { RuleRef, Verdict } from "../core/verdict.ts";
+import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
+import type { NoticeSettings } from "./notice/gather.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -39,6 +41,8 @@ export interface RuleSetView {
 export interface Settings {
   readonly mode: Mode;
   readonly failOpen: boolean;
+  /** The notice layer's settings (noticeUnusual, noticeWarmupDays); absent, it reads nothing and asks nothing. */
+  readonly notice?: NoticeSettings;
 }
 
 /** Facts about the caller that come from one documented source each. */
@@ -84,6 +88,8 @@ export interface GateDeps {
   holdTtlMs: number;
   /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
+  history?(q: NoticeRead): NoticeHistory;
 }
 
 /** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */

@@ -8,6 +8,7 @@ import { combine, ruleFinding } from "./combine.ts";
 import { recordedDecision } from "./decide.ts";
 import { decisionFinding } from "./decisions.ts";
 import { ownChecks, withStates } from "./findings.ts";
+import { noticeFindings } from "./notice/findings.ts";
 
 const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
 const NOT_RULES = new Set(["unparsable", "rules-unreadable", "error", "stopped", "refused"]);
@@ -61,6 +62,15 @@ export function replayWith(home: string): Reevaluate {
       ruleFinding(action, verdict),
       ...ownChecks({
         action,
+        agent: req.agent,
+        session: row.agentSessionId,
+        facts: req.facts,
+        boundary: req.boundary,
+        nowMs: at.epochMs,
+      }),
+      ...noticeFindings({
+        action,
+        surface: row.surface,
         agent: req.agent,
         session: row.agentSessionId,
         facts: req.facts,

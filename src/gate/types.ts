@@ -31,6 +31,11 @@ export interface GateRequest {
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**
+   * The credential kinds the call's text carries by shape (the masker's detectors), found where the raw text is:
+   * the notice layer refuses a send that carries one after a session took something. Kinds only, never a value.
+   */
+  readonly carries?: readonly string[];
+  /**
    * The seam refuses this call itself, whatever the rules and the mode say (an MCP tool hidden by
    * MEMNOX_TOOLS_DENY/ALLOW, which the agent was never shown): decide records one deny row with this reason.
    */

@@ -3,6 +3,8 @@
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { factsInForce } from "../core/request.ts";
+import { type NoticeHistory, type NoticeRead, readNotices } from "../ledger/notices.ts";
+import type { Ledger } from "../ledger/store.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -31,6 +33,8 @@ export interface DepsSink {
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
   /** Reads what a rate-limited rule has spent, from the ledger rows were written to. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** A read of that ledger (the notice layer's history); `otherwise` when it cannot be read. */
+  read?<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
 }
 
 /** The state files decide() reads; the daemon keeps them cached until they change on disk. */
@@ -71,6 +75,7 @@ type StateDeps = Pick<
   | "digest"
   | "holdTtlMs"
   | "proceeded"
+  | "history"
 >;
 
 /** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
@@ -78,7 +83,11 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
   return {
     settings: () => {
       const c = read.config();
-      return { mode: c.mode, failOpen: c.failOpen };
+      return {
+        mode: c.mode,
+        failOpen: c.failOpen,
+        notice: { on: c.noticeUnusual, warmupDays: c.noticeWarmupDays },
+      };
     },
     facts: (now) => [
       ...overlaysInForce(read.overlays(), now),
@@ -110,7 +119,15 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
     digest: (raw) => sink.digest(raw),
     holdTtlMs: HOLD_TTL_MS,
     ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
+    ...(sink.read && !sink.dry ? { history: historyOf(sink.read) } : {}),
   };
+}
+
+const NO_HISTORY: NoticeHistory = { since: undefined, done: [], taken: [] };
+
+/** The notice index read through the sink's ledger; unreadable, no history (more looks new, nothing is excused). */
+function historyOf(read: NonNullable<DepsSink["read"]>): (q: NoticeRead) => NoticeHistory {
+  return (q) => read((l) => readNotices(l.db, q), NO_HISTORY);
 }
 
 /** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */
