@@ -23,6 +23,16 @@ try {
       tool_input: { command, description: "bench" },
       tool_use_id: "toolu_bench",
     });
+  // A Write is where a file lease is checked and taken (the same session each run, so the lease is its own).
+  const write = JSON.stringify({
+    session_id: "bench-session",
+    cwd: repo,
+    hook_event_name: "PreToolUse",
+    permission_mode: "default",
+    tool_name: "Write",
+    tool_input: { file_path: `${repo}/src/bench.ts`, content: "export {};\n" },
+    tool_use_id: "toolu_bench_write",
+  });
   const hook = [memnox, "hook", "claude-code", "PreToolUse"];
   // Twenty recorded decisions binding this repository: what the gate reads (one small file) when memory has some.
   const memory = join(dir, "memory-with-decisions");
@@ -45,11 +55,12 @@ try {
     allow: () => once(hook, { env, cwd: repo, stdin: payload("git status") }),
     deny: () => once(hook, { env, cwd: repo, stdin: payload("git push --force origin main") }),
     decisions: () => once(hook, { env: withDecisions, cwd: repo, stdin: payload("git commit -m wip") }),
+    write: () => once(hook, { env, cwd: repo, stdin: write }),
   });
   const floorT = t.floor ?? [];
   console.log(`runs: ${RUNS} each, interleaved; baseline rules, enforce`);
   console.log(row("floor (stdin -> {})", floorT));
-  for (const k of ["allow", "deny", "decisions"] as const) {
+  for (const k of ["allow", "deny", "decisions", "write"] as const) {
     const xs = t[k] ?? [];
     console.log(row(`hook PreToolUse (${k})`, xs));
     console.log(

@@ -16,7 +16,16 @@
 // Protocol: allow = silence (Claude Code's own permission prompt still runs); deny/ask =
 // `hookSpecificOutput.permissionDecision` with the reason; context = `hookSpecificOutput.additionalContext`.
 import { exitCodeIn, num, Path, payloadEvent, read, Search, v } from "./payload.ts";
-import { absolute, fileCall, hostOf, httpCall, mcpCall, searchCall, splitDoubleUnderscore } from "./tools.ts";
+import {
+  absolute,
+  contentSearchCall,
+  fileCall,
+  hostOf,
+  httpCall,
+  mcpCall,
+  searchCall,
+  splitDoubleUnderscore,
+} from "./tools.ts";
 import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
 
 export const TOOLS = "^(Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|WebFetch|WebSearch|mcp__.*)$";
@@ -79,7 +88,7 @@ export function claudeToolCalls(tool: string, input: unknown, cwd: string, pc: P
     }
     case "Grep": {
       const s = read(v.looseObject({ path: str, glob: str }), input, "Grep input");
-      return [searchCall(s.path, s.glob, at, input)];
+      return [contentSearchCall(s.path, s.glob, at, input)];
     }
     case "WebFetch":
       return [httpCall([hostOf(read(v.looseObject({ url: v.string() }), input, "WebFetch input").url)], input)];
@@ -185,6 +194,11 @@ export const claudeCode: HookAdapter = {
   asksInSession: true,
   hearsContext: true,
   remindsAtCall: true,
+  // Claude Code hands SessionStart hooks a file under <config>/session-env/<session>/ that each Bash call sources.
+  sessionEnvFile: (env) => {
+    const file = env.CLAUDE_ENV_FILE;
+    return file && /\/session-env\/[^/]+\/[^/]+\.sh$/.test(file) ? file : undefined;
+  },
   decision,
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : silence,

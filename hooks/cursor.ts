@@ -16,7 +16,7 @@
 // shell and MCP calls; a yes there is not learned, because its later payloads do not say which call it was.
 // Cursor also runs Claude Code's hooks; the claude-code adapter steps aside for payloads carrying `cursor_version`.
 import { payloadEvent, read, Search, v } from "./payload.ts";
-import { absolute, fileCall, mcpCall, searchCall } from "./tools.ts";
+import { absolute, contentSearchCall, fileCall, mcpCall } from "./tools.ts";
 import {
   type HookAdapter,
   type HookEvent,
@@ -81,7 +81,7 @@ export function cursorToolCalls(tool: string, input: unknown, cwd: string, pc: P
       return [fileCall("delete", [pathOf(input, tool, cwd, pc)], input)];
     case "Grep": {
       const s = read(Search, input, "Grep input");
-      return [searchCall(s.path, undefined, { cwd, home: pc.home }, input)];
+      return [contentSearchCall(s.path, undefined, { cwd, home: pc.home }, input)];
     }
   }
   return undefined;

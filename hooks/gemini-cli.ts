@@ -16,7 +16,17 @@
 // (the model sees it as the tool's error). 0.61.0's source also honours `decision: "ask"`, but it is not in the
 // documented contract, so an ask is refused here with the hold to approve.
 import { payloadEvent, read, Search, v } from "./payload.ts";
-import { absolute, fileCall, hostOf, httpCall, inputKey, mcpCall, searchCall, urlsIn } from "./tools.ts";
+import {
+  absolute,
+  contentSearchCall,
+  fileCall,
+  hostOf,
+  httpCall,
+  inputKey,
+  mcpCall,
+  searchCall,
+  urlsIn,
+} from "./tools.ts";
 import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
 
 export const TOOLS =
@@ -79,8 +89,8 @@ export function geminiToolCalls(
         input,
         `${tool} input`,
       );
-      const pattern = tool === "glob" ? d.pattern : d.include_pattern;
-      return [searchCall(d.dir_path ?? d.path, pattern, at, input)];
+      if (tool === "glob") return [searchCall(d.dir_path ?? d.path, d.pattern, at, input)];
+      return [contentSearchCall(d.dir_path ?? d.path, d.include_pattern, at, input)];
     }
     case "web_fetch": {
       const p = read(v.looseObject({ prompt: v.string() }), input, "web_fetch input").prompt;

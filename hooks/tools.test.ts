@@ -31,7 +31,11 @@ describe("tool tables", () => {
       { "filesystem.read": ["/repo", "/repo/**/.env"] },
     ]);
     expect(shape(claudeToolCalls("Grep", { pattern: "KEY", path: "~/.aws", glob: "*.ini" }, cwd, pc))).toEqual([
-      { "filesystem.read": ["/home/u/.aws", "/home/u/.aws/*.ini"] },
+      { "filesystem.read": ["/home/u/.aws/**/*.ini"] },
+    ]);
+    // A content search reads everything under where it starts: from the home directory, the keys too.
+    expect(shape(claudeToolCalls("Grep", { pattern: "PRIVATE", path: "~" }, cwd, pc))).toEqual([
+      { "filesystem.read": ["/home/u/**"] },
     ]);
     expect(shape(claudeToolCalls("WebSearch", { query: "x", allowed_domains: ["docs.rs"] }, cwd, pc))).toEqual([
       { "http.request": ["docs.rs"] },

@@ -48,6 +48,21 @@ export function searchCall(base: string | undefined, pattern: string | undefined
   return fileCall("read", targets, input);
 }
 
+/**
+ * A content search (Grep): it reads every file under the directory it starts from (`D/**`, which a secret-read
+ * rule meets wherever it reaches inside), narrowed to the files a glob names when it gives one.
+ */
+export function contentSearchCall(
+  base: string | undefined,
+  glob: string | undefined,
+  pc: ParseContext,
+  input: unknown,
+) {
+  const dir = absolute(base ?? pc.cwd, pc.cwd, pc.home);
+  const under = dir === "/" ? "/**" : `${dir}/**`;
+  return fileCall("read", [glob && !glob.includes("/") ? `${under}/${glob}` : under], input);
+}
+
 export function hostOf(url: string): string {
   try {
     return new URL(url).hostname || url;

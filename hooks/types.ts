@@ -107,6 +107,11 @@ export interface HookAdapter {
     tail: string,
     callId: string,
   ): { readonly exitCode: number; readonly durationMs?: number } | undefined;
+  /**
+   * The file a session-start hook may write `export` lines to, which the agent applies to every later shell
+   * command of the session (Claude Code's CLAUDE_ENV_FILE); undefined when this agent offers none.
+   */
+  sessionEnvFile?(env: Readonly<Record<string, string | undefined>>): string | undefined;
   decision(event: string, verdict: ToolVerdict): HookReply;
   /** Context at a session start or a prompt; `undefined` means there is nothing to say. */
   context(event: string, text: string | undefined): HookReply;

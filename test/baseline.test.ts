@@ -74,7 +74,7 @@ describe("the machine part: secret reads denied", () => {
   test("the substitute itself is readable, and so are ordinary files", () => {
     expect(verdict("filesystem.read", ["/repo/.env.example"]).effect).toBe("allow");
     expect(verdict("filesystem.read", ["/repo/src/index.ts"]).effect).toBe("allow");
-    expect(verdict("filesystem.read", ["/home/sam/.aws/config"]).effect).toBe("allow");
+    expect(verdict("filesystem.read", ["/home/sam/.config/app/settings.json"]).effect).toBe("allow");
   });
 
   test("a CLI printing its own token is denied like its credential file; its other reads stay allowed", () => {

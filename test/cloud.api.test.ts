@@ -10,7 +10,7 @@ import { type Db, openDb } from "../src/cloud/store/db.ts";
 import { migrate, SCHEMA_VERSION } from "../src/cloud/store/migrate.ts";
 import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
-import { api } from "./support/cloud.ts";
+import { api, publish } from "./support/cloud.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
 let pg: TestPostgres;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   db2 = await openDb(pg.url);
   // Two processes starting together: the advisory lock lets each migration run once.
   const [a, b] = await Promise.all([migrate(db), migrate(db2)]);
-  expect([...a.applied, ...b.applied]).toEqual(["1_init"]);
+  expect([...a.applied, ...b.applied]).toEqual(["1_init", "2_console"]);
   org = await createOrg(db, "acme", "admin@acme.dev", "test");
   const base = { config, hostname: "127.0.0.1", port: 0, now: Date.now, log: () => {} };
   server = startServer({ ...base, db });
@@ -131,7 +131,7 @@ describe("roles are checked in one place, before any handler", () => {
 
   test("a reviewer answers held calls but configures nothing; an admin's publish needs the admin role", async () => {
     const reviewer = await tokenFor("reviewer");
-    const put = await api(url, "PUT", "/v1/bundle", { token: reviewer, raw: "version = 1\n" });
+    const put = await api(url, "POST", "/v1/policies/proposals", { token: reviewer, raw: "version = 1\n" });
     expect(put.status).toBe(403);
     expect(put.body.error.message).toContain("admin");
   });
@@ -222,13 +222,13 @@ describe("enrolment by device code", () => {
 describe("the bundle", () => {
   test("validated with the engine's loader: a bad rule is refused with its line, nothing is published", async () => {
     const before = await api(url, "GET", "/v1/bundle", { token: org.token });
-    const bad = await api(url, "PUT", "/v1/bundle", {
+    const bad = await api(url, "POST", "/v1/policies/proposals", {
       token: org.token,
       raw: 'version = 1\n\n[[policies]]\nname = "x"\ndecision = { effect = "block-ish" }\n',
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error.problems[0]).toMatchObject({ line: 5 });
-    const unknown = await api(url, "PUT", "/v1/bundle", {
+    const unknown = await api(url, "POST", "/v1/policies/proposals", {
       token: org.token,
       raw: 'version = 1\n[[policies]]\nname = "x"\nsurprise = 1\ndecision = { effect = "deny" }\n',
     });
@@ -241,13 +241,11 @@ describe("the bundle", () => {
     const m = await enrol();
     const yaml =
       "version: 1\npolicies:\n  - name: no-force\n    match: { actions: [git.push-force] }\n    decision: { effect: deny, reason: no force pushes }\n";
-    const put = await api(url, "PUT", "/v1/bundle", {
-      token: org.token,
-      raw: yaml,
-      headers: { "content-type": "application/yaml" },
+    const put = await publish(url, org.token, yaml, { headers: { "content-type": "application/yaml" } });
+    expect(put.proposal).toMatchObject({
+      status: "published",
+      changes: { added: ["no-force"], removed: [], modified: [] },
     });
-    expect(put.status).toBe(201);
-    expect(put.body.rules).toEqual(["no-force"]);
     const first = await api(url, "GET", "/v1/bundle", { token: m.token });
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body.rules).policies[0].name).toBe("no-force");
@@ -395,7 +393,7 @@ describe("held calls and modes travel on the heartbeat", () => {
   });
 });
 
-test("the health route names the schema version; the approval page is served with a strict policy", async () => {
+test("the health route names the schema version; the console answers in one strict policy", async () => {
   const h = await api(url, "GET", "/v1/health");
   expect(h.body).toEqual({ ok: true, schemaVersion: SCHEMA_VERSION });
   const page = await fetch(`${url}/device?code=<script>`);

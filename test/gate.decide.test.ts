@@ -289,6 +289,34 @@ describe("decide", () => {
     expect(a.holdId).toBeUndefined();
   });
 
+  test("an agent the workspace froze, halted or revoked is refused everything, reads included; other agents are not", async () => {
+    const read = [act("filesystem.read", "read", ["/repo/README.md"])];
+    for (const [kind, said] of [
+      ["freeze-agent", "is frozen on every machine by admin@acme.dev: contained (1h left)"],
+      ["halt-agent", "was halted by reviewer@acme.dev: contained; it acts again once somebody lifts the halt"],
+      ["revoke-agent", "was revoked by admin@acme.dev: contained; it is retired"],
+    ] as const) {
+      const facts: StateFact[] = [
+        {
+          kind,
+          subject: "claude-code",
+          expiresAt: kind === "freeze-agent" ? "2026-11-30T13:00:00.000Z" : "9999-12-31T00:00:00.000Z",
+          by: kind === "halt-agent" ? "reviewer@acme.dev" : "admin@acme.dev",
+          reason: "contained",
+        },
+      ];
+      const d = deps({ facts, actions: read });
+      const r = await decide(req({ command: "cat README.md" }), d);
+      expect(r.effect).toBe("deny");
+      expect(r.reason).toContain(`agent claude-code ${said}`);
+      const other = await decide(req({ command: "cat README.md" }), { ...d, caller: { ...d.caller, agent: "codex" } });
+      expect(other.effect).toBe("allow");
+      // Observe records what enforce would have done and withholds nothing, as for any other deny.
+      const watched = await decide(req({ command: "cat README.md" }), deps({ mode: "observe", facts, actions: read }));
+      expect(watched.effect).toBe("allow");
+    }
+  });
+
   test("probation, a wary session and the project boundary ask on their own", async () => {
     const facts: StateFact[] = [
       { kind: "probation", subject: "agent:claude-code", expiresAt: "2026-12-05T00:00:00.000Z" },

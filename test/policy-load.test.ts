@@ -80,7 +80,7 @@ describe("validation names file, line, field and the valid choices", () => {
   test("an unknown field is an error, with the line and the valid fields", () => {
     const c = checkText("/r/p.toml", "flag", `${rule("r", "x")}colour = "red"\n`);
     expect(c.problems.map(formatProblem)).toEqual([
-      "/r/p.toml:9: rule `r`: unknown field `colour` in `decision` (valid: effect, reason, approvers, minApprovals, mode, rateLimit, alternative)",
+      "/r/p.toml:9: rule `r`: unknown field `colour` in `decision` (valid: effect, reason, approvers, minApprovals, mode, rateLimit, alternative, relaxes)",
     ]);
     const top = checkText("/r/p.toml", "flag", `versoin = 1\n`);
     expect(top.problems.map(formatProblem)).toContain(

@@ -152,7 +152,7 @@ describe("wiring steps", () => {
     const before = readFileSync(file, "utf8");
     const j = await json(home, repo.path, ["protect", "--apply-native"]);
     expect(j.added.deny).toContain("Read(**/.ssh/**)");
-    expect(j.added.deny).toContain("Read(~/.aws/credentials)");
+    expect(j.added.deny).toContain("Read(~/.aws/**)");
     expect(j.added.deny).toContain("Bash(git push * --force*)");
     expect(j.added.deny).toContain("Bash(git push -f*)");
     expect(j.added.deny).not.toContain("Bash(git push:*)");

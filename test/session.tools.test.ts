@@ -242,7 +242,7 @@ describe("decisions evaluates and runs nothing", () => {
     expect(path.text).toContain(`deny  filesystem.read ${repo.path}/.env: rule env-files`);
     expect(path.text).toContain(`ask   filesystem.delete ${repo.path}/.env: rule ask-before-deleting`);
     const line = await c.call("decisions", { command: "rm -rf build && git status" });
-    expect(line.text).toContain(`ask   filesystem.delete ${repo.path}/build: rule ask-before-deleting`);
+    expect(line.text).toContain(`ask   filesystem.delete ${repo.path}/build/**: rule ask-before-deleting`);
     expect(line.text).toContain(`allow git.status ${repo.path}: no rule covers it (ungoverned)`);
     expect(line.text.split("\n")[0]).toContain("nothing was run");
     expect(ledgerRows().length).toBe(before);

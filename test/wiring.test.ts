@@ -86,6 +86,24 @@ describe("doctor --wiring", () => {
       words: "Gemini CLI: hooked (active from the next Gemini CLI session)",
     });
     expect(lines["hooks:cursor"]).toBeUndefined();
+    // Whether each agent's shell commands meet the interceptors, by its own mechanism or the PATH it inherits.
+    expect(lines["commands:claude-code"]).toMatchObject({ status: "warn" });
+    expect(lines["commands:claude-code"]?.words).toContain("only once its hooks run");
+    expect(lines["commands:claude-code"]?.fix).toContain("accept the trust dialog");
+    // Codex by the BASH_ENV setup names in its shell policy, Gemini CLI by memnox's hook rewriting each command.
+    expect(lines["commands:codex"]).toMatchObject({ status: "ok" });
+    expect(lines["commands:codex"]?.words).toContain("every command Codex runs starts with the interceptors first");
+    expect(lines["commands:gemini-cli"]).toMatchObject({ status: "ok" });
+    expect(lines["commands:cursor"]).toBeUndefined();
+    // A shell that does not read BASH_ENV: Codex's own mechanism fails, and its fix is said.
+    const zshLines = await wiringReport(
+      testContext(m.home, { cwd: m.repo.path, env: { ...m.env, SHELL: "/bin/zsh" } }).ctx,
+    );
+    const zsh = byseam(zshLines);
+    expect(zsh["commands:codex"]).toMatchObject({ status: "warn" });
+    expect(zsh["commands:codex"]?.words).toContain("which does not read BASH_ENV");
+    // One line per agent, whichever mechanism speaks for it.
+    expect(zshLines.filter((l) => l.seam === "commands:codex")).toHaveLength(1);
     expect(lines["git-hooks"]).toMatchObject({ status: "idle", fix: "memnox protect --hooks" });
     expect(lines.proxy).toMatchObject({ status: "ok", words: "all 3 MCP server(s) routed through the proxy" });
     expect(lines.session).toMatchObject({ status: "ok", words: "memnox-session in Claude Code, Codex, Gemini CLI" });
@@ -95,10 +113,22 @@ describe("doctor --wiring", () => {
 
     const ahead = byseam(
       await wiringReport(
-        testContext(m.home, { cwd: m.repo.path, env: { PATH: `${join(m.home.memnoxHome, "bin")}:${m.env.PATH}` } }).ctx,
+        testContext(m.home, {
+          cwd: m.repo.path,
+          env: { SHELL: "/bin/zsh", PATH: `${join(m.home.memnoxHome, "bin")}:${m.env.PATH}` },
+        }).ctx,
       ),
     );
     expect(ahead.path?.status).toBe("ok");
+    expect(ahead["commands:codex"]).toMatchObject({ status: "ok" });
+    expect(ahead["commands:codex"]?.words).toContain("inherit a PATH with");
+
+    // Claude Code trusting the repository runs memnox's SessionStart hook: its Bash commands meet the interceptors.
+    const state = join(m.home.home, ".claude.json");
+    writeFileSync(state, JSON.stringify({ projects: { [m.repo.path]: { hasTrustDialogAccepted: true } } }));
+    const trusted = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
+    expect(trusted["commands:claude-code"]).toMatchObject({ status: "ok" });
+    expect(trusted["commands:claude-code"]?.words).toContain("SessionStart hook puts");
   });
 
   test("a stopped machine, a broken rule file, a vanished binary and a dead socket each fail with their fix", async () => {

@@ -2,12 +2,13 @@
 // login by device code, the fleet's rules pulled and in force, events sent once, freezes, modes, a held call answered
 // from the workspace, stale verdicts while unreachable, logout, revocation, and no call at all without an account.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { api, countingProxy, establishedTcp, type RunningCloud, startCloud } from "./support/cloud.ts";
+import { api, countingProxy, establishedTcp, publish, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { startDaemon } from "./support/daemon.ts";
-import { compiledBinary, type FakeHome, fakeHome, type GitRepo, gitRepo, runBinary, tempDir } from "./support/index.ts";
+import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
+import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
 import { MCP_OPENING } from "./support/mcp.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
@@ -29,15 +30,6 @@ match = { actions = ["git.push"], branches = ["release/*"] }
 decision = { effect = "ask", reason = "a person looks at release pushes" }
 `;
 
-interface Machine {
-  readonly name: string;
-  readonly home: FakeHome;
-  readonly repo: GitRepo;
-  readonly remote: ReturnType<typeof tempDir>;
-  env(extra?: Record<string, string>): Record<string, string>;
-  id: string;
-}
-
 let pg: TestPostgres;
 let cloud1: RunningCloud;
 let cloud2: RunningCloud;
@@ -45,33 +37,11 @@ let admin = "";
 let bin = "";
 const realPath = process.env.PATH ?? "";
 
-function machine(name: string): Machine {
-  const home = fakeHome();
-  const repo = gitRepo({ "README.md": `${name}\n` });
-  const remote = tempDir(`memnox-remote-${name}`);
-  return {
-    name,
-    home,
-    repo,
-    remote,
-    env: (extra = {}) => home.env({ PATH: `${join(home.memnoxHome, "bin")}:${realPath}`, ...extra }),
-    id: "",
-  };
-}
-
 const A = machine("a");
 const B = machine("b");
 
-const mx = (m: Machine, args: string[], extra: Record<string, string> = {}) =>
-  runBinary("memnox", args, { env: m.env(extra), cwd: m.repo.path });
-const git = (m: Machine, args: string[]) => runBinary("git", args, { env: m.env(), cwd: m.repo.path });
-const remoteRef = (m: Machine, ref: string) =>
-  Bun.spawnSync(["git", "-C", m.remote.path, "rev-parse", "-q", "--verify", ref]).stdout.toString().trim();
-const sync = async (m: Machine) => {
-  const r = await mx(m, ["sync", "now", "--json"]);
-  if (r.code !== 0) throw new Error(`sync now on ${m.name} failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
+const git = gitOn;
+const sync = syncNow;
 const machinesListed = async () => (await api(cloud1.url, "GET", "/v1/machines", { token: admin })).body.machines;
 const row = async (m: Machine) => (await machinesListed()).find((x: { id: string }) => x.id === m.id);
 
@@ -113,16 +83,6 @@ function account(m: Machine) {
   return JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8"));
 }
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
 beforeAll(async () => {
   bin = await compiledBinary();
   pg = await startPostgres();
@@ -134,21 +94,14 @@ beforeAll(async () => {
   );
   expect(init.code).toBe(0);
   admin = JSON.parse(init.stdout).token;
-  for (const m of [A, B]) {
-    const dir = join(m.home.memnoxHome, "bin");
-    mkdirSync(dir, { recursive: true });
-    for (const name of ["git", "memnox-shell", "memnox-mcp-proxy"]) symlinkSync(bin, join(dir, name));
-    Bun.spawnSync(["git", "init", "-q", "--bare", "-b", "main", m.remote.path]);
-    m.repo.git("remote", "add", "origin", m.remote.path);
-    m.repo.git("push", "-q", "origin", "main");
-  }
+  for (const m of [A, B]) wire(m, bin, ["git", "memnox-shell", "memnox-mcp-proxy"]);
 }, 120_000);
 
 afterAll(async () => {
   await cloud1?.stop();
   await cloud2?.stop();
   await pg?.stop();
-  for (const m of [A, B]) for (const d of [m.home, m.repo, m.remote]) d[Symbol.dispose]();
+  for (const m of [A, B]) m[Symbol.dispose]();
 });
 
 describe("enrolment", () => {
@@ -223,9 +176,9 @@ describe("enrolment", () => {
 });
 
 describe("rules for the fleet", () => {
-  test("a bundle published once is in force on both machines after sync now, shown as applied; unchanged is a 304", async () => {
-    const put = await api(cloud1.url, "PUT", "/v1/bundle", { token: admin, raw: BUNDLE });
-    expect(put.status).toBe(201);
+  test("a bundle published once (proposed, then approved) is in force on both machines after sync now, shown as applied; unchanged is a 304", async () => {
+    // The organization's one admin may approve their own proposal: the second approver is needed where one exists.
+    const put = { body: await publish(cloud1.url, admin, BUNDLE) };
     for (const m of [A, B]) {
       const r = await sync(m);
       expect(r.bundle).toMatchObject({ outcome: "applied", hash: put.body.hash, rules: 3 });
@@ -609,7 +562,7 @@ describe("the daemon's loop", () => {
       expect(relay.bytesIn()).toBe(quiet);
     } finally {
       relay.stop();
-      for (const d of [C.home, C.repo, C.remote]) d[Symbol.dispose]();
+      C[Symbol.dispose]();
     }
   });
 });

@@ -10,10 +10,11 @@ import { gateDeps } from "../src/gate/wiring.ts";
 import type { LedgerRow } from "../src/ledger/row.ts";
 import type { Account } from "../src/workspace/account.ts";
 import { applyBundle } from "../src/workspace/bundle.ts";
+import { readInventory } from "../src/workspace/inventory.ts";
 import { backoffMs, type LoopStep, startSyncLoop } from "../src/workspace/loop.ts";
 import { sentEvent, sentHold } from "../src/workspace/payload.ts";
 import { checkedBase } from "../src/workspace/transport.ts";
-import { fakeHome, testContext } from "./support/index.ts";
+import { fakeHome, tempDir, testContext } from "./support/index.ts";
 
 const MIN = 60_000;
 const home = fakeHome();
@@ -142,16 +143,67 @@ describe("what is sent", () => {
     const e = sentEvent(row);
     for (const k of Object.keys(e)) expect(SENT_FIELDS as readonly string[]).toContain(k);
     const text = JSON.stringify(e);
+    for (const absent of ["secret-project", "memnox.policies.toml", "enforceEffect", "prevHash", "stale"])
+      expect(text).not.toContain(absent);
+    // The agent travels by name: what a freeze names, and what an agent's own page lists its actions by.
+    expect(e).toMatchObject({
+      dedupKey: row.id,
+      subjectId: row.id,
+      argsDigest: "hmac:abc",
+      effect: "deny",
+      agent: "claude-code",
+    });
+  });
+
+  test("of the last scan, only agents by name and MCP servers by name, launch and tool counts: never a command or a value", () => {
+    const file = join(tempDir("memnox-scan").path, "scan.json");
+    const scan = (scannedAt: string) => ({
+      version: 2,
+      scannedAt,
+      agents: [
+        { id: "claude-code", name: "my claude", product: "Claude Code", evidence: [{ path: "/home/alice/.claude" }] },
+      ],
+      mcpServers: [
+        {
+          name: "stripe",
+          client: "claude-code",
+          wrapped: true,
+          disabled: false,
+          command: "npx",
+          args: ["-y", "@stripe/mcp", "--api-key=sk_live_CANARYargsAAAA"],
+          envKeys: ["STRIPE_SECRET_KEY"],
+          tools: [
+            { name: "create_refund", class: "destructive" },
+            { name: "list_charges", class: "read" },
+          ],
+        },
+        { name: "stripe", client: "cursor", wrapped: false, disabled: false, command: "stripe-mcp", tools: null },
+        { name: "off-server", client: "cursor", wrapped: false, disabled: true, command: "x" },
+      ],
+      credentials: [{ path: "/home/alice/.aws/credentials" }],
+    });
+    writeFileSync(file, JSON.stringify(scan("2026-11-30T12:00:00.000Z")));
+    const inv = readInventory(file);
+    expect(inv).toMatchObject({
+      agents: [{ name: "claude-code", kind: "Claude Code" }],
+      mcpServers: [{ name: "stripe", proxied: false, tools: 2, writeTools: 1, agents: ["claude-code", "cursor"] }],
+    });
+    const text = JSON.stringify(inv);
     for (const absent of [
-      "secret-project",
-      "claude-code",
-      "memnox.policies.toml",
-      "enforceEffect",
-      "prevHash",
-      "stale",
+      "npx",
+      "sk_live_CANARY",
+      "STRIPE_SECRET_KEY",
+      "create_refund",
+      "/home/alice",
+      "my claude",
+      "off-server",
     ])
       expect(text).not.toContain(absent);
-    expect(e).toMatchObject({ dedupKey: row.id, subjectId: row.id, argsDigest: "hmac:abc", effect: "deny" });
+    // A rescan that found the same is the same inventory: it is not sent again.
+    writeFileSync(file, JSON.stringify(scan("2026-12-01T12:00:00.000Z")));
+    expect(readInventory(file)?.hash).toBe(inv?.hash);
+    writeFileSync(file, "{ not json");
+    expect(readInventory(file)).toBeUndefined();
   });
 
   test("the resource and the reason go through the masker; an outcome names its decision", () => {

@@ -1,4 +1,5 @@
 // Children run to completion with captured output.
+import { realOr } from "../io/real.ts";
 import { ownProgram, pathWithout } from "../io/real-binary.ts";
 import type { Git, Proc, RunOptions, RunResult } from "../ports/index.ts";
 
@@ -26,6 +27,8 @@ export async function runCaptured(argv: readonly string[], opts: RunOptions = {}
 export interface OwnGit {
   /** `~/.memnox/bin`, where memnox's own interceptors are: never run, and off the PATH git's children see. */
   readonly interceptors: string;
+  /** `paths.gitExec`, the copy of git's exec path whose `git` is the interceptor: never run, never inherited. */
+  readonly gitExec: string;
   /** `paths.realBinaries`: the git found when the interceptors were installed. */
   readonly recorded: string;
   /** This executable, which is never git. */
@@ -33,14 +36,18 @@ export interface OwnGit {
 }
 
 /** Where memnox's own git comes from, for a home's paths. */
-export function ownGit(paths: { readonly bin: string; readonly realBinaries: string }, self: string): OwnGit {
-  return { interceptors: paths.bin, recorded: paths.realBinaries, self };
+export function ownGit(
+  paths: { readonly bin: string; readonly gitExec: string; readonly realBinaries: string },
+  self: string,
+): OwnGit {
+  return { interceptors: paths.bin, gitExec: paths.gitExec, recorded: paths.realBinaries, self };
 }
 
 /**
  * memnox's own git (milestones, rewind, branch and hook probes): the real git resolved at install, never one
  * through `~/.memnox/bin`, so memnox's plumbing never meets its own interceptor or rules, and is never an agent's
- * action. `core.fsmonitor` is off: a hook an agent configured must not run inside memnox's own calls.
+ * action. `core.fsmonitor` is off: a hook an agent configured must not run inside memnox's own calls. Called from
+ * under an intercepted git (a hook), the exec-path copy is dropped too, or git's own children would meet the gate.
  * `baseEnv` is the environment git runs in unless a call passes its own.
  */
 export function bunGit(baseEnv: Readonly<Record<string, string | undefined>>, own: OwnGit): Git {
@@ -48,11 +55,14 @@ export function bunGit(baseEnv: Readonly<Record<string, string | undefined>>, ow
   return {
     run: (args, opts) => {
       const env = opts.env ?? baseEnv;
-      program ??= ownProgram("git", { ...own, pathVar: env.PATH });
+      const skip = [own.interceptors, own.gitExec];
+      program ??= ownProgram("git", { ...own, skip, pathVar: env.PATH });
       if (!program) throw new Error(`no git on this machine outside ${own.interceptors}`);
+      const { GIT_EXEC_PATH, ...rest } = env;
+      const execPath = GIT_EXEC_PATH && realOr(GIT_EXEC_PATH) !== realOr(own.gitExec) ? { GIT_EXEC_PATH } : {};
       return runCaptured([program, "-c", "core.fsmonitor=false", ...args], {
         ...opts,
-        env: { ...env, PATH: pathWithout(env.PATH, [own.interceptors]), GIT_TERMINAL_PROMPT: "0" },
+        env: { ...rest, ...execPath, PATH: pathWithout(env.PATH, skip), GIT_TERMINAL_PROMPT: "0" },
       });
     },
   };

@@ -4,6 +4,7 @@ import { HttpError, iso } from "./http.ts";
 import { secretHash } from "./ids.ts";
 import { isRole, type Role } from "./roles.ts";
 import type { Db } from "./store/db.ts";
+import { liveSession } from "./store/sessions.ts";
 
 interface Scope {
   readonly orgId: string;
@@ -78,4 +79,52 @@ export async function principalOf(db: Db, req: Request): Promise<Principal | und
     return { ...scope, kind: "person", memberId: t.member_id, email: t.email, role: t.member_role };
   }
   throw new HttpError(401, "unauthenticated", "this token is not usable");
+}
+
+/** The browser's session cookie: `__Host-` so it is only ever set by this origin, over a secure context, for `/`. */
+export const SESSION_COOKIE = "__Host-memnox-session";
+
+/** A cookie's value from a request, or undefined. */
+export function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+export interface Session {
+  readonly id: string;
+  /** What every form of this session carries back. */
+  readonly csrf: string;
+}
+
+/**
+ * A signed-in person from the console's session cookie: one more caller, with the role read from the member record
+ * on every request (so a suspension or a change of role holds at once). Only the console's routes read the cookie.
+ */
+export async function sessionPrincipal(
+  db: Db,
+  req: Request,
+): Promise<{ readonly who: Principal; readonly session: Session } | undefined> {
+  const secret = cookie(req, SESSION_COOKIE);
+  if (!secret) return undefined;
+  const s = await liveSession(db, secret);
+  if (!s) return undefined;
+  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string }[] = await db`
+    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status FROM members m
+    JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
+  if (m?.status !== "active" || !isRole(m.role)) return undefined;
+  return {
+    who: {
+      kind: "person",
+      orgId: m.org_id,
+      workspaceId: m.workspace_id,
+      tokenId: s.id,
+      memberId: s.member_id,
+      email: m.email,
+      role: m.role,
+    },
+    session: { id: s.id, csrf: s.csrf },
+  };
 }

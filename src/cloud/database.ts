@@ -1,9 +1,10 @@
 // Which database the control plane uses: --db, else DATABASE_URL, else a private cluster of its own under its data
 // directory (and it says so). Migrations run on every open, so a fresh database is ready and an old one is upgraded.
 import { join } from "node:path";
+import { maskSecrets } from "../core/secrets.ts";
 import type { Context } from "../ports/context.ts";
 import { type Cluster, privateCluster } from "./cluster.ts";
-import { type Db, openDb, redactUrl } from "./store/db.ts";
+import { type Db, openDb } from "./store/db.ts";
 import { migrate } from "./store/migrate.ts";
 
 export interface StoreOptions {
@@ -33,7 +34,7 @@ export async function openStore(ctx: Pick<Context, "env" | "proc" | "paths">, op
   let describe: string;
   if (url) {
     target = url;
-    describe = redactUrl(url);
+    describe = maskSecrets(url);
   } else {
     const dir = opts.data ?? defaultDataDir(ctx);
     opts.say(`no --db or DATABASE_URL: using a private PostgreSQL cluster under ${dir}`);

@@ -15,6 +15,16 @@ export class HttpError extends Error {
   }
 }
 
+/** OpenID Connect for the console: one issuer and one audience (the client id) per deployment. */
+export interface SignInConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Absent for a public client; never printed, never in a page. */
+  readonly clientSecret?: string;
+  /** An unknown verified identity gets a new organization of its own; otherwise it is refused. */
+  readonly selfService: boolean;
+}
+
 export interface ServerConfig {
   /** How machines and people reach this server (the base of `verification_uri`); else the request's own origin. */
   readonly publicUrl?: string;
@@ -22,6 +32,8 @@ export interface ServerConfig {
   readonly deviceTtlS: number;
   readonly deviceIntervalS: number;
   readonly version: string;
+  /** The console's sign-in; without it the console says sign-in is not configured. */
+  readonly signIn?: SignInConfig;
 }
 
 export interface Call {

@@ -2,7 +2,7 @@
 // private cluster with it, when this process started one).
 import type { Context } from "../ports/context.ts";
 import { openStore } from "./database.ts";
-import type { ServerConfig } from "./http.ts";
+import type { ServerConfig, SignInConfig } from "./http.ts";
 import { startServer } from "./server.ts";
 
 export interface ServeArgs {
@@ -14,6 +14,7 @@ export interface ServeArgs {
   readonly deviceIntervalS: number;
   readonly deviceTtlS: number;
   readonly pool?: number | undefined;
+  readonly signIn?: SignInConfig | undefined;
   /** Resolves to stop as a signal would (tests). */
   readonly until?: Promise<void>;
 }
@@ -35,6 +36,7 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
       deviceIntervalS: a.deviceIntervalS,
       deviceTtlS: a.deviceTtlS,
       version: ctx.version,
+      ...(a.signIn ? { signIn: a.signIn } : {}),
     };
     server = startServer({
       db: store.db,
@@ -46,6 +48,11 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
     });
     const orgs: { n: string }[] = await store.db`SELECT count(*) AS n FROM orgs`;
     say(`serving ${server.url} (pid ${process.pid}, schema ${store.schemaVersion}, database: ${store.describe})`);
+    say(
+      a.signIn
+        ? `console sign-in through ${a.signIn.issuer} (audience ${a.signIn.clientId}; unknown identities ${a.signIn.selfService ? "get an organization of their own" : "are refused"})`
+        : "console sign-in is not configured (--oidc-issuer, --oidc-client-id): the console says so",
+    );
     if (Number(orgs[0]?.n ?? 0) === 0)
       say("no organization yet: `memnox cloud init --org <name> --admin <email>` against the same database makes one");
     const why = await stopSignal(a.until);

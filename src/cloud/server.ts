@@ -1,6 +1,8 @@
 // The HTTP face of the control plane: Bun's server over the route table; each request authenticated, checked against
 // its route's requirement, then handled. Stateless, so any number of these can serve one database.
 import { principalOf } from "./auth.ts";
+import { CONSOLE_ROUTES, type ConsoleRoute } from "./console/index.ts";
+import { consoleHandler } from "./console/serve.ts";
 import { type Call, errorResponse, HttpError, json, MAX_BODY_BYTES, type Route, type ServerConfig } from "./http.ts";
 import { authorize } from "./roles.ts";
 import { ROUTES } from "./routes/index.ts";
@@ -15,6 +17,7 @@ export interface ServerOptions {
   readonly now: () => number;
   readonly log: (line: string) => void;
   readonly routes?: readonly Route[];
+  readonly console?: readonly ConsoleRoute[];
 }
 
 export interface RunningServer {
@@ -51,11 +54,14 @@ function wrap(route: Route, opts: ServerOptions): BunHandler {
 
 export function startServer(opts: ServerOptions): RunningServer {
   const table: Record<string, Record<string, BunHandler>> = {};
-  for (const r of opts.routes ?? ROUTES) {
-    table[r.path] ??= {};
-    const methods = table[r.path];
-    if (methods) methods[r.method] = wrap(r, opts);
-  }
+  const add = (path: string, method: string, h: BunHandler) => {
+    table[path] ??= {};
+    const methods = table[path];
+    if (methods) methods[method] = h;
+  };
+  for (const r of opts.routes ?? ROUTES) add(r.path, r.method, wrap(r, opts));
+  // The console: the same API underneath, a browser session as the caller.
+  for (const r of opts.console ?? CONSOLE_ROUTES) add(r.path, r.method, consoleHandler(r, opts));
   const server = Bun.serve({
     hostname: opts.hostname,
     port: opts.port,

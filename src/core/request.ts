@@ -36,6 +36,10 @@ export interface StateFact {
   readonly reason?: string;
   readonly by?: string;
   readonly setAt?: string;
+  /** The action patterns the fact is about (a grant's scope, a budget's actions), as a person wrote them. */
+  readonly actions?: readonly string[];
+  /** The one environment a grant is for; a grant without one is for a call that declares none. */
+  readonly environment?: string;
 }
 
 export function factKey(f: Pick<StateFact, "kind" | "subject">): string {

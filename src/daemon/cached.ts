@@ -46,5 +46,6 @@ export function cachedReaders(paths: Paths): StateReaders {
     stop: cachedFile(paths.stop, direct.stop),
     orgConditions: cachedFile(paths.orgConditions, direct.orgConditions),
     syncMark: cachedFile(paths.sync, direct.syncMark),
+    budgets: cachedFile(paths.budgets, direct.budgets),
   };
 }

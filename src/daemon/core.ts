@@ -1,5 +1,6 @@
 // What the daemon answers on its socket: the gate's own decide() on the facts a seam sent, over rule sets and
 // state kept in memory; rows through its one open ledger connection; held calls waited on for a person.
+import { ledgerCounter } from "../gate/budgets.ts";
 import { decide } from "../gate/decide.ts";
 import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
@@ -47,6 +48,8 @@ export interface DaemonCore {
 
 export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
+  // Budgets are counted on the ledger as a seam would count them, after the rows of answers already sent are in.
+  const count = ledgerCounter(paths, () => p.recorder.settle());
   const kept = new Set<string>();
   const noticed = new Set<string>();
   let lastNoticeMs = Number.NEGATIVE_INFINITY;
@@ -101,6 +104,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             read: (fn, otherwise) => p.recorder.read(fn, otherwise),
           },
           p.readers,
+          count,
         ),
         now: () => lazyInstant(r.at.epochMs),
         rules: () => set,

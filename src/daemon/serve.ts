@@ -17,12 +17,13 @@ import { daemonLog } from "./log.ts";
 import { driftPass } from "./passes/drift.ts";
 import { agentHooksPass } from "./passes/hooks.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
+import { skillsPass } from "./passes/skills.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
 import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
 /** The passes every daemon runs: hooks kept, new MCP servers wrapped, drift and dormant agents noticed. */
-export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass()];
+export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass(), skillsPass];
 
 export interface ServeOptions {
   readonly passes?: readonly DaemonPass[];

@@ -9,6 +9,7 @@ import { callText } from "./decide.ts";
 import { decisionFindings } from "./decisions.ts";
 import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
+import { withGrants } from "./grants.ts";
 import { noticeFindings } from "./notice/findings.ts";
 import { gatherNotice, type Noticed } from "./notice/gather.ts";
 import { scopeFit } from "./scope.ts";
@@ -43,10 +44,15 @@ export interface Assessment {
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
   const resolution = resolve(req, deps);
   const rules = deps.rules(req.cwd);
-  const stateFacts = deps.facts(at.epochMs);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
+  // Leases are read for the paths this call writes, beside the facts in force, and recorded with them.
+  const writes = writtenPaths(resolution.actions);
+  const stateFacts = [
+    ...deps.facts(at.epochMs),
+    ...(writes.length > 0 && deps.leases ? deps.leases(writes, at.epochMs) : []),
+  ];
   // No environment declared is one evaluation without one; several are each ruled on, the strictest applying.
   const declared = deps.caller.environments ?? [];
   const environments = declared.length > 0 ? declared : [undefined];
@@ -64,7 +70,11 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const decisions = deps.decisions?.(req.cwd) ?? [];
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
   const ruled = resolution.actions.map((action, i) =>
-    (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+    withGrants(
+      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+      stateFacts,
+      at.epochMs,
+    ),
   );
   // One layer under the rules: from local history handed in as facts, recorded with the row's facts.
   const noticed = gatherNotice(
@@ -75,7 +85,8 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
       actions: resolution.actions,
       boundary,
       nowMs: at.epochMs,
-      guarded: ruled.map((fs) => fs.some((f) => f.source === "rule" && f.effect !== "allow")),
+      // A read a rule asks about or refuses is guarded, and so is one a grant let through.
+      guarded: ruled.map((fs) => fs.some((f) => (f.source === "rule" && f.effect !== "allow") || f.source === "grant")),
       facts: stateFacts,
       carries: req.carries ?? credentialShapes(callText(req)),
     },
@@ -121,6 +132,18 @@ function decidingRequest(requests: readonly PolicyRequest[], combined: Combined)
     requests[0];
   if (!found) throw new Error("a decision needs at least one action");
   return found;
+}
+
+const WRITES = new Set(["filesystem.write", "filesystem.delete"]);
+
+/** The absolute paths a call writes or deletes: what a lease is checked and taken on. */
+export function writtenPaths(actions: readonly Action[]): string[] {
+  const out = new Set<string>();
+  for (const a of actions) {
+    if (!WRITES.has(a.name)) continue;
+    for (const t of a.targets) if (t.startsWith("/")) out.add(t);
+  }
+  return [...out];
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {

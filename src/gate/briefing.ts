@@ -1,11 +1,14 @@
 // What a session is told: the mode, the rules in force named by action and reason, the boundary, probation, a stop.
 
+import { formatDuration } from "../core/duration.ts";
 import type { Mode } from "../core/effect.ts";
 import type { LoadedRuleSet, RuleOrigin } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Config } from "../state/config.ts";
+import { overlaysInForce, readOverlays } from "../state/overlays.ts";
 import { probationInForce, readProbation } from "../state/probation.ts";
 import type { StopRecord } from "../state/stop.ts";
+import { grantScope } from "./grants.ts";
 import type { Briefing, BriefingRequest, RuleSummary } from "./types.ts";
 
 const SOURCE: Readonly<Record<RuleOrigin, RuleSummary["source"]>> = {
@@ -52,6 +55,14 @@ export function briefingFor(
   const probation = req.agent
     ? probationInForce(readProbation(ctx.paths.probation), now).find((e) => e.kind === "agent" && e.name === req.agent)
     : undefined;
+  const grants = overlaysInForce(readOverlays(ctx.paths.overlays), now)
+    .filter((f) => f.kind === "grant")
+    .map((f) => ({
+      scope: grantScope(f),
+      until: f.expiresAt,
+      left: formatDuration(Date.parse(f.expiresAt) - now),
+      ...(f.reason ? { reason: f.reason } : {}),
+    }));
   return {
     mode: input.config.mode,
     rules: ruleSummaries(input.rules),
@@ -66,5 +77,6 @@ export function briefingFor(
       : {}),
     ...(input.repository ? { repository: input.repository } : {}),
     ...(probation ? { probation: { until: probation.until } } : {}),
+    ...(grants.length ? { grants } : {}),
   };
 }

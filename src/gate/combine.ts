@@ -2,6 +2,7 @@
 import type { Action } from "../core/action.ts";
 import type { Decision } from "../core/decisions.ts";
 import { type Effect, effectRank } from "../core/effect.ts";
+import type { StateFact } from "../core/request.ts";
 import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
 
 /** Where a verdict came from: a rule, no rule, or one of memnox's own checks. */
@@ -13,9 +14,13 @@ export type Source =
   | "wary"
   | "untrusted"
   | "decision"
+  | "grant"
+  | "budget"
+  | "lease"
   | "unparsable"
   | "rules-unreadable"
   | "rate-limit"
+  | "agent-stopped"
   /** The notice layer: never done before, a chain in one session, a session paused. */
   | "novel"
   | "chain"
@@ -33,6 +38,8 @@ export interface Finding {
   readonly ref?: RuleRef;
   /** The recorded decision behind a `decision` finding, kept on the row so a replay reproduces it. */
   readonly decision?: Decision;
+  /** The state fact this finding came from (a grant, a budget, a lease), named in the row it decides. */
+  readonly fact?: StateFact;
 }
 
 export interface Combined {
@@ -67,12 +74,15 @@ function applied(f: Finding): Effect {
   return f.verdict?.observeOnly ? "allow" : f.effect;
 }
 
+/** On a tie in effect: a grant that let a rule's ask through speaks first (so its row names it), then a rule. */
+const SPEAKS: Partial<Record<Source, number>> = { grant: 2, rule: 1 };
+
 /** Stricter first; on a tie a rule beats memnox's own checks, and a specific action beats `shell.execute`. */
 function better(a: Finding, b: Finding, effectOf: (f: Finding) => Effect): boolean {
   const d = effectRank(effectOf(a)) - effectRank(effectOf(b));
   if (d !== 0) return d > 0;
-  const ra = a.source === "rule" ? 1 : 0;
-  const rb = b.source === "rule" ? 1 : 0;
+  const ra = SPEAKS[a.source] ?? 0;
+  const rb = SPEAKS[b.source] ?? 0;
   if (ra !== rb) return ra > rb;
   return a.action.name !== "shell.execute" && b.action.name === "shell.execute";
 }

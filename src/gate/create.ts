@@ -10,6 +10,7 @@ import type { Resolution } from "../resolve/types.ts";
 import { handDown, unclearDecision } from "../state/cleared.ts";
 import { readConfig } from "../state/config.ts";
 import { personName } from "../state/identity.ts";
+import { releaseSession } from "../state/leases.ts";
 import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
 import { stopInForce } from "../state/stop.ts";
@@ -230,6 +231,8 @@ export function createGate(ctx: Context): GateServices {
       if (ev.kind === "start" && ev.session) {
         noteSessionStart(paths, { session: ev.session, agent: ev.agent, cwd: ev.cwd, startedAt: nowIso() });
       }
+      // A session that ended holds nothing: its leases go with it.
+      if (ev.kind === "end" && ev.session) releaseSession(paths.leases, ev.session);
       await write({
         kind: "session",
         occurredAt: nowIso(),

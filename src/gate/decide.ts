@@ -5,9 +5,10 @@ import { formatDuration } from "../core/duration.ts";
 import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
-import type { PolicyRequest, StateFact } from "../core/request.ts";
-import { assess } from "./assess.ts";
+import { factKey, type PolicyRequest, type StateFact } from "../core/request.ts";
+import { assess, writtenPaths } from "./assess.ts";
 import type { Boundary } from "./boundary.ts";
+import { budgetsSpentBy } from "./budgets.ts";
 import type { Combined } from "./combine.ts";
 import type { ClearedKey, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import type { Noticed } from "./notice/gather.ts";
@@ -88,6 +89,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     reason = `${because}; inside the kernel wall a call that would ask is refused rather than held, so run it outside the wall if a person wants it`;
   }
   deps.keepRuleSet(rules);
+  const writes = writtenPaths(resolution.actions);
   const eventId = deps.record(
     decisionRow(req, deps, at, {
       combined,
@@ -103,6 +105,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       declared: deps.caller.environments ?? [],
       boundary,
       noticed: assessed.noticed,
+      spends: budgetsSpentBy(facts, resolution.actions),
     }),
   );
   // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
@@ -122,6 +125,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       at.epochMs,
     );
   }
+  // The first write of a session to a path takes its lease; a later one renews it.
+  if (effect === "allow" && writes.length > 0 && session && agent)
+    deps.takeLeases?.(writes, { session, agent }, at.epochMs);
   if (effect === "ask" && !asksHere) {
     const hold = deps.createHold({
       ...parts,
@@ -230,6 +236,8 @@ interface RowInput {
   readonly declared: readonly string[];
   readonly boundary: Boundary | undefined;
   readonly noticed: Noticed;
+  /** The budgets this call spends, named so a later count finds it whichever of its actions the row names. */
+  readonly spends: readonly string[];
 }
 
 function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput): EventInput {
@@ -277,6 +285,8 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     request: recorded,
     detail: {
       source: c.deciding.source,
+      ...(c.deciding.fact ? { fact: factKey(c.deciding.fact) } : {}),
+      ...(r.spends.length > 0 ? { budgets: r.spends.join(",") } : {}),
       ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
       ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
       ...noticeDetail(r.noticed),

@@ -65,10 +65,14 @@ export interface GateDeps {
   rules(cwd: string): RuleSetView;
   resolve(request: GateRequest): Resolution;
   caller: CallerFacts;
-  /** State facts in force (freezes, probation, wary sessions), handed to the engine. */
+  /** State facts in force (freezes, probation, wary sessions, grants, budgets), handed to the engine. */
   facts(nowMs: number): readonly StateFact[];
   /** The decisions recorded in memory that bind at `cwd` (its project's and the machine's); none when absent. */
   decisions?(cwd: string): readonly Decision[];
+  /** `lease` facts in force on these paths (a write's targets), each naming its session, holder and since when. */
+  leases?(paths: readonly string[], nowMs: number): readonly StateFact[];
+  /** An allowed write takes (or renews) the lease on its paths for its session; a dry run takes none. */
+  takeLeases?(paths: readonly string[], holder: { session: string; agent: string }, nowMs: number): void;
   stop(nowMs: number): StopRecord | undefined;
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;

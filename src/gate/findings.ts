@@ -3,6 +3,7 @@ import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
 import { passesThrough } from "../core/registries.ts";
 import { factKey, type StateFact } from "../core/request.ts";
+import { globMatcher } from "../policy/engine/index.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";
@@ -25,6 +26,8 @@ export function ownChecks(input: CheckInput): Finding[] {
   const left = (f: StateFact) => formatDuration(Date.parse(f.expiresAt) - input.nowMs);
   const server = action.name.startsWith("mcp.") ? action.name.split(".")[1] : undefined;
   for (const f of input.facts) {
+    const stopped = agentStopped(f, input.agent, left);
+    if (stopped) out.push({ action, effect: "deny", source: "agent-stopped", reason: stopped });
     if (f.kind === "probation" && OUTWARD.has(action.class)) {
       const onProbation =
         f.subject === `agent:${input.agent}` || (server !== undefined && f.subject === `server:${server}`);
@@ -51,6 +54,7 @@ export function ownChecks(input: CheckInput): Finding[] {
       });
     }
   }
+  out.push(...budgetAsks(input), ...leaseAsks(input));
   const outside = outsideBoundary(action, input.boundary);
   if (outside.length > 0) {
     out.push({
@@ -61,6 +65,70 @@ export function ownChecks(input: CheckInput): Finding[] {
     });
   }
   return out;
+}
+
+/** Whether an action name meets any of these patterns (a budget's or a grant's `actions`). */
+export function namedBy(patterns: readonly string[] | undefined, action: string): boolean {
+  return (patterns ?? []).some((p) => globMatcher(p)(action));
+}
+
+/** A budget with nothing left: its actions ask, naming it and when it has room again. */
+function budgetAsks({ action, facts }: CheckInput): Finding[] {
+  return facts
+    .filter((f) => f.kind === "budget-spent" && namedBy(f.actions, action.name))
+    .map((f) => ({
+      action,
+      effect: "ask" as const,
+      source: "budget" as const,
+      fact: f,
+      reason: `the budget ${f.subject} is spent (${f.reason ?? "nothing left"}); it has room again at ${f.expiresAt}, and "memnox budget list" shows it`,
+    }));
+}
+
+const LEASED = new Set(["filesystem.write", "filesystem.delete"]);
+
+/** `<session> <path>`: a lease fact's subject, the path being the rest after the first space. */
+export function leaseSubject(subject: string): { session: string; path: string } {
+  const i = subject.indexOf(" ");
+  return i < 0 ? { session: subject, path: "" } : { session: subject.slice(0, i), path: subject.slice(i + 1) };
+}
+
+function covers(held: string, target: string): boolean {
+  return target === held || target.startsWith(held.endsWith("/") ? held : `${held}/`);
+}
+
+/** A write to a path another session holds a lease on waits for it: it asks, naming who holds it and since when. */
+function leaseAsks({ action, facts, session }: CheckInput): Finding[] {
+  if (!LEASED.has(action.name)) return [];
+  const out: Finding[] = [];
+  for (const f of facts) {
+    if (f.kind !== "lease") continue;
+    const held = leaseSubject(f.subject);
+    if (held.session === session || !action.targets.some((t) => covers(held.path, t))) continue;
+    out.push({
+      action,
+      effect: "ask",
+      source: "lease",
+      fact: f,
+      reason: `${held.path} is leased by ${f.by ?? "another session"} (${held.session}) since ${f.setAt ?? "earlier"}, until ${f.expiresAt}: another agent is working on it, so this write waits for the lease rather than writing over it; "memnox lock --list" shows leases on this machine`,
+    });
+  }
+  return out;
+}
+
+/**
+ * The workspace stopped this agent on every machine (kinds its bundle carries): frozen until a time, halted until
+ * somebody lifts it, or revoked for good. Every action of that agent is refused, reads included: it asks nothing more.
+ */
+function agentStopped(f: StateFact, agent: string | undefined, left: (f: StateFact) => string): string | undefined {
+  if (agent === undefined || f.subject !== agent) return undefined;
+  const by = f.by ? ` by ${f.by}` : "";
+  const why = f.reason ? `: ${f.reason}` : "";
+  if (f.kind === "freeze-agent") return `agent ${agent} is frozen on every machine${by}${why} (${left(f)} left)`;
+  if (f.kind === "halt-agent")
+    return `agent ${agent} was halted${by}${why}; it acts again once somebody lifts the halt`;
+  if (f.kind === "revoke-agent") return `agent ${agent} was revoked${by}${why}; it is retired and asks nothing further`;
+  return undefined;
 }
 
 /**

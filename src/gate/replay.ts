@@ -8,6 +8,7 @@ import { combine, ruleFinding } from "./combine.ts";
 import { recordedDecision } from "./decide.ts";
 import { decisionFinding } from "./decisions.ts";
 import { ownChecks, withStates } from "./findings.ts";
+import { withGrants } from "./grants.ts";
 import { noticeFindings } from "./notice/findings.ts";
 
 const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
@@ -59,7 +60,7 @@ export function replayWith(home: string): Reevaluate {
     // kept): the replay is held to it again, as a rule's recorded argument matches are, without reading memory.
     const decision = recordedDecision(row.detail);
     const combined = combine([
-      ruleFinding(action, verdict),
+      ...withGrants([ruleFinding(action, verdict, req.environment)], req.facts, at.epochMs),
       ...ownChecks({
         action,
         agent: req.agent,

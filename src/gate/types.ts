@@ -149,6 +149,17 @@ export interface Briefing {
   readonly repository?: string;
   /** This agent's probation, when it is on one. */
   readonly probation?: { readonly until: string };
+  /** Grants in force (`memnox allow`): what a rule asks about proceeds for that scope until it runs out. */
+  readonly grants?: readonly GrantSummary[];
+}
+
+export interface GrantSummary {
+  /** `railway.*`, or `railway.* in staging`. */
+  readonly scope: string;
+  readonly until: string;
+  /** Time left, for people: `24m`. */
+  readonly left: string;
+  readonly reason?: string;
 }
 
 export interface SessionEvent {

@@ -10,13 +10,16 @@ import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import type { Resolution } from "../resolve/types.ts";
+import { type Budget, readBudgets } from "../state/budgets.ts";
 import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
 import { type Config, readConfig } from "../state/config.ts";
+import { leasesOn, takeLease, WRITE_LEASE_MS } from "../state/leases.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
 import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
+import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
 import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
 import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
@@ -47,6 +50,7 @@ export interface StateReaders {
   orgConditions(): readonly OrgFact[];
   /** Whether the workspace answered lately, which marks verdicts stale when it has not. */
   syncMark(): SyncMark | undefined;
+  budgets(): readonly Budget[];
 }
 
 export function fileReaders(paths: Paths): StateReaders {
@@ -57,6 +61,7 @@ export function fileReaders(paths: Paths): StateReaders {
     stop: () => readStop(paths.stop),
     orgConditions: () => readOrgConditions(paths.orgConditions),
     syncMark: () => readSyncMark(paths.sync),
+    budgets: () => readBudgets(paths.budgets),
   };
 }
 
@@ -64,6 +69,8 @@ type StateDeps = Pick<
   GateDeps,
   | "settings"
   | "facts"
+  | "leases"
+  | "takeLeases"
   | "stop"
   | "stale"
   | "claimGrant"
@@ -78,8 +85,16 @@ type StateDeps = Pick<
   | "history"
 >;
 
-/** Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs. */
-export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): StateDeps {
+/**
+ * Settings, state facts, holds and the ledger: the part of GateDeps that is the same wherever decide() runs.
+ * `count` is how budgets are counted from the ledger: the daemon hands its own, settling its waiting rows first.
+ */
+export function stateDeps(
+  paths: Paths,
+  sink: DepsSink,
+  read: StateReaders,
+  count: BudgetCounter = ledgerCounter(paths),
+): StateDeps {
   return {
     settings: () => {
       const c = read.config();
@@ -93,8 +108,26 @@ export function stateDeps(paths: Paths, sink: DepsSink, read: StateReaders): Sta
       ...overlaysInForce(read.overlays(), now),
       ...probationFacts(read.probation(), now),
       ...factsInForce(read.orgConditions(), now),
+      ...budgetFacts(count(read.budgets(), now), now),
     ],
     stale: (now) => isStale(read.syncMark(), now),
+    leases: (targets, now) => {
+      // A lease on a directory covers every file in it: one fact, however many of its files this call writes.
+      const held = new Map(targets.flatMap((t) => leasesOn(paths.leases, t, now)).map((l) => [l.path, l]));
+      return [...held.values()].map((l) => ({
+        kind: "lease",
+        subject: `${l.session} ${l.path}`,
+        by: l.holder,
+        setAt: l.since,
+        expiresAt: l.until,
+      }));
+    },
+    takeLeases: (targets, holder, now) => {
+      if (sink.dry) return;
+      for (const path of targets) {
+        takeLease(paths.leases, { path, session: holder.session, holder: holder.agent, forMs: WRITE_LEASE_MS }, now);
+      }
+    },
     stop: (now) => {
       const s = read.stop();
       return s && Date.parse(s.until) > now ? s : undefined;

@@ -56,6 +56,8 @@ export interface OwnProgram {
   readonly interceptors: string;
   /** `paths.realBinaries`. */
   readonly recorded: string;
+  /** Directories never searched besides the interceptors' (git's exec-path copy). */
+  readonly skip?: readonly string[];
   readonly pathVar: string | undefined;
   /** This executable. */
   readonly self: string;
@@ -72,7 +74,7 @@ export function ownProgram(name: string, o: OwnProgram): string | undefined {
     const mine = realOr(o.interceptors);
     if (real !== realOr(o.self) && !isInside(real, mine) && !isInside(realOr(dirname(recorded)), mine)) return recorded;
   }
-  return findRealBinary(name, o.pathVar, [o.interceptors], o.self);
+  return findRealBinary(name, o.pathVar, [o.interceptors, ...(o.skip ?? [])], o.self);
 }
 
 function isInside(path: string, dir: string): boolean {

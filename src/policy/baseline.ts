@@ -62,6 +62,13 @@ export const REASONS = {
   publishing: "publishing puts a release under your name where everyone installs it",
   inlineRuns:
     "this one-liner starts other programs or builds its code at run time, a second command line inside the first that memnox reads only in part",
+  gitCode:
+    "git would run this later, on an ordinary-looking command, where nobody sees it; the same command run directly is ruled on where it runs",
+  commandVar:
+    "the program started with it runs this value as a command, out of sight of the line that set it; the same command run directly is ruled on where it runs",
+  gitHooks: "code here runs on every commit, checkout or push without being asked about again",
+  keys: "a key or an authorized_keys line written here lets somebody in, or loses a key that may exist nowhere else",
+  credentialsWrite: "this overwrites a credential a CLI depends on, which may exist nowhere else",
 } as const;
 
 /** Why each part of the local loop proceeds without a question: said by protect and in a session's opening block. */
@@ -79,6 +86,12 @@ export const LOCAL_LOOP = {
     "a command a repository script builds at run time (`$PY -m pytest`): the interceptors rule on it when it starts",
 } as const;
 
+/** What a refusal of a setting or variable that runs code says to do instead. */
+const RUN_DIRECTLY: Alternative = {
+  action: "shell.execute",
+  note: "Run the command itself instead, not through a setting or variable: then it is ruled on where it runs.",
+};
+
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
 const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly alternative: Alternative }>> = {
   "git.push-force": {
@@ -94,17 +107,8 @@ const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly 
   },
 };
 
-const ENV_FILES = [
-  ".env",
-  ".env.local",
-  ".env.*.local",
-  ".env.production",
-  ".env.prod",
-  ".env.development",
-  ".env.dev",
-  ".env.staging",
-  ".env.test",
-];
+// Every .env variant but the templates that name the variables without values; `*.env` and direnv's `.envrc`.
+const ENV_FILES = [".env", "**/.env.!(example|sample|template|dist|defaults|schema)", "*.env", ".envrc"];
 
 // Everything in the directory but what is public by design; a recursive read (`grep -r`, `cp -r`) names `.ssh/**`,
 // and a listing (`ls`, `stat`) reads no content at all.
@@ -117,19 +121,23 @@ const SSH_PUBLIC = [
   "**/.ssh/authorized_keys",
 ];
 
+// Whole directories where the CLI keeps them: a file added there later (an SSO cache, a new context) is covered.
 const CLOUD = [
-  "~/.aws/credentials",
-  "~/.config/gcloud/credentials.db",
-  "~/.config/gcloud/access_tokens.db",
-  "~/.config/gcloud/application_default_credentials.json",
-  "~/.config/gcloud/legacy_credentials",
-  "~/.azure/accessTokens.json",
-  "~/.azure/msal_token_cache.json",
-  "~/.azure/msal_token_cache.bin",
-  "~/.azure/service_principal_entries.json",
-  "~/.kube/config",
+  "~/.aws",
+  "~/.config/gcloud",
+  "~/.azure",
+  "~/.kube",
   "~/.docker/config.json",
-  "~/.config/gh/hosts.yml",
+  "~/.config/gh",
+  "~/.terraform.d/credentials.tfrc.json",
+  "~/.vault-token",
+  "~/.fly/config.yml",
+  "~/.railway/config.json",
+  "~/.config/stripe/config.toml",
+  "~/.config/netlify/config.json",
+  "~/.codex/auth.json",
+  "~/.claude/.credentials.json",
+  "~/.gemini/oauth_creds.json",
 ];
 
 // Verbs that print a live credential: the same secret as the file the CLI keeps it in, so the same deny.
@@ -144,10 +152,16 @@ export const TOKEN_PRINTS = [
   "gh.auth-token",
 ];
 
-// Flags that turn a harmless status or config read into a printed credential.
+// Flags that turn a harmless status or config read into a printed credential, in every spelling of them.
 export const TOKEN_SHOWS = {
   actions: ["gh.auth-status", "kubectl.config-view"],
-  flags: ["--show-token", "-t", "--raw"],
+  flags: ["--show-token", "--show-token=*", "-t", "--raw", "--raw=*", "--flatten", "--flatten=*"],
+};
+
+// A CLI asked for its own secret by name: `aws configure get aws_secret_access_key`, an npm `_authToken`.
+export const OWN_SECRET_GETS = {
+  actions: ["aws.configure-get", "gh.config-get", "npm.config-get", "npm.config-list"],
+  words: ["*secret*", "*token*", "*Token*", "*_auth*", "*password*", "*_password*"],
 };
 
 // Verbs that print a value kept in a secret store: sometimes the task, so asked rather than denied.
@@ -171,7 +185,11 @@ const PUBLISH = [
   "~/.git-credentials",
   "~/.config/git/credentials",
   "~/.cargo/credentials.toml",
+  "~/.cargo/credentials",
   "~/.gem/credentials",
+  "~/.pgpass",
+  "~/.my.cnf",
+  "~/.mylogin.cnf",
 ];
 
 function readDenied(
@@ -231,7 +249,53 @@ const AGENT_CONFIGS = [
   "**/.windsurf/hooks.json",
 ];
 
-const PERSISTENCE_PATHS = ["~/.config/systemd/**", "~/Library/LaunchAgents/**", "/etc/cron*/**", "/var/spool/cron/**"];
+// Directories: a pattern naming one covers what is written into it, and the directory itself.
+const PERSISTENCE_PATHS = [
+  "~/.config/systemd",
+  "~/.local/share/systemd",
+  "~/Library/LaunchAgents",
+  "~/.config/autostart",
+  "/etc/cron*",
+  "/var/spool/cron",
+];
+
+// Files a shell (or git, for every repository) reads at start-up: a line added runs in every later session.
+const STARTUP_FILES = [
+  "~/.bashrc",
+  "~/.bash_profile",
+  "~/.bash_login",
+  "~/.bash_logout",
+  "~/.profile",
+  "~/.zshrc",
+  "~/.zshenv",
+  "~/.zprofile",
+  "~/.zlogin",
+  "~/.zlogout",
+  "~/.kshrc",
+  "~/.cshrc",
+  "~/.tcshrc",
+  "~/.config/fish",
+  "~/.xprofile",
+  "~/.xinitrc",
+  "~/.xsessionrc",
+  "~/.gitconfig",
+  "~/.config/git/config",
+  "~/.ssh/rc",
+  "~/.ssh/config",
+];
+
+// Keys and the file that says who may log in: a write destroys or lets in, so it is refused.
+const KEY_FILES = [
+  "~/.ssh/authorized_keys*",
+  "~/.ssh/id_*",
+  "~/.ssh/*.pem",
+  "~/.ssh/*.key",
+  "~/.ssh/*_key",
+  "~/.gnupg",
+];
+
+// A repository's own hooks and settings: what runs on its next commit or push.
+const GIT_CODE_PATHS = ["**/.git/hooks/**", "**/.git/config"];
 
 const HISTORIES = [
   "~/.bash_history",
@@ -323,6 +387,50 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
     writeRule("system-files-not-written", SYSTEM_PATHS, "deny", REASONS.system, `operating-system files, ${by}`),
     writeRule("agent-configs-asked", AGENT_CONFIGS, "ask", REASONS.agentConfig, `agents' own settings, ${by}`),
     writeRule("persistence-asked", PERSISTENCE_PATHS, "ask", REASONS.persistence, `scheduled and service files, ${by}`),
+    ...indirectionRules(by),
+  ];
+}
+
+/**
+ * What reaches past the line an agent wrote: settings and variables that make a later command run code, writes
+ * that run again at the next start or destroy a key, a CLI printing its own secret, a command left to run later.
+ */
+function indirectionRules(by: string): RuleSpec[] {
+  return [
+    {
+      name: "git-settings-that-run-code-asked",
+      description: `git settings whose value runs a command or forces a push, ${by}`,
+      match: { actions: ["git.config-exec"] },
+      decision: { effect: "ask", reason: REASONS.gitCode, alternative: RUN_DIRECTLY },
+    },
+    {
+      name: "command-variables-asked",
+      description: `EDITOR, PAGER, GIT_SSH_COMMAND and their kin holding a shell line, ${by}`,
+      match: { actions: ["environment.command"] },
+      decision: { effect: "ask", reason: REASONS.commandVar, alternative: RUN_DIRECTLY },
+    },
+    writeRule("git-hooks-asked", GIT_CODE_PATHS, "ask", REASONS.gitHooks, `a repository's hooks and settings, ${by}`),
+    writeRule("startup-files-asked", STARTUP_FILES, "ask", REASONS.persistence, `shell and git start-up files, ${by}`),
+    writeRule("keys-not-overwritten", KEY_FILES, "deny", REASONS.keys, `SSH and GPG keys, authorized_keys, ${by}`),
+    writeRule(
+      "credentials-not-overwritten",
+      [...CLOUD, ...PUBLISH, "~/.ssh"],
+      "ask",
+      REASONS.credentialsWrite,
+      `credential files and directories, ${by}`,
+    ),
+    {
+      name: "cli-secrets-not-printed",
+      description: `a CLI asked to print its own secret, ${by}`,
+      match: { actions: OWN_SECRET_GETS.actions, arguments: { argv: OWN_SECRET_GETS.words } },
+      decision: { effect: "deny", reason: REASONS.tokens },
+    },
+    {
+      name: "scheduled-commands-asked",
+      description: `commands left to run later (at, batch, systemd-run), ${by}`,
+      match: { actions: ["system.schedule"] },
+      decision: { effect: "ask", reason: REASONS.persistence },
+    },
   ];
 }
 

@@ -86,6 +86,7 @@ export function renderRule(r: RuleSpec): string {
   if (d.minApprovals !== undefined) lines.push(`minApprovals = ${d.minApprovals}`);
   if (d.mode) lines.push(`mode = ${str(d.mode)}`);
   if (rateLimit) lines.push(`rateLimit = { max = ${rateLimit.max}, windowSeconds = ${rateLimit.windowSeconds} }`);
+  if (d.relaxes) lines.push(`relaxes = [${d.relaxes.map(str).join(", ")}]`);
   if (alternative) {
     lines.push("", "[policies.decision.alternative]", `action = ${str(alternative.action)}`);
     if (alternative.resource) lines.push(`resource = ${str(alternative.resource)}`);

@@ -67,14 +67,30 @@ function verify(path: string, before: readonly PolicyRule[], afterText: string, 
   }
 }
 
+/** What a merge would write: the file's text before (undefined when absent) and after, read back and checked. */
+export interface MergePlan {
+  readonly result: MergeResult;
+  readonly before: string | undefined;
+  readonly after: string;
+}
+
 /** Creates `path` with `rules`, or appends the ones whose names it lacks. A file with problems is refused, untouched. */
 export function mergeRules(path: string, rules: readonly RuleSpec[], opts: MergeOptions): MergeResult {
+  const plan = planMerge(path, rules, opts);
+  if (plan.before === plan.after) return plan.result;
+  if (plan.before !== undefined) opts.backup?.(path);
+  writeFileAtomic(path, plan.after, opts.mode);
+  return plan.result;
+}
+
+/** The merge `mergeRules` would make, computed and read back, with nothing written: what a diff is shown from. */
+export function planMerge(path: string, rules: readonly RuleSpec[], opts: Pick<MergeOptions, "header">): MergePlan {
   const text = readTextIfExists(path);
   if (text === undefined) {
     const fresh = renderRuleFile(opts.header, rules);
     verify(path, [], fresh, rules);
-    writeFileAtomic(path, fresh, opts.mode);
-    return { path, created: true, added: rules.map((r) => r.name), unchanged: [], keptYours: [] };
+    const result = { path, created: true, added: rules.map((r) => r.name), unchanged: [], keptYours: [] };
+    return { result, before: undefined, after: fresh };
   }
   const existing = checkText(path, "repository", text);
   if (existing.problems.length > 0) {
@@ -99,10 +115,8 @@ export function mergeRules(path: string, rules: readonly RuleSpec[], opts: Merge
     unchanged: unchanged.map((r) => r.name),
     keptYours: present.filter((r) => !unchanged.includes(r)).map((r) => r.name),
   };
-  if (missing.length === 0) return result;
+  if (missing.length === 0) return { result, before: text, after: text };
   const next = isYamlPath(path) ? appendYaml(text, missing) : appendToml(text, missing);
   verify(path, existing.rules, next, missing);
-  opts.backup?.(path);
-  writeFileAtomic(path, next, opts.mode);
-  return result;
+  return { result, before: text, after: next };
 }

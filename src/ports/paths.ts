@@ -17,6 +17,8 @@ export interface Paths {
   readonly bin: string;
   /** The real binaries the interceptors stand in for, as found when they were installed (`{"git": "/usr/bin/git"}`). */
   readonly realBinaries: string;
+  /** The copy of git's exec path whose `git` is the interceptor, so git's own children meet it too. */
+  readonly gitExec: string;
   readonly backup: string;
   readonly kept: string;
   readonly keeper: string;
@@ -52,6 +54,12 @@ export interface Paths {
   readonly orgConditions: string;
   /** The sync loop's state: last acknowledged row, when the workspace last answered, a revocation. */
   readonly sync: string;
+  /** One file per path an agent's session (or a person) holds a lease on. */
+  readonly leases: string;
+  /** The budgets `memnox budget set` keeps; what is spent is counted from the ledger. */
+  readonly budgets: string;
+  /** The skills, subagents and instruction files a person accepted, by content hash. */
+  readonly skills: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -71,6 +79,7 @@ export function memnoxPaths(env: Env): Paths {
     ledgerUnwritten: at("ledger-unwritten.jsonl"),
     bin: at("bin"),
     realBinaries: at("real-binaries.json"),
+    gitExec: at("git-exec"),
     backup: at("backup"),
     kept: at("kept.json"),
     keeper: at("keeper.json"),
@@ -97,5 +106,8 @@ export function memnoxPaths(env: Env): Paths {
     orgPolicies: at("org.policies.json"),
     orgConditions: at("org-conditions.json"),
     sync: at("sync.json"),
+    leases: at("leases"),
+    budgets: at("budgets.json"),
+    skills: at("skills.json"),
   };
 }

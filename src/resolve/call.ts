@@ -12,12 +12,15 @@ export interface Arg {
   readonly glob: boolean;
 }
 
-/** Where the command's standard input comes from. */
+/** Where the command's standard input comes from; a pipe from `find` carries the files it names. */
 export type Stdin =
   | { readonly kind: "data"; readonly text: string | undefined }
-  | { readonly kind: "pipe" }
+  | { readonly kind: "pipe"; readonly paths?: readonly string[] }
   | { readonly kind: "file"; readonly path: string }
   | undefined;
+
+/** What a command is known to print, for the next one in a pipeline: literal text, or file names. */
+export type Printed = { readonly text: string } | { readonly paths: readonly string[] };
 
 /** Mutable within one list of commands: `cd` changes the directory later commands see. */
 export interface Scope {
@@ -30,6 +33,8 @@ export interface Scope {
   readonly project?: ProjectFacts;
   /** Lines the project declares (a script file, a package.json script), not the line the agent typed. */
   readonly declared?: boolean;
+  /** Aliases defined earlier in the line (`alias p='git push -f'; p`): a later command's first word expands. */
+  readonly aliases: Map<string, string | null>;
 }
 
 export interface ActionSpec {
@@ -65,6 +70,8 @@ export interface Call {
   emit(action: ActionSpec): void;
   /** Record a command nothing knew, for the scan's counts. */
   unknown(what: string): void;
+  /** Say what this command prints, when it is known (`echo 'x'`, `find ~ -name id_*`): the next command reads it. */
+  prints?(out: Printed): void;
 }
 
 export function lit(text: string): Arg {

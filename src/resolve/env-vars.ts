@@ -13,13 +13,11 @@ const INJECTING: Record<string, string> = {
   PERL5OPT: "can make perl load any module",
   RUBYOPT: "can make ruby load any file",
   PYTHONSTARTUP: "runs a file when python starts",
-  GIT_SSH_COMMAND: "runs a command for every git remote call",
-  GIT_SSH: "runs a program for every git remote call",
-  GIT_EXTERNAL_DIFF: "runs a program for every diff",
-  GIT_ASKPASS: "runs a program to ask for credentials",
-  SSH_ASKPASS: "runs a program to ask for credentials",
-  GIT_CONFIG_PARAMETERS: "overrides git configuration, including hooks and aliases",
   GIT_EXEC_PATH: "changes which programs git runs",
+  GIT_TEMPLATE_DIR: "copies hooks into every repository git creates",
+  GIT_CONFIG_GLOBAL: "loads git settings, hooks and aliases included, from another file",
+  GIT_CONFIG_SYSTEM: "loads git settings, hooks and aliases included, from another file",
+  GIT_CONFIG: "loads git settings, hooks and aliases included, from another file",
 };
 
 /** Options of a runtime's options variable that load code; any other (`--max-old-space-size=4096`) only tunes it. */
@@ -31,12 +29,13 @@ const LOADING_OPTIONS: Readonly<Record<string, RegExp>> = {
 
 /**
  * Why setting `name` (to `value`, when it is known) can run code, or undefined when it cannot; memnox's own settings
- * count too. A runtime's options variable is judged by its value: only options that load code inject it.
+ * count too. A runtime's options variable is judged by its value: only options that load code inject it. Variables
+ * whose value is itself a command (EDITOR, GIT_SSH_COMMAND) and GIT_CONFIG_* are judged by their value elsewhere
+ * (assignments.ts).
  */
 export function injectionVar(name: string, value?: string): string | undefined {
   if (name.startsWith("MEMNOX_")) return "changes how memnox itself decides";
   const loads = LOADING_OPTIONS[name];
   if (loads && value !== undefined && !/[$`]/.test(value) && !loads.test(value)) return undefined;
-  if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || name === "GIT_CONFIG_COUNT") return INJECTING.GIT_CONFIG_PARAMETERS;
   return INJECTING[name];
 }

@@ -1,5 +1,12 @@
 // The resolver's public surface: every seam and report resolves through these.
 export { BUILTIN_ACTIONS, type BuiltinAction } from "./builtins.ts";
+export {
+  type Effective,
+  effectiveGit,
+  type GitSettings,
+  gitWords,
+  isGitCommand,
+} from "./commands/git-effective.ts";
 export { TOOLCHAIN_OUTWARD } from "./commands/toolchain.ts";
 export { resolveArgv, resolveCommand } from "./resolve.ts";
 export {

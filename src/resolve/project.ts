@@ -25,14 +25,22 @@ function within(path: string, root: string): boolean {
  */
 export function recoverable(targets: readonly string[], repository: string | undefined): boolean {
   if (!repository || targets.length === 0) return false;
-  return targets.every(
-    (t) =>
-      t.startsWith("/") &&
-      !/[$`]/.test(t) &&
-      t !== repository &&
-      within(t, repository) &&
-      !t.slice(repository.length).split("/").some(mayBeGitDir),
-  );
+  return targets
+    .map(subtreeBase)
+    .every(
+      (t) =>
+        t.startsWith("/") &&
+        !/[$`]/.test(t) &&
+        t !== repository &&
+        within(t, repository) &&
+        !t.slice(repository.length).split("/").some(mayBeGitDir),
+    );
+}
+
+/** A recursive delete's `D/**` (or `D/**\/name`, find's) takes D whole: recoverable as D is. */
+function subtreeBase(t: string): string {
+  const at = t.indexOf("/**");
+  return at > 0 && (t.length === at + 3 || t[at + 3] === "/") ? t.slice(0, at) : t;
 }
 
 /** `.git` itself, or a glob that can match it (`.*`, `.g*`, `**`, `[.]git`); a plain `*` skips dotfiles. */

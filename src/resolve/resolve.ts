@@ -17,6 +17,7 @@ function rootScope(ctx: ResolveContext): Scope {
     maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH,
     functions: new Set(),
     ...(ctx.project ? { project: ctx.project } : {}),
+    aliases: new Map(),
   };
 }
 

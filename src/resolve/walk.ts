@@ -1,10 +1,10 @@
 // Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
 import { maskSecrets } from "../core/secrets.ts";
-import type { Arg, Call, Engine, Scope, Stdin } from "./call.ts";
+import type { Arg, Call, Engine, Printed, Scope, Stdin } from "./call.ts";
 import type { Collector } from "./collect.ts";
+import { type Assignment, assignmentEffects, assignmentOf } from "./commands/assignments.ts";
 import { writeActions } from "./commands/fs-emit.ts";
 import { dispatch } from "./dispatch.ts";
-import { injectionVar } from "./env-vars.ts";
 import { expandWord } from "./expand.ts";
 import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
@@ -24,7 +24,7 @@ export class Walker implements Engine {
   }
 
   run(args: readonly Arg[], from: Call, stdin?: Stdin): void {
-    dispatch(this.call(args, from.scope, stdin === undefined ? from.stdin : stdin));
+    dispatch(this.call(args, from.scope, stdin === undefined ? from.stdin : stdin, from.prints));
   }
 
   shell(text: string, from: Call): void {
@@ -54,7 +54,13 @@ export class Walker implements Engine {
     const scope = this.deeper(from.scope);
     if (!scope) return;
     // It runs in a shell of its own: its `cd` and functions stay in it; its text is not what the agent typed.
-    this.script(this.parse(text).script, { ...scope, ...(cwd ? { cwd } : {}), functions: new Set(), declared: true });
+    this.script(this.parse(text).script, {
+      ...scope,
+      ...(cwd ? { cwd } : {}),
+      functions: new Set(),
+      aliases: new Map(),
+      declared: true,
+    });
   }
 
   /** Resolves an argv directly (an interceptor's exact argv). */
@@ -85,34 +91,40 @@ export class Walker implements Engine {
       this.out.noteUnknown(why);
       return undefined;
     }
-    return { ...scope, depth: scope.depth + 1, functions: new Set(scope.functions) };
+    return { ...scope, depth: scope.depth + 1, functions: new Set(scope.functions), aliases: new Map(scope.aliases) };
   }
 
   private subs(scripts: readonly Script[], scope: Scope): void {
     if (scripts.length === 0) return;
     const inner = this.deeper(scope);
     if (!inner) return;
-    for (const s of scripts) this.script(s, { ...inner, functions: new Set(inner.functions) });
+    for (const s of scripts)
+      this.script(s, { ...inner, functions: new Set(inner.functions), aliases: new Map(inner.aliases) });
   }
 
   private andOr(ao: AndOr, scope: Scope, stdin: Stdin): void {
     for (const p of ao.pipelines) {
       const piped = p.commands.length > 1;
+      let printed: Printed | undefined;
       p.commands.forEach((cmd, i) => {
         const s = piped ? { ...scope } : scope;
-        this.command(cmd, s, i > 0 ? { kind: "pipe" } : stdin);
+        const from = i > 0 ? fromPipe(printed) : stdin;
+        printed = undefined;
+        this.command(cmd, s, from, (out) => {
+          printed = out;
+        });
       });
     }
   }
 
-  private command(cmd: Command, scope: Scope, stdin: Stdin): void {
+  private command(cmd: Command, scope: Scope, stdin: Stdin, prints?: (out: Printed) => void): void {
     if (cmd.type === "function") {
       scope.functions.add(cmd.name);
       this.command(cmd.body, { ...scope }, undefined);
       return;
     }
     if (cmd.type === "simple") {
-      this.simple(cmd, scope, stdin);
+      this.simple(cmd, scope, stdin, prints);
       return;
     }
     const own = this.redirects(cmd.redirects, scope);
@@ -121,12 +133,15 @@ export class Walker implements Engine {
     for (const body of cmd.bodies) this.script(body, inner, own ?? stdin);
   }
 
-  private simple(cmd: SimpleCommand, scope: Scope, stdin: Stdin): void {
-    for (const a of cmd.assigns) this.assignment(a, scope);
+  private simple(cmd: SimpleCommand, scope: Scope, stdin: Stdin, prints?: (out: Printed) => void): void {
+    const assigned = cmd.assigns.flatMap((a) => this.assignment(a, scope));
+    if (assigned.length > 0) assignmentEffects(this.call([], scope, undefined), assigned);
     const args = this.words(cmd.words, scope);
     const redirected = this.redirects(cmd.redirects, scope);
     if (args.length === 0) return;
-    dispatch(this.call(args, scope, redirected ?? stdin));
+    // Output redirected to a file reaches no pipe.
+    const toPipe = cmd.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|") ? undefined : prints;
+    dispatch(this.call(args, scope, redirected ?? stdin, toPipe));
   }
 
   private words(words: readonly Word[], scope: Scope): Arg[] {
@@ -137,13 +152,11 @@ export class Walker implements Engine {
     });
   }
 
-  private assignment(w: Word, scope: Scope): void {
+  private assignment(w: Word, scope: Scope): Assignment[] {
     const e = expandWord(w, scope);
     this.subs(e.subs, scope);
-    const eq = e.arg.text.indexOf("=");
-    const name = e.arg.text.slice(0, eq).replace(/\+$/, "");
-    const why = injectionVar(name, e.arg.static ? e.arg.text.slice(eq + 1) : undefined);
-    if (why) this.out.add({ name: "environment.inject", class: "unknown", targets: [name] });
+    const a = assignmentOf(e.arg);
+    return a ? [a] : [];
   }
 
   /** File reads and writes of the redirections; returns the stdin they give the command, if any. */
@@ -177,7 +190,7 @@ export class Walker implements Engine {
     for (const a of writeActions([path])) this.out.add(a);
   }
 
-  private call(args: readonly Arg[], scope: Scope, stdin: Stdin): Call {
+  private call(args: readonly Arg[], scope: Scope, stdin: Stdin, prints?: (out: Printed) => void): Call {
     const out = this.out;
     return {
       args,
@@ -190,6 +203,14 @@ export class Walker implements Engine {
           args.map((a) => a.text),
         ),
       unknown: (what) => out.noteUnknown(what),
+      ...(prints ? { prints } : {}),
     };
   }
+}
+
+/** The next command's stdin: known text as data, known file names with the pipe, otherwise just a pipe. */
+function fromPipe(printed: Printed | undefined): Stdin {
+  if (printed && "text" in printed) return { kind: "data", text: printed.text };
+  if (printed && printed.paths.length > 0) return { kind: "pipe", paths: printed.paths };
+  return { kind: "pipe" };
 }

@@ -81,6 +81,22 @@ export function renderStatus(s: Status): string[] {
     ...(s.probation.length
       ? [row("probation", s.probation.map((p) => `${p.kind} ${p.name} until ${p.until.slice(0, 10)}`).join(", "))]
       : []),
+    ...(s.grants.length
+      ? [
+          row(
+            "granted",
+            s.grants.map((g) => `${g.scope}, ${g.left} left${g.reason ? ` (${g.reason})` : ""}`).join("; "),
+          ),
+        ]
+      : []),
+    ...(s.leases.length
+      ? [
+          row(
+            "leases",
+            `${plural(s.leases.length, "path")} held by agents on this machine: memnox lock --list (local to this machine)`,
+          ),
+        ]
+      : []),
     row("today", todayWords(s)),
     row("waiting", s.waiting ? `${plural(s.waiting, "approval")}: memnox approvals` : "nothing"),
     ...(s.dormant.length

@@ -2,7 +2,9 @@
 // probation, today's actions from the ledger, what waits for a person, and the workspace this machine answers to.
 
 import { existsSync } from "node:fs";
+import { formatDuration } from "../core/duration.ts";
 import type { Effect, Mode } from "../core/effect.ts";
+import { grantScope } from "../gate/grants.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { openLedger } from "../ledger/index.ts";
 import { verdictOf } from "../ledger/read/entries.ts";
@@ -10,7 +12,9 @@ import { rowsIn } from "../ledger/read/window.ts";
 import { loadRuleSet } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
+import { type Lease, listLeases } from "../state/leases.ts";
 import { isStale, readEnrolment, readSyncMark } from "../state/org.ts";
+import { overlaysInForce, readOverlays } from "../state/overlays.ts";
 import { holdsWaiting } from "../state/pending.ts";
 import { type ProbationEntry, probationInForce, readProbation } from "../state/probation.ts";
 import { type StopRecord, stopInForce } from "../state/stop.ts";
@@ -49,6 +53,10 @@ export interface Status {
     readonly problems: number;
   };
   readonly probation: readonly ProbationEntry[];
+  /** `memnox allow` grants in force: scope, until, who and why. */
+  readonly grants: readonly { scope: string; until: string; left: string; by: string | null; reason: string | null }[];
+  /** Path leases in force on this machine (this machine only: across machines is a workspace's job). */
+  readonly leases: readonly Lease[];
   readonly today: Today;
   readonly waiting: number;
   /** Known thirty days, still holding reach, and silent in the ledger. */
@@ -131,6 +139,16 @@ export async function machineStatus(ctx: Context): Promise<Status> {
       problems: rules.problems.length,
     },
     probation: probationInForce(readProbation(ctx.paths.probation), now),
+    grants: overlaysInForce(readOverlays(ctx.paths.overlays), now)
+      .filter((f) => f.kind === "grant")
+      .map((f) => ({
+        scope: grantScope(f),
+        until: f.expiresAt,
+        left: formatDuration(Date.parse(f.expiresAt) - now),
+        by: f.by ?? null,
+        reason: f.reason ?? null,
+      })),
+    leases: listLeases(ctx.paths.leases).filter((l) => Date.parse(l.until) > now),
     today: today(ctx),
     waiting: holdsWaiting(ctx.paths.pending, now).length,
     dormant: dormantAgents(ctx.paths, inv, hooks, now),

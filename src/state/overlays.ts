@@ -33,6 +33,8 @@ export interface NewFact {
   readonly by?: string;
   readonly nowMs: number;
   readonly forMs: number;
+  readonly actions?: readonly string[];
+  readonly environment?: string;
 }
 
 export function addFact(file: string, input: NewFact): OverlayFact {
@@ -46,6 +48,8 @@ export function addFact(file: string, input: NewFact): OverlayFact {
       expiresAt: new Date(input.nowMs + input.forMs).toISOString(),
       ...(input.reason ? { reason: input.reason } : {}),
       ...(input.by ? { by: input.by } : {}),
+      ...(input.actions ? { actions: input.actions } : {}),
+      ...(input.environment ? { environment: input.environment } : {}),
     };
     writeJsonAtomic(file, { version: 1, facts: [...facts, fact] } satisfies OverlaysFile);
     return fact;

@@ -9,7 +9,7 @@ import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
 import { ensureLink } from "./links.ts";
 
-/** Programs that destroy or send things, intercepted beside the verb tables' CLIs. */
+/** Programs that destroy or send things, or start commands out of sight, intercepted beside the verb tables' CLIs. */
 export const BASICS = [
   "rm",
   "rmdir",
@@ -30,6 +30,18 @@ export const BASICS = [
   "pkill",
   "killall",
   "crontab",
+  // Archivers that delete what they pack (--remove-files, -sdel, -m), and what runs a command where no PATH
+  // interceptor stands (the service manager, the at queue, a terminal multiplexer's server).
+  "tar",
+  "zip",
+  "7z",
+  "7za",
+  "7zr",
+  "systemd-run",
+  "at",
+  "batch",
+  "tmux",
+  "screen",
 ] as const;
 
 /** memnox's own faces by name: the CLI, the governed shells, the session server, the proxy. */

@@ -10,11 +10,11 @@ import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
 import { egressBlindSpotsLine, proxyUrl, readEgress } from "../state/egress.ts";
 import { stopInForce } from "../state/stop.ts";
-import { agentShellState } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
 import { clientDef } from "./clients.ts";
 import { gitHookState } from "./git-hooks.ts";
 import { agentHookState } from "./hooks/install.ts";
+import { interceptorReach } from "./interceptor-reach.ts";
 import { interceptorState } from "./interceptors.ts";
 import { readKept } from "./kept.ts";
 import { readClientFile, readClientFiles } from "./read.ts";
@@ -154,18 +154,6 @@ function hooks(ctx: Context): WiringLine[] {
 }
 
 /** Per hooked agent with a mechanism of its own (Codex, Gemini CLI): whether its shell commands meet the interceptors. */
-function agentShells(ctx: Context): WiringLine[] {
-  const taken = new Set(readKept(ctx.paths.kept)?.takenOut ?? []);
-  return detectAgents(ctx)
-    .filter((a) => a.installed && !taken.has(a.agent) && agentHookState(ctx, a.agent).presence !== "absent")
-    .flatMap((a): WiringLine[] => {
-      const s = agentShellState(ctx, a.agent);
-      if (!s) return [];
-      const line = { seam: `commands:${a.agent}`, words: `${a.label}: ${s.words}` };
-      return [s.meets ? { ...line, status: "ok" } : { ...line, status: "warn", ...(s.fix ? { fix: s.fix } : {}) }];
-    });
-}
-
 async function gitHooks(ctx: Context): Promise<WiringLine[]> {
   const s = await gitHookState(ctx, ctx.cwd);
   if (!s) return [];
@@ -361,7 +349,7 @@ export async function wiringLines(ctx: Context): Promise<WiringLine[]> {
     ...app(ctx),
     ...interceptors(ctx),
     ...hooks(ctx),
-    ...agentShells(ctx),
+    ...interceptorReach(ctx),
     ...(await gitHooks(ctx)),
     await proxy(ctx),
     await session(ctx),

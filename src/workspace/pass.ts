@@ -21,6 +21,7 @@ import { answerHold, holdsWaiting } from "../state/pending.ts";
 import { readStop } from "../state/stop.ts";
 import { type Account, secretKeyOf } from "./account.ts";
 import { appliedBundleHash, type PullResult, pullBundle } from "./bundle.ts";
+import { readInventory } from "./inventory.ts";
 import { SENT_KINDS, sentEvent, sentHold } from "./payload.ts";
 import { readState, type SyncState, writeState } from "./state.ts";
 import { call, unexpected } from "./transport.ts";
@@ -93,7 +94,7 @@ async function passBody(
   using ledger = existsSync(paths.db) ? openLedger(paths, { busyTimeoutMs: 2000 }) : undefined;
   const first = await beat(deps, account, state, ledger);
   // What the workspace heard is acknowledged now; the answers and change below are acknowledged on the next beat.
-  state = { ...state, answersApplied: [] };
+  state = acknowledged({ ...state, answersApplied: [] }, first);
   save(state);
   const modeChange = applyModeChange(deps, first, state);
   if (modeChange) {
@@ -126,7 +127,7 @@ async function passBody(
   let last = first;
   if (modeChange || answers.length > 0 || bundle.outcome === "applied") {
     last = await beat(deps, account, state, ledger);
-    state = { ...state, answersApplied: [] };
+    state = acknowledged({ ...state, answersApplied: [] }, last);
     save(state);
   }
   return {
@@ -154,7 +155,9 @@ async function beat(
   const holds = holdsWaiting(paths.pending, now).map(
     (h): SentHold => sentHold(h, resourceOf(ledger, h.decisionEventId)),
   );
+  const inventory = readInventory(paths.lastScan);
   const body: Heartbeat = {
+    ...(inventory && inventory.hash !== state.inventoryAck ? { inventory } : {}),
     bundleHash: appliedBundleHash(paths.orgPolicies, paths.orgConditions),
     modeRunning: readConfig(paths.config).mode,
     ...(stop && Date.parse(stop.until) > now ? { stoppedUntil: stop.until } : {}),
@@ -166,6 +169,12 @@ async function beat(
   const r = await call(account.url, "POST", "/v1/heartbeat", { token: account.token, json: body });
   if (r.status !== 200) throw unexpected("the heartbeat", r);
   return { ...(r.json as HeartbeatReply), holdsUp: holds.length };
+}
+
+/** The inventory the workspace says it holds: the next beat sends the scan again only when it differs. */
+function acknowledged(state: SyncState, reply: HeartbeatReply): SyncState {
+  const { inventoryAck: _old, ...rest } = state;
+  return reply.inventoryHash ? { ...rest, inventoryAck: reply.inventoryHash } : rest;
 }
 
 /** The decision row's resource, which already leaves out targets that are the call's own arguments. */

@@ -19,6 +19,7 @@ export function sentEvent(row: LedgerRow): SentEvent {
     subjectId: row.kind === "decision" ? row.id : (row.parent ?? row.id),
     occurredAt: row.occurredAt,
     ...(row.agentSessionId !== undefined ? { agentSessionId: row.agentSessionId } : {}),
+    ...(row.agent !== undefined ? { agent: masked(row.agent, 200) } : {}),
     surface: row.surface,
     operation: row.operation,
     ...(row.classes !== undefined ? { classes: row.classes } : {}),

@@ -18,6 +18,8 @@ export interface SyncState {
   readonly modeChangeApplied?: number;
   /** Server hold ids whose answers were applied here, reported on the next beat. */
   readonly answersApplied: readonly string[];
+  /** The inventory hash the workspace said it holds for this machine: a scan with another one is sent. */
+  readonly inventoryAck?: string;
 }
 
 export function freshState(machineId: string): SyncState {
@@ -36,6 +38,7 @@ export function readState(file: string, machineId: string): SyncState {
     ...text("unreachableSince"),
     ...text("lastError"),
     ...text("revokedAt"),
+    ...text("inventoryAck"),
     ...(typeof o.modeChangeApplied === "number" ? { modeChangeApplied: o.modeChangeApplied } : {}),
     answersApplied: Array.isArray(o.answersApplied) ? o.answersApplied.filter((x) => typeof x === "string") : [],
   };

@@ -260,6 +260,7 @@ describe("report --json", () => {
       "byAgent",
       "byClass",
       "final",
+      "grantedUnused",
       "range",
       "redone",
       "verdicts",

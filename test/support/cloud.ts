@@ -17,15 +17,29 @@ export interface CloudOptions {
   /** Run from source instead of the compiled binary. */
   readonly source?: boolean;
   readonly args?: readonly string[];
+  /** A port chosen beforehand (an OpenID provider must know the console's callback before it starts). */
+  readonly port?: number;
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** `memnox cloud serve --db <url> --port 0 --device-interval 1`, with a HOME of its own. */
 export async function startCloud(db: string, opts: CloudOptions = {}): Promise<RunningCloud> {
   const home = tempDir("memnox-cloud-home");
   const argv = opts.source ? [process.execPath, join(ROOT, "bin", "memnox.ts")] : [await compiledBinary()];
-  const env = hermeticEnv({ HOME: home.path, MEMNOX_HOME: join(home.path, ".memnox") });
+  const env = hermeticEnv({ HOME: home.path, MEMNOX_HOME: join(home.path, ".memnox"), ...(opts.env ?? {}) });
   const child = Bun.spawn(
-    [...argv, "cloud", "serve", "--db", db, "--port", "0", "--device-interval", "1", ...(opts.args ?? [])],
+    [
+      ...argv,
+      "cloud",
+      "serve",
+      "--db",
+      db,
+      "--port",
+      String(opts.port ?? 0),
+      "--device-interval",
+      "1",
+      ...(opts.args ?? []),
+    ],
     { env, cwd: home.path, stdin: "ignore", stdout: "pipe", stderr: "pipe" },
   );
   let said = "";
@@ -178,4 +192,30 @@ export function establishedTcp(pid: number): number {
     }
   }
   return n;
+}
+
+/**
+ * A rule set published the only way there is: proposed, then approved (by `approver`, or by the proposer where the
+ * organization has one admin). Returns the approval's reply and the bundle hash then in force.
+ */
+export async function publish(
+  url: string,
+  token: string,
+  source: string,
+  opts: { approver?: string; headers?: Record<string, string> } = {},
+): Promise<{ proposal: ReturnType<typeof JSON.parse>; hash: string }> {
+  const proposed = await api(url, "POST", "/v1/policies/proposals", {
+    token,
+    raw: source,
+    headers: opts.headers ?? {},
+  });
+  if (proposed.status !== 201)
+    throw new Error(`the proposal was refused (${proposed.status}): ${JSON.stringify(proposed.body)}`);
+  const approved = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, {
+    token: opts.approver ?? token,
+  });
+  if (approved.status !== 200)
+    throw new Error(`the approval was refused (${approved.status}): ${JSON.stringify(approved.body)}`);
+  const bundle = await api(url, "GET", "/v1/bundle", { token });
+  return { proposal: approved.body, hash: bundle.body.hash };
 }

@@ -47,6 +47,19 @@ export const SECRET_GLOBS = [
   "**/.env.!(example|sample|template)",
 ];
 
+/** The gate's deps, dry, under the baseline protect --yes writes, in enforce, for a line run at CORPUS_CTX. */
+export function baselineGateDeps(home: FakeHome, keysDir?: string) {
+  const base = baselineRules(verbTables(), { date: "2026-11-30", ...(keysDir ? { keysDir } : {}) });
+  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
+  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
+  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
+  const { ctx } = testContext(home, {
+    cwd: CORPUS_CTX.cwd,
+    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
+  });
+  return gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+}
+
 export type Want = "stop" | "allow";
 
 export interface Case {
@@ -107,15 +120,7 @@ export function stoppable(actions: readonly Action[]): boolean {
 
 /** What the whole gate answers a corpus line with: the baseline protect --yes writes, in enforce, nothing recorded. */
 export function baselineVerdicts(home: FakeHome): (c: Case) => Effect {
-  const base = baselineRules(verbTables(), { date: "2026-11-30", keysDir: join(CORPUS_CTX.home, ".ssh") });
-  writeFileSync(join(home.memnoxHome, "machine.policies.toml"), renderRuleFile([], base.machine));
-  writeFileSync(join(home.memnoxHome, "repo.policies.toml"), renderRuleFile([], base.repository));
-  writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
-  const { ctx } = testContext(home, {
-    cwd: CORPUS_CTX.cwd,
-    env: { HOME: CORPUS_CTX.home, MEMNOX_POLICIES: join(home.memnoxHome, "repo.policies.toml") },
-  });
-  const d = gateDeps(ctx, { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} });
+  const d = baselineGateDeps(home, join(CORPUS_CTX.home, ".ssh"));
   const at = d.now();
   return (c) =>
     assess({ surface: "shell", command: c.command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at).combined.effect;

@@ -10,6 +10,7 @@ export const SENT_FIELDS = [
   "subjectId",
   "occurredAt",
   "agentSessionId",
+  "agent",
   "surface",
   "operation",
   "classes",
@@ -31,6 +32,8 @@ export interface SentEvent {
   readonly subjectId: string;
   readonly occurredAt: string;
   readonly agentSessionId?: string;
+  /** Which agent acted, by the name the machine knows it by (the hook's agent, MEMNOX_AGENT_NAME): what a freeze names. */
+  readonly agent?: string;
   readonly surface: string;
   readonly operation: string;
   readonly classes?: readonly string[];
@@ -73,6 +76,26 @@ export interface SentHold {
   readonly expiresAt: string;
 }
 
+/**
+ * What the machine's last scan found, as much as the team needs: each agent by the name the gate knows it by, and each
+ * MCP server by name with whether every launch goes through the proxy. Never a launch command or an environment value.
+ */
+export interface SentInventory {
+  /** Over the content, so an unchanged scan is sent once. */
+  readonly hash: string;
+  readonly scannedAt: string;
+  readonly agents: readonly { readonly name: string; readonly kind: string }[];
+  readonly mcpServers: readonly {
+    readonly name: string;
+    /** Every configured launch of it on this machine goes through memnox's proxy. */
+    readonly proxied: boolean;
+    readonly tools?: number;
+    readonly writeTools?: number;
+    /** The agents (clients) that configure it. */
+    readonly agents: readonly string[];
+  }[];
+}
+
 export interface Heartbeat {
   /** The bundle hash computed from the files on disk now (a hand edit shows as a different one). */
   readonly bundleHash: string | null;
@@ -86,6 +109,8 @@ export interface Heartbeat {
   /** Server hold ids whose answers this machine applied. */
   readonly answersApplied: readonly string[];
   readonly version: string;
+  /** Sent when the scan changed since the workspace last acknowledged one. */
+  readonly inventory?: SentInventory;
 }
 
 export interface ModeChange {
@@ -113,5 +138,7 @@ export interface HeartbeatReply {
   readonly answers: readonly HoldAnswerDown[];
   /** The bundle in force, so a machine knows whether its pull is current. */
   readonly bundleHash: string;
+  /** The inventory the workspace holds for this machine, so an unchanged one is not sent again. */
+  readonly inventoryHash?: string | null;
   readonly serverTime: string;
 }

@@ -4,8 +4,10 @@ import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
+import { runDetectors } from "../detect.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
+import { noteAgents } from "../store/fleet.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 const instant = v.pipe(
@@ -19,6 +21,7 @@ const EventSchema = v.strictObject({
   subjectId: text(80),
   occurredAt: instant,
   agentSessionId: v.optional(text(200)),
+  agent: v.optional(text(200)),
   surface: text(40),
   operation: text(300),
   classes: v.optional(v.pipe(v.array(v.picklist(ACTION_CLASSES)), v.maxLength(8))),
@@ -71,8 +74,18 @@ export async function postEvents(c: Call): Promise<Response> {
     throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0 });
   const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: { dedup_key: string }[] = await c.db`
-    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING dedup_key`;
+  const inserted: { id: string; agent: string | null; agent_session_id: string | null; effect: string | null }[] =
+    await c.db`INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
+               RETURNING id, agent, agent_session_id, effect`;
+  if (inserted.length > 0) {
+    const agents = inserted.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
+    if (agents.length > 0) await noteAgents(c.db, who.workspaceId, who.machineId, agents);
+    await runDetectors(
+      c.db,
+      who.workspaceId,
+      inserted.map((e) => ({ id: Number(e.id), agent: e.agent, session: e.agent_session_id, effect: e.effect })),
+    );
+  }
   return json({ accepted: inserted.length, duplicates: rows.length - inserted.length });
 }
 
@@ -85,6 +98,7 @@ function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<str
     subject_id: e.subjectId,
     occurred_at: new Date(e.occurredAt),
     agent_session_id: e.agentSessionId ?? null,
+    agent: e.agent ?? null,
     surface: e.surface,
     operation: e.operation,
     classes: [...(e.classes ?? [])],
@@ -106,6 +120,7 @@ interface EventRow {
   subject_id: string;
   occurred_at: Date;
   agent_session_id: string | null;
+  agent: string | null;
   surface: string;
   operation: string;
   classes: string[];
@@ -120,27 +135,15 @@ interface EventRow {
   received_at: Date;
 }
 
-/** GET /v1/events?machine=&effect=&after=&limit=: oldest first after the cursor; `next` is the cursor to ask with. */
-export async function listEvents(c: Call): Promise<Response> {
-  const who = c.who;
-  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const q = c.url.searchParams;
-  const after = Number(q.get("after") ?? 0);
-  const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100) || 100));
-  const machine = q.get("machine");
-  const effect = q.get("effect");
-  const rows: EventRow[] = await c.db`
-    SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND id > ${Number.isFinite(after) ? after : 0}
-      ${machine ? c.db`AND machine_id = ${machine}` : c.db``}
-      ${effect ? c.db`AND effect = ${effect}` : c.db``}
-    ORDER BY id LIMIT ${limit}`;
-  const events = rows.map((r) => ({
+function view(r: EventRow) {
+  return {
     id: Number(r.id),
     machineId: r.machine_id,
     dedupKey: r.dedup_key,
     subjectId: r.subject_id,
     occurredAt: iso(r.occurred_at),
     agentSessionId: r.agent_session_id,
+    agent: r.agent,
     surface: r.surface,
     operation: r.operation,
     classes: r.classes,
@@ -153,7 +156,75 @@ export async function listEvents(c: Call): Promise<Response> {
     startedAt: iso(r.started_at),
     policyHash: r.policy_hash,
     receivedAt: iso(r.received_at),
-  }));
+  };
+}
+
+export type EventView = ReturnType<typeof view>;
+
+const cursor = (raw: string | null) => {
+  const n = Number(raw ?? 0);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+};
+
+/**
+ * GET /v1/events?machine=&agent=&effect=&rule=&session=&after=&limit= (oldest first after the cursor) or
+ * `order=desc&before=` (newest first, what a person reads); `next` is the cursor to ask with.
+ */
+export async function listEvents(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const q = c.url.searchParams;
+  const desc = q.get("order") === "desc";
+  const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100) || 100));
+  const only = (param: string, fragment: (v: string) => unknown): unknown => {
+    const v = q.get(param);
+    return v ? fragment(v) : c.db``;
+  };
+  const after = cursor(q.get("after"));
+  const before = cursor(q.get("before"));
+  const rows: EventRow[] = await c.db`
+    SELECT * FROM events WHERE workspace_id = ${who.workspaceId}
+      ${desc ? (before > 0 ? c.db`AND id < ${before}` : c.db``) : c.db`AND id > ${after}`}
+      ${only("machine", (v) => c.db`AND machine_id = ${v}`)} ${only("agent", (v) => c.db`AND agent = ${v}`)}
+      ${only("effect", (v) => c.db`AND effect = ${v}`)} ${only("rule", (v) => c.db`AND rule_id = ${v}`)}
+      ${only("session", (v) => c.db`AND agent_session_id = ${v}`)}
+    ORDER BY id ${desc ? c.db`DESC` : c.db`ASC`} LIMIT ${limit}`;
+  const events = rows.map(view);
   const last = events[events.length - 1];
   return json({ events, next: events.length === limit && last ? last.id : null });
+}
+
+/** The bound on a trace, in rows each way: it says when it stopped there. */
+const TRACE_LIMIT = 200;
+
+/**
+ * GET /v1/events/:id: one action and its trace, up and down the parents that were recorded. What machines send links
+ * an outcome to its decision (`subjectId`) and nothing further yet, so a decision traces to itself and how it ended.
+ */
+export async function showEvent(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const id = cursor(c.params.id ?? "");
+  const [e]: EventRow[] = await c.db`SELECT * FROM events WHERE id = ${id} AND workspace_id = ${who.workspaceId}`;
+  if (!e) throw new HttpError(404, "not_found", `no event \`${c.params.id ?? ""}\` in this workspace`);
+  // Up: the decision this row is about (on the machine that sent it). Down: every row that names this one's subject.
+  const up: EventRow[] =
+    e.subject_id === e.dedup_key
+      ? []
+      : await c.db`SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND machine_id = ${e.machine_id}
+                     AND dedup_key = ${e.subject_id}`;
+  const root = up[0] ?? e;
+  const down: EventRow[] = await c.db`
+    SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND machine_id = ${root.machine_id}
+      AND subject_id = ${root.dedup_key} AND id <> ${root.id} ORDER BY id LIMIT ${TRACE_LIMIT + 1}`;
+  return json({
+    event: view(e),
+    trace: {
+      up: up.map(view),
+      down: down.slice(0, TRACE_LIMIT).map(view),
+      bounded: down.length > TRACE_LIMIT,
+      // Nothing a machine sends names a parent beyond its own decision yet, so a longer chain cannot be walked.
+      parentsRecorded: false,
+    },
+  });
 }

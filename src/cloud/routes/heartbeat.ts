@@ -4,8 +4,9 @@ import * as v from "valibot";
 import { MODES, type Mode } from "../../core/effect.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
-import type { HeartbeatReply, HoldAnswerDown } from "../protocol/sync.ts";
+import type { HeartbeatReply, HoldAnswerDown, SentInventory } from "../protocol/sync.ts";
 import { bundleInForce } from "../store/bundle.ts";
+import { noteAgents, noteInventory } from "../store/fleet.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 const instant = v.pipe(
@@ -26,6 +27,26 @@ const HoldSchema = v.strictObject({
   expiresAt: instant,
 });
 
+const name = v.pipe(text(200), v.regex(/^[^\s]+$/, "is not a name"));
+
+const InventorySchema = v.strictObject({
+  hash: text(100),
+  scannedAt: instant,
+  agents: v.pipe(v.array(v.strictObject({ name, kind: text(100) })), v.maxLength(200)),
+  mcpServers: v.pipe(
+    v.array(
+      v.strictObject({
+        name,
+        proxied: v.boolean(),
+        tools: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        writeTools: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        agents: v.pipe(v.array(text(200)), v.maxLength(50)),
+      }),
+    ),
+    v.maxLength(500),
+  ),
+});
+
 const HeartbeatSchema = v.strictObject({
   bundleHash: v.nullable(text(100)),
   modeRunning: v.picklist(MODES),
@@ -34,6 +55,7 @@ const HeartbeatSchema = v.strictObject({
   holds: v.pipe(v.array(HoldSchema), v.maxLength(200)),
   answersApplied: v.pipe(v.array(text(40)), v.maxLength(200)),
   version: text(60),
+  inventory: v.optional(InventorySchema),
 });
 
 export async function heartbeat(c: Call, body: Record<string, unknown>): Promise<Response> {
@@ -52,6 +74,11 @@ export async function heartbeat(c: Call, body: Record<string, unknown>): Promise
       UPDATE machines SET last_seen_at = now(), bundle_applied = ${hb.bundleHash}, mode_running = ${hb.modeRunning},
                           stopped_until = ${hb.stoppedUntil ? new Date(hb.stoppedUntil) : null}, version = ${hb.version}
       WHERE id = ${machineId} RETURNING mode_set`;
+    if (hb.inventory) await noteInventory(tx, who.workspaceId, machineId, hb.inventory as SentInventory);
+    const asking = hb.holds.flatMap((h) => (h.agent ? [{ name: h.agent }] : []));
+    if (asking.length > 0) await noteAgents(tx, who.workspaceId, machineId, asking);
+    const [inv]: { inventory_hash: string | null }[] =
+      await tx`SELECT inventory_hash FROM machines WHERE id = ${machineId}`;
     if (hb.modeChangeApplied !== undefined)
       await tx`UPDATE mode_changes SET delivered_at = now()
                WHERE machine_id = ${machineId} AND id <= ${hb.modeChangeApplied} AND delivered_at IS NULL`;
@@ -83,6 +110,7 @@ export async function heartbeat(c: Call, body: Record<string, unknown>): Promise
     }[] = await tx`SELECT id, local_id, answer, scope, answered_by, answered_at FROM holds
                WHERE machine_id = ${machineId} AND answer IS NOT NULL AND applied_at IS NULL ORDER BY answered_at`;
     return {
+      inventoryHash: inv?.inventory_hash ?? null,
       modeSet: m?.mode_set ?? "observe",
       modeChange: ch ? { id: Number(ch.id), to: ch.to_mode, by: ch.by, at: iso(ch.at) ?? "" } : null,
       answers: answers.map(

@@ -55,6 +55,8 @@ function view(h: HoldRow) {
   };
 }
 
+export type HoldView = ReturnType<typeof view>;
+
 /** GET /v1/holds?all=1: what is waiting on somebody here (all: answered and settled ones too). */
 export async function listHolds(c: Call): Promise<Response> {
   const who = c.who;

@@ -1,16 +1,20 @@
-// Every route of the control plane, with what it needs. A script and (later) the console's pages call the same ones;
-// the requirement is checked in roles.ts before any handler runs, so no handler decides who may call it.
+// Every route of the control plane's API, with what it needs. A script and the console's pages call the same ones; the
+// requirement is checked in roles.ts before any handler runs, so no handler decides who may call it.
 
 import { bodyJson, json, type Route } from "../http.ts";
-import { devicePage, deviceScript } from "../pages/device.ts";
 import { SCHEMA_VERSION } from "../store/migrate.ts";
-import { getBundle, putBundle } from "./bundle.ts";
+import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent } from "./agents.ts";
+import { getBundle } from "./bundle.ts";
 import { decideCode, pollToken, requestCode, showCode } from "./devices.ts";
-import { listEvents, postEvents } from "./events.ts";
+import { listEvents, postEvents, showEvent } from "./events.ts";
 import { formBody } from "./form.ts";
 import { heartbeat } from "./heartbeat.ts";
 import { answerHold, listHolds } from "./holds.ts";
+import { acknowledgeIncident, containIncident, listIncidents, resolveIncident } from "./incidents.ts";
 import { listMachines, revokeMachine, setMode, showMachine } from "./machines.ts";
+import { approveMcpServer, blockMcpServer, listMcpServers } from "./mcp.ts";
+import { changeMe, changeOrg, showOrg } from "./org.ts";
+import { autonomy, search, summary } from "./overview.ts";
 import {
   addMember,
   changeMember,
@@ -22,6 +26,14 @@ import {
   revokeOperatorToken,
   revokeToken,
 } from "./people.ts";
+import {
+  approveProposal,
+  createProposal,
+  listProposals,
+  proposeDrop,
+  rejectProposal,
+  showProposal,
+} from "./proposals.ts";
 import { liftState, listState, setState } from "./state.ts";
 
 export const ROUTES: readonly Route[] = [
@@ -31,8 +43,6 @@ export const ROUTES: readonly Route[] = [
     needs: ["public"],
     handler: async () => json({ ok: true, schemaVersion: SCHEMA_VERSION }),
   },
-  { method: "GET", path: "/device", needs: ["public"], handler: devicePage },
-  { method: "GET", path: "/device.js", needs: ["public"], handler: deviceScript },
 
   // Enrolment: the machine's two calls are public (it has no credential yet); deciding needs an admin.
   { method: "POST", path: "/v1/devices", needs: ["public"], handler: async (c) => requestCode(c, await bodyJson(c)) },
@@ -53,26 +63,61 @@ export const ROUTES: readonly Route[] = [
 
   // Seeing: every role.
   { method: "GET", path: "/v1/me", needs: ["viewer"], handler: me },
+  { method: "GET", path: "/v1/org", needs: ["viewer"], handler: showOrg },
+  { method: "GET", path: "/v1/summary", needs: ["viewer"], handler: summary },
+  { method: "GET", path: "/v1/search", needs: ["viewer"], handler: search },
+  { method: "GET", path: "/v1/autonomy", needs: ["viewer"], handler: autonomy },
   { method: "GET", path: "/v1/members", needs: ["viewer"], handler: listMembers },
   { method: "GET", path: "/v1/machines", needs: ["viewer"], handler: listMachines },
   { method: "GET", path: "/v1/machines/:id", needs: ["viewer"], handler: showMachine },
+  { method: "GET", path: "/v1/agents", needs: ["viewer"], handler: listAgents },
+  { method: "GET", path: "/v1/agents/:name", needs: ["viewer"], handler: showAgent },
+  { method: "GET", path: "/v1/mcp-servers", needs: ["viewer"], handler: listMcpServers },
   { method: "GET", path: "/v1/events", needs: ["viewer"], handler: listEvents },
+  { method: "GET", path: "/v1/events/:id", needs: ["viewer"], handler: showEvent },
+  { method: "GET", path: "/v1/incidents", needs: ["viewer"], handler: listIncidents },
   { method: "GET", path: "/v1/state", needs: ["viewer"], handler: listState },
   { method: "GET", path: "/v1/holds", needs: ["viewer"], handler: listHolds },
+  { method: "GET", path: "/v1/policies/proposals", needs: ["viewer"], handler: listProposals },
+  { method: "GET", path: "/v1/policies/proposals/:id", needs: ["viewer"], handler: showProposal },
   { method: "GET", path: "/v1/audit", needs: ["viewer"], handler: listAudit },
+  // Only the caller's own: their name, their tokens.
+  { method: "PATCH", path: "/v1/me", needs: ["viewer"], handler: async (c) => changeMe(c, await bodyJson(c)) },
   { method: "POST", path: "/v1/tokens", needs: ["viewer"], handler: async (c) => createToken(c, await bodyJson(c)) },
   { method: "POST", path: "/v1/tokens/:id/revoke", needs: ["viewer"], handler: revokeToken },
 
-  // Answering held calls: a reviewer.
+  // Approving and stopping: a reviewer.
   {
     method: "POST",
     path: "/v1/holds/:id/answer",
     needs: ["reviewer"],
     handler: async (c) => answerHold(c, await bodyJson(c)),
   },
+  {
+    method: "POST",
+    path: "/v1/agents/:name/halt",
+    needs: ["reviewer"],
+    handler: async (c) => haltAgent(c, await bodyJson(c)),
+  },
+  { method: "POST", path: "/v1/agents/:name/lift", needs: ["reviewer"], handler: liftAgent },
+  { method: "POST", path: "/v1/incidents/:id/acknowledge", needs: ["reviewer"], handler: acknowledgeIncident },
+  {
+    method: "POST",
+    path: "/v1/incidents/:id/resolve",
+    needs: ["reviewer"],
+    handler: async (c) => resolveIncident(c, await bodyJson(c)),
+  },
 
-  // Configuring: an admin.
-  { method: "PUT", path: "/v1/bundle", needs: ["admin"], handler: putBundle },
+  // Configuring: an admin. A rule set is only ever a proposal until a second admin approves it.
+  { method: "POST", path: "/v1/policies/proposals", needs: ["admin"], handler: createProposal },
+  {
+    method: "POST",
+    path: "/v1/policies/proposals/drop-rule",
+    needs: ["admin"],
+    handler: async (c) => proposeDrop(c, await bodyJson(c)),
+  },
+  { method: "POST", path: "/v1/policies/proposals/:id/approve", needs: ["admin"], handler: approveProposal },
+  { method: "POST", path: "/v1/policies/proposals/:id/reject", needs: ["admin"], handler: rejectProposal },
   { method: "POST", path: "/v1/state", needs: ["admin"], handler: async (c) => setState(c, await bodyJson(c)) },
   { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
   {
@@ -82,6 +127,22 @@ export const ROUTES: readonly Route[] = [
     handler: async (c) => setMode(c, await bodyJson(c)),
   },
   { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], handler: revokeMachine },
+  {
+    method: "PATCH",
+    path: "/v1/agents/:name",
+    needs: ["admin"],
+    handler: async (c) => changeAgent(c, await bodyJson(c)),
+  },
+  { method: "POST", path: "/v1/agents/:name/revoke", needs: ["admin"], handler: revokeAgent },
+  { method: "POST", path: "/v1/mcp-servers/:name/approve", needs: ["admin"], handler: approveMcpServer },
+  { method: "POST", path: "/v1/mcp-servers/:name/block", needs: ["admin"], handler: blockMcpServer },
+  {
+    method: "POST",
+    path: "/v1/incidents/:id/contain",
+    needs: ["admin"],
+    handler: async (c) => containIncident(c, await bodyJson(c)),
+  },
+  { method: "PATCH", path: "/v1/org", needs: ["admin"], handler: async (c) => changeOrg(c, await bodyJson(c)) },
   { method: "POST", path: "/v1/members", needs: ["admin"], handler: async (c) => addMember(c, await bodyJson(c)) },
   {
     method: "PATCH",

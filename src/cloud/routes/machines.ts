@@ -55,6 +55,8 @@ function view(r: MachineRow, inForce: string) {
   };
 }
 
+export type MachineView = ReturnType<typeof view>;
+
 async function machines(c: Call, workspaceId: string, id?: string): Promise<MachineRow[]> {
   return c.db`
     SELECT x.id, x.hostname_hash, p.email AS owner, x.approved_by, x.version, x.platform, x.enrolled_at,

@@ -5,6 +5,7 @@ import { type Call, HttpError, iso, json, str } from "../http.ts";
 import { newId } from "../ids.ts";
 import { isRole } from "../roles.ts";
 import { audit, mintToken } from "../store/people.ts";
+import { endSessionsOf } from "../store/sessions.ts";
 
 function need(who: Principal | undefined): Principal {
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
@@ -13,28 +14,60 @@ function need(who: Principal | undefined): Principal {
 
 export async function me(c: Call): Promise<Response> {
   const who = need(c.who);
-  const [ws]: { name: string; org_name: string }[] = await c.db`
-    SELECT w.name, o.name AS org_name FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ${who.workspaceId}`;
+  const [ws]: { name: string; org_name: string; onboarded_at: Date | null }[] = await c.db`
+    SELECT w.name, o.name AS org_name, o.onboarded_at FROM workspaces w JOIN orgs o ON o.id = w.org_id
+    WHERE w.id = ${who.workspaceId}`;
+  const person =
+    who.kind === "person"
+      ? (
+          (await c.db`SELECT display_name FROM members WHERE id = ${who.memberId}`) as { display_name: string | null }[]
+        )[0]
+      : undefined;
+  // The other organizations this same signed-in identity belongs to: which one a page answers for is a selection.
+  const others: { id: string; name: string }[] =
+    who.kind === "person"
+      ? await c.db`
+          SELECT o.id, o.name FROM members m JOIN orgs o ON o.id = m.org_id
+          JOIN members me ON me.id = ${who.memberId}
+          WHERE m.email = me.email AND m.status = 'active' AND m.id <> me.id AND me.oidc_subject IS NOT NULL
+            AND m.oidc_issuer = me.oidc_issuer AND m.oidc_subject = me.oidc_subject
+          ORDER BY o.name`
+      : [];
   return json({
     kind: who.kind,
     actor: actorName(who),
     role: who.kind === "machine" ? null : who.role,
-    org: { id: who.orgId, name: ws?.org_name ?? null },
+    ...(who.kind === "person" ? { email: who.email, memberId: who.memberId, name: person?.display_name ?? null } : {}),
+    org: { id: who.orgId, name: ws?.org_name ?? null, onboarded: ws?.onboarded_at !== null },
+    otherOrgs: others,
     workspace: { id: who.workspaceId, name: ws?.name ?? null },
   });
 }
 
 export async function listMembers(c: Call): Promise<Response> {
   const who = need(c.who);
-  const rows: { id: string; email: string; role: string; status: string; created_at: Date; created_by: string }[] =
-    await c.db`SELECT id, email, role, status, created_at, created_by FROM members WHERE org_id = ${who.orgId}
-               ORDER BY created_at, id`;
+  const rows: {
+    id: string;
+    email: string;
+    role: string;
+    status: string;
+    created_at: Date;
+    created_by: string;
+    display_name: string | null;
+    last_sign_in_at: Date | null;
+  }[] = await c.db`SELECT id, email, role, status, created_at, created_by, display_name, last_sign_in_at
+                   FROM members WHERE org_id = ${who.orgId} ORDER BY created_at, id`;
   return json({
     members: rows.map((m) => ({
       id: m.id,
       email: m.email,
+      name: m.display_name,
       role: m.role,
       status: m.status,
+      // Provisioned and never signed in: an invite still open. One organization holds one workspace, so the role held
+      // here is the grant on that workspace.
+      invited: m.last_sign_in_at === null,
+      lastSignInAt: iso(m.last_sign_in_at),
       createdAt: iso(m.created_at),
       createdBy: m.created_by,
     })),
@@ -86,6 +119,7 @@ export async function changeMember(c: Call, body: Record<string, unknown>): Prom
       if (Number(n?.n) <= 1) throw new HttpError(409, "last_admin", "the last active admin stays an active admin");
     }
     await tx`UPDATE members SET role = ${nextRole}, status = ${nextStatus} WHERE id = ${id}`;
+    if (nextStatus === "suspended") await endSessionsOf(tx, id, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,

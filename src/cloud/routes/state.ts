@@ -9,7 +9,8 @@ import { conditionsInForce } from "../store/bundle.ts";
 import { audit } from "../store/people.ts";
 
 const WEEK_MS = 7 * 86_400_000;
-const KINDS = ["freeze"];
+// A freeze names a state the rules opt into; a freeze-agent names an agent, refused on every machine while it holds.
+const KINDS = ["freeze", "freeze-agent"];
 
 export async function listState(c: Call): Promise<Response> {
   const who = c.who;

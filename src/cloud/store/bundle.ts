@@ -49,6 +49,43 @@ export async function conditionsInForce(db: Db, workspaceId: string): Promise<Co
   }));
 }
 
+/** Halts and revocations have no end of their own: they hold until lifted (a halt) or for good (a revocation). */
+export const UNTIL_LIFTED = "9999-12-31T00:00:00.000Z";
+
+/** Agents stopped on every machine: halted (until somebody lifts it) or revoked, as facts their gates refuse on. */
+export async function agentStops(db: Db, workspaceId: string): Promise<ConditionFact[]> {
+  const rows: {
+    name: string;
+    halted_at: Date | null;
+    halted_by: string | null;
+    halt_reason: string | null;
+    revoked_at: Date | null;
+    revoked_by: string | null;
+  }[] = await db`SELECT name, halted_at, halted_by, halt_reason, revoked_at, revoked_by FROM agents
+                 WHERE workspace_id = ${workspaceId} AND (halted_at IS NOT NULL OR revoked_at IS NOT NULL)
+                 ORDER BY name`;
+  return rows.map((r) =>
+    r.revoked_at
+      ? {
+          id: `revoke-agent:${r.name}`,
+          kind: "revoke-agent",
+          subject: r.name,
+          expiresAt: UNTIL_LIFTED,
+          by: r.revoked_by ?? "workspace",
+          setAt: iso(r.revoked_at) ?? "",
+        }
+      : {
+          id: `halt-agent:${r.name}`,
+          kind: "halt-agent",
+          subject: r.name,
+          expiresAt: UNTIL_LIFTED,
+          by: r.halted_by ?? "workspace",
+          setAt: iso(r.halted_at) ?? "",
+          ...(r.halt_reason ? { reason: r.halt_reason } : {}),
+        },
+  );
+}
+
 export async function bundleInForce(db: Db, workspaceId: string): Promise<BundleInForce> {
   const [b]: {
     id: string;
@@ -60,7 +97,7 @@ export async function bundleInForce(db: Db, workspaceId: string): Promise<Bundle
     published_at: Date;
   }[] = await db`SELECT id, format, source, rules_json, rule_count, published_by, published_at FROM bundles
                  WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
-  const facts = await conditionsInForce(db, workspaceId);
+  const facts = [...(await conditionsInForce(db, workspaceId)), ...(await agentStops(db, workspaceId))];
   const rulesText = b?.rules_json ?? "";
   const conditions = conditionsText(facts);
   return {

@@ -1,6 +1,7 @@
 // The control plane's one handle on PostgreSQL: Bun's built-in SQL client, a pool per server process.
 import type { SQL } from "bun";
 import { MemnoxError } from "../../core/errors.ts";
+import { maskSecrets } from "../../core/secrets.ts";
 
 export type Db = SQL;
 
@@ -18,12 +19,7 @@ export async function openDb(url: string, opts: OpenDbOptions = {}): Promise<Db>
     await db`SELECT 1`;
   } catch (e) {
     await db.close().catch(() => {});
-    throw new MemnoxError("io", `could not reach the database at ${redactUrl(url)}: ${(e as Error).message}`);
+    throw new MemnoxError("io", `could not reach the database at ${maskSecrets(url)}: ${(e as Error).message}`);
   }
   return db;
-}
-
-/** A database URL as it may be printed: the password replaced. */
-export function redactUrl(url: string): string {
-  return url.replace(/(:\/\/[^/:@]*:)[^@/]*@/, "$1***@");
 }

@@ -2,6 +2,7 @@
 import { MemnoxError } from "../../core/errors.ts";
 import type { Db } from "./db.ts";
 import init from "./migrations/0001_init.sql" with { type: "text" };
+import consoleTables from "./migrations/0002_console.sql" with { type: "text" };
 
 export interface Migration {
   readonly version: number;
@@ -9,7 +10,10 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "init", sql: init }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "init", sql: init },
+  { version: 2, name: "console", sql: consoleTables },
+];
 
 /** The schema version this code writes: the newest migration it carries. */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -153,10 +153,13 @@ export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): Compil
     const ps = m[f];
     if (ps && !isWildcardOnly(ps)) out[f] = lazy(() => namesOf(ps));
   }
-  for (const f of ["targets", "workingDirectories"] as const) {
-    const ps = m[f];
-    if (ps && !isWildcardOnly(ps)) out[f] = lazy(() => anyOf(ps, (p) => pathMatcher(p, opts.home)));
-  }
+  // A recursive target (`D/**`) meets a deny or an ask wherever the rule reaches into it; an allow must cover it.
+  const subtrees = rule.decision.effect === "allow" ? "cover" : "reach";
+  const targets = m.targets;
+  if (targets && !isWildcardOnly(targets))
+    out.targets = lazy(() => anyOf(targets, (p) => pathMatcher(p, opts.home, subtrees)));
+  const dirs = m.workingDirectories;
+  if (dirs && !isWildcardOnly(dirs)) out.workingDirectories = lazy(() => anyOf(dirs, (p) => pathMatcher(p, opts.home)));
   if (m.arguments) {
     out.arguments = Object.entries(m.arguments).map(([name, patterns]) => ({
       name,

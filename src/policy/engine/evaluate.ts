@@ -23,6 +23,22 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * An enforcing `allow` that names an `ask` rule of its own file in `relaxes` takes that rule out where both match:
+ * a person handing over what they always approve. Denies, other files' rules and observe-only allows are untouched.
+ */
+function relaxed(hits: CompiledRule[]): void {
+  const by = hits.filter((c) => c.rule.decision.effect === "allow" && c.rule.decision.relaxes && !c.observe);
+  if (by.length === 0) return;
+  for (let i = hits.length - 1; i >= 0; i--) {
+    const c = hits[i];
+    if (c?.rule.decision.effect !== "ask") continue;
+    if (by.some((a) => a.ref.file === c.ref.file && (a.rule.decision.relaxes ?? []).includes(c.ref.name))) {
+      hits.splice(i, 1);
+    }
+  }
+}
+
 function reasonOf(c: CompiledRule): string {
   const d = c.rule.decision;
   return d.reason ?? c.rule.description ?? `the rule \`${c.ref.name}\` (${c.ref.file}:${c.ref.line}) says ${d.effect}`;
@@ -61,6 +77,7 @@ export function evaluate(
       argumentMatches.push(...args);
     }
   }
+  relaxed(hits);
   hits.sort(byPrecedence);
   const [top] = hits;
   if (!top) return ungoverned(request, defaultEffect);

@@ -75,6 +75,32 @@ describe("pathMatcher", () => {
   });
 });
 
+describe("a subtree value (`D/**`: everything under D, from a recursive read, copy, chmod or delete)", () => {
+  const cases: [string, string, boolean, boolean][] = [
+    // pattern, value, a deny or ask reaches it, an allow covers it
+    ["~/.ssh/**", "/home/sam/**", true, false],
+    ["~/.ssh/id_*", "/home/sam/.ssh/**", true, false],
+    ["~/.aws", "/home/sam/.aws/**", true, true],
+    ["~/.aws", "/home/sam/.aws/sso/**", true, true],
+    ["~/.aws", "/home/sam/projects/**", false, false],
+    ["/etc", "/**", true, false],
+    // A pattern that can match anywhere reaches a subtree holding the home directory, where such files live.
+    ["**/.ssh/**", "/home/**", true, false],
+    [".env", "/home/sam/**", true, false],
+    [".env", "/work/project/**", false, false],
+    // A name given to the recursion (find -name) is matched as it stands.
+    [".env", "/work/project/**/.env", true, false],
+    ["/work/project/**", "/work/project/dist/**", true, true],
+    ["/work/project/**", "/**", true, false],
+  ];
+  for (const [p, v, reach, cover] of cases) {
+    test(`${p} vs ${v}`, () => {
+      expect(pathMatcher(p, HOME, "reach")(v)).toBe(reach);
+      expect(pathMatcher(p, HOME, "cover")(v)).toBe(cover);
+    });
+  }
+});
+
 test("normalizePath collapses `.`, `..` and doubled slashes", () => {
   expect(normalizePath("/a/./b/../c//d/")).toBe("/a/c/d");
   expect(normalizePath("/a/b")).toBe("/a/b");

@@ -90,30 +90,90 @@ function pathGlob(pattern: string): Matcher {
 }
 
 /**
+ * How a rule meets a subtree value (`/home/sam/**`: a recursive read, copy, chmod or delete of everything under a
+ * directory): an allow must `cover` all of it, a deny or an ask applies when it can `reach` any part of it.
+ */
+export type SubtreeMode = "cover" | "reach";
+
+/** `D` of a subtree value `D/**` (or `D/**\/<name>`), or undefined for an ordinary value. */
+export function subtreeRoot(v: string): string | undefined {
+  if (!isPath(v)) return undefined;
+  const i = v.indexOf("/**");
+  if (i < 0) return undefined;
+  const after = v.slice(i + 3);
+  if (after !== "" && !after.startsWith("/")) return undefined;
+  return normalizePath(v.slice(0, i) || "/");
+}
+
+const GLOB_CHAR = /[*?[\]{}]|[!@+]\(/;
+
+/** The directory every match of a path pattern lies in (`/home/sam/.ssh` for `/home/sam/.ssh/id_*`); "" when any. */
+function literalBase(pattern: string): string {
+  const at = pattern.search(GLOB_CHAR);
+  if (at === 0) return "";
+  if (at < 0) return normalizePath(pattern).toLowerCase();
+  const head = pattern.slice(0, at);
+  return normalizePath(head.slice(0, head.lastIndexOf("/")) || "/").toLowerCase();
+}
+
+function isWithin(path: string, dir: string): boolean {
+  return dir === "/" || path === dir || path.startsWith(`${dir}/`);
+}
+
+/**
+ * Whether a pattern can match something under `root`: its literal base lies inside the subtree, or the pattern
+ * can match anywhere (`**\/.ssh`, `.env`) and the subtree holds the home directory, where such files live.
+ */
+function reaches(base: string | undefined, root: string, home: string | undefined): boolean {
+  const r = root.toLowerCase();
+  if (base === undefined || base === "") return r === "/" || (home !== undefined && isWithin(home.toLowerCase(), r));
+  return isWithin(base, r);
+}
+
+/**
  * A target or working-directory pattern. Slash-free patterns match the whole value or any one
  * segment of a path (gitignore-style); patterns with `/` are paths (`~/` expanded, relative ones
  * anchored at any depth) matched case-insensitively against the path and every directory above it.
+ * A subtree value (`D/**`) is matched as `D` when the rule must cover it, and also wherever the
+ * pattern reaches into it when the rule only has to touch it.
  */
-export function pathMatcher(raw: string, home?: string): Matcher {
+export function pathMatcher(raw: string, home?: string, subtrees: SubtreeMode = "cover"): Matcher {
   if (raw === "*") return ANY;
-  let pattern = expandHome(raw, home);
+  const plain = plainPathMatcher(expandHome(raw, home));
+  if (subtrees === "cover") return (v) => plain.match(subtreeRoot(v) ?? v);
+  return (v) => {
+    const root = subtreeRoot(v);
+    if (root === undefined) return plain.match(v);
+    return plain.match(v) || plain.match(root) || reaches(plain.base, root, home);
+  };
+}
+
+interface PlainMatcher {
+  readonly match: Matcher;
+  /** The literal directory every match lies in; "" when a match can be anywhere. */
+  readonly base: string;
+}
+
+function plainPathMatcher(expanded: string): PlainMatcher {
+  let pattern = expanded;
   if (!pattern.includes("/")) {
     const whole = globMatcher(pattern);
     const segment = globMatcher(pattern, true);
-    return (v) => whole(v) || (isPath(v) && segmentsOf(v).some(segment));
+    return { match: (v) => whole(v) || (isPath(v) && segmentsOf(v).some(segment)), base: "" };
   }
   if (pattern.length > 1 && pattern.endsWith("/")) pattern = pattern.slice(0, -1);
   if (!pattern.startsWith("/")) pattern = `**/${pattern}`;
   const glob = pathGlob(pattern);
   const chunks = requiredChunks(pattern);
   // A path (or a directory above it) can only match if it holds every literal run: a cheap no before the glob.
-  return (v) => {
+  const match = (v: string) => {
     if (!isPath(v)) return glob(v);
     const p = normalizePath(v);
     const lower = p.toLowerCase();
     if (!chunks.every((c) => lower.includes(c))) return false;
     return glob(p) || ancestors(p).some(glob);
   };
+  return { match, base: literalBase(pattern) };
 }
 
 /** Characters of a pattern that are not wildcards: the tie-break for "most specific". */

@@ -46,6 +46,11 @@ export interface RuleDecision {
   readonly mode?: "observe" | "enforce";
   readonly rateLimit?: RateLimit;
   readonly alternative?: Alternative;
+  /**
+   * On an `allow`: the names of `ask` rules of the same file this rule lets through where both match (what
+   * `memnox next --hand-over` writes). A deny is never relaxed, and neither is another file's rule.
+   */
+  readonly relaxes?: readonly string[];
 }
 
 export interface PolicyRule {

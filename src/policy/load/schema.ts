@@ -14,6 +14,7 @@ export const DECISION_KEYS = [
   "mode",
   "rateLimit",
   "alternative",
+  "relaxes",
 ] as const;
 export const ALTERNATIVE_KEYS = ["action", "resource", "note"] as const;
 export const WINDOW_KEYS = ["days", "startHour", "endHour"] as const;
@@ -87,6 +88,7 @@ function buildSchemas() {
     mode: v.optional(v.picklist(RULE_MODES)),
     rateLimit: v.optional(v.strictObject({ max: int(1, 1_000_000), windowSeconds: int(1, 31_536_000) })),
     alternative: v.optional(AlternativeSchema),
+    relaxes: v.optional(v.pipe(v.array(text("a rule name")), v.minLength(1, "is an empty list"))),
   });
 
   const PolicySchema = v.strictObject({

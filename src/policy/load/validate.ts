@@ -115,6 +115,11 @@ function semantic(r: PolicyRule): Located[] {
       path: ["decision", "minApprovals"],
       message: `\`decision.minApprovals\` is ${d.minApprovals} but only ${d.approvers.length} approver(s) are named, so it could never be met`,
     });
+  if (d.relaxes && d.effect !== "allow")
+    out.push({
+      path: ["decision", "relaxes"],
+      message: `\`relaxes\` lets ask rules through, so only an \`allow\` takes it, and this rule's effect is \`${d.effect}\``,
+    });
   if (d.effect === "allow" && d.alternative)
     out.push({
       path: ["decision", "alternative"],

@@ -1,6 +1,6 @@
 // xargs and parallel: the command they run gets arguments nobody can see yet, marked as such.
 import { type OptSpec, optValue, parseOpts } from "../argv.ts";
-import type { Arg, Call } from "../call.ts";
+import { type Arg, type Call, lit } from "../call.ts";
 
 /** Input that arrives at run time, standing where xargs or parallel put it. */
 const INPUT: Arg = { text: "{}", static: false, glob: false };
@@ -20,13 +20,30 @@ export function runXargs(call: Call): void {
   const replaceOpt = p.opts.find((o) => ["-I", "-i", "-J", "--replace"].includes(o.name));
   const token = replaceOpt ? replaceOpt.value?.text || "{}" : undefined;
   const cmd = p.operands.length > 0 ? p.operands : [{ text: "echo", static: true, glob: false }];
-  call.engine.run(withInput(cmd, token), call, undefined);
+  // Fed by `find`, the input is the files it names (`find ~ -name 'id_*' | xargs cat` reads those); fed by
+  // `echo`, the words it prints.
+  // `echo`, the words it prints (whole lines with -I). Either way the run-time form is resolved too.
+  const stdin = optValue(p, "-a", "--arg-file") ? undefined : call.stdin;
+  const known =
+    stdin?.kind === "pipe"
+      ? stdin.paths
+      : stdin?.kind === "data" && stdin.text !== undefined
+        ? stdin.text.split(token === undefined ? /[\s\0]+/ : /\n/).filter((w) => w.trim() !== "")
+        : undefined;
+  for (const input of known ?? []) call.engine.run(withInput(cmd, token, lit(input)), call, undefined);
+  if (stdin?.kind !== "pipe" || !stdin.paths) call.engine.run(withInput(cmd, token, INPUT), call, undefined);
 }
 
-/** With a replace string, words containing it become run-time input; without one, input is appended. */
-function withInput(cmd: readonly Arg[], token: string | undefined): Arg[] {
-  if (token === undefined) return [...cmd, INPUT];
-  return cmd.map((a, i) => (i > 0 && a.text.includes(token) ? { ...a, static: false } : a));
+/** With a replace string, words containing it take the input; without one, the input is appended. */
+function withInput(cmd: readonly Arg[], token: string | undefined, input: Arg): Arg[] {
+  if (token === undefined) return [...cmd, input];
+  return cmd.map((a, i) =>
+    i > 0 && a.text.includes(token)
+      ? input.static
+        ? { ...a, text: a.text.split(token).join(input.text) }
+        : { ...a, static: false }
+      : a,
+  );
 }
 
 const PARALLEL: OptSpec = {

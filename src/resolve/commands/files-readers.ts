@@ -14,19 +14,35 @@ export interface ReadSpec extends OptSpec {
   readonly reads?: readonly string[];
   /** It reads only names and metadata (`ls`, `stat`), never a file's content. */
   readonly lists?: boolean;
-  /** It reads everything under a directory it is given (`grep -r`, `rg`). */
-  readonly recursive?: boolean | ((p: Parsed) => boolean);
+  /** Reads everything under the directories it is given (and hidden files too), not just the files named. */
+  readonly recursive?: (p: Parsed) => boolean;
 }
+
+const count = (p: Parsed, name: string) => p.opts.filter((o) => o.name === name).length;
+
+const grepRecursive = (p: Parsed) =>
+  has(p, "-r", "-R", "--recursive", "--dereference-recursive") ||
+  p.opts.some((o) => (o.name === "-d" || o.name === "--directories") && o.value?.text === "recurse");
 
 const GREP: ReadSpec = {
   flags: "EFGPiyvwxcLloqsbHhnTZzrRUaI",
   values: "efmABCdD",
-  longValues: ["regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude"],
+  longValues: [
+    "regexp",
+    "file",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "include",
+    "exclude",
+    "directories",
+  ],
   skipFirst: true,
   patternOpts: ["-e", "-f", "--regexp", "--file"],
   reads: ["-f", "--file"],
-  cwdDefault: (p) => has(p, "-r", "-R", "--recursive", "--dereference-recursive"),
-  recursive: (p) => has(p, "-r", "-R", "--recursive", "--dereference-recursive"),
+  cwdDefault: grepRecursive,
+  recursive: grepRecursive,
 };
 
 const RG: ReadSpec = {
@@ -37,7 +53,8 @@ const RG: ReadSpec = {
   patternOpts: ["-e", "-f", "--regexp", "--file"],
   reads: ["-f", "--file"],
   cwdDefault: true,
-  recursive: true,
+  // ripgrep skips hidden files (`.ssh`, `.env`) unless told otherwise: `--hidden`, `-.`, `-uu`.
+  recursive: (p) => has(p, "--hidden", "-.") || count(p, "-u") + count(p, "--unrestricted") >= 2,
 };
 
 export const READERS: Readonly<Record<string, ReadSpec>> = {
@@ -82,7 +99,11 @@ export const READERS: Readonly<Record<string, ReadSpec>> = {
   join: { values: "ajteo12" },
   comm: {},
   cmp: { values: "inl" },
-  diff: { values: "CUFIDxXSL", longValues: ["unified", "context", "label", "exclude", "ignore-matching-lines"] },
+  diff: {
+    values: "CUFIDxXSL",
+    longValues: ["unified", "context", "label", "exclude", "ignore-matching-lines"],
+    recursive: (p) => has(p, "-r", "--recursive"),
+  },
   diff3: { values: "L" },
   look: { values: "t", skipFirst: true },
   jq: {
@@ -103,8 +124,14 @@ export const READERS: Readonly<Record<string, ReadSpec>> = {
   fgrep: GREP,
   zgrep: GREP,
   rg: RG,
-  ag: { values: "ABCGgm", skipFirst: true, cwdDefault: true, recursive: true },
-  ack: { values: "ABCgm", skipFirst: true, cwdDefault: true, recursive: true },
+  ag: {
+    values: "ABCGgm",
+    skipFirst: true,
+    cwdDefault: true,
+    long: ["hidden", "unrestricted"],
+    recursive: (p) => has(p, "--hidden", "-u", "--unrestricted"),
+  },
+  ack: { values: "ABCgm", skipFirst: true, cwdDefault: true, recursive: () => true },
   ls: {
     values: "IwT",
     longValues: ["hide", "ignore", "width", "tabsize", "format", "sort", "time"],

@@ -1,7 +1,7 @@
 // File programs with their own argument grammar: dd, find, tar/zip/unzip, gzip and friends.
 import { asksForHelp, has, optValue, optValues, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
-import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, trees } from "./fs-emit.ts";
+import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, subtree } from "./fs-emit.ts";
 
 type Handler = (call: Call) => void;
 
@@ -28,6 +28,13 @@ const FIND_VALUES = new Set(
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fls"]);
 
+/** What find hands on: every file under each root, named as `-name` says when it names one plainly. */
+function found(roots: readonly string[], args: readonly Arg[]): string[] {
+  const names = args.flatMap((a, i) => (/^-i?name$/.test(a.text) && args[i + 1]?.static ? [args[i + 1] as Arg] : []));
+  const name = names.length === 1 && !/[/]/.test(names[0]?.text ?? "") ? names[0]?.text : undefined;
+  return roots.map((r) => (name === undefined ? subtree(r) : `${subtree(r)}/${name}`));
+}
+
 export const find: Handler = (call) => {
   const args = call.args.slice(1);
   if (asksForHelp(args)) return;
@@ -37,6 +44,8 @@ export const find: Handler = (call) => {
   while (i < args.length && !/^[-(!]/.test(args[i]?.text ?? "")) starts.push(args[i++] as Arg);
   const roots = starts.length > 0 ? paths(call, starts) : [call.scope.cwd];
   emitList(call, roots);
+  const files = found(roots, args.slice(i));
+  call.prints?.({ paths: files });
   for (; i < args.length; i++) {
     const t = args[i]?.text ?? "";
     if (t.startsWith("-newer")) i++;
@@ -45,14 +54,13 @@ export const find: Handler = (call) => {
       emitWrite(call, paths(call, args.slice(i + 1, i + 2)));
       i += 2;
     } else if (FIND_WRITES.has(t)) emitWrite(call, paths(call, args.slice(i + 1, ++i + 1)));
-    else if (t === "-delete") emitDelete(call, roots);
+    else if (t === "-delete") emitDelete(call, files);
     else if (FIND_EXEC.has(t)) {
       const end = args.findIndex((a, j) => j > i && (a.text === ";" || a.text === "+"));
       const cmd = args.slice(i + 1, end < 0 ? args.length : end);
-      for (const root of roots)
+      for (const file of files)
         call.engine.run(
-          // `{}` is every path found under the root.
-          cmd.map((a) => (a.text.includes("{}") ? { ...a, text: a.text.replace(/\{\}/g, `${root}/**`) } : a)),
+          cmd.map((a) => (a.text.includes("{}") ? { ...a, text: a.text.replace(/\{\}/g, file) } : a)),
           call,
           undefined,
         );
@@ -83,7 +91,20 @@ function tar(call: Call, input: readonly Arg[]): void {
   const p = parseOpts(args, {
     flags: "cxtruzjJaZvpPkmOSWhiBGlMno",
     values: "fCTXbIKLNVF",
-    long: ["create", "extract", "get", "list", "append", "update", "gzip", "bzip2", "xz", "zstd", "verbose"],
+    long: [
+      "create",
+      "extract",
+      "get",
+      "list",
+      "append",
+      "update",
+      "gzip",
+      "bzip2",
+      "xz",
+      "zstd",
+      "verbose",
+      "remove-files",
+    ],
     longValues: ["file", "directory", "files-from", "exclude-from", "exclude", "transform", ...TAR_PROGRAMS],
   });
   for (const program of optValues(p, "-I", "-F", ...TAR_PROGRAMS.map((o) => `--${o}`))) {
@@ -100,8 +121,12 @@ function tar(call: Call, input: readonly Arg[]): void {
     emitRead(call, archivePath);
     emitWrite(call, [dir ? pathOf(call, dir) : call.scope.cwd]);
   } else if (has(p, "-c", "--create", "-r", "--append", "-u", "--update")) {
-    emitRead(call, trees(paths(call, p.operands)));
+    // Members are named from `-C DIR`, and each takes everything under it; --remove-files deletes them after.
+    const base = dir?.static ? { ...call, scope: { ...call.scope, cwd: pathOf(call, dir) } } : call;
+    const members = paths(base, p.operands).map(subtree);
+    emitRead(call, members);
     emitWrite(call, archivePath);
+    if (has(p, "--remove-files")) emitDelete(call, members);
   } else emitRead(call, archivePath);
 }
 
@@ -114,11 +139,40 @@ function unzip(call: Call, args: readonly Arg[]): void {
 }
 
 function zip(call: Call, args: readonly Arg[]): void {
-  const p = parseOpts(args, { flags: "rjqvdmuTyXDFAgoJ0123456789", values: "bnPtxiIO" });
+  const p = parseOpts(args, {
+    flags: "rjqvdmuTyXDFAgoJ0123456789",
+    values: "bnPtxiIO",
+    long: ["recurse-paths", "move", "test"],
+    longValues: ["unzip-command"],
+  });
+  for (const cmd of optValues(p, "-TT", "--unzip-command")) if (cmd.static) call.engine.shell(cmd.text, call);
   emitWrite(call, paths(call, p.operands.slice(0, 1)));
-  if (has(p, "-m")) emitDelete(call, paths(call, p.operands.slice(1)));
-  else emitRead(call, has(p, "-r") ? trees(paths(call, p.operands.slice(1))) : paths(call, p.operands.slice(1)));
+  const given = paths(call, p.operands.slice(1));
+  const members = has(p, "-r", "--recurse-paths") ? given.map(subtree) : given;
+  emitRead(call, members);
+  if (has(p, "-m", "--move")) emitDelete(call, members);
 }
+
+/** 7-Zip (`7z`, `7za`, `7zr`): `a`/`u` read what they add (directories whole), `-sdel` deletes it; `x`/`e` write. */
+export const sevenZip: Handler = (call) => {
+  const [verb, ...rest] = call.args.slice(1);
+  if (!verb || asksForHelp(rest)) return;
+  const switches = rest.filter((a) => a.text.startsWith("-"));
+  const operands = rest.filter((a) => !a.text.startsWith("-"));
+  const [archiveFile, ...members] = operands;
+  const archivePath = archiveFile ? [pathOf(call, archiveFile)] : [];
+  if (verb.text === "a" || verb.text === "u") {
+    const added = paths(call, members).map(subtree);
+    emitRead(call, added);
+    emitWrite(call, archivePath);
+    if (switches.some((a) => a.text === "-sdel")) emitDelete(call, added);
+  } else if (verb.text === "x" || verb.text === "e") {
+    emitRead(call, archivePath);
+    const out = switches.find((a) => a.text.startsWith("-o"));
+    emitWrite(call, [out ? pathOf(call, { ...out, text: out.text.slice(2) }) : call.scope.cwd]);
+  } else if (verb.text === "d" || verb.text === "rn") emitWrite(call, archivePath);
+  else emitRead(call, archivePath);
+};
 
 /** gzip and friends replace each file with its (de)compressed form, unless writing to stdout. */
 export const compress: Handler = (call) => {

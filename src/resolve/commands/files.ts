@@ -2,11 +2,13 @@
 import { asksForHelp, has, type OptSpec, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
 import type { Call } from "../call.ts";
 import { READERS, type ReadSpec } from "./files-readers.ts";
-import { archive, compress, dd, find } from "./files-special.ts";
-import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, trees } from "./fs-emit.ts";
+import { archive, compress, dd, find, sevenZip } from "./files-special.ts";
+import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, subtree } from "./fs-emit.ts";
 import { sedEffects } from "./sed.ts";
 
 type Handler = (call: Call) => void;
+
+const RECURSIVE = ["-R", "--recursive"];
 
 function reader(spec: ReadSpec): Handler {
   return (call) => {
@@ -24,13 +26,16 @@ function reader(spec: ReadSpec): Handler {
       emitWrite(call, paths(call, files.slice(1, 2)));
       files = files.slice(0, 1);
     }
+    if (/(^|\/)cat$/.test(name) && files.length === 0 && call.stdin?.kind === "data" && call.stdin.text !== undefined)
+      call.prints?.({ text: call.stdin.text });
     const cwdDefault = typeof spec.cwdDefault === "function" ? spec.cwdDefault(p) : spec.cwdDefault;
-    const named = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
-    const recursive = typeof spec.recursive === "function" ? spec.recursive(p) : spec.recursive;
-    const targets = recursive ? trees(named) : named;
-    if (spec.lists) emitList(call, targets);
-    else emitRead(call, [...targets, ...paths(call, optValues(p, ...(spec.reads ?? [])))]);
-    if (spec.lists) emitRead(call, paths(call, optValues(p, ...(spec.reads ?? []))));
+    const found = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
+    const targets = spec.recursive?.(p) ? found.map(subtree) : found;
+    const read = paths(call, optValues(p, ...(spec.reads ?? [])));
+    if (spec.lists) {
+      emitList(call, targets);
+      emitRead(call, read);
+    } else emitRead(call, [...targets, ...read]);
     emitWrite(call, paths(call, optValues(p, ...(spec.writes ?? []))));
     if (isInPlace(name, p)) emitWrite(call, paths(call, files));
     if (/awk$/.test(name) && scriptOf(p, skip) !== undefined) awkEffects(call, scriptOf(p, skip) ?? "");
@@ -60,19 +65,26 @@ function awkEffects(call: Call, program: string): void {
   }
 }
 
-/** Writers whose operands are all written: `touch a b`, `mkdir -p d`, `tee f`. */
-function writer(spec: OptSpec & { readonly skipFirst?: boolean }): Handler {
+interface WriterSpec extends OptSpec {
+  readonly skipFirst?: boolean;
+  /** Options that make it change everything under a directory (`chmod -R`). */
+  readonly recursive?: readonly string[];
+}
+
+/** Writers whose operands are all written: `touch a b`, `mkdir -p d`, `tee f`; `chmod -R` all under them. */
+function writer(spec: WriterSpec): Handler {
   return (call) => {
     const args = call.args.slice(1);
     if (asksForHelp(args)) return;
     const p = parseOpts(args, spec);
     const operands = spec.skipFirst && !has(p, "--reference") ? p.operands.slice(1) : p.operands;
-    emitWrite(call, paths(call, operands));
+    const targets = paths(call, operands);
+    emitWrite(call, spec.recursive && has(p, ...spec.recursive) ? targets.map(subtree) : targets);
   };
 }
 
-/** cp, install, ln: sources are read, the destination (last operand or `-t DIR`) is written. */
-function copier(spec: OptSpec, readsSources: boolean): Handler {
+/** cp, install, ln: sources are read (all under them with `cp -r`), the destination (last operand or `-t DIR`) written. */
+function copier(spec: OptSpec, readsSources: boolean, recursive: readonly string[] = []): Handler {
   return (call) => {
     const args = call.args.slice(1);
     if (asksForHelp(args)) return;
@@ -82,8 +94,8 @@ function copier(spec: OptSpec, readsSources: boolean): Handler {
       return emitWrite(call, paths(call, p.operands));
     const sources = dir ? p.operands : p.operands.slice(0, -1);
     const dest = dir ?? (p.operands.length > 1 ? p.operands[p.operands.length - 1] : undefined);
-    const deep = has(p, "-r", "-R", "-a", "--recursive", "--archive");
-    if (readsSources) emitRead(call, deep ? trees(paths(call, sources)) : paths(call, sources));
+    const read = paths(call, sources);
+    if (readsSources) emitRead(call, recursive.length > 0 && has(p, ...recursive) ? read.map(subtree) : read);
     emitWrite(call, dest ? [pathOf(call, dest)] : paths(call, sources.length === 1 ? [] : sources));
   };
 }
@@ -99,13 +111,15 @@ const mv: Handler = (call) => {
   emitDelete(call, paths(call, sources));
 };
 
-/** rm, rmdir, unlink, shred: every operand is gone afterwards. */
-function deleter(spec: OptSpec): Handler {
+/** rm, rmdir, unlink, shred: every operand is gone afterwards; with `-r`, everything under it. */
+function deleter(spec: OptSpec, recursive: readonly string[] | "always" = []): Handler {
   return (call) => {
     const args = call.args.slice(1);
     if (asksForHelp(args)) return;
     const p = parseOpts(args, spec);
-    emitDelete(call, paths(call, p.operands));
+    const targets = paths(call, p.operands);
+    const all = recursive === "always" || (recursive.length > 0 && has(p, ...recursive));
+    emitDelete(call, all ? targets.map(subtree) : targets);
   };
 }
 
@@ -150,11 +164,35 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   },
   tee: writer({ flags: "aip", longOptional: ["output-error"] }),
   truncate: writer({ flags: "co", values: "sr", longValues: ["size", "reference"] }),
-  chmod: writer({ flags: "cfvR", longValues: ["reference"], skipFirst: true }),
-  chown: writer({ flags: "cfvRhHLP", longValues: ["reference", "from"], skipFirst: true }),
-  chgrp: writer({ flags: "cfvRhHLP", longValues: ["reference"], skipFirst: true }),
-  chattr: writer({ flags: "RVf", values: "pv", skipFirst: true }),
-  setfacl: writer({ flags: "bkndRLP", values: "mMxX", longValues: ["modify", "remove", "set", "set-file"] }),
+  chmod: writer({
+    flags: "cfvR",
+    longValues: ["reference"],
+    long: ["recursive"],
+    skipFirst: true,
+    recursive: RECURSIVE,
+  }),
+  chown: writer({
+    flags: "cfvRhHLP",
+    longValues: ["reference", "from"],
+    long: ["recursive"],
+    skipFirst: true,
+    recursive: RECURSIVE,
+  }),
+  chgrp: writer({
+    flags: "cfvRhHLP",
+    longValues: ["reference"],
+    long: ["recursive"],
+    skipFirst: true,
+    recursive: RECURSIVE,
+  }),
+  chattr: writer({ flags: "RVf", values: "pv", skipFirst: true, recursive: ["-R"] }),
+  setfacl: writer({
+    flags: "bkndRLP",
+    values: "mMxX",
+    longValues: ["modify", "remove", "set", "set-file"],
+    long: ["recursive"],
+    recursive: RECURSIVE,
+  }),
   setfattr: writer({ values: "nvx" }),
   rename: writer({ flags: "vnfs", skipFirst: true }),
   patch: writer({ flags: "REfNstuv", values: "pdiorDFVzBYxg", longValues: ["input", "output", "directory"] }),
@@ -168,8 +206,14 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
     emitWrite(call, p.operands.length > 1 ? paths(call, p.operands.slice(1, 2)) : [call.scope.cwd]);
   },
   cp: copier(
-    { flags: "aAbdfHiLlnPpRrsTuvxZ", values: "St", longValues: ["target-directory", "suffix", "backup"] },
+    {
+      flags: "aAbdfHiLlnPpRrsTuvxZ",
+      values: "St",
+      longValues: ["target-directory", "suffix", "backup"],
+      long: ["recursive", "archive"],
+    },
     true,
+    ["-r", "-R", "-a", "--recursive", "--archive"],
   ),
   install: copier(
     { flags: "bcCdDpsTv", values: "gmoStZ", longValues: ["target-directory", "mode", "owner", "group"] },
@@ -177,17 +221,24 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   ),
   ln: copier({ flags: "bdfFinLPrsTv", values: "St", longValues: ["target-directory", "suffix"] }, false),
   mv,
-  rm: deleter({ flags: "fiIrRdv", longOptional: ["interactive"], long: ["force", "recursive", "dir", "verbose"] }),
+  rm: deleter({ flags: "fiIrRdv", longOptional: ["interactive"], long: ["force", "recursive", "dir", "verbose"] }, [
+    "-r",
+    "-R",
+    "--recursive",
+  ]),
   rmdir: deleter({ flags: "pv", long: ["parents", "verbose", "ignore-fail-on-non-empty"] }),
   unlink: deleter({}),
-  rimraf: deleter({ flags: "vgG", long: ["preserve-root", "no-preserve-root", "glob", "verbose", "interactive"] }),
+  rimraf: deleter(
+    { flags: "vgG", long: ["preserve-root", "no-preserve-root", "glob", "verbose", "interactive"] },
+    "always",
+  ),
   shred: deleter({
     flags: "fuvxz",
     values: "ns",
     longValues: ["iterations", "size", "random-source"],
     longOptional: ["remove"],
   }),
-  srm: deleter({ flags: "dfilrRsvxz" }),
+  srm: deleter({ flags: "dfilrRsvxz" }, ["-r", "-R"]),
   trash: deleter({ flags: "dfirRv" }),
   "trash-put": deleter({ flags: "dfirRv" }),
   gio: GIO,
@@ -203,6 +254,9 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   dd,
   find,
   tar: archive,
+  "7z": sevenZip,
+  "7za": sevenZip,
+  "7zr": sevenZip,
   unzip: archive,
   zip: archive,
   gzip: compress,

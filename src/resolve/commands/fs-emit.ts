@@ -6,6 +6,12 @@ export function pathOf(call: Call, a: Arg): string {
   return a.static ? absolutePath(a.text, call.scope.cwd, call.scope.home) : a.text;
 }
 
+/** Everything under `path`: the target of a recursive read, copy, permission change or delete. */
+export function subtree(path: string): string {
+  if (!path.startsWith("/") || path.endsWith("/**")) return path;
+  return `${path === "/" ? "" : path.replace(/\/+$/, "")}/**`;
+}
+
 export function paths(call: Call, args: readonly Arg[]): string[] {
   return args.map((a) => pathOf(call, a)).filter((p) => !isInertDevice(p));
 }
@@ -17,11 +23,6 @@ export function emitRead(call: Call, targets: readonly string[]): void {
 /** Names and metadata only (`ls`, `stat`, `find` without `-exec`): no file's content is read. */
 export function emitList(call: Call, targets: readonly string[]): void {
   if (targets.length > 0) call.emit({ name: "filesystem.list", class: "read", targets });
-}
-
-/** A recursive reader or copier reads everything under each path: `<path>/**` says so to every rule. */
-export function trees(targets: readonly string[]): string[] {
-  return targets.flatMap((t) => (t.startsWith("/") ? [t, `${t === "/" ? "" : t}/**`] : [t]));
 }
 
 /** Writes of `targets`: files are filesystem.write, block devices disk.write, pseudo-devices nothing. */

@@ -1,29 +1,25 @@
 // git: global options first (`-C dir` moves the repository), then the verbs whose options decide the action.
 import { has, type OptSpec, parseOpts } from "../argv.ts";
-import type { Arg, Call } from "../call.ts";
+import { type Arg, type Call, lit } from "../call.ts";
 import { absolutePath } from "../paths.ts";
 import { git as gitTable } from "../tables/git.ts";
 import { tableOf } from "../tables/index.ts";
 import { matchTable } from "../tables/match.ts";
-import { pathOf } from "./fs-emit.ts";
+import { commandWords } from "../words.ts";
+import { pathOf, paths } from "./fs-emit.ts";
+import { effectiveGit, GLOBAL_VALUES } from "./git-effective.ts";
+import { PUSH } from "./git-push.ts";
+import { codeSetting } from "./git-settings.ts";
 import { emitNamed, unknownVerb } from "./table.ts";
 
 type Handler = (call: Call) => void;
-
-const GLOBAL_VALUES = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--super-prefix",
-]);
 
 interface Globals {
   readonly repo: string;
   /** `-c key=value` settings given on the command line. */
   readonly config: readonly string[];
+  /** `git` and its global options, as given: what an alias expands after. */
+  readonly head: readonly Arg[];
   readonly sub: Arg | undefined;
   readonly rest: readonly Arg[];
   readonly help: boolean;
@@ -34,11 +30,22 @@ function globals(call: Call): Globals {
   let repo = call.scope.cwd;
   const config: string[] = [];
   let i = 0;
+  const done = (help: boolean): Globals => ({
+    repo,
+    config,
+    head: call.args.slice(0, i + 1),
+    sub: help ? undefined : args[i],
+    rest: help ? [] : args.slice(i + 1),
+    help,
+  });
   for (; i < args.length; i++) {
     const t = args[i]?.text ?? "";
     if (t === "--") continue;
     if (!t.startsWith("-")) break;
-    if (["-h", "--help", "-v", "--version"].includes(t)) return { repo, config, sub: undefined, rest: [], help: true };
+    if (["-h", "--help", "-v", "--version"].includes(t)) return done(true);
+    // `--exec-path=DIR` makes git run its helpers, and every git a hook starts, from DIR.
+    if (t.startsWith("--exec-path="))
+      call.emit({ name: "environment.inject", class: "unknown", targets: ["--exec-path"] });
     const name = t.startsWith("--") ? (t.split("=")[0] ?? t) : t.slice(0, 2);
     const value = t.startsWith("--")
       ? t.includes("=")
@@ -53,10 +60,31 @@ function globals(call: Call): Globals {
     if (name === "-c" || name === "--config-env") config.push(v);
     if (name === "--work-tree") repo = absolutePath(v, call.scope.cwd, call.scope.home);
   }
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  const help = !sub || sub.text === "help" || rest[0]?.text === "--help" || rest[0]?.text === "-h";
-  return { repo, config, sub, rest, help };
+  const g = done(false);
+  const help = !g.sub || g.sub.text === "help" || g.rest[0]?.text === "--help" || g.rest[0]?.text === "-h";
+  return help ? { ...g, help } : g;
+}
+
+/** `-c key=value` settings as git reads them: lowercase keys, every value given. */
+function settingsOf(config: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const setting of config) {
+    const eq = setting.indexOf("=");
+    const key = (eq < 0 ? setting : setting.slice(0, eq)).toLowerCase();
+    out.set(key, [...(out.get(key) ?? []), eq < 0 ? "true" : setting.slice(eq + 1)]);
+  }
+  return out;
+}
+
+/** The words without their `-c key=value` settings, once those have been judged and applied. */
+function withoutSettings(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i] ?? "";
+    if (t === "-c") i++;
+    else if (!(t.startsWith("-c") && t.includes("=") && !t.startsWith("--"))) out.push(t);
+  }
+  return out;
 }
 
 export const git: Handler = (call) => {
@@ -64,14 +92,51 @@ export const git: Handler = (call) => {
   const g = globals(call);
   if (g.help || !g.sub) return emitNamed(t, call, "git.help", []);
   const scoped: Call = { ...call, scope: { ...call.scope, cwd: g.repo } };
-  for (const setting of g.config) configInjection(call, setting);
+  for (const setting of g.config) configSetting(call, setting);
+  // `git -c alias.p='push --force' p`, `git -c remote.origin.mirror=true push`: what git will run instead.
+  if (g.config.length > 0 && call.args.every((a) => a.static)) {
+    const texts = call.args.map((a) => a.text);
+    const eff = effectiveGit(texts, settingsOf(g.config));
+    if (eff.kind === "line") return call.engine.shell(eff.line, call);
+    if (eff.kind === "unreadable") {
+      call.emit({ name: "shell.dynamic", class: "unknown", targets: [`git alias ${eff.alias}`] });
+      return call.unknown(`a git alias that cannot be read: ${eff.alias}`);
+    }
+    if (eff.argv.join("\0") !== texts.join("\0")) return call.engine.run(withoutSettings(eff.argv).map(lit), call);
+  }
   nestedCommands(scoped, g.sub.text, g.rest);
+  fileReads(scoped, g.sub.text, g.rest);
   const special = SPECIAL[g.sub.text];
   if (special) return special(scoped, g.rest, g.repo);
   const m = matchTable(t, [g.sub, ...g.rest]);
   if (!m) return unknownVerb(t, call, [g.sub, ...g.rest]);
   call.emit({ name: m.action, class: m.entry.class, targets: [...m.rest.map((a) => a.text), g.repo], cli: "git" });
 };
+
+/** Whether a non-`!` alias's words are a subcommand that destroys work or forces a push. */
+export function aliasDestroys(value: string): boolean {
+  const words = commandWords(value);
+  if (!words || words.length === 0) return true;
+  const [sub = "", ...rest] = words;
+  if (sub === "push") {
+    const p = parseOpts(rest.map(lit), PUSH);
+    const specs = p.operands.slice(1).map((a) => a.text);
+    return (
+      has(p, "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "-d", "--delete", "--prune") ||
+      specs.some((x) => x.startsWith("+") || x.startsWith(":"))
+    );
+  }
+  const m = matchTable(tableOf(gitTable), words.map(lit));
+  return !m || m.entry.class === "destructive" || m.action === "git.unknown";
+}
+
+/** A setting that makes git run code or force a push later asks; the command it runs is resolved as well. */
+export function emitSetting(call: Call, key: string, value: string): void {
+  const judged = codeSetting(key, value, aliasDestroys);
+  if (!judged) return;
+  call.emit({ name: "git.config-exec", class: "unknown", targets: [key], cli: "git" });
+  if (judged.runs?.trim()) call.engine.shell(judged.runs, call);
+}
 
 type Special = (call: Call, rest: readonly Arg[], repo: string) => void;
 
@@ -206,40 +271,12 @@ const tag: Special = (call, rest, repo) => {
   emit(call, "git.tag-create", names);
 };
 
-const PUSH: OptSpec = {
-  flags: "fnuqvd46",
-  values: "o",
-  long: [
-    "force",
-    "force-if-includes",
-    "mirror",
-    "all",
-    "branches",
-    "tags",
-    "follow-tags",
-    "delete",
-    "prune",
-    "dry-run",
-    "porcelain",
-    "atomic",
-    "set-upstream",
-    "no-verify",
-    "verify",
-    "thin",
-    "progress",
-    "quiet",
-    "verbose",
-  ],
-  longValues: ["repo", "receive-pack", "exec", "push-option"],
-  longOptional: ["force-with-lease", "signed", "recurse-submodules"],
-};
-
 /** One action per refspec: a `+` or a force option forces, `:dst` or `--delete` deletes; the branch is the destination. */
 const push: Special = (call, rest) => {
   const p = parseOpts(rest, PUSH);
   const force = has(p, "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror");
-  const del = has(p, "-d", "--delete");
   const [remote, ...refspecs] = p.operands.map((a) => a.text);
+  const del = has(p, "-d", "--delete");
   const base = remote === undefined ? [] : [remote];
   if (has(p, "--prune", "--mirror")) emit(call, "git.push-delete", base);
   if (refspecs.length === 0) return emit(call, del ? "git.push-delete" : force ? "git.push-force" : "git.push", base);
@@ -277,6 +314,9 @@ const CONFIG_READS = [
   "--get-colorbool",
 ];
 
+const CONFIG_OPTS = { values: "f", longValues: ["file", "blob", "type", "default", "comment", "value"], long: [] };
+
+/** `git config [--add|--replace-all] key value`, `git config set key value`: the setting, judged by its value. */
 const config: Special = (call, rest) => {
   const sub = rest[0]?.text;
   if (sub === "get" || sub === "list")
@@ -286,45 +326,65 @@ const config: Special = (call, rest) => {
       rest.slice(1).map((a) => a.text),
     );
   if (sub && ["set", "unset", "rename-section", "remove-section", "edit"].includes(sub)) {
+    if (sub === "set") setWritten(call, parseOpts(rest.slice(1), CONFIG_OPTS).operands);
     return emit(
       call,
       "git.config-set",
       rest.slice(1).map((a) => a.text),
     );
   }
-  const p = parseOpts(rest, { values: "f", longValues: ["file", "blob", "type", "default"], long: [] });
+  const p = parseOpts(rest, CONFIG_OPTS);
   const operands = p.operands.map((a) => a.text);
   const writes = p.opts.some((o) => CONFIG_WRITES.includes(o.name));
   const reads = p.opts.some((o) => CONFIG_READS.includes(o.name));
-  emit(call, writes || (!reads && operands.length >= 2) ? "git.config-set" : "git.config", operands.slice(0, 1));
+  const removes = p.opts.some((o) => o.name.startsWith("--unset") || o.name.endsWith("-section"));
+  const sets = writes || (!reads && operands.length >= 2);
+  if (sets && !removes) setWritten(call, p.operands);
+  emit(call, sets ? "git.config-set" : "git.config", operands.slice(0, 1));
 };
 
-/** Settings that make git run a program: a `-c` of one of these runs code the line does not show. */
-const RUNS_PROGRAM =
-  /(pager|editor|command|program|sshcommand|fsmonitor|askpass|gitproxy|textconv|driver|clean|smudge|process|helper|external|cmd)$/i;
-const LOADS_CODE = /^(alias\.|include\.|includeif\.)|hookspath$|(^|\.)proxy$/i;
+function setWritten(call: Call, operands: readonly Arg[]): void {
+  const [key, value] = operands;
+  if (!key || !value) return;
+  if (!key.static || !value.static) {
+    call.emit({ name: "git.config-exec", class: "unknown", targets: [key.text], cli: "git" });
+    return;
+  }
+  emitSetting(call, key.text, value.text);
+}
 
-function configInjection(call: Call, setting: string): void {
+/** `-c key=value`: a setting for this one call, judged like a written one. */
+function configSetting(call: Call, setting: string): void {
   const eq = setting.indexOf("=");
-  const key = eq < 0 ? setting : setting.slice(0, eq);
-  const value = eq < 0 ? "" : setting.slice(eq + 1);
-  if (!RUNS_PROGRAM.test(key) && !LOADS_CODE.test(key)) return;
-  call.emit({ name: "environment.inject", class: "unknown", targets: [`git -c ${key}`] });
-  const program = key.startsWith("alias.") ? (value.startsWith("!") ? value.slice(1) : "") : value;
-  if (RUNS_PROGRAM.test(key) || key.startsWith("alias.")) if (program.trim() !== "") call.engine.shell(program, call);
+  emitSetting(call, eq < 0 ? setting : setting.slice(0, eq), eq < 0 ? "true" : setting.slice(eq + 1));
 }
 
 /** Options and subcommands whose value is a command git runs: `rebase -x`, `bisect run`, `--upload-pack`. */
+/** Options of one subcommand whose value is a shell command it runs (`filter-branch --tree-filter`, `difftool -x`). */
+const SUB_SHELL_VALUES: Readonly<Record<string, readonly string[]>> = {
+  "filter-branch": [
+    "--tree-filter",
+    "--index-filter",
+    "--msg-filter",
+    "--env-filter",
+    "--commit-filter",
+    "--parent-filter",
+    "--tag-name-filter",
+  ],
+  difftool: ["--extcmd"],
+  "send-email": ["--to-cmd", "--cc-cmd", "--sendmail-cmd"],
+};
+
 function nestedCommands(call: Call, sub: string, rest: readonly Arg[]): void {
-  const shellValues = ["--exec", "-x", "--upload-pack", "-u", "--receive-pack"];
+  const shellValues = ["--exec", "-x", "--upload-pack", "-u", "--receive-pack", ...(SUB_SHELL_VALUES[sub] ?? [])];
   for (let i = 0; i < rest.length; i++) {
     const t = rest[i]?.text ?? "";
     const eq = t.indexOf("=");
     const name = t.startsWith("--") && eq > 0 ? t.slice(0, eq) : t;
     if (!shellValues.includes(name)) continue;
-    if (name === "-x" && sub !== "rebase") continue;
+    if (name === "-x" && sub !== "rebase" && sub !== "difftool") continue;
     if (name === "-u" && sub !== "clone") continue;
-    if ((name === "--exec" || name === "-x") && !["rebase", "push", "send-pack"].includes(sub)) continue;
+    if ((name === "--exec" || name === "-x") && !["rebase", "push", "send-pack", "difftool"].includes(sub)) continue;
     const value = name !== t ? { ...(rest[i] as Arg), text: t.slice(eq + 1) } : rest[++i];
     if (value?.static) call.engine.shell(value.text, call);
   }
@@ -333,6 +393,45 @@ function nestedCommands(call: Call, sub: string, rest: readonly Arg[]): void {
     const cmd = rest.slice(rest.findIndex((a) => a.text === "foreach") + 1).filter((a) => !a.text.startsWith("--"));
     if (cmd.length > 0 && cmd.every((a) => a.static)) call.engine.shell(cmd.map((a) => a.text).join(" "), call);
   }
+}
+
+/** Subcommands that print what a path holds: `show HEAD:.env`, `log -p -- .env`, `cat-file -p :.env`. */
+const PRINTS_PATHS = new Set([
+  "show",
+  "cat-file",
+  "diff",
+  "log",
+  "blame",
+  "annotate",
+  "whatchanged",
+  "grep",
+  "difftool",
+]);
+
+/**
+ * The files a git subcommand reads and prints or stores: git reading a secret is a secret read. `rev:path` and
+ * `:path` name a file's committed or staged copy; `hash-object`, `add` and `diff --no-index` read the files named.
+ */
+function fileReads(call: Call, sub: string, rest: readonly Arg[]): void {
+  const cut = rest.findIndex((a) => a.text === "--");
+  const before = (cut < 0 ? rest : rest.slice(0, cut)).filter((a) => !a.text.startsWith("-"));
+  const after = cut < 0 ? [] : rest.slice(cut + 1);
+  const files: Arg[] = [];
+  if (PRINTS_PATHS.has(sub)) {
+    files.push(...after);
+    for (const a of before) {
+      const m = /^[^:]*:(?:[0-3]:)?(.+)$/.exec(a.text);
+      if (m?.[1] && !a.text.includes("://")) files.push({ ...a, text: m[1] });
+    }
+  }
+  const noIndex = sub === "diff" && rest.some((a) => a.text === "--no-index");
+  if (noIndex || sub === "hash-object" || sub === "add") files.push(...before, ...after);
+  if ((sub === "blame" || sub === "annotate") && before.length > 0) files.push(before[before.length - 1] as Arg);
+  const read = paths(
+    call,
+    files.filter((a) => a.static),
+  );
+  if (read.length > 0) call.emit({ name: "filesystem.read", class: "read", targets: [...new Set(read)] });
 }
 
 function targets(call: Call, args: readonly Arg[]): string[] {

@@ -98,18 +98,30 @@ function invocation(spec: Spec, args: readonly Arg[]): Invocation {
       continue;
     }
     if (!t.startsWith("--")) {
+      // `-pe1`, `-Sc'code'`: a code flag in a cluster takes the rest of it, or else the next word.
       const cluster = t.slice(1);
-      if (spec.inPlace && cluster.includes("i")) inPlace = true;
-      const codeFlag = spec.code.find((c) => c.length === 2 && cluster.endsWith(c.slice(1)));
-      if (codeFlag) {
-        const next = args[++i];
-        if (next) code.push(next);
+      const at = codeFlagAt(spec, cluster);
+      if (spec.inPlace && cluster.slice(0, at < 0 ? undefined : at).includes("i")) inPlace = true;
+      if (at >= 0) {
+        const attached = cluster.slice(at + 1);
+        const inline = attached !== "" ? { ...a, text: attached } : args[++i];
+        if (inline) code.push(inline);
         if (spec.lang !== "perl" && spec.lang !== "ruby")
           return { code, operands: args.slice(i + 1), inPlace, version: false };
       }
     }
   }
   return { code, operands: [], inPlace, version: false };
+}
+
+/** Where a code flag stands in an option cluster; a flag taking a value (`-MData::Dumper`) ends the cluster first. */
+function codeFlagAt(spec: Spec, cluster: string): number {
+  for (let j = 0; j < cluster.length; j++) {
+    const flag = `-${cluster[j]}`;
+    if (spec.code.includes(flag)) return j;
+    if (spec.values.includes(flag) || flag === "-i") return -1;
+  }
+  return -1;
 }
 
 function interpreter(spec: Spec): Handler {

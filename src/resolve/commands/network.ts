@@ -3,7 +3,7 @@ import { isLoopbackHost } from "../../core/hosts.ts";
 import { asksForHelp, has, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
 import { basename } from "../paths.ts";
-import { emitRead, emitWrite, pathOf } from "./fs-emit.ts";
+import { emitDelete, emitRead, emitWrite, pathOf, subtree } from "./fs-emit.ts";
 
 type Handler = (call: Call) => void;
 
@@ -199,17 +199,15 @@ function remoteHost(a: Arg): string | undefined {
   return m[1].toLowerCase();
 }
 
-function copyOut(call: Call, operands: readonly Arg[], deletes: boolean): void {
+/** `recursive`: each local source is copied with everything under it (`scp -r`, `rsync -a`). */
+function copyOut(call: Call, operands: readonly Arg[], deletes: boolean, recursive: boolean): void {
   if (operands.length === 0) return;
   const sources = operands.slice(0, -1);
   const dest = operands[operands.length - 1] as Arg;
   const destHost = remoteHost(dest);
   const hosts = operands.map(remoteHost).filter((h): h is string => h !== undefined);
-  const localSources = sources.filter((s) => !remoteHost(s));
-  emitRead(
-    call,
-    localSources.map((s) => pathOf(call, s)),
-  );
+  const localSources = sources.filter((s) => !remoteHost(s)).map((s) => pathOf(call, s));
+  emitRead(call, recursive ? localSources.map(subtree) : localSources);
   if (hosts.length > 0) {
     call.emit({ name: "network.copy", class: destHost ? "communication" : "read", targets: [...new Set(hosts)] });
   }
@@ -224,7 +222,7 @@ const scp: Handler = (call) => {
   localCommands(call, p);
   const program = optValue(p, "-S");
   if (program) call.engine.run([program], call, undefined);
-  copyOut(call, p.operands, false);
+  copyOut(call, p.operands, false, has(p, "-r"));
 };
 
 const rsync: Handler = (call) => {
@@ -266,9 +264,13 @@ const rsync: Handler = (call) => {
       "debug",
     ],
   });
-  const deletes = p.opts.some((o) => o.name.startsWith("--delete") || o.name === "--remove-source-files");
+  const deletes = p.opts.some((o) => o.name.startsWith("--delete"));
   for (const rsh of optValues(p, "-e", "--rsh")) if (rsh.static) call.engine.shell(rsh.text, call);
-  copyOut(call, p.operands, deletes);
+  copyOut(call, p.operands, deletes, has(p, "-r", "-a", "--recursive", "--archive"));
+  if (has(p, "--remove-source-files")) {
+    const sources = p.operands.slice(0, -1).filter((s) => !remoteHost(s));
+    emitDelete(call, sources.map((s) => pathOf(call, s)).map(subtree));
+  }
 };
 
 const sftp: Handler = (call) => {

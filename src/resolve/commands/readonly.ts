@@ -4,11 +4,11 @@ import type { Call } from "../call.ts";
 type Handler = (call: Call) => void;
 
 const LOOK_ONLY = (
-  "echo printf pwd true false : date cal ncal whoami id groups uname uptime w who users which type whereis " +
+  "pwd true false : date cal ncal whoami id groups uname uptime w who users which type whereis " +
   "hash man help info apropos whatis sleep test [ basename dirname seq yes printenv logname tty locale nproc " +
   "free vmstat iostat lscpu lsblk lsusb lspci ps top htop pgrep pidof lsof ss netstat arch getconf expr bc " +
   "dc factor clear tput set unset shift getopts wait jobs fg bg times ulimit umask history read mapfile " +
-  "readarray alias unalias shopt let dirs disown caller compgen complete exit return break continue logout " +
+  "readarray shopt let dirs disown caller compgen complete exit return break continue logout " +
   "df env-update tldr"
 ).split(" ");
 

@@ -1,7 +1,7 @@
 // Shells and their relatives: `sh -c`, heredocs fed to a shell, `eval`, `source`, `trap`.
 import type { Arg, Call } from "../call.ts";
-import { injectionVar } from "../env-vars.ts";
 import { absolutePath } from "../paths.ts";
+import { assignmentEffects, assignmentOf } from "./assignments.ts";
 
 type Handler = (call: Call) => void;
 
@@ -113,14 +113,13 @@ const trap: Handler = (call) => {
   if (action.text !== "") call.engine.shell(action.text, call);
 };
 
-/** `export LD_PRELOAD=…`, `declare -x …`: setting a variable that loads code for every later command. */
+/** `export LD_PRELOAD=…`, `declare -x EDITOR=…`: a variable that loads or runs code for every later command. */
 const declare: Handler = (call) => {
-  for (const a of call.args.slice(1)) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a.text);
-    const value = a.static ? a.text.slice(m?.[0].length ?? 0) : undefined;
-    if (m?.[1] && injectionVar(m[1], value))
-      call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
-  }
+  const pairs = call.args
+    .slice(1)
+    .map(assignmentOf)
+    .filter((p) => p !== undefined);
+  if (pairs.length > 0) assignmentEffects(call, pairs);
 };
 
 const cd: Handler = (call) => {
@@ -130,6 +129,24 @@ const cd: Handler = (call) => {
   else if (dir.text === "-") call.scope.cwd = "$OLDPWD";
   else if (!dir.static) call.scope.cwd = dir.text;
   else call.scope.cwd = absolutePath(dir.text, call.scope.cwd, call.scope.home);
+};
+
+/** `alias name=value …`: later commands of the line whose first word is `name` run `value` instead. */
+const alias: Handler = (call) => {
+  for (const a of call.args.slice(1)) {
+    const eq = a.text.indexOf("=");
+    if (eq <= 0 || a.text.startsWith("-")) continue;
+    const name = a.text.slice(0, eq);
+    // One computed at run time cannot be read, and whatever later calls it runs unseen.
+    call.scope.aliases.set(name, a.static ? a.text.slice(eq + 1) : null);
+  }
+};
+
+const unalias: Handler = (call) => {
+  for (const a of call.args.slice(1)) {
+    if (a.text === "-a") call.scope.aliases.clear();
+    else call.scope.aliases.delete(a.text);
+  }
 };
 
 const popd: Handler = (call) => {
@@ -150,4 +167,6 @@ export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
   cd,
   pushd: cd,
   popd,
+  alias,
+  unalias,
 };

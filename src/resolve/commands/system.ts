@@ -11,6 +11,18 @@ const kill: Handler = (call) => {
   call.emit({ name: "signal.kill", class: "write", targets });
 };
 
+/** The command of each crontab line: what follows the five time fields, or `@reboot`-style shorthand. */
+export function cronCommands(table: string): string[] {
+  const out: string[] = [];
+  for (const line of table.split("\n")) {
+    const t = line.trim();
+    if (t === "" || t.startsWith("#") || /^[A-Za-z_][A-Za-z0-9_]*\s*=/.test(t)) continue;
+    const m = /^(?:@\w+|(?:\S+\s+){4}\S+)\s+(.+)$/.exec(t);
+    if (m?.[1]) out.push(m[1].replace(/%.*$/, ""));
+  }
+  return out;
+}
+
 const crontab: Handler = (call) => {
   const args = call.args.slice(1).map((a) => a.text);
   if (args.includes("-l")) return;
@@ -20,6 +32,10 @@ const crontab: Handler = (call) => {
     class: remove ? "destructive" : "write",
     targets: args.filter((a) => !a.startsWith("-") || a === "-"),
   });
+  // A table given on stdin: each line's command runs later, unattended, and is resolved now.
+  const fromStdin = !remove && (args.includes("-") || args.every((a) => a.startsWith("-")));
+  if (fromStdin && call.stdin?.kind === "data" && call.stdin.text !== undefined)
+    for (const cmd of cronCommands(call.stdin.text)) call.engine.shell(cmd, call);
 };
 
 const SERVICE_READS = new Set(
@@ -56,7 +72,16 @@ const security: Handler = (call) => {
   call.unknown("security");
 };
 
+/** setcap gives a program powers (cap_setuid: become root) that it keeps on every later run: a privilege change. */
+const setcap: Handler = (call) => {
+  const args = call.args.slice(1).filter((a) => !a.text.startsWith("-"));
+  if (args.length === 0) return;
+  const files = args.slice(1).map((a) => (a.static ? absolutePath(a.text, call.scope.cwd, call.scope.home) : a.text));
+  call.emit({ name: "privilege.escalate", class: "unknown", targets: files });
+};
+
 export const SYSTEM_HANDLERS: Readonly<Record<string, Handler>> = {
+  setcap,
   kill,
   pkill: kill,
   killall: kill,

@@ -7,6 +7,7 @@ import { basename, emitOperandReads } from "../paths.ts";
 import { declares } from "../project.ts";
 import { verbTable } from "../tables/index.ts";
 import { emitFetched, isRemote, isRemoteRequirement } from "./fetched.ts";
+import { afterOptions, PYTHON_RUN_VALUES } from "./launchers.ts";
 import { runTable } from "./table.ts";
 
 type Handler = (call: Call) => void;
@@ -167,7 +168,11 @@ function projectRunner(name: string, runWord: string): Handler {
     const [sub, ...rest] = call.args.slice(1);
     if (sub?.text === "publish") return emitTool(call, name, "publish", "communication");
     emitTool(call, name);
-    if (sub?.text === runWord) return runRest(call, rest);
+    if (sub?.text === runWord)
+      return runRest(
+        call,
+        afterOptions(rest, (t) => (PYTHON_RUN_VALUES.includes(t) ? 1 : 0)),
+      );
     if (sub?.text === "add" || sub?.text === "install") pipInstall(call, rest);
   };
 }
@@ -233,8 +238,12 @@ const nix: Handler = (call) => {
   call.emit({ name: "nix.run", class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
   call.unknown(`nix ${sub?.text ?? ""}`.trim());
   if (!sub || !["run", "shell", "develop", "build"].includes(sub.text)) return;
-  for (const a of rest)
+  // `nix develop -c cmd`, `nix shell pkg --command cmd`: the command after it is the project's own line.
+  const at = rest.findIndex((a) => a.text === "-c" || a.text === "--command");
+  const flakes = at >= 0 ? rest.slice(0, at) : rest;
+  for (const a of flakes)
     if (!a.text.startsWith("-") && (isRemote(a.text) || /^[a-z][\w+-]*:/.test(a.text))) emitFetched(call, a.text);
+  if (at >= 0 && sub.text !== "run") runRest(call, rest.slice(at + 1));
 };
 
 const gem: Handler = (call) => {
@@ -252,7 +261,11 @@ const twine: Handler = (call) =>
 const bundle: Handler = (call) => {
   const [sub, ...rest] = call.args.slice(1);
   emitTool(call, "bundle");
-  if (sub?.text === "exec") runRest(call, rest);
+  if (sub?.text === "exec")
+    runRest(
+      call,
+      afterOptions(rest, (t) => (t === "--gemfile" ? 1 : 0)),
+    );
 };
 
 export const TOOLCHAIN_HANDLERS: Readonly<Record<string, Handler>> = {

@@ -1,10 +1,10 @@
 // Transparent prefixes (env, sudo, nice, timeout, xargs…): strip them, resolve what they run.
 import { type OptSpec, optValue, type Parsed, parseOpts } from "../argv.ts";
 import { type Arg, type Call, lit, type Scope } from "../call.ts";
-import { injectionVar } from "../env-vars.ts";
 import { absolutePath } from "../paths.ts";
 import { parseScript } from "../shell/parse.ts";
 import { literalText } from "../shell/words.ts";
+import { type Assignment, assignmentEffects, assignmentOf } from "./assignments.ts";
 import { runParallel, runXargs } from "./fanout.ts";
 
 type Handler = (call: Call) => void;
@@ -29,16 +29,17 @@ function runRest(call: Call, rest: readonly Arg[], cwd?: Arg): void {
   call.engine.run(rest, { ...call, scope });
 }
 
-/** Leading `NAME=value` words, checked for variables that inject code; returns what follows them. */
-function stripAssignments(call: Call, args: readonly Arg[]): readonly Arg[] {
+/** Leading `NAME=value` words, checked for variables that load or run code; returns what follows them. */
+export function stripAssignments(call: Call, args: readonly Arg[]): readonly Arg[] {
+  const pairs: Assignment[] = [];
   let i = 0;
   for (; i < args.length; i++) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(args[i]?.text ?? "");
-    if (!m?.[1]) break;
     const a = args[i];
-    const value = a?.static ? a.text.slice(m[0].length) : undefined;
-    if (injectionVar(m[1], value)) call.emit({ name: "environment.inject", class: "unknown", targets: [m[1]] });
+    const pair = a && !a.text.includes("+=") ? assignmentOf(a) : undefined;
+    if (!pair) break;
+    pairs.push(pair);
   }
+  if (pairs.length > 0) assignmentEffects(call, pairs);
   return args.slice(i);
 }
 

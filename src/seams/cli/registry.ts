@@ -18,9 +18,6 @@ export interface CommandEntry {
   readonly load: () => Promise<CommandFactory>;
 }
 
-const notBuilt = (name: string, why: string) => () =>
-  import("./commands/_not-built.ts").then((m) => m.notBuilt(name, why));
-
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "setup",
@@ -116,6 +113,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "freeze",
     summary: "stop external-state actions for a while",
     load: () => import("./commands/freeze.ts").then((m) => m.freeze),
+  },
+  {
+    name: "allow",
+    summary: "let what a rule asks about proceed, for a scope and a while",
+    load: () => import("./commands/allow.ts").then((m) => m.allow),
   },
   {
     name: "approvals",
@@ -214,12 +216,36 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "pull rules and send what happened, now",
     load: () => import("./commands/workspace.ts").then((m) => m.sync),
   },
-  { name: "next", summary: "what you could safely stop being asked about", load: notBuilt("next", "ledger") },
-  { name: "budget", summary: "budgets counted from the ledger", load: notBuilt("budget", "ledger") },
-  { name: "lock", summary: "hold a path while you work on it", load: notBuilt("lock", "gate") },
-  { name: "collisions", summary: "two agents in one file", load: notBuilt("collisions", "ledger") },
-  { name: "claims", summary: "what an agent said it did, against the record", load: notBuilt("claims", "ledger") },
-  { name: "skills", summary: "what agents run on beyond their config", load: notBuilt("skills", "setup") },
+  {
+    name: "next",
+    summary: "what you could safely stop being asked about",
+    load: () => import("./commands/next.ts").then((m) => m.next),
+  },
+  {
+    name: "budget",
+    summary: "budgets counted from the ledger",
+    load: () => import("./commands/budget.ts").then((m) => m.budget),
+  },
+  {
+    name: "lock",
+    summary: "hold a path while you work on it",
+    load: () => import("./commands/lock.ts").then((m) => m.lock),
+  },
+  {
+    name: "collisions",
+    summary: "two agents in one file",
+    load: () => import("./commands/collisions.ts").then((m) => m.collisions),
+  },
+  {
+    name: "claims",
+    summary: "what an agent said it did, against the record",
+    load: () => import("./commands/claims.ts").then((m) => m.claims),
+  },
+  {
+    name: "skills",
+    summary: "what agents run on beyond their config",
+    load: () => import("./commands/skills.ts").then((m) => m.skills),
+  },
 ];
 
 export function findCommand(name: string): CommandEntry | undefined {

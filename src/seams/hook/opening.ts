@@ -10,6 +10,8 @@ export interface BoundaryInput {
   readonly rules: readonly RuleSummary[];
   readonly repository?: string;
   readonly probation?: { readonly agent: string; readonly until: string };
+  /** Grants in force: what proceeds for a while though a rule would ask. */
+  readonly grants?: Briefing["grants"];
   /** Whether this agent's hook can put a question to its person (Claude Code) or must refuse and hold. */
   readonly canAsk: boolean;
   /** The kernel wall the session runs inside, in one line (src/wall `wallLine`). */
@@ -86,6 +88,7 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
         input.probation &&
           `Probation: ${input.probation.agent} is new here and on probation until ${input.probation.until}, so its writes, outward and destructive actions ${input.canAsk ? "ask first" : "are refused until a person approves them"}.`,
       ],
+      [4, grantLine(input.grants)],
       [1, answerLine(input.canAsk)],
     ];
     const present = lines.filter((l): l is [number, string] => Boolean(l[1]));
@@ -94,6 +97,12 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
     if (named === 0) return keepFirst(present);
   }
   return undefined;
+}
+
+function grantLine(grants: Briefing["grants"]): string | undefined {
+  if (!grants || grants.length === 0) return undefined;
+  const items = grants.map((g) => clip(`${g.scope} (${g.left} left${g.reason ? `: ${g.reason}` : ""})`));
+  return `Granted for a while, so a rule's question there does not come up: ${items.join("; ")}. A refusal still holds.`;
 }
 
 /** Drop the least important lines until the block fits, keeping their order. */

@@ -3,10 +3,12 @@ import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { currentWall, wallLine } from "../../wall/inside.ts";
 import { type Face, gateSession } from "./deps.ts";
+import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
 import { boundaryBlock } from "./opening.ts";
 import { promptReminders } from "./reminders.ts";
+import { settleUnanswered } from "./tool.ts";
 
 type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;
 
@@ -16,8 +18,13 @@ function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Brief
 }
 
 export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
-  const gate = f.deps.gate();
   const session = gateSession(f.ctx, ev.session);
+  const envFile = f.adapter.sessionEnvFile?.(f.ctx.env);
+  const failed = envFile
+    ? writeSessionEnv(envFile, { bin: f.ctx.paths.bin, agent: f.adapter.agent, ...(session ? { session } : {}) })
+    : undefined;
+  if (failed) f.ctx.io.err(`memnox: the interceptors are not first on PATH in this session: ${failed}\n`);
+  const gate = f.deps.gate();
   await gate.recordSession({
     kind: "start",
     surface: "hook",
@@ -36,6 +43,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.stop ? { stop: b.stop } : {}),
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
+    ...(b.grants ? { grants: b.grants } : {}),
     ...(wall ? { wall: wallLine(wall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
@@ -43,6 +51,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
 }
 
 export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {
+  await settleUnanswered(f, ev);
   if (!f.adapter.hearsContext || !ev.session) return f.adapter.neutral(f.event);
   const b = await briefing(f, ev);
   if (b.mode === "off" || b.stop) return f.adapter.neutral(f.event);
@@ -74,6 +83,7 @@ async function startMemories(f: Face, session: string, cwd: string): Promise<str
 }
 
 export async function onSessionEnd(f: Face, ev: Ev<"session-end">): Promise<HookReply> {
+  await settleUnanswered(f, ev);
   const session = gateSession(f.ctx, ev.session);
   await f.deps.gate().recordSession({
     kind: "end",

@@ -155,8 +155,29 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   return f.adapter.neutral(f.event);
 }
 
+/**
+ * The person's turn came round (a new prompt, the session's end) and a call the agent's own prompt asked about never
+ * ran: no outcome arrived, so the answer was no (or the call was stopped). Recorded as a refusal, which is what
+ * `memnox next` needs to hear: one refusal is enough to keep asking.
+ */
+export async function settleUnanswered(f: Face, ev: { cwd: string; session?: string }): Promise<void> {
+  if (!ev.session || !f.adapter.asksInSession) return;
+  const file = noticeFile(f.ctx.paths.notice, ev.session);
+  const before = readNotice(file).calls;
+  if (!Object.values(before).some((c) => c.asked)) return;
+  const asked = updateNotice(file, f.ctx.clock.now(), (n) => {
+    const kept = Object.fromEntries(Object.entries(n.calls).filter(([, c]) => !c.asked));
+    const taken = Object.values(n.calls).flatMap((c) => (c.asked ? [c.asked] : []));
+    return { next: { ...n, calls: kept }, result: taken };
+  });
+  const gate = f.deps.gate();
+  for (const a of asked) {
+    await gate.recordAnswer(a, answerOnly(f, ev, a), { grant: false, scope: "once", via: "agent-prompt" });
+  }
+}
+
 /** The request of an asked call whose input the outcome payload no longer carries: its action as decided. */
-function answerOnly(f: Face, ev: DoneEvent, asked: GateAnswer): GateRequest {
+function answerOnly(f: Face, ev: { cwd: string; session?: string }, asked: GateAnswer): GateRequest {
   const session = gateSession(f.ctx, ev.session);
   const action = asked.actions.find((a) => a.name !== "shell.execute") ?? asked.actions[0];
   return {

@@ -151,6 +151,8 @@ export interface HookState {
   readonly launcherExists?: boolean;
   readonly trust?: Trust;
   readonly problem?: string;
+  /** The events memnox's entries are in (`SessionStart`, `PreToolUse`…). */
+  readonly events?: readonly string[];
 }
 
 /** What `agent`'s settings hold of memnox's hook now, read only. */
@@ -182,6 +184,7 @@ export function agentHookState(ctx: WireContext, agent: AgentName): HookState {
   return {
     ...head,
     presence: found.length === wanted.length ? "hooked" : "partial",
+    events: wanted.filter((_, i) => ours[i] !== undefined),
     launcher,
     launcherExists,
     trust: hookTrust(agent, target, doc, at),

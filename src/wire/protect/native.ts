@@ -76,7 +76,11 @@ function translate(action: string, targets: readonly string[] | undefined): stri
   if (action === "filesystem.read" || action === "filesystem.write") {
     if (!targets?.length) return "a rule on every file read or write is not one Claude Code can hold";
     const tool = action === "filesystem.read" ? "Read" : "Edit";
-    return targets.map((t) => `${tool}(${claudePath(t)})`);
+    // A memnox path covers what is inside it when it is a directory; Claude Code's needs `/**` to say so.
+    return targets.flatMap((t) => {
+      const p = claudePath(t);
+      return /[*?[{]/.test(t) ? [`${tool}(${p})`] : [`${tool}(${p})`, `${tool}(${p}/**)`];
+    });
   }
   if (action === "http.request") {
     if (!targets?.length || targets.some((t) => t.includes("*") && t !== "*")) return "Claude Code names whole domains";

@@ -12,7 +12,8 @@ export function currentMode(ctx: Context): Mode {
 
 /**
  * One `state` row, by the person at this terminal; a row that cannot be written is reported, never thrown. A change
- * made to one session names it, so the session's replay shows who did it.
+ * made to one session names it, so the session's replay shows who did it; an answer to a held call names its
+ * decision as `parent`, so what a person said yes or no to is read off the ledger (`memnox next`).
  */
 export function recordState(
   ctx: Context,
@@ -20,6 +21,7 @@ export function recordState(
   words: string,
   surface: "cli" | "config" = "cli",
   session?: string,
+  parent?: string,
 ): void {
   using recorder = createRecorder(ctx.paths, (t) => ctx.io.err(t));
   recorder.record({
@@ -30,6 +32,7 @@ export function recordState(
     reason: words,
     cwd: ctx.cwd,
     ...(session ? { session } : {}),
+    ...(parent ? { parent } : {}),
     detail: { by: personName(ctx.env) },
   });
 }

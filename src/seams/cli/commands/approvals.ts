@@ -94,6 +94,7 @@ function answer(ctx: Context, id: string, grant: boolean, session: boolean, json
       "cli",
       // Named to the held call's session, so its replay shows who answered it once the hold is no longer waiting.
       result.hold.session,
+      result.hold.decisionEventId,
     );
   }
   emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);

@@ -1,5 +1,6 @@
 // `memnox cloud serve` and `memnox cloud init`: the control plane, one more face of this binary, loaded only here.
 import { MemnoxError } from "../../../core/errors.ts";
+import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -22,6 +23,21 @@ function whole(raw: string | undefined, flag: string, fallback: number, min = 0)
   return Number(raw);
 }
 
+/** One issuer and one audience for the deployment; both or neither. The client secret is never a flag (ps shows flags). */
+function signInOf(env: Context["env"], issuer: string | undefined, clientId: string | undefined, selfService: boolean) {
+  const iss = issuer ?? env.MEMNOX_OIDC_ISSUER;
+  const id = clientId ?? env.MEMNOX_OIDC_CLIENT_ID;
+  if (!iss && !id) return undefined;
+  if (!iss || !id)
+    throw new MemnoxError(
+      "usage",
+      "sign-in needs both --oidc-issuer and --oidc-client-id",
+      "or neither, for no console sign-in",
+    );
+  const secret = env.MEMNOX_OIDC_CLIENT_SECRET;
+  return { issuer: iss, clientId: id, selfService, ...(secret ? { clientSecret: secret } : {}) };
+}
+
 const SERVE_ARGS = {
   db: DB,
   data: DATA,
@@ -31,6 +47,16 @@ const SERVE_ARGS = {
   "device-interval": { type: "string", description: "seconds between a logging-in machine's polls (default 5)" },
   "device-ttl": { type: "string", description: "seconds a login code is good for (default 900)" },
   pool: { type: "string", description: "database connections in this process (default 10)" },
+  "oidc-issuer": {
+    type: "string",
+    description:
+      "the console's OpenID provider (else MEMNOX_OIDC_ISSUER; the secret only in MEMNOX_OIDC_CLIENT_SECRET)",
+  },
+  "oidc-client-id": { type: "string", description: "the console's client id at that provider: the audience" },
+  "self-service": {
+    type: "boolean",
+    description: "an unknown verified identity gets an organization of its own (default: refused)",
+  },
 } as const;
 
 const INIT_ARGS = {
@@ -59,6 +85,7 @@ export const cloud: CommandFactory = (ctx) =>
             deviceIntervalS: whole(args["device-interval"], "device-interval", 5, 1),
             deviceTtlS: whole(args["device-ttl"], "device-ttl", 900, 30),
             pool: args.pool === undefined ? undefined : whole(args.pool, "pool", 10, 1),
+            signIn: signInOf(ctx.env, args["oidc-issuer"], args["oidc-client-id"], args["self-service"] === true),
           });
         },
       }),

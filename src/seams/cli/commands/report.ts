@@ -3,7 +3,10 @@ import { withLedger } from "../../../ledger/open.ts";
 import { joinEntries } from "../../../ledger/read/entries.ts";
 import { buildReport, renderReport } from "../../../ledger/read/report.ts";
 import { matches } from "../../../ledger/read/timeline.ts";
+import { grantedUnused, renderUnused } from "../../../ledger/read/unused.ts";
 import { childrenOf, rowsIn, windowFrom } from "../../../ledger/read/window.ts";
+import { loadRuleSet } from "../../../policy/load/index.ts";
+import { readOverlays } from "../../../state/overlays.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 
@@ -18,6 +21,13 @@ export const report: CommandFactory = (ctx) =>
     },
     run({ args }) {
       const window = windowFrom(ctx.clock.now(), args.since ?? "1d", args.until);
+      // The allow rules in force here (enforcing ones: an observe-only allow lets nothing through) and every grant given.
+      const allows = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths })
+        .checked.filter((c) => c.applies)
+        .flatMap((c) => c.rules)
+        .filter((x) => x.decision.effect === "allow" && x.decision.mode !== "observe")
+        .map((x) => ({ name: x.name, file: x.file }));
+      const grants = readOverlays(ctx.paths.overlays);
       const r = withLedger(
         ctx,
         (ledger) => {
@@ -29,11 +39,11 @@ export const report: CommandFactory = (ctx) =>
               )
             : [];
           const entries = joinEntries(rows, late).filter((e) => matches(e, args.agent ? { agent: args.agent } : {}));
-          return buildReport(entries, window);
+          return { ...buildReport(entries, window), grantedUnused: grantedUnused(entries, allows, grants, window) };
         },
-        () => buildReport([], window),
+        () => ({ ...buildReport([], window), grantedUnused: grantedUnused([], allows, grants, window) }),
       );
-      emit(ctx, args.json, r, () => renderReport(r));
+      emit(ctx, args.json, r, () => [...renderReport(r), ...renderUnused(r.grantedUnused)]);
       return 0;
     },
   });

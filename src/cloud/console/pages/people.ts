@@ -1,0 +1,95 @@
+// People: the members, the role each holds (a role here is also the grant on the organization's one workspace), the
+// invites still open, and an admin adding somebody, changing a role, suspending (the default for somebody who left).
+import { ROLES } from "../../roles.ts";
+import { invoke, may } from "../call.ts";
+import { ago, html } from "../html.ts";
+import { form, meOf } from "../layout.ts";
+import { field, type PageDef } from "../page.ts";
+
+interface Member {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly role: string;
+  readonly status: string;
+  readonly invited: boolean;
+  readonly lastSignInAt: string | null;
+  readonly createdBy: string;
+}
+
+export const people: PageDef = {
+  path: "/people",
+  title: "People",
+  async render(c) {
+    const [{ members }, me] = await Promise.all([invoke<{ members: Member[] }>(c, "GET /v1/members"), meOf(c)]);
+    const admin = may(c, "PATCH /v1/members/:id");
+    const roleSelect = (id: string, current: string) =>
+      html`<select id="${id}" name="role">${ROLES.map(
+        (r) => html`<option value="${r}"${r === current ? html` selected` : ""}>${r}</option>`,
+      )}</select>`;
+    const joined = members.filter((m) => !m.invited);
+    const invites = members.filter((m) => m.invited);
+    const row = (
+      m: Member,
+    ) => html`<tr id="${m.id}"><th scope="row">${m.email}${m.name ? html`<div class="muted">${m.name}</div>` : ""}</th>
+<td>${m.role}</td><td>${me.workspace.name}</td><td>${m.status}</td>
+<td>${m.invited ? html`<span class="muted">invited by ${m.createdBy}</span>` : ago(m.lastSignInAt, c.now())}</td>
+<td>${
+      admin
+        ? html`<div class="row">${form(
+            c,
+            "role",
+            { id: m.id },
+            html`<label for="role-${m.id}" class="visually-hidden">Role of ${m.email}</label>${roleSelect(`role-${m.id}`, m.role)}
+          <button type="submit">Change role</button>`,
+            { label: `Role of ${m.email}` },
+          )}${form(
+            c,
+            "status",
+            { id: m.id, status: m.status === "active" ? "suspended" : "active" },
+            html`<button type="submit">${m.status === "active" ? "Suspend" : "Reactivate"}</button>`,
+          )}</div>`
+        : ""
+    }</td></tr>`;
+    const table = (caption: string, list: readonly Member[]) =>
+      html`<table class="list"><caption>${caption}</caption><thead><tr><th scope="col">Member</th><th scope="col">Role</th>
+<th scope="col">Workspace</th><th scope="col">Status</th><th scope="col">Last signed in</th>
+<th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${list.map(row)}</tbody></table>`;
+    return html`<p class="muted">Three roles, differing in what they may change, never in what they may see: a viewer reads
+everything, a reviewer also approves, an admin also configures. The role comes from here and nothing else; a claim in a
+sign-in token grants nothing.</p>
+${table("Members", joined)}
+${invites.length > 0 ? table("Invites not yet taken up", invites) : ""}
+${
+  may(c, "POST /v1/members")
+    ? form(
+        c,
+        "add",
+        {},
+        html`<h2>Invite somebody</h2><label for="add-email">Email</label><input id="add-email" name="email" type="email" required>
+  <label for="add-role">Role</label>${roleSelect("add-role", "viewer")}
+  <button type="submit">Invite</button>
+  <p class="muted">They sign in as themselves and land in ${me.org.name} with this role.</p>`,
+        { className: "stack", label: "Invite somebody" },
+      )
+    : ""
+}`;
+  },
+  actions: {
+    async add(c) {
+      await invoke(c, "POST /v1/members", { body: { email: field(c, "email"), role: field(c, "role") } });
+      return undefined;
+    },
+    async role(c) {
+      await invoke(c, "PATCH /v1/members/:id", { params: { id: field(c, "id") }, body: { role: field(c, "role") } });
+      return undefined;
+    },
+    async status(c) {
+      await invoke(c, "PATCH /v1/members/:id", {
+        params: { id: field(c, "id") },
+        body: { status: field(c, "status") },
+      });
+      return undefined;
+    },
+  },
+};

@@ -1,0 +1,161 @@
+// Waiting on you: one page, no tabs, a section per kind of thing a person owes, each drawn only while it has something.
+// When every one is empty it says so. The list of sections is the extension point: the decisions pipeline adds its
+// review queue ("decisions to confirm", "facts to settle") as sections here, and nothing else changes.
+import type { ConditionFact } from "../../protocol/bundle.ts";
+import type { AgentView } from "../../routes/agents.ts";
+import type { HoldView } from "../../routes/holds.ts";
+import type { McpServerView } from "../../routes/mcp.ts";
+import { type ConsoleCall, invoke, may } from "../call.ts";
+import { ago, type Html, html } from "../html.ts";
+import { form, type Me, meOf } from "../layout.ts";
+import { field, type PageDef } from "../page.ts";
+import { pendingProposals, proposalActions, proposalList } from "./rules.ts";
+
+export interface WaitingSection {
+  readonly id: string;
+  readonly title: string;
+  /** The section's content, or undefined while nothing in it is owed. */
+  load(c: ConsoleCall, me: Me): Promise<Html | undefined>;
+}
+
+const heldCalls: WaitingSection = {
+  id: "held",
+  title: "Agents waiting on a question, on machines nobody is at",
+  async load(c) {
+    const { holds } = await invoke<{ holds: HoldView[] }>(c, "GET /v1/holds");
+    if (holds.length === 0) return undefined;
+    const answer = may(c, "POST /v1/holds/:id/answer");
+    return html`<ul class="items">${holds.map(
+      (
+        h,
+      ) => html`<li id="${h.id}"><strong><code>${h.action}</code></strong>${h.target ? html` on <code>${h.target}</code>` : ""}
+  <div class="muted">${h.agent ?? "an agent"} on <code>${h.machineId}</code> · asked ${ago(h.createdAt, c.now())} · holds until ${ago(h.expiresAt, c.now())}${
+    h.ruleId ? html` · rule <code>${h.ruleId}</code>` : ""
+  }</div>
+  <p>${h.reason}</p>
+  ${
+    answer
+      ? form(
+          c,
+          "answer",
+          { id: h.id },
+          html`<fieldset class="row"><legend class="visually-hidden">Answer ${h.action}</legend>
+      <button type="submit" name="answer" value="once" class="primary">Allow once</button>
+      <button type="submit" name="answer" value="session">Allow for this session</button>
+      <button type="submit" name="answer" value="deny">Deny</button></fieldset>`,
+          { label: `Answer ${h.action}` },
+        )
+      : ""
+  }</li>`,
+    )}</ul>`;
+  },
+};
+
+const ruleChanges: WaitingSection = {
+  id: "rules",
+  title: "Rule changes waiting on a second admin",
+  async load(c, me) {
+    const proposals = await pendingProposals(c);
+    return proposals.length === 0 ? undefined : proposalList(c, me, proposals);
+  },
+};
+
+const shadowServers: WaitingSection = {
+  id: "mcp",
+  title: "MCP servers nobody approved",
+  async load(c) {
+    const { servers } = await invoke<{ servers: McpServerView[] }>(c, "GET /v1/mcp-servers");
+    const shadow = servers.filter((s) => s.shadow);
+    if (shadow.length === 0) return undefined;
+    return html`<ul class="items">${shadow.map(
+      (s) => html`<li id="mcp-${s.name}"><strong><code>${s.name}</code></strong>
+  <div class="muted">launched without memnox in the way on ${s.bareOn.map(
+    (b, i) => html`${i > 0 ? ", " : ""}<code>${b.machineId}</code>${b.owner ? ` (${b.owner})` : ""}`,
+  )} · ${s.tools} tool(s), ${s.writeTools} that write</div>
+  <div class="row">
+  ${may(c, "POST /v1/mcp-servers/:name/approve") ? form(c, "approve-mcp", { name: s.name }, html`<button type="submit">Approve</button>`) : ""}
+  ${
+    may(c, "POST /v1/mcp-servers/:name/block")
+      ? form(c, "block-mcp", { name: s.name }, html`<button type="submit">Block for the team</button>`)
+      : ""
+  }</div>
+  <p class="muted">A block reaches only the machines that launch it through the proxy; on the others the fix is
+  <code>memnox mcp wrap</code> there.</p></li>`,
+    )}</ul>`;
+  },
+};
+
+const conditions: WaitingSection = {
+  id: "conditions",
+  title: "Conditions in force",
+  async load(c) {
+    const [{ conditions: list }, { agents }] = await Promise.all([
+      invoke<{ conditions: ConditionFact[] }>(c, "GET /v1/state"),
+      invoke<{ agents: AgentView[] }>(c, "GET /v1/agents"),
+    ]);
+    const halted = agents.filter((a) => a.state === "halted");
+    if (list.length === 0 && halted.length === 0) return undefined;
+    return html`<ul class="items">${list.map(
+      (
+        f,
+      ) => html`<li id="${f.id}"><strong>${f.kind === "freeze-agent" ? html`agent <code>${f.subject}</code> frozen on every machine` : html`<code>${f.kind}:${f.subject}</code>`}</strong>
+  <div class="muted">by ${f.by} · ends ${ago(f.expiresAt, c.now())}${f.reason ? ` · ${f.reason}` : ""}</div>
+  ${may(c, "POST /v1/state/:id/lift") ? form(c, "lift", { id: f.id }, html`<button type="submit">Lift</button>`) : ""}</li>`,
+    )}${halted.map(
+      (a) => html`<li id="halt-${a.name}"><strong>agent <code>${a.name}</code> halted</strong>
+  <div class="muted">by ${a.halt?.by} ${ago(a.halt?.at, c.now())} · ${a.halt?.reason}</div>
+  ${may(c, "POST /v1/agents/:name/lift") ? form(c, "lift-halt", { name: a.name }, html`<button type="submit">Lift</button>`) : ""}</li>`,
+    )}</ul>`;
+  },
+};
+
+/** In the order a person should read them; each appears only while it has something in it. */
+export const WAITING_SECTIONS: WaitingSection[] = [heldCalls, ruleChanges, shadowServers, conditions];
+
+export const waiting: PageDef = {
+  path: "/waiting",
+  title: "Waiting on you",
+  async render(c) {
+    const me = await meOf(c);
+    const drawn = (await Promise.all(WAITING_SECTIONS.map(async (s) => ({ s, body: await s.load(c, me) })))).filter(
+      (x) => x.body !== undefined,
+    );
+    // Polled without a reload where scripts run (an empty element, so no form inherits the polling); read whole without.
+    return html`<div hidden hx-get="/waiting" hx-trigger="every 15s" hx-select="#sections" hx-target="#sections" hx-swap="outerHTML"></div>
+<div id="sections">${
+      drawn.length === 0
+        ? html`<p class="calm">Nothing needs you. Memnox is running.</p>`
+        : drawn.map(
+            ({ s, body }) =>
+              html`<section id="${s.id}" aria-labelledby="${s.id}-h"><h2 id="${s.id}-h">${s.title}</h2>${body}</section>`,
+          )
+    }</div>`;
+  },
+  actions: {
+    ...proposalActions,
+    async answer(c) {
+      const a = field(c, "answer");
+      await invoke(c, "POST /v1/holds/:id/answer", {
+        params: { id: field(c, "id") },
+        body: a === "deny" ? { grant: false } : { grant: true, scope: a === "session" ? "session" : "once" },
+      });
+      return undefined;
+    },
+    async "approve-mcp"(c) {
+      await invoke(c, "POST /v1/mcp-servers/:name/approve", { params: { name: field(c, "name") } });
+      return undefined;
+    },
+    async "block-mcp"(c) {
+      await invoke(c, "POST /v1/mcp-servers/:name/block", { params: { name: field(c, "name") } });
+      return undefined;
+    },
+    async lift(c) {
+      await invoke(c, "POST /v1/state/:id/lift", { params: { id: field(c, "id") } });
+      return undefined;
+    },
+    async "lift-halt"(c) {
+      await invoke(c, "POST /v1/agents/:name/lift", { params: { name: field(c, "name") } });
+      return undefined;
+    },
+  },
+};

@@ -1,0 +1,95 @@
+// The console's HTTP wrapper: the session cookie becomes the caller (auth.ts), a page needing one sends the browser to
+// sign in, and every POST is checked before any action runs: same origin, a url-encoded form, and the session's own
+// token echoed back in `_csrf`. Errors are pages, in the same policy and with no caching.
+import { sessionPrincipal } from "../auth.ts";
+import { HttpError, type ServerConfig } from "../http.ts";
+import { consoleOrigin } from "../signin.ts";
+import type { Db } from "../store/db.ts";
+import type { ConsoleCall } from "./call.ts";
+import { html, page, seeOther } from "./html.ts";
+import type { ConsoleRoute } from "./index.ts";
+import { bare } from "./layout.ts";
+
+export interface ConsoleDeps {
+  readonly db: Db;
+  readonly config: ServerConfig;
+  readonly now: () => number;
+  readonly log: (line: string) => void;
+}
+
+const MAX_FORM_BYTES = 64 * 1024;
+
+/** Compared in time that does not depend on where they first differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length || a.length === 0) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return d === 0;
+}
+
+/** A form from this console's own pages, or a 403 saying it was not. */
+async function checkedForm(req: Request, url: URL, config: ServerConfig, csrf: string): Promise<URLSearchParams> {
+  const origin = consoleOrigin(config, url);
+  const from = req.headers.get("origin");
+  const site = req.headers.get("sec-fetch-site");
+  if ((from !== null && from !== origin) || (site !== null && site !== "same-origin" && site !== "none"))
+    throw new HttpError(403, "cross_origin", "this form came from another site, so it was not acted on");
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded"))
+    throw new HttpError(415, "bad_form", "the console takes forms as application/x-www-form-urlencoded");
+  const text = await req.text();
+  if (text.length > MAX_FORM_BYTES) throw new HttpError(413, "too_large", "the form is too large");
+  const form = new URLSearchParams(text);
+  if (!sameText(form.get("_csrf") ?? "", csrf))
+    throw new HttpError(
+      403,
+      "csrf",
+      "this form is stale or did not come from this session: reload the page and try again",
+    );
+  return form;
+}
+
+export function consoleHandler(route: ConsoleRoute, deps: ConsoleDeps) {
+  return async (req: Request & { params?: Record<string, string> }): Promise<Response> => {
+    const url = new URL(req.url);
+    try {
+      const signed = await sessionPrincipal(deps.db, req);
+      if (route.access === "session" && !signed) {
+        if (req.method === "GET")
+          return seeOther(`/signin?return=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
+        return page(
+          bare(
+            "Signed out",
+            html`<p>You are not signed in, so nothing was done.</p><p><a href="/signin">Sign in</a></p>`,
+          ),
+          401,
+        );
+      }
+      const form =
+        req.method === "POST" && signed
+          ? await checkedForm(req, url, deps.config, signed.session.csrf)
+          : new URLSearchParams();
+      const c: ConsoleCall = {
+        req,
+        url,
+        params: req.params ?? {},
+        who: signed?.who,
+        session: signed?.session,
+        form,
+        db: deps.db,
+        config: deps.config,
+        now: deps.now,
+        log: deps.log,
+      };
+      return await route.handler(c);
+    } catch (e) {
+      if (e instanceof HttpError && e.status < 500)
+        return page(
+          bare("Not done", html`<p class="said error" role="alert">${e.message}</p><p><a href="/">Back</a></p>`),
+          e.status,
+        );
+      deps.log(`error ${route.method} ${route.path}: ${(e as Error).stack ?? String(e)}`);
+      return page(bare("Something failed", html`<p>The control plane failed on this request; it is logged.</p>`), 500);
+    }
+  };
+}

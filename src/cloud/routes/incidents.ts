@@ -1,0 +1,162 @@
+// Incidents a detector opened: the evidence (the events that opened it), Acknowledge and Resolve (a reviewer), and
+// Contain it (an admin): one press freezing the agent involved on every machine and moving every machine to enforce.
+import { parseDuration } from "../../core/duration.ts";
+import { isMemnoxError } from "../../core/errors.ts";
+import { actorName } from "../auth.ts";
+import { DETECTORS } from "../detect.ts";
+import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { newId } from "../ids.ts";
+import { audit } from "../store/people.ts";
+
+interface IncidentRow {
+  id: string;
+  detector: string;
+  title: string;
+  agent: string | null;
+  session: string | null;
+  machine_ids: string[];
+  evidence: string[];
+  opened_at: Date;
+  acknowledged_by: string | null;
+  acknowledged_at: Date | null;
+  contained_by: string | null;
+  contained_at: Date | null;
+  resolved_by: string | null;
+  resolved_at: Date | null;
+  resolution: string | null;
+}
+
+const stamp = (by: string | null, at: Date | null) => (at ? { by, at: iso(at) } : null);
+
+function view(i: IncidentRow) {
+  return {
+    id: i.id,
+    detector: i.detector,
+    title: i.title,
+    agent: i.agent,
+    session: i.session,
+    machineIds: i.machine_ids,
+    evidence: i.evidence.map(Number),
+    openedAt: iso(i.opened_at),
+    status: i.resolved_at ? "resolved" : i.acknowledged_at ? "acknowledged" : "open",
+    acknowledged: stamp(i.acknowledged_by, i.acknowledged_at),
+    contained: stamp(i.contained_by, i.contained_at),
+    resolved: i.resolved_at ? { by: i.resolved_by, at: iso(i.resolved_at), resolution: i.resolution } : null,
+  };
+}
+
+export type IncidentView = ReturnType<typeof view>;
+
+/** GET /v1/incidents?all=1: unresolved ones (all: every one), and each detector's precision to date. */
+export async function listIncidents(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const all = c.url.searchParams.get("all") === "1";
+  const rows: IncidentRow[] = await c.db`
+    SELECT * FROM incidents WHERE workspace_id = ${who.workspaceId} ${all ? c.db`` : c.db`AND resolved_at IS NULL`}
+    ORDER BY opened_at DESC, id LIMIT 200`;
+  const counts: { detector: string; confirmed: string; false_alarm: string }[] = await c.db`
+    SELECT detector, count(*) FILTER (WHERE resolution = 'confirmed') AS confirmed,
+           count(*) FILTER (WHERE resolution = 'false-alarm') AS false_alarm
+    FROM incidents WHERE workspace_id = ${who.workspaceId} GROUP BY detector`;
+  // A detector nobody measured says so: precision is what resolving incidents as confirmed or not has shown.
+  const detectors = DETECTORS.map((d) => {
+    const n = counts.find((x) => x.detector === d.name);
+    const confirmed = Number(n?.confirmed ?? 0);
+    const judged = confirmed + Number(n?.false_alarm ?? 0);
+    return { name: d.name, judged, confirmed, precision: judged > 0 ? confirmed / judged : null };
+  });
+  return json({ incidents: rows.map(view), detectors });
+}
+
+async function open(c: Call, workspaceId: string): Promise<IncidentRow> {
+  const [i]: IncidentRow[] = await c.db`
+    SELECT * FROM incidents WHERE id = ${c.params.id ?? ""} AND workspace_id = ${workspaceId} FOR UPDATE`;
+  if (!i) throw new HttpError(404, "not_found", `no incident \`${c.params.id ?? ""}\` here`);
+  if (i.resolved_at) throw new HttpError(409, "already", "this incident is already resolved");
+  return i;
+}
+
+/** POST /v1/incidents/:id/acknowledge: somebody is looking at it. */
+export async function acknowledgeIncident(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine does not acknowledge");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const i = await open({ ...c, db: tx }, who.workspaceId);
+    const [r]: IncidentRow[] = await tx`
+      UPDATE incidents SET acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
+      WHERE id = ${i.id} RETURNING *`;
+    await audit(tx, { orgId: who.orgId, actor: by, action: "incident.acknowledge", subject: i.id });
+    return json(view(r ?? i));
+  });
+}
+
+/** POST /v1/incidents/:id/resolve {resolution: confirmed | false-alarm}: what counts toward the detector's precision. */
+export async function resolveIncident(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine does not resolve");
+  const resolution = body.resolution ?? "confirmed";
+  if (resolution !== "confirmed" && resolution !== "false-alarm")
+    throw new HttpError(400, "bad_request", "`resolution` is confirmed or false-alarm");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const i = await open({ ...c, db: tx }, who.workspaceId);
+    const [r]: IncidentRow[] = await tx`
+      UPDATE incidents SET resolved_by = ${by}, resolved_at = now(), resolution = ${resolution},
+                           acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
+      WHERE id = ${i.id} RETURNING *`;
+    await audit(tx, { orgId: who.orgId, actor: by, action: "incident.resolve", subject: i.id, detail: { resolution } });
+    return json(view(r ?? i));
+  });
+}
+
+const DEFAULT_FREEZE = "1d";
+
+/**
+ * POST /v1/incidents/:id/contain {for?}: freezes the agent involved on every machine (a freeze-agent condition, `for`
+ * 1d unless said) and moves every active machine to enforce, each change recorded with who, in one transaction.
+ */
+export async function containIncident(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine does not contain");
+  const forText = str(body, "for", { optional: true }) ?? DEFAULT_FREEZE;
+  let ms: number;
+  try {
+    ms = parseDuration(forText);
+  } catch (e) {
+    throw new HttpError(400, "bad_request", isMemnoxError(e) ? e.message : "`for` is not a duration");
+  }
+  if (ms <= 0 || ms > 7 * 86_400_000) throw new HttpError(400, "bad_request", "a freeze runs for a week at most");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const i = await open({ ...c, db: tx }, who.workspaceId);
+    let freeze: { id: string; agent: string; expiresAt: string } | null = null;
+    if (i.agent) {
+      const id = newId("cnd");
+      const expires = new Date(c.now() + ms);
+      await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
+               VALUES (${id}, ${who.workspaceId}, 'freeze-agent', ${i.agent}, ${`contained: ${i.title}`}, ${by}, ${expires})`;
+      freeze = { id, agent: i.agent, expiresAt: expires.toISOString() };
+    }
+    const moved: { id: string; mode_set: string }[] = await tx`
+      SELECT id, mode_set FROM machines WHERE workspace_id = ${who.workspaceId} AND revoked_at IS NULL
+        AND mode_set <> 'enforce' FOR UPDATE`;
+    for (const m of moved) {
+      await tx`INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, 'enforce', ${by})`;
+      await tx`UPDATE machines SET mode_set = 'enforce' WHERE id = ${m.id}`;
+    }
+    const [r]: IncidentRow[] = await tx`
+      UPDATE incidents SET contained_by = ${by}, contained_at = now(),
+                           acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
+      WHERE id = ${i.id} RETURNING *`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "incident.contain",
+      subject: i.id,
+      detail: { freeze, enforced: moved.map((m) => m.id) },
+    });
+    return json({ incident: view(r ?? i), freeze, enforced: moved.map((m) => m.id) });
+  });
+}

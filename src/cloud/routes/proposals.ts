@@ -1,0 +1,275 @@
+// A rule set for the fleet is a proposal until a second admin approves it, compared by identity; the approval
+// publishes it as the bundle machines pull, in the same transaction. Where only one admin exists, that admin may.
+// Withdrawing your own needs nobody. Derived proposals (block an MCP server, drop a rule) add to the set in force.
+import { actorName, type Principal } from "../auth.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
+import { newId } from "../ids.ts";
+import type { Db } from "../store/db.ts";
+import { audit } from "../store/people.ts";
+import { checkRules, formatOf, type RuleDoc, type RuleFormat, rulesOf } from "./bundle.ts";
+
+export interface Changes {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly modified: readonly string[];
+}
+
+/** What a rule set would change against the one in force, by rule name. */
+export function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[]): Changes {
+  const was = new Map(before.map((r) => [r.name, JSON.stringify(r)]));
+  const now = new Map(after.map((r) => [r.name, JSON.stringify(r)]));
+  return {
+    added: [...now.keys()].filter((n) => !was.has(n)),
+    removed: [...was.keys()].filter((n) => !now.has(n)),
+    modified: [...now].filter(([n, text]) => was.has(n) && was.get(n) !== text).map(([n]) => n),
+  };
+}
+
+interface ProposalRow {
+  id: string;
+  kind: string;
+  title: string;
+  format: RuleFormat;
+  source: string;
+  rules_json: string;
+  rule_count: number;
+  changes: Changes;
+  base_bundle_id: string | null;
+  proposed_by: string;
+  proposer_member_id: string | null;
+  proposer_token_id: string | null;
+  proposed_at: Date;
+  status: string;
+  decided_by: string | null;
+  decided_at: Date | null;
+  failure: string | null;
+  bundle_id: string | null;
+}
+
+function view(p: ProposalRow, withSource = false) {
+  return {
+    id: p.id,
+    kind: p.kind,
+    title: p.title,
+    format: p.format,
+    ruleCount: p.rule_count,
+    changes: p.changes,
+    baseBundleId: p.base_bundle_id === null ? null : Number(p.base_bundle_id),
+    proposedBy: p.proposed_by,
+    proposedAt: iso(p.proposed_at),
+    status: p.status,
+    decidedBy: p.decided_by,
+    decidedAt: iso(p.decided_at),
+    failure: p.failure,
+    bundleId: p.bundle_id === null ? null : Number(p.bundle_id),
+    ...(withSource ? { source: p.source } : {}),
+  };
+}
+
+export type ProposalView = ReturnType<typeof view>;
+
+const person = (who: Principal | undefined): Principal => {
+  if (!who || who.kind === "machine")
+    throw new HttpError(403, "forbidden", "only a person or an operator proposes rules");
+  return who;
+};
+
+async function latestBundle(db: Db, workspaceId: string): Promise<{ id: number; rulesJson: string } | undefined> {
+  const [b]: { id: string; rules_json: string }[] = await db`
+    SELECT id, rules_json FROM bundles WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
+  return b ? { id: Number(b.id), rulesJson: b.rules_json } : undefined;
+}
+
+export interface NewProposal {
+  readonly kind: string;
+  readonly title: string;
+  readonly format: RuleFormat;
+  readonly source: string;
+}
+
+/** Records a proposal (validated like a rule file on a machine) and changes nothing in force. */
+export async function propose(db: Db, who: Principal, p: NewProposal): Promise<ReturnType<typeof view>> {
+  if (who.kind === "machine") throw new HttpError(403, "forbidden", "a machine does not propose rules");
+  const checked = checkRules(p.format, p.source);
+  const by = actorName(who);
+  return db.begin(async (tx) => {
+    const base = await latestBundle(tx, who.workspaceId);
+    const changes = changesOf(rulesOf(base?.rulesJson ?? ""), checked.rules);
+    const [row]: ProposalRow[] = await tx`
+      INSERT INTO proposals (id, workspace_id, kind, title, format, source, rules_json, rule_count, changes,
+                             base_bundle_id, proposed_by, proposer_member_id, proposer_token_id)
+      VALUES (${newId("prp")}, ${who.workspaceId}, ${p.kind}, ${p.title.slice(0, 300)}, ${p.format}, ${p.source},
+              ${checked.rulesJson}, ${checked.rules.length}, ${changes}, ${base?.id ?? null}, ${by},
+              ${who.kind === "person" ? who.memberId : null}, ${who.kind === "operator" ? who.tokenId : null})
+      RETURNING *`;
+    if (!row) throw new HttpError(500, "internal", "the proposal was not recorded");
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "rules.propose",
+      subject: row.id,
+      detail: { kind: p.kind, ...changes },
+    });
+    return view(row);
+  });
+}
+
+/** The rule set in force with one rule added (or replaced by name), as a JSON rule document. */
+export async function withRule(db: Db, workspaceId: string, rule: RuleDoc): Promise<string> {
+  const base = await latestBundle(db, workspaceId);
+  const doc = base ? (JSON.parse(base.rulesJson) as Record<string, unknown>) : { version: 1 };
+  const rules = rulesOf(base?.rulesJson ?? "").filter((r) => r.name !== rule.name);
+  return `${JSON.stringify({ ...doc, version: doc.version ?? 1, policies: [...rules, rule] }, null, 2)}\n`;
+}
+
+/** The rule set in force without one rule. */
+export async function withoutRule(db: Db, workspaceId: string, name: string): Promise<string> {
+  const base = await latestBundle(db, workspaceId);
+  if (!base || !rulesOf(base.rulesJson).some((r) => r.name === name))
+    throw new HttpError(404, "not_found", `no rule \`${name}\` in the workspace's rules`);
+  const doc = JSON.parse(base.rulesJson) as Record<string, unknown>;
+  const rules = rulesOf(base.rulesJson).filter((r) => r.name !== name);
+  return `${JSON.stringify({ ...doc, policies: rules }, null, 2)}\n`;
+}
+
+/** POST /v1/policies/proposals: the body is a rule set (TOML, YAML or JSON, `?format=`); `?title=` names it. */
+export async function createProposal(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const format = formatOf(c);
+  const source = await c.req.text();
+  const title = c.url.searchParams.get("title") || "A rule set for the fleet";
+  return json(await propose(c.db, who, { kind: "rules", title, format, source }), 201);
+}
+
+/** GET /v1/policies/proposals?status=pending (the default) or all. */
+export async function listProposals(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const all = c.url.searchParams.get("status") === "all";
+  const rows: ProposalRow[] = await c.db`
+    SELECT * FROM proposals WHERE workspace_id = ${who.workspaceId} ${all ? c.db`` : c.db`AND status = 'pending'`}
+    ORDER BY proposed_at DESC, id LIMIT 200`;
+  return json({ proposals: rows.map((p) => view(p)) });
+}
+
+export async function showProposal(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const [p]: ProposalRow[] = await c.db`
+    SELECT * FROM proposals WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId}`;
+  if (!p) throw new HttpError(404, "not_found", `no proposal \`${c.params.id ?? ""}\``);
+  return json(view(p, true));
+}
+
+/** Whether `who` sent it: the same member, or the same operator token; never a matching name. */
+function isProposer(p: ProposalRow, who: Principal): boolean {
+  if (who.kind === "person") return p.proposer_member_id === who.memberId;
+  if (who.kind === "operator") return p.proposer_token_id === who.tokenId;
+  return false;
+}
+
+/** A proposal still to decide; one whose publish failed may be published again (`retry`). */
+async function pending(tx: Db, c: Call, who: Principal, retry = false): Promise<ProposalRow> {
+  const [p]: ProposalRow[] = await tx`
+    SELECT * FROM proposals WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId} FOR UPDATE`;
+  if (!p) throw new HttpError(404, "not_found", `no proposal \`${c.params.id ?? ""}\``);
+  if (p.status !== "pending" && !(retry && p.status === "failed"))
+    throw new HttpError(409, "already", `this proposal is already ${p.status}`);
+  return p;
+}
+
+/**
+ * POST /v1/policies/proposals/:id/approve: a second admin publishes it. A person approves (an operator token is one
+ * admin's automation, so it never counts as the second); the proposer may only where the organization has one admin.
+ */
+export async function approveProposal(c: Call): Promise<Response> {
+  const who = person(c.who);
+  if (who.kind !== "person")
+    throw new HttpError(403, "forbidden", "a person approves a rule set, not a token of theirs");
+  const by = actorName(who);
+  const decided = await publishing(c, by, () =>
+    c.db.begin(async (tx) => {
+      const p = await pending(tx, c, who, true);
+      const [n]: { n: string }[] = await tx`
+      SELECT count(*) AS n FROM members WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
+      const admins = Number(n?.n ?? 0);
+      if (isProposer(p, who) && admins > 1)
+        throw new HttpError(403, "second_admin", "a second admin approves this: the one who proposed it cannot");
+      if (p.proposer_token_id !== null && admins > 1) {
+        const [t]: { created_by: string }[] = await tx`SELECT created_by FROM tokens WHERE id = ${p.proposer_token_id}`;
+        if (t?.created_by === by)
+          throw new HttpError(
+            403,
+            "second_admin",
+            "a second admin approves this: it came from an operator token you made",
+          );
+      }
+      const base = await latestBundle(tx, who.workspaceId);
+      if ((base?.id ?? null) !== (p.base_bundle_id === null ? null : Number(p.base_bundle_id)))
+        throw new HttpError(409, "stale", "other rules were published since this was proposed: propose it again");
+      const [b]: { id: string }[] = await tx`
+      INSERT INTO bundles (workspace_id, format, source, rules_json, rule_count, published_by)
+      VALUES (${who.workspaceId}, ${p.format}, ${p.source}, ${p.rules_json},
+              ${p.rule_count}, ${`${p.proposed_by}, approved by ${by}`})
+      RETURNING id`;
+      const [row]: ProposalRow[] = await tx`
+      UPDATE proposals SET status = 'published', decided_by = ${by}, decided_at = now(), bundle_id = ${b?.id ?? null}
+      WHERE id = ${p.id} RETURNING *`;
+      await audit(tx, {
+        orgId: who.orgId,
+        actor: by,
+        action: "rules.publish",
+        subject: p.id,
+        detail: { bundle: Number(b?.id), proposedBy: p.proposed_by },
+      });
+      return row;
+    }),
+  );
+  if (!decided) throw new HttpError(500, "internal", "the proposal was not decided");
+  return json(view(decided));
+}
+
+/**
+ * A publish that fails for any reason but a refusal leaves the proposal `failed` with the reason, never approved: a
+ * rule set the team believes is in force and is not would be worse than none. Retrying is approving it again.
+ */
+async function publishing<T>(c: Call, by: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    const why = (e as Error).message.slice(0, 500);
+    await c.db`UPDATE proposals SET status = 'failed', decided_by = ${by}, decided_at = now(), failure = ${why}
+               WHERE id = ${c.params.id ?? ""} AND status IN ('pending', 'failed')`.catch(() => {});
+    throw e;
+  }
+}
+
+/** POST /v1/policies/proposals/:id/reject: another admin rejects it; its proposer withdrawing it needs nobody. */
+export async function rejectProposal(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const by = actorName(who);
+  const row = await c.db.begin(async (tx) => {
+    const p = await pending(tx, c, who);
+    const status = isProposer(p, who) ? "withdrawn" : "rejected";
+    const [r]: ProposalRow[] = await tx`
+      UPDATE proposals SET status = ${status}, decided_by = ${by}, decided_at = now() WHERE id = ${p.id} RETURNING *`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: `rules.${status === "withdrawn" ? "withdraw" : "reject"}`,
+      subject: p.id,
+    });
+    return r;
+  });
+  if (!row) throw new HttpError(500, "internal", "the proposal was not decided");
+  return json(view(row));
+}
+
+/** POST /v1/policies/proposals/drop-rule {rule}: propose the set in force without one rule. */
+export async function proposeDrop(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = person(c.who);
+  const rule = typeof body.rule === "string" ? body.rule : "";
+  if (!rule) throw new HttpError(400, "bad_request", "`rule` is required");
+  const source = await withoutRule(c.db, who.workspaceId, rule);
+  const title = `Stop asking: drop the rule ${rule}`;
+  return json(await propose(c.db, who, { kind: "drop-rule", title, format: "json", source }), 201);
+}

@@ -1,0 +1,58 @@
+// echo and printf: they touch nothing, but what they print is known, and a shell or `at` reading it runs it.
+import type { Arg, Call } from "../call.ts";
+
+type Handler = (call: Call) => void;
+
+const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "\\": "\\", a: "", b: "", f: "", v: "" };
+
+/** Backslash escapes as echo -e and printf's format read them; undefined for one that is not plain (`\0NNN`, `\x`). */
+function unescaped(text: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? "";
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const next = text[++i];
+    if (next === undefined) return out + ch;
+    const known = ESCAPES[next];
+    if (known === undefined) return next === "'" || next === '"' ? out + next : undefined;
+    out += known;
+  }
+  return out;
+}
+
+const echo: Handler = (call) => {
+  const args = call.args.slice(1);
+  let i = 0;
+  let newline = true;
+  let escapes = false;
+  for (; i < args.length && /^-[neE]+$/.test(args[i]?.text ?? ""); i++) {
+    const t = args[i]?.text ?? "";
+    if (t.includes("n")) newline = false;
+    if (t.includes("e")) escapes = true;
+    if (t.includes("E")) escapes = false;
+  }
+  const words = args.slice(i);
+  if (!words.every((a) => a.static)) return;
+  const joined = words.map((a) => a.text).join(" ");
+  const text = escapes ? unescaped(joined) : joined;
+  if (text !== undefined) call.prints?.({ text: newline ? `${text}\n` : text });
+};
+
+/** `printf FORMAT` with no conversions but `%%`, or `printf '%s\n' words…`. */
+const printf: Handler = (call) => {
+  const [format, ...rest] = call.args.slice(1);
+  if (!format?.static || format.text.startsWith("-") || !rest.every((a: Arg) => a.static)) return;
+  const f = format.text;
+  if (rest.length === 0 && !/%[^%]/.test(f.replace(/%%/g, ""))) {
+    const text = unescaped(f.replace(/%%/g, "%"));
+    if (text !== undefined) call.prints?.({ text });
+    return;
+  }
+  const each = /^%s(\\n)?$/.exec(f);
+  if (each) call.prints?.({ text: rest.map((a) => a.text + (each[1] ? "\n" : "")).join("") });
+};
+
+export const PRINT_HANDLERS: Readonly<Record<string, Handler>> = { echo, printf };

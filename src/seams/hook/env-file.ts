@@ -1,0 +1,34 @@
+// A hooked session's shell commands meet the PATH interceptors: at its start the hook writes, to the file the agent
+// sources before each shell command, ~/.memnox/bin first on PATH and the session and agent the rows join under.
+import { appendFileSync } from "node:fs";
+
+function quoted(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+export interface SessionEnv {
+  readonly bin: string;
+  readonly session?: string;
+  readonly agent: string;
+}
+
+/** The `export` lines, so every command of the session (and every child it starts) finds the interceptors first. */
+export function sessionEnvLines(e: SessionEnv): string {
+  return [
+    "# memnox: the interceptors first on PATH for every command of this session, and the session its rows join",
+    `export PATH=${quoted(e.bin)}:"$PATH"`,
+    ...(e.session ? [`export MEMNOX_SESSION=${quoted(e.session)}`] : []),
+    `export MEMNOX_AGENT_NAME=${quoted(e.agent)}`,
+    "",
+  ].join("\n");
+}
+
+/** Appends the lines (other hooks may write the same file); a failure only means the interceptors are not first. */
+export function writeSessionEnv(file: string, e: SessionEnv): string | undefined {
+  try {
+    appendFileSync(file, sessionEnvLines(e), { mode: 0o600 });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
