@@ -120,8 +120,10 @@ export function daemonCore(p: CoreParts): DaemonCore {
       const answer = await decide(gateRequestOf(r), deps);
       answered.evaluate += 1;
       if (answer.effect === "deny" && answer.eventId) {
+        // Counted once the row is written, off the answer's path: a refusal repeated is a way of failing.
+        const id = answer.eventId;
         const io = { overlays: paths.overlays, read: p.recorder.read, record: p.recorder.record };
-        tripBreaker(io, answer.eventId, r.surface, r.at.epochMs);
+        setImmediate(() => tripBreaker(io, id, r.surface, r.at.epochMs));
       }
       if (answer.holdId) notice(answer.holdId);
       return { answer };

@@ -63,6 +63,12 @@ export function indexNotices(db: Database, row: LedgerRow): void {
     db.query("UPDATE notices SET proceeded = 1 WHERE seq = (SELECT seq FROM events WHERE id = ?)").run(row.parent);
     return;
   }
+  // The call ran (a yes given in the agent's own prompt ends here too): what it did counts as done.
+  if (row.kind === "outcome" && row.parent) {
+    db.query(
+      "UPDATE notices SET proceeded = 1 WHERE seq = (SELECT seq FROM events WHERE id = ?) AND kind IN ('done', 'taken')",
+    ).run(row.parent);
+  }
   if (row.kind === "outcome" && row.exitCode !== undefined && row.exitCode !== 0 && row.parent) {
     const parent = db
       .query<{ operation: string; args_digest: string | null; session: string | null; agent: string | null }, [string]>(

@@ -234,6 +234,7 @@ describe("replay --json", () => {
       "session",
       "steps",
       "to",
+      "trips",
       "waiting",
     ]);
     // Nothing held, paused or kept for a session that exists only in the ledger.

@@ -8,7 +8,15 @@ import type { StateFact } from "../../core/request.ts";
 import type { NoticeHistory, NoticeRead } from "../../ledger/notices.ts";
 import type { Boundary } from "../boundary.ts";
 import { CARRIES, NOVEL, TAKEN } from "./findings.ts";
-import { CHAIN_MINUTES, HISTORY_DAYS, NOTICED_SURFACES, noveltiesOf, sendsOutward, takenWords } from "./table.ts";
+import {
+  CHAIN_MINUTES,
+  HISTORY_DAYS,
+  NOTICED_SURFACES,
+  noveltiesOf,
+  sendsOutward,
+  takenWords,
+  takesCredential,
+} from "./table.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -57,7 +65,9 @@ export function gatherNotice(
     ...new Map(ask.actions.flatMap((a) => noveltiesOf(a, ask.boundary)).map((n) => [n.key, n])).values(),
   ];
   const seen = novelties.map((n) => n.key);
-  const takes = ask.session ? ask.actions.findIndex((a, i) => a.class === "read" && ask.guarded[i]) : -1;
+  const takes = ask.session
+    ? ask.actions.findIndex((a, i) => (a.class === "read" && ask.guarded[i]) || takesCredential(a))
+    : -1;
   const took = takes >= 0 ? ask.actions[takes] : undefined;
   const base = { seen, ...(took ? { taken: takenWords(took) } : {}) };
   const sends = ask.session !== undefined && ask.actions.some((a) => sendsOutward(a) !== undefined);

@@ -120,6 +120,27 @@ export function sendsOutward(a: Action): string | undefined {
   return undefined;
 }
 
+/** Files whose content is a credential wherever they sit: private keys, cloud and registry logins, `.env`. */
+const CREDENTIAL_FILES = [
+  /\/\.ssh\/(?!(?:known_hosts(?:\.old)?|config|authorized_keys|environment)$)[^/]+(?<!\.pub)$/,
+  /\/\.aws\/(?:credentials|sso\/cache(?:\/.*)?)$/,
+  /\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:\/.*)?)$/,
+  /\/\.azure\/(?:accessTokens\.json|msal_token_cache\.(?:json|bin)|service_principal_entries\.json)$/,
+  /\/(?:\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf|\.mylogin\.cnf)$/,
+  /\/\.(?:kube\/config|docker\/config\.json|config\/gh\/hosts\.yml|config\/git\/credentials)$/,
+  /\/\.env(?:\.(?!example$|sample$|template$)[^/]+)?$/,
+];
+
+/** Verbs that print a credential: a CLI handing out its token, a secret store read, the keychain. */
+const CREDENTIAL_VERBS =
+  /(?:auth-token|print-access-token|print-identity-token|get-secret-value|get-session-token|get-login-password|get-authorization-token|^keychain\.read)$/;
+
+/** Whether an action takes something worth having even where no rule guards it: a credential file or CLI. */
+export function takesCredential(a: Action): boolean {
+  if (a.name === "filesystem.read") return a.targets.some((t) => CREDENTIAL_FILES.some((re) => re.test(t)));
+  return CREDENTIAL_VERBS.test(a.name);
+}
+
 /** What a read took, in words a row can keep: the action and where it read (shown targets only). */
 export function takenWords(a: Action): string {
   const where = shownTargets(a).join(" ").slice(0, 200);
