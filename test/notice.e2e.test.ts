@@ -76,7 +76,7 @@ describe("never done before", () => {
     const row = (await rows(h)).find((r) => r.operation === "http.request");
     expect(row?.detail?.source).toBe("novel");
     expect(row?.detail?.seen).toBe("host api.example.com");
-  });
+  }, 30_000);
 
   test("in observe it is recorded as the ask it would have been, and the call goes ahead", async () => {
     const h = machine('mode = "observe"\nnoticeWarmupDays = 0\n');
@@ -198,5 +198,65 @@ describe("the circuit breaker", () => {
     const r = await runBinary("memnox-shell", ["-c", "true"], { env: e, cwd });
     expect(r.code).toBe(0);
     expect((await rows(h)).some((x) => x.operation === "memnox.paused")).toBe(false);
+  });
+});
+
+describe("PostToolUse reads what a shell command wrote", () => {
+  const RULES = [
+    "version = 1",
+    "[[policies]]",
+    'name = "no-secrets-writes"',
+    "[policies.match]",
+    'actions = ["filesystem.write"]',
+    'targets = ["**/secrets/**"]',
+    "[policies.decision]",
+    'effect = "deny"',
+    'reason = "secrets are written by the release job only"',
+    "",
+  ].join("\n");
+
+  /** A repository whose rule refuses writes under secrets/, and a script that writes there where no resolver sees. */
+  function project(mode: string): { h: FakeHome; cwd: string } {
+    const h = machine(`mode = "${mode}"\n`);
+    const cwd = join(h.home, "proj");
+    writeFileSync(join(cwd, "memnox.policies.toml"), RULES);
+    mkdirSync(join(cwd, "secrets"), { recursive: true });
+    writeFileSync(join(cwd, "secrets", "prod.txt"), "a=1\n");
+    writeFileSync(join(cwd, "fix.py"), 'open("secrets/prod.txt", "w").write("a=2\\n")\n');
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd, env: h.env() });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "start");
+    return { h, cwd };
+  }
+
+  test("in enforce, a write the edit tools would be refused pauses the session, saying it already happened", async () => {
+    const { h, cwd } = project("enforce");
+    expect((await preBash(h, "w1", "python3 fix.py", "PreToolUse", "toolu_fix")).decision).toBe("allow");
+    Bun.spawnSync(["python3", "fix.py"], { cwd });
+    await preBash(h, "w1", "python3 fix.py", "PostToolUse", "toolu_fix");
+    const next = await preBash(h, "w1", "ls");
+    expect(next.decision).toBe("deny");
+    expect(next.reason).toContain(`a shell command already wrote ${join(cwd, "secrets", "prod.txt")}`);
+    expect(next.reason).toContain("secrets are written by the release job only");
+    expect(next.reason).toContain("it is not undone");
+    const write = (await rows(h)).find((r) => r.operation === "filesystem.write");
+    expect(write?.enforceEffect).toBe("deny");
+    // Writes nothing guards pause nothing.
+    expect((await preBash(h, "w2", "touch notes.txt", "PreToolUse", "toolu_touch")).decision).toBe("allow");
+    Bun.spawnSync(["touch", "notes.txt"], { cwd });
+    await preBash(h, "w2", "touch notes.txt", "PostToolUse", "toolu_touch");
+    expect((await preBash(h, "w2", "ls")).decision).toBe("allow");
+  });
+
+  test("in observe it is recorded and nothing is paused", async () => {
+    const { h, cwd } = project("observe");
+    await preBash(h, "w3", "python3 fix.py", "PreToolUse", "toolu_fix3");
+    Bun.spawnSync(["python3", "fix.py"], { cwd });
+    await preBash(h, "w3", "python3 fix.py", "PostToolUse", "toolu_fix3");
+    expect((await preBash(h, "w3", "ls")).decision).toBe("allow");
+    const write = (await rows(h)).find((r) => r.operation === "filesystem.write");
+    expect(write?.enforceEffect).toBe("deny");
+    expect(write?.effect).toBe("allow");
   });
 });

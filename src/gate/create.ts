@@ -18,7 +18,7 @@ import { briefingFor } from "./briefing.ts";
 import { callText, decide } from "./decide.ts";
 import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
-import { tripBreaker } from "./notice/breaker.ts";
+import { PAUSE_MS, tripBreaker } from "./notice/breaker.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { rowSink } from "./rows.ts";
@@ -120,7 +120,8 @@ export function createGate(ctx: Context): GateServices {
       // The raw text stays in this process; only the kinds of credential it carries go on with the request.
       const carries = asked.carries ?? credentialShapes(callText(asked));
       const req = { ...asked, cwd, carries, ...(given ? { action: given } : {}) };
-      const remote = await askDaemon(req);
+      // A call that already ran is only recorded: decided here, where nothing can be held or cleared for it.
+      const remote = req.ran ? undefined : await askDaemon(req);
       if (remote) return remote;
       const answer = await decide(req, deps);
       await rows.flush();
@@ -205,6 +206,11 @@ export function createGate(ctx: Context): GateServices {
         ...(agent ? { agent } : {}),
         detail: { by, via: reply.via, scope: reply.scope },
       });
+    },
+    async pauseSession(session, reason, surface) {
+      const now = ctx.clock.now();
+      addFact(paths.overlays, { kind: "paused", subject: session, reason, by: "memnox", nowMs: now, forMs: PAUSE_MS });
+      await write({ kind: "state", occurredAt: nowIso(), surface, operation: "memnox.paused", session, reason });
     },
     async markWary(session, reason) {
       addFact(paths.overlays, { kind: "wary", subject: session, reason, nowMs: ctx.clock.now(), forMs: WARY_MS });

@@ -58,7 +58,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   // Named approvers or more than one: only `memnox approve` from them answers, never a prompt where the call is.
   const quorum = combined.approvers.length > 0 || combined.minApprovals > 1;
   const asksHere = req.canAsk && !quorum;
-  if (effect === "ask") {
+  if (effect === "ask" && !req.ran) {
     const grant = deps.claimGrant(parts, session, at.epochMs);
     const mark = grant || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
     // Only another seam honours the mark: at its own seam a once-grant stays spent by one use.
@@ -109,7 +109,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     }),
   );
   // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
-  if (clearing && session && !req.walled) {
+  if (clearing && session && !req.walled && !req.ran) {
     const until = new Date(clearing.until).toISOString();
     deps.clearCalls(
       session,
@@ -126,9 +126,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     );
   }
   // The first write of a session to a path takes its lease; a later one renews it.
-  if (effect === "allow" && writes.length > 0 && session && agent)
+  if (effect === "allow" && writes.length > 0 && session && agent && !req.ran)
     deps.takeLeases?.(writes, { session, agent }, at.epochMs);
-  if (effect === "ask" && !asksHere) {
+  if (effect === "ask" && !asksHere && !req.ran) {
     const hold = deps.createHold({
       ...parts,
       surface: req.surface,

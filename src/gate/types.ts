@@ -28,6 +28,11 @@ export interface GateRequest {
    * pre-push hook under an interceptor that already asked does not ask again for the same push.
    */
   readonly handedDown?: string;
+  /**
+   * The call already ran (what a shell command wrote, read after it): the verdict is recorded and returned, and
+   * nothing is granted, cleared, leased or held for it.
+   */
+  readonly ran?: true;
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**
@@ -108,6 +113,8 @@ export interface GateServices {
   recordOutcome(decisionEventId: string, outcome: Outcome): Promise<void>;
   /** A person answered an ask where it was raised (a terminal, the agent's own prompt): recorded; a session grant is kept. */
   recordAnswer(answer: GateAnswer, request: GateRequest, reply: PersonReply): Promise<void>;
+  /** Pause a session until `memnox resume --by` (what it did cannot be undone by refusing): recorded with why. */
+  pauseSession(session: string, reason: string, surface: Surface): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
   /** What a session is told at its start and reminded of later, from the rule files and state in force at `cwd`. */
