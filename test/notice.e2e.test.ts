@@ -260,3 +260,43 @@ describe("PostToolUse reads what a shell command wrote", () => {
     expect(write?.effect).toBe("allow");
   });
 });
+
+describe("the counterfactual of a refused credential read", () => {
+  test("a denied cat ~/.ssh/id_ed25519 names what the key opens, from the scan, in the row, why and trace", async () => {
+    const h = machine('mode = "enforce"\n');
+    const cwd = join(h.home, "proj");
+    mkdirSync(join(h.home, ".ssh"), { recursive: true });
+    const key = join(h.home, ".ssh", "id_ed25519");
+    Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key], { env: h.env() });
+    const body = await Bun.file(key).text();
+    writeFileSync(
+      join(cwd, "memnox.policies.toml"),
+      [
+        "version = 1",
+        "[[policies]]",
+        'name = "no-private-keys"',
+        "[policies.match]",
+        'actions = ["filesystem.read"]',
+        'targets = ["~/.ssh/id_*"]',
+        "[policies.decision]",
+        'effect = "deny"',
+        'reason = "private keys stay private"',
+        "",
+      ].join("\n"),
+    );
+    expect((await runBinary("memnox", ["scan"], { env: h.env(), cwd })).code).toBe(0);
+    const e = h.env({ MEMNOX_SESSION: "k1", MEMNOX_AGENT_NAME: "claude-code", MEMNOX_REAL_SHELL: "/bin/bash" });
+    const r = await runBinary("memnox-shell", ["-c", "cat ~/.ssh/id_ed25519"], { env: e, cwd });
+    expect(r.code).toBe(126);
+    expect(r.stdout).not.toContain("PRIVATE KEY");
+    const row = (await rows(h)).find((x) => x.operation === "filesystem.read");
+    expect(String(row?.detail?.wouldReach)).toContain("SSH private key (no passphrase); it authenticates git");
+    const why = await runBinary("memnox", ["why"], { env: h.env(), cwd });
+    expect(why.stdout).toContain("had it been read, it opens: SSH private key");
+    const id = (await rows(h)).find((x) => x.operation === "filesystem.read") as unknown as { id: string };
+    const trace = await runBinary("memnox", ["trace", id.id], { env: h.env(), cwd });
+    expect(trace.stdout).toContain("had it been read, it opens: SSH private key");
+    for (const out of [r.stdout, r.stderr, why.stdout, trace.stdout, JSON.stringify(await rows(h))])
+      expect(out).not.toContain(body.split("\n")[1] ?? "x");
+  }, 60_000);
+});

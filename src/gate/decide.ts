@@ -290,8 +290,23 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
       ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
       ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
       ...noticeDetail(r.noticed),
+      ...(c.wouldEffect === "deny" ? wouldReach(r.requests, deps) : {}),
     },
   };
+}
+
+/** A refused read of a credential: what that credential opens, from the scan (the computed counterfactual). */
+function wouldReach(requests: readonly PolicyRequest[], deps: GateDeps): Record<string, string> {
+  if (!deps.reach) return {};
+  const reach = deps.reach;
+  const words = [
+    ...new Set(
+      requests
+        .filter((p) => p.action.name === "filesystem.read")
+        .flatMap((p) => p.action.targets.flatMap((t) => reach(t) ?? [])),
+    ),
+  ];
+  return words.length > 0 ? { wouldReach: words.join("; ") } : {};
 }
 
 /** The decision that decided, flat as a row's detail is, so a replay is held to the same one. */

@@ -92,6 +92,8 @@ export interface GateDeps {
   holdTtlMs: number;
   /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** What the credential at `path` would have opened, from the last scan (the counterfactual of a refused read). */
+  reach?(path: string): string | undefined;
   /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
   history?(q: NoticeRead): NoticeHistory;
 }

@@ -23,6 +23,7 @@ import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
 import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
 import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
+import { scanReach } from "./notice/reach.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -83,6 +84,7 @@ type StateDeps = Pick<
   | "holdTtlMs"
   | "proceeded"
   | "history"
+  | "reach"
 >;
 
 /**
@@ -153,6 +155,7 @@ export function stateDeps(
     holdTtlMs: HOLD_TTL_MS,
     ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
     ...(sink.read && !sink.dry ? { history: historyOf(sink.read) } : {}),
+    reach: scanReach(paths.lastScan),
   };
 }
 
