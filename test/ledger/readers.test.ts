@@ -168,6 +168,7 @@ describe("why --json", () => {
         "source",
         "stale",
         "targets",
+        "wouldReach",
       ].sort(),
     );
     expect(w.evidence.facts).toEqual([FREEZE]);
