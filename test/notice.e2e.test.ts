@@ -300,3 +300,51 @@ describe("the counterfactual of a refused credential read", () => {
       expect(out).not.toContain(body.split("\n")[1] ?? "x");
   }, 60_000);
 });
+
+describe("each seam has its own mode", () => {
+  test("config set mode.shell enforce: the governed shell refuses while the hook only observes, and status says both", async () => {
+    const h = machine('mode = "observe"\n');
+    const cwd = join(h.home, "proj");
+    writeFileSync(
+      join(cwd, "memnox.policies.toml"),
+      [
+        "version = 1",
+        "[[policies]]",
+        'name = "no-rm-rf"',
+        "[policies.match]",
+        'actions = ["filesystem.delete"]',
+        "[policies.decision]",
+        'effect = "deny"',
+        'reason = "deleting is done by hand"',
+        "",
+      ].join("\n"),
+    );
+    const set = await runBinary("memnox", ["config", "set", "mode.shell", "enforce"], { env: h.env(), cwd });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain("mode.shell: (global) -> enforce");
+    const bad = await runBinary("memnox", ["config", "set", "mode.shell", "loud"], { env: h.env(), cwd });
+    expect(bad.code).not.toBe(0);
+    const unknown = await runBinary("memnox", ["config", "set", "mode.nowhere", "enforce"], { env: h.env(), cwd });
+    expect(unknown.code).not.toBe(0);
+
+    writeFileSync(join(cwd, "keep.txt"), "kept\n");
+    const e = h.env({ MEMNOX_SESSION: "m1", MEMNOX_AGENT_NAME: "claude-code", MEMNOX_REAL_SHELL: "/bin/bash" });
+    const shell = await runBinary("memnox-shell", ["-c", "rm keep.txt"], { env: e, cwd });
+    expect(shell.code).toBe(126);
+    expect(existsSync(join(cwd, "keep.txt"))).toBe(true);
+    // The hook still observes: the same call is let through there, and recorded as the deny it would be.
+    expect((await preBash(h, "m2", "rm keep.txt")).decision).toBe("allow");
+
+    const status = await runBinary("memnox", ["status", "--json"], { env: h.env(), cwd });
+    const s = JSON.parse(status.stdout) as { mode: string; seamModes: Record<string, string> };
+    expect(s.mode).toBe("observe");
+    expect(s.seamModes).toEqual({ shell: "enforce" });
+    const human = await runBinary("memnox", ["status"], { env: h.env(), cwd });
+    expect(human.stdout).toContain("mode.shell");
+    expect(human.stdout).toMatch(/mode\s+observe/);
+
+    const back = await runBinary("memnox", ["config", "set", "mode.shell", "global"], { env: h.env(), cwd });
+    expect(back.code).toBe(0);
+    expect((await runBinary("memnox-shell", ["-c", "rm keep.txt"], { env: e, cwd })).code).toBe(0);
+  }, 60_000);
+});

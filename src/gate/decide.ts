@@ -23,7 +23,10 @@ export async function decide(req: GateRequest, given: GateDeps): Promise<GateAns
     : given;
   let settings: Settings;
   try {
-    settings = deps.settings();
+    const s = deps.settings();
+    // A seam with its own mode decides its calls in that mode.
+    const own = s.seamModes?.[req.surface];
+    settings = own ? { ...s, mode: own } : s;
   } catch (e) {
     // An unreadable config leaves the mode unknown: fail closed as enforce would.
     return refuseUndecided(req, deps, at, { mode: "enforce", failOpen: false }, e);

@@ -1,7 +1,7 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
 import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
-import type { EventInput } from "../core/event.ts";
+import type { EventInput, Surface } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
@@ -41,6 +41,8 @@ export interface RuleSetView {
 export interface Settings {
   readonly mode: Mode;
   readonly failOpen: boolean;
+  /** `mode.<seam>`: a seam's own mode, in force for calls through that seam instead of `mode`. */
+  readonly seamModes?: Readonly<Partial<Record<Surface, Mode>>>;
   /** The notice layer's settings (noticeUnusual, noticeWarmupDays); absent, it reads nothing and asks nothing. */
   readonly notice?: NoticeSettings;
 }

@@ -147,7 +147,10 @@ export interface RuleSummary {
 }
 
 export interface Briefing {
+  /** The mode of the agent's hook (its own, or the global one). */
   readonly mode: Mode;
+  /** Seams with their own mode (`mode.<seam>`), when any has one. */
+  readonly seamModes?: Readonly<Partial<Record<Surface, Mode>>>;
   /** `memnox stop` in force. */
   readonly stop?: { readonly until: string; readonly by: string; readonly reason?: string };
   /** The rules in force at the request's directory, in file order; the hook picks and orders what it names. */

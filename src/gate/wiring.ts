@@ -103,6 +103,7 @@ export function stateDeps(
       return {
         mode: c.mode,
         failOpen: c.failOpen,
+        seamModes: c.seamModes,
         notice: { on: c.noticeUnusual, warmupDays: c.noticeWarmupDays },
       };
     },
