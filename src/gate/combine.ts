@@ -21,6 +21,12 @@ export type Source =
   | "rules-unreadable"
   | "rate-limit"
   | "agent-stopped"
+  /** A write to a path that decides whether agents are governed. */
+  | "protected"
+  /** A memnox command that loosens governance, run from an agent's seat. */
+  | "memnox-self"
+  /** A target the line leaves open, which could be a path a rule or protection covers. */
+  | "could-match"
   /** The notice layer: never done before, a chain in one session, a session paused. */
   | "novel"
   | "chain"

@@ -5,12 +5,14 @@ import type { EventInput, Surface } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
+import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
 import type { NoticeSettings } from "./notice/gather.ts";
+import type { Protection } from "./protected.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -45,6 +47,8 @@ export interface Settings {
   readonly seamModes?: Readonly<Partial<Record<Surface, Mode>>>;
   /** The notice layer's settings (noticeUnusual, noticeWarmupDays); absent, it reads nothing and asks nothing. */
   readonly notice?: NoticeSettings;
+  /** The other settings in force, which a `memnox config set` from an agent's seat is compared with. */
+  readonly config?: CurrentSettings;
 }
 
 /** Facts about the caller that come from one documented source each. */
@@ -64,7 +68,8 @@ export interface CallerFacts {
 export interface GateDeps {
   now(): Instant;
   settings(): Settings;
-  rules(cwd: string): RuleSetView;
+  /** The rules in force at `cwd`, together with those of every other place the call acts (`also`). */
+  rules(cwd: string, also?: readonly string[]): RuleSetView;
   resolve(request: GateRequest): Resolution;
   caller: CallerFacts;
   /** State facts in force (freezes, probation, wary sessions, grants, budgets), handed to the engine. */
@@ -98,6 +103,8 @@ export interface GateDeps {
   reach?(path: string): string | undefined;
   /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
   history?(q: NoticeRead): NoticeHistory;
+  /** memnox's protected paths for this machine, and how a target is tested against one. */
+  readonly protect?: Protection;
 }
 
 /** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */
