@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
 import type { EventInput } from "../src/core/event.ts";
 import { draftFrom } from "../src/ledger/normalize.ts";
-import { indexNotices } from "../src/ledger/notices.ts";
+import { indexNotices, readNotices } from "../src/ledger/notices.ts";
 import { rowToDb } from "../src/ledger/row.ts";
 import { chained, insertStatement, openLedger, type Tip } from "../src/ledger/store.ts";
 import { benchRow } from "./ledger-rows.ts";
@@ -58,6 +58,20 @@ try {
     effect: "allow",
     detail: { source: "grant", taken: "read ~/.aws/credentials" },
   });
+  // The layer's own work, in process: one history read per call (a seek per novelty key, one session range).
+  const q = (i: number) => ({
+    agent: "claude-code",
+    session: i % 2 ? "bench-session" : undefined,
+    keys: [`host api${(i * 7) % 9000}.example.com`, `write ${repo}/dir${i % 400}`],
+    doneSince: new Date(now - 30 * DAY).toISOString(),
+    takenSince: new Date(now - 30 * 60_000).toISOString(),
+  });
+  const reads: number[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const t = performance.now();
+    readNotices(ledger.db, q(i));
+    reads.push(performance.now() - t);
+  }
   ledger.close();
   console.log(`(loaded ${ROWS.toLocaleString("en-US")} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
@@ -92,6 +106,9 @@ try {
       };
     }
   }
+  console.log(
+    `notice index read, in process (5000 calls): p50 ${(pct(reads, 50) * 1000).toFixed(0)} µs   p99 ${(pct(reads, 99) * 1000).toFixed(0)} µs`,
+  );
   const t = await interleave(RUNS, cmds);
   console.log(`runs: ${RUNS} each, interleaved; baseline rules, enforce, ${ROWS.toLocaleString("en-US")}-row ledger`);
   for (const name of Object.keys(calls)) {

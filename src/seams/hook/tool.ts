@@ -1,6 +1,7 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import type { HookEvent, HookReply, SeamCall, ToolVerdict } from "../../../hooks/types.ts";
+import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -129,6 +130,7 @@ function remember(
 /** The call ran: a person's yes in the agent's own prompt, then the outcome of every decision it took. */
 export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   if (!ev.session) return f.adapter.neutral(f.event);
+  if (ev.output) await readResult(f, ev.session, ev.output);
   const file = noticeFile(f.ctx.paths.notice, ev.session);
   // Most calls were never remembered (nothing decided them); they cost one read, not a lock and a write.
   if (!readNotice(file).calls[ev.callKey]) return f.adapter.neutral(f.event);
@@ -158,6 +160,17 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
   if (pending.tree) await afterShell(f, ev, pending);
   return f.adapter.neutral(f.event);
+}
+
+/**
+ * What a shell command or a web fetch handed back, read as the MCP proxy reads a tool's result: text shaped like
+ * instructions to the model makes the session wary (its outward and destructive actions ask for a while).
+ */
+async function readResult(f: Face, session: string, output: string): Promise<void> {
+  const found = detectInstructions(output);
+  if (found.length === 0) return;
+  const id = gateSession(f.ctx, session) ?? session;
+  await f.deps.gate().markWary(id, `a tool result read like instructions (${instructionLabels(found)})`);
 }
 
 /** Before a shell command that may write: the tree as it stands, and the writes the gate already decided. */
