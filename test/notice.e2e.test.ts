@@ -11,6 +11,7 @@ afterAll(() => {
 });
 
 interface Row {
+  readonly id: string;
   readonly kind: string;
   readonly operation: string;
   readonly effect?: string;
@@ -60,6 +61,12 @@ async function rows(h: FakeHome): Promise<Row[]> {
   return (JSON.parse(r.stdout) as { events: Row[] }).events;
 }
 
+/** `memnox trace <id> --verify`: the row replayed with its own rule set and facts. */
+async function verified(h: FakeHome, row: Row | undefined): Promise<string> {
+  const id = row?.id ?? "";
+  return (await runBinary("memnox", ["trace", id, "--verify"], { env: h.env(), cwd: h.home })).stdout;
+}
+
 describe("never done before", () => {
   test("after warm-up, a first request to a new host asks in the spec's words; the same host again after a yes does not", async () => {
     const h = machine('mode = "enforce"\nnoticeWarmupDays = 0\n');
@@ -76,6 +83,8 @@ describe("never done before", () => {
     const row = (await rows(h)).find((r) => r.operation === "http.request");
     expect(row?.detail?.source).toBe("novel");
     expect(row?.detail?.seen).toBe("host api.example.com");
+    // The history it read is on the row as facts: replay gives the same answer without the history.
+    expect(await verified(h, row)).toContain("reproduces: ask");
   }, 30_000);
 
   test("in observe it is recorded as the ask it would have been, and the call goes ahead", async () => {
@@ -153,6 +162,8 @@ describe("a chain in one session", () => {
     expect(existsSync(sent)).toBe(false);
     const all = JSON.stringify(await rows(h));
     expect(all).not.toContain(token);
+    const refused = (await rows(h)).find((x) => x.detail?.source === "chain" && x.effect === "deny");
+    expect(await verified(h, refused)).toContain("reproduces: deny");
   });
 });
 
