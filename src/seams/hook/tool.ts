@@ -181,7 +181,11 @@ async function beforeShell(
 ): Promise<Pick<PendingCall, "tree" | "checked"> | undefined> {
   if (!ev.callKey || !ev.session || !ev.calls.some((c) => "command" in c)) return undefined;
   const actions = answers.flatMap((a) => a.actions);
-  if (actions.every((a) => a.class === "read" && a.name !== "shell.unknown")) return undefined;
+  // Reads, and writes that name their files (already checked), need no snapshot: what runs opaque code does.
+  const opaque = actions.some(
+    (a) => a.name === "shell.unknown" || (a.name !== "shell.execute" && a.class !== "read" && !WRITES.has(a.name)),
+  );
+  if (!opaque) return undefined;
   const tree = await snapshotTree(f.ctx, ev.cwd).catch(() => undefined);
   if (!tree) return undefined;
   const checked = actions.filter((a) => WRITES.has(a.name)).flatMap((a) => a.targets);
