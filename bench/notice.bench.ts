@@ -11,7 +11,7 @@ import { indexNotices, readNotices } from "../src/ledger/notices.ts";
 import { rowToDb } from "../src/ledger/row.ts";
 import { chained, insertStatement, openLedger, type Tip } from "../src/ledger/store.ts";
 import { benchRow } from "./ledger-rows.ts";
-import { baselineHome, interleave, once, pct, row } from "./support.ts";
+import { baselineHome, bashPayload, interleave, once, pct, row } from "./support.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 150);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -78,16 +78,7 @@ try {
   const config = join(memnoxHome, "config.toml");
   const on = 'mode = "enforce"\nnoticeUnusual = true\nnoticeWarmupDays = 0\n';
   const off = 'mode = "enforce"\nnoticeUnusual = false\n';
-  const payload = (command: string) =>
-    JSON.stringify({
-      session_id: "bench-session",
-      cwd: repo,
-      hook_event_name: "PreToolUse",
-      permission_mode: "default",
-      tool_name: "Bash",
-      tool_input: { command, description: "bench" },
-      tool_use_id: "toolu_bench",
-    });
+  const payload = (command: string) => bashPayload(repo, command);
   const hook = [memnox, "hook", "claude-code", "PreToolUse"];
   const calls = {
     local: payload("git status"),
