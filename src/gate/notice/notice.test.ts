@@ -55,6 +55,11 @@ describe("the tables", () => {
     expect(noveltiesOf(act("filesystem.write", "write", ["/repo/src/a.ts"]), roots)[0]?.words).toBe(
       "first write under src/",
     );
+    // Outside the project, a place is its top directory: a fresh temp directory is not a new place each time.
+    const outside = (p: string) => noveltiesOf(act("filesystem.write", "write", [p]), roots)[0]?.key;
+    expect(outside("/tmp/tmp.a1b2/x.txt")).toBe("write /tmp");
+    expect(outside("/home/dev/.config/app/settings.json")).toBe("write /home/dev/.config");
+    expect(outside("/home/dev/.bashrc")).toBe("write /home/dev");
     expect(noveltiesOf({ ...act("gh.pr-create", "communication"), cli: "gh" }, roots)[0]?.key).toBe(
       "verb gh.pr-create",
     );

@@ -45,8 +45,12 @@ function writtenUnder(path: string, boundary: Boundary | undefined): Novelty | u
       ? { key: `write ${root}/${top}`, words: `first write under ${top}/` }
       : { key: `write ${root}`, words: `first write at the top of ${root}` };
   }
-  const dir = path.slice(0, Math.max(1, path.lastIndexOf("/")));
-  return { key: `write ${dir}`, words: `first write in ${dir}` };
+  // Outside the project a place is its top directory (`/etc`, `/tmp`), or in a home its own (`~/.config`): a fresh
+  // temp directory each run is not a new place each time.
+  const parts = path.split("/").filter(Boolean);
+  const depth = parts[0] === "home" || parts[0] === "Users" ? 3 : 1;
+  const dir = `/${parts.slice(0, Math.min(depth, parts.length - 1)).join("/")}`;
+  return { key: `write ${dir}`, words: `first write under ${dir}` };
 }
 
 /** THE table of kinds, first match wins: an action is at most one kind. */
