@@ -66,7 +66,7 @@ export function gatherNotice(
   ];
   const seen = novelties.map((n) => n.key);
   const takes = ask.session
-    ? ask.actions.findIndex((a, i) => (a.class === "read" && ask.guarded[i]) || takesCredential(a))
+    ? ask.actions.findIndex((a, i) => takesGuarded(a, ask.guarded[i]) || takesCredential(a))
     : -1;
   const took = takes >= 0 ? ask.actions[takes] : undefined;
   const base = { seen, ...(took ? { taken: takenWords(took) } : {}) };
@@ -106,4 +106,9 @@ function onProbation(ask: NoticeAsk): boolean {
   return ask.facts.some(
     (f) => f.kind === "probation" && (f.subject === `agent:${ask.agent}` || servers.has(f.subject)),
   );
+}
+
+/** A read a rule guards takes what it reads; the command line around it, and a request (which sends), take nothing. */
+function takesGuarded(a: Action, guarded: boolean | undefined): boolean {
+  return guarded === true && a.class === "read" && a.name !== "shell.execute" && !a.name.startsWith("http.");
 }

@@ -68,6 +68,16 @@ describe("the tables", () => {
 });
 
 describe("gather", () => {
+  test("a request a rule asks about takes nothing, nor does the command line around a guarded read", () => {
+    const call = ask({
+      actions: [act("shell.execute", "read", ["curl -H x"]), act("http.request", "read", ["api.example.com"])],
+      guarded: [true, true],
+    });
+    expect(gatherNotice(call, { on: true, warmupDays: 0 }, history()).taken).toBeUndefined();
+    const read = ask({ actions: [act("filesystem.read", "read", ["/repo/secrets/a.txt"])], guarded: [true] });
+    expect(gatherNotice(read, { on: true, warmupDays: 0 }, history()).taken).toBe("read /repo/secrets/a.txt");
+  });
+
   test("during warm-up a first is noted, not asked; an agent on probation is asked all the same", () => {
     const warming = gatherNotice(ask(), { on: true, warmupDays: 3 }, history());
     expect(warming.facts).toEqual([]);
