@@ -32,6 +32,12 @@ export const TAKEN_FIELD = "taken";
 /** Refusals memnox made of a session it already holds are not the session failing again. */
 const NOT_FAILURES = new Set(["paused", "error", "stopped"]);
 
+/**
+ * Where an agent's own attempts arrive: its hook, the MCP proxy, the governed shell it was given. The seams under
+ * them (a PATH interceptor, a git hook) see what one attempt runs, which may repeat a refused program in a loop.
+ */
+const ATTEMPT_SURFACES = new Set(["hook", "mcp", "shell"]);
+
 type Kind = "done" | "taken" | "failed";
 
 /** The index rows one ledger row adds; called inside the transaction that placed it. */
@@ -50,8 +56,8 @@ export function indexNotices(db: Database, row: LedgerRow): void {
     if (typeof seen === "string") for (const key of seen.split("\n").filter(Boolean)) put("done", key, ran);
     if (typeof taken === "string" && taken && row.agentSessionId) put("taken", taken, ran);
     const source = typeof detail.source === "string" ? detail.source : "";
-    if (row.effect === "deny" && row.agentSessionId && !NOT_FAILURES.has(source))
-      put("failed", failureKey("refused", row.operation, row.argsDigest), true);
+    if (row.effect === "deny" && row.agentSessionId && !NOT_FAILURES.has(source) && ATTEMPT_SURFACES.has(row.surface))
+      put("failed", failureKey("refused", row.operation, row.argsDigest, row.cwd), true);
     return;
   }
   if (row.kind === "state" && typeof taken === "string" && taken && row.agentSessionId) {
@@ -71,20 +77,34 @@ export function indexNotices(db: Database, row: LedgerRow): void {
   }
   if (row.kind === "outcome" && row.exitCode !== undefined && row.exitCode !== 0 && row.parent) {
     const parent = db
-      .query<{ operation: string; args_digest: string | null; session: string | null; agent: string | null }, [string]>(
-        "SELECT operation, args_digest, session, agent FROM events WHERE id = ?",
-      )
+      .query<
+        {
+          operation: string;
+          args_digest: string | null;
+          session: string | null;
+          agent: string | null;
+          surface: string;
+          cwd: string | null;
+        },
+        [string]
+      >("SELECT operation, args_digest, session, agent, surface, cwd FROM events WHERE id = ?")
       .get(row.parent);
     const session = row.agentSessionId ?? parent?.session ?? undefined;
-    if (!parent || !session) return;
+    if (!parent || !session || !ATTEMPT_SURFACES.has(parent.surface)) return;
     const who = { agentSessionId: session, ...(parent.agent ? { agent: parent.agent } : {}) };
-    put("failed", failureKey(`exit ${row.exitCode}`, parent.operation, parent.args_digest ?? undefined), true, who);
+    const key = failureKey(
+      `exit ${row.exitCode}`,
+      parent.operation,
+      parent.args_digest ?? undefined,
+      parent.cwd ?? undefined,
+    );
+    put("failed", key, true, who);
   }
 }
 
-/** One way of failing: how (an exit code, a refusal), what (the operation) and exactly which call (its digest). */
-export function failureKey(how: string, operation: string, argsDigest: string | undefined): string {
-  return `${how} ${operation} ${argsDigest ?? ""}`.trim();
+/** One way of failing: how (an exit code, a refusal), what (the operation), exactly which call (its digest), where. */
+export function failureKey(how: string, operation: string, argsDigest: string | undefined, cwd?: string): string {
+  return `${how} ${operation} ${argsDigest ?? "-"} ${cwd ?? ""}`.trim();
 }
 
 /** Index rows of a purged prefix go with it. */

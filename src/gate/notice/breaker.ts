@@ -33,7 +33,7 @@ export function tripOf(db: Database, eventId: string, nowMs: number): Trip | und
   const seen = readFailures(db, row.session, row.key, since, threshold.count);
   if (seen.length < threshold.count) return undefined;
   const words = row.key.split(" ");
-  // `refused <operation> <digest>` or `exit <code> <operation> <digest>`: the digest is never said.
+  // `refused <operation> <digest> <cwd>` or `exit <code> <operation> <digest> <cwd>`: the digest is never said.
   const what = way === "refused" ? `the refusal of ${words[1]}` : `exit ${words[1]} of ${words[2]}`;
   return { session: row.session, agent: row.agent ?? undefined, threshold, what, failures: seen.length };
 }
