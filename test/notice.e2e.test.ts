@@ -233,7 +233,11 @@ describe("PostToolUse reads what a shell command wrote", () => {
     writeFileSync(join(cwd, "memnox.policies.toml"), RULES);
     mkdirSync(join(cwd, "secrets"), { recursive: true });
     writeFileSync(join(cwd, "secrets", "prod.txt"), "a=1\n");
-    writeFileSync(join(cwd, "fix.py"), 'open("secrets/prod.txt", "w").write("a=2\\n")\n');
+    // The path is decoded when it runs: what the hook can read of the script before it runs names no file.
+    writeFileSync(
+      join(cwd, "fix.py"),
+      'import base64\nopen(base64.b64decode("c2VjcmV0cy9wcm9kLnR4dA==").decode(), "w").write("a=2\\n")\n',
+    );
     const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd, env: h.env() });
     git("init", "-q");
     git("add", "-A");
