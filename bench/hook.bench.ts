@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
 import { DECISIONS_FILE, decisionTerms, renderDecisions } from "../src/core/decisions.ts";
 import { projectIdAt } from "../src/io/project-id.ts";
-import { baselineHome, floorBinary, interleave, once, pct, row } from "./support.ts";
+import { baselineHome, bashPayload, floorBinary, interleave, once, pct, row } from "./support.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 150);
 
@@ -13,16 +13,7 @@ const memnox = await build(hostTarget(), true);
 const { dir, env, repo } = await baselineHome(memnox, "enforce");
 try {
   const floor = await floorBinary(dir);
-  const payload = (command: string) =>
-    JSON.stringify({
-      session_id: "bench-session",
-      cwd: repo,
-      hook_event_name: "PreToolUse",
-      permission_mode: "default",
-      tool_name: "Bash",
-      tool_input: { command, description: "bench" },
-      tool_use_id: "toolu_bench",
-    });
+  const payload = (command: string) => bashPayload(repo, command);
   // A Write is where a file lease is checked and taken (the same session each run, so the lease is its own).
   const write = JSON.stringify({
     session_id: "bench-session",

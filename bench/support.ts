@@ -93,3 +93,16 @@ export async function baselineHome(
   Bun.spawnSync([memnox, "config", "set", "mode", mode], { env, cwd: repo });
   return { dir, env, repo };
 }
+
+/** Claude Code's PreToolUse for one Bash command in `repo`, as the hook benches send it. */
+export function bashPayload(repo: string, command: string): string {
+  return JSON.stringify({
+    session_id: "bench-session",
+    cwd: repo,
+    hook_event_name: "PreToolUse",
+    permission_mode: "default",
+    tool_name: "Bash",
+    tool_input: { command, description: "bench" },
+    tool_use_id: "toolu_bench",
+  });
+}

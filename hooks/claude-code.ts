@@ -15,7 +15,7 @@
 // the call through, so the answer is always exit 0 with JSON, never a crash.
 // Protocol: allow = silence (Claude Code's own permission prompt still runs); deny/ask =
 // `hookSpecificOutput.permissionDecision` with the reason; context = `hookSpecificOutput.additionalContext`.
-import { exitCodeIn, num, Path, payloadEvent, read, Search, v } from "./payload.ts";
+import { exitCodeIn, num, Path, payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
   contentSearchCall,
@@ -55,7 +55,15 @@ const Common = v.looseObject({
   cursor_version: v.optional(v.unknown()),
 });
 const Tool = v.looseObject({ ...Common.entries, tool_name: v.string(), tool_input: v.unknown(), tool_use_id: str });
-const Done = v.looseObject({ ...Tool.entries, duration_ms: v.optional(v.unknown()), error: v.optional(v.unknown()) });
+const Done = v.looseObject({
+  ...Tool.entries,
+  duration_ms: v.optional(v.unknown()),
+  error: v.optional(v.unknown()),
+  tool_response: v.optional(v.unknown()),
+});
+
+/** Tools whose result brings text from outside the session in: a command's output, a fetched page, a search. */
+const OUTSIDE_TEXT = new Set(["Bash", "WebFetch", "WebSearch"]);
 const Prompt = v.looseObject({ ...Common.entries, prompt: v.string() });
 
 /** Modes in which nobody answers a prompt: an ask there must refuse instead. */
@@ -129,12 +137,14 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
       const failed = event === "PostToolUseFailure";
       const exitCode = p.tool_name === "Bash" ? (failed ? (exitCodeIn(p.error) ?? 1) : 0) : undefined;
       const durationMs = num(p.duration_ms);
+      const output = OUTSIDE_TEXT.has(p.tool_name) ? resultText(p.tool_response) : undefined;
       return {
         ...b,
         kind: "tool-done",
         callKey: p.tool_use_id,
         calls: safeCalls(p.tool_name, p.tool_input, b.cwd, pc),
         failed,
+        ...(output ? { output } : {}),
         ...(exitCode !== undefined ? { exitCode } : {}),
         ...(durationMs !== undefined ? { durationMs } : {}),
       };

@@ -13,7 +13,7 @@
 // trusts it in `/hooks`, so setup must say so; it cannot switch the hook on silently.
 // Protocol traps: allow is exactly `{}`; `permissionDecision: "ask"` or `"allow"`, `continue`, `stopReason` or any
 // unknown field count as a failed hook and Codex RUNS the tool. So an ask is refused here, with the hold to approve.
-import { num, payloadEvent, read, v } from "./payload.ts";
+import { num, payloadEvent, read, resultText, v } from "./payload.ts";
 import { mcpCall, patchCalls, splitDoubleUnderscore } from "./tools.ts";
 import {
   type HookAdapter,
@@ -87,11 +87,13 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
       const b = base(p, pc);
       // 0.171 hands a shell call's output as a plain string with no exit code: the session transcript has it.
       const exitCode = exitCodeOf(p.tool_response);
+      const output = resultText(p.tool_response);
       return {
         ...b,
         kind: "tool-done",
         callKey: p.tool_use_id,
         calls: [],
+        ...(output ? { output } : {}),
         failed: exitCode !== undefined && exitCode !== 0,
         ...(exitCode !== undefined ? { exitCode } : {}),
         ...(exitCode === undefined && p.transcript_path

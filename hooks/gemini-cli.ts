@@ -15,7 +15,7 @@
 // empty Gemini parses stderr instead, so every answer here is JSON on stdout. Deny is `decision: "deny"` + `reason`
 // (the model sees it as the tool's error). 0.61.0's source also honours `decision: "ask"`, but it is not in the
 // documented contract, so an ask is refused here with the hold to approve.
-import { payloadEvent, read, Search, v } from "./payload.ts";
+import { payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
   contentSearchCall,
@@ -42,6 +42,9 @@ const Tool = v.looseObject({
   mcp_context: v.optional(v.unknown()),
 });
 const Done = v.looseObject({ ...Tool.entries, tool_response: v.optional(v.unknown()) });
+
+/** Tools whose result brings text from outside the session in: a command's output, a fetched page, a search. */
+const OUTSIDE_TEXT = new Set(["run_shell_command", "web_fetch", "google_web_search"]);
 const Prompt = v.looseObject({ ...Common.entries, prompt: v.string() });
 const FilePath = v.looseObject({ file_path: v.string() });
 const Dir = v.looseObject({ dir_path: str, path: str });
@@ -136,6 +139,7 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
       const shellCode =
         p.tool_name === "run_shell_command" && r.success ? shellExitCode(r.output.llmContent) : undefined;
       const exitCode = shellCode ?? (p.tool_name === "run_shell_command" ? (errored ? 1 : 0) : undefined);
+      const output = OUTSIDE_TEXT.has(p.tool_name) && r.success ? resultText(r.output.llmContent) : undefined;
       return {
         ...base(p, pc),
         kind: "tool-done",
@@ -144,6 +148,7 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
         calls: [],
         failed: errored || (exitCode !== undefined && exitCode !== 0),
         ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(output ? { output } : {}),
       };
     }
     case "SessionStart":

@@ -39,3 +39,23 @@ export function exitCodeIn(text: unknown): number | undefined {
   const m = /exit code (\d+)/i.exec(text);
   return m?.[1] ? Number(m[1]) : undefined;
 }
+
+/** The most of a tool's result read for instruction-shaped text: a page or a log is long, a question is not. */
+const RESULT_MAX = 64 * 1024;
+
+/** The text a tool handed back into the session (every string in its result, in order), capped. */
+export function resultText(response: unknown): string | undefined {
+  const parts: string[] = [];
+  let size = 0;
+  const walk = (x: unknown, depth: number): void => {
+    if (size >= RESULT_MAX || depth > 6) return;
+    if (typeof x === "string") {
+      parts.push(x.slice(0, RESULT_MAX - size));
+      size += x.length;
+    } else if (Array.isArray(x)) for (const y of x) walk(y, depth + 1);
+    else if (typeof x === "object" && x !== null) for (const y of Object.values(x)) walk(y, depth + 1);
+  };
+  walk(response, 0);
+  const text = parts.join("\n");
+  return text.trim() ? text : undefined;
+}

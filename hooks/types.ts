@@ -46,6 +46,8 @@ export type HookEvent =
       readonly durationMs?: number;
       /** Where the agent wrote the outcome when its payload does not carry it (Codex's session transcript). */
       readonly outcomeIn?: { readonly transcript: string; readonly callId: string };
+      /** What a shell command or a web fetch handed back into the session: read for instruction-shaped text. */
+      readonly output?: string;
     })
   | (Base & { readonly kind: "session-end"; readonly reason?: string })
   /** An event memnox does not act on, or a payload from another caller (Cursor running Claude Code's hooks). */

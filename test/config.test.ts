@@ -29,6 +29,7 @@ describe("config.toml", () => {
       approvedAgents: [],
       noticeUnusual: true,
       noticeWarmupDays: 3,
+      seamModes: {},
     });
   });
 

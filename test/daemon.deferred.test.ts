@@ -139,6 +139,7 @@ describe("the WAL checkpoint", () => {
       keepRuleSet: () => {},
       find: () => undefined,
       proceeded: () => [],
+      read: (_fn, otherwise) => otherwise,
       checkpoint: () => {
         seen.checkpoints.push(seen.rows);
       },

@@ -116,12 +116,13 @@ test("in process and through the daemon, every corpus line gets the same verdict
   ];
   const requests: GateRequest[] = [
     ...[...lines, ...extra].map(
-      (command): GateRequest => ({
+      (command, i): GateRequest => ({
         surface: "hook",
         command,
         cwd: repo.path,
         agent: "claude-code",
-        session: "ses-parity",
+        // A session of its own each: a corpus repeats lines, and one refusal repeated pauses its session.
+        session: `ses-parity-${i}`,
         canAsk: false,
       }),
     ),

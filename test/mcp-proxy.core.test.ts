@@ -66,6 +66,7 @@ function memoryGate(answers: Record<string, Answer | (() => never)> = {}) {
     async briefing() {
       return { mode: "enforce", rules: [] };
     },
+    async pauseSession() {},
     async markWary(session, reason) {
       wary.push(`${session}: ${reason}`);
     },

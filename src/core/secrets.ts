@@ -244,6 +244,20 @@ export function secretKinds(text: string, catalog: Catalog = "records"): string[
   return [...new Set(findSecrets(text, catalog).map((s) => s.kind))];
 }
 
+/**
+ * The kinds of credential whose shape alone makes them one (a private key block, a GitHub or AWS key), each once:
+ * what a payload carries whatever it stands beside, the notice layer's test of a send.
+ */
+export function credentialShapes(text: string): string[] {
+  if (!MAYBE.test(text)) return [];
+  const kinds = new Set<string>();
+  for (const d of DETECTORS) {
+    if (d.in !== "both") continue;
+    for (const m of text.matchAll(d.re)) if (!d.accept || d.accept(m.groups ?? {})) kinds.add(d.kind);
+  }
+  return [...kinds];
+}
+
 /** The credential values in a raw call, unquoted: what its targets must not carry once stored. */
 export function secretValues(text: string): string[] {
   const out = new Set<string>();

@@ -5,6 +5,7 @@ import { decide } from "../gate/decide.ts";
 import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
+import { tripBreaker } from "../gate/notice/breaker.ts";
 import { actingPlaces } from "../gate/places.ts";
 import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
@@ -103,6 +104,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             digest: () => r.argsDigest,
             keepRuleSet: () => {},
             proceeded: (q) => p.recorder.proceeded(q),
+            read: (fn, otherwise) => p.recorder.read(fn, otherwise),
           },
           p.readers,
           count,
@@ -121,6 +123,12 @@ export function daemonCore(p: CoreParts): DaemonCore {
       };
       const answer = await decide(gateRequestOf(r), deps);
       answered.evaluate += 1;
+      if (answer.effect === "deny" && answer.eventId) {
+        // Counted once the row is written, off the answer's path: a refusal repeated is a way of failing.
+        const id = answer.eventId;
+        const io = { overlays: paths.overlays, read: p.recorder.read, record: p.recorder.record };
+        setImmediate(() => tripBreaker(io, id, r.surface, r.at.epochMs));
+      }
       if (answer.holdId) notice(answer.holdId);
       return { answer };
     },

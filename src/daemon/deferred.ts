@@ -96,6 +96,11 @@ export function deferringRecorder(recorder: Recorder, policy: CheckpointPolicy =
       settle();
       return recorder.proceeded(q);
     },
+    read(fn, otherwise) {
+      // History includes the rows of answers already sent.
+      settle();
+      return recorder.read(fn, otherwise);
+    },
     checkpoint() {
       settle();
       checkpoint();

@@ -56,6 +56,7 @@ const Evaluate = v.object({
   rawArguments: v.boolean(),
   argsDigest: str,
   refusal: opt(str),
+  carries: opt(strings),
   handedDown: opt(v.pipe(str, v.regex(/^mxr_[0-9a-f]{32}$/))),
   at: v.object({ epochMs: v.number() }),
   tz: opt(str),

@@ -2,13 +2,17 @@
 import type { Action, PossibleTarget } from "../core/action.ts";
 import { effectRank } from "../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
+import { credentialShapes } from "../core/secrets.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
+import { callText } from "./decide.ts";
 import { decisionFindings } from "./decisions.ts";
 import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
+import { noticeFindings } from "./notice/findings.ts";
+import { gatherNotice, type Noticed } from "./notice/gather.ts";
 import { actingPlaces } from "./places.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
@@ -35,6 +39,8 @@ export interface Assessment {
   readonly combined: Combined;
   /** The deciding reason, with the state facts it came from. */
   readonly because: string;
+  /** What the notice layer read and what the row remembers for it (its facts are among `facts`). */
+  readonly noticed: Noticed;
 }
 
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
@@ -46,7 +52,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const boundary = deps.caller.boundary(req.cwd, session);
   // Leases are read for the paths this call writes, beside the facts in force, and recorded with them.
   const writes = writtenPaths(resolution.actions);
-  const facts = [
+  const stateFacts = [
     ...deps.facts(at.epochMs),
     ...(writes.length > 0 && deps.leases ? deps.leases(writes, at.epochMs) : []),
   ];
@@ -67,6 +73,31 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const decisions = deps.decisions?.(req.cwd) ?? [];
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
   const settings = settingsOrUndefined(deps);
+  const ruled = resolution.actions.map((action, i) =>
+    withGrants(
+      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+      stateFacts,
+      at.epochMs,
+    ),
+  );
+  // One layer under the rules: from local history handed in as facts, recorded with the row's facts.
+  const noticed = gatherNotice(
+    {
+      surface: req.surface,
+      agent,
+      session,
+      actions: resolution.actions,
+      boundary,
+      nowMs: at.epochMs,
+      // A read a rule asks about or refuses is guarded, and so is one a grant let through.
+      guarded: ruled.map((fs) => fs.some((f) => (f.source === "rule" && f.effect !== "allow") || f.source === "grant")),
+      facts: stateFacts,
+      carries: req.carries ?? credentialShapes(callText(req)),
+    },
+    settings?.notice ?? { on: false, warmupDays: 0 },
+    deps.history,
+  );
+  const facts = noticed.facts.length > 0 ? [...stateFacts, ...noticed.facts] : stateFacts;
   const checks = (action: Action) =>
     ownChecks({
       action,
@@ -79,12 +110,9 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
       ...(deps.protect ? { protect: deps.protect } : {}),
     });
   const perFindings = resolution.actions.map((action, i) => [
-    ...withGrants(
-      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
-      facts,
-      at.epochMs,
-    ),
+    ...(ruled[i] ?? []),
     ...checks(action),
+    ...noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs }),
     ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
     ...(action.possible ?? []).flatMap((p) => {
       // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it.
@@ -118,6 +146,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     })),
     combined,
     because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
+    noticed,
   };
 }
 

@@ -64,7 +64,9 @@ export function briefingFor(
       ...(f.reason ? { reason: f.reason } : {}),
     }));
   return {
-    mode: input.config.mode,
+    // A session hears of its agent's hook, the seam its calls arrive through first; others that differ are named.
+    mode: input.config.seamModes.hook ?? input.config.mode,
+    ...(Object.keys(input.config.seamModes).length > 0 ? { seamModes: input.config.seamModes } : {}),
     rules: ruleSummaries(input.rules),
     ...(input.stop
       ? {

@@ -26,7 +26,11 @@ export type Source =
   /** A memnox command that loosens governance, run from an agent's seat. */
   | "memnox-self"
   /** A target the line leaves open, which could be a path a rule or protection covers. */
-  | "could-match";
+  | "could-match"
+  /** The notice layer: never done before, a chain in one session, a session paused. */
+  | "novel"
+  | "chain"
+  | "paused";
 
 export interface Finding {
   readonly action: Action;

@@ -1,7 +1,7 @@
 // createGate(ctx): the one GateServices every seam uses. It asks the daemon first (one round trip on facts the
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
-import type { Surface } from "../core/event.ts";
-import { withShownTargets } from "../core/secrets.ts";
+import type { EventInput, Surface } from "../core/event.ts";
+import { credentialShapes, withShownTargets } from "../core/secrets.ts";
 import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
@@ -18,6 +18,7 @@ import { briefingFor } from "./briefing.ts";
 import { callText, decide } from "./decide.ts";
 import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
+import { PAUSE_MS, tripBreaker } from "./notice/breaker.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { rowSink } from "./rows.ts";
@@ -65,6 +66,7 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
       rows.keepRuleSet(hash, sources);
     },
     proceeded: (q) => rows.proceeded(q),
+    read: (fn, otherwise) => rows.read(fn, otherwise),
   });
   // A request the daemon sent back (an argument rule applies) is not resolved (nor expanded) twice.
   const resolved = new WeakMap<GateRequest, Resolution>();
@@ -109,8 +111,13 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
   };
 
   const write = async (...args: Parameters<typeof rows.record>) => {
-    rows.record(...args);
+    const id = rows.record(...args);
     await rows.flush();
+    return id;
+  };
+  const trip = async (eventId: string, surface: Surface) => {
+    const io = { overlays: paths.overlays, read: rows.read, record: (e: EventInput) => rows.record(e) };
+    if (tripBreaker(io, eventId, surface, ctx.clock.now())) await rows.flush();
   };
 
   return {
@@ -119,11 +126,16 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
       const cwd = realOr(asked.cwd);
       const given =
         asked.action && withShownTargets([settled(base.expand(asked.action, cwd), cwd, paths.mcp)], callText(asked))[0];
-      const req = { ...asked, cwd, ...(given ? { action: given } : {}) };
-      const remote = await askDaemon(req);
+      // The raw text stays in this process; only the kinds of credential it carries go on with the request.
+      const carries = asked.carries ?? credentialShapes(callText(asked));
+      const req = { ...asked, cwd, carries, ...(given ? { action: given } : {}) };
+      // A call that already ran is only recorded: decided here, where nothing can be held or cleared for it.
+      const remote = req.ran ? undefined : await askDaemon(req);
       if (remote) return remote;
       const answer = await decide(req, deps);
       await rows.flush();
+      // A refusal repeated is a way of failing: the daemon counts the ones it decides, this process its own.
+      if (answer.effect === "deny" && answer.eventId) await trip(answer.eventId, req.surface);
       return answer;
     },
     async awaitHold(id, signal) {
@@ -151,7 +163,7 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
     },
     async recordOutcome(id, outcome) {
       const p = decided.get(id);
-      await write(
+      const written = await write(
         {
           kind: "outcome",
           occurredAt: nowIso(),
@@ -166,6 +178,7 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
         },
         p ? {} : { inherit: true },
       );
+      if (outcome.exitCode !== undefined && outcome.exitCode !== 0) await trip(written, p?.surface ?? "hook");
     },
     async recordAnswer(answer, request, reply) {
       const by = personName(ctx.env);
@@ -202,6 +215,11 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
         ...(agent ? { agent } : {}),
         detail: { by, via: reply.via, scope: reply.scope },
       });
+    },
+    async pauseSession(session, reason, surface) {
+      const now = ctx.clock.now();
+      addFact(paths.overlays, { kind: "paused", subject: session, reason, by: "memnox", nowMs: now, forMs: PAUSE_MS });
+      await write({ kind: "state", occurredAt: nowIso(), surface, operation: "memnox.paused", session, reason });
     },
     async markWary(session, reason) {
       addFact(paths.overlays, { kind: "wary", subject: session, reason, nowMs: ctx.clock.now(), forMs: WARY_MS });

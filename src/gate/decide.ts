@@ -11,6 +11,8 @@ import type { Boundary } from "./boundary.ts";
 import { budgetsSpentBy } from "./budgets.ts";
 import type { Combined } from "./combine.ts";
 import type { ClearedKey, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
+import type { Noticed } from "./notice/gather.ts";
+import { noticeDetail } from "./notice/record.ts";
 import type { GateAnswer, GateRequest } from "./types.ts";
 
 export async function decide(req: GateRequest, given: GateDeps): Promise<GateAnswer> {
@@ -21,7 +23,10 @@ export async function decide(req: GateRequest, given: GateDeps): Promise<GateAns
     : given;
   let settings: Settings;
   try {
-    settings = deps.settings();
+    const s = deps.settings();
+    // A seam with its own mode decides its calls in that mode.
+    const own = s.seamModes?.[req.surface];
+    settings = own ? { ...s, mode: own } : s;
   } catch (e) {
     // An unreadable config leaves the mode unknown: fail closed as enforce would.
     return refuseUndecided(req, deps, at, { mode: "enforce", failOpen: false }, e);
@@ -56,7 +61,7 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   // Named approvers or more than one: only `memnox approve` from them answers, never a prompt where the call is.
   const quorum = combined.approvers.length > 0 || combined.minApprovals > 1;
   const asksHere = req.canAsk && !quorum;
-  if (effect === "ask") {
+  if (effect === "ask" && !req.ran) {
     const grant = deps.claimGrant(parts, session, at.epochMs);
     const mark = grant || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
     // Only another seam honours the mark: at its own seam a once-grant stays spent by one use.
@@ -102,11 +107,12 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       deciding: assessed.deciding,
       declared: deps.caller.environments ?? [],
       boundary,
+      noticed: assessed.noticed,
       spends: budgetsSpentBy(facts, resolution.actions),
     }),
   );
   // Inside the kernel wall the marks' files cannot be written: the next seam asks as it would have.
-  if (clearing && session && !req.walled) {
+  if (clearing && session && !req.walled && !req.ran) {
     const until = new Date(clearing.until).toISOString();
     deps.clearCalls(
       session,
@@ -123,9 +129,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     );
   }
   // The first write of a session to a path takes its lease; a later one renews it.
-  if (effect === "allow" && writes.length > 0 && session && agent)
+  if (effect === "allow" && writes.length > 0 && session && agent && !req.ran)
     deps.takeLeases?.(writes, { session, agent }, at.epochMs);
-  if (effect === "ask" && !asksHere) {
+  if (effect === "ask" && !asksHere && !req.ran) {
     const hold = deps.createHold({
       ...parts,
       surface: req.surface,
@@ -232,6 +238,7 @@ interface RowInput {
   /** Every environment declared; recorded beside the deciding one only when there were several. */
   readonly declared: readonly string[];
   readonly boundary: Boundary | undefined;
+  readonly noticed: Noticed;
   /** The budgets this call spends, named so a later count finds it whichever of its actions the row names. */
   readonly spends: readonly string[];
 }
@@ -285,8 +292,24 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
       ...(r.spends.length > 0 ? { budgets: r.spends.join(",") } : {}),
       ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
       ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
+      ...noticeDetail(r.noticed),
+      ...(c.wouldEffect === "deny" ? wouldReach(r.requests, deps) : {}),
     },
   };
+}
+
+/** A refused read of a credential: what that credential opens, from the scan (the computed counterfactual). */
+function wouldReach(requests: readonly PolicyRequest[], deps: GateDeps): Record<string, string> {
+  if (!deps.reach) return {};
+  const reach = deps.reach;
+  const words = [
+    ...new Set(
+      requests
+        .filter((p) => p.action.name === "filesystem.read")
+        .flatMap((p) => p.action.targets.flatMap((t) => reach(t) ?? [])),
+    ),
+  ];
+  return words.length > 0 ? { wouldReach: words.join("; ") } : {};
 }
 
 /** The decision that decided, flat as a row's detail is, so a replay is held to the same one. */

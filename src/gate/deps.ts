@@ -1,15 +1,17 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
 import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
-import type { EventInput } from "../core/event.ts";
+import type { EventInput, Surface } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { RuleRef, Verdict } from "../core/verdict.ts";
+import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
 import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
+import type { NoticeSettings } from "./notice/gather.ts";
 import type { Protection } from "./protected.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
@@ -41,6 +43,10 @@ export interface RuleSetView {
 export interface Settings {
   readonly mode: Mode;
   readonly failOpen: boolean;
+  /** `mode.<seam>`: a seam's own mode, in force for calls through that seam instead of `mode`. */
+  readonly seamModes?: Readonly<Partial<Record<Surface, Mode>>>;
+  /** The notice layer's settings (noticeUnusual, noticeWarmupDays); absent, it reads nothing and asks nothing. */
+  readonly notice?: NoticeSettings;
   /** The other settings in force, which a `memnox config set` from an agent's seat is compared with. */
   readonly config?: CurrentSettings;
 }
@@ -93,6 +99,10 @@ export interface GateDeps {
   holdTtlMs: number;
   /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** What the credential at `path` would have opened, from the last scan (the counterfactual of a refused read). */
+  reach?(path: string): string | undefined;
+  /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
+  history?(q: NoticeRead): NoticeHistory;
   /** memnox's protected paths for this machine, and how a target is tested against one. */
   readonly protect?: Protection;
 }

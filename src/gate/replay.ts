@@ -9,6 +9,7 @@ import { recordedDecision } from "./decide.ts";
 import { decisionFinding } from "./decisions.ts";
 import { ownChecks, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
+import { noticeFindings } from "./notice/findings.ts";
 
 const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
 const NOT_RULES = new Set(["unparsable", "rules-unreadable", "error", "stopped", "refused"]);
@@ -62,6 +63,15 @@ export function replayWith(home: string): Reevaluate {
       ...withGrants([ruleFinding(action, verdict, req.environment)], req.facts, at.epochMs),
       ...ownChecks({
         action,
+        agent: req.agent,
+        session: row.agentSessionId,
+        facts: req.facts,
+        boundary: req.boundary,
+        nowMs: at.epochMs,
+      }),
+      ...noticeFindings({
+        action,
+        surface: row.surface,
         agent: req.agent,
         session: row.agentSessionId,
         facts: req.facts,

@@ -4,7 +4,7 @@ import type { EventInput } from "../core/event.ts";
 import { newEventId } from "../ledger/normalize.ts";
 import { createRecorder, type ProceededRows } from "../ledger/recorder.ts";
 import type { LedgerRow } from "../ledger/row.ts";
-import type { RuleSource } from "../ledger/store.ts";
+import type { Ledger, RuleSource } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
 import { CALL_TIMEOUT_MS, type DaemonClient } from "./remote/client.ts";
 
@@ -19,6 +19,8 @@ export interface RowSink {
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
   /** What a rate-limited rule has spent, read from this machine's ledger. */
   proceeded(q: ProceededRows): readonly string[];
+  /** A read of this machine's ledger (the notice layer's history); `otherwise` when it cannot be read. */
+  read<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
   /** Every queued row written: by the daemon, or here when it did not take one. */
   flush(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export function rowSink(
     },
     keepRuleSet: (hash, sources) => recorder.keepRuleSet(hash, sources),
     proceeded: (q) => recorder.proceeded(q),
+    read: (fn, otherwise) => recorder.read(fn, otherwise),
     async flush() {
       while (queued.length > 0) {
         const now = queued;

@@ -28,8 +28,18 @@ export interface GateRequest {
    * pre-push hook under an interceptor that already asked does not ask again for the same push.
    */
   readonly handedDown?: string;
+  /**
+   * The call already ran (what a shell command wrote, read after it): the verdict is recorded and returned, and
+   * nothing is granted, cleared, leased or held for it.
+   */
+  readonly ran?: true;
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
+  /**
+   * The credential kinds the call's text carries by shape (the masker's detectors), found where the raw text is:
+   * the notice layer refuses a send that carries one after a session took something. Kinds only, never a value.
+   */
+  readonly carries?: readonly string[];
   /**
    * The seam refuses this call itself, whatever the rules and the mode say (an MCP tool hidden by
    * MEMNOX_TOOLS_DENY/ALLOW, which the agent was never shown): decide records one deny row with this reason.
@@ -103,6 +113,8 @@ export interface GateServices {
   recordOutcome(decisionEventId: string, outcome: Outcome): Promise<void>;
   /** A person answered an ask where it was raised (a terminal, the agent's own prompt): recorded; a session grant is kept. */
   recordAnswer(answer: GateAnswer, request: GateRequest, reply: PersonReply): Promise<void>;
+  /** Pause a session until `memnox resume --by` (what it did cannot be undone by refusing): recorded with why. */
+  pauseSession(session: string, reason: string, surface: Surface): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
   /** What a session is told at its start and reminded of later, from the rule files and state in force at `cwd`. */
@@ -135,7 +147,10 @@ export interface RuleSummary {
 }
 
 export interface Briefing {
+  /** The mode of the agent's hook (its own, or the global one). */
   readonly mode: Mode;
+  /** Seams with their own mode (`mode.<seam>`), when any has one. */
+  readonly seamModes?: Readonly<Partial<Record<Surface, Mode>>>;
   /** `memnox stop` in force. */
   readonly stop?: { readonly until: string; readonly by: string; readonly reason?: string };
   /** The rules in force at the request's directory, in file order; the hook picks and orders what it names. */

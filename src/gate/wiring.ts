@@ -4,6 +4,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { factsInForce } from "../core/request.ts";
+import { type NoticeHistory, type NoticeRead, readNotices } from "../ledger/notices.ts";
+import type { Ledger } from "../ledger/store.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -23,6 +25,7 @@ import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
 import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
 import { type TargetExpander, targetExpander } from "./expand.ts";
+import { scanReach } from "./notice/reach.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
 import type { GateRequest } from "./types.ts";
@@ -37,6 +40,8 @@ export interface DepsSink {
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;
   /** Reads what a rate-limited rule has spent, from the ledger rows were written to. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** A read of that ledger (the notice layer's history); `otherwise` when it cannot be read. */
+  read?<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
 }
 
 /** The state files decide() reads; the daemon keeps them cached until they change on disk. */
@@ -81,6 +86,8 @@ type StateDeps = Pick<
   | "digest"
   | "holdTtlMs"
   | "proceeded"
+  | "history"
+  | "reach"
 >;
 
 /**
@@ -96,7 +103,13 @@ export function stateDeps(
   return {
     settings: () => {
       const c = read.config();
-      return { mode: c.mode, failOpen: c.failOpen, config: c };
+      return {
+        mode: c.mode,
+        failOpen: c.failOpen,
+        config: c,
+        seamModes: c.seamModes,
+        notice: { on: c.noticeUnusual, warmupDays: c.noticeWarmupDays },
+      };
     },
     facts: (now) => [
       ...overlaysInForce(read.overlays(), now),
@@ -146,7 +159,16 @@ export function stateDeps(
     digest: (raw) => sink.digest(raw),
     holdTtlMs: HOLD_TTL_MS,
     ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
+    ...(sink.read && !sink.dry ? { history: historyOf(sink.read) } : {}),
+    reach: scanReach(paths.lastScan),
   };
+}
+
+const NO_HISTORY: NoticeHistory = { since: undefined, done: [], taken: [] };
+
+/** The notice index read through the sink's ledger; unreadable, no history (more looks new, nothing is excused). */
+function historyOf(read: NonNullable<DepsSink["read"]>): (q: NoticeRead) => NoticeHistory {
+  return (q) => read((l) => readNotices(l.db, q), NO_HISTORY);
 }
 
 /** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */

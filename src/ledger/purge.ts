@@ -1,6 +1,7 @@
 // Drops the prefix past retention: a signed anchor names the last dropped hash, then exactly that prefix goes.
 import { type AnchorFacts, anchorDetail } from "./anchor.ts";
 import { draftFrom } from "./normalize.ts";
+import { dropNoticesThrough } from "./notices.ts";
 import type { Signer } from "./sign.ts";
 import type { Appended, Ledger } from "./store.ts";
 
@@ -68,6 +69,7 @@ export function purge(ledger: Ledger, signer: Signer, cutoff: string, opts: Purg
     };
     const row = ledger.place(anchorDraft(facts, signer, opts), end);
     ledger.db.run("DELETE FROM events WHERE seq <= ?", [end]);
+    dropNoticesThrough(ledger.db, end);
     return { id: row.id, seq: row.seq, hash: row.hash };
   };
   for (;;) {

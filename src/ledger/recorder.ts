@@ -76,6 +76,8 @@ export interface Recorder extends Disposable {
   checkpoint(): void;
   /** Instants of `rule`'s decisions for `agent` that proceeded since `sinceIso`, newest first; [] if unreadable. */
   proceeded(q: ProceededRows): readonly string[];
+  /** A read of the open ledger (the notice layer's index); `otherwise` when it cannot be read. Never throws. */
+  read<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
   /** Rows this process could not write. */
   readonly failures: number;
   close(): void;
@@ -129,6 +131,14 @@ export function createRecorder(
       } catch (e) {
         err(`memnox: could not count a rate limit in the ledger (${describeError(e)})\n`);
         return [];
+      }
+    },
+    read(fn, otherwise) {
+      try {
+        return fn(open());
+      } catch (e) {
+        err(`memnox: could not read the ledger's history (${describeError(e)})\n`);
+        return otherwise;
       }
     },
     checkpoint() {

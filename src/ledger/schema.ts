@@ -1,14 +1,17 @@
 // The ledger's tables, its append-only triggers and the indexes the readers need; SQL that SQLite 3.39 understands.
 import type { Database } from "bun:sqlite";
 import { MemnoxError } from "../core/errors.ts";
+import { NOTICES_DDL } from "./notices.ts";
 
 /** PRAGMA user_version of the schema this code writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** What brings an older ledger up to SCHEMA_VERSION, by the version it is at; rows already written are untouched. */
 const UPGRADES: Readonly<Record<number, string>> = {
   // 2: verdicts decided on a workspace bundle the workspace had not confirmed are marked stale.
   1: "ALTER TABLE events ADD COLUMN stale INTEGER;",
+  // 3: the notice layer's index of what each agent did and what each session took or failed at (notices.ts).
+  2: NOTICES_DDL,
 };
 
 /** The append-only triggers, by name: checked on every open and put back when missing. */
@@ -81,6 +84,7 @@ CREATE TABLE IF NOT EXISTS rule_sets (
 );
 CREATE TABLE IF NOT EXISTS ledger_tip (since_seq INTEGER NOT NULL);
 INSERT INTO ledger_tip (since_seq) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM ledger_tip);
+${NOTICES_DDL}
 `;
 
 /** Creates or checks the schema; true when it was already in place. A newer schema is refused rather than misread. */

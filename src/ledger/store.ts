@@ -6,6 +6,7 @@ import { MemnoxError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
 import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { type Draft, draftFrom } from "./normalize.ts";
+import { indexNotices } from "./notices.ts";
 import { type DbRecord, FIELDS, type LedgerRow, rowFromDb, rowToDb } from "./row.ts";
 import { ensureSchema, inspectStructure, restoreTriggers, startTipAnchoring } from "./schema.ts";
 import {
@@ -172,6 +173,7 @@ function ledgerOn(db: Database, path: string, files: TipFiles): Ledger & Interna
     }
     const row = chained(draft, last);
     insert.run(...rowToDb(row), anchorThrough);
+    indexNotices(db, row);
     try {
       writeTip(files, row);
     } catch {

@@ -69,6 +69,9 @@ export function renderStatus(s: Status): string[] {
     "◇ This machine",
     ...stoppedRow,
     row("mode", MODE_WORDS[s.mode]),
+    ...Object.entries(s.seamModes ?? {}).flatMap(([seam, m]) =>
+      m ? [row(`mode.${seam}`, `${MODE_WORDS[m]}, for the ${seam} seam alone`)] : [],
+    ),
     row("daemon", daemonWords(s)),
     row("agents", hookWords(s)),
     row("mcp", `${s.mcp.through} of ${plural(s.mcp.servers, "server")} through memnox`),

@@ -42,6 +42,8 @@ export interface Status {
   readonly setup: boolean;
   readonly stopped?: StopRecord;
   readonly mode: Mode;
+  /** Seams with their own mode (`mode.<seam>`), each apart from the global one. */
+  readonly seamModes: Readonly<Partial<Record<string, Mode>>>;
   readonly daemon: DaemonState;
   readonly agents: { readonly found: readonly { id: string; name: string }[]; readonly scannedAt: string };
   readonly hooks: readonly AgentHook[];
@@ -125,6 +127,7 @@ export async function machineStatus(ctx: Context): Promise<Status> {
     setup: setupRan(ctx.paths.kept),
     ...(stopped ? { stopped } : {}),
     mode: config.mode,
+    seamModes: config.seamModes,
     daemon: await daemonState(ctx.paths.sock),
     agents: { found: inv.agents.map((a) => ({ id: a.id, name: a.name })), scannedAt: inv.scannedAt },
     hooks: hookStates(

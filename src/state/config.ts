@@ -17,9 +17,15 @@ export interface Config {
   readonly approvedAgents: readonly string[];
   readonly noticeUnusual: boolean;
   readonly noticeWarmupDays: number;
+  /** `mode.<seam>`: a seam's own mode beside the global one (a proxy enforcing while the shell only observes). */
+  readonly seamModes: Readonly<Partial<Record<SeamName, Mode>>>;
 }
 
-export type SettingName = keyof Config;
+/** The seams that may carry their own mode. */
+export const SEAM_NAMES = ["hook", "mcp", "shell", "interceptor", "git", "egress"] as const;
+export type SeamName = (typeof SEAM_NAMES)[number];
+
+export type SettingName = Exclude<keyof Config, "seamModes">;
 
 export const CONFIG_DEFAULTS: Config = {
   mode: "observe",
@@ -29,6 +35,7 @@ export const CONFIG_DEFAULTS: Config = {
   approvedAgents: [],
   noticeUnusual: true,
   noticeWarmupDays: 3,
+  seamModes: {},
 };
 
 /** What each setting means and which values it takes, in the words `config list` and errors use. */
@@ -48,7 +55,17 @@ export const SETTINGS: Readonly<Record<SettingName, { readonly about: string; re
   },
 };
 
-export const SETTING_NAMES = Object.keys(CONFIG_DEFAULTS) as SettingName[];
+export const SETTING_NAMES = Object.keys(CONFIG_DEFAULTS).filter((k) => k !== "seamModes") as SettingName[];
+
+/** `mode.hook` and the like: the key a seam's own mode is kept under (quoted in the file, beside `mode`). */
+export function seamOfSetting(name: string): SeamName | undefined {
+  const m = /^mode\.([a-z]+)$/.exec(name);
+  return m && (SEAM_NAMES as readonly string[]).includes(m[1] ?? "") ? (m[1] as SeamName) : undefined;
+}
+
+const seamModeKeys = Object.fromEntries(
+  SEAM_NAMES.map((s) => [`mode.${s}`, v.optional(v.picklist(MODES, `must be one of ${MODES.join(", ")}`))]),
+);
 
 const bool = v.boolean("must be true or false");
 const whole = (min: number) =>
@@ -68,6 +85,7 @@ const ConfigSchema = v.strictObject({
   ),
   noticeUnusual: v.optional(bool),
   noticeWarmupDays: v.optional(whole(0)),
+  ...seamModeKeys,
 });
 
 export function isSettingName(name: string): name is SettingName {
@@ -100,9 +118,9 @@ export function parseConfig(file: string, text: string): Config {
       throw new MemnoxError(
         "config_invalid",
         `\`${where}\`: unknown setting \`${key}\``,
-        `the settings are ${SETTING_NAMES.join(", ")}`,
+        `the settings are ${SETTING_NAMES.join(", ")}, and mode.<seam> for ${SEAM_NAMES.join(", ")}`,
       );
-    const values = isSettingName(key) ? SETTINGS[key].values : "";
+    const values = isSettingName(key) ? SETTINGS[key].values : seamOfSetting(key) ? MODES.join(", ") : "";
     throw new MemnoxError("config_invalid", `\`${where}\`: \`${key}\` ${issue.message}`, `valid: ${values}`);
   }
   const c = res.output;
@@ -115,6 +133,12 @@ export function parseConfig(file: string, text: string): Config {
     approvedAgents: c.approvedAgents ?? d.approvedAgents,
     noticeUnusual: c.noticeUnusual ?? d.noticeUnusual,
     noticeWarmupDays: c.noticeWarmupDays ?? d.noticeWarmupDays,
+    seamModes: Object.fromEntries(
+      SEAM_NAMES.flatMap((seam) => {
+        const m = (c as Record<string, unknown>)[`mode.${seam}`];
+        return typeof m === "string" ? [[seam, m as Mode]] : [];
+      }),
+    ),
   };
 }
 
@@ -258,14 +282,18 @@ export function setSetting(
   raw: string,
   nowMs = Date.now(),
 ): { readonly previous: Config; readonly config: Config } {
-  const value = parseSettingValue(name, raw);
+  const seam = seamOfSetting(name);
+  const value = seam ? seamModeValue(name, raw) : parseSettingValue(name, raw);
   const { config: previous } = ensureConfigText(file);
   const text = readTextIfExists(file) ?? "";
-  const line = `${name} = ${tomlValue(value)}`;
-  const at = tomlLines(text)([name]);
+  const key = seam ? JSON.stringify(name) : name;
+  const line = value === undefined ? undefined : `${key} = ${tomlValue(value)}`;
+  const at = seam ? quotedLine(text, name) : tomlLines(text)([name]);
   const lines = text.split("\n");
-  if (at !== undefined) lines[at - 1] = line;
-  else {
+  if (at !== undefined) {
+    if (line === undefined) lines.splice(at - 1, 1);
+    else lines[at - 1] = line;
+  } else if (line !== undefined) {
     const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
     lines.splice(firstTable === -1 ? lines.length : firstTable, 0, line);
   }
@@ -275,6 +303,21 @@ export function setSetting(
   // After setup the seal follows every mode a person sets, so a damaged config.toml later means this one.
   if ((name === "mode" || name === "failOpen") && readSeal(sealPath(file))) writeSeal(sealPath(file), config, nowMs);
   return { previous, config };
+}
+
+/** A seam's own mode, or `global` to follow the global mode again (the line goes). */
+function seamModeValue(name: string, raw: string): Mode | undefined {
+  if (raw === "global") return undefined;
+  if ((MODES as readonly string[]).includes(raw)) return raw as Mode;
+  throw new MemnoxError("usage", `\`${raw}\` is not a value for \`${name}\``, `valid: ${MODES.join(", ")}, or global`);
+}
+
+/** The 1-based line of a quoted top-level key (`"mode.hook" = ...`). */
+function quotedLine(text: string, key: string): number | undefined {
+  const lines = text.split("\n");
+  const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
+  const i = lines.findIndex((l, n) => (firstTable === -1 || n < firstTable) && l.trimStart().startsWith(`"${key}"`));
+  return i === -1 ? undefined : i + 1;
 }
 
 /** Like ensureConfig, but a file whose values are wrong still lets `set` repair the one it names. */

@@ -168,6 +168,7 @@ describe("why --json", () => {
         "source",
         "stale",
         "targets",
+        "wouldReach",
       ].sort(),
     );
     expect(w.evidence.facts).toEqual([FREEZE]);
@@ -234,6 +235,7 @@ describe("replay --json", () => {
       "session",
       "steps",
       "to",
+      "trips",
       "waiting",
     ]);
     // Nothing held, paused or kept for a session that exists only in the ledger.

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { EVENT_SCHEMA_VERSION } from "../../src/core/event.ts";
 import { GENESIS } from "../../src/ledger/canonical.ts";
+import { SCHEMA_VERSION } from "../../src/ledger/schema.ts";
 import { openLedger } from "../../src/ledger/store.ts";
 import { verifyLedger } from "../../src/ledger/verify.ts";
 import { decision, ledgerHome, outcome } from "./helpers.ts";
@@ -129,7 +130,9 @@ describe("schema", () => {
     dir.ledger.close();
     const again = openLedger(dir.paths);
     try {
-      expect(again.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(2);
+      expect(again.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(
+        SCHEMA_VERSION,
+      );
       again.append(decision({ stale: true }));
       const rows = [...again.iterate()];
       expect(rows.map((r) => r.stale ?? false)).toEqual([false, true]);
@@ -141,8 +144,10 @@ describe("schema", () => {
 
   test("a ledger written by a newer memnox is refused, not misread", () => {
     using dir = ledgerHome();
-    dir.ledger.db.run("PRAGMA user_version = 3");
+    dir.ledger.db.run(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     dir.ledger.close();
-    expect(() => openLedger(dir.paths)).toThrow(/schema version 3, newer than this memnox understands/);
+    expect(() => openLedger(dir.paths)).toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this memnox understands`),
+    );
   });
 });

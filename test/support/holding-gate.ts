@@ -74,6 +74,7 @@ export function scriptedGate(pendingDir: string, rules: Record<string, Rule> = {
     async briefing() {
       return { mode: "enforce", rules: [] };
     },
+    async pauseSession() {},
     async markWary(session, reason) {
       wary.push({ session, reason });
       note();

@@ -13,7 +13,8 @@ export type ServiceCall =
   | { readonly method: "recordSession"; readonly event: unknown }
   | { readonly method: "briefing"; readonly request: unknown }
   | { readonly method: "awaitHold"; readonly holdId: string }
-  | { readonly method: "markWary"; readonly session: string };
+  | { readonly method: "markWary"; readonly session: string }
+  | { readonly method: "pauseSession"; readonly session: string };
 
 export interface ScriptedGate extends GateServices {
   readonly calls: ServiceCall[];
@@ -63,6 +64,9 @@ export function scriptedGate(script: GateScript = {}): ScriptedGate {
     },
     async recordAnswer(answer, request, reply) {
       calls.push({ method: "recordAnswer", answer, request, reply });
+    },
+    async pauseSession(session) {
+      calls.push({ method: "pauseSession", session });
     },
     async markWary(session) {
       calls.push({ method: "markWary", session });

@@ -65,6 +65,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     rawArguments: req.rawArguments !== undefined,
     argsDigest: f.digest(rawArguments(req)),
     ...(req.refusal !== undefined ? { refusal: req.refusal } : {}),
+    ...(req.carries && req.carries.length > 0 ? { carries: req.carries } : {}),
     ...(req.handedDown !== undefined ? { handedDown: req.handedDown } : {}),
     // The instant alone: reading the local offset costs milliseconds, and only a time window needs it.
     at: { epochMs: f.at.epochMs },
@@ -99,6 +100,8 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),
     ...(r.rawArguments ? { rawArguments: "" } : {}),
     ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
+    // The daemon never has the call's text: what it carries is what the seam found, or nothing.
+    carries: r.carries ?? [],
     ...(r.handedDown !== undefined ? { handedDown: r.handedDown } : {}),
   };
 }

@@ -57,6 +57,8 @@ export interface EvaluateRequest {
   /** The keyed digest of the call's arguments, made in the seam. */
   readonly argsDigest: string;
   readonly refusal?: string;
+  /** The credential kinds the call's text carries by shape, found in the seam (kinds only). */
+  readonly carries?: readonly string[];
   /** MEMNOX_RULED: what the seam that started this program handed down (never recorded). */
   readonly handedDown?: string;
   /** The seam's instant, so a verdict with a time window is the one the seam would have reached. */

@@ -12,8 +12,8 @@ export interface ReplayStep {
   readonly entry: Entry;
   /** 1-based position among the session's actions; null for rows that are not actions. */
   readonly step: number | null;
-  readonly trigger: "failure" | "refusal" | null;
-  /** Ids of the failures and refusals this action came shortly before. */
+  readonly trigger: "failure" | "refusal" | "breaker" | null;
+  /** Ids of the failures, refusals and circuit-breaker trips this action came shortly before. */
   readonly before: readonly string[];
 }
 
@@ -69,14 +69,19 @@ export function buildReplay(ledger: Ledger, session: string, asides: ReplayAside
   );
   const actions = entries.filter((e) => e.row.kind === "decision");
   const before = new Map<string, string[]>();
-  actions.forEach((e, i) => {
-    if (!triggerOf(e)) return;
-    for (const prior of actions.slice(Math.max(0, i - MARKED_BEFORE), i)) {
-      const list = before.get(prior.row.id) ?? [];
-      list.push(e.row.id);
-      before.set(prior.row.id, list);
+  // A trip is marked like a failure: the five actions before it, wherever the trip row falls among them.
+  let taken = 0;
+  for (const e of entries) {
+    const isAction = e.row.kind === "decision";
+    if (triggerOf(e)) {
+      for (const prior of actions.slice(Math.max(0, taken - MARKED_BEFORE), taken)) {
+        const list = before.get(prior.row.id) ?? [];
+        list.push(e.row.id);
+        before.set(prior.row.id, list);
+      }
     }
-  });
+    if (isAction) taken += 1;
+  }
   const stepNo = new Map(actions.map((e, i) => [e.row.id, i + 1]));
   return {
     session,
@@ -91,7 +96,11 @@ export function buildReplay(ledger: Ledger, session: string, asides: ReplayAside
   };
 }
 
+/** The state row the circuit breaker writes when it pauses a session. */
+export const BREAKER_TRIP = "memnox.paused";
+
 function triggerOf(e: Entry): ReplayStep["trigger"] {
+  if (e.row.kind === "state" && e.row.operation === BREAKER_TRIP) return "breaker";
   if (e.final === "failed") return "failure";
   if (e.final === "blocked") return "refusal";
   return null;
@@ -107,6 +116,7 @@ export function replayJson(r: Replay): Record<string, unknown> {
     actions: actions.length,
     failures: actions.filter((s) => s.trigger === "failure").length,
     refusals: actions.filter((s) => s.trigger === "refusal").length,
+    trips: r.steps.filter((s) => s.trigger === "breaker").length,
     steps: r.steps.map((s) => ({
       step: s.step,
       marked: s.before.length > 0,
@@ -122,7 +132,8 @@ export function replayJson(r: Replay): Record<string, unknown> {
 
 export function renderReplay(r: Replay): string[] {
   const j = replayJson(r);
-  const head = `session ${r.session}${r.agent ? ` · ${r.agent}` : ""} · ${j.actions} action(s), ${j.failures} failed, ${j.refusals} refused`;
+  const paused = j.trips ? `, paused ${j.trips} time(s) by the circuit breaker` : "";
+  const head = `session ${r.session}${r.agent ? ` · ${r.agent}` : ""} · ${j.actions} action(s), ${j.failures} failed, ${j.refusals} refused${paused}`;
   const waiting = r.asides.waiting.length;
   const lines = [waiting ? `${head}, ${waiting} waiting for a person` : head];
   const asides = asideLines(r.asides);
@@ -130,13 +141,17 @@ export function renderReplay(r: Replay): string[] {
   const flush = (until?: string) => {
     while (asides[0] && (until === undefined || asides[0].at < until)) lines.push(`       ${asides.shift()?.text}`);
   };
+  // The actions that led up to a trip are what a person reads it for: they keep `>` even when they failed too.
+  const trips = new Set(r.steps.filter((s) => s.trigger === "breaker").map((s) => s.entry.row.id));
   for (const s of r.steps) {
     flush(s.entry.row.occurredAt);
-    const mark = s.trigger ? "!" : s.before.length ? ">" : " ";
+    const led = s.before.some((id) => trips.has(id));
+    const mark = led ? ">" : s.trigger ? "!" : s.before.length ? ">" : " ";
     const no = s.step === null ? "    " : String(s.step).padStart(4);
     lines.push(`${mark}${no}  ${entryLine(s.entry)}`);
     if (s.trigger || s.before.length) {
-      const why = s.entry.row.reason ? `${s.entry.row.reason} · ` : "";
+      // A state row's line already carries its reason.
+      const why = s.entry.row.reason && s.entry.row.kind !== "state" ? `${s.entry.row.reason} · ` : "";
       lines.push(`        ${why}memnox trace ${shortId(s.entry.row.id)}`);
     }
   }

@@ -57,6 +57,10 @@ export function renderTrace(t: Trace): string[] {
     ),
     ...line("instead", r.alternative ? `${r.alternative.action}: ${r.alternative.note}` : undefined),
     ...line(
+      "reach",
+      typeof r.detail?.wouldReach === "string" ? `had it been read, it opens: ${r.detail.wouldReach}` : undefined,
+    ),
+    ...line(
       "answer",
       a
         ? `${a.effect === "allow" ? "granted" : "refused"} by ${a.detail?.by ?? "a person"} at ${clock(a.occurredAt)}`

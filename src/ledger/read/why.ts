@@ -53,6 +53,8 @@ function evidence(e: Entry): Record<string, unknown> {
     enforceEffect: r.enforceEffect ?? null,
     governed: r.governed ?? null,
     source: r.detail?.source ?? null,
+    // A refused read of a credential: what it opens, from the scan's reach on this machine.
+    wouldReach: typeof r.detail?.wouldReach === "string" ? r.detail.wouldReach : null,
     facts: q?.facts ?? [],
     argumentMatches: q?.argumentMatches ?? [],
     scope: q?.scope ?? null,
@@ -82,6 +84,8 @@ export function renderWhy(e: Entry): string[] {
   const envs = r.request?.environments ?? [];
   if (envs.length > 1) lines.push(`env     ${r.request?.environment ?? "-"}, the strictest of ${envs.join(", ")}`);
   if (r.alternative) lines.push(`instead ${r.alternative.action}: ${r.alternative.note}`);
+  if (typeof r.detail?.wouldReach === "string")
+    lines.push(`reach   had it been read, it opens: ${r.detail.wouldReach}`);
   if (r.stale) lines.push("stale   decided on the cached workspace rules while the workspace could not be reached");
   const ev = evidenceWords(r.request?.facts ?? [], r.request?.argumentMatches ?? []);
   if (ev.length) lines.push(`evidence ${ev.join("; ")}`);

@@ -188,6 +188,8 @@ export interface CurrentSettings {
   readonly approvedAgents?: readonly string[];
   readonly noticeUnusual?: boolean;
   readonly noticeWarmupDays?: number;
+  /** `mode.<seam>`: the seams with their own mode. */
+  readonly seamModes?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Why `config set name value` would loosen governance against what is in force, or undefined when it does not. */
@@ -220,8 +222,18 @@ export function settingLoosens(name: string, value: string, now: CurrentSettings
         : undefined;
     case "telemetry":
       return undefined;
-    default:
+    default: {
+      // `mode.<seam>`: turning one seam down loosens as turning the mode down does (`global` follows the mode).
+      const seam = /^mode\.([a-z]+)$/.exec(name)?.[1];
+      if (seam) {
+        const was = now.seamModes?.[seam] ?? now.mode;
+        const to = v === "global" ? now.mode : v;
+        return (RANK[to] ?? -1) < (RANK[was] ?? 3)
+          ? `turns the ${seam} seam down from ${was} to ${to || "nothing"}`
+          : undefined;
+      }
       return "changes a setting memnox does not know";
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import type { GateAnswer } from "../../gate/types.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../../io/files.ts";
 import { sha256Hex } from "../../io/hash.ts";
 import type { Reminder } from "./reminders.ts";
+import type { TreeSnapshot } from "./written.ts";
 
 export const MAX_PER_TURN = 2;
 /** A call whose outcome never arrived (the agent crashed) is forgotten after a day. */
@@ -19,6 +20,10 @@ export interface PendingCall {
   readonly eventIds: readonly string[];
   /** Set when the agent's own prompt asked: the gate's answer, so a yes can be recorded (arguments dropped). */
   readonly asked?: GateAnswer;
+  /** A shell command's working tree before it ran, so what it wrote meets the write checks after it ran. */
+  readonly tree?: TreeSnapshot;
+  /** The paths the gate already decided a write to before the call: not checked twice. */
+  readonly checked?: readonly string[];
 }
 
 export interface SessionNotice {

@@ -6,6 +6,8 @@ import type { Briefing, RuleSummary } from "../../gate/types.ts";
 
 export interface BoundaryInput {
   readonly mode: Mode;
+  /** Seams with their own mode: said apart, so "observe" here is not read as true of the MCP proxy too. */
+  readonly seamModes?: Briefing["seamModes"];
   readonly stop?: Briefing["stop"];
   readonly rules: readonly RuleSummary[];
   readonly repository?: string;
@@ -78,6 +80,7 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
     // Kept-first order: the mode and how to answer survive when nothing else fits.
     const lines: [number, string | undefined][] = [
       [0, `Memnox: ${MODE_LINE[input.mode]}`],
+      [1, seamModesLine(input.seamModes)],
       [1, input.wall],
       [2, ruleList("Never run here", denies, named)],
       [5, ruleList("A person is asked first", asks, named)],
@@ -98,6 +101,20 @@ export function boundaryBlock(input: BoundaryInput): string | undefined {
   }
   return undefined;
 }
+
+function seamModesLine(modes: BoundaryInput["seamModes"]): string | undefined {
+  const named = Object.entries(modes ?? {}).filter(([seam]) => seam !== "hook");
+  if (named.length === 0) return undefined;
+  return `Seams with their own mode: ${named.map(([seam, mode]) => `${SEAM_WORDS[seam] ?? seam} ${mode}`).join(", ")}.`;
+}
+
+const SEAM_WORDS: Readonly<Record<string, string>> = {
+  mcp: "the MCP proxy",
+  shell: "the governed shell",
+  interceptor: "the PATH interceptors",
+  git: "the git hooks",
+  egress: "the egress proxy",
+};
 
 function grantLine(grants: Briefing["grants"]): string | undefined {
   if (!grants || grants.length === 0) return undefined;

@@ -38,6 +38,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
   const wall = currentWall(f.ctx.env);
   const text = boundaryBlock({
     mode: b.mode,
+    ...(b.seamModes ? { seamModes: b.seamModes } : {}),
     rules: b.rules,
     canAsk: f.adapter.asksInSession,
     ...(b.stop ? { stop: b.stop } : {}),

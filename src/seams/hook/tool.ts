@@ -1,6 +1,7 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import type { HookEvent, HookReply, SeamCall, ToolVerdict } from "../../../hooks/types.ts";
+import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
@@ -8,6 +9,7 @@ import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
 import { callReminder, type Reminder } from "./reminders.ts";
 import { adviseNote, strictest, toolVerdict } from "./verdict.ts";
+import { snapshotTree, writtenSince } from "./written.ts";
 
 type ToolEvent = Extract<HookEvent, { kind: "tool" }>;
 type DoneEvent = Extract<HookEvent, { kind: "tool-done" }>;
@@ -58,7 +60,8 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
       firstWrite: true,
     });
   }
-  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder);
+  const tree = verdict.effect !== "deny" ? await beforeShell(f, ev, answers) : undefined;
+  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, tree);
   const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
   const shell = verdict.effect === "allow" ? shellEnv(f, ev) : undefined;
   return f.adapter.decision(f.event, { ...verdict, ...(context ? { context } : {}), ...(shell ? { shell } : {}) });
@@ -97,6 +100,7 @@ function remember(
   answers: readonly GateAnswer[],
   asked: GateAnswer | undefined,
   reminder: Reminder | undefined,
+  tree?: Pick<PendingCall, "tree" | "checked">,
 ): Reminder | undefined {
   const eventIds = answers.flatMap((a) => (a.eventId ? [a.eventId] : []));
   const keep = ev.callKey !== undefined && (eventIds.length > 0 || asked !== undefined);
@@ -115,6 +119,7 @@ function remember(
         at: new Date(now).toISOString(),
         eventIds,
         ...(asked ? { asked: withoutArguments(asked) } : {}),
+        ...tree,
       };
       next = { ...next, calls: { ...next.calls, [ev.callKey]: pending } };
     }
@@ -125,6 +130,7 @@ function remember(
 /** The call ran: a person's yes in the agent's own prompt, then the outcome of every decision it took. */
 export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   if (!ev.session) return f.adapter.neutral(f.event);
+  if (ev.output) await readResult(f, ev.session, ev.output);
   const file = noticeFile(f.ctx.paths.notice, ev.session);
   // Most calls were never remembered (nothing decided them); they cost one read, not a lock and a write.
   if (!readNotice(file).calls[ev.callKey]) return f.adapter.neutral(f.event);
@@ -152,7 +158,66 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
     ...(ev.failed && exitCode === undefined ? { note: "the tool reported a failure" } : {}),
   };
   for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
+  if (pending.tree) await afterShell(f, ev, pending);
   return f.adapter.neutral(f.event);
+}
+
+/**
+ * What a shell command or a web fetch handed back, read as the MCP proxy reads a tool's result: text shaped like
+ * instructions to the model makes the session wary (its outward and destructive actions ask for a while).
+ */
+async function readResult(f: Face, session: string, output: string): Promise<void> {
+  const found = detectInstructions(output);
+  if (found.length === 0) return;
+  const id = gateSession(f.ctx, session) ?? session;
+  await f.deps.gate().markWary(id, `a tool result read like instructions (${instructionLabels(found)})`);
+}
+
+/** Before a shell command that may write: the tree as it stands, and the writes the gate already decided. */
+async function beforeShell(
+  f: Face,
+  ev: ToolEvent,
+  answers: readonly GateAnswer[],
+): Promise<Pick<PendingCall, "tree" | "checked"> | undefined> {
+  if (!ev.callKey || !ev.session || !ev.calls.some((c) => "command" in c)) return undefined;
+  const actions = answers.flatMap((a) => a.actions);
+  // Reads, and writes that name their files (already checked), need no snapshot: what runs opaque code does.
+  const opaque = actions.some(
+    (a) => a.name === "shell.unknown" || (a.name !== "shell.execute" && a.class !== "read" && !WRITES.has(a.name)),
+  );
+  if (!opaque) return undefined;
+  const tree = await snapshotTree(f.ctx, ev.cwd).catch(() => undefined);
+  if (!tree) return undefined;
+  const checked = actions.filter((a) => WRITES.has(a.name)).flatMap((a) => a.targets);
+  return { tree, ...(checked.length > 0 ? { checked } : {}) };
+}
+
+const WRITES = new Set(["filesystem.write", "filesystem.delete"]);
+
+/**
+ * After it ran: the files it wrote that no check saw meet the edit tools' checks. The write happened, so a verdict
+ * that is not allow cannot refuse it: it is recorded, and in enforce the session is paused until a person looks.
+ */
+async function afterShell(f: Face, ev: DoneEvent, pending: PendingCall): Promise<void> {
+  if (!pending.tree) return;
+  const already = new Set(pending.checked ?? []);
+  const written = (await writtenSince(f.ctx, pending.tree)).filter((p) => !already.has(p));
+  if (written.length === 0) return;
+  const gate = f.deps.gate();
+  const session = gateSession(f.ctx, ev.session);
+  const a = await gate.decide({
+    surface: "hook",
+    agent: f.adapter.agent,
+    canAsk: false,
+    ran: true,
+    cwd: ev.cwd,
+    ...(session ? { session } : {}),
+    action: { name: "filesystem.write", class: "write", targets: written, arguments: {} },
+  });
+  if (a.enforceEffect === "allow" || !session) return;
+  const shown = written.slice(0, 3).join(", ") + (written.length > 3 ? ` and ${written.length - 3} more` : "");
+  const reason = `a shell command already wrote ${shown}, which the edit tools would have been ${a.enforceEffect === "deny" ? "refused" : "asked about"} (${a.reason}); the command had run before memnox could see it, so it is not undone: memnox rewind can put it back`;
+  if (a.mode === "enforce") await gate.pauseSession(session, reason, "hook");
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import benign from "../../../fixtures/mcp/benign-results.json";
-import { INSTRUCTION_RULES } from "./instruction-rules.ts";
+import { INSTRUCTION_RULES, OUTPUT_RULES, ROLE_TOKENS } from "../../gate/notice/instruction-rules.ts";
 import { detectInstructions, inspectToolResult, normalise, quoteAsData } from "./instructions.ts";
 
 describe("every rule matches its own examples and none of its counterexamples", () => {
@@ -12,6 +12,15 @@ describe("every rule matches its own examples and none of its counterexamples", 
       expect(detectInstructions(text, [rule])).toEqual([]);
     });
   }
+});
+
+describe("a program's own output is read without the bare role line", () => {
+  test.each(ROLE_TOKENS.examples)("role tokens match %p", (text) => {
+    expect(detectInstructions(text, OUTPUT_RULES)).toEqual(["role-tokens"]);
+  });
+  test.each(ROLE_TOKENS.counterexamples)("a config line %p is left", (text) => {
+    expect(detectInstructions(text, OUTPUT_RULES)).toEqual([]);
+  });
 });
 
 test("rule ids are unique", () => {

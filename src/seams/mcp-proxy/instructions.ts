@@ -1,22 +1,9 @@
 // Tool results that read like instructions: found by the rules in instruction-rules.ts, passed on quoted as data.
-import { INSTRUCTION_RULES, type InstructionRule } from "./instruction-rules.ts";
+import { INSTRUCTION_RULES } from "../../gate/notice/instruction-rules.ts";
+import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
 import { isRecord, type Json } from "./jsonrpc.ts";
 
-const ZERO_WIDTH = /[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]/g;
-
-/** Fold the tricks that hide words from a pattern but not from a model: compatibility forms, invisible characters. */
-export function normalise(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(ZERO_WIDTH, "")
-    .replace(/[ \t\f\v\u00a0]+/g, " ");
-}
-
-/** Ids of the rules a text matches, in rule order. */
-export function detectInstructions(text: string, rules: readonly InstructionRule[] = INSTRUCTION_RULES): string[] {
-  const t = normalise(text);
-  return rules.filter((r) => r.pattern.test(t)).map((r) => r.id);
-}
+export { detectInstructions, normalise } from "../../gate/notice/instructions.ts";
 
 export interface Inspection {
   /** Rule ids that matched anywhere in the result; empty when it reads as plain data. */
@@ -40,7 +27,7 @@ export function inspectToolResult(result: Json): Inspection {
 }
 
 export function quoteAsData(text: string, rules: readonly string[]): string {
-  const labels = rules.map((id) => INSTRUCTION_RULES.find((r) => r.id === id)?.label ?? id).join("; ");
+  const labels = instructionLabels(rules);
   const quoted = text
     .split(/\r?\n/)
     .map((line) => `> ${line}`)

@@ -12,6 +12,7 @@ import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { runHooks } from "./_run-hooks.ts";
+import { unfamiliarLine } from "./_run-unfamiliar.ts";
 import { type Prepared, prepareWall, type Raised, raiseWall, type WallRun } from "./_run-wall.ts";
 
 const list = (v: string | undefined): string[] =>
@@ -95,6 +96,9 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   const program = startable(ctx, cmd[0] ?? "", env.PATH);
   const name = basename(cmd[0] ?? program);
   const walled: WallRun = { session, agent, program, name, root, untrusted: opts.untrusted, guard: opts.guard };
+  // A repository nobody here has worked in: one line suggests the preset, which stays the person's choice.
+  const unfamiliar = opts.untrusted ? undefined : await unfamiliarLine(ctx, ctx.cwd);
+  if (unfamiliar) ctx.io.err(`${unfamiliar}\n`);
   const prepared = await prepareWall(ctx, walled);
   try {
     return await runPrepared(ctx, cmd, opts, { session, agent, root, env, program, walled, prepared });
