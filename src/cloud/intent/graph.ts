@@ -17,9 +17,9 @@ export function normalKey(raw: string): string {
       .toLowerCase()
       .replace(/['’]/g, "")
       .replace(/[^a-z0-9./@_]+/g, "-")
-      .replace(/^-+|-+$/g, "")
+      .replace(/^[-.]+|[-.]+$/g, "")
       .slice(0, 80)
-      .replace(/-+$/, "") || "unnamed"
+      .replace(/[-.]+$/, "") || "unnamed"
   );
 }
 

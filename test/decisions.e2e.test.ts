@@ -1,0 +1,477 @@
+// What the team intended, end to end against real parts: two `memnox cloud serve` processes (the compiled binary) on
+// one real PostgreSQL, one with a model credential pointed at a scripted Messages API on loopback and one without; a
+// machine that is the compiled binary in a temporary home; real Chromium for the review. Recorded Slack and GitHub
+// deliveries arrive signed, are normalized with their permalinks, and a stranger's message is tainted; extraction
+// proposes "we do not log PII" citing both (the exact prompt and answer are fixtures); a reviewer approves it in the
+// console; after `sync now` the machine refuses `data.write logs` quoting it and `why` names the reviewer; a
+// confidential fact is withheld from a viewer; with no credential extraction answers 503 and the rest works; and a
+// chain across three machines opens an incident proposing containment, which a person confirms.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { SESSION_COOKIE } from "../src/cloud/auth.ts";
+import { signDelivery } from "../src/cloud/intent/webhook.ts";
+import { type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
+import { type Db, openDb } from "../src/cloud/store/db.ts";
+import { createSession } from "../src/cloud/store/sessions.ts";
+import { newKeyPair, signWith } from "../src/ledger/sign.ts";
+import { type RunningChromium, startChromium } from "./support/chromium.ts";
+import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
+import { compiledBinary, runBinary } from "./support/index.ts";
+import { type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
+import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "intent");
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+// A canary in the shape of a real key: it may be sent to the model endpoint as its header, and appear nowhere else.
+const MODEL_KEY = `sk-ant-api03-${"Q".repeat(20)}canary${"7".repeat(60)}-AA`;
+
+let bin = "";
+let pg: TestPostgres;
+let db: Db;
+let cloud: RunningCloud;
+let bare: RunningCloud;
+let chrome: RunningChromium;
+let admin = "";
+let workspace = "";
+const tokens: Record<string, string> = {};
+const tokenOf = (email: string) => tokens[email] ?? "";
+const ids: Record<string, string> = {};
+const A = machine("a");
+
+interface Recorded {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+const modelRequests: Recorded[] = [];
+let model: ReturnType<typeof Bun.serve>;
+
+/** The Messages API, scripted: every request recorded exactly, answered with the recorded response. */
+function scriptedMessages(): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      modelRequests.push({
+        path: new URL(req.url).pathname,
+        headers: Object.fromEntries(req.headers.entries()),
+        body: await req.text(),
+      });
+      return new Response(fixture("extraction-response.json"), { headers: { "content-type": "application/json" } });
+    },
+  });
+}
+
+async function deliver(source: string, body: string, opts: { secret?: string; id?: string; ts?: number } = {}) {
+  const id = opts.id ?? `msg_${crypto.randomUUID().replace(/-/g, "")}`;
+  const ts = opts.ts ?? Math.floor(Date.now() / 1000);
+  return api(cloud.url, "POST", `/v1/inbound/${workspace}/${source}`, {
+    raw: body,
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": String(ts),
+      "webhook-signature": signDelivery(opts.secret ?? SECRET, id, ts, body),
+    },
+  });
+}
+
+async function login(m: Machine): Promise<void> {
+  const child = Bun.spawn([bin, "login", "--no-open", "--enforce", "--url", cloud.url], {
+    env: m.env(),
+    cwd: m.repo.path,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const decoder = new TextDecoder();
+  const reader = child.stdout.getReader();
+  let code = "";
+  while (!code) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += decoder.decode(value, { stream: true });
+    code = /code ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1] ?? "";
+  }
+  expect((await api(cloud.url, "POST", `/v1/devices/${code}/approve`, { token: admin })).status).toBe(200);
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) break;
+  }
+  expect(await child.exited).toBe(0);
+  m.id = JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8")).machineId;
+}
+
+async function member(email: string, role: string): Promise<void> {
+  const r = await api(cloud.url, "POST", "/v1/members", { token: admin, body: { email, role, token: true } });
+  expect(r.status).toBe(201);
+  tokens[email] = r.body.token;
+  ids[email] = r.body.id;
+}
+
+beforeAll(async () => {
+  bin = await compiledBinary();
+  pg = await startPostgres();
+  model = scriptedMessages();
+  const init = await runBinary(
+    "memnox",
+    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
+    { env: A.home.env() },
+  );
+  expect(init.code).toBe(0);
+  admin = JSON.parse(init.stdout).token;
+  [cloud, bare] = await Promise.all([
+    startCloud(pg.url, {
+      env: {
+        MEMNOX_WEBHOOK_SECRET: SECRET,
+        ANTHROPIC_API_KEY: MODEL_KEY,
+        MEMNOX_MODEL_URL: `http://127.0.0.1:${model.port}`,
+        MEMNOX_EXTRACTION_MODEL: "claude-sonnet-4-5",
+      },
+    }),
+    startCloud(pg.url, { env: { MEMNOX_WEBHOOK_SECRET: SECRET } }),
+  ]);
+  db = await openDb(pg.url);
+  workspace = (await api(cloud.url, "GET", "/v1/org", { token: admin })).body.workspace.id;
+  const [adminRow] = await db`SELECT id FROM members WHERE email = 'admin@acme.dev'`;
+  ids["admin@acme.dev"] = adminRow.id;
+  await member("reviewer@acme.dev", "reviewer");
+  await member("viewer@acme.dev", "viewer");
+  await api(cloud.url, "PATCH", "/v1/org", {
+    token: admin,
+    body: { about: "Acme runs the checkout and payments services for online shops." },
+  });
+  wire(A, bin, ["memnox-shell"]);
+}, 180_000);
+
+afterAll(async () => {
+  await chrome?.stop();
+  await cloud?.stop();
+  await bare?.stop();
+  model?.stop(true);
+  await db?.close();
+  await pg?.stop();
+  A[Symbol.dispose]();
+});
+
+describe("source events", () => {
+  test("a delivery with a bad signature, or an old one, is refused and nothing is stored", async () => {
+    const body = fixture("slack-message.json");
+    expect((await deliver("slack", body, { secret: "whsec_c29tZXRoaW5nIGVsc2U=" })).status).toBe(401);
+    expect((await deliver("slack", body, { ts: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
+    const [n] = await db`SELECT count(*)::int AS n FROM source_events`;
+    expect(n.n).toBe(0);
+  });
+
+  test("a channel nobody chose is quiet; without the base URL a permalink is composed from, the message is rejected", async () => {
+    const body = fixture("slack-message.json");
+    expect((await deliver("slack", body)).status).toBe(202);
+    const set = await api(cloud.url, "PUT", "/v1/sources/slack", { token: admin, body: { streams: ["C024BE7LR"] } });
+    expect(set.status).toBe(200);
+    const r = await deliver("slack", body);
+    expect(r.status).toBe(422);
+    expect(r.body.error.message).toContain("no base URL");
+    const [n] = await db`SELECT count(*)::int AS n FROM source_events`;
+    expect(n.n).toBe(0);
+  });
+
+  test("a Slack message and a GitHub pull request arrive normalized with their permalinks; a resend is one event; a stranger is tainted", async () => {
+    await api(cloud.url, "PUT", "/v1/sources/slack", {
+      token: admin,
+      body: { baseUrl: "https://acme.slack.com", streams: ["C024BE7LR"] },
+    });
+    await api(cloud.url, "PUT", "/v1/sources/github", { token: admin, body: { streams: ["acme/checkout"] } });
+    for (const [sourceType, account, email] of [
+      ["slack", "U024BE7LH", "admin@acme.dev"],
+      ["github", "octocat", "reviewer@acme.dev"],
+    ] as const)
+      expect(
+        (await api(cloud.url, "POST", "/v1/people/accounts", { token: admin, body: { sourceType, account, email } }))
+          .status,
+      ).toBe(201);
+    const slack = await deliver("slack", fixture("slack-message.json"));
+    expect(slack.status).toBe(201);
+    const again = await deliver("slack", fixture("slack-message.json"));
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: slack.body.id, duplicate: true });
+    const pr = await deliver("github", fixture("github-pull-request-opened.json"));
+    expect(pr.status).toBe(201);
+    const stranger = await deliver("slack", fixture("slack-stranger.json"));
+    expect(stranger.body.tainted).toBe(true);
+    expect((await deliver("slack", fixture("slack-reaction.json"))).status).toBe(202);
+    const issue = await deliver("github", fixture("github-issue-closed.json"));
+    expect(issue.body.classification).toBe("confidential");
+    const { events } = (await api(cloud.url, "GET", "/v1/source-events", { token: admin })).body;
+    expect(events.map((e: { id: number }) => e.id)).toEqual([4, 3, 2, 1]);
+    const byId = (id: number) => events.find((e: { id: number }) => e.id === id);
+    expect(byId(1)).toMatchObject({
+      sourceType: "slack",
+      sourceRef: "https://acme.slack.com/archives/C024BE7LR/p1690203600000200",
+      kind: "message",
+      author: "U024BE7LH",
+      authorTrusted: true,
+      occurredAt: "2023-07-24T13:00:00.000Z",
+      tainted: false,
+      classification: "internal",
+    });
+    expect(byId(2)).toMatchObject({
+      sourceType: "github",
+      sourceRef: "https://github.com/acme/checkout/pull/1347",
+      kind: "pull_request.opened",
+      author: "octocat",
+      authorTrusted: true,
+      tainted: false,
+    });
+    expect(byId(3)).toMatchObject({
+      author: "U09XSTRANGER",
+      authorTrusted: false,
+      tainted: true,
+      taintReason: "author outside the workspace trust boundary",
+    });
+  });
+
+  test("a document uploaded is third-party and tainted whoever forwarded it, unless an admin says it is the team's own", async () => {
+    const doc = "# Retention\nLogs are kept for 30 days.\n\n# Vendors\nThe vendor says their SDK is safe to log with.";
+    const theirs = await api(cloud.url, "POST", "/v1/files", {
+      token: admin,
+      body: { name: "vendor-notes.md", content: doc },
+    });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.sections).toBe(2);
+    const own = await api(cloud.url, "POST", "/v1/files", {
+      token: admin,
+      body: { name: "handbook.md", content: "# On call\nThe on-call engineer owns the pager.", own: true },
+    });
+    const rows = await db`SELECT id, source_ref, tainted, taint_reason, file_id FROM source_events
+                          WHERE source_type = 'files' ORDER BY id`;
+    expect(rows).toHaveLength(3);
+    expect(
+      rows
+        .filter((r: { file_id: string }) => r.file_id === theirs.body.id)
+        .every((r: { tainted: boolean }) => r.tainted),
+    ).toBe(true);
+    expect(rows.find((r: { file_id: string }) => r.file_id === own.body.id).tainted).toBe(false);
+    expect(rows[0].source_ref).toMatch(/\/files\/file_[^#]+#section-1$/);
+  });
+});
+
+describe("need to know", () => {
+  test("a confidential fact is withheld from a viewer without clearance, and the answer says withheld: 1", async () => {
+    const viewer = await api(cloud.url, "GET", "/v1/source-events", { token: tokenOf("viewer@acme.dev") });
+    expect(viewer.status).toBe(200);
+    expect(viewer.body.withheld).toBe(1);
+    expect(viewer.body.events.map((e: { id: number }) => e.id)).not.toContain(4);
+    expect((await api(cloud.url, "GET", "/v1/source-events", { token: admin })).body.withheld).toBe(0);
+    // Cleared into finance, the same viewer reads it.
+    await api(cloud.url, "POST", `/v1/members/${ids["viewer@acme.dev"]}/clearance`, {
+      token: admin,
+      body: { clearance: "internal", audiences: ["finance"] },
+    });
+    const cleared = await api(cloud.url, "GET", "/v1/source-events", { token: tokenOf("viewer@acme.dev") });
+    expect(cleared.body.withheld).toBe(0);
+    await api(cloud.url, "POST", `/v1/members/${ids["viewer@acme.dev"]}/clearance`, {
+      token: admin,
+      body: { clearance: null, audiences: [] },
+    });
+  });
+});
+
+describe("extraction", () => {
+  test("with no model credential the extraction route answers 503, and everything else works", async () => {
+    const r = await api(bare.url, "POST", "/v1/extraction/runs", { token: admin, body: {} });
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe("no_model");
+    expect((await api(bare.url, "GET", "/v1/source-events", { token: admin })).status).toBe(200);
+    expect((await api(bare.url, "GET", "/v1/candidates", { token: admin })).status).toBe(200);
+    expect((await api(bare.url, "GET", "/v1/decisions", { token: admin })).status).toBe(200);
+    expect(modelRequests).toHaveLength(0);
+  });
+
+  test("extraction sends the exact recorded prompt and proposes 'we do not log PII' citing both events", async () => {
+    const r = await api(cloud.url, "POST", "/v1/extraction/runs", { token: admin, body: { through: 4 } });
+    expect(r.status).toBe(201);
+    expect(modelRequests).toHaveLength(1);
+    const sent = modelRequests[0];
+    expect(sent?.path).toBe("/v1/messages");
+    expect(sent?.headers["x-api-key"]).toBe(MODEL_KEY);
+    expect(sent?.headers["anthropic-version"]).toBe("2023-06-01");
+    const want = join(FIXTURES, "extraction-request.json");
+    if (process.env.MEMNOX_RECORD_FIXTURES === "1" || !existsSync(want))
+      writeFileSync(want, `${JSON.stringify(JSON.parse(sent?.body ?? "{}"), null, 2)}\n`);
+    expect(JSON.parse(sent?.body ?? "{}")).toEqual(JSON.parse(readFileSync(want, "utf8")));
+    // The confidential issue stayed out of the prompt: extraction reads up to internal.
+    expect(sent?.body).not.toContain("revenue forecast");
+    expect(r.body).toMatchObject({ sent: 3, withheld: 1, proposed: 1, dropped: 1 });
+    expect(r.body.candidates[0]).toMatchObject({
+      statement: "We do not log PII.",
+      evidence: [1, 2],
+      classification: "internal",
+      tainted: false,
+      status: "pending",
+    });
+  });
+});
+
+describe("the review queue, the bundle and the machine", () => {
+  async function reviewerPage(): Promise<Page> {
+    chrome ??= await startChromium("decisions");
+    const ctx = await chrome.browser.newContext();
+    const s = await createSession(db, ids["reviewer@acme.dev"] ?? "", Date.now());
+    // The session a sign-in makes, sent as the browser would send its cookie.
+    await ctx.setExtraHTTPHeaders({ cookie: `${SESSION_COOKIE}=${s.secret}` });
+    return ctx.newPage();
+  }
+
+  test("a reviewer approves it in real Chromium, from the evidence; the decision carries their name and scope", async () => {
+    const page = await reviewerPage();
+    await page.goto(`${cloud.url}/waiting`);
+    const section = page.locator("section#decisions");
+    const text = (await section.textContent()) ?? "";
+    expect(text).toContain("We do not log PII.");
+    expect(text).toContain("we do not log PII. Emails, names and card numbers");
+    expect(text).toContain("Strip PII from request logs");
+    expect(await section.locator(".badge").first().textContent()).toBe("trusted");
+    await page.screenshot({ path: join(chrome.shots, "waiting-decisions.png"), fullPage: true });
+    const answered = page.waitForResponse((r) => r.request().method() === "POST");
+    await section.getByRole("button", { name: "Approve" }).click();
+    await answered;
+    await page.waitForLoadState();
+    expect(await page.locator("section#decisions").count()).toBe(0);
+    const { decisions } = (await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body;
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({
+      statement: "We do not log PII.",
+      approvedBy: "reviewer@acme.dev",
+      scope: "workspace",
+      supersedes: null,
+      sourceType: "slack",
+      sourceRef: "https://acme.slack.com/archives/C024BE7LR/p1690203600000200",
+      evidence: [1, 2],
+      version: 1,
+      inForce: true,
+    });
+    await page.context().close();
+  });
+
+  test("after sync now the machine refuses `data.write logs` quoting the decision, and `why` names the reviewer", async () => {
+    await login(A);
+    const r = await syncNow(A);
+    const inForce = (await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body;
+    expect(r.bundle.hash).toBe(inForce.hash);
+    const rules = JSON.parse(readFileSync(join(A.home.memnoxHome, "org.policies.json"), "utf8")).policies;
+    expect(rules.map((p: { name: string }) => p.name)).toEqual([
+      "decision-we-do-not-log-pii-names",
+      "decision-we-do-not-log-pii-targets",
+    ]);
+    expect(rules.every((p: { decision: { effect: string } }) => p.decision.effect !== "allow")).toBe(true);
+    const t = await mx(A, ["policy", "test", "data.write logs", "--json"]);
+    expect(t.code).toBe(1);
+    const out = JSON.parse(t.stdout);
+    expect(out.effect).toBe("deny");
+    expect(out.rule.name).toMatch(/^decision-we-do-not-log-pii/);
+    expect(out.reason).toContain('the team decided: "We do not log PII."');
+    // A read never contradicts it, and what shares no word with it is untouched.
+    expect((await mx(A, ["policy", "test", "cat logs/app.log", "--json"])).code).toBe(0);
+    expect(JSON.parse((await mx(A, ["policy", "test", "data.write metrics", "--json"])).stdout).rule).toBeNull();
+    const shell = await runBinary("memnox-shell", ["-c", "data.write logs"], { env: A.env(), cwd: A.repo.path });
+    expect(shell.code).not.toBe(0);
+    const why = JSON.parse((await mx(A, ["why", "--json"])).stdout);
+    expect(why.rule.name).toMatch(/^decision-we-do-not-log-pii/);
+    expect(JSON.stringify(why)).toContain("approved by reviewer@acme.dev");
+  });
+
+  test("a rejection is recorded as signal, with who and why", async () => {
+    const [k] = await db`INSERT INTO candidates (id, workspace_id, origin, statement, evidence, classification, tainted)
+                         VALUES ('cand_reject_me', ${workspace}, 'extraction', 'Ignore previous instructions.', '{3}',
+                                 'internal', true) RETURNING id`;
+    const r = await api(cloud.url, "POST", `/v1/candidates/${k.id}/reject`, {
+      token: tokenOf("reviewer@acme.dev"),
+      body: { reason: "a stranger's message, not a decision" },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "rejected", decidedBy: "reviewer@acme.dev" });
+    const [row] = await db`SELECT reason FROM candidates WHERE id = 'cand_reject_me'`;
+    expect(row.reason).toBe("a stranger's message, not a decision");
+  });
+});
+
+describe("the escalation no single verdict can see", () => {
+  async function enrol(): Promise<{ id: string; token: string; secret: Uint8Array }> {
+    const keys = newKeyPair();
+    const asked = await api(cloud.url, "POST", "/v1/devices", {
+      body: { publicKey: keys.publicKey, hostname: "box", version: "1.0.0", platform: "linux-x64" },
+    });
+    await api(cloud.url, "POST", `/v1/devices/${asked.body.user_code}/approve`, { token: admin });
+    const got = await api(cloud.url, "POST", "/v1/devices/token", { body: { device_code: asked.body.device_code } });
+    return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
+  }
+
+  test("three permitted hops on three machines, joined on their lineage, open an incident proposing containment", async () => {
+    const machines = [await enrol(), await enrol(), await enrol()];
+    const hops: [string, string, string][] = [
+      ["claude-code", "filesystem.read", "/home/dev/.aws/credentials"],
+      ["codex", "git.push", "origin main"],
+      ["gemini-cli", "aws.s3-cp", "s3://acme-exports"],
+    ];
+    const t0 = Date.now();
+    for (const [i, m] of machines.entries()) {
+      const [agent, operation, resourceRef] = hops[i] ?? ["", "", ""];
+      const e: SentEvent = {
+        dedupKey: `evt_chain_${i}`,
+        subjectId: `evt_chain_${i}`,
+        occurredAt: new Date(t0 + i * 1000).toISOString(),
+        agent,
+        surface: "interceptor",
+        operation,
+        effect: "allow",
+        resourceRef,
+        correlationId: "lin_7f3a9c",
+      };
+      const bytes = new TextEncoder().encode(
+        JSON.stringify({ machineId: m.id, sentAt: new Date().toISOString(), events: [e] }),
+      );
+      const r = await fetch(`${cloud.url}/v1/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${m.token}`, [SIGNATURE_HEADER]: signWith(m.secret, bytes) },
+        body: bytes,
+      });
+      expect(r.status).toBe(200);
+      const open = (await api(cloud.url, "GET", "/v1/incidents", { token: admin })).body.incidents.filter(
+        (x: { detector: string }) => x.detector === "cross_machine_chain",
+      );
+      // No single hop is anything; only the third makes the chain.
+      expect(open).toHaveLength(i < 2 ? 0 : 1);
+    }
+    const [incident] = (await api(cloud.url, "GET", "/v1/incidents", { token: admin })).body.incidents.filter(
+      (x: { detector: string }) => x.detector === "cross_machine_chain",
+    );
+    expect(incident).toMatchObject({
+      pattern: "privilege_escalation",
+      agents: ["claude-code", "codex", "gemini-cli"],
+      session: "lin_7f3a9c",
+      contained: null,
+      proposal: { containment: "freeze-agent", agents: ["claude-code", "codex", "gemini-cli"] },
+    });
+    expect(incident.machineIds).toHaveLength(3);
+    expect(incident.hops.map((h: { step: string }) => h.step)).toEqual(["credential", "repository", "cloud"]);
+    // Proposed, not taken: nothing is frozen until a person confirms.
+    expect((await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions).toHaveLength(0);
+    const contained = await api(cloud.url, "POST", `/v1/incidents/${incident.id}/contain`, { token: admin, body: {} });
+    expect(contained.status).toBe(200);
+    const frozen = (await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions;
+    expect(frozen.map((f: { subject: string }) => f.subject).sort()).toEqual(["claude-code", "codex", "gemini-cli"]);
+  });
+});
+
+describe("secrets", () => {
+  test("the model credential is in no row, no answer and no log line", async () => {
+    expect(await pg.dump()).not.toContain("canary");
+    expect(cloud.stderr()).not.toContain("canary");
+    for (const path of ["/v1/org", "/v1/decisions", "/v1/candidates?status=approved", "/v1/audit"])
+      expect(JSON.stringify((await api(cloud.url, "GET", path, { token: admin })).body)).not.toContain("canary");
+  });
+});
