@@ -6,7 +6,7 @@
 // console; after `sync now` the machine refuses `data.write logs` quoting it and `why` names the reviewer; a
 // confidential fact is withheld from a viewer; with no credential extraction answers 503 and the rest works; and a
 // chain across three machines opens an incident proposing containment, which a person confirms.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -21,6 +21,9 @@ import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { compiledBinary, runBinary } from "./support/index.ts";
 import { type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+
+// Chromium, a login and sync passes are real processes on a shared machine.
+setDefaultTimeout(60_000);
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "intent");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
@@ -399,6 +402,196 @@ describe("the review queue, the bundle and the machine", () => {
   });
 });
 
+describe("the team graph and the four questions", () => {
+  const decisionNode = "decision:we-do-not-log-pii";
+
+  test("the facts in force carry their provenance; why is the evidence; an action's why names the decision behind it", async () => {
+    const { decisions, withheld } = (
+      await api(cloud.url, "GET", "/v1/decisions", { token: tokenOf("viewer@acme.dev") })
+    ).body;
+    expect(withheld).toBe(0);
+    expect(decisions[0]).toMatchObject({ node: decisionNode, approvedBy: "reviewer@acme.dev" });
+    expect(decisions[0].versions).toEqual([
+      {
+        id: decisions[0].id,
+        version: 1,
+        statement: "We do not log PII.",
+        approvedBy: "reviewer@acme.dev",
+        inForce: true,
+      },
+    ]);
+    const why = (await api(cloud.url, "GET", `/v1/decisions/${decisions[0].id}/why`, { token: admin })).body;
+    expect(why.evidence.map((e: { id: number }) => e.id)).toEqual([1, 2]);
+    expect(why.approval).toMatchObject({ sourceType: "memnox", kind: "approval", author: "reviewer@acme.dev" });
+    // The refusal on the machine, once it is sent: verdict, rule, rule set, and the decision with its evidence.
+    await syncNow(A);
+    const { events } = (
+      await api(cloud.url, "GET", `/v1/events?machine=${A.id}&effect=deny&limit=1000`, { token: admin })
+    ).body;
+    const refused = events.find((e: { operation: string }) => e.operation === "data-write.run");
+    expect(refused).toBeDefined();
+    const action = (await api(cloud.url, "GET", `/v1/events/${refused.id}/why`, { token: admin })).body;
+    expect(action).toMatchObject({
+      action: "data-write.run",
+      verdict: "deny",
+      rule: "decision-we-do-not-log-pii-targets",
+      decision: { statement: "We do not log PII.", approvedBy: "reviewer@acme.dev" },
+      withheld: 0,
+    });
+    expect(action.ruleSet).toBeTruthy();
+    expect(action.evidence.map((e: { id: number }) => e.id)).toEqual([1, 2]);
+  });
+
+  test("every edge carries the events that assert it; an uncited one is refused; a rebuild keeps every id", async () => {
+    const g = (await api(cloud.url, "GET", `/v1/graph?node=${decisionNode}`, { token: admin })).body;
+    const ties = g.edges.map((e: { from: string; relation: string; to: string }) => `${e.from} ${e.relation} ${e.to}`);
+    expect(ties).toContain(`person:reviewer@acme.dev owns ${decisionNode}`);
+    expect(ties).toContain(`${decisionNode} affects system:logging`);
+    expect(ties.filter((t: string) => t.startsWith(`${decisionNode} evidenced_by source_event:`))).toHaveLength(2);
+    for (const e of g.edges) expect(e.evidence.length).toBeGreaterThan(0);
+    const kinds = new Set(g.nodes.map((n: { kind: string }) => n.kind));
+    expect([...kinds].sort()).toEqual(["decision", "person", "source_event", "system"]);
+    await expect(
+      db`INSERT INTO graph_edges (workspace_id, from_id, relation, to_id, evidence, basis)
+         VALUES (${workspace}, ${decisionNode}, 'affects', 'system:logging', '{}', 'inferred')
+         ON CONFLICT (workspace_id, from_id, relation, to_id) DO UPDATE SET evidence = EXCLUDED.evidence`,
+    ).rejects.toThrow();
+    const before = (await api(cloud.url, "GET", "/v1/graph", { token: admin })).body;
+    expect((await api(cloud.url, "POST", "/v1/graph/rebuild", { token: admin })).status).toBe(200);
+    const after = (await api(cloud.url, "GET", "/v1/graph", { token: admin })).body;
+    expect(after.nodes.map((n: { id: string }) => n.id)).toEqual(before.nodes.map((n: { id: string }) => n.id));
+    expect(after.edges).toEqual(before.edges);
+  });
+
+  test("an agent never out-reads its principal; a grant of restricted is refused when it is issued", async () => {
+    await api(cloud.url, "POST", `/v1/members/${ids["admin@acme.dev"]}/clearance`, {
+      token: admin,
+      body: { clearance: "confidential", audiences: ["finance"] },
+    });
+    await db`INSERT INTO agents (workspace_id, name) VALUES (${workspace}, 'ledger-bot') ON CONFLICT DO NOTHING`;
+    const refused = await api(cloud.url, "POST", "/v1/agents/ledger-bot/clearance", {
+      token: admin,
+      body: { clearance: "restricted" },
+    });
+    expect(refused.status).toBe(422);
+    await api(cloud.url, "POST", "/v1/agents/ledger-bot/clearance", {
+      token: admin,
+      body: { clearance: "confidential", audiences: ["finance", "legal"] },
+    });
+    await api(cloud.url, "PATCH", "/v1/agents/ledger-bot", { token: admin, body: { principal: "viewer@acme.dev" } });
+    const asAgent = () => api(cloud.url, "GET", "/v1/source-events?agent=ledger-bot", { token: admin });
+    // The principal reads internal and no audience: the agent's finance grant bought nothing.
+    expect((await asAgent()).body.withheld).toBe(1);
+    await api(cloud.url, "POST", `/v1/members/${ids["viewer@acme.dev"]}/clearance`, {
+      token: admin,
+      body: { clearance: "internal", audiences: ["finance"] },
+    });
+    expect((await asAgent()).body.withheld).toBe(0);
+    // A principal who is no longer a member narrows the agent to nothing.
+    await api(cloud.url, "PATCH", `/v1/members/${ids["viewer@acme.dev"]}`, {
+      token: admin,
+      body: { status: "suspended" },
+    });
+    const gone = (await asAgent()).body;
+    expect(gone.events).toHaveLength(0);
+    await api(cloud.url, "PATCH", `/v1/members/${ids["viewer@acme.dev"]}`, {
+      token: admin,
+      body: { status: "active" },
+    });
+  });
+});
+
+describe("what the team did, against what it said", () => {
+  test("practice that moved away from a decision is reported as drift, not resolved", async () => {
+    const mode = await api(cloud.url, "POST", `/v1/machines/${A.id}/mode`, { token: admin, body: { mode: "observe" } });
+    expect(mode.status).toBe(200);
+    await syncNow(A);
+    await runBinary("memnox-shell", ["-c", "data.write logs"], { env: A.env(), cwd: A.repo.path });
+    await syncNow(A);
+    const { decisions } = (await api(cloud.url, "GET", "/v1/decisions/drift", { token: admin })).body;
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ statement: "We do not log PII.", proceeded: 1, machines: [A.id] });
+    expect(decisions[0].refused).toBeGreaterThan(0);
+    // Reported only: the decision is still in force, and still in the bundle.
+    expect((await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions).toHaveLength(1);
+  });
+
+  test("the decay check surfaces a decision whose owner left, for confirmation; nothing is deleted", async () => {
+    expect((await api(cloud.url, "GET", "/v1/decisions/decay", { token: admin })).body.decisions).toHaveLength(0);
+    await api(cloud.url, "PATCH", `/v1/members/${ids["reviewer@acme.dev"]}`, {
+      token: admin,
+      body: { status: "suspended" },
+    });
+    const { decisions } = (await api(cloud.url, "GET", "/v1/decisions/decay", { token: admin })).body;
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0].reasons).toEqual(["reviewer@acme.dev, who approved it, is no longer an active member"]);
+    expect((await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions).toHaveLength(1);
+    await api(cloud.url, "PATCH", `/v1/members/${ids["reviewer@acme.dev"]}`, {
+      token: admin,
+      body: { status: "active" },
+    });
+    const confirmed = await api(cloud.url, "POST", `/v1/decisions/${decisions[0].id}/confirm`, { token: admin });
+    expect(confirmed.body.confirmedBy).toBe("admin@acme.dev");
+  });
+
+  test("an approval granted three times by one person becomes a proposed rule, which only a second admin publishes", async () => {
+    for (let i = 0; i < 3; i++)
+      await db`INSERT INTO holds (id, workspace_id, machine_id, local_id, surface, action, target, agent, reason, rule_id,
+                                  created_at, expires_at)
+               VALUES (${`hld_pattern_${i}`}, ${workspace}, ${A.id}, ${`local-${i}`}, 'interceptor', 'railway.up',
+                       ${`web-${40 + i}`}, 'claude-code', 'deploys ask', 'deploys-ask', now(), now() + interval '1 hour')`;
+    for (let i = 0; i < 3; i++) {
+      const r = await api(cloud.url, "POST", `/v1/holds/hld_pattern_${i}/answer`, {
+        token: tokenOf("reviewer@acme.dev"),
+        body: { grant: true },
+      });
+      expect(r.body.outcome).toBe("decided");
+      const queued = (await api(cloud.url, "GET", "/v1/candidates", { token: admin })).body.candidates.filter(
+        (k: { origin: string }) => k.origin === "pattern",
+      );
+      expect(queued).toHaveLength(i < 2 ? 0 : 1);
+    }
+    const [k] = (await api(cloud.url, "GET", "/v1/candidates", { token: admin })).body.candidates;
+    expect(k).toMatchObject({
+      statement: "railway.up on web-* is allowed without asking",
+      pattern: { action: "railway.up", shape: "web-*", by: "reviewer@acme.dev", count: 3 },
+    });
+    expect(k.pattern.holds).toEqual(["hld_pattern_0", "hld_pattern_1", "hld_pattern_2"]);
+    const before = (await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body.hash;
+    const accepted = await api(cloud.url, "POST", `/v1/candidates/${k.id}/approve`, { token: admin, body: {} });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.proposal).toMatchObject({ status: "pending", kind: "allow" });
+    // Until a person publishes the proposal, nothing changed in force; and it is not proposed twice.
+    expect((await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body.hash).toBe(before);
+    expect((await api(cloud.url, "POST", "/v1/patterns/scan", { token: admin })).body.proposed).toBe(0);
+  });
+
+  test("a new decision supersedes the old one: both versions kept, linked both ways, the bundle follows", async () => {
+    const [old] = (await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions;
+    await db`INSERT INTO candidates (id, workspace_id, origin, statement, evidence, affects, classification, tainted)
+             VALUES ('cand_v2', ${workspace}, 'extraction', 'We do not log PII or session tokens.', '{1,2}', '{logging}',
+                     'internal', false)`;
+    const r = await api(cloud.url, "POST", "/v1/candidates/cand_v2/approve", {
+      token: tokenOf("reviewer@acme.dev"),
+      body: { supersedes: old.id },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ supersedes: old.id, inForce: true, approvedBy: "reviewer@acme.dev" });
+    const all = (await api(cloud.url, "GET", "/v1/decisions?all=1", { token: admin })).body.decisions;
+    expect(all.find((d: { id: string }) => d.id === old.id)).toMatchObject({ supersededBy: r.body.id, inForce: false });
+    const g = (await api(cloud.url, "GET", `/v1/graph?node=${r.body.node}`, { token: admin })).body;
+    expect(g.edges.map((e: { relation: string; to: string }) => `${e.relation} ${e.to}`)).toContain(
+      "supersedes decision:we-do-not-log-pii",
+    );
+    const { rules } = (await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body;
+    const names = JSON.parse(rules).policies.map((p: { name: string }) => p.name);
+    expect(names).toEqual([
+      "decision-we-do-not-log-pii-or-session-tokens-names",
+      "decision-we-do-not-log-pii-or-session-tokens-targets",
+    ]);
+  });
+});
+
 describe("the escalation no single verdict can see", () => {
   async function enrol(): Promise<{ id: string; token: string; secret: Uint8Array }> {
     const keys = newKeyPair();
@@ -464,6 +657,10 @@ describe("the escalation no single verdict can see", () => {
     expect(contained.status).toBe(200);
     const frozen = (await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions;
     expect(frozen.map((f: { subject: string }) => f.subject).sort()).toEqual(["claude-code", "codex", "gemini-cli"]);
+    // What can reach the export bucket: the agent that did, and how.
+    const reach = (await api(cloud.url, "GET", "/v1/reach?to=acme-exports", { token: admin })).body;
+    expect(reach.agents).toEqual(["gemini-cli"]);
+    expect(reach.paths[0]).toMatchObject({ agent: "gemini-cli", via: "aws.s3-cp (1 recorded)", basis: "actions" });
   });
 });
 

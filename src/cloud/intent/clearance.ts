@@ -112,3 +112,14 @@ export function inherited(evidence: readonly Classified[]): { classification: Le
     if ((e.classification ?? "internal") === level) for (const a of e.audiences) audiences.add(a);
   return { classification: level, audiences: [...audiences].sort() };
 }
+
+/** The weaker of two readers on both axes: what an answer given to one on behalf of the other may hold. */
+export function narrower(a: Reader, b: Reader): Reader {
+  const ceiling =
+    a.ceiling === "none" || b.ceiling === "none"
+      ? "none"
+      : levelRank(a.ceiling) <= levelRank(b.ceiling)
+        ? a.ceiling
+        : b.ceiling;
+  return { ceiling, audiences: a.audiences.filter((x) => b.audiences.includes(x)), person: a.person && b.person };
+}

@@ -1,8 +1,9 @@
 // Who is reading, as need to know sees them: resolved live on every question from the member and agent rows, so a
 // clearance changed or a principal gone bites on the next answer.
 import type { Principal } from "../auth.ts";
+import { type Call, HttpError } from "../http.ts";
 import type { Db } from "../store/db.ts";
-import { agentReader, defaultCeiling, type Level, type Reader } from "./clearance.ts";
+import { agentReader, defaultCeiling, type Level, narrower, type Reader } from "./clearance.ts";
 
 interface MemberClearance {
   role: string;
@@ -37,4 +38,16 @@ export async function agentReaderOf(db: Db, who: Principal, name: string): Promi
   if (!a) return undefined;
   const principal = a.principal ? await memberReader(db, who.orgId, { email: a.principal }) : undefined;
   return agentReader({ ceiling: a.clearance ?? "internal", audiences: a.audiences }, principal);
+}
+
+/** Whose reader answers: the caller, or (?agent=name) that agent's effective clearance, never past the asker's own. */
+export async function answerReader(c: Call): Promise<Reader> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const agent = c.url.searchParams.get("agent");
+  if (!agent) return readerOf(c.db, who);
+  const r = await agentReaderOf(c.db, who, agent);
+  if (!r) throw new HttpError(404, "not_found", "no such agent");
+  // Asking on an agent's behalf never reads past the asker either.
+  return narrower(r, await readerOf(c.db, who));
 }

@@ -7,10 +7,11 @@ import { type Call, HttpError, iso, json, str } from "../http.ts";
 import { newId } from "../ids.ts";
 import { canRead, filtered, LEVELS, type Level, levelRank } from "../intent/clearance.ts";
 import { EXTRACTION_SYSTEM, extractionPrompt, readCandidates, type WindowEvent } from "../intent/extract.ts";
-import { nodeId, projectDecision } from "../intent/graph.ts";
+import { nodeId, projectDecision, projectSourceEvent, rebuildGraph } from "../intent/graph.ts";
 import { anthropic, ModelFailure, type ModelPort } from "../intent/model.ts";
 import { dedupKey } from "../intent/normalize.ts";
-import { agentReaderOf, readerOf } from "../intent/readers.ts";
+import { decayCheck, detectPatterns, driftReport, type Pattern } from "../intent/practice.ts";
+import { answerReader, readerOf } from "../intent/readers.ts";
 import {
   type CandidateRow,
   candidateView,
@@ -20,6 +21,7 @@ import {
   sourceEventView,
 } from "../intent/rows.ts";
 import { audit } from "../store/people.ts";
+import { propose, withRule } from "./proposals.ts";
 
 /** How many events one run reads at most: a window, never the whole history at once. */
 export const WINDOW_EVENTS = 200;
@@ -169,6 +171,7 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
   if (who.kind !== "person")
     throw new HttpError(403, "forbidden", "a decision is approved by a person, by name: this token holds no person");
   const k = await candidateFor(c, who.workspaceId);
+  if (k.origin === "pattern") return approvePattern(c, k);
   const scope = str(body, "scope", { optional: true }) ?? "workspace";
   const effect = body.effect === undefined ? "deny" : body.effect;
   if (effect !== "ask" && effect !== "deny")
@@ -208,7 +211,7 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
     const id = newId("dec");
     const now = new Date(c.now()).toISOString();
     const ref = `${base}/decisions?id=${id}`;
-    const [approval]: { id: string }[] = await tx`
+    const [approval]: SourceEventRow[] = await tx`
       INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, author, author_trusted,
                                  member_id, content, occurred_at, tainted, taint_reason, classification, audiences,
                                  classified_by)
@@ -216,7 +219,8 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
               'memnox', ${ref}, 'approval', ${who.email}, true, ${who.memberId},
               ${`${who.email} approved: ${k.statement}`}, ${now}, false, null, ${k.classification}, ${k.audiences},
               'inherited')
-      RETURNING id`;
+      RETURNING *`;
+    if (approval) await projectSourceEvent(tx, who.workspaceId, approval);
     const [d]: DecisionRow[] = await tx`
       INSERT INTO decisions (id, workspace_id, node_id, version, statement, terms, effect, scope, project_id,
                              source_type, source_ref, evidence, affects, classification, audiences, tainted,
@@ -243,6 +247,66 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
   return json(decisionView(decision), 201);
 }
 
+/**
+ * A pattern accepted becomes a rule proposal, which takes the path every rule change takes (a second admin publishes
+ * it): it loosens, so a reviewer's yes alone never reaches a machine.
+ */
+async function approvePattern(c: Call, k: CandidateRow): Promise<Response> {
+  const who = caller(c);
+  const p = k.pattern as Pattern | null;
+  if (!p?.rule || typeof p.rule.name !== "string") throw new HttpError(409, "no_rule", "this pattern carries no rule");
+  const source = await withRule(c.db, who.workspaceId, { ...p.rule, name: p.rule.name });
+  const proposal = await propose(c.db, who, { kind: "allow", title: k.statement, format: "json", source });
+  const [row]: CandidateRow[] = await c.db`
+    UPDATE candidates SET status = 'approved', decided_by = ${actorName(who)}, decided_at = now(),
+      proposal_id = ${proposal.id} WHERE id = ${k.id} RETURNING *`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "pattern.accept", subject: k.id });
+  return json({ candidate: row ? candidateView(row) : candidateView(k), proposal }, 201);
+}
+
+/** POST /v1/patterns/scan: counts the fleet's approvals now (it also runs on every grant). */
+export async function scanPatterns(c: Call): Promise<Response> {
+  const who = caller(c);
+  return json({ proposed: await detectPatterns(c.db, who.workspaceId) });
+}
+
+async function readableDecisions(c: Call): Promise<{ ids: Set<string>; withheld: number }> {
+  const who = caller(c);
+  const rows: DecisionRow[] = await c.db`
+    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const { shown, withheld } = filtered(await answerReader(c), rows);
+  return { ids: new Set(shown.map((d) => d.id)), withheld };
+}
+
+/** GET /v1/decisions/decay: decisions to confirm again (old evidence, an owner gone, untouched); nothing is deleted. */
+export async function decay(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const all = await decayCheck(c.db, who.workspaceId, c.now());
+  const shown = all.filter((d) => ids.has(d.id));
+  return json({ decisions: shown, withheld: all.length - shown.length });
+}
+
+/** POST /v1/decisions/:id/confirm: somebody read it again and it still holds. */
+export async function confirmDecision(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const id = c.params.id ?? "";
+  if (!ids.has(id)) throw new HttpError(404, "not_found", "no such decision in force");
+  await c.db`INSERT INTO decision_confirmations (decision_id, confirmed_by) VALUES (${id}, ${actorName(who)})`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "decision.confirm", subject: id });
+  return json({ id, confirmedBy: actorName(who) });
+}
+
+/** GET /v1/decisions/drift: where practice moved away from what was said. Reported, not resolved. */
+export async function drift(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const all = await driftReport(c.db, who.workspaceId);
+  const report = all.filter((d) => ids.has(d.id));
+  return json({ decisions: report, withheld: all.length - report.length });
+}
+
 /** POST /v1/candidates/:id/reject {reason?}: recorded as signal, what the team does not treat as a decision. */
 export async function rejectCandidate(c: Call, body: Record<string, unknown>): Promise<Response> {
   const who = caller(c);
@@ -254,17 +318,6 @@ export async function rejectCandidate(c: Call, body: Record<string, unknown>): P
   if (!row) throw new HttpError(409, "decided", "it was decided meanwhile");
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "candidate.reject", subject: k.id });
   return json(candidateView(row));
-}
-
-/** Whose reader answers: the caller, or (?agent=name) that agent's effective clearance, never wider than the caller's. */
-async function answerReader(c: Call) {
-  const who = caller(c);
-  const agent = c.url.searchParams.get("agent");
-  const own = await readerOf(c.db, who);
-  if (!agent) return own;
-  const r = await agentReaderOf(c.db, who, agent);
-  if (!r) throw new HttpError(404, "not_found", "no such agent");
-  return r;
 }
 
 /** GET /v1/decisions: the facts in force with their provenance and version chain, and how many were withheld. */
@@ -415,4 +468,57 @@ export async function setExtraction(c: Call, body: Record<string, unknown>): Pro
   await c.db`UPDATE workspaces SET extraction_reads_up_to = ${level} WHERE id = ${who.workspaceId}`;
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.reads_up_to", detail: { level } });
   return json({ readsUpTo: level, model: c.config.model ? c.config.model.model : null });
+}
+
+/** GET /v1/graph?node=<id>: the team graph as this reader may see it (one node and its ties, or all), with withheld. */
+export async function showGraph(c: Call): Promise<Response> {
+  const who = caller(c);
+  const node = c.url.searchParams.get("node");
+  const nodes: {
+    id: string;
+    kind: string;
+    label: string;
+    source_ref: string;
+    classification: Level | null;
+    audiences: string[];
+    props: Record<string, unknown>;
+  }[] = await c.db`SELECT id, kind, label, source_ref, classification, audiences, props FROM graph_nodes
+                   WHERE workspace_id = ${who.workspaceId} ORDER BY id`;
+  const edges: { from_id: string; relation: string; to_id: string; evidence: string[]; basis: string }[] = await c.db`
+    SELECT from_id, relation, to_id, evidence, basis FROM graph_edges WHERE workspace_id = ${who.workspaceId}
+    ORDER BY from_id, relation, to_id`;
+  const { shown, withheld } = filtered(await answerReader(c), nodes);
+  const visible = new Set(shown.map((n) => n.id));
+  const ties = edges
+    .filter((e) => visible.has(e.from_id) && visible.has(e.to_id))
+    .filter((e) => !node || e.from_id === node || e.to_id === node)
+    // A confirmed tie outranks an inferred one.
+    .sort((a, b) => (a.basis === b.basis ? 0 : a.basis === "confirmed" ? -1 : 1));
+  const named = node ? new Set([node, ...ties.flatMap((e) => [e.from_id, e.to_id])]) : visible;
+  return json({
+    nodes: shown
+      .filter((n) => named.has(n.id))
+      .map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        label: n.label,
+        sourceRef: n.source_ref,
+        classification: n.classification ?? "internal",
+        props: n.props,
+      })),
+    edges: ties.map((e) => ({
+      from: e.from_id,
+      relation: e.relation,
+      to: e.to_id,
+      evidence: e.evidence,
+      basis: e.basis,
+    })),
+    withheld,
+  });
+}
+
+/** POST /v1/graph/rebuild: the graph again from the tables that hold the truth; every id that remains is the id it had. */
+export async function rebuild(c: Call): Promise<Response> {
+  const who = caller(c);
+  return json(await rebuildGraph(c.db, who.workspaceId, baseOf(c)));
 }

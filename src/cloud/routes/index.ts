@@ -7,11 +7,17 @@ import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent }
 import { getBundle } from "./bundle.ts";
 import {
   approveCandidate,
+  confirmDecision,
+  decay,
+  drift,
   listCandidates,
   listDecisions,
   reach,
+  rebuild,
   rejectCandidate,
+  scanPatterns,
   setExtraction,
+  showGraph,
   startExtraction,
   whyAction,
   whyDecision,
@@ -111,8 +117,11 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
+  { method: "GET", path: "/v1/decisions/decay", needs: ["viewer"], handler: decay },
+  { method: "GET", path: "/v1/decisions/drift", needs: ["viewer"], handler: drift },
   { method: "GET", path: "/v1/decisions/:id/why", needs: ["viewer"], handler: whyDecision },
   { method: "GET", path: "/v1/reach", needs: ["viewer"], handler: reach },
+  { method: "GET", path: "/v1/graph", needs: ["viewer"], handler: showGraph },
   { method: "GET", path: "/v1/events/:id/why", needs: ["viewer"], handler: whyAction },
   // Only the caller's own: their name, their tokens.
   { method: "PATCH", path: "/v1/me", needs: ["viewer"], handler: async (c) => changeMe(c, await bodyJson(c)) },
@@ -147,6 +156,7 @@ export const ROUTES: readonly Route[] = [
     needs: ["reviewer"],
     handler: async (c) => approveCandidate(c, await bodyJson(c)),
   },
+  { method: "POST", path: "/v1/decisions/:id/confirm", needs: ["reviewer"], handler: confirmDecision },
   {
     method: "POST",
     path: "/v1/candidates/:id/reject",
@@ -243,6 +253,8 @@ export const ROUTES: readonly Route[] = [
     needs: ["admin"],
     handler: async (c) => startExtraction(c, await bodyJson(c)),
   },
+  { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], handler: scanPatterns },
+  { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], handler: rebuild },
   {
     method: "PATCH",
     path: "/v1/extraction",

@@ -8,7 +8,7 @@ import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
 import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
-import { readerOf } from "../intent/readers.ts";
+import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
 import { verifyDelivery } from "../intent/webhook.ts";
 import type { Db } from "../store/db.ts";
@@ -196,7 +196,7 @@ export async function listSourceEvents(c: Call): Promise<Response> {
     SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId}
       AND (${q} = '' OR position(${q} IN lower(content)) > 0)
     ORDER BY id DESC LIMIT 500`;
-  const { shown, withheld } = filtered(await readerOf(c.db, who), rows);
+  const { shown, withheld } = filtered(await answerReader(c), rows);
   return json({ events: shown.map(sourceEventView), withheld });
 }
 
