@@ -665,6 +665,19 @@ describe("the escalation no single verdict can see", () => {
 });
 
 describe("secrets", () => {
+  test("a credential pasted into a thread is masked on arrival: stored, searched and shown without it", async () => {
+    const token = `ghp_${"Zq8".repeat(12)}`;
+    const m = JSON.parse(fixture("slack-message.json"));
+    m.event.text = `the deploy bot token is ${token}, rotate it after the release`;
+    m.event.ts = "1690209999.000900";
+    m.event.event_ts = m.event.ts;
+    const r = await deliver("slack", JSON.stringify(m));
+    expect(r.status).toBe(201);
+    const { events } = (await api(cloud.url, "GET", "/v1/source-events?q=deploy%20bot", { token: admin })).body;
+    expect(events[0].content).toBe("the deploy bot token is ***, rotate it after the release");
+    expect(await pg.dump()).not.toContain(token);
+  });
+
   test("the model credential is in no row, no answer and no log line", async () => {
     expect(await pg.dump()).not.toContain("canary");
     expect(cloud.stderr()).not.toContain("canary");

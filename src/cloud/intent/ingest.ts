@@ -1,6 +1,7 @@
 // Where an event lands: taint and classification decided once, at arrival, deterministically, then stored once (a
 // resend is the same dedup key) and projected into the team graph. Nothing is refused for being tainted: it is stored
 // and searchable, and it raises the bar for what reads it.
+import { maskSecrets } from "../../core/secrets.ts";
 import type { Db } from "../store/db.ts";
 import { classify, DEFAULT_RULES, type SensitivityRule } from "./classify.ts";
 import type { Level } from "./clearance.ts";
@@ -75,7 +76,8 @@ export async function land(
   a: Arrival,
   rules?: readonly SensitivityRule[],
 ): Promise<Landed> {
-  const e = a.event;
+  // A credential somebody pasted into a thread is masked before it is stored, classified, or read by a model.
+  const e = { ...a.event, content: maskSecrets(a.event.content) };
   const key = dedupKey(e);
   const [seen]: SourceEventRow[] = await db`
     SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND dedup_key = ${key}`;
