@@ -514,6 +514,12 @@ describe("what the team did, against what it said", () => {
     expect(decisions[0].refused).toBeGreaterThan(0);
     // Reported only: the decision is still in force, and still in the bundle.
     expect((await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions).toHaveLength(1);
+    // And in Waiting on you, where somebody decides what to do about it.
+    const s = await createSession(db, ids["admin@acme.dev"] ?? "", Date.now());
+    const page = await fetch(`${cloud.url}/waiting`, { headers: { cookie: `${SESSION_COOKIE}=${s.secret}` } });
+    const text = await page.text();
+    expect(text).toContain("Decisions to settle");
+    expect(text).toContain("Practice moved away from it: 1 action(s) it covers went ahead");
   });
 
   test("the decay check surfaces a decision whose owner left, for confirmation; nothing is deleted", async () => {

@@ -10,6 +10,28 @@ import type { WaitingSection } from "./waiting.ts";
 
 type Queued = CandidateView & { events: SourceEventView[]; eventsWithheld: number };
 
+interface Decayed {
+  readonly id: string;
+  readonly statement: string;
+  readonly reasons: readonly string[];
+}
+
+interface Drifted {
+  readonly id: string;
+  readonly statement: string;
+  readonly proceeded: number;
+  readonly refused: number;
+  readonly machines: readonly string[];
+}
+
+/** What a pattern is drawn from: the approvals that repeat, each a held call somebody granted. */
+function approvals(k: Queued): Html {
+  const p = k.pattern;
+  if (!p) return html``;
+  return html`<div class="muted">Approved ${p.count} times by ${p.by}: <code>${p.action}</code> on <code>${p.shape}</code>
+  (${p.holds.map((h, i) => html`${i > 0 ? ", " : ""}<code>${h}</code>`)}). Accepting it proposes a rule; a second admin publishes it.</div>`;
+}
+
 function evidence(c: ConsoleCall, e: SourceEventView): Html {
   return html`<li class="evidence"><div>${
     e.tainted
@@ -35,7 +57,7 @@ export const decisionsToConfirm: WaitingSection = {
       (k) => html`<li id="${k.id}"><div class="muted">Read the evidence, not the summary: ${k.events.length} event(s)${
         k.eventsWithheld > 0 ? html`, ${k.eventsWithheld} withheld from you` : ""
       } · ${k.classification}${k.tainted ? html` · <strong class="warn">drawn from tainted evidence</strong>` : ""}</div>
-  <ul class="evidence-list">${k.events.map((e) => evidence(c, e))}</ul>
+  ${k.origin === "pattern" ? approvals(k) : html`<ul class="evidence-list">${k.events.map((e) => evidence(c, e))}</ul>`}
   <p><strong>${k.statement}</strong></p>${k.rationale ? html`<p class="muted">${k.rationale}</p>` : ""}
   ${
     decide
@@ -58,9 +80,35 @@ export const decisionsToConfirm: WaitingSection = {
   },
 };
 
+export const factsToSettle: WaitingSection = {
+  id: "settle",
+  title: "Decisions to settle",
+  async load(c) {
+    const [decay, drift] = await Promise.all([
+      invoke<{ decisions: Decayed[] }>(c, "GET /v1/decisions/decay"),
+      invoke<{ decisions: Drifted[] }>(c, "GET /v1/decisions/drift"),
+    ]);
+    if (decay.decisions.length === 0 && drift.decisions.length === 0) return undefined;
+    const confirm = may(c, "POST /v1/decisions/:id/confirm");
+    return html`<ul class="items">${decay.decisions.map(
+      (d) => html`<li id="decay-${d.id}"><strong>${d.statement}</strong>
+  <div class="muted">Still true? ${d.reasons.join("; ")}. Nothing is deleted: confirming records that somebody read it again.</div>
+  ${confirm ? form(c, "confirm-decision", { id: d.id }, html`<button type="submit">It still holds</button>`) : ""}</li>`,
+    )}${drift.decisions.map(
+      (d) => html`<li id="drift-${d.id}"><strong>${d.statement}</strong>
+  <div class="muted warn">Practice moved away from it: ${d.proceeded} action(s) it covers went ahead (on ${d.machines.join(", ")}), ${d.refused} were held to it.
+  Reported, not resolved: supersede it, or bring the practice back.</div></li>`,
+    )}</ul>`;
+  },
+};
+
 export const reviewActions: Readonly<Record<string, Action>> = {
   async "approve-decision"(c) {
     await invoke(c, "POST /v1/candidates/:id/approve", { params: { id: field(c, "id") }, body: {} });
+    return undefined;
+  },
+  async "confirm-decision"(c) {
+    await invoke(c, "POST /v1/decisions/:id/confirm", { params: { id: field(c, "id") } });
     return undefined;
   },
   async "reject-decision"(c) {

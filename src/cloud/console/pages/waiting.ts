@@ -9,7 +9,7 @@ import { type ConsoleCall, invoke, may } from "../call.ts";
 import { ago, type Html, html } from "../html.ts";
 import { form, type Me, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
-import { decisionsToConfirm, reviewActions } from "./review.ts";
+import { decisionsToConfirm, factsToSettle, reviewActions } from "./review.ts";
 import { pendingProposals, proposalActions, proposalList } from "./rules.ts";
 
 export interface WaitingSection {
@@ -115,6 +115,7 @@ export const WAITING_SECTIONS: WaitingSection[] = [
   heldCalls,
   decisionsToConfirm,
   ruleChanges,
+  factsToSettle,
   shadowServers,
   conditions,
 ];
