@@ -19,7 +19,7 @@ import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 import { type RunningChromium, startChromium } from "./support/chromium.ts";
 import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { compiledBinary, runBinary } from "./support/index.ts";
-import { type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
+import { loginWith, type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
 // Chromium, a login and sync passes are real processes on a shared machine.
@@ -83,29 +83,7 @@ async function deliver(source: string, body: string, opts: { secret?: string; id
 }
 
 async function login(m: Machine): Promise<void> {
-  const child = Bun.spawn([bin, "login", "--no-open", "--enforce", "--url", cloud.url], {
-    env: m.env(),
-    cwd: m.repo.path,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let out = "";
-  const decoder = new TextDecoder();
-  const reader = child.stdout.getReader();
-  let code = "";
-  while (!code) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value, { stream: true });
-    code = /code ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1] ?? "";
-  }
-  expect((await api(cloud.url, "POST", `/v1/devices/${code}/approve`, { token: admin })).status).toBe(200);
-  for (;;) {
-    const { done } = await reader.read();
-    if (done) break;
-  }
-  expect(await child.exited).toBe(0);
+  await loginWith(m, cloud.url, admin, ["--enforce"]);
   m.id = JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8")).machineId;
 }
 
@@ -342,8 +320,8 @@ describe("the review queue, the bundle and the machine", () => {
     const answered = page.waitForResponse((r) => r.request().method() === "POST");
     await section.getByRole("button", { name: "Approve" }).click();
     await answered;
-    await page.waitForLoadState();
-    expect(await page.locator("section#decisions").count()).toBe(0);
+    // The page comes back without the queue once the approval is recorded (htmx swaps it in place).
+    await page.locator("section#decisions").waitFor({ state: "detached", timeout: 30_000 });
     const { decisions } = (await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body;
     expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatchObject({
