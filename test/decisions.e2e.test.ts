@@ -87,6 +87,15 @@ async function login(m: Machine): Promise<void> {
   m.id = JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8")).machineId;
 }
 
+/** Real Chromium signed in as `email`: the session a sign-in makes, sent as the browser sends its cookie. */
+async function pageAs(email: string): Promise<Page> {
+  chrome ??= await startChromium("decisions");
+  const ctx = await chrome.browser.newContext();
+  const s = await createSession(db, ids[email] ?? "", Date.now());
+  await ctx.setExtraHTTPHeaders({ cookie: `${SESSION_COOKIE}=${s.secret}` });
+  return ctx.newPage();
+}
+
 async function member(email: string, role: string): Promise<void> {
   const r = await api(cloud.url, "POST", "/v1/members", { token: admin, body: { email, role, token: true } });
   expect(r.status).toBe(201);
@@ -298,14 +307,7 @@ describe("extraction", () => {
 });
 
 describe("the review queue, the bundle and the machine", () => {
-  async function reviewerPage(): Promise<Page> {
-    chrome ??= await startChromium("decisions");
-    const ctx = await chrome.browser.newContext();
-    const s = await createSession(db, ids["reviewer@acme.dev"] ?? "", Date.now());
-    // The session a sign-in makes, sent as the browser would send its cookie.
-    await ctx.setExtraHTTPHeaders({ cookie: `${SESSION_COOKIE}=${s.secret}` });
-    return ctx.newPage();
-  }
+  const reviewerPage = () => pageAs("reviewer@acme.dev");
 
   test("a reviewer approves it in real Chromium, from the evidence; the decision carries their name and scope", async () => {
     const page = await reviewerPage();
@@ -363,6 +365,31 @@ describe("the review queue, the bundle and the machine", () => {
     const why = JSON.parse((await mx(A, ["why", "--json"])).stdout);
     expect(why.rule.name).toMatch(/^decision-we-do-not-log-pii/);
     expect(JSON.stringify(why)).toContain("approved by reviewer@acme.dev");
+  });
+
+  test("the queue is filtered by the reviewer's clearance, and no token without a person's name approves", async () => {
+    await db`INSERT INTO candidates (id, workspace_id, origin, statement, evidence, classification, audiences, tainted)
+             VALUES ('cand_finance', ${workspace}, 'extraction', 'The forecast stays with finance.', '{4}',
+                     'confidential', '{finance}', false)`;
+    const reviewer = (await api(cloud.url, "GET", "/v1/candidates", { token: tokenOf("reviewer@acme.dev") })).body;
+    expect(reviewer.candidates.map((k: { id: string }) => k.id)).not.toContain("cand_finance");
+    expect(reviewer.withheld).toBe(1);
+    const hidden = await api(cloud.url, "POST", "/v1/candidates/cand_finance/approve", {
+      token: tokenOf("reviewer@acme.dev"),
+      body: {},
+    });
+    expect(hidden.status).toBe(404);
+    const op = await api(cloud.url, "POST", "/v1/operator-tokens", {
+      token: admin,
+      body: { name: "ci", role: "admin" },
+    });
+    const byScript = await api(cloud.url, "POST", "/v1/candidates/cand_finance/approve", {
+      token: op.body.token,
+      body: {},
+    });
+    expect(byScript.status).toBe(403);
+    expect((await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions).toHaveLength(1);
+    await db`DELETE FROM candidates WHERE id = 'cand_finance'`;
   });
 
   test("a rejection is recorded as signal, with who and why", async () => {
@@ -637,8 +664,17 @@ describe("the escalation no single verdict can see", () => {
     expect(incident.hops.map((h: { step: string }) => h.step)).toEqual(["credential", "repository", "cloud"]);
     // Proposed, not taken: nothing is frozen until a person confirms.
     expect((await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions).toHaveLength(0);
-    const contained = await api(cloud.url, "POST", `/v1/incidents/${incident.id}/contain`, { token: admin, body: {} });
-    expect(contained.status).toBe(200);
+    // A person confirms it in the console: What was caught, the incident's drawer, Contain it.
+    const page = await pageAs("admin@acme.dev");
+    await page.goto(`${cloud.url}/caught`);
+    const drawer = page.locator(`details#${incident.id}`);
+    await drawer.locator("summary").click();
+    expect(await drawer.textContent()).toContain("Proposed: freeze claude-code, codex, gemini-cli on every machine");
+    await page.screenshot({ path: join(chrome.shots, "caught-chain.png"), fullPage: true });
+    const answered = page.waitForResponse((r) => r.request().method() === "POST");
+    await drawer.getByRole("button", { name: "Contain it" }).click();
+    await answered;
+    await page.context().close();
     const frozen = (await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions;
     expect(frozen.map((f: { subject: string }) => f.subject).sort()).toEqual(["claude-code", "codex", "gemini-cli"]);
     // What can reach the export bucket: the agent that did, and how.

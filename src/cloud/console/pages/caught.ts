@@ -94,7 +94,7 @@ ${
         }<label for="for-${i.id}">Freeze ${i.agents.length > 1 ? i.agents.join(", ") : (i.agent ?? "the agent")} for</label><select id="for-${i.id}" name="for">
       <option value="30m">30 minutes</option><option value="2h">2 hours</option><option value="1d" selected>1 day</option></select>
       <button type="submit" class="danger">Contain it</button>
-      <span class="muted">Freezes ${i.agent ?? "the agent involved"} on every machine and moves every machine to enforce.</span>`,
+      <span class="muted">Freezes ${i.agents.length > 1 ? i.agents.join(", ") : (i.agent ?? "the agent involved")} on every machine and moves every machine to enforce.</span>`,
       )
     : ""
 }
