@@ -87,6 +87,14 @@ async function login(m: Machine): Promise<void> {
   m.id = JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8")).machineId;
 }
 
+/** A console page as the admin reads it (a session made as a sign-in makes one). */
+async function consolePage(path: string): Promise<string> {
+  const s = await createSession(db, ids["admin@acme.dev"] ?? "", Date.now());
+  const r = await fetch(`${cloud.url}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${s.secret}` } });
+  expect(r.status).toBe(200);
+  return r.text();
+}
+
 /** Real Chromium signed in as `email`: the session a sign-in makes, sent as the browser sends its cookie. */
 async function pageAs(email: string): Promise<Page> {
   chrome ??= await startChromium("decisions");
@@ -245,7 +253,10 @@ describe("source events", () => {
         .every((r: { tainted: boolean }) => r.tainted),
     ).toBe(true);
     expect(rows.find((r: { file_id: string }) => r.file_id === own.body.id).tainted).toBe(false);
-    expect(rows[0].source_ref).toMatch(/\/files\/file_[^#]+#section-1$/);
+    expect(rows[0].source_ref).toMatch(/\/files\?file=(file_[^#]+)#\1-1$/);
+    // The permalink is a page: the section is there under its anchor.
+    const ref = new URL(rows[0].source_ref);
+    expect(await consolePage(`${ref.pathname}${ref.search}`)).toContain(`id="${ref.hash.slice(1)}"`);
   });
 });
 
@@ -428,6 +439,10 @@ describe("the team graph and the four questions", () => {
     const why = (await api(cloud.url, "GET", `/v1/decisions/${decisions[0].id}/why`, { token: admin })).body;
     expect(why.evidence.map((e: { id: number }) => e.id)).toEqual([1, 2]);
     expect(why.approval).toMatchObject({ sourceType: "memnox", kind: "approval", author: "reviewer@acme.dev" });
+    const approvalRef = new URL(why.approval.sourceRef);
+    const memory = await consolePage(`${approvalRef.pathname}${approvalRef.search}`);
+    expect(memory).toContain(`id="${decisions[0].id}"`);
+    expect(memory).toContain("approved by reviewer@acme.dev");
     // The refusal on the machine, once it is sent: verdict, rule, rule set, and the decision with its evidence.
     await syncNow(A);
     const { events } = (
@@ -520,9 +535,7 @@ describe("what the team did, against what it said", () => {
     // Reported only: the decision is still in force, and still in the bundle.
     expect((await api(cloud.url, "GET", "/v1/decisions", { token: admin })).body.decisions).toHaveLength(1);
     // And in Waiting on you, where somebody decides what to do about it.
-    const s = await createSession(db, ids["admin@acme.dev"] ?? "", Date.now());
-    const page = await fetch(`${cloud.url}/waiting`, { headers: { cookie: `${SESSION_COOKIE}=${s.secret}` } });
-    const text = await page.text();
+    const text = await consolePage("/waiting");
     expect(text).toContain("Decisions to settle");
     expect(text).toContain("Practice moved away from it: 1 action(s) it covers went ahead");
   });

@@ -121,7 +121,7 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
     id: d.node_id,
     kind: "decision",
     label: newest.statement,
-    sourceRef: `${base}/memory?decision=${encodeURIComponent(newest.id)}`,
+    sourceRef: `${base}/memory?decision=${encodeURIComponent(newest.id)}#${newest.id}`,
     classification: newest.classification,
     audiences: newest.audiences,
     props: {

@@ -210,7 +210,7 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
     }
     const id = newId("dec");
     const now = new Date(c.now()).toISOString();
-    const ref = `${base}/decisions?id=${id}`;
+    const ref = `${base}/memory?decision=${id}#${id}`;
     const [approval]: SourceEventRow[] = await tx`
       INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, author, author_trusted,
                                  member_id, content, occurred_at, tainted, taint_reason, classification, audiences,

@@ -167,7 +167,7 @@ export async function uploadFile(c: Call, body: Record<string, unknown>): Promis
         document: {
           title: p.title || undefined,
           content: p.text,
-          permalink: `${base}/files/${id}#section-${i + 1}`,
+          permalink: `${base}/files?file=${id}#${id}-${i + 1}`,
           created_at: new Date(c.now()).toISOString(),
           author: actorName(who),
         },
@@ -192,9 +192,12 @@ export async function listSourceEvents(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const q = c.url.searchParams.get("q")?.trim().toLowerCase() ?? "";
+  const source = c.url.searchParams.get("source") ?? "";
+  const file = c.url.searchParams.get("file") ?? "";
   const rows: SourceEventRow[] = await c.db`
     SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId}
       AND (${q} = '' OR position(${q} IN lower(content)) > 0)
+      AND (${source} = '' OR source_type = ${source}) AND (${file} = '' OR file_id = ${file})
     ORDER BY id DESC LIMIT 500`;
   const { shown, withheld } = filtered(await answerReader(c), rows);
   return json({ events: shown.map(sourceEventView), withheld });

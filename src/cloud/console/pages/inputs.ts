@@ -1,7 +1,9 @@
 // Inputs and Memory: what the team's memory reads from and holds. Empty states until the decisions pipeline fills
 // them: it adds its source events, the review queue (a section of Waiting on you) and extraction behind these pages.
 // Connectors and Sources carry the tab strip that links them: they are one act's two steps.
-import { html } from "../html.ts";
+import type { DecisionView, SourceEventView } from "../../intent/rows.ts";
+import { invoke } from "../call.ts";
+import { ago, html } from "../html.ts";
 import { empty } from "../layout.ts";
 import type { PageDef } from "../page.ts";
 
@@ -30,8 +32,24 @@ export const sources: PageDef = {
 export const files: PageDef = {
   path: "/files",
   title: "Files",
-  async render() {
-    return empty("No file was uploaded. A handbook or a decision record uploaded here is read like any other source.");
+  async render(c) {
+    const file = c.url.searchParams.get("file") ?? undefined;
+    const { events, withheld } = await invoke<{ events: SourceEventView[]; withheld: number }>(
+      c,
+      "GET /v1/source-events",
+      { query: { source: "files", file } },
+    );
+    if (events.length === 0 && withheld === 0)
+      return empty(
+        "No file was uploaded. A handbook or a decision record uploaded here is read like any other source.",
+      );
+    // Each section is the evidence a permalink points at: `?file=<id>#<id>-<n>`.
+    return html`${withheld > 0 ? html`<p class="muted">${withheld} section(s) need a clearance you do not hold.</p>` : ""}
+<ul class="items">${[...events].reverse().map((e) => {
+      const anchor = new URL(e.sourceRef).hash.slice(1);
+      return html`<li id="${anchor}"><div class="muted">${e.tainted ? html`<strong class="warn badge">tainted</strong> ` : html`<strong class="ok badge">the team's own</strong> `}${e.fileId} · uploaded by ${e.author ?? "somebody"} ${ago(e.receivedAt, c.now())} · ${e.classification}</div>
+  <blockquote>${e.content}</blockquote></li>`;
+    })}</ul>`;
   },
 };
 
@@ -43,12 +61,28 @@ export const meetings: PageDef = {
   },
 };
 
+type Held = DecisionView & { versions: { id: string; version: number; statement: string; inForce: boolean }[] };
+
 export const memory: PageDef = {
   path: "/memory",
   title: "Memory",
-  async render() {
-    return empty(
-      "The team's memory holds no decision yet. A decision lands here once somebody approves it, stamped with their name, and from then on it reaches the context agents are given.",
-    );
+  async render(c) {
+    const { decisions, withheld } = await invoke<{ decisions: Held[]; withheld: number }>(c, "GET /v1/decisions", {
+      query: { all: "1" },
+    });
+    if (decisions.length === 0 && withheld === 0)
+      return empty(
+        "The team's memory holds no decision yet. A decision lands here once somebody approves it, stamped with their name, and from then on it reaches the context agents are given.",
+      );
+    // Every version stays, in force or not: each is the permalink its approval points back to.
+    return html`${withheld > 0 ? html`<p class="muted">${withheld} decision(s) need a clearance you do not hold.</p>` : ""}
+<ul class="items">${decisions.map(
+      (
+        d,
+      ) => html`<li id="${d.id}"><strong>${d.statement}</strong>${d.inForce ? "" : html` <span class="muted">(superseded by <a href="#${d.supersededBy ?? ""}">${d.supersededBy}</a>)</span>`}
+  <div class="muted">approved by ${d.approvedBy} ${ago(d.approvedAt, c.now())} · version ${d.version} · ${d.scope} · ${d.classification}${d.tainted ? html` · <strong class="warn">drawn from tainted evidence</strong>` : ""}
+  · from <a href="${d.sourceRef}" rel="noreferrer noopener" target="_blank">${d.sourceType}</a>${d.supersedes ? html` · supersedes <a href="#${d.supersedes}">${d.supersedes}</a>` : ""}</div>
+  <div class="muted">Binds every machine as a rule that only tightens: <code>${d.effect}</code> on what shares its words.</div></li>`,
+    )}</ul>`;
   },
 };
