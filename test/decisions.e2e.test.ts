@@ -627,8 +627,25 @@ describe("the escalation no single verdict can see", () => {
     return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
   }
 
+  let machines: { id: string; token: string; secret: Uint8Array }[] = [];
+  async function send(m: { id: string; token: string; secret: Uint8Array }, e: SentEvent): Promise<void> {
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ machineId: m.id, sentAt: new Date().toISOString(), events: [e] }),
+    );
+    const r = await fetch(`${cloud.url}/v1/events`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${m.token}`, [SIGNATURE_HEADER]: signWith(m.secret, bytes) },
+      body: bytes,
+    });
+    expect(r.status).toBe(200);
+  }
+  const chainIncidents = async () =>
+    (await api(cloud.url, "GET", "/v1/incidents", { token: admin })).body.incidents.filter(
+      (x: { detector: string }) => x.detector === "cross_machine_chain",
+    );
+
   test("three permitted hops on three machines, joined on their lineage, open an incident proposing containment", async () => {
-    const machines = [await enrol(), await enrol(), await enrol()];
+    machines = [await enrol(), await enrol(), await enrol()];
     const hops: [string, string, string][] = [
       ["claude-code", "filesystem.read", "/home/dev/.aws/credentials"],
       ["codex", "git.push", "origin main"],
@@ -648,24 +665,11 @@ describe("the escalation no single verdict can see", () => {
         resourceRef,
         correlationId: "lin_7f3a9c",
       };
-      const bytes = new TextEncoder().encode(
-        JSON.stringify({ machineId: m.id, sentAt: new Date().toISOString(), events: [e] }),
-      );
-      const r = await fetch(`${cloud.url}/v1/events`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${m.token}`, [SIGNATURE_HEADER]: signWith(m.secret, bytes) },
-        body: bytes,
-      });
-      expect(r.status).toBe(200);
-      const open = (await api(cloud.url, "GET", "/v1/incidents", { token: admin })).body.incidents.filter(
-        (x: { detector: string }) => x.detector === "cross_machine_chain",
-      );
+      await send(m, e);
       // No single hop is anything; only the third makes the chain.
-      expect(open).toHaveLength(i < 2 ? 0 : 1);
+      expect(await chainIncidents()).toHaveLength(i < 2 ? 0 : 1);
     }
-    const [incident] = (await api(cloud.url, "GET", "/v1/incidents", { token: admin })).body.incidents.filter(
-      (x: { detector: string }) => x.detector === "cross_machine_chain",
-    );
+    const [incident] = await chainIncidents();
     expect(incident).toMatchObject({
       pattern: "privilege_escalation",
       agents: ["claude-code", "codex", "gemini-cli"],
@@ -691,9 +695,37 @@ describe("the escalation no single verdict can see", () => {
     const frozen = (await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions;
     expect(frozen.map((f: { subject: string }) => f.subject).sort()).toEqual(["claude-code", "codex", "gemini-cli"]);
     // What can reach the export bucket: the agent that did, and how.
+    await db`UPDATE incidents SET resolved_at = now(), resolved_by = 'test' WHERE id = ${incident.id}`;
     const reach = (await api(cloud.url, "GET", "/v1/reach?to=acme-exports", { token: admin })).body;
     expect(reach.agents).toEqual(["gemini-cli"]);
     expect(reach.paths[0]).toMatchObject({ agent: "gemini-cli", via: "aws.s3-cp (1 recorded)", basis: "actions" });
+  });
+
+  test("without a correlation id, one session handed across three machines is stitched as inferred hops", async () => {
+    const hops: [string, string, string][] = [
+      ["claude-code", "filesystem.read", "/home/dev/.ssh/id_ed25519"],
+      ["codex", "gh.pr-merge", "acme/checkout#12"],
+      ["gemini-cli", "kubectl.apply", "prod"],
+    ];
+    const t0 = Date.now();
+    for (const [i, m] of machines.entries()) {
+      const [agent, operation, resourceRef] = hops[i] ?? ["", "", ""];
+      await send(m, {
+        dedupKey: `evt_stitch_${i}`,
+        subjectId: `evt_stitch_${i}`,
+        occurredAt: new Date(t0 + i * 1000).toISOString(),
+        agentSessionId: "handoff-9",
+        agent,
+        surface: "hook",
+        operation,
+        effect: "allow",
+        resourceRef,
+      });
+    }
+    const open = await chainIncidents();
+    expect(open).toHaveLength(1);
+    expect(open[0].session).toBe("handoff-9");
+    expect(open[0].hops.map((h: { method: string }) => h.method)).toEqual(["inferred", "inferred", "inferred"]);
   });
 });
 

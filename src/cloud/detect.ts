@@ -72,6 +72,9 @@ export function stepOf(e: { operation: string; resource_ref: string | null }): S
   return undefined;
 }
 
+/** How far apart in time two actions of one session may be and still be stitched into one chain. */
+export const STITCH_WINDOW_MIN = 60;
+
 /** A chain is an escalation once it spans this many machines or agents: authority none of them held alone. */
 export const CHAIN_ACTORS = 3;
 const CROSS_MACHINE_CHAIN = "cross_machine_chain";
@@ -80,8 +83,12 @@ const crossMachineChain: Detector = {
   name: CROSS_MACHINE_CHAIN,
   title: () => "A credential, a repository and the cloud were reached by different actors on one lineage",
   async run(db, workspaceId, arrived) {
-    const chains = new Set(arrived.flatMap((e) => (e.correlation ? [e.correlation] : [])));
-    for (const correlation of chains) {
+    // Propagated where the id was carried; else stitched by the session a handoff kept, within the hour: inferred.
+    const chains = new Map<string, "propagated" | "inferred">();
+    for (const e of arrived)
+      if (e.correlation) chains.set(e.correlation, "propagated");
+      else if (e.session && !chains.has(e.session)) chains.set(e.session, "inferred");
+    for (const [correlation, method] of chains) {
       const rows: {
         id: string;
         machine_id: string;
@@ -92,7 +99,13 @@ const crossMachineChain: Detector = {
         occurred_at: Date;
       }[] = await db`
         SELECT id, machine_id, agent, operation, resource_ref, effect, occurred_at FROM events
-        WHERE workspace_id = ${workspaceId} AND correlation_id = ${correlation} AND subject_id = dedup_key
+        WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key
+          AND ${
+            method === "propagated"
+              ? db`correlation_id = ${correlation}`
+              : db`agent_session_id = ${correlation} AND correlation_id IS NULL
+                   AND occurred_at > now() - make_interval(mins => ${STITCH_WINDOW_MIN})`
+          }
         ORDER BY occurred_at, id LIMIT 500`;
       const hops = rows.flatMap((r) => {
         const step = stepOf(r);
@@ -116,7 +129,7 @@ const crossMachineChain: Detector = {
         operation: h.operation,
         effect: h.effect,
         at: h.occurred_at.toISOString(),
-        method: "propagated",
+        method,
       }));
       const proposal = {
         containment: "freeze-agent",
