@@ -261,6 +261,32 @@ describe("source events", () => {
 });
 
 describe("need to know", () => {
+  test("a workspace's own sensitivity rules classify what arrives next; the listing counts terms, never names them; an admin reclassifies one fact", async () => {
+    const defaults = (await api(cloud.url, "GET", "/v1/sensitivity", { token: admin })).body.rules;
+    expect(defaults.every((r: { terms: unknown }) => typeof r.terms === "number")).toBe(true);
+    expect(JSON.stringify(defaults)).not.toContain("payroll");
+    expect((await api(cloud.url, "GET", "/v1/sensitivity", { token: tokenOf("viewer@acme.dev") })).status).toBe(403);
+    expect(defaults.length).toBeGreaterThan(0);
+    const set = await api(cloud.url, "PUT", "/v1/sensitivity", {
+      token: admin,
+      body: { rules: [{ level: "confidential", audience: "security", terms: ["pentest"] }] },
+    });
+    expect(set.body.rules).toEqual([{ level: "confidential", audience: "security", terms: 1 }]);
+    const m = JSON.parse(fixture("slack-message.json"));
+    m.event.text = "The pentest report lands Friday.";
+    m.event.ts = "1690205555.000500";
+    m.event.event_ts = m.event.ts;
+    const landed = await deliver("slack", JSON.stringify(m));
+    expect(landed.body.classification).toBe("confidential");
+    const fixed = await api(cloud.url, "POST", `/v1/source-events/${landed.body.id}/classify`, {
+      token: admin,
+      body: { level: "internal" },
+    });
+    expect(fixed.body).toMatchObject({ classification: "internal", classifiedBy: "admin@acme.dev" });
+    // Back to the defaults for the rest of the suite.
+    await db`DELETE FROM sensitivity_rules`;
+  });
+
   test("a confidential fact is withheld from a viewer without clearance, and the answer says withheld: 1", async () => {
     const viewer = await api(cloud.url, "GET", "/v1/source-events", { token: tokenOf("viewer@acme.dev") });
     expect(viewer.status).toBe(200);
@@ -314,6 +340,25 @@ describe("extraction", () => {
       tainted: false,
       status: "pending",
     });
+  });
+});
+
+describe("how far extraction reads, and what it does not ask twice", () => {
+  test("raised to confidential, the next window sends the confidential issue; restricted is never a setting; a known suggestion is not proposed again", async () => {
+    expect(
+      (await api(cloud.url, "PATCH", "/v1/extraction", { token: admin, body: { readsUpTo: "restricted" } })).status,
+    ).toBe(400);
+    expect(
+      (await api(cloud.url, "PATCH", "/v1/extraction", { token: admin, body: { readsUpTo: "confidential" } })).body,
+    ).toMatchObject({ readsUpTo: "confidential", model: "claude-sonnet-4-5" });
+    const r = await api(cloud.url, "POST", "/v1/extraction/runs", { token: admin, body: { after: 0, through: 4 } });
+    expect(r.status).toBe(201);
+    expect(modelRequests).toHaveLength(2);
+    expect(modelRequests[1]?.body).toContain("revenue forecast");
+    // The recorded answer proposes the same decision again: it is waiting already, so it is dropped, not doubled.
+    expect(r.body).toMatchObject({ sent: 4, withheld: 0, proposed: 0, dropped: 2 });
+    expect((await api(cloud.url, "GET", "/v1/candidates", { token: admin })).body.candidates).toHaveLength(1);
+    await api(cloud.url, "PATCH", "/v1/extraction", { token: admin, body: { readsUpTo: "internal" } });
   });
 });
 

@@ -99,7 +99,14 @@ export async function startExtraction(c: Call, body: Record<string, unknown>): P
     await c.db`UPDATE extraction_runs SET status = 'failed', failure = ${why} WHERE id = ${runId}`;
     throw new HttpError(502, "model_failed", why, { run: runId });
   }
-  const { candidates, dropped } = readCandidates(answer.text, window);
+  const read = readCandidates(answer.text, window);
+  // A suggestion already decided, already waiting, or already rejected is not asked again: a re-read thread is no news.
+  const known: { statement: string }[] = await c.db`
+    SELECT statement FROM candidates WHERE workspace_id = ${who.workspaceId} AND origin = 'extraction'
+    UNION SELECT statement FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const seen = new Set(known.map((k) => nodeId("decision", k.statement)));
+  const candidates = read.candidates.filter((k) => !seen.has(nodeId("decision", k.statement)));
+  const dropped = read.dropped + read.candidates.length - candidates.length;
   const made: CandidateRow[] = [];
   for (const k of candidates) {
     const [row]: CandidateRow[] = await c.db`
