@@ -744,6 +744,18 @@ describe("the escalation no single verdict can see", () => {
     const reach = (await api(cloud.url, "GET", "/v1/reach?to=acme-exports", { token: admin })).body;
     expect(reach.agents).toEqual(["gemini-cli"]);
     expect(reach.paths[0]).toMatchObject({ agent: "gemini-cli", via: "aws.s3-cp (1 recorded)", basis: "actions" });
+    // From the fleet's scans: a server a machine launches bare, and the agents its scan says use it.
+    await db`INSERT INTO mcp_servers (workspace_id, name) VALUES (${workspace}, 'github') ON CONFLICT DO NOTHING`;
+    await db`INSERT INTO mcp_server_machines (workspace_id, name, machine_id, proxied, tools, write_tools, agents)
+             VALUES (${workspace}, 'github', ${machines[1]?.id ?? ""}, false, 40, 12, '{codex}')`;
+    const scanned = (await api(cloud.url, "GET", "/v1/reach?to=github", { token: admin })).body;
+    expect(scanned.paths).toContainEqual({
+      agent: "codex",
+      machine: machines[1]?.id,
+      via: "mcp server github launched bare",
+      writes: true,
+      basis: "scan",
+    });
   });
 
   test("without a correlation id, one session handed across three machines is stitched as inferred hops", async () => {
