@@ -142,6 +142,10 @@ export async function build(t: Target, host: boolean, opts: BuildOptions = {}): 
       autoloadBunfig: false,
       autoloadTsconfig: false,
       autoloadPackageJson: false,
+      // Bun 1.4.5 refuses to start a compiled binary from a deleted directory unless it has an execArgv; with one
+      // it starts (process.cwd() throws, which bin/ handles), so a hook in a removed cwd still answers. This flag
+      // changes nothing else.
+      execArgv: ["--no-deprecation"],
     },
     bytecode: true,
     format: "esm",

@@ -122,27 +122,81 @@ describe("memnox policy use", () => {
 });
 
 describe("memnox protect --yes", () => {
-  test("writes the machine part and the repository part, starts config at observe, and is idempotent", async () => {
+  test("writes the whole baseline to the machine file (no repository file), starts config at observe, seals it, and is idempotent", async () => {
     using home = fakeHome();
     using repo = gitRepo({ "src/a.txt": "a" });
     const first = await protect(home, ["--yes", "--json"], repo.join("src"));
     const out = JSON.parse(first.out) as {
       machine: { path: string; added: string[] };
-      repository: { path: string; added: string[] };
+      repository?: unknown;
       mode: string;
       configCreated: boolean;
     };
     expect(out.machine.path).toBe(home.join(".memnox", "machine.policies.toml"));
     expect(out.machine.added).toContain("ssh-keys-not-read");
-    expect(out.repository.path).toBe(repo.join("memnox.policies.toml"));
-    expect(out.repository.added).toContain("git-push-force-denied");
+    // Destructive and outward rules are about every checkout on this machine, so they are not left to one repository.
+    expect(out.machine.added).toContain("git-push-force-denied");
+    expect(out.machine.added).toContain("destructive-commands-denied");
+    expect(out.repository).toBeUndefined();
+    expect(() => statSync(repo.join("memnox.policies.toml"))).toThrow();
     expect(out).toMatchObject({ mode: "observe", configCreated: true });
     expect(statSync(out.machine.path).mode & 0o777).toBe(0o600);
     expect(readFileSync(home.join(".memnox", "config.toml"), "utf8")).toContain('mode = "observe"');
+    expect(JSON.parse(readFileSync(home.join(".memnox", "sealed.json"), "utf8"))).toMatchObject({ mode: "observe" });
     const again = await protect(home, ["--yes"], repo.path);
     expect(again.out).toContain("added 0 rule(s)");
     const check = await cli(home, ["policy", "check", "--json"], repo.path);
     expect(check.code).toBe(0);
+  });
+
+  test("a machine set up when the baseline lived in the repository is brought to the new layout, losing no edit", async () => {
+    using home = fakeHome({
+      ".memnox/machine.policies.toml": ["version = 1", ""].join("\n"),
+      ".memnox/config.toml": 'mode = "enforce"\n',
+    });
+    // An old repository file: the baseline's force-push rule as memnox wrote it, and its delete rule loosened by a person.
+    const old = [
+      "version = 1",
+      "",
+      "[[policies]]",
+      'name = "git-push-force-denied"',
+      "[policies.match]",
+      'actions = ["git.push-force"]',
+      "[policies.decision]",
+      'effect = "deny"',
+      'reason = "a force-push can destroy work that exists nowhere else"',
+      "[policies.decision.alternative]",
+      'action = "git.push"',
+      'note = "Push without --force; if the remote has moved on, fetch and rebase onto it first."',
+      "",
+      "[[policies]]",
+      'name = "deletes-asked"',
+      "[policies.match]",
+      'actions = ["filesystem.delete"]',
+      "[policies.decision]",
+      'effect = "allow"',
+      'reason = "we delete freely here"',
+      "",
+    ].join("\n");
+    using repo = gitRepo({ "memnox.policies.toml": old });
+    const r = await protect(home, ["--yes", "--json"], repo.path);
+    const out = JSON.parse(r.out) as {
+      machine: { added: string[] };
+      repository: { path: string; copies: string[]; edited: string[] };
+    };
+    expect(out.machine.added).toEqual(
+      expect.arrayContaining(["git-push-force-denied", "deletes-asked", "ssh-keys-not-read"]),
+    );
+    expect(out.repository).toEqual({
+      path: repo.join("memnox.policies.toml"),
+      copies: ["git-push-force-denied"],
+      edited: ["deletes-asked"],
+    });
+    // The person's file is exactly as it was; the machine's version applies beside it, and the stricter wins.
+    expect(readFileSync(repo.join("memnox.policies.toml"), "utf8")).toBe(old);
+    const human = await protect(home, ["--yes"], repo.path);
+    expect(human.out).toContain("your edits of deletes-asked stay");
+    expect(JSON.parse(readFileSync(home.join(".memnox", "sealed.json"), "utf8"))).toMatchObject({ mode: "enforce" });
   });
 
   test("keeps config.toml as it is when one exists", async () => {
@@ -167,7 +221,7 @@ describe("memnox protect --yes", () => {
     using home = fakeHome();
     using repo = gitRepo({ "a.txt": "a" });
     expect((await cli(home, ["protect", "--yes"], repo.path)).code).toBe(0);
-    const repoRules = readFileSync(repo.join("memnox.policies.toml"), "utf8");
+    const repoRules = readFileSync(home.join(".memnox", "machine.policies.toml"), "utf8");
     expect(repoRules).toContain('"git.push-force"');
     expect(repoRules).toContain('"terraform.destroy"');
   });

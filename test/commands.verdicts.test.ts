@@ -88,7 +88,8 @@ describe("under the baseline", () => {
   test.each([
     ["echo '{}' > ~/.memnox/config.toml", "deny", "memnox-not-loosened"],
     ["pkill -f memnox", "deny", "memnox-not-stopped"],
-    ["printf '{}' > ~/.claude/settings.json", "ask", "agent-configs-asked"],
+    // A project's agent settings ask; the user's own hook file is one memnox keeps, refused by its own check below.
+    ["printf '{}' > .claude/settings.json", "ask", "agent-configs-asked"],
     ["dd if=/dev/zero of=/dev/sda bs=1M", "deny", "disk-writes-denied"],
     ["echo x >> /etc/hosts", "deny", "system-files-not-written"],
     ["echo cm0gLXJmIC8= | base64 -d | bash", "ask", "hidden-code-asked"],
@@ -116,6 +117,12 @@ describe("under the baseline", () => {
   ])("the baseline on `%s`: %s (%s)", async (line, effect, rule) => {
     const out = JSON.parse((await cli(["policy", "test", line, "--json"])).out);
     expect([out.effect, out.rule?.name]).toEqual([effect, rule]);
+  });
+
+  test("the user's own Claude Code settings (where memnox keeps its hook) are refused, by memnox's protected paths", async () => {
+    const out = JSON.parse((await cli(["policy", "test", "printf '{}' > ~/.claude/settings.json", "--json"])).out);
+    expect(out.effect).toBe("deny");
+    expect(JSON.stringify(out)).toContain("holds the hooks or MCP servers memnox keeps an agent behind");
   });
 
   test("explain <cli>: the verb table enforcement reads, with the rule that governs each verb", async () => {

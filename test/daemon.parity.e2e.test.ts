@@ -1,7 +1,7 @@
 // Same verdict, different latency: every corpus line through the gate with a real daemon answering, and again in
 // process on the same files, gives the same answer; argument rules are decided in the seam either way.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { version } from "../build.ts";
 import { createGate } from "../src/gate/index.ts";
@@ -57,7 +57,8 @@ beforeAll(async () => {
   const e = home.env();
   const protect = await runBinary("memnox", ["protect", "--yes"], { env: e, cwd: repo.path });
   expect(protect.code).toBe(0);
-  appendFileSync(repo.join("memnox.policies.toml"), ARGUMENT_RULES);
+  // The baseline is the machine's; the repository's own file holds only these.
+  writeFileSync(repo.join("memnox.policies.toml"), `version = 1\n${ARGUMENT_RULES}`);
   writeFileSync(join(home.memnoxHome, "config.toml"), 'mode = "enforce"\n');
   daemon = await startDaemon(home);
 });

@@ -308,9 +308,14 @@ describe("held calls", () => {
     expect(await held).toBe("a_0000001");
     expect(h.json(h.toClient)[0]).toMatchObject({
       method: "notifications/progress",
-      params: { progressToken: "p1", progress: 0, message: "held for a person: memnox approve a_0000001" },
+      params: {
+        progressToken: "p1",
+        progress: 0,
+        message: "held for a person (hold a_0000001), who answers it from their own terminal",
+      },
     });
-    expect(h.log.join("")).toContain("answer with: memnox approve a_0000001");
+    expect(h.log.join("")).toContain("held for a person (hold a_0000001)");
+    expect(h.log.join("")).not.toContain("memnox approve");
     h.requests.length = 0;
     ask["mcp.srv.send_mail"].effect = "allow" as never;
     h.answer("a_0000001", "granted");

@@ -118,8 +118,8 @@ describe("behind the proxy, server-everything", () => {
 
   test("an ask holds the call open until `memnox approve` in another process releases it", async () => {
     const call = s.client.callTool({ name: "get-tiny-image", arguments: {} });
-    const note = await s.proxy.logged(/memnox approve (a_[0-9a-f]+)/);
-    const holdId = /memnox approve (a_[0-9a-f]+)/.exec(note)?.[1] ?? "";
+    const note = await s.proxy.logged(/hold (a_[0-9a-f]+)/);
+    const holdId = /hold (a_[0-9a-f]+)/.exec(note)?.[1] ?? "";
     expect(received(s.log).some((m) => m.params?.name === "get-tiny-image")).toBe(false);
     const approved = await runSource("memnox", ["approve", holdId], { env: home.env() });
     expect(approved.code).toBe(0);
@@ -196,13 +196,13 @@ describe("behind the proxy, server-everything", () => {
 async function waitForNewHold(proxy: RunningProxy, after: number): Promise<string> {
   const line = await new Promise<string>((resolve) => {
     const check = () => {
-      const found = proxy.log.slice(after).find((l) => /memnox approve a_/.test(l));
+      const found = proxy.log.slice(after).find((l) => /hold a_/.test(l));
       if (found) resolve(found);
-      else void proxy.logged(/memnox approve a_/).then(check);
+      else void proxy.logged(/hold a_/).then(check);
     };
     check();
   });
-  return /memnox approve (a_[0-9a-f]+)/.exec(line)?.[1] ?? "";
+  return /hold (a_[0-9a-f]+)/.exec(line)?.[1] ?? "";
 }
 
 test("server-initiated requests reach the agent and its answers go back: sampling and roots", async () => {

@@ -183,7 +183,7 @@ describe("on the real gate", () => {
     const client = new Client({ name: "agent", version: "1" });
     await client.connect(transport);
     const call = client.callTool({ name: "send_message", arguments: { to: "team", body: "hello" } });
-    const [, holdId = ""] = await stderr.next(/memnox approve (a_[0-9a-f]+)/);
+    const [, holdId = ""] = await stderr.next(/hold (a_[0-9a-f]+)/);
     expect(s.lines().some((m) => m.method === "tools/call")).toBe(false);
     const approved = await runSource("memnox", ["approve", holdId], { env: home.env() });
     expect(approved.code).toBe(0);
@@ -218,7 +218,7 @@ describe("on the real gate", () => {
       "reads are not asked",
     );
     const held = client.callTool({ name: "delete_everything", arguments: {} });
-    const [, holdId = ""] = await stderr.next(/memnox approve (a_[0-9a-f]+)/);
+    const [, holdId = ""] = await stderr.next(/hold (a_[0-9a-f]+)/);
     expect(stderr.text()).toContain("server probed is on probation");
     expect((await runSource("memnox", ["deny", holdId], { env: home.env() })).code).toBe(0);
     const refused = await held;

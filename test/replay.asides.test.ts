@@ -67,7 +67,7 @@ test("a held call still waiting is in the replay with how long it waited and how
       waitedMs: 12 * MIN,
       expiresAt: expect.any(String),
       decisionEventId: waiting.eventId,
-      approve: `memnox approve ${waiting.holdId}`,
+      approve: `a person answers hold ${waiting.holdId} from their own terminal`,
     },
   ]);
   // Who answered the other one is on the record in the session's own rows.
@@ -78,15 +78,16 @@ test("a held call still waiting is in the replay with how long it waited and how
   expect(human.out.split("\n")[0]).toContain("2 action(s), 0 failed, 0 refused, 1 waiting for a person");
   expect(human.out).toMatch(
     new RegExp(
-      `waiting +git\\.push .*12m for a person: a person looks at pushes first; memnox approve ${waiting.holdId}`,
+      `waiting +git\\.push .*12m for a person: a person looks at pushes first; a person answers hold ${waiting.holdId} from their own terminal`,
     ),
   );
-  expect(human.out).not.toContain(`memnox approve ${answered.holdId}`);
+  expect(human.out).not.toContain(`hold ${answered.holdId}`);
+  expect(human.out).not.toContain("memnox approve");
   expect(human.out).not.toContain(elsewhere.holdId);
   // The waiting line sits right under the call it holds.
   const lines = human.out.split("\n");
   const held = lines.findIndex((l) => l.includes(waiting.eventId.slice(0, 12)));
-  expect(lines[held + 1]).toContain(`memnox approve ${waiting.holdId}`);
+  expect(lines[held + 1]).toContain(`hold ${waiting.holdId}`);
 
   const later = JSON.parse((await cli(["replay", "ses_r", "--json"], NOW + 15 * MIN)).out);
   expect(later.waiting[0].waitedMs).toBe(15 * MIN);

@@ -202,7 +202,7 @@ test("status: the mode, what is held and why, wariness, probation and today's co
   const r = await c.call("status");
   expect(r.text).toContain("Memnox is ruling this session in enforce mode");
   expect(r.text).toContain(
-    `ses_alpha: held mcp.github.merge_pull_request for a person (1h left): merges ask first; memnox approve ${hold.id}`,
+    `ses_alpha: held mcp.github.merge_pull_request for a person (1h left): merges ask first; a person answers hold ${hold.id} from their own terminal`,
   );
   expect(r.text).toContain("ses_gamma: wary for 30m more: instruction-shaped result from mcp.web.fetch");
   expect(r.text).toContain("probation server newcomer until 2026-12-07T12:00:00.000Z");
@@ -210,7 +210,7 @@ test("status: the mode, what is held and why, wariness, probation and today's co
   expect(r.text).toContain("this tool reads session ses_alpha (started by memnox run)");
 });
 
-test("replay shows the session's calls still held for a person, with the memnox approve that answers each", async () => {
+test("replay shows the session's calls still held for a person, and that a person answers each (never the command an agent could run)", async () => {
   const now = Date.parse("2026-11-30T12:00:00.000Z");
   const hold = createHold(home.join(".memnox", "pending"), {
     surface: "mcp",
@@ -225,8 +225,11 @@ test("replay shows the session's calls still held for a person, with the memnox 
   const r = await c.call("replay");
   expect(r.isError).toBe(false);
   expect(r.text).toMatch(
-    new RegExp(`waiting +mcp\\.slack\\.post_message .*5m for a person: posts ask first; memnox approve ${hold.id}`),
+    new RegExp(
+      `waiting +mcp\\.slack\\.post_message .*5m for a person: posts ask first; a person answers hold ${hold.id}`,
+    ),
   );
+  expect(r.text).not.toMatch(/memnox (approve|deny|resume)/);
 });
 
 describe("decisions evaluates and runs nothing", () => {

@@ -102,8 +102,11 @@ describe("memnox setup", () => {
     expect(j.session.files.map((s: { client: string; status: string }) => [s.client, s.status])).toEqual(
       ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"].map((c) => [c, "added"]),
     );
-    expect(j.rules.machine.added.length).toBeGreaterThan(0);
-    expect(j.rules.repository.path).toBe(m.repo.join("memnox.policies.toml"));
+    expect(j.rules.machine.added).toEqual(expect.arrayContaining(["git-push-force-denied", "ssh-keys-not-read"]));
+    // The whole baseline is the machine's: no file is left in the repository setup ran in.
+    expect(j.rules.repository).toBeUndefined();
+    expect(existsSync(m.repo.join("memnox.policies.toml"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "sealed.json"), "utf8"))).toMatchObject({ mode: "observe" });
     expect(j.mode).toEqual({ mode: "observe", changed: false });
     // No user service manager on this PATH: the unit is written and setup says how to enable it.
     expect(j.daemon).toMatchObject({ status: "failed", fix: "memnox daemon --install" });

@@ -67,9 +67,7 @@ describe("doctor --wiring", () => {
     await setup(m.home, m.repo.path, m.env);
     const lines = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
     expect(lines.rules?.status).toBe("ok");
-    expect(lines.rules?.words).toMatch(
-      /^\d+ rule\(s\) from memnox\.policies\.toml, machine\.policies\.toml · v[0-9a-f]{12}$/,
-    );
+    expect(lines.rules?.words).toMatch(/^\d+ rule\(s\) from machine\.policies\.toml · v[0-9a-f]{12}$/);
     expect(lines.interceptors).toMatchObject({ status: "ok", words: "1 installed" });
     expect(lines.path).toMatchObject({
       status: "warn",

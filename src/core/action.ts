@@ -19,6 +19,18 @@ export interface Action {
   readonly cli?: string;
   /** The targets as they may be stored and shown, when a credential in the call had to be masked out of them. */
   readonly shown?: readonly string[];
+  /** Where it acts, when that is not where the line runs (`cd X && …`, `git -C X …`, `pushd X`): rules load there too. */
+  readonly cwd?: string;
+  /** Targets the line leaves open (a variable, a substitution, a glob nothing matched) and what each could be. */
+  readonly possible?: readonly PossibleTarget[];
+}
+
+/** One open target and the protected paths it could name: a rule on one of them is treated as matching. */
+export interface PossibleTarget {
+  readonly target: string;
+  /** Nothing is known of it but where it is (`$f`, `./$(cmd)`): a deny it could meet asks instead. */
+  readonly bare: boolean;
+  readonly could: readonly string[];
 }
 
 /** What may be stored or printed of an action's targets. */

@@ -5,6 +5,8 @@ import { decide } from "../gate/decide.ts";
 import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
+import { actingPlaces } from "../gate/places.ts";
+import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
 import type {
   EvaluateRequest,
@@ -50,6 +52,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
   // Budgets are counted on the ledger as a seam would count them, after the rows of answers already sent are in.
   const count = ledgerCounter(paths, () => p.recorder.settle());
   const kept = new Set<string>();
+  const protect = protection({ home: paths.home, root: paths.root, env: p.ctx.env });
   const noticed = new Set<string>();
   let lastNoticeMs = Number.NEGATIVE_INFINITY;
   const answered = { evaluate: 0, local: 0, record: 0, hold: 0 };
@@ -78,7 +81,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         answered.local += 1;
         return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
       }
-      const set = p.rules.get(r.cwd, r.policies);
+      const set = p.rules.get(r.cwd, r.policies, actingPlaces(r.cwd, resolutionOf(r).actions));
       const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
       const elsewhere = reads
@@ -109,6 +112,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
         resolve: () => resolutionOf(r),
         caller: callerOf(r),
         decisions,
+        protect,
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);

@@ -24,6 +24,8 @@ const WireAction = v.object({
   branch: opt(str),
   cli: opt(str),
   shown: opt(strings),
+  cwd: opt(str),
+  possible: opt(v.array(v.object({ target: str, bare: v.boolean(), could: strings }))),
   args: v.boolean(),
 });
 

@@ -13,6 +13,7 @@ const SETTLE_MS = 40;
 
 interface Entry {
   readonly cwd: string;
+  readonly also: readonly string[];
   readonly policies: string | undefined;
   stamp: string;
   set: LoadedRuleSet;
@@ -20,7 +21,8 @@ interface Entry {
 }
 
 export interface RuleCache {
-  get(cwd: string, policies: string | undefined): LoadedRuleSet;
+  /** The set in force at `cwd` and every place in `also` the call acts. */
+  get(cwd: string, policies: string | undefined, also?: readonly string[]): LoadedRuleSet;
   /** How many sets are held, for `ping` and tests. */
   readonly size: number;
   close(): void;
@@ -32,14 +34,16 @@ export interface RuleCacheOptions {
   onReload(cwd: string, set: LoadedRuleSet, before: string): void;
 }
 
-/** The directories where a file appearing or changing can change the set in force at `cwd`. */
-function watchedDirs(cwd: string, set: LoadedRuleSet, paths: Paths): string[] {
+/** The directories where a file appearing or changing can change the set in force at `cwd` (and `also`). */
+function watchedDirs(places: readonly string[], set: LoadedRuleSet, paths: Paths): string[] {
   const dirs = new Set<string>([dirname(paths.policiesRegistry), ...set.checked.map((c) => dirname(c.path))]);
-  let d = resolve(cwd);
-  for (let i = 0; i < 32; i++) {
-    dirs.add(d);
-    if (existsSync(join(d, ".git")) || dirname(d) === d) break;
-    d = dirname(d);
+  for (const place of places) {
+    let d = resolve(place);
+    for (let i = 0; i < 32; i++) {
+      dirs.add(d);
+      if (existsSync(join(d, ".git")) || dirname(d) === d) break;
+      d = dirname(d);
+    }
   }
   return [...dirs].filter((x) => existsSync(x));
 }
@@ -52,21 +56,31 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
   const dirty = new Set<string>();
 
   const registry = cachedFile(paths.policiesRegistry, () => readRegistry(paths.policiesRegistry));
-  const stampOf = (cwd: string, policies: string | undefined): string => {
+  const stampOf = (cwd: string, policies: string | undefined, also: readonly string[]): string => {
     let registered: readonly string[] = [];
     try {
       registered = registry();
     } catch {
       // loadRuleSet reports the broken registry as a problem; its stamp below changes when it is fixed
     }
-    const found = findRuleFiles({ cwd, env: policies ? { MEMNOX_POLICIES: policies } : {}, paths }, registered);
+    const found = findRuleFiles(
+      { cwd, also, env: policies ? { MEMNOX_POLICIES: policies } : {}, paths, expectMachine: existsSync(paths.sealed) },
+      registered,
+    );
     return [
       stamp(paths.policiesRegistry),
       ...found.map((c) => `${c.path}|${c.origin}|${c.applies}|${stamp(c.path)}`),
     ].join("\n");
   };
-  const load = (cwd: string, policies: string | undefined) =>
-    loadRuleSet({ cwd, env: policies ? { MEMNOX_POLICIES: policies } : {}, paths, cacheDir: ruleCacheDir(paths) });
+  const load = (cwd: string, policies: string | undefined, also: readonly string[]) =>
+    loadRuleSet({
+      cwd,
+      also,
+      env: policies ? { MEMNOX_POLICIES: policies } : {},
+      paths,
+      cacheDir: ruleCacheDir(paths),
+      expectMachine: existsSync(paths.sealed),
+    });
 
   const rewatch = () => {
     const wanted = new Set([...entries.values()].flatMap((e) => e.dirs));
@@ -104,7 +118,7 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
     for (const key of dirty) {
       const e = entries.get(key);
       if (!e) continue;
-      const now = stampOf(e.cwd, e.policies);
+      const now = stampOf(e.cwd, e.policies, e.also);
       if (now === e.stamp) continue;
       const before = e.set.hash;
       refresh(e, now);
@@ -114,15 +128,15 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
     rewatch();
   };
   const refresh = (e: Entry, now: string) => {
-    e.set = load(e.cwd, e.policies);
+    e.set = load(e.cwd, e.policies, e.also);
     e.stamp = now;
-    e.dirs = watchedDirs(e.cwd, e.set, paths);
+    e.dirs = watchedDirs([e.cwd, ...e.also], e.set, paths);
   };
 
   return {
-    get(cwd, policies) {
-      const key = `${policies ?? ""}\0${cwd}`;
-      const now = stampOf(cwd, policies);
+    get(cwd, policies, also = []) {
+      const key = [policies ?? "", cwd, ...also].join("\0");
+      const now = stampOf(cwd, policies, also);
       const e = entries.get(key);
       if (e) {
         entries.delete(key);
@@ -133,8 +147,8 @@ export function ruleCache(opts: RuleCacheOptions): RuleCache {
         }
         return e.set;
       }
-      const set = load(cwd, policies);
-      entries.set(key, { cwd, policies, stamp: now, set, dirs: watchedDirs(cwd, set, paths) });
+      const set = load(cwd, policies, also);
+      entries.set(key, { cwd, also, policies, stamp: now, set, dirs: watchedDirs([cwd, ...also], set, paths) });
       const oldest = entries.keys().next().value;
       if (entries.size > MAX_SETS && oldest !== undefined) entries.delete(oldest);
       rewatch();

@@ -1,13 +1,15 @@
 // The pure middle of decide(): resolve, match every action against the rules and memnox's own checks, combine.
-import type { Action } from "../core/action.ts";
+import type { Action, PossibleTarget } from "../core/action.ts";
+import { effectRank } from "../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
 import { decisionFindings } from "./decisions.ts";
-import type { GateDeps, Instant, RuleSetView } from "./deps.ts";
+import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
+import { actingPlaces } from "./places.ts";
 import { scopeFit } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -37,7 +39,8 @@ export interface Assessment {
 
 export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
   const resolution = resolve(req, deps);
-  const rules = deps.rules(req.cwd);
+  const also = actingPlaces(req.cwd, resolution.actions);
+  const rules = also.length > 0 ? deps.rules(req.cwd, also) : deps.rules(req.cwd);
   const agent = req.agent ?? deps.caller.agent;
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
@@ -63,14 +66,40 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   // Decisions recorded in memory only tighten: each contradicted one adds an ask beside the rules' verdicts.
   const decisions = deps.decisions?.(req.cwd) ?? [];
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
+  const settings = settingsOrUndefined(deps);
+  const checks = (action: Action) =>
+    ownChecks({
+      action,
+      agent,
+      session,
+      facts,
+      boundary,
+      nowMs: at.epochMs,
+      ...(settings ? { settings: settings.config ?? settings } : {}),
+      ...(deps.protect ? { protect: deps.protect } : {}),
+    });
   const perFindings = resolution.actions.map((action, i) => [
     ...withGrants(
       (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, facts, at), r.environment)),
       facts,
       at.epochMs,
     ),
-    ...ownChecks({ action, agent, session, facts, boundary, nowMs: at.epochMs }),
+    ...checks(action),
     ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
+    ...(action.possible ?? []).flatMap((p) => {
+      // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it.
+      const found = p.could.flatMap((w) => {
+        const as: Action = { ...action, targets: [w], possible: [] };
+        return [
+          ...environments.map((env) => {
+            const r = policyRequest(req, deps, as, agent, boundary, env);
+            return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
+          }),
+          ...checks(as),
+        ];
+      });
+      return couldMatch(action, p, found);
+    }),
   ]);
   const combined = combine([...perFindings.flat(), ...lineWide]);
   return {
@@ -115,6 +144,38 @@ export function writtenPaths(actions: readonly Action[]): string[] {
     for (const t of a.targets) if (t.startsWith("/")) out.add(t);
   }
   return [...out];
+}
+
+function settingsOrUndefined(deps: GateDeps): Settings | undefined {
+  try {
+    return deps.settings();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A target the line leaves open that could be a protected or secret path is treated as that path; when nothing at
+ * all is known of it (`$f`, `$(cmd)`), a refusal it could meet asks a person instead, so every `cat "$f"` is not
+ * refused outright, yet none goes through unseen.
+ */
+function couldMatch(action: Action, p: PossibleTarget, found: readonly Finding[]): Finding[] {
+  const hit = found
+    .filter((f) => f.effect !== "allow" && f.source !== "ungoverned" && !f.verdict?.observeOnly)
+    .sort((a, b) => effectRank(b.effect) - effectRank(a.effect))[0];
+  if (!hit) return [];
+  const effect = p.bare && hit.effect === "deny" ? "ask" : hit.effect;
+  const could = hit.action.targets[0] ?? p.could[0];
+  const tail = effect === hit.effect ? "it is treated as that file" : "a person is asked rather than it being refused";
+  return [
+    {
+      ...hit,
+      action,
+      effect,
+      source: "could-match",
+      reason: `\`${p.target}\` could be ${could}, and memnox cannot tell which file it names, so ${tail}: ${hit.reason.replace(/^memnox refuses this: /, "")}`,
+    },
+  ];
 }
 
 function resolve(req: GateRequest, deps: GateDeps): Resolution {

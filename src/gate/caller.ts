@@ -1,8 +1,6 @@
 // Facts about the caller, each from one documented source: the hook's agent or MEMNOX_AGENT_NAME, MEMNOX_ENV (one
 // environment or several), run's declared scope and paths, where the session started, and the checked-out branch.
 
-import { basename, dirname, join } from "node:path";
-import type { Action } from "../core/action.ts";
 import { realOr } from "../io/real.ts";
 import { currentBranch, repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
@@ -11,22 +9,6 @@ import type { CallerFacts } from "./deps.ts";
 import { environmentsOf } from "./environments.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
-
-/** A path's physical form; for one not there yet, its directory's (a write through a linked folder lands there). */
-function realTarget(p: string): string {
-  const whole = realOr(p);
-  if (whole !== p) return whole;
-  const dir = realOr(dirname(p));
-  return dir === dirname(p) ? p : join(dir, basename(p));
-}
-
-/** A file action also acts on where its paths really lead, so a symlink cannot walk around a rule or the boundary. */
-export function withRealTargets(action: Action): Action {
-  if (!action.name.startsWith("filesystem.")) return action;
-  const extra = action.targets.filter((t) => t.startsWith("/")).map(realTarget);
-  const targets = [...new Set([...action.targets, ...extra])];
-  return targets.length === action.targets.length ? action : { ...action, targets };
-}
 
 /** Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads) and /dev. */
 export function exemptDirs(ctx: Pick<Context, "env">): string[] {

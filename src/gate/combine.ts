@@ -20,7 +20,13 @@ export type Source =
   | "unparsable"
   | "rules-unreadable"
   | "rate-limit"
-  | "agent-stopped";
+  | "agent-stopped"
+  /** A write to a path that decides whether agents are governed. */
+  | "protected"
+  /** A memnox command that loosens governance, run from an agent's seat. */
+  | "memnox-self"
+  /** A target the line leaves open, which could be a path a rule or protection covers. */
+  | "could-match";
 
 export interface Finding {
   readonly action: Action;

@@ -37,15 +37,22 @@ interface Decided {
   readonly agent?: string;
 }
 
-export function createGate(ctx: Context): GateServices {
+export interface GateOptions {
+  /** False for a hook face run by hand from an agent's seat: it answers as the gate says and writes nothing. */
+  readonly recording?: boolean;
+}
+
+export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
   const paths = ctx.paths;
   const daemon = daemonClient(paths.sock);
-  const rows = rowSink(paths, (t) => ctx.io.err(t), daemon);
+  const live = rowSink(paths, (t) => ctx.io.err(t), daemon);
+  const rows: typeof live =
+    opts.recording === false ? { ...live, record: () => "", keepRuleSet: () => {}, flush: async () => {} } : live;
   const digest = createArgsDigest(paths);
   const kept = new Set<string>();
   const decided = new Map<string, Decided>();
   const base = gateDeps(ctx, {
-    dry: false,
+    dry: opts.recording === false,
     record: (e) => {
       const id = rows.record(e);
       decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
@@ -59,7 +66,7 @@ export function createGate(ctx: Context): GateServices {
     },
     proceeded: (q) => rows.proceeded(q),
   });
-  // A request the daemon sent back (an argument rule applies) is not resolved twice.
+  // A request the daemon sent back (an argument rule applies) is not resolved (nor expanded) twice.
   const resolved = new WeakMap<GateRequest, Resolution>();
   const deps = {
     ...base,
@@ -79,7 +86,8 @@ export function createGate(ctx: Context): GateServices {
 
   /** The daemon's verdict, or undefined when this process must decide (no daemon, or a rule reads arguments). */
   const askDaemon = async (req: GateRequest): Promise<GateAnswer | undefined> => {
-    if (!daemon.reachable) return undefined;
+    // The daemon writes the row of what it answers: a call that must record nothing is decided here.
+    if (!daemon.reachable || opts.recording === false) return undefined;
     let resolution: Resolution;
     try {
       resolution = req.action ? { actions: [req.action], normalized: req.action.name, unknown: [] } : deps.resolve(req);
@@ -109,7 +117,8 @@ export function createGate(ctx: Context): GateServices {
     async decide(asked) {
       // Rules, targets and the boundary see the real working directory, not the symlink an agent stands in.
       const cwd = realOr(asked.cwd);
-      const given = asked.action && withShownTargets([settled(asked.action, cwd, paths.mcp)], callText(asked))[0];
+      const given =
+        asked.action && withShownTargets([settled(base.expand(asked.action, cwd), cwd, paths.mcp)], callText(asked))[0];
       const req = { ...asked, cwd, ...(given ? { action: given } : {}) };
       const remote = await askDaemon(req);
       if (remote) return remote;

@@ -4,11 +4,13 @@ import type { Mode } from "../core/effect.ts";
 import type { EventInput } from "../core/event.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import type { RuleRef, Verdict } from "../core/verdict.ts";
+import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
 import type { Boundary } from "./boundary.ts";
+import type { Protection } from "./protected.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
 
@@ -39,6 +41,8 @@ export interface RuleSetView {
 export interface Settings {
   readonly mode: Mode;
   readonly failOpen: boolean;
+  /** The other settings in force, which a `memnox config set` from an agent's seat is compared with. */
+  readonly config?: CurrentSettings;
 }
 
 /** Facts about the caller that come from one documented source each. */
@@ -58,7 +62,8 @@ export interface CallerFacts {
 export interface GateDeps {
   now(): Instant;
   settings(): Settings;
-  rules(cwd: string): RuleSetView;
+  /** The rules in force at `cwd`, together with those of every other place the call acts (`also`). */
+  rules(cwd: string, also?: readonly string[]): RuleSetView;
   resolve(request: GateRequest): Resolution;
   caller: CallerFacts;
   /** State facts in force (freezes, probation, wary sessions, grants, budgets), handed to the engine. */
@@ -88,6 +93,8 @@ export interface GateDeps {
   holdTtlMs: number;
   /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
+  /** memnox's protected paths for this machine, and how a target is tested against one. */
+  readonly protect?: Protection;
 }
 
 /** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */

@@ -4,15 +4,21 @@ import { formatDuration } from "../core/duration.ts";
 import { passesThrough } from "../core/registries.ts";
 import { factKey, type StateFact } from "../core/request.ts";
 import { globMatcher } from "../policy/engine/index.ts";
+import { type CurrentSettings, type Loosening, memnoxLoosens } from "../resolve/commands/memnox.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
 import type { Finding } from "./combine.ts";
 import type { RuleProblem } from "./deps.ts";
+import { type Protection, protectedFindings } from "./protected.ts";
 
 const OUTWARD = new Set(["write", "communication", "destructive"]);
 const RISKY = new Set(["communication", "destructive"]);
 
 export interface CheckInput {
   readonly action: Action;
+  /** The settings in force, which a `memnox config set` from an agent's seat is compared with. */
+  readonly settings?: CurrentSettings;
+  /** memnox's protected paths and how to test a target against one. */
+  readonly protect?: Protection;
   readonly agent?: string | undefined;
   readonly session?: string | undefined;
   readonly facts: readonly StateFact[];
@@ -50,10 +56,14 @@ export function ownChecks(input: CheckInput): Finding[] {
         action,
         effect: "ask",
         source: "wary",
-        reason: `this session read a tool result that looked like instructions (${left(f)} left): outward and destructive actions ask first; "memnox resume --by <name>" lifts it`,
+        reason: `this session read a tool result that looked like instructions (${left(f)} left): outward and destructive actions ask first; a person can lift it from their own terminal`,
       });
     }
   }
+  if (input.protect) out.push(...protectedFindings(action, input.protect));
+  const loosens =
+    action.name.startsWith("memnox.") && input.settings ? memnoxLoosens(action, input.settings) : undefined;
+  if (loosens) out.push(memnoxSelf(action, loosens));
   out.push(...budgetAsks(input), ...leaseAsks(input));
   const outside = outsideBoundary(action, input.boundary);
   if (outside.length > 0) {
@@ -155,6 +165,19 @@ function untrustedAsk(action: Action, input: CheckInput): Finding | undefined {
     effect: "ask",
     source: "untrusted",
     reason: "this session runs with memnox run --untrusted: its outward and destructive actions ask first",
+  };
+}
+
+/**
+ * Every seam that asks the gate serves an agent, so a memnox command that loosens governance is refused there before
+ * it runs (the CLI refuses it again from an agent's seat). The words are for the person the agent reports to.
+ */
+function memnoxSelf(action: Action, l: Loosening): Finding {
+  return {
+    action,
+    effect: "deny",
+    source: "memnox-self",
+    reason: `memnox refuses this: \`${l.command}\` ${l.does}, and nothing an agent runs may loosen the governance it runs under; that is a person's decision, made at their own terminal`,
   };
 }
 

@@ -1,11 +1,10 @@
-// An action a seam handed over (a hook's file or MCP call), or one the resolver gave, settled against the disk: where
-// its paths really lead, whether a milestone covers a delete, what class an MCP tool is.
+// An action a seam handed over (a hook's file or MCP call), or one the resolver gave, settled against the disk (its paths
+// already expanded to where they really lead): whether a milestone covers a delete, what class an MCP tool is.
 import type { Action } from "../core/action.ts";
 import { repoRoot } from "../io/repo.ts";
 import { classFromName } from "../resolve/mcp-tools.ts";
 import { recoverable } from "../resolve/project.ts";
 import { loadManifest } from "../state/mcp-manifest.ts";
-import { withRealTargets } from "./caller.ts";
 
 /**
  * The class a milestone or a manifest settles: a delete is a write only while every path it really reaches is inside
@@ -13,7 +12,8 @@ import { withRealTargets } from "./caller.ts";
  * the proxy recorded for it, else the one its name gives (the same as the proxy's).
  */
 export function settled(action: Action, cwd: string, mcpDir: string): Action {
-  const real = withRealTargets(action);
+  // Its targets went through THE expansion first (expand.ts): every physical path they reach is among them.
+  const real = action;
   if (real.name === "filesystem.delete") {
     const covered = recoverable(real.targets, repoRoot(cwd));
     const cls = covered ? "write" : "destructive";

@@ -1,8 +1,8 @@
 // How a seam answers when it fails before the gate could (a payload it cannot read, a gate that cannot be built).
 import type { Mode } from "../core/effect.ts";
-import { isMode } from "../core/effect.ts";
-import { readTextIfExists } from "../io/files.ts";
+import { describeError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
+import { readConfig } from "../state/config.ts";
 import { stopInForce } from "../state/stop.ts";
 
 export interface FailurePosture {
@@ -19,29 +19,27 @@ export function failsClosed(p: FailurePosture): boolean {
   return p.mode === "enforce" && !p.failOpen && !p.stopped;
 }
 
-/** Mode, failOpen and stop, never throwing: no config is a first run (observe), a broken one fails closed. */
-export async function failurePosture(ctx: Context): Promise<FailurePosture> {
-  const stopped = isStopped(ctx);
-  let text: string | undefined;
+/**
+ * Mode, failOpen and stop, never throwing: no config before setup is a first run (observe); after setup a missing or
+ * damaged one is the sealed mode; one that cannot be read at all fails closed.
+ */
+export function postureAt(configFile: string, stopFile: string, nowMs: number): FailurePosture {
+  const stopped = isStopped(stopFile, nowMs);
   try {
-    text = readTextIfExists(ctx.paths.config);
+    const c = readConfig(configFile);
+    return { mode: c.mode, failOpen: c.failOpen, stopped };
   } catch (e) {
-    return { mode: "enforce", failOpen: false, stopped, note: `config unreadable: ${(e as Error).message}` };
-  }
-  if (text === undefined) return { mode: "observe", failOpen: false, stopped };
-  try {
-    const { parse } = await import("smol-toml");
-    const doc = parse(text);
-    const mode = isMode(doc.mode) ? doc.mode : "observe";
-    return { mode, failOpen: doc.failOpen === true, stopped };
-  } catch (e) {
-    return { mode: "enforce", failOpen: false, stopped, note: `\`${ctx.paths.config}\`: ${(e as Error).message}` };
+    return { mode: "enforce", failOpen: false, stopped, note: describeError(e) };
   }
 }
 
-function isStopped(ctx: Context): boolean {
+export async function failurePosture(ctx: Context): Promise<FailurePosture> {
+  return postureAt(ctx.paths.config, ctx.paths.stop, ctx.clock.now());
+}
+
+function isStopped(file: string, nowMs: number): boolean {
   try {
-    return stopInForce(ctx.paths.stop, ctx.clock.now()) !== undefined;
+    return stopInForce(file, nowMs) !== undefined;
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 // What decide() reads, wired to memnox's files: the same wiring for a seam's own process and for the daemon,
 // which differ only in where the caller's facts, the instant and the rule sets come from.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { factsInForce } from "../core/request.ts";
@@ -21,7 +22,9 @@ import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
 import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
 import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
+import { type TargetExpander, targetExpander } from "./expand.ts";
 import { projectFacts, scriptText } from "./project.ts";
+import { protection } from "./protected.ts";
 import type { GateRequest } from "./types.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
@@ -93,7 +96,7 @@ export function stateDeps(
   return {
     settings: () => {
       const c = read.config();
-      return { mode: c.mode, failOpen: c.failOpen };
+      return { mode: c.mode, failOpen: c.failOpen, config: c };
     },
     facts: (now) => [
       ...overlaysInForce(read.overlays(), now),
@@ -147,23 +150,33 @@ export function stateDeps(
 }
 
 /** GateDeps whose rule sets keep their sources, for the ledger and the briefing. */
-export type LoadingGateDeps = Omit<GateDeps, "rules"> & { rules(cwd: string): LoadedRuleSet };
+export type LoadingGateDeps = Omit<GateDeps, "rules"> & {
+  rules(cwd: string, also?: readonly string[]): LoadedRuleSet;
+  /** THE target expansion, for an action a seam hands in already resolved (a file tool's path). */
+  expand: TargetExpander;
+};
 
 /** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
 export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
   const paths = ctx.paths;
+  const expand = targetExpander({ home: paths.home, root: paths.root, env: ctx.env });
   const loaded = new Map<string, LoadedRuleSet>();
-  const rules = (cwd: string): LoadedRuleSet => {
-    let set = loaded.get(cwd);
+  // After setup the machine's rules must be there: their absence refuses in enforce rather than ruling nothing.
+  const expectMachine = existsSync(paths.sealed);
+  const rules = (cwd: string, also: readonly string[] = []): LoadedRuleSet => {
+    const key = [cwd, ...also].join("\0");
+    let set = loaded.get(key);
     if (!set) {
       set = loadRuleSet({
         cwd,
+        also,
         env: ctx.env,
         paths,
         cacheDir: ruleCacheDir(paths),
+        expectMachine,
         ...(opts.ruleFile ? { file: opts.ruleFile } : {}),
       });
-      loaded.set(cwd, set);
+      loaded.set(key, set);
     }
     return set;
   };
@@ -171,9 +184,14 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     ...stateDeps(paths, sink, fileReaders(paths)),
     now: () => lazyInstant(ctx.clock.now()),
     rules,
-    resolve: (req) => resolveWithProject(req, paths.home),
+    resolve: (req) => {
+      const r = resolveWithProject(req, paths.home, placeVariables(ctx.env));
+      return { ...r, actions: r.actions.map((a) => expand(a, req.cwd)) };
+    },
+    expand,
     caller: callerFacts(ctx),
     decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
+    protect: protection({ home: paths.home, root: paths.root, env: ctx.env }),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
@@ -188,11 +206,11 @@ const SCRIPT_PASSES = 3;
  * The resolver handed the project's facts, then the text of the scripts the line runs (read here, inside the
  * checkout), again until no new script can be read.
  */
-export function resolveWithProject(req: GateRequest, home: string): Resolution {
+export function resolveWithProject(req: GateRequest, home: string, env?: Readonly<Record<string, string>>): Resolution {
   const line = req.argv ? req.argv.join(" ") : (req.command ?? "");
   let project = projectFacts(req.cwd, line);
   const run = () => {
-    const rctx = { cwd: req.cwd, home, project };
+    const rctx = { cwd: req.cwd, home, project, ...(env ? { env } : {}) };
     return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
   };
   let r = run();
@@ -207,6 +225,42 @@ export function resolveWithProject(req: GateRequest, home: string): Resolution {
     r = run();
   }
   return r;
+}
+
+/**
+ * The caller's variables that name places, handed to the resolver so `$TMPDIR/x` or `$MEMNOX_HOME/config.toml` is
+ * the path it is. Only these: a variable's value can be a secret, and a target is recorded.
+ */
+const PLACE_VARIABLES = [
+  "TMPDIR",
+  "USER",
+  "LOGNAME",
+  "OLDPWD",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+  "MEMNOX_HOME",
+  "CLAUDE_CONFIG_DIR",
+  "CLAUDE_PROJECT_DIR",
+  "CODEX_HOME",
+  "GEMINI_CLI_HOME",
+  "GIT_DIR",
+  "GNUPGHOME",
+  "KUBECONFIG",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "AWS_CONFIG_FILE",
+  "DOCKER_CONFIG",
+];
+
+export function placeVariables(env: Context["env"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of PLACE_VARIABLES) {
+    const v = env[k];
+    if (v) out[k] = v;
+  }
+  return out;
 }
 
 /** Where parsed rule files are kept by content, for every process that loads rules. */

@@ -1,5 +1,16 @@
 // Files memnox owns: written to a temporary name and renamed, so a reader never sees half a file.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 
@@ -18,12 +29,40 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   }
 }
 
-/** The file's text, or undefined when it does not exist. */
+/** Larger than any file memnox reads on a decision path: a bigger one is refused rather than read. */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The bytes of a regular file, opened without blocking: a FIFO, a device or a directory in its place is an error at
+ * once, never a read that waits (a hook must answer before the agent's timeout). ENOENT is thrown as the OS gives it.
+ */
+export function readRegularFile(path: string, maxBytes = MAX_READ_BYTES): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new MemnoxError("io", `\`${path}\` is not a regular file`, "memnox reads only regular files there");
+    if (st.size > maxBytes) throw new MemnoxError("io", `\`${path}\` is larger than ${maxBytes} bytes`);
+    const buf = Buffer.alloc(st.size);
+    let at = 0;
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === buf.length ? buf : buf.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's text, or undefined when it does not exist; anything but a regular file is an error naming it. */
 export function readTextIfExists(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path).toString("utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (e instanceof MemnoxError) throw e;
     throw new MemnoxError("io", `could not read \`${path}\`: ${(e as Error).message}`);
   }
 }

@@ -1,6 +1,8 @@
-// Where a checkout starts and which branch it is on, read from .git directly so a hook starts no git process.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// Where a checkout starts and which branch it is on, read from .git directly so a hook starts no git process
+// (and only from regular files: a FIFO put in place of .git/HEAD must not hang a hook).
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readRegularFile } from "./files.ts";
 
 /** The nearest directory at or above `cwd` holding `.git` (a directory, or a file for worktrees). */
 export function repoRoot(cwd: string): string | undefined {
@@ -18,7 +20,7 @@ export function gitDir(root: string): string | undefined {
   const dotGit = join(root, ".git");
   try {
     if (statSync(dotGit).isDirectory()) return dotGit;
-    const m = /^gitdir:\s*(.+)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+    const m = /^gitdir:\s*(.+)\s*$/m.exec(readRegularFile(dotGit, 65536).toString("utf8"));
     return m?.[1] ? resolve(root, m[1]) : undefined;
   } catch {
     return undefined;
@@ -31,7 +33,7 @@ export function currentBranch(cwd: string): string | undefined {
   const dir = root ? gitDir(root) : undefined;
   if (!dir) return undefined;
   try {
-    const m = /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(dir, "HEAD"), "utf8"));
+    const m = /^ref: refs\/heads\/(.+)$/m.exec(readRegularFile(join(dir, "HEAD"), 65536).toString("utf8"));
     return m?.[1]?.trim();
   } catch {
     return undefined;

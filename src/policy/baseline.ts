@@ -320,6 +320,25 @@ function writeRule(
   };
 }
 
+/**
+ * Every path the baseline's secret-read denies name, as written (`~/…`, slash-free names, globs): the gate asks of a
+ * target the line leaves open (`cat $(…)`, `cat ~/$d/id`) whether it could be one of these.
+ */
+export function secretReadTargets(keysDir = "~/.memnox/keys"): string[] {
+  return [
+    "**/.ssh",
+    "**/.ssh/**",
+    ...CLOUD,
+    ...PUBLISH,
+    "~/.gnupg",
+    keysDir,
+    ...ENV_FILES,
+    ...HISTORIES,
+    "~/Library/Keychains",
+    ...PROCESS_SECRETS,
+  ];
+}
+
 export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   const by = `written by memnox protect --yes on ${opts.date}`;
   const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];

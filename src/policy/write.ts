@@ -37,7 +37,8 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-const same = (a: Pick<PolicyRule, "match" | "decision">, b: Pick<PolicyRule, "match" | "decision">) =>
+/** Two rules say the same thing: match and decision alike, whatever the order of their lists. */
+export const sameRule = (a: Pick<PolicyRule, "match" | "decision">, b: Pick<PolicyRule, "match" | "decision">) =>
   canonical(a.match) === canonical(b.match) && canonical(a.decision) === canonical(b.decision);
 
 function appendYaml(text: string, rules: readonly RuleSpec[]): string {
@@ -63,7 +64,7 @@ function verify(path: string, before: readonly PolicyRule[], afterText: string, 
   if (after.problems.length > 0)
     fail(`the result would not read back (${formatProblem(after.problems[0] ?? { file: path, message: "" })})`);
   for (const r of [...before, ...added]) {
-    if (!after.rules.some((x) => x.name === r.name && same(x, r))) fail(`the rule \`${r.name}\` would not survive`);
+    if (!after.rules.some((x) => x.name === r.name && sameRule(x, r))) fail(`the rule \`${r.name}\` would not survive`);
   }
 }
 
@@ -106,7 +107,7 @@ export function planMerge(path: string, rules: readonly RuleSpec[], opts: Pick<M
   const present = rules.filter((r) => have.has(r.name));
   const unchanged = present.filter((r) => {
     const mine = have.get(r.name);
-    return mine !== undefined && same(mine, r);
+    return mine !== undefined && sameRule(mine, r);
   });
   const result = {
     path,

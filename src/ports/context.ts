@@ -1,5 +1,5 @@
 // Everything a face needs from the outside world, built once in bin/memnox.ts and handed down.
-import type { Clock, Env, Git, Notify, Proc, Stdio } from "./index.ts";
+import type { Clock, Env, Git, Notify, Proc, Processes, Stdio } from "./index.ts";
 import type { Paths } from "./paths.ts";
 
 export interface Context {
@@ -19,6 +19,8 @@ export interface Context {
   readonly proc: Proc;
   readonly git: Git;
   readonly notify: Notify;
+  /** The process ancestry, for telling a person's terminal from an agent's seat; absent in tests that fake it. */
+  readonly processes?: Processes;
   readonly version: string;
   /** Absolute path of this executable (the compiled binary, or bun running bin/memnox.ts). */
   readonly execPath: string;

@@ -41,6 +41,38 @@ export interface Git {
   run(args: readonly string[], opts: RunOptions & { readonly cwd: string }): Promise<RunResult>;
 }
 
+/** One process as the OS lists it: what an agent's seat is told from. */
+export interface ProcessInfo {
+  readonly pid: number;
+  readonly ppid: number;
+  /** The kernel's short name (Linux `comm`), or the executable's path (macOS). */
+  readonly comm: string;
+  readonly argv: readonly string[];
+  /** The executable's real path, where the OS says it. */
+  readonly exe?: string;
+  /** Session id, where the OS says it. */
+  readonly sid?: number;
+  /** Controlling terminal (0: none), where the OS says it. */
+  readonly tty?: number;
+  /** MEMNOX_ARGV0 from its environment: which face a memnox run from source is. */
+  readonly argv0?: string;
+}
+
+export interface Ancestry {
+  /** This process first, then each parent up to the first process of the system. */
+  readonly chain: readonly ProcessInfo[];
+  /** False when a parent vanished or could not be read before the walk reached the top. */
+  readonly complete: boolean;
+}
+
+/** The processes above this one; read only when a decision needs them (a loosening command, a hook run by hand). */
+export interface Processes {
+  /** The chain from this process up; `until` stops the walk at (and including) the first process it holds for. */
+  ancestry(until?: (p: ProcessInfo) => boolean): Ancestry;
+  /** Reading it costs a few file reads (Linux), not a child process (macOS): cheap enough for every hook call. */
+  readonly cheap: boolean;
+}
+
 export interface Notify {
   notice(title: string, body: string): Promise<void>;
 }

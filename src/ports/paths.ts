@@ -7,6 +7,8 @@ export interface Paths {
   readonly home: string;
   readonly root: string;
   readonly config: string;
+  /** The mode and failOpen memnox itself last set: what a missing or damaged config.toml means after setup. */
+  readonly sealed: string;
   readonly machinePolicies: string;
   readonly policiesRegistry: string;
   readonly db: string;
@@ -72,6 +74,7 @@ export function memnoxPaths(env: Env): Paths {
     home,
     root,
     config: at("config.toml"),
+    sealed: at("sealed.json"),
     machinePolicies: at("machine.policies.toml"),
     policiesRegistry: at("policies.json"),
     db: at("memnox.db"),

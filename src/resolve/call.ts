@@ -22,6 +22,11 @@ export type Stdin =
 /** What a command is known to print, for the next one in a pipeline: literal text, or file names. */
 export type Printed = { readonly text: string } | { readonly paths: readonly string[] };
 
+/** A variable the line set (or the caller's environment handed in): its possible values, or the text it came from. */
+export type VarValue =
+  | { readonly known: true; readonly values: readonly string[] }
+  | { readonly known: false; readonly raw: string };
+
 /** Mutable within one list of commands: `cd` changes the directory later commands see. */
 export interface Scope {
   cwd: string;
@@ -35,6 +40,22 @@ export interface Scope {
   readonly declared?: boolean;
   /** Aliases defined earlier in the line (`alias p='git push -f'; p`): a later command's first word expands. */
   readonly aliases: Map<string, string | null>;
+  /** Variables assigned earlier in the line (`d=.ssh; cat ~/$d/id`), and loop variables with their lists. */
+  readonly vars: Map<string, VarValue>;
+  /** Paths made earlier in the line that lead to others: `ln -s ~/.ssh /tmp/s`, `cp -r ~/.aws /tmp/x`. */
+  readonly links: Map<string, readonly string[]>;
+}
+
+/** A copy for a subshell, a pipeline member or a function body: what it sets does not leak back. */
+export function forkScope(scope: Scope, over: Partial<Pick<Scope, "cwd" | "depth">> = {}): Scope {
+  return {
+    ...scope,
+    ...over,
+    functions: new Set(scope.functions),
+    vars: new Map(scope.vars),
+    aliases: new Map(scope.aliases),
+    links: new Map(scope.links),
+  };
 }
 
 export interface ActionSpec {
@@ -43,6 +64,8 @@ export interface ActionSpec {
   readonly targets?: readonly string[];
   readonly branch?: string;
   readonly cli?: string;
+  /** Where it acts, when a handler knows better than the scope (`git -C`). */
+  readonly cwd?: string;
 }
 
 /** The recursion points handlers use, handed in so handlers never import the dispatcher. */

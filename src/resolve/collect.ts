@@ -13,13 +13,17 @@ export class Collector {
   readonly runs: string[] = [];
   private readonly line: string;
   private readonly project: ProjectFacts | undefined;
+  private readonly cwd: string | undefined;
 
-  constructor(line: string, project?: ProjectFacts) {
+  constructor(line: string, project?: ProjectFacts, cwd?: string) {
     this.line = line;
     this.project = project;
+    this.cwd = cwd;
   }
 
-  add(spec: ActionSpec, argv?: readonly string[]): void {
+  /** One action; `at` is where it acts, kept only when the line moved away from where it runs. */
+  add(spec: ActionSpec, argv?: readonly string[], at?: string): void {
+    const where = spec.cwd ?? at;
     const args: Record<string, readonly string[]> = argv ? { command: [this.line], argv } : { command: [this.line] };
     this.actions.push({
       name: spec.name,
@@ -28,6 +32,7 @@ export class Collector {
       arguments: args,
       ...(spec.branch !== undefined ? { branch: spec.branch } : {}),
       ...(spec.cli !== undefined ? { cli: spec.cli } : {}),
+      ...(where !== undefined && this.cwd !== undefined && where !== this.cwd ? { cwd: where } : {}),
     });
   }
 
@@ -76,7 +81,7 @@ export function dedupe(actions: readonly Action[]): Action[] {
   const seen = new Set<string>();
   const out: Action[] = [];
   for (const a of actions) {
-    const key = JSON.stringify([a.name, a.class, a.targets, a.branch ?? null, a.arguments.argv ?? null]);
+    const key = JSON.stringify([a.name, a.class, a.targets, a.branch ?? null, a.arguments.argv ?? null, a.cwd ?? null]);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(a);

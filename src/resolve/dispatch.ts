@@ -7,6 +7,7 @@ import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
 import { interpreterFor } from "./commands/interpreters.ts";
 import { LAUNCHER_HANDLERS, systemdRun } from "./commands/launchers.ts";
+import { memnox } from "./commands/memnox.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
 import { PACKAGE_HANDLERS } from "./commands/packages.ts";
 import { PRINT_HANDLERS } from "./commands/printers.ts";
@@ -41,6 +42,7 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...Object.entries(TCL_HANDLERS),
   ["systemd-run", systemdRun],
   ["git", git],
+  ["memnox", memnox],
 ]);
 
 /** `tclsh8.6`, `wish8.6`: versioned names of the same program. */

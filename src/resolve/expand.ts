@@ -1,6 +1,6 @@
 // Words to arguments: quotes removed, `~`, $HOME and $PWD known, everything else kept as written and marked dynamic.
 import { expandBraces, type Marked } from "./braces.ts";
-import type { Arg } from "./call.ts";
+import type { Arg, VarValue } from "./call.ts";
 import type { Script, Word } from "./shell/ast.ts";
 import { literalText, scriptsOf } from "./shell/words.ts";
 
@@ -15,50 +15,85 @@ export interface Expanded {
 export interface ExpandEnv {
   readonly cwd: string;
   readonly home: string;
+  /** Variables the line set earlier, and the caller's place variables. */
+  readonly vars?: ReadonlyMap<string, VarValue>;
 }
 
 /** `*`, `?` and a closed `[…]` make a word a pattern; a lone `[` is the test command. */
 const GLOB = /[*?]|\[[^\]]*\]/;
-/** `$HOME`, `${HOME}`, `$PWD`, `${PWD}`: the two variables whose value the resolver knows. */
+/** `$HOME`, `${HOME}`, `$PWD`, `${PWD}`: the two variables whose value the resolver always knows. */
 const KNOWN_VAR = /^\$\{?(HOME|PWD)\}?$/;
+/** `$name` or `${name}`, nothing more: the spellings whose value is the variable's own. */
+const PLAIN_VAR = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/;
+/** A variable with several possible values makes several words; more than this and it is left unknown. */
+const MAX_WORDS = 64;
 
 export function expandWord(w: Word, env: ExpandEnv): Expanded {
-  let text = "";
+  // Each alternative is one way the word can come out: more than one only when a loop variable is in it.
+  let alts: { text: string; marked: Marked[] }[] = [{ text: "", marked: [] }];
   let isStatic = true;
   let glob = false;
   const subs: Script[] = [];
-  const marked: Marked[] = [];
+  const append = (value: string, active: boolean) => {
+    for (const a of alts) {
+      a.text += value;
+      for (const ch of value) a.marked.push({ ch, active });
+    }
+  };
   w.parts.forEach((p, i) => {
     subs.push(...scriptsOf(p));
     if (p.kind === "lit") {
       let t = p.text;
       if (i === 0 && !p.quoted && (t === "~" || t.startsWith("~/"))) t = env.home + t.slice(1);
       if (!p.quoted && GLOB.test(t)) glob = true;
-      text += t;
-      for (const ch of t) marked.push({ ch, active: !p.quoted });
+      append(t, !p.quoted);
       return;
     }
     const known = p.kind === "var" ? KNOWN_VAR.exec(p.raw)?.[1] : undefined;
     if (known !== undefined) {
-      const value = known === "HOME" ? env.home : env.cwd;
-      text += value;
-      for (const ch of value) marked.push({ ch, active: false });
+      append(known === "HOME" ? env.home : env.cwd, false);
+      return;
+    }
+    const name = p.kind === "var" ? PLAIN_VAR.exec(p.raw)?.[1] : undefined;
+    const value = name !== undefined ? env.vars?.get(name) : undefined;
+    if (value?.known) {
+      if (value.values.some((v) => GLOB.test(v))) glob = true;
+      if (value.values.length === 1 || alts.length * value.values.length > MAX_WORDS) {
+        if (value.values.length === 1) append(value.values[0] ?? "", false);
+        else {
+          isStatic = false;
+          append(p.raw, false);
+        }
+        return;
+      }
+      alts = alts.flatMap((a) =>
+        value.values.map((v) => ({
+          text: a.text + v,
+          marked: [...a.marked, ...[...v].map((ch) => ({ ch, active: false }))],
+        })),
+      );
+      return;
+    }
+    if (value && !value.known) {
+      // Set from something run at run time (`d=$(cmd)`): unknown, but its text is kept for the gate to read.
+      isStatic = false;
+      append(value.raw, false);
       return;
     }
     if (p.kind === "cmdsub") {
       const folded = foldEcho(p.script);
       if (folded !== undefined) {
-        text += folded;
-        for (const ch of folded) marked.push({ ch, active: false });
+        append(folded, false);
         return;
       }
     }
     isStatic = false;
-    text += p.raw;
+    append(p.raw, false);
   });
-  const arg = { text, static: isStatic, glob };
-  const words = isStatic && text.includes("{") ? expandBraces(marked) : [text];
-  return { arg, args: words.length === 1 ? [arg] : words.map((w) => ({ ...arg, text: w })), subs };
+  const first = alts[0] ?? { text: "", marked: [] };
+  const arg = { text: first.text, static: isStatic, glob };
+  const words = alts.flatMap((a) => (isStatic && a.text.includes("{") ? expandBraces(a.marked) : [a.text]));
+  return { arg, args: words.length === 1 ? [arg] : words.map((t) => ({ ...arg, text: t })), subs };
 }
 
 /** `$(echo ls)` is `ls`: the one substitution whose output is known without running anything. */

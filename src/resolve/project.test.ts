@@ -217,8 +217,11 @@ describe("the rest of the local loop", () => {
   });
 
   test("in a script, a program computed at run time is deferred to the interceptors; an eval of computed text is not", () => {
-    const files = { "/repo/scripts/t.sh": '#!/bin/sh\nPY=python3\n$PY -m pytest "$@"\n' };
+    const files = { "/repo/scripts/t.sh": '#!/bin/sh\nPY="$(command -v python3)"\n$PY -m pytest "$@"\n' };
     expect(names("./scripts/t.sh", { ...NODE, files })).toContain("shell.deferred");
+    // A value set earlier in the same script is known, so the program it names is resolved as itself.
+    const known = { "/repo/scripts/t.sh": '#!/bin/sh\nPY=python3\n$PY -m pytest "$@"\n' };
+    expect(names("./scripts/t.sh", { ...NODE, files: known })).not.toContain("shell.deferred");
     const evil = { "/repo/scripts/t.sh": '#!/bin/sh\neval "$(echo Z2l0 | base64 -d)"\n' };
     expect(names("./scripts/t.sh", { ...NODE, files: evil })).toContain("shell.dynamic");
     expect(names("$CMD --all")).toEqual(["shell.dynamic"]);

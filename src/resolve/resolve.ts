@@ -7,6 +7,7 @@ import type { Script } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
 import { renderArg } from "./shell/render.ts";
 import type { Resolution, ResolveContext } from "./types.ts";
+import { environmentVars } from "./vars.ts";
 import { DEFAULT_MAX_DEPTH, Walker } from "./walk.ts";
 
 function rootScope(ctx: ResolveContext): Scope {
@@ -17,13 +18,15 @@ function rootScope(ctx: ResolveContext): Scope {
     maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH,
     functions: new Set(),
     ...(ctx.project ? { project: ctx.project } : {}),
+    vars: environmentVars(ctx.env),
     aliases: new Map(),
+    links: new Map(),
   };
 }
 
 /** A shell command line: `shell.execute` on the normalised line first, then every action inside it. */
 export function resolveCommand(line: string, ctx: ResolveContext): Resolution {
-  const out = new Collector(line, ctx.project);
+  const out = new Collector(line, ctx.project, ctx.cwd);
   const walker = new Walker(out);
   let script: Script = [];
   let normalized = line.trim();
@@ -53,7 +56,7 @@ export function resolveCommand(line: string, ctx: ResolveContext): Resolution {
 /** An interceptor's exact argv (argv[0] the CLI name or a path to it): no shell parsing, the same names. */
 export function resolveArgv(argv: readonly string[], ctx: ResolveContext): Resolution {
   const line = argv.map(renderArg).join(" ");
-  const out = new Collector(line, ctx.project);
+  const out = new Collector(line, ctx.project, ctx.cwd);
   const args: Arg[] = argv.map(lit);
   new Walker(out).argv(args, rootScope(ctx));
   return finish(out, maskSecrets(line), line, undefined);

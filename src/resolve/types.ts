@@ -11,6 +11,11 @@ export interface ResolveContext {
   readonly maxDepth?: number;
   /** What the gate read about the project (scripts, packages, bins, script files); without it nothing is assumed. */
   readonly project?: ProjectFacts;
+  /**
+   * Values of the caller's environment variables that name places (`TMPDIR`, `XDG_CONFIG_HOME`, `MEMNOX_HOME`…), as
+   * the seam saw them; a variable not here and not set in the line stays unknown. Never a secret's value.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface Resolution {

@@ -1,6 +1,6 @@
 // Walks the parsed line: every command, substitution, redirection and nested shell becomes actions.
 import { maskSecrets } from "../core/secrets.ts";
-import type { Arg, Call, Engine, Printed, Scope, Stdin } from "./call.ts";
+import { type Arg, type Call, type Engine, forkScope, type Printed, type Scope, type Stdin } from "./call.ts";
 import type { Collector } from "./collect.ts";
 import { type Assignment, assignmentEffects, assignmentOf } from "./commands/assignments.ts";
 import { writeActions } from "./commands/fs-emit.ts";
@@ -9,6 +9,7 @@ import { expandWord } from "./expand.ts";
 import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
+import { bindLoop, setVar, withAliases } from "./vars.ts";
 
 export const DEFAULT_MAX_DEPTH = 8;
 
@@ -54,13 +55,10 @@ export class Walker implements Engine {
     const scope = this.deeper(from.scope);
     if (!scope) return;
     // It runs in a shell of its own: its `cd` and functions stay in it; its text is not what the agent typed.
-    this.script(this.parse(text).script, {
-      ...scope,
-      ...(cwd ? { cwd } : {}),
-      functions: new Set(),
-      aliases: new Map(),
-      declared: true,
-    });
+    // A script runs in a shell of its own: what it sets stays there (what it was handed, it keeps); aliases do not
+    // reach a non-interactive shell.
+    const own = forkScope(scope, cwd ? { cwd } : {});
+    this.script(this.parse(text).script, { ...own, functions: new Set(), aliases: new Map(), declared: true });
   }
 
   /** Resolves an argv directly (an interceptor's exact argv). */
@@ -91,15 +89,14 @@ export class Walker implements Engine {
       this.out.noteUnknown(why);
       return undefined;
     }
-    return { ...scope, depth: scope.depth + 1, functions: new Set(scope.functions), aliases: new Map(scope.aliases) };
+    return forkScope(scope, { depth: scope.depth + 1 });
   }
 
   private subs(scripts: readonly Script[], scope: Scope): void {
     if (scripts.length === 0) return;
     const inner = this.deeper(scope);
     if (!inner) return;
-    for (const s of scripts)
-      this.script(s, { ...inner, functions: new Set(inner.functions), aliases: new Map(inner.aliases) });
+    for (const s of scripts) this.script(s, forkScope(inner));
   }
 
   private andOr(ao: AndOr, scope: Scope, stdin: Stdin): void {
@@ -107,7 +104,7 @@ export class Walker implements Engine {
       const piped = p.commands.length > 1;
       let printed: Printed | undefined;
       p.commands.forEach((cmd, i) => {
-        const s = piped ? { ...scope } : scope;
+        const s = piped ? forkScope(scope) : scope;
         const from = i > 0 ? fromPipe(printed) : stdin;
         printed = undefined;
         this.command(cmd, s, from, (out) => {
@@ -120,7 +117,7 @@ export class Walker implements Engine {
   private command(cmd: Command, scope: Scope, stdin: Stdin, prints?: (out: Printed) => void): void {
     if (cmd.type === "function") {
       scope.functions.add(cmd.name);
-      this.command(cmd.body, { ...scope }, undefined);
+      this.command(cmd.body, forkScope(scope), undefined);
       return;
     }
     if (cmd.type === "simple") {
@@ -128,8 +125,9 @@ export class Walker implements Engine {
       return;
     }
     const own = this.redirects(cmd.redirects, scope);
-    this.words(cmd.words, scope);
-    const inner = cmd.kind === "subshell" ? { ...scope } : scope;
+    const listed = this.words(cmd.words, scope);
+    const inner = cmd.kind === "subshell" ? forkScope(scope) : scope;
+    if (cmd.variable !== undefined) bindLoop(inner, cmd.variable, listed);
     for (const body of cmd.bodies) this.script(body, inner, own ?? stdin);
   }
 
@@ -138,6 +136,8 @@ export class Walker implements Engine {
     if (assigned.length > 0) assignmentEffects(this.call([], scope, undefined), assigned);
     const args = this.words(cmd.words, scope);
     const redirected = this.redirects(cmd.redirects, scope);
+    // `d=x cmd` sets d for cmd alone; a bare `d=x` sets it for what follows in this shell.
+    if (cmd.words.length === 0) for (const [name, value] of assigned) setVar(scope, name, value);
     if (args.length === 0) return;
     // Output redirected to a file reaches no pipe.
     const toPipe = cmd.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|") ? undefined : prints;
@@ -199,8 +199,9 @@ export class Walker implements Engine {
       engine: this,
       emit: (spec) =>
         out.add(
-          spec,
+          withAliases(spec, scope),
           args.map((a) => a.text),
+          scope.cwd,
         ),
       unknown: (what) => out.noteUnknown(what),
       ...(prints ? { prints } : {}),

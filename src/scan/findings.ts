@@ -40,6 +40,8 @@ export interface MachineState {
   /** What memnox found done to the ledger behind its back (rows gone, triggers dropped, the database removed). */
   readonly ledgerTampered?: readonly string[];
   readonly ledgerFile?: string;
+  /** config.toml after setup is missing, empty, a link, unreadable or looser than the sealed mode. */
+  readonly config?: { readonly problem: string; readonly holds: Mode };
 }
 
 function stateFindings(inv: Inventory, rules: LoadedRuleSet, s: MachineState): Finding[] {
@@ -119,6 +121,20 @@ function stateFindings(inv: Inventory, rules: LoadedRuleSet, s: MachineState): F
         agents: unregistered,
         evidence: [`approved: ${s.approvedAgents.join(", ")}`],
         fix: { words: `approve or remove ${unregistered.join(", ")}` },
+      }),
+    );
+  if (s.config)
+    out.push(
+      f({
+        id: "config:sealed",
+        severity: "high",
+        title: `${s.config.problem}: memnox holds the mode setup sealed (${s.config.holds}), never observe`,
+        resource: s.config.problem.split(" ")[0] ?? "config.toml",
+        evidence: [tilde(s.config.problem, inv.home)],
+        fix: {
+          words: `say the mode you mean; it rewrites config.toml and the seal together`,
+          command: `memnox config set mode ${s.config.holds}`,
+        },
       }),
     );
   if (s.unwrittenRows > 0)

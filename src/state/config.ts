@@ -1,10 +1,13 @@
 // ~/.memnox/config.toml: the seven settings, 0600, written once on first run and then only edited one line at a time.
+
+import { lstatSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as v from "valibot";
 import { MODES, type Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import { tomlLines } from "../io/toml-lines.ts";
+import { readSeal, sealPath, stricterMode, writeSeal } from "./seal.ts";
 
 export interface Config {
   readonly mode: Mode;
@@ -115,10 +118,74 @@ export function parseConfig(file: string, text: string): Config {
   };
 }
 
-/** The settings in force; an absent file means the defaults (nothing is written by reading). */
+/** How config.toml stands on disk: what the sealed mode is for, and what `doctor` reports. */
+export type ConfigState =
+  | { readonly state: "ok"; readonly text: string }
+  | { readonly state: "missing" | "empty" | "symlink" | "not-regular" }
+  | { readonly state: "unreadable"; readonly error: string };
+
+export function configState(file: string): ConfigState {
+  try {
+    const st = lstatSync(file);
+    if (st.isSymbolicLink()) return { state: "symlink" };
+    if (!st.isFile()) return { state: "not-regular" };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };
+    return { state: "unreadable", error: (e as Error).message };
+  }
+  try {
+    const text = readTextIfExists(file);
+    if (text === undefined) return { state: "missing" };
+    return text.trim() === "" ? { state: "empty" } : { state: "ok", text };
+  } catch (e) {
+    return { state: "unreadable", error: (e as Error).message };
+  }
+}
+
+/**
+ * The settings in force; nothing is written by reading. Before setup an absent file means the defaults. After setup
+ * (a seal exists) a missing, empty, unreadable or symlinked file means the sealed mode, and a file whose mode is
+ * looser than the seal is held to the seal: only `memnox config set` loosens it.
+ */
 export function readConfig(file: string): Config {
-  const text = readTextIfExists(file);
-  if (text === undefined) return CONFIG_DEFAULTS;
+  const seal = readSeal(sealPath(file));
+  const got = configState(file);
+  let text: string | undefined;
+  if (got.state === "ok") text = got.text;
+  else if (seal) return { ...CONFIG_DEFAULTS, mode: seal.mode, failOpen: seal.failOpen };
+  else if (got.state === "symlink") text = readTextIfExists(file);
+  else if (got.state === "unreadable" || got.state === "not-regular")
+    throw new MemnoxError("io", `could not read \`${file}\`${"error" in got ? `: ${got.error}` : ""}`);
+  if (text === undefined || text.trim() === "") return CONFIG_DEFAULTS;
+  const config = parsedConfig(file, text);
+  if (!seal) return config;
+  return { ...config, mode: stricterMode(config.mode, seal.mode), failOpen: config.failOpen && seal.failOpen };
+}
+
+/** What is wrong with config.toml after setup, in words, and the mode memnox holds instead; undefined when nothing. */
+export function configIntegrity(file: string): { readonly problem: string; readonly holds: Mode } | undefined {
+  const seal = readSeal(sealPath(file));
+  if (!seal) return undefined;
+  const got = configState(file);
+  const words: Record<Exclude<ConfigState["state"], "ok">, string> = {
+    missing: "is missing",
+    empty: "is empty",
+    symlink: "is a symbolic link, which memnox does not follow",
+    "not-regular": "is not a regular file",
+    unreadable: "cannot be read",
+  };
+  if (got.state !== "ok") return { problem: `${file} ${words[got.state]}`, holds: seal.mode };
+  let mode: Mode;
+  try {
+    mode = parseConfig(file, got.text).mode;
+  } catch {
+    return undefined;
+  }
+  if (stricterMode(mode, seal.mode) === mode) return undefined;
+  return { problem: `${file} says mode ${mode}, looser than the ${seal.mode} memnox last set`, holds: seal.mode };
+}
+
+function parsedConfig(file: string, text: string): Config {
   // A hook reads the file more than once; the same bytes need parsing and checking only once.
   if (last?.file === file && last.text === text) return last.config;
   const config = parseConfig(file, text);
@@ -145,9 +212,18 @@ export function renderConfig(c: Config): string {
 /** Writes the defaults on first run, never over an existing file. */
 export function ensureConfig(file: string): { readonly config: Config; readonly created: boolean } {
   const text = readTextIfExists(file);
-  if (text !== undefined) return { config: parseConfig(file, text), created: false };
-  writeFileAtomic(file, renderConfig(CONFIG_DEFAULTS), 0o600);
-  return { config: CONFIG_DEFAULTS, created: true };
+  if (text !== undefined && text.trim() !== "") return { config: parseConfig(file, text), created: false };
+  // Rewritten after setup (it went missing or empty), it says the sealed mode rather than the first-run default.
+  const seal = readSeal(sealPath(file));
+  const config = seal ? { ...CONFIG_DEFAULTS, mode: seal.mode, failOpen: seal.failOpen } : CONFIG_DEFAULTS;
+  writeFileAtomic(file, renderConfig(config), 0o600);
+  return { config, created: true };
+}
+
+/** Seals the mode in force now, unless a seal is already there: setup, and machines set up before seals existed. */
+export function sealCurrentMode(file: string, nowMs: number): void {
+  if (readSeal(sealPath(file))) return;
+  writeSeal(sealPath(file), readConfig(file), nowMs);
 }
 
 /** A value typed at the terminal, checked against the setting; the error lists what it takes. */
@@ -180,6 +256,7 @@ export function setSetting(
   file: string,
   name: string,
   raw: string,
+  nowMs = Date.now(),
 ): { readonly previous: Config; readonly config: Config } {
   const value = parseSettingValue(name, raw);
   const { config: previous } = ensureConfigText(file);
@@ -195,6 +272,8 @@ export function setSetting(
   const next = lines.join("\n");
   const config = parseConfig(file, next);
   writeFileAtomic(file, next, 0o600);
+  // After setup the seal follows every mode a person sets, so a damaged config.toml later means this one.
+  if ((name === "mode" || name === "failOpen") && readSeal(sealPath(file))) writeSeal(sealPath(file), config, nowMs);
   return { previous, config };
 }
 

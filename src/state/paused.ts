@@ -34,8 +34,11 @@ export function pausedSessions(paths: { overlays: string; pending: string }, now
   return [...bySession.entries()].map(([session, v]) => ({ session, ...v }));
 }
 
-/** One line per reason a session is held, for a person or a model. */
-export function pausedLines(p: PausedSession, nowMs: number): string[] {
+/**
+ * One line per reason a session is held, for a person or a model; only a person's own terminal is told the command
+ * that answers a held call (an agent never reads how to approve itself).
+ */
+export function pausedLines(p: PausedSession, nowMs: number, forPerson = false): string[] {
   const left = (iso: string) => formatDuration(Math.max(0, Date.parse(iso) - nowMs));
   return [
     ...p.facts.map(
@@ -43,7 +46,7 @@ export function pausedLines(p: PausedSession, nowMs: number): string[] {
     ),
     ...p.held.map(
       (h) =>
-        `held ${h.action}${h.target ? ` ${h.target}` : ""} for a person (${left(h.expiresAt)} left): ${h.reason}; memnox approve ${h.id}`,
+        `held ${h.action}${h.target ? ` ${h.target}` : ""} for a person (${left(h.expiresAt)} left): ${h.reason}; ${forPerson ? `memnox approve ${h.id}` : `a person answers hold ${h.id} from their own terminal`}`,
     ),
   ];
 }

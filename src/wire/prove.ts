@@ -2,8 +2,16 @@
 // itself — the command in the agent's hook config, the interceptor found on PATH, the governed shell, git's own
 // pre-push, the wrapped MCP entry — never by calling the gate. They run against a scratch MEMNOX_HOME in enforce
 // with one rule that says no, so the real ledger and settings are untouched. An absent seam has declined the test.
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
 import { pathWithout } from "../io/real-binary.ts";
@@ -30,6 +38,8 @@ effect = "deny"
 reason = "${REASON}"
 `;
 const TIMEOUT_MS = 20_000;
+/** The marker of a proof's scratch home: honoured while the process that made it runs. */
+const PROVING = "proving.json";
 
 interface Scratch {
   readonly dir: string;
@@ -70,11 +80,21 @@ function gitSync(args: readonly string[], cwd: string, env: Record<string, strin
 }
 
 /** A repository whose next push to `origin main` needs --force, and an environment in enforce with one deny rule. */
+/**
+ * A scratch home inside memnox's own (which no agent can write), marked as a proof while this process runs: the installed
+ * seams keep to the home they were installed in, except for a proof's. It carries the machine's rules too, so
+ * pointing a call at it while a proof runs escapes nothing.
+ */
 function scratch(ctx: Context): Scratch {
-  const dir = mkdtempSync(join(tmpdir(), "memnox-prove-"));
+  const under = join(ctx.paths.root, "prove");
+  mkdirSync(under, { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(join(under, "run-"));
   const home = join(dir, "memnox");
   mkdirSync(home, { mode: 0o700 });
   writeFileSync(join(home, "config.toml"), 'mode = "enforce"\n');
+  if (existsSync(ctx.paths.machinePolicies))
+    copyFileSync(ctx.paths.machinePolicies, join(home, "machine.policies.toml"));
+  writeFileSync(join(home, PROVING), JSON.stringify({ pid: process.pid }));
   writeFileSync(join(dir, "prove.policies.toml"), RULES);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env))

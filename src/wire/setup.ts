@@ -5,7 +5,7 @@ import { AGENTS, type AgentName } from "../../hooks/types.ts";
 import type { Mode } from "../core/effect.ts";
 import type { Context } from "../ports/context.ts";
 import type { VerbTable } from "../resolve/types.ts";
-import { readConfig, setSetting } from "../state/config.ts";
+import { readConfig, sealCurrentMode, setSetting } from "../state/config.ts";
 import { type AgentShellReport, codexShellOn } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
 import {
@@ -119,13 +119,15 @@ export async function wireMachine(
     shells.some((sh) => sh.status === "added") ||
     ("files" in mcp && mcp.files.some((f) => f.status === "changed")) ||
     ("files" in session && session.files.some((s) => s.status === "added" || s.status === "updated")) ||
-    rules.machine.added.length + rules.repository.added.length > 0 ||
+    rules.machine.added.length > 0 ||
     mode.changed;
   return { interceptors, hooks, shells, keptOut, mcp, session, rules, mode, daemon, kept, path, changed };
 }
 
+/** The mode setup leaves, sealed: after setup a missing or damaged config.toml means this mode, never observe. */
 function setMode(ctx: Context, enforce: boolean): { mode: Mode; changed: boolean } {
+  sealCurrentMode(ctx.paths.config, ctx.clock.now());
   const current = readConfig(ctx.paths.config).mode;
   if (!enforce || current === "enforce") return { mode: current, changed: false };
-  return { mode: setSetting(ctx.paths.config, "mode", "enforce").config.mode, changed: true };
+  return { mode: setSetting(ctx.paths.config, "mode", "enforce", ctx.clock.now()).config.mode, changed: true };
 }

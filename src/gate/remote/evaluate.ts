@@ -26,6 +26,8 @@ function wire(a: Action): WireAction {
     ...(a.branch !== undefined ? { branch: a.branch } : {}),
     ...(a.cli !== undefined ? { cli: a.cli } : {}),
     ...(a.shown !== undefined ? { shown: a.shown } : {}),
+    ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+    ...(a.possible?.length ? { possible: a.possible } : {}),
     args: Object.keys(a.arguments).length > 0,
   };
 }
@@ -79,6 +81,8 @@ export function actionOf(w: WireAction): Action {
     ...(w.branch !== undefined ? { branch: w.branch } : {}),
     ...(w.cli !== undefined ? { cli: w.cli } : {}),
     ...(w.shown !== undefined ? { shown: w.shown } : {}),
+    ...(w.cwd !== undefined ? { cwd: w.cwd } : {}),
+    ...(w.possible?.length ? { possible: w.possible } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The daemon socket's messages: one JSON object per line each way, `{id, method, …}` in and `{id, ok, …}` out.
 // Nothing here carries an argument: an action crosses without its `arguments`, only saying whether it had any.
-import type { ActionClass } from "../../core/action.ts";
+import type { ActionClass, PossibleTarget } from "../../core/action.ts";
 import type { EventInput, Surface } from "../../core/event.ts";
 import type { Boundary } from "../boundary.ts";
 import type { DeclaredScope } from "../scope.ts";
@@ -15,6 +15,9 @@ export interface WireAction {
   readonly cli?: string;
   /** The targets with the call's credentials masked, when they carried any: what the daemon records. */
   readonly shown?: readonly string[];
+  readonly cwd?: string;
+  /** The open targets and the witnesses the seam's expansion found for them (paths, never arguments). */
+  readonly possible?: readonly PossibleTarget[];
   /** The seam holds raw arguments for it, so a rule matching on `arguments` must be decided there. */
   readonly args: boolean;
 }

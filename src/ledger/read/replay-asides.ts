@@ -72,6 +72,6 @@ export function asideLines(a: ReplayAsides): AsideLine[] {
 
 function pauseState(p: PauseRecord): string {
   if (p.liftedAt) return `resumed by ${p.liftedBy ?? "someone"} at ${clock(p.liftedAt)}`;
-  if (p.inForce) return `in force until ${clock(p.expiresAt)}; memnox resume --by <name> lifts it`;
+  if (p.inForce) return `in force until ${clock(p.expiresAt)}; a person lifts it from their own terminal`;
   return `lapsed at ${clock(p.expiresAt)}`;
 }

@@ -1,5 +1,5 @@
 // Which rule files apply at a working directory: -f > MEMNOX_POLICIES > the nearest walking up, plus machine and registered.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { repoRoot } from "../../io/repo.ts";
 import type { Env } from "../../ports/index.ts";
@@ -9,6 +9,8 @@ export const RULE_FILE_NAMES = ["memnox.policies.toml", "memnox.policies.yaml"] 
 
 export interface FindOptions {
   readonly cwd: string;
+  /** Other places the call acts (`git -C X`, `cd X &&`, a path it writes): their nearest rule files load too. */
+  readonly also?: readonly string[];
   readonly env: Env;
   readonly paths: {
     readonly home: string;
@@ -19,6 +21,8 @@ export interface FindOptions {
   };
   /** A rule file named on the command line (`-f`): it replaces MEMNOX_POLICIES and the walk-up. */
   readonly file?: string;
+  /** Setup ran: the machine's rules must be there, and their absence is a problem rather than no rules. */
+  readonly expectMachine?: boolean;
 }
 
 export interface Candidate {
@@ -27,18 +31,24 @@ export interface Candidate {
   readonly applies: boolean;
 }
 
-function isDir(p: string): boolean {
+/** Anything at the path, a dangling link included: a rule file that is there but wrong must not be skipped. */
+function present(p: string): boolean {
   try {
-    return statSync(p).isDirectory();
+    lstatSync(p);
+    return true;
   } catch {
     return false;
   }
 }
 
-/** The rule files in the nearest directory that has any, from `cwd` up to the repository root. */
+/**
+ * The rule files in the nearest directory that has any, from `cwd` up to the repository root. Whatever stands
+ * there under a rule file's name counts (a directory, a dangling link, a FIFO): reading it then says what is wrong,
+ * and in enforce that refuses, rather than the file being silently left out.
+ */
 export function nearestRuleFiles(cwd: string): string[] {
   for (let d = resolve(cwd); ; d = dirname(d)) {
-    const here = RULE_FILE_NAMES.map((n) => join(d, n)).filter((p) => existsSync(p) && !isDir(p));
+    const here = RULE_FILE_NAMES.map((n) => join(d, n)).filter(present);
     if (here.length > 0) return here;
     if (existsSync(join(d, ".git")) || dirname(d) === d) return [];
   }
@@ -64,12 +74,17 @@ export function findRuleFiles(opts: FindOptions, registered: readonly string[]):
     for (const p of fromEnv.split(",").map((s) => s.trim())) {
       if (p) out.push({ path: resolve(opts.cwd, p), origin: "env", applies: true });
     }
-  } else for (const p of nearestRuleFiles(opts.cwd)) out.push({ path: p, origin: "repository", applies: true });
-  if (existsSync(opts.paths.machinePolicies))
+  } else
+    for (const place of [opts.cwd, ...(opts.also ?? [])])
+      for (const p of nearestRuleFiles(resolve(opts.cwd, place)))
+        out.push({ path: p, origin: "repository", applies: true });
+  if (opts.expectMachine || present(opts.paths.machinePolicies))
     out.push({ path: opts.paths.machinePolicies, origin: "machine", applies: true });
   const org = opts.paths.orgPolicies;
   if (org !== undefined && existsSync(org)) out.push({ path: org, origin: "workspace", applies: true });
-  for (const p of registered) out.push({ path: p, origin: "registered", applies: registeredApplies(p, opts.cwd) });
+  const places = [opts.cwd, ...(opts.also ?? [])];
+  for (const p of registered)
+    out.push({ path: p, origin: "registered", applies: places.some((at) => registeredApplies(p, at)) });
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.path) && seen.add(c.path));
 }

@@ -1,7 +1,7 @@
 // The rule set in force at a working directory: find, read, parse, validate, compile, hash. Sync, for the hook path.
 
-import { readFileSync } from "node:fs";
 import { describeError } from "../../core/errors.ts";
+import { readRegularFile } from "../../io/files.ts";
 import { sha256Hex } from "../../io/hash.ts";
 import { compile, evaluate } from "../engine/index.ts";
 import { readCachedCheck, writeCachedCheck } from "./cache.ts";
@@ -35,11 +35,12 @@ export function checkText(path: string, origin: RuleOrigin, text: string, applie
 function readCandidate(c: Candidate, cacheDir: string | undefined): { checked: CheckedFile; source?: RuleSource } {
   let text: string;
   try {
-    text = readFileSync(c.path, "utf8");
+    // Only a regular file is read, opened without blocking: a FIFO or a directory in its place is a problem at once.
+    text = readRegularFile(c.path).toString("utf8");
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
     const message = missing
-      ? `the rule file is missing${c.origin === "registered" ? "; `memnox policy use --remove` forgets it" : ""}`
+      ? `the rule file is missing${missingHint(c)}`
       : `the rule file cannot be read: ${describeError(e)}`;
     const checked = {
       path: c.path,
@@ -53,6 +54,12 @@ function readCandidate(c: Candidate, cacheDir: string | undefined): { checked: C
   }
   const checked = cacheDir ? checkCached(cacheDir, c, text) : checkText(c.path, c.origin, text, c.applies);
   return { checked, source: { path: c.path, origin: c.origin, text, hash: checked.hash ?? sha256(text) } };
+}
+
+function missingHint(c: Candidate): string {
+  if (c.origin === "registered") return "; `memnox policy use --remove` forgets it";
+  if (c.origin === "machine") return "; `memnox protect --yes` writes the baseline again";
+  return c.origin === "repository" ? " (a link that leads nowhere)" : "";
 }
 
 /** checkText, but a file already parsed and validated with this exact content is read back from the cache. */

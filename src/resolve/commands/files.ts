@@ -1,6 +1,7 @@
 // Programs that read, write or delete files: every path they name, made absolute.
 import { asksForHelp, has, type OptSpec, optValue, optValues, type Parsed, parseOpts } from "../argv.ts";
-import type { Call } from "../call.ts";
+import type { Arg, Call } from "../call.ts";
+import { recordAlias } from "../vars.ts";
 import { READERS, type ReadSpec } from "./files-readers.ts";
 import { archive, compress, dd, find, sevenZip } from "./files-special.ts";
 import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, subtree } from "./fs-emit.ts";
@@ -97,7 +98,15 @@ function copier(spec: OptSpec, readsSources: boolean, recursive: readonly string
     const read = paths(call, sources);
     if (readsSources) emitRead(call, recursive.length > 0 && has(p, ...recursive) ? read.map(subtree) : read);
     emitWrite(call, dest ? [pathOf(call, dest)] : paths(call, sources.length === 1 ? [] : sources));
+    if (dest) aliasAfter(call, dest, sources, dir !== undefined);
   };
+}
+
+/** What a later command reads at `dest` is what was at each source: `ln -s ~/.ssh /tmp/s`, `cp -r ~/.aws /tmp/x`. */
+function aliasAfter(call: Call, dest: Arg, sources: readonly Arg[], intoDir: boolean): void {
+  // A name with a variable in it (`/tmp/s-$$`) is the same text later in the line, so the text is what is recorded.
+  const from = sources.map((a) => pathOf(call, a));
+  recordAlias(call.scope, pathOf(call, dest), from, intoDir || sources.length > 1 || dest.text.endsWith("/"));
 }
 
 const mv: Handler = (call) => {
@@ -109,6 +118,7 @@ const mv: Handler = (call) => {
   const dest = dir ?? p.operands[p.operands.length - 1];
   if (dest && sources.length > 0) emitWrite(call, [pathOf(call, dest)]);
   emitDelete(call, paths(call, sources));
+  if (dest) aliasAfter(call, dest, sources, dir !== undefined);
 };
 
 /** rm, rmdir, unlink, shred: every operand is gone afterwards; with `-r`, everything under it. */

@@ -1,6 +1,7 @@
 // Shells and their relatives: `sh -c`, heredocs fed to a shell, `eval`, `source`, `trap`.
 import type { Arg, Call } from "../call.ts";
 import { absolutePath } from "../paths.ts";
+import { setVar, unsetVar } from "../vars.ts";
 import { assignmentEffects, assignmentOf } from "./assignments.ts";
 
 type Handler = (call: Call) => void;
@@ -113,13 +114,29 @@ const trap: Handler = (call) => {
   if (action.text !== "") call.engine.shell(action.text, call);
 };
 
-/** `export LD_PRELOAD=…`, `declare -x EDITOR=…`: a variable that loads or runs code for every later command. */
+/** `export LD_PRELOAD=…`, `declare -x EDITOR=…`: a variable that loads or runs code asks; any is kept for later. */
 const declare: Handler = (call) => {
   const pairs = call.args
     .slice(1)
     .map(assignmentOf)
     .filter((p) => p !== undefined);
   if (pairs.length > 0) assignmentEffects(call, pairs);
+  for (const a of call.args.slice(1)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(a.text);
+    if (!m?.[1]) continue;
+    const arg = { ...a, text: a.text.slice(m[0].length) };
+    if (m[2] === "+") setVar(call.scope, m[1], { ...arg, static: false, text: `$${m[1]}${arg.text}` });
+    else setVar(call.scope, m[1], arg);
+  }
+};
+
+/** `read x`, `mapfile x`, `unset x`: whatever x held before is no longer what it holds. */
+const forget: Handler = (call) => {
+  for (const a of call.args.slice(1)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.text)) continue;
+    if (call.args[0]?.text === "unset") unsetVar(call.scope, a.text);
+    else setVar(call.scope, a.text, { text: `$${a.text}`, static: false, glob: false });
+  }
 };
 
 const cd: Handler = (call) => {
@@ -166,6 +183,10 @@ export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
   readonly: declare,
   cd,
   pushd: cd,
+  read: forget,
+  mapfile: forget,
+  readarray: forget,
+  unset: forget,
   popd,
   alias,
   unalias,

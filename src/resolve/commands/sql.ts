@@ -175,7 +175,48 @@ function statements(
   }
 }
 
+const SQLITE_VALUES = new Set(
+  "-cmd -init -separator -nullvalue -newline -vfs -maxsize -mmap -pagecache -lookaside -heap -escape -A".split(" "),
+);
+
+/**
+ * sqlite3 FILE [SQL…]: the file is read, and written too unless every statement only selects (or `-readonly`):
+ * `sqlite3 ~/.memnox/memnox.db 'drop trigger …'` is a write of memnox's ledger, whatever SQL it spells.
+ */
+const sqlite3: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (args.some((a) => ["--help", "-help", "-version", "--version"].includes(a.text))) return;
+  const operands: Arg[] = [];
+  const code: Arg[] = [];
+  let readonly = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as Arg;
+    const flag = a.text.replace(/^--/, "-");
+    if (flag === "-readonly") readonly = true;
+    if (SQLITE_VALUES.has(flag)) {
+      const v = args[++i];
+      if (v && flag === "-cmd") code.push(v);
+      continue;
+    }
+    if (!flag.startsWith("-")) operands.push(a);
+  }
+  const [file, ...sql] = operands;
+  if (!file || file.text === ":memory:") return;
+  const db = pathOf(call, file);
+  const texts = [...code, ...sql];
+  const fromStdin = texts.length === 0 && call.stdin !== undefined;
+  const reads =
+    readonly ||
+    (!fromStdin &&
+      texts.length > 0 &&
+      texts.every((t) => t.static && splitStatements(t.text).every((st) => classifyStatement(st).verb === "select")));
+  emitRead(call, [db]);
+  if (!reads) emitWrite(call, [db]);
+};
+
 export const SQL_HANDLERS: Readonly<Record<string, Handler>> = {
+  sqlite3,
+  sqlite: sqlite3,
   psql: database(PSQL),
   mysql: database(MYSQL),
   mariadb: database(MYSQL),

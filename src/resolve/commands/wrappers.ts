@@ -1,6 +1,6 @@
 // Transparent prefixes (env, sudo, nice, timeout, xargs…): strip them, resolve what they run.
 import { type OptSpec, optValue, type Parsed, parseOpts } from "../argv.ts";
-import { type Arg, type Call, lit, type Scope } from "../call.ts";
+import { type Arg, type Call, forkScope, lit, type Scope } from "../call.ts";
 import { absolutePath } from "../paths.ts";
 import { parseScript } from "../shell/parse.ts";
 import { literalText } from "../shell/words.ts";
@@ -22,10 +22,9 @@ function runRest(call: Call, rest: readonly Arg[], cwd?: Arg): void {
     call.engine.run(rest, call);
     return;
   }
-  const scope: Scope = {
-    ...call.scope,
+  const scope: Scope = forkScope(call.scope, {
     cwd: cwd.static ? absolutePath(cwd.text, call.scope.cwd, call.scope.home) : cwd.text,
-  };
+  });
   call.engine.run(rest, { ...call, scope });
 }
 

@@ -55,6 +55,8 @@ export interface CompoundCommand {
   /** Words the construct expands (for-lists, case subjects, `[[ … ]]` operands). */
   readonly words: readonly Word[];
   readonly redirects: readonly Redirect[];
+  /** `for NAME in …`: the variable each word of the list is given in turn. */
+  readonly variable?: string;
 }
 
 export interface FunctionDef {

@@ -73,14 +73,18 @@ export function forClause(g: Grammar): CompoundCommand {
   g.c.skipBlanks();
   const words: Word[] = [];
   const bodies: Script[] = [];
+  let variable: string | undefined;
   if (g.c.startsWith("((")) {
     const arith = arithCommand(g);
     if (arith) bodies.push(...arith.bodies);
   } else {
     const name = readWord(g.c, g);
     if (name) g.c.record(renderWord(name));
+    const named = name ? literalText(name) : undefined;
+    // Without `in`, the loop runs over the positional parameters: unknown, so no variable is bound.
     g.skipNewlines();
     if (g.peekReserved() === "in") {
+      if (named && /^[A-Za-z_][A-Za-z0-9_]*$/.test(named)) variable = named;
       g.consumeWord();
       for (;;) {
         g.c.skipBlanks();
@@ -96,12 +100,12 @@ export function forClause(g: Grammar): CompoundCommand {
   g.skipNewlines();
   if (g.peekReserved() === "{") {
     bodies.push(...group(g).bodies);
-    return g.compound(kind, bodies, words);
+    return g.compound(kind, bodies, words, variable);
   }
   g.expectWord("do");
   bodies.push(g.list({ words: ["done"] }));
   g.expectWord("done");
-  return g.compound(kind, bodies, words);
+  return g.compound(kind, bodies, words, variable);
 }
 
 export function caseClause(g: Grammar): CompoundCommand {

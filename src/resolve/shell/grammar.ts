@@ -12,7 +12,12 @@ export interface Grammar extends Nested {
   readonly c: Cursor;
   list(stop: Stop): AndOr[];
   command(): Command;
-  compound(kind: CompoundCommand["kind"], bodies: readonly Script[], words: readonly Word[]): CompoundCommand;
+  compound(
+    kind: CompoundCommand["kind"],
+    bodies: readonly Script[],
+    words: readonly Word[],
+    variable?: string,
+  ): CompoundCommand;
   functionBody(name: string): Command;
   atEmptyParens(): boolean;
   peekReserved(): string | undefined;

@@ -283,14 +283,19 @@ class Parser implements Grammar {
     return { type: "function", name, body: this.command() };
   }
 
-  compound(kind: CompoundCommand["kind"], bodies: readonly Script[], words: readonly Word[]): CompoundCommand {
+  compound(
+    kind: CompoundCommand["kind"],
+    bodies: readonly Script[],
+    words: readonly Word[],
+    variable?: string,
+  ): CompoundCommand {
     const redirects: Redirect[] = [];
     for (;;) {
       const op = this.c.peekOp();
       if (op === undefined || !isRedirectOp(op)) break;
       redirects.push(this.redirect());
     }
-    return { type: "compound", kind, bodies, words, redirects };
+    return { type: "compound", kind, bodies, words, redirects, ...(variable !== undefined ? { variable } : {}) };
   }
 
   private atAssignment(): boolean {

@@ -17,6 +17,7 @@ import {
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
 import { maskedStdio } from "./output.ts";
 import { COMMANDS, findCommand } from "./registry.ts";
+import { guardSeat } from "./seat-guard.ts";
 
 /**
  * What the CLI prints is masked on the way out, but for memory (its pages are masked at memex's own write boundary,
@@ -65,6 +66,7 @@ async function dispatch(ctx: Context): Promise<number> {
   if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
   const segments = await descend(def, rest, ["memnox", first]);
   for (const seg of segments) await checkWords(seg, entry.rest ? { rest: true } : {});
+  guardSeat(ctx, ctx.args);
   return runDef(segments);
 }
 

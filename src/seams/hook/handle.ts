@@ -1,9 +1,10 @@
 // `memnox hook <agent> [event]`: the payload in, the agent's protocol out and nothing else; diagnostics to stderr.
-// Every path ends in an answer the mode chose on purpose: a crash would read as "let it through" to every agent.
+// Every path ends in an answer the mode chose on purpose, within a deadline: a crash or a hook that runs out of time
+// reads as "let it through" to every agent.
 import { ADAPTERS } from "../../../hooks/index.ts";
 import { type HookAdapter, type HookEvent, HookInputError, type HookReply, isAgentName } from "../../../hooks/types.ts";
 import { describeError } from "../../core/errors.ts";
-import { failsClosed } from "../../gate/posture.ts";
+import { type FailurePosture, failsClosed } from "../../gate/posture.ts";
 import type { Context } from "../../ports/context.ts";
 import type { HookDeps } from "./deps.ts";
 import { onPrompt, onSessionEnd, onSessionStart } from "./session.ts";
@@ -13,19 +14,48 @@ import { failureVerdict } from "./verdict.ts";
 /** Every pre-tool hook of every agent here blocks on exit 2; used only when no adapter could be chosen. */
 const BLOCK_ANY = 2;
 
+/**
+ * How long a hook may take before memnox answers without the gate. Every agent memnox wires gives a tool hook 30 s
+ * and the others 3 to 10 s, and a hook that runs out of time lets the call through: memnox answers well before.
+ */
+export function deadlineMs(event: string): number {
+  if (/^(pre|before)[_-]?(tool|shell|mcp|read|write|run)/i.test(event)) return 20_000;
+  return /end/i.test(event) ? 2_500 : 8_000;
+}
+
+/** The adapter and event, once known: a failure is answered in that agent's protocol. */
+interface Chosen {
+  adapter?: HookAdapter;
+  event: string;
+}
+
 export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> {
-  let reply: HookReply;
-  try {
-    reply = await answer(ctx, deps);
-  } catch (e) {
-    reply = await unrouted(deps, `memnox: the hook failed before it could answer: ${describeError(e)}`);
-  }
+  const chosen: Chosen = { event: ctx.args[1] ?? "" };
+  const ms = (deps.deadlineMs ?? deadlineMs)(chosen.event);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<HookReply>((resolve) => {
+    timer = setTimeout(() => {
+      const why = `memnox could not rule within ${ms / 1000} s, and the agent lets a call through once its own time runs out`;
+      resolve(failure(deps, chosen, why));
+    }, ms);
+  });
+  const work = answer(ctx, deps, chosen).catch((e: unknown) =>
+    failure(deps, chosen, `the hook failed before it could answer: ${describeError(e)}`),
+  );
+  const reply = await Promise.race([work, late]);
+  clearTimeout(timer);
   if (reply.stdout) ctx.io.out(reply.stdout);
   if (reply.stderr) ctx.io.err(reply.stderr);
+  if (deps.byHand)
+    ctx.io.err(`memnox: this hook was run from inside an agent's tool call (${deps.byHand}): nothing was recorded\n`);
   return reply.exitCode;
 }
 
-async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
+function failure(deps: HookDeps, chosen: Chosen, why: string): Promise<HookReply> {
+  return chosen.adapter ? failed(deps, chosen.adapter, chosen.event, why) : unrouted(deps, `memnox: ${why}`);
+}
+
+async function answer(ctx: Context, deps: HookDeps, chosen: Chosen): Promise<HookReply> {
   const [agent, eventArg] = ctx.args;
   if (agent === "git") {
     const { gitHook } = await import("./git.ts");
@@ -38,11 +68,13 @@ async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
     );
   }
   const adapter = await ADAPTERS[agent]();
+  chosen.adapter = adapter;
   let event = eventArg ?? "";
   let parsed: HookEvent;
   try {
     const payload = parseJson(await ctx.io.readAll());
     event = eventArg ?? adapter.eventOf(payload) ?? "";
+    chosen.event = event;
     if (!event) throw new HookInputError("the payload names no event and the hook command line gave none");
     parsed = adapter.parse(event, payload, { cwd: ctx.cwd, home: ctx.paths.home });
   } catch (e) {
@@ -53,6 +85,9 @@ async function answer(ctx: Context, deps: HookDeps): Promise<HookReply> {
       `the ${agent} ${event || "hook"} payload could not be read (${describeError(e)})`,
     );
   }
+  // A call to rule on from a directory that is gone: nobody can say which rules apply where it would act.
+  const gone = parsed.kind === "tool" ? deps.missingDirectory?.(parsed.cwd) : undefined;
+  if (gone) return failed(deps, adapter, event, gone);
   try {
     return await dispatch(ctx, deps, adapter, event, parsed);
   } catch (e) {
@@ -90,7 +125,10 @@ function dispatch(ctx: Context, deps: HookDeps, adapter: HookAdapter, event: str
 
 /** memnox failed before the gate answered: refuse in the agent's deny format only where the mode says so. */
 async function failed(deps: HookDeps, adapter: HookAdapter, event: string, why: string): Promise<HookReply> {
-  const posture = await deps.posture();
+  return failedReply(adapter, event, await deps.posture(), why);
+}
+
+export function failedReply(adapter: HookAdapter, event: string, posture: FailurePosture, why: string): HookReply {
   const note = posture.note ? `; ${posture.note}` : "";
   if (adapter.gates(event) && failsClosed(posture)) {
     const reply = adapter.decision(event, failureVerdict(why));

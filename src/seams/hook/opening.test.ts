@@ -102,7 +102,7 @@ describe("boundary block", () => {
     expect(block).not.toContain("Never run here");
   });
 
-  test("an agent that cannot ask is told a question is refused and held for memnox approve", () => {
+  test("an agent that cannot ask is told a question is refused and held for a person, never how to approve it", () => {
     const block =
       boundaryBlock({
         mode: "enforce",
@@ -116,7 +116,8 @@ describe("boundary block", () => {
     expect(block).toContain(
       "Probation: codex is new here and on probation until 2026-12-08T00:00:00.000Z, so its writes, outward and destructive actions are refused until a person approves them.",
     );
-    expect(block).toContain("memnox approve <id>");
+    expect(block).toContain("held for a person, who answers it from their own terminal");
+    expect(block).not.toMatch(/memnox (approve|deny|resume|stop)/);
   });
 
   test("a long rule is clipped to the item limit with an ellipsis", () => {

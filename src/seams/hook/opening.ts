@@ -57,7 +57,7 @@ function allowList(rules: readonly RuleSummary[], named: number): string | undef
 function answerLine(canAsk: boolean): string {
   return canAsk
     ? "When Memnox asks, the prompt puts the question to the person, who can say yes once or always; a refusal names what to use instead."
-    : "When Memnox would ask, this agent cannot, so the call is refused and held: a person answers with memnox approve <id>, and the same call then goes through; a refusal names what to use instead.";
+    : "When Memnox would ask, this agent cannot, so the call is refused and held for a person, who answers it from their own terminal; once they say yes, the same call goes through. A refusal names what to use instead.";
 }
 
 function stopLine(stop: NonNullable<Briefing["stop"]>): string {

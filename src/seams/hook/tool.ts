@@ -48,7 +48,7 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   const verdict = toolVerdict(deciding, ev.canAsk);
   const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
   // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.
-  if (verdict.effect !== "deny") {
+  if (verdict.effect !== "deny" && !f.deps.byHand) {
     await keepMilestones(f.ctx, {
       surface: "hook",
       session: gateSession(f.ctx, ev.session),

@@ -29,10 +29,13 @@ export function questionText(a: GateAnswer): string {
   return `memnox asks a person first: ${trimmed(a.reason)}${ruleWords(a)}.${instead(a)}`;
 }
 
-/** An ask where nobody can be asked from the hook: refused now, held for `memnox approve`, then retried. */
+/**
+ * An ask where nobody can be asked from the hook: refused now, held for a person, then retried. The words speak of
+ * the person, never of a command the agent could run to answer its own question.
+ */
 export function heldText(a: GateAnswer): string {
   const held = a.holdId
-    ? ` It is held for a person: \`memnox approve ${a.holdId}\` lets the same call through when it is retried.`
+    ? ` It is held for a person (hold ${a.holdId}), who answers it from their own terminal; once they say yes, the same call goes through when it is retried.`
     : " Nobody can be asked from here, so it is refused.";
   return `memnox refused this call for now, because ${whoMustSay(a)} first: ${trimmed(a.reason)}${ruleWords(a)}.${held}${instead(a)}`;
 }

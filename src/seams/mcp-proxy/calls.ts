@@ -80,7 +80,7 @@ async function settleHold(c: CallContext, answer: GateAnswer): Promise<GateAnswe
   if (!holdId) return { ...answer, effect: "deny", reason: `${answer.reason} (nobody can be asked for this call)` };
   const action = c.action;
   c.log(
-    `memnox: ${action} is held for a person: ${answer.reason}\n  answer with: memnox approve ${holdId}  (or memnox deny ${holdId})\n`,
+    `memnox: ${action} is held for a person (hold ${holdId}): ${answer.reason}\n  it goes through once a person says yes from their own terminal\n`,
   );
   const stop = c.onHeld(holdId);
   let outcome: Awaited<ReturnType<GateServices["awaitHold"]>> | undefined;
@@ -117,7 +117,11 @@ export function heldProgress(msg: Message, holdId: string, everyMs: number, send
   if (!isId(token)) return () => {};
   let progress = 0;
   const beat = () => {
-    const body = { progressToken: token, progress: progress++, message: `held for a person: memnox approve ${holdId}` };
+    const body = {
+      progressToken: token,
+      progress: progress++,
+      message: `held for a person (hold ${holdId}), who answers it from their own terminal`,
+    };
     send(notification("notifications/progress", body));
   };
   beat();

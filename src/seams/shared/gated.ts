@@ -76,7 +76,9 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   }
   if (!answer.holdId) return { kind: "deny", answer };
   deps.io.err(
-    `memnox: \`${maskSecrets(text)}\` is held, since ${whoMustSay(answer)}: ${answer.reason}\n  answer with: memnox approve ${answer.holdId}  (or memnox deny ${answer.holdId})\n`,
+    `memnox: \`${maskSecrets(text)}\` is held (hold ${answer.holdId}), since ${whoMustSay(answer)}: ${answer.reason}
+  it runs once a person says yes from their own terminal
+`,
   );
   const outcome = await deps.gate.awaitHold(answer.holdId);
   if (outcome !== "granted") {

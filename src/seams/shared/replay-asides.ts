@@ -41,7 +41,8 @@ export function waitingHolds(dir: string, session: string, nowMs: number): Waiti
       waitedMs: Math.max(0, nowMs - Date.parse(h.createdAt)),
       expiresAt: h.expiresAt,
       decisionEventId: h.decisionEventId ?? null,
-      approve: `memnox approve ${h.id}`,
+      // Read by the session's own agent too (the replay tool): it says who answers, not a command to answer with.
+      approve: `a person answers hold ${h.id} from their own terminal`,
     }));
 }
 

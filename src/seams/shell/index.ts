@@ -45,9 +45,10 @@ export async function run(ctx: Context): Promise<number> {
           actions: answer.actions,
           firstWrite: false,
         }),
+      // What it runs knows it runs under a governed shell: a memnox command from there is an agent's.
       exec: async (text, ruled) =>
         runChild(await underOsGuard(ctx.paths, [shell, ...parsed.withCommand(text)]), {
-          env: ruled ? { ...ctx.env, MEMNOX_RULED: ruled } : ctx.env,
+          env: { ...ctx.env, MEMNOX_SEAT: "shell", ...(ruled ? { MEMNOX_RULED: ruled } : {}) },
           cwd: ctx.cwd,
           interactive,
         }),

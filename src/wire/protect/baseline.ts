@@ -1,14 +1,17 @@
-// The baseline `protect --yes` and setup write: secret reads in the machine file, the rest in this repository's.
+// The baseline `protect --yes`, setup and `update --rewire` write: all of it in the machine file, so every checkout on
+// this machine (and every directory outside one) is governed from the first command. A repository's own file adds
+// to it and, since the strictest verdict wins whatever the file, can only tighten. A repository file from before
+// this layout keeps whatever it holds: its copies of the baseline still apply there, and are said to be duplicates.
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { writeFileAtomic } from "../../io/files.ts";
+import { readTextIfExists, writeFileAtomic } from "../../io/files.ts";
 import { repoRoot } from "../../io/repo.ts";
 import { baselineRules, type RuleSpec } from "../../policy/baseline.ts";
-import { nearestRuleFiles } from "../../policy/load/index.ts";
-import { type MergeResult, mergeRules } from "../../policy/write.ts";
+import { checkText, nearestRuleFiles } from "../../policy/load/index.ts";
+import { type MergeResult, mergeRules, sameRule } from "../../policy/write.ts";
 import type { Context } from "../../ports/context.ts";
 import type { VerbTable } from "../../resolve/types.ts";
-import { type Config, ensureConfig } from "../../state/config.ts";
+import { type Config, ensureConfig, sealCurrentMode } from "../../state/config.ts";
 
 /** Where this repository's rules go: the file that already loads here, else the repository root (or here). */
 export function repositoryRuleFile(cwd: string): string {
@@ -27,9 +30,18 @@ export function copyAside(ctx: Pick<Context, "paths" | "clock">): (path: string)
   };
 }
 
+/** A repository rule file written before the baseline moved to the machine: what it still holds of it. */
+export interface RepositoryLeftovers {
+  readonly path: string;
+  /** Baseline rules it holds as memnox wrote them: duplicates of the machine's now. */
+  readonly copies: readonly string[];
+  /** Baseline rules a person changed there: kept, but the machine's stricter version now applies too. */
+  readonly edited: readonly string[];
+}
+
 export interface BaselineResult {
   readonly machine: MergeResult;
-  readonly repository: MergeResult;
+  readonly repository?: RepositoryLeftovers;
   /** The allow rules of the baseline with their reasons: what proceeds without a question, and why. */
   readonly proceeding: readonly { readonly name: string; readonly reason: string }[];
   readonly mode: Config["mode"];
@@ -40,29 +52,42 @@ export function today(ctx: Pick<Context, "clock">): string {
   return new Date(ctx.clock.now()).toISOString().slice(0, 10);
 }
 
-/** Merges the baseline into both files (a rule already there under its name is kept as the person has it). */
+/** Merges the whole baseline into the machine file (a rule already there under its name is kept as the person has it). */
 export function writeBaseline(ctx: Context, tables: readonly VerbTable[]): BaselineResult {
   const date = today(ctx);
   const base = baselineRules(tables, { date, keysDir: ctx.paths.keys });
   const { config, created } = ensureConfig(ctx.paths.config);
-  const backup = copyAside(ctx);
-  const machine = mergeRules(ctx.paths.machinePolicies, base.machine, {
+  sealCurrentMode(ctx.paths.config, ctx.clock.now());
+  const machine = mergeRules(ctx.paths.machinePolicies, [...base.machine, ...base.repository], {
     header: [
-      `Rules about this machine rather than a repository, written by memnox protect --yes on ${date}.`,
-      "Every repository loads them. deny beats ask beats allow, whatever the file or order.",
+      `Rules about this machine, written by memnox protect --yes on ${date}: they apply in every repository and`,
+      "outside any. deny beats ask beats allow, whatever the file or order; a repository's memnox.policies.toml adds",
+      "rules of its own, and can only tighten these.",
     ],
     mode: 0o600,
-    backup,
+    backup: copyAside(ctx),
   });
-  const repository = writeRepositoryRules(
-    ctx,
-    base.repository,
-    "generated from memnox's verb tables by memnox protect --yes",
-  );
+  const repository = leftovers(ctx.cwd, base.repository);
   const proceeding = [...base.machine, ...base.repository]
     .filter((rule) => rule.decision.effect === "allow")
     .map((rule) => ({ name: rule.name, reason: rule.decision.reason ?? "" }));
-  return { machine, repository, proceeding, mode: config.mode, configCreated: created };
+  return { machine, ...(repository ? { repository } : {}), proceeding, mode: config.mode, configCreated: created };
+}
+
+/** What a repository file written by an older protect --yes still holds of the baseline, changed or not. */
+function leftovers(cwd: string, generated: readonly RuleSpec[]): RepositoryLeftovers | undefined {
+  const path = nearestRuleFiles(cwd).find((p) => p.endsWith(".toml"));
+  const text = path ? readTextIfExists(path) : undefined;
+  if (!path || text === undefined) return undefined;
+  const have = new Map(checkText(path, "repository", text).rules.map((r) => [r.name, r]));
+  const copies: string[] = [];
+  const edited: string[] = [];
+  for (const g of generated) {
+    const mine = have.get(g.name);
+    if (!mine) continue;
+    (sameRule(mine, g) ? copies : edited).push(g.name);
+  }
+  return copies.length + edited.length > 0 ? { path, copies, edited } : undefined;
 }
 
 /** Rules merged into this repository's rule file (created with a header naming who wrote it and when). */
@@ -75,6 +100,18 @@ export function writeRepositoryRules(ctx: Context, rules: readonly RuleSpec[], b
     mode: 0o644,
     backup: copyAside(ctx),
   });
+}
+
+/** What protect says about a repository file from before the baseline moved to the machine. */
+export function describeLeftovers(r: RepositoryLeftovers | undefined): string[] {
+  if (!r) return [];
+  const lines = [`repository rules ${r.path}: left as they are; the baseline now lives in the machine file`];
+  if (r.copies.length) lines.push(`  copies of the machine's baseline (safe to delete): ${r.copies.join(", ")}`);
+  if (r.edited.length)
+    lines.push(
+      `  your edits of ${r.edited.join(", ")} stay, but the machine's version applies too (the stricter wins); change it in ~/.memnox/machine.policies.toml`,
+    );
+  return lines;
 }
 
 export function describeMerge(what: string, r: MergeResult): string[] {

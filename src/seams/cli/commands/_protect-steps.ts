@@ -11,7 +11,13 @@ import { installGitHooks } from "../../../wire/git-hooks.ts";
 import { installAgentHook, removeAgentHook } from "../../../wire/hooks/install.ts";
 import { installInterceptors } from "../../../wire/interceptors.ts";
 import { toggled, updateKept } from "../../../wire/kept.ts";
-import { describeMerge, today, writeBaseline, writeRepositoryRules } from "../../../wire/protect/baseline.ts";
+import {
+  describeLeftovers,
+  describeMerge,
+  today,
+  writeBaseline,
+  writeRepositoryRules,
+} from "../../../wire/protect/baseline.ts";
 import { applyNative, revertNative } from "../../../wire/protect/native.ts";
 import { cliRules, type Said, sayRule } from "../../../wire/protect/rules.ts";
 import { applySteps, proposeSteps, revertSteps } from "../../../wire/protect/steps.ts";
@@ -68,14 +74,15 @@ export function revert(ctx: Context, id: string | undefined): Outcome {
 
 export function baseline(ctx: Context, tables: readonly VerbTable[]): Outcome {
   const r = writeBaseline(ctx, tables);
-  const shadowed = ctx.env.MEMNOX_POLICIES
-    ? [`note: MEMNOX_POLICIES is set, so ${r.repository.path} does not load here`]
-    : [];
+  const shadowed =
+    ctx.env.MEMNOX_POLICIES && r.repository
+      ? [`note: MEMNOX_POLICIES is set, so ${r.repository.path} does not load here`]
+      : [];
   return {
     value: r,
     lines: [
       ...describeMerge("machine rules", r.machine),
-      ...describeMerge("repository rules", r.repository),
+      ...describeLeftovers(r.repository),
       "what proceeds without a question, and why:",
       ...r.proceeding.map((p) => `  ${p.name}: ${p.reason}`),
       r.mode === "observe"

@@ -66,12 +66,11 @@ export function renderSetup(r: SetupReport, home: string): string[] {
   lines.push(
     row(
       "rules",
-      `${rules.machine.added.length + rules.machine.unchanged.length + rules.machine.keptYours.length} in ${t(rules.machine.path)}`,
+      `${rules.machine.added.length + rules.machine.unchanged.length + rules.machine.keptYours.length} in ${t(rules.machine.path)}, in force in every repository and outside any`,
     ),
-    row(
-      "",
-      `${rules.repository.added.length + rules.repository.unchanged.length + rules.repository.keptYours.length} in ${t(rules.repository.path)}`,
-    ),
+    ...(rules.repository
+      ? [row("", `${t(rules.repository.path)} keeps its own rules, which add to these and can only tighten them`)]
+      : []),
   );
   lines.push(
     row(

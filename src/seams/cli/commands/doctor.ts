@@ -7,7 +7,7 @@ import { loadRuleSet } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { findingsOf, renderFindings, severityCounts } from "../../../scan/findings.ts";
 import { instantOf, scanMachine } from "../../../scan/inventory.ts";
-import { readConfig } from "../../../state/config.ts";
+import { configIntegrity, readConfig } from "../../../state/config.ts";
 import { stopInForce } from "../../../state/stop.ts";
 import { readKept } from "../../../wire/kept.ts";
 import type { ProofLine, WiringLine } from "../../../wire/wiring.ts";
@@ -62,6 +62,7 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
   const inv = await scanMachine(ctx, { probe });
   const rules = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
   const config = readConfig(ctx.paths.config);
+  const sealed = configIntegrity(ctx.paths.config);
   const stop = stopInForce(ctx.paths.stop, ctx.clock.now());
   const list = findingsOf(inv, rules, instantOf(ctx.clock.now()), {
     mode: config.mode,
@@ -71,6 +72,7 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
     unwrittenFile: ctx.paths.ledgerUnwritten,
     ledgerTampered: ledgerTampering(ctx),
     ledgerFile: ctx.paths.db,
+    ...(sealed ? { config: sealed } : {}),
   });
   emit(ctx, json, { findings: list, counts: severityCounts(list) }, () => renderFindings(list));
   return 0;

@@ -6,6 +6,7 @@ import { liftFacts } from "../../../state/overlays.ts";
 import { type PausedSession, pausedLines, pausedSessions, SESSION_HOLDS } from "../../../state/paused.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { callerSeat } from "../seat-guard.ts";
 import { recordState } from "./_state-record.ts";
 
 function view(p: PausedSession) {
@@ -38,14 +39,16 @@ export const paused: CommandFactory = (ctx) =>
       const list = pausedSessions(ctx.paths, now);
       emit(ctx, args.json, { sessions: list.map(view) }, () => {
         if (list.length === 0) return ["no session is held: none is wary or paused, and no call waits for a person"];
+        // How to answer is said only at a person's own terminal: an agent that lists its holds never reads it.
+        const person = list.length > 0 && callerSeat(ctx).kind === "person";
         const lines = list.flatMap((p) => [
           `${p.session ?? "(no session)"}`,
-          ...pausedLines(p, now).map((l) => `  ${l}`),
+          ...pausedLines(p, now, person).map((l) => `  ${l}`),
         ]);
         const wary = list.some((p) => p.facts.length > 0);
         return [
           ...lines,
-          ...(wary ? ["memnox resume --by <name> <session> lets a wary or paused session carry on"] : []),
+          ...(wary && person ? ["memnox resume --by <name> <session> lets a wary or paused session carry on"] : []),
         ];
       });
       return 0;

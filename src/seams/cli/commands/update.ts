@@ -4,8 +4,10 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isAgentName } from "../../../../hooks/types.ts";
+import { describeError } from "../../../core/errors.ts";
 import { realOr } from "../../../io/real.ts";
 import type { Context } from "../../../ports/context.ts";
+import { verbTables } from "../../../resolve/tables/index.ts";
 import { type Fetch, latestRelease } from "../../../update/latest.ts";
 import { upgradePlan } from "../../../update/method.ts";
 import { readReceipt } from "../../../update/receipt.ts";
@@ -17,6 +19,7 @@ import { restartDaemonService } from "../../../wire/daemon-service.ts";
 import { installAgentHook } from "../../../wire/hooks/install.ts";
 import { readKept, setupRan } from "../../../wire/kept.ts";
 import { ensureLink } from "../../../wire/links.ts";
+import { describeLeftovers, describeMerge, writeBaseline } from "../../../wire/protect/baseline.ts";
 import { confirm } from "../../shared/terminal.ts";
 import { emit, printLines } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -125,19 +128,39 @@ export interface RewireReport {
   readonly hooks?: readonly string[];
   /** A daemon service that was installed, restarted on the new binary. */
   readonly daemon?: string;
+  /** Where setup ran: the baseline brought to this version's layout (all of it in the machine file), mode sealed. */
+  readonly rules?: readonly string[];
 }
 
 /**
- * The wiring setup draws, redrawn by the new binary after an upgrade; rules are left alone: the stable copy (a
- * package-manager install upgrades its own binary, not ~/.memnox/app/memnox), the agent hooks setup keeps, and the
- * interceptor links in ~/.memnox/bin. Wrapped MCP entries and the session server start the stable copy already.
+ * The wiring setup draws, redrawn by the new binary after an upgrade: the stable copy (a package-manager install
+ * upgrades its own binary, not ~/.memnox/app/memnox), the agent hooks setup keeps, and the interceptor links in
+ * ~/.memnox/bin. Wrapped MCP entries and the session server start the stable copy already. Rules a person wrote are
+ * left alone; the baseline's missing rules are added to the machine file (where this version keeps all of it) and
+ * the mode in force is sealed, so a machine set up by an older version is governed the way a new one is.
  */
 export async function rewireAfterUpdate(ctx: Context): Promise<RewireReport> {
   const kept = setupRan(ctx.paths.kept) ? readKept(ctx.paths.kept) : undefined;
   const app = kept ? installApp(ctx).words : undefined;
   const hooks = (kept?.hooked ?? []).filter(isAgentName).map((a) => `${a}: ${installAgentHook(ctx, a).status}`);
+  const rules = kept ? baselineLines(ctx) : undefined;
   const daemon = await restartDaemonService(ctx);
-  return { ...relink(ctx), ...(app ? { app } : {}), ...(kept ? { hooks } : {}), ...(daemon ? { daemon } : {}) };
+  return {
+    ...relink(ctx),
+    ...(app ? { app } : {}),
+    ...(kept ? { hooks } : {}),
+    ...(rules ? { rules } : {}),
+    ...(daemon ? { daemon } : {}),
+  };
+}
+
+function baselineLines(ctx: Context): string[] {
+  try {
+    const r = writeBaseline(ctx, verbTables());
+    return [...describeMerge("machine rules", r.machine), ...describeLeftovers(r.repository)];
+  } catch (e) {
+    return [`the baseline was not brought up to date: ${describeError(e)}`];
+  }
 }
 
 function relink(ctx: Context): RewireReport {
@@ -189,6 +212,7 @@ function rewireLines(r: RewireReport): string[] {
   if (r.foreign.length) lines.push(`left alone (not made by memnox): ${r.foreign.join(", ")}`);
   if (r.app) lines.push(r.app);
   if (r.hooks?.length) lines.push(`hooks: ${r.hooks.join(", ")}`);
+  if (r.rules) lines.push(...r.rules);
   if (r.daemon) lines.push(r.daemon);
   return lines;
 }

@@ -1,0 +1,135 @@
+// The paths that decide whether agents here are governed: memnox's own home, the hook and MCP configs it keeps,
+// a repository's rule file, git's hooks. A write there from an agent's seat is refused (or asked, where a person
+// often means it), whatever rule files say: a check of memnox's own, like the project boundary. Pure.
+import type { Action } from "../core/action.ts";
+import type { Effect } from "../core/effect.ts";
+import { pathMatcher } from "../policy/engine/index.ts";
+import type { Env } from "../ports/index.ts";
+import type { Finding } from "./combine.ts";
+
+export interface ProtectedPath {
+  /** An absolute glob (`**` any depth, `*` within a segment, `{a,b}`), home already expanded. */
+  readonly pattern: string;
+  readonly effect: Exclude<Effect, "allow">;
+  readonly why: string;
+}
+
+const WHY = {
+  memnox: "these files decide whether agents on this machine are governed (its settings, rules, ledger and keys)",
+  agent: "this file holds the hooks or MCP servers memnox keeps an agent behind, and an agent does not rewire itself",
+  project: "this file can add hooks, permissions or MCP servers to an agent, so a person looks at the change first",
+  rules: "this repository's rules are changed in a diff a person reviews, not by the agent they govern",
+  gitHooks: "git hooks run on every commit and push, and memnox's pre-push hook is one of them",
+} as const;
+
+export interface ProtectedPlaces {
+  readonly home: string;
+  /** MEMNOX_HOME as this process uses it. */
+  readonly root: string;
+  readonly env: Env;
+}
+
+/** Every protected pattern for this machine, most specific first. */
+export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
+  const h = at.home.replace(/\/+$/, "");
+  const e = at.env;
+  const config = e.XDG_CONFIG_HOME || `${h}/.config`;
+  const mac = `${h}/Library/Application Support`;
+  const claude = e.CLAUDE_CONFIG_DIR || `${h}/.claude`;
+  const codex = e.CODEX_HOME || `${h}/.codex`;
+  const gemini = `${e.GEMINI_CLI_HOME || h}/.gemini`;
+  const roots = [...new Set([at.root.replace(/\/+$/, ""), `${h}/.memnox`])];
+  const deny = (why: string) => (pattern: string) => ({ pattern, effect: "deny" as const, why });
+  const ask = (why: string) => (pattern: string) => ({ pattern, effect: "ask" as const, why });
+  return [
+    ...roots.flatMap((r) => [r, `${r}/**`]).map(deny(WHY.memnox)),
+    ...[
+      `${claude}/settings.json`,
+      `${claude}/settings.local.json`,
+      `${e.CLAUDE_CONFIG_DIR || h}/.claude.json`,
+      `${codex}/hooks.json`,
+      `${codex}/config.toml`,
+      `${gemini}/settings.json`,
+      `${h}/.cursor/hooks.json`,
+      `${h}/.cursor/mcp.json`,
+      `${h}/.codeium/windsurf/hooks.json`,
+      `${h}/.codeium/windsurf/mcp_config.json`,
+      `{${config},${mac}}/Claude/claude_desktop_config.json`,
+      `{${config},${mac}}/*/User/mcp.json`,
+      `{${config},${mac}}/*/User/globalStorage/*/settings/*.json`,
+      `${config}/zed/settings.json`,
+      `${e.HERMES_HOME || `${h}/.hermes`}/config.yaml`,
+      `${e.OPENCLAW_STATE_DIR || `${h}/.openclaw`}/openclaw.json`,
+    ].map(deny(WHY.agent)),
+    ...["memnox.policies.toml", "memnox.policies.yaml"].map((n) => `/**/${n}`).map(ask(WHY.rules)),
+    ...["/**/.git/hooks", "/**/.git/hooks/**"].map(ask(WHY.gitHooks)),
+    ...[
+      "/**/.claude/settings.json",
+      "/**/.claude/settings.local.json",
+      "/**/.mcp.json",
+      "/**/.cursor/mcp.json",
+      "/**/.cursor/hooks.json",
+      "/**/.gemini/settings.json",
+      "/**/.codex/config.toml",
+      "/**/.windsurf/hooks.json",
+      "/**/.vscode/mcp.json",
+      "/**/.zed/settings.json",
+    ].map(ask(WHY.project)),
+  ];
+}
+
+export interface Protection {
+  readonly list: readonly ProtectedPath[];
+  readonly matches: PathTest;
+}
+
+/** The protected set for this machine, each pattern compiled when a target is first tested against it. */
+export function protection(at: ProtectedPlaces): Protection {
+  const compiled = new Map<string, (v: string) => boolean>();
+  return {
+    list: protectedPaths(at),
+    matches: (path, pattern) => {
+      let m = compiled.get(pattern);
+      if (!m) {
+        m = pathMatcher(pattern);
+        compiled.set(pattern, m);
+      }
+      return path.startsWith("/") && m(path);
+    },
+  };
+}
+
+/** Git settings whose change turns memnox's git hooks off or points them elsewhere. */
+const HOOK_SETTINGS = new Set(["core.hookspath"]);
+
+export type PathTest = (path: string, pattern: string) => boolean;
+
+/** A write or delete of a protected path, or a change to where git finds its hooks, from an agent's seat. */
+export function protectedFindings(action: Action, { list, matches }: Protection): Finding[] {
+  if (action.name === "git.config-set" || action.name === "git.config-unset") {
+    const key = action.targets.find((t) => HOOK_SETTINGS.has(t.toLowerCase()));
+    if (!key) return [];
+    return [
+      {
+        action,
+        effect: "ask",
+        source: "protected",
+        reason: `${key} decides which hooks git runs, and memnox's pre-push hook is one of them; a person changes it`,
+      },
+    ];
+  }
+  if (action.name !== "filesystem.write" && action.name !== "filesystem.delete") return [];
+  const out: Finding[] = [];
+  for (const target of action.targets) {
+    const hit = list.find((p) => matches(target, p.pattern));
+    if (!hit) continue;
+    out.push({
+      action,
+      effect: hit.effect,
+      source: "protected",
+      reason: `${target} is protected: ${hit.why}${hit.effect === "ask" ? "; a person says yes first" : ", so an agent's write there is refused"}`,
+    });
+    if (hit.effect === "deny") break;
+  }
+  return out;
+}
