@@ -640,13 +640,19 @@ describe("what the team did, against what it said", () => {
     await db`INSERT INTO candidates (id, workspace_id, origin, statement, evidence, affects, classification, tainted)
              VALUES ('cand_v2', ${workspace}, 'extraction', 'We do not log PII or session tokens.', '{1,2}', '{logging}',
                      'internal', false)`;
-    const r = await api(cloud.url, "POST", "/v1/candidates/cand_v2/approve", {
-      token: tokenOf("reviewer@acme.dev"),
-      body: { supersedes: old.id },
-    });
-    expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ supersedes: old.id, inForce: true, approvedBy: "reviewer@acme.dev" });
+    // In the console: the reviewer names what it replaces and how machines hold agents to it, then approves.
+    const page = await pageAs("reviewer@acme.dev");
+    await page.goto(`${cloud.url}/waiting`);
+    const item = page.locator("li#cand_v2");
+    await item.getByLabel("Supersedes").selectOption(old.id);
+    await item.getByLabel("Machines").selectOption("ask");
+    const answered = page.waitForResponse((r) => r.request().method() === "POST");
+    await item.getByRole("button", { name: "Approve" }).click();
+    await answered;
+    await page.context().close();
     const all = (await api(cloud.url, "GET", "/v1/decisions?all=1", { token: admin })).body.decisions;
+    const r = { body: all.find((d: { inForce: boolean }) => d.inForce) };
+    expect(r.body).toMatchObject({ supersedes: old.id, effect: "ask", approvedBy: "reviewer@acme.dev", version: 1 });
     expect(all.find((d: { id: string }) => d.id === old.id)).toMatchObject({ supersededBy: r.body.id, inForce: false });
     const g = (await api(cloud.url, "GET", `/v1/graph?node=${r.body.node}`, { token: admin })).body;
     expect(g.edges.map((e: { relation: string; to: string }) => `${e.relation} ${e.to}`)).toContain(

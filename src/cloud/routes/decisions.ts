@@ -180,6 +180,9 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
   const k = await candidateFor(c, who.workspaceId);
   if (k.origin === "pattern") return approvePattern(c, k);
   const scope = str(body, "scope", { optional: true }) ?? "workspace";
+  // One workspace per organization, and every machine in it pulls one bundle: that is the scope a decision binds.
+  if (scope !== "workspace")
+    throw new HttpError(400, "bad_request", "`scope` is `workspace`: a decision binds every machine of the workspace");
   const effect = body.effect === undefined ? "deny" : body.effect;
   if (effect !== "ask" && effect !== "deny")
     throw new HttpError(400, "bad_request", "`effect` is ask or deny: a decision only ever tightens");
@@ -193,7 +196,7 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
   const base = baseOf(c);
   const decision = await c.db.begin(async (tx) => {
     let version = 1;
-    let node = nodeId("decision", k.statement);
+    const node = nodeId("decision", k.statement);
     if (supersedes) {
       const [old]: DecisionRow[] = await tx`
         SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND id = ${supersedes} FOR UPDATE`;
@@ -205,7 +208,6 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
         const [n]: { v: number | null }[] = await tx`
           SELECT max(version) AS v FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${node}`;
         version = (n?.v ?? 0) + 1;
-        node = nodeId("decision", k.statement);
       }
     } else {
       const [n]: { v: number | null; open: string | null }[] = await tx`
@@ -233,7 +235,7 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
                              source_type, source_ref, evidence, affects, classification, audiences, tainted,
                              approved_by, approver_member_id, approval_event, candidate_id, supersedes)
       VALUES (${id}, ${who.workspaceId}, ${node}, ${version}, ${k.statement}, ${terms}, ${effect}, ${scope},
-              ${scope === "workspace" ? "machine" : scope}, ${first.source_type}, ${first.source_ref},
+              'machine', ${first.source_type}, ${first.source_ref},
               ${k.evidence.map(Number)}, ${k.affects}, ${k.classification}, ${k.audiences}, ${k.tainted},
               ${who.email}, ${who.memberId}, ${approval?.id ?? 0}, ${k.id}, ${supersedes ?? null})
       RETURNING *`;

@@ -1,6 +1,6 @@
 // The review queue as a section of Waiting on you: each candidate decision with its evidence and its taint badge first,
 // the statement after, and the two answers. Filtered by the reviewer's clearance in the route it reads, not here.
-import type { CandidateView, SourceEventView } from "../../intent/rows.ts";
+import type { CandidateView, DecisionView, SourceEventView } from "../../intent/rows.ts";
 import { type ConsoleCall, invoke, may } from "../call.ts";
 import { ago, type Html, html } from "../html.ts";
 import { form } from "../layout.ts";
@@ -49,6 +49,14 @@ export const decisionsToConfirm: WaitingSection = {
     const { candidates, withheld } = await invoke<{ candidates: Queued[]; withheld: number }>(c, "GET /v1/candidates");
     if (candidates.length === 0 && withheld === 0) return undefined;
     const decide = may(c, "POST /v1/candidates/:id/approve");
+    const { decisions } = await invoke<{ decisions: DecisionView[] }>(c, "GET /v1/decisions");
+    // What an approval can replace: a decision in force this reviewer may read.
+    const replaces = (id: string) =>
+      decisions.length === 0
+        ? ""
+        : html` <label for="sup-${id}">Supersedes</label> <select id="sup-${id}" name="supersedes"><option value="">nothing</option>${decisions.map(
+            (d) => html`<option value="${d.id}">${d.statement}</option>`,
+          )}</select>`;
     return html`${
       withheld > 0
         ? html`<p class="muted">${withheld} more need a clearance you do not hold: somebody cleared for them decides those.</p>`
@@ -65,7 +73,11 @@ export const decisionsToConfirm: WaitingSection = {
           c,
           "approve-decision",
           { id: k.id },
-          html`<button type="submit" class="primary">Approve</button>`,
+          k.origin === "pattern"
+            ? html`<button type="submit" class="primary">Approve</button>`
+            : html`<label for="eff-${k.id}">Machines</label> <select id="eff-${k.id}" name="effect"><option value="deny" selected>refuse what contradicts it</option><option value="ask">ask a person first</option></select>${replaces(
+                k.id,
+              )} <button type="submit" class="primary">Approve</button>`,
           { label: `Approve: ${k.statement}` },
         )}${form(
           c,
@@ -104,7 +116,12 @@ export const factsToSettle: WaitingSection = {
 
 export const reviewActions: Readonly<Record<string, Action>> = {
   async "approve-decision"(c) {
-    await invoke(c, "POST /v1/candidates/:id/approve", { params: { id: field(c, "id") }, body: {} });
+    const effect = c.form.get("effect") ?? "";
+    const supersedes = c.form.get("supersedes") ?? "";
+    await invoke(c, "POST /v1/candidates/:id/approve", {
+      params: { id: field(c, "id") },
+      body: { ...(effect ? { effect } : {}), ...(supersedes ? { supersedes } : {}) },
+    });
     return undefined;
   },
   async "confirm-decision"(c) {
