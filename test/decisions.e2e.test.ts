@@ -18,6 +18,7 @@ import { createSession } from "../src/cloud/store/sessions.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 import { type RunningChromium, startChromium } from "./support/chromium.ts";
 import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
+import { sessionFor } from "./support/console.ts";
 import { compiledBinary, runBinary } from "./support/index.ts";
 import { loginWith, type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
@@ -232,6 +233,27 @@ describe("source events", () => {
     });
   });
 
+  test("Sources lists each system with the streams it listens to; Files takes an upload from its own form", async () => {
+    const page = await consolePage("/sources");
+    expect(page).toContain(`/v1/inbound/${workspace}/&lt;source&gt;`);
+    expect(page).toContain("C024BE7LR");
+    expect(page).toContain("acme/checkout");
+    const browser = await sessionFor(db, cloud.url, ids["admin@acme.dev"] ?? "");
+    const sent = await browser.post("/files", {
+      _action: "upload",
+      name: "runbook.md",
+      content: "# Pager\nThe on-call engineer answers in ten minutes.",
+      own: "yes",
+    });
+    expect(sent.status).toBe(303);
+    const [row] =
+      await db`SELECT content, tainted FROM source_events WHERE source_type = 'files' ORDER BY id DESC LIMIT 1`;
+    expect(row).toEqual({ content: "Pager\n\nThe on-call engineer answers in ten minutes.", tainted: false });
+    await db`DELETE FROM source_events WHERE source_type = 'files'`;
+    await db`DELETE FROM graph_nodes WHERE id LIKE 'source_event:files-%'`;
+    await db`DELETE FROM files`;
+  });
+
   test("a document uploaded is third-party and tainted whoever forwarded it, unless an admin says it is the team's own", async () => {
     const doc = "# Retention\nLogs are kept for 30 days.\n\n# Vendors\nThe vendor says their SDK is safe to log with.";
     const theirs = await api(cloud.url, "POST", "/v1/files", {
@@ -315,6 +337,11 @@ describe("extraction", () => {
     expect((await api(bare.url, "GET", "/v1/source-events", { token: admin })).status).toBe(200);
     expect((await api(bare.url, "GET", "/v1/candidates", { token: admin })).status).toBe(200);
     expect((await api(bare.url, "GET", "/v1/decisions", { token: admin })).status).toBe(200);
+    // In its console too: the button says why, and the page is still there.
+    const browser = await sessionFor(db, bare.url, ids["admin@acme.dev"] ?? "");
+    const pressed = await browser.post("/memory", { _action: "extract" });
+    expect(pressed.status).toBe(503);
+    expect(pressed.html).toContain("extraction has no model credential");
     expect(modelRequests).toHaveLength(0);
   });
 

@@ -55,6 +55,7 @@ import {
   inbound,
   linkAccount,
   listSourceEvents,
+  listSources,
   reclassify,
   setAgentClearance,
   setClearance,
@@ -115,6 +116,7 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/audit", needs: ["viewer"], handler: listAudit },
   // What the team intended: every answer filtered by the reader's clearance, with a `withheld` count.
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
+  { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
   { method: "GET", path: "/v1/decisions/decay", needs: ["viewer"], handler: decay },

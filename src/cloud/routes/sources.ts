@@ -73,6 +73,28 @@ function stringList(v: unknown, key: string): string[] {
   return [...new Set(v as string[])];
 }
 
+/** GET /v1/sources: each connected system's base URL and chosen streams, with what arrived from it. */
+export async function listSources(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const rows: { source_type: string; base_url: string | null; streams: string[]; set_by: string; events: string }[] =
+    await c.db`SELECT s.source_type, s.base_url, s.streams, s.set_by,
+                      (SELECT count(*) FROM source_events e WHERE e.workspace_id = s.workspace_id
+                         AND e.source_type = s.source_type) AS events
+               FROM sources s WHERE s.workspace_id = ${who.workspaceId} ORDER BY s.source_type`;
+  return json({
+    inbound: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/<source>`,
+    signed: c.config.webhookSecret !== undefined,
+    sources: rows.map((r) => ({
+      sourceType: r.source_type,
+      baseUrl: r.base_url,
+      streams: r.streams,
+      setBy: r.set_by,
+      events: Number(r.events),
+    })),
+  });
+}
+
 /** PUT /v1/sources/:type {baseUrl?, streams}: what permalinks are composed from, and which streams are listened to. */
 export async function setSource(c: Call, body: Record<string, unknown>): Promise<Response> {
   const who = c.who;
