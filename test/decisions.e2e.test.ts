@@ -757,6 +757,24 @@ describe("the escalation no single verdict can see", () => {
     });
     expect(incident.machineIds).toHaveLength(3);
     expect(incident.hops.map((h: { step: string }) => h.step)).toEqual(["credential", "repository", "cloud"]);
+    // In the team graph: the incident, caused by each agent and touching what they reached, each tie cited by an action.
+    const g = (await api(cloud.url, "GET", `/v1/graph?node=incident:${incident.id.toLowerCase()}`, { token: admin }))
+      .body;
+    const ties = g.edges.map(
+      (e: { from: string; relation: string; to: string; basis: string }) => `${e.relation} ${e.to} ${e.basis}`,
+    );
+    for (const a of ["claude-code", "codex", "gemini-cli"]) expect(ties).toContain(`caused_by agent:${a} inferred`);
+    expect(ties).toContain("touched system:s3-//acme-exports inferred");
+    for (const e of g.edges) for (const cite of e.evidence) expect(cite).toMatch(/^action:\d+$/);
+    const all = (await api(cloud.url, "GET", "/v1/graph", { token: admin })).body.nodes;
+    expect([...new Set(all.map((n: { kind: string }) => n.kind))].sort()).toEqual([
+      "agent",
+      "decision",
+      "incident",
+      "person",
+      "source_event",
+      "system",
+    ]);
     // Proposed, not taken: nothing is frozen until a person confirms.
     expect((await api(cloud.url, "GET", "/v1/state", { token: admin })).body.conditions).toHaveLength(0);
     // A person confirms it in the console: What was caught, the incident's drawer, Contain it.

@@ -181,7 +181,7 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
   }
 }
 
-interface IncidentRow {
+export interface IncidentRow {
   id: string;
   title: string;
   agent: string | null;

@@ -6,6 +6,7 @@ import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
 import { runDetectors } from "../detect.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
+import { projectIncident } from "../intent/graph.ts";
 import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
 import { noteAgents } from "../store/fleet.ts";
 
@@ -97,6 +98,13 @@ export async function postEvents(c: Call): Promise<Response> {
         correlation: e.correlation_id,
       })),
     );
+    // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
+    const ids = inserted.map((e) => Number(e.id));
+    const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
+      await c.db`SELECT id, title, agent, agents, evidence FROM incidents
+                 WHERE workspace_id = ${who.workspaceId} AND evidence && ${ids}::bigint[]`;
+    const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
+    for (const i of touched) await projectIncident(c.db, who.workspaceId, i, base);
   }
   return json({ accepted: inserted.length, duplicates: rows.length - inserted.length });
 }
