@@ -694,6 +694,35 @@ describe("what the team did, against what it said", () => {
   });
 });
 
+describe("restricted never reaches a machine", () => {
+  test("a restricted decision is recorded for the people cleared for it, and compiled into no bundle", async () => {
+    const m = JSON.parse(fixture("slack-message.json"));
+    m.event.text = "Agreed: payroll exports never leave the HR system.";
+    m.event.ts = "1690207777.000700";
+    m.event.event_ts = m.event.ts;
+    const landed = await deliver("slack", JSON.stringify(m));
+    expect(landed.body.classification).toBe("restricted");
+    await db`INSERT INTO candidates (id, workspace_id, origin, statement, evidence, classification, audiences, tainted)
+             VALUES ('cand_payroll', ${workspace}, 'extraction', 'Payroll exports never leave the HR system.',
+                     ${[landed.body.id]}, 'restricted', '{people}', false)`;
+    // Not even an admin sees it without the audience; cleared into it, they decide it.
+    expect((await api(cloud.url, "GET", "/v1/candidates", { token: admin })).body.withheld).toBe(1);
+    await api(cloud.url, "POST", `/v1/members/${ids["admin@acme.dev"]}/clearance`, {
+      token: admin,
+      body: { clearance: "confidential", audiences: ["finance", "people"] },
+    });
+    const before = (await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body;
+    const r = await api(cloud.url, "POST", "/v1/candidates/cand_payroll/approve", { token: admin, body: {} });
+    expect(r.status).toBe(201);
+    expect(r.body.classification).toBe("restricted");
+    const after = (await api(cloud.url, "GET", "/v1/bundle", { token: admin })).body;
+    expect(after.hash).toBe(before.hash);
+    expect(after.rules).not.toContain("ayroll");
+    // And no agent reads it, whatever its grant and its principal.
+    expect((await api(cloud.url, "GET", "/v1/decisions?agent=ledger-bot", { token: admin })).body.withheld).toBe(1);
+  });
+});
+
 describe("the escalation no single verdict can see", () => {
   async function enrol(): Promise<{ id: string; token: string; secret: Uint8Array }> {
     const keys = newKeyPair();
