@@ -17,7 +17,7 @@ import { type Db, openDb } from "../src/cloud/store/db.ts";
 import { createSession } from "../src/cloud/store/sessions.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
 import { type RunningChromium, startChromium } from "./support/chromium.ts";
-import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
+import { api, initAcme, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { sessionFor } from "./support/console.ts";
 import { compiledBinary, runBinary } from "./support/index.ts";
 import { loginWith, type Machine, machine, mx, syncNow, wire } from "./support/machine.ts";
@@ -116,13 +116,7 @@ beforeAll(async () => {
   bin = await compiledBinary();
   pg = await startPostgres();
   model = scriptedMessages();
-  const init = await runBinary(
-    "memnox",
-    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
-    { env: A.home.env() },
-  );
-  expect(init.code).toBe(0);
-  admin = JSON.parse(init.stdout).token;
+  admin = await initAcme(pg.url, A.home.env());
   [cloud, bare] = await Promise.all([
     startCloud(pg.url, {
       env: {

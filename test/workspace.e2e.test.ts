@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { api, countingProxy, establishedTcp, publish, type RunningCloud, startCloud } from "./support/cloud.ts";
+import {
+  api,
+  countingProxy,
+  establishedTcp,
+  initAcme,
+  publish,
+  type RunningCloud,
+  startCloud,
+} from "./support/cloud.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
 import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
@@ -55,13 +63,7 @@ beforeAll(async () => {
   bin = await compiledBinary();
   pg = await startPostgres();
   [cloud1, cloud2] = await Promise.all([startCloud(pg.url), startCloud(pg.url)]);
-  const init = await runBinary(
-    "memnox",
-    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
-    { env: A.home.env() },
-  );
-  expect(init.code).toBe(0);
-  admin = JSON.parse(init.stdout).token;
+  admin = await initAcme(pg.url, A.home.env());
   for (const m of [A, B]) wire(m, bin, ["git", "memnox-shell", "memnox-mcp-proxy"]);
 }, 120_000);
 
