@@ -380,6 +380,25 @@ describe("how far extraction reads, and what it does not ask twice", () => {
     expect(r.body).toMatchObject({ sent: 4, withheld: 0, proposed: 0, dropped: 2 });
     expect((await api(cloud.url, "GET", "/v1/candidates", { token: admin })).body.candidates).toHaveLength(1);
     await api(cloud.url, "PATCH", "/v1/extraction", { token: admin, body: { readsUpTo: "internal" } });
+    // The usage log: each run the credential was spent on, newest first.
+    const { runs } = (await api(cloud.url, "GET", "/v1/extraction/runs", { token: admin })).body;
+    expect(
+      runs.map((x: { readsUpTo: string; sent: number; withheld: number; status: string }) => [
+        x.readsUpTo,
+        x.sent,
+        x.withheld,
+        x.status,
+      ]),
+    ).toEqual([
+      ["confidential", 4, 0, "done"],
+      ["internal", 3, 1, "done"],
+    ]);
+    expect(runs[1]).toMatchObject({
+      model: "claude-sonnet-4-5",
+      inputTokens: 812,
+      outputTokens: 131,
+      startedBy: "admin@acme.dev",
+    });
   });
 });
 

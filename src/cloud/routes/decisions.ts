@@ -531,3 +531,45 @@ export async function rebuild(c: Call): Promise<Response> {
   const who = caller(c);
   return json(await rebuildGraph(c.db, who.workspaceId, baseOf(c)));
 }
+
+/** GET /v1/extraction/runs: the usage log, each run with its model, window, what it sent and withheld, and its tokens. */
+export async function listExtractionRuns(c: Call): Promise<Response> {
+  const who = caller(c);
+  const rows: {
+    id: string;
+    started_by: string;
+    started_at: Date;
+    model: string;
+    reads_up_to: string;
+    window_after: string;
+    window_through: string;
+    sent: number;
+    withheld: number;
+    proposed: number;
+    dropped: number;
+    status: string;
+    failure: string | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+  }[] = await c.db`SELECT * FROM extraction_runs WHERE workspace_id = ${who.workspaceId}
+                   ORDER BY started_at DESC, id LIMIT 200`;
+  return json({
+    model: c.config.model ? c.config.model.model : null,
+    runs: rows.map((r) => ({
+      id: r.id,
+      startedBy: r.started_by,
+      startedAt: iso(r.started_at),
+      model: r.model,
+      readsUpTo: r.reads_up_to,
+      window: { after: Number(r.window_after), through: Number(r.window_through) },
+      sent: r.sent,
+      withheld: r.withheld,
+      proposed: r.proposed,
+      dropped: r.dropped,
+      status: r.status,
+      failure: r.failure,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+    })),
+  });
+}

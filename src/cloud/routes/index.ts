@@ -12,6 +12,7 @@ import {
   drift,
   listCandidates,
   listDecisions,
+  listExtractionRuns,
   reach,
   rebuild,
   rejectCandidate,
@@ -255,6 +256,7 @@ export const ROUTES: readonly Route[] = [
     needs: ["admin"],
     handler: async (c) => startExtraction(c, await bodyJson(c)),
   },
+  { method: "GET", path: "/v1/extraction/runs", needs: ["admin"], handler: listExtractionRuns },
   { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], handler: scanPatterns },
   { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], handler: rebuild },
   {
