@@ -825,6 +825,12 @@ describe("the escalation no single verdict can see", () => {
     const drawer = page.locator(`details#${incident.id}`);
     await drawer.locator("summary").click();
     expect(await drawer.textContent()).toContain("Proposed: freeze claude-code, codex, gemini-cli on every machine");
+    expect(await drawer.locator("ol.hops li").allTextContents()).toEqual([
+      expect.stringContaining("credential: claude-code"),
+      expect.stringContaining("repository: codex"),
+      expect.stringContaining("cloud: gemini-cli"),
+    ]);
+    expect(await drawer.textContent()).toContain("joined on the correlation id it carried");
     await page.screenshot({ path: join(chrome.shots, "caught-chain.png"), fullPage: true });
     const answered = page.waitForResponse((r) => r.request().method() === "POST");
     await drawer.getByRole("button", { name: "Contain it" }).click();

@@ -46,6 +46,23 @@ ${eventRows(chain, c.now())}
   appears only once something reports the link.${t.trace.bounded ? " The walk stopped at its bound." : ""}</p></section>`;
 }
 
+interface Hop {
+  readonly step: string;
+  readonly agent: string | null;
+  readonly machine: string;
+  readonly operation: string;
+  readonly method: string;
+}
+
+/** A chain's hops in order, each with how it was joined: carried (propagated) or stitched (inferred), never blurred. */
+function hopList(hops: unknown): Html | string {
+  if (!Array.isArray(hops) || hops.length === 0) return "";
+  return html`<h3>The chain</h3><ol class="hops">${(hops as Hop[]).map(
+    (h) =>
+      html`<li><strong>${h.step}</strong>: ${h.agent ?? "an agent"} on <code>${h.machine}</code> ran <code>${h.operation}</code> <span class="muted">(${h.method === "propagated" ? "joined on the correlation id it carried" : "inferred from the session and time"})</span></li>`,
+  )}</ol>`;
+}
+
 async function incidentDrawer(c: ConsoleCall, i: IncidentView): Promise<Html> {
   const evidence = await Promise.all(
     i.evidence
@@ -65,7 +82,7 @@ async function incidentDrawer(c: ConsoleCall, i: IncidentView): Promise<Html> {
   }</dd>
 <dt>${i.pattern ? "Lineage" : "Session"}</dt><dd><code>${i.session ?? "–"}</code>${i.pattern ? html` · <strong>${i.pattern}</strong>` : ""}</dd>
 <dt>Machines</dt><dd>${i.machineIds.map((m) => html`<code>${m}</code> `)}</dd></dl>
-<h3>Evidence</h3>${eventRows(evidence, c.now())}
+${hopList(i.hops)}<h3>Evidence</h3>${eventRows(evidence, c.now())}
 ${i.evidence.length > evidence.length ? html`<p class="muted">and ${i.evidence.length - evidence.length} more</p>` : ""}
 <div class="row">
 ${act && !i.acknowledged ? form(c, "acknowledge", { id: i.id }, html`<button type="submit">Acknowledge</button>`) : ""}
