@@ -1,8 +1,8 @@
 // A real Claude Code session (2.1.197, scripted model on loopback) hooked by the compiled memnox: its SessionStart
 // hook puts ~/.memnox/bin first on PATH for every later Bash call through CLAUDE_ENV_FILE, so a program the model
-// writes and runs meets the git interceptor, and the refusal is a row of Claude Code's own session. (A shell script
-// the line runs the gate reads, and the hook refuses it first; a python file it does not, so only the interceptor
-// stands between it and origin.)
+// writes and runs meets the git interceptor, and the refusal is a row of Claude Code's own session. (A script the
+// line runs the gate reads, and the hook refuses what its text visibly does; this python file decodes its command at
+// run time, which no reading can see, so only the interceptor stands between it and origin.)
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,7 +32,7 @@ beforeAll(async () => {
         name: "Bash",
         input: {
           command:
-            'printf \'import subprocess\\nsubprocess.run(["git", "push", "--force", "origin", "main"], check=True)\\n\' > p.py',
+            "printf 'import base64, subprocess\\nsubprocess.run(base64.b64decode(\"Z2l0IHB1c2ggLS1mb3JjZSBvcmlnaW4gbWFpbg==\").decode().split(), check=True)\\n' > p.py",
           description: "w",
         },
       },
@@ -75,7 +75,7 @@ afterAll(async () => {
   origin[Symbol.dispose]();
 });
 
-test("the hook lets the model write and run its program: neither line is a force push", () => {
+test("the hook lets the model write and run its program: neither line reads as a force push", () => {
   expect(run.code).toBe(0);
   expect(run.result.permission_denials).toEqual([]);
 });

@@ -63,6 +63,7 @@ beforeAll(async () => {
   const h = await runBinary("memnox", ["protect", "--hooks"], { env: home.env(), cwd: guarded.path });
   expect(h.code).toBe(0);
   shellEnv = home.env({
+    GITHUB_TOKEN: "CANARY-NOBYPASS-TOKEN-5d1e",
     PATH: `${join(home.memnoxHome, "bin")}:${process.env.PATH ?? ""}`,
     MEMNOX_SESSION: SESSION,
     MEMNOX_AGENT_NAME: "claude-code",
@@ -180,8 +181,8 @@ async function expectRefusedInSession(surface: string, operation: string): Promi
 }
 
 describe("a force push started by code the hook cannot see is refused by the git interceptor", () => {
-  // [what, prepare, line, the hook's answer]: a shell script the line runs, or npm's lifecycle scripts, the gate
-  // reads and the hook already refuses; a Makefile, a python file, a git hook or fsmonitor it does not.
+  // [what, prepare, line, the hook's answer]: a shell script the line runs, a python file, a Makefile or npm's
+  // lifecycle scripts, the gate reads and the hook already refuses; a git hook or fsmonitor it does not.
   const cases: [string, () => void, string, Verdict][] = [
     ["a script", () => script("p.sh", "git push -f origin main"), "./p.sh", "deny"],
     [
@@ -190,7 +191,7 @@ describe("a force push started by code the hook cannot see is refused by the git
       "nohup {q} 2>&1",
       "deny",
     ],
-    ["a Makefile", () => writeFileSync(repo.join("Makefile"), "all:\n\tgit push -f origin main\n"), "make", "allow"],
+    ["a Makefile", () => writeFileSync(repo.join("Makefile"), "all:\n\tgit push -f origin main\n"), "make", "deny"],
     [
       "an npm lifecycle script",
       () =>
@@ -209,7 +210,7 @@ describe("a force push started by code the hook cannot see is refused by the git
           'import subprocess\nsubprocess.run(["git", "push", "-f", "origin", "main"])\n',
         ),
       "python3 f.py",
-      "allow",
+      "deny",
     ],
     [
       "a git hook",
@@ -323,11 +324,14 @@ describe("secret reads by meaning: the key is never printed", () => {
     "cp -r ~/.aws /tmp/nb-aws && cat /tmp/nb-aws/credentials",
     "tar -C ~ -cf - .aws | tar -xOf -",
     "echo ~/.ssh/id_ed25519 | xargs cat",
+    "printenv GITHUB_TOKEN",
+    'echo "token=$GITHUB_TOKEN"',
   ];
   for (const line of atHook) {
     test(line, async () => {
       const a = await attempt(line);
       expect(a.hook).toBe("deny");
+      expect(a.ran?.output ?? "").not.toMatch(/CANARY-NOBYPASS-(KEY|TOKEN)/);
     });
   }
   test("git reading the key from a script: the hook reads the script, and run anyway the interceptor refuses it", async () => {
@@ -379,6 +383,45 @@ describe("writes that persist or destroy: the file is intact", () => {
     expect(key()).toBe(KEY);
     expect(bashrc()).toBe(BASHRC);
     expect(statSync(join(home.home, ".ssh")).mode & 0o777).not.toBe(0);
+  });
+});
+
+describe("code an interpreter runs from a file, or a script the same line writes: the harm does not happen", () => {
+  const key = () => readFileSync(join(home.home, ".ssh", "id_ed25519"), "utf8");
+  test("a Python file that deletes a file outside the checkout: the hook reads the file and refuses it", async () => {
+    const precious = join(home.home, "precious.txt");
+    writeFileSync(precious, "keep\n");
+    writeFileSync(join(repo.path, "tidy.py"), `import shutil\nshutil.rmtree("${home.home}")\n`);
+    const a = await attempt("python3 tidy.py");
+    expect(a.hook).toBe("deny");
+    expect(readFileSync(precious, "utf8")).toBe("keep\n");
+    expect(key()).toBe(KEY);
+  });
+  test("a Node file that prints the key: refused, and the key is never printed", async () => {
+    writeFileSync(
+      join(repo.path, "show.js"),
+      `console.log(require("fs").readFileSync("${home.home}/.ssh/id_ed25519", "utf8"));\n`,
+    );
+    const a = await attempt("node show.js");
+    expect(a.hook).toBe("deny");
+    expect(a.ran?.output ?? "").not.toContain("CANARY-NOBYPASS-KEY");
+  });
+  test("a force push in a script written and run in one line: the hook reads what the line wrote", async () => {
+    const before = originMain();
+    const a = await attempt("printf '#!/bin/sh\\ngit push -f origin main\\n' > p.sh && chmod +x p.sh && ./p.sh");
+    expect(a.hook).toBe("deny");
+    expect(originMain()).toBe(before);
+  });
+  test("a script whose text the line changes after writing it: nobody can read it ahead, so it is not run unasked", async () => {
+    const bashrc = readFileSync(join(home.home, ".bashrc"), "utf8");
+    const a = await attempt("echo 'ls' > w.sh && sed -i 's|ls|: > ~/.bashrc|' w.sh && bash w.sh");
+    expect(a.hook).toBe("deny");
+    expect(readFileSync(join(home.home, ".bashrc"), "utf8")).toBe(bashrc);
+  });
+  test("an ordinary script written by a heredoc and run proceeds, and its output comes back", async () => {
+    const a = await attempt("cat > hello.py <<'EOF'\nprint('hello from python')\nEOF\npython3 hello.py");
+    expect(a.hook).toBe("allow");
+    expect(a.ran?.output).toContain("hello from python");
   });
 });
 

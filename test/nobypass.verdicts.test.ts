@@ -182,6 +182,25 @@ const CLASSES: Record<string, readonly Case[]> = {
     ["cp x.plist ~/Library/LaunchAgents/", "ask", "persistence-asked"],
     ["echo x > ~/.aws/credentials", "ask", "credentials-not-overwritten"],
   ],
+  "an archive or a clone, whose files land anywhere under where it writes": [
+    ["unzip -o evil.zip -d ~", "deny"],
+    ["tar xf x.tar -C ~", "deny"],
+    ["git clone https://example.com/x.git ~/.memnox/x", "deny", "memnox-not-loosened"],
+    ["git clone --template=./t https://example.com/x.git", "ask"],
+  ],
+  "a project setting that names code its tools run later": [
+    ["echo 'script-shell=/tmp/x.sh' >> .npmrc", "ask", "project-runner-settings-asked"],
+    ["printf 'export PATH=/tmp/evil:$PATH\n' > .envrc", "ask", "project-runner-settings-asked"],
+    ["echo 'rm -rf ~' > .husky/pre-commit", "ask", "project-runner-settings-asked"],
+  ],
+  "a credential printed by its name rather than read from its file": [
+    ["printenv GITHUB_TOKEN", "deny", "secret-variables-not-printed"],
+    ["env printenv AWS_SECRET_ACCESS_KEY", "deny", "secret-variables-not-printed"],
+    ['echo "$OPENAI_API_KEY"', "deny", "secret-variables-not-printed"],
+    ["printf '%s' \"$NPM_TOKEN\"", "deny", "secret-variables-not-printed"],
+    ["gpg --armor --export-secret-keys", "deny", "signing-keys-not-read"],
+    ["gpg2 --export-secret-subkeys me@example.com", "deny", "signing-keys-not-read"],
+  ],
 };
 
 /** Commands an agent runs all day: each must proceed at the hook (their children meet the interceptors). */
@@ -235,6 +254,12 @@ const LOCAL_LOOP = [
   "bundle exec rspec",
   "xargs -n1 echo < list.txt",
   "alias ll='ls -la'; ll",
+  "printenv PATH",
+  "echo $HOME $AUTHOR",
+  "gpg --list-keys",
+  "unzip data.zip -d data",
+  "tar xzf release.tar.gz",
+  "git clone https://github.com/o/r.git",
 ];
 
 describe("no bypass by indirection: each class is stopped by the rule that names it", () => {

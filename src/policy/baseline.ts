@@ -29,6 +29,8 @@ export const REASONS = {
   cloud:
     "the CLI reads this credential itself and keeps working; an agent reading the file could only copy it somewhere",
   tokens: "the CLI uses this token itself and keeps working; an agent that prints it could only copy it somewhere",
+  secretVariables:
+    "a variable named like a credential holds one: the program that needs it reads it from the environment itself, and printed it could only be copied somewhere",
   secretStore: "this prints a live secret from the store; a task that needs the value can have a person say yes",
   publish: "a token here publishes and pushes under your name; installs and builds work without anyone reading it",
   signing: "a private signing key proves who wrote something, and no task needs to read it",
@@ -67,6 +69,8 @@ export const REASONS = {
   commandVar:
     "the program started with it runs this value as a command, out of sight of the line that set it; the same command run directly is ruled on where it runs",
   gitHooks: "code here runs on every commit, checkout or push without being asked about again",
+  runnerSettings:
+    "a package manager, direnv or husky runs the code this names on a later ordinary command (npm test, cd, git commit), where nobody sees it",
   keys: "a key or an authorized_keys line written here lets somebody in, or loses a key that may exist nowhere else",
   credentialsWrite: "this overwrites a credential a CLI depends on, which may exist nowhere else",
 } as const;
@@ -297,6 +301,9 @@ const KEY_FILES = [
 // A repository's own hooks and settings: what runs on its next commit or push.
 const GIT_CODE_PATHS = ["**/.git/hooks/**", "**/.git/config"];
 
+// A project's settings that name code its tools run on their own: npm's script-shell, direnv's .envrc, husky's hooks.
+const PROJECT_RUNNER_SETTINGS = ["**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", "**/.envrc", "**/.husky/**"];
+
 const HISTORIES = [
   "~/.bash_history",
   "~/.zsh_history",
@@ -362,6 +369,12 @@ export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
       description: `credentials a status or config read prints when asked to, ${by}`,
       match: { actions: TOKEN_SHOWS.actions, arguments: { argv: TOKEN_SHOWS.flags } },
       decision: { effect: "deny", reason: REASONS.tokens },
+    },
+    {
+      name: "secret-variables-not-printed",
+      description: `a variable named like a credential, printed, ${by}`,
+      match: { actions: ["environment.secret-print"] },
+      decision: { effect: "deny", reason: REASONS.secretVariables },
     },
     {
       name: "secret-store-values-asked",
@@ -430,6 +443,13 @@ function indirectionRules(by: string): RuleSpec[] {
     },
     writeRule("git-hooks-asked", GIT_CODE_PATHS, "ask", REASONS.gitHooks, `a repository's hooks and settings, ${by}`),
     writeRule("startup-files-asked", STARTUP_FILES, "ask", REASONS.persistence, `shell and git start-up files, ${by}`),
+    writeRule(
+      "project-runner-settings-asked",
+      PROJECT_RUNNER_SETTINGS,
+      "ask",
+      REASONS.runnerSettings,
+      `settings that name code a package manager, direnv or husky runs, ${by}`,
+    ),
     writeRule("keys-not-overwritten", KEY_FILES, "deny", REASONS.keys, `SSH and GPG keys, authorized_keys, ${by}`),
     writeRule(
       "credentials-not-overwritten",

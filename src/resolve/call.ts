@@ -81,6 +81,10 @@ export interface Engine {
    * path is noted so the gate can read it). A file's text is never recorded as a command line.
    */
   file(path: string, from: Call): boolean;
+  /** A file's text when the gate handed it in; else undefined, and the path is noted so the gate can read it. */
+  source(path: string, from: Call): string | undefined;
+  /** Whether an earlier command of this line writes `path` (`printf … > p.sh && ./p.sh`): its text is not known yet. */
+  madeHere(path: string): boolean;
   /** Resolve lines the project declares (a package.json script) one level deeper, in `cwd`; never recorded as typed. */
   lines(text: string, from: Call, cwd?: string): void;
 }

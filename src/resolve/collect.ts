@@ -1,6 +1,7 @@
 // Where resolved actions accumulate for one line: every action carries the line as its `command` argument.
 import { type Action, type ActionClass, heavierClass } from "../core/action.ts";
 import type { ActionSpec } from "./call.ts";
+import { basename } from "./paths.ts";
 import { type ProjectFacts, recoverable } from "./project.ts";
 
 /** git's discards of working-tree edits to named paths: what a milestone taken before them keeps. */
@@ -61,6 +62,25 @@ export class Collector {
       return paths.length > 0 && inside ? "write" : spec.class;
     }
     return spec.class;
+  }
+
+  /** Files an earlier command of the line gave a known text in full, and how many actions stood then. */
+  private readonly texts = new Map<string, { text: string; at: number }>();
+
+  noteText(path: string, text: string): void {
+    this.texts.set(path, { text, at: this.actions.length });
+  }
+
+  /**
+   * What this line made of `path` so far: the text it was given in full (a later chmod keeps it), undefined when the
+   * line writes it in a way nobody can read ahead, null when the line does not write it.
+   */
+  madeText(path: string): string | undefined | null {
+    const known = this.texts.get(path);
+    const writes = (a: Action) => a.name === "filesystem.write" && a.targets.includes(path);
+    const later = this.actions.slice(known?.at ?? 0).filter(writes);
+    if (known) return later.every((a) => basename(a.arguments.argv?.[0] ?? "") === "chmod") ? known.text : undefined;
+    return later.length > 0 ? undefined : null;
   }
 
   noteRun(path: string): void {

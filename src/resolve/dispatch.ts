@@ -5,7 +5,7 @@ import { DETACHED_HANDLERS } from "./commands/detached.ts";
 import { EDITOR_HANDLERS } from "./commands/editors.ts";
 import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
-import { interpreterFor } from "./commands/interpreters.ts";
+import { interpretedFile, interpreterFor } from "./commands/interpreters.ts";
 import { LAUNCHER_HANDLERS, systemdRun } from "./commands/launchers.ts";
 import { memnox } from "./commands/memnox.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
@@ -89,8 +89,16 @@ export function dispatch(call: Call): void {
     runTable(table, call, call.args.slice(1));
     return;
   }
-  if (first.text.includes("/") && shellScript(call, first.text)) return;
+  if (first.text.includes("/") && (madeThisLine(call, first.text) || shellScript(call, first.text))) return;
   runUnknown(call, name);
+}
+
+/** `printf … > p.sh && ./p.sh`: a program this very line writes has no text yet for anybody to read before it runs. */
+function madeThisLine(call: Call, program: string): boolean {
+  const path = absolutePath(program, call.scope.cwd, call.scope.home);
+  if (!call.engine.madeHere(path)) return false;
+  call.emit({ name: "shell.script", class: "unknown", targets: [path] });
+  return true;
 }
 
 const SHEBANG_SHELL = /^#!\s*(?:\/\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|z|da|k|mk|a)?sh\b/;
@@ -98,8 +106,9 @@ const SHEBANG_SHELL = /^#!\s*(?:\/\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|z|da|k|mk|
 /** `./build.sh`: a script the gate read whose first line names a shell (or nothing) is resolved line by line. */
 function shellScript(call: Call, program: string): boolean {
   const path = absolutePath(program, call.scope.cwd, call.scope.home);
-  const text = call.scope.project?.files?.[path];
-  if (text?.startsWith("#!") && !SHEBANG_SHELL.test(text)) return false;
+  const text = call.engine.source(path, call);
+  if (text?.startsWith("#!") && !SHEBANG_SHELL.test(text))
+    return interpretedFile(call, text.split("\n")[0] ?? "", path);
   if (!call.engine.file(path, call)) return false;
   call.emit({ name: `${commandName(program).replace(/[^a-z0-9_+-]+/g, "-")}.run`, class: "write", targets: [path] });
   return true;

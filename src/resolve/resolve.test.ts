@@ -402,7 +402,7 @@ table("filesystem", [
       ["filesystem.write", "write", ["/repo/out.txt"]],
     ],
   ],
-  ["tar -xzf a.tgz -C /opt", [["filesystem.read"], ["filesystem.write", "write", ["/opt"]]]],
+  ["tar -xzf a.tgz -C /opt", [["filesystem.read"], ["filesystem.write", "write", ["/opt/**"]]]],
   [
     "tar czf out.tgz src",
     [

@@ -42,13 +42,22 @@ export class Walker implements Engine {
   }
 
   file(path: string, from: Call): boolean {
-    const text = from.scope.project?.files?.[path];
-    if (text === undefined) {
-      if (path.startsWith("/")) this.out.noteRun(path);
-      return false;
-    }
+    const text = this.source(path, from);
+    if (text === undefined) return false;
     this.lines(text, from);
     return true;
+  }
+
+  source(path: string, from: Call): string | undefined {
+    const made = this.out.madeText(path);
+    if (made !== null) return made;
+    const text = from.scope.project?.files?.[path];
+    if (text === undefined && path.startsWith("/")) this.out.noteRun(path);
+    return text;
+  }
+
+  madeHere(path: string): boolean {
+    return this.out.madeText(path) === undefined;
   }
 
   lines(text: string, from: Call, cwd?: string): void {
@@ -124,7 +133,7 @@ export class Walker implements Engine {
       this.simple(cmd, scope, stdin, prints);
       return;
     }
-    const own = this.redirects(cmd.redirects, scope);
+    const own = this.redirects(cmd.redirects, scope).stdin;
     const listed = this.words(cmd.words, scope);
     const inner = cmd.kind === "subshell" ? forkScope(scope) : scope;
     if (cmd.variable !== undefined) bindLoop(inner, cmd.variable, listed);
@@ -135,13 +144,18 @@ export class Walker implements Engine {
     const assigned = cmd.assigns.flatMap((a) => this.assignment(a, scope));
     if (assigned.length > 0) assignmentEffects(this.call([], scope, undefined), assigned);
     const args = this.words(cmd.words, scope);
-    const redirected = this.redirects(cmd.redirects, scope);
+    const { stdin: redirected, replaced } = this.redirects(cmd.redirects, scope);
     // `d=x cmd` sets d for cmd alone; a bare `d=x` sets it for what follows in this shell.
     if (cmd.words.length === 0) for (const [name, value] of assigned) setVar(scope, name, value);
     if (args.length === 0) return;
-    // Output redirected to a file reaches no pipe.
-    const toPipe = cmd.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|") ? undefined : prints;
-    dispatch(this.call(args, scope, redirected ?? stdin, toPipe));
+    // Output redirected to a file reaches no pipe; what a file is given in full (`cat > f <<EOF`) is its text.
+    const toFile = cmd.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|");
+    let given: string | undefined;
+    const capture = (out: Printed) => {
+      if ("text" in out) given = out.text;
+    };
+    dispatch(this.call(args, scope, redirected ?? stdin, toFile ? capture : prints));
+    if (replaced && given !== undefined) this.out.noteText(replaced, given);
   }
 
   private words(words: readonly Word[], scope: Scope): Arg[] {
@@ -160,8 +174,11 @@ export class Walker implements Engine {
   }
 
   /** File reads and writes of the redirections; returns the stdin they give the command, if any. */
-  private redirects(redirects: readonly Redirect[], scope: Scope): Stdin {
+  /** File reads and writes of the redirections; the stdin they give, and the one file they replace whole (`>`). */
+  private redirects(redirects: readonly Redirect[], scope: Scope): { stdin: Stdin; replaced?: string } {
     let stdin: Stdin;
+    const outputs: string[] = [];
+    let whole: string | undefined;
     for (const r of redirects) {
       const e = expandWord(r.target, scope);
       this.subs(e.subs, scope);
@@ -181,9 +198,13 @@ export class Walker implements Engine {
         if (!isInertDevice(path)) this.out.add({ name: "filesystem.read", class: "read", targets: [path] });
         stdin = { kind: "file", path };
       }
-      if (r.op !== "<" && r.op !== "<&") this.write(path);
+      if (r.op !== "<" && r.op !== "<&") {
+        this.write(path);
+        outputs.push(path);
+        if ((r.op === ">" || r.op === ">|") && e.arg.static) whole = path;
+      }
     }
-    return stdin;
+    return { stdin, ...(whole && outputs.length === 1 ? { replaced: whole } : {}) };
   }
 
   private write(path: string): void {

@@ -119,7 +119,8 @@ function tar(call: Call, input: readonly Arg[]): void {
   const dir = optValue(p, "-C", "--directory");
   if (has(p, "-x", "--extract", "--get")) {
     emitRead(call, archivePath);
-    emitWrite(call, [dir ? pathOf(call, dir) : call.scope.cwd]);
+    // An archive's members land anywhere under where it is unpacked: `~/.bashrc` and `~/.ssh/` among them.
+    emitWrite(call, [subtree(dir ? pathOf(call, dir) : call.scope.cwd)]);
   } else if (has(p, "-c", "--create", "-r", "--append", "-u", "--update")) {
     // Members are named from `-C DIR`, and each takes everything under it; --remove-files deletes them after.
     const base = dir?.static ? { ...call, scope: { ...call.scope, cwd: pathOf(call, dir) } } : call;
@@ -135,7 +136,7 @@ function unzip(call: Call, args: readonly Arg[]): void {
   emitRead(call, paths(call, p.operands.slice(0, 1)));
   if (has(p, "-l", "-v", "-t", "-z", "-c", "-p")) return;
   const dir = optValue(p, "-d");
-  emitWrite(call, [dir ? pathOf(call, dir) : call.scope.cwd]);
+  emitWrite(call, [subtree(dir ? pathOf(call, dir) : call.scope.cwd)]);
 }
 
 function zip(call: Call, args: readonly Arg[]): void {

@@ -157,8 +157,41 @@ function fromStdin(call: Call, spec: Spec): void {
   evalCode(call, spec, []);
 }
 
+/**
+ * A script file: what its text visibly runs, deletes, writes or reads is ruled as inline code's would be (the gate
+ * hands the text in); what it computes at run time meets the interceptors. One this very line writes has no text yet.
+ */
 function run(call: Call, spec: Spec, target: string): void {
   call.emit({ name: `${spec.name}.run`, class: "unknown", targets: [target] });
+  if (!target.startsWith("/")) return;
+  if (call.engine.madeHere(target)) {
+    call.emit({ name: "shell.script", class: "unknown", targets: [target] });
+    return;
+  }
+  const text = call.engine.source(target, call);
+  if (text !== undefined) applyEffects(call, scanCode(text, spec.lang).filter(seenInFile));
+}
+
+/** What a file's text says for certain; a project's own HTTP calls and computed paths are left to the run itself. */
+function seenInFile(e: Effect): boolean {
+  if (e.kind === "shell" || e.kind === "argv") return true;
+  if (e.kind === "opaque" || e.kind === "http") return false;
+  return e.target !== undefined;
+}
+
+/** `./tool.py` whose first line names an interpreter: run as that interpreter would run the file. */
+export function interpretedFile(call: Call, shebang: string, path: string): boolean {
+  const words = shebang.slice(2).trim().split(/\s+/);
+  const head = words[0]?.split("/").pop() === "env" ? words.slice(1).find((w) => !w.startsWith("-")) : words[0];
+  const name = head?.split("/").pop() ?? "";
+  for (const [re, key] of ALIASES) {
+    const spec = re.test(name) ? SPECS[key] : undefined;
+    if (spec) {
+      run(call, spec, path);
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -288,8 +288,42 @@ export const PYTHON_RUN_VALUES = [
   "--with-requirements",
 ];
 
-/** Recipe lines of a makefile: tab-indented lines and `target: deps ; recipe`, make's `$(VAR)` left unknown. */
+/** `NAME = value`, `NAME := value`, `NAME ?= value` at the top of a makefile (not in a recipe). */
+const MAKE_ASSIGN = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:::?=|\?=|=)\s*(.*)$/;
+const MAKE_REF = /\$(\([^)]*\)|\{[^}]*\}|[@<^?*%+|A-Za-z])/g;
+
+/** The makefile's own plain variables, each with what it holds once the others it names are put in. */
+function makeVariables(makefile: string): Map<string, string | undefined> {
+  const raw = new Map<string, string>();
+  for (const line of makefile.split("\n")) {
+    const m = line.startsWith("\t") ? null : MAKE_ASSIGN.exec(line.trim());
+    if (m?.[1]) raw.set(m[1], (m[2] ?? "").trim());
+  }
+  const out = new Map<string, string | undefined>();
+  const value = (name: string, depth: number): string | undefined => {
+    if (out.has(name)) return out.get(name);
+    const v = raw.get(name);
+    if (v === undefined || depth > 8) return undefined;
+    let known = true;
+    const text = v.replace(MAKE_REF, (ref) => {
+      const inner = ref.slice(2, -1);
+      const got = /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(inner) ? value(inner, depth + 1) : undefined;
+      if (got === undefined) known = false;
+      return got ?? "";
+    });
+    out.set(name, known ? text : undefined);
+    return out.get(name);
+  };
+  for (const name of raw.keys()) value(name, 0);
+  return out;
+}
+
+/**
+ * Recipe lines of a makefile: tab-indented lines and `target: deps ; recipe`; a `$(VAR)` the makefile sets plainly
+ * is put in, any other (`$(CC)`, `$@`, `$(shell …)`) is left unknown.
+ */
 export function recipes(makefile: string): string[] {
+  const vars = makeVariables(makefile);
   const out: string[] = [];
   for (const line of makefile.split("\n")) {
     const rule = /^[^\t#=]*?[^:=]:{1,2}(?!=)[^;=]*;(.*)$/.exec(line);
@@ -298,12 +332,19 @@ export function recipes(makefile: string): string[] {
     const cmd = body
       .replace(/^[\s@+-]+/, "")
       .split("$$")
-      .map((part) => part.replace(/\$(\([^)]*\)|\{[^}]*\}|[@<^?*%+|A-Za-z])/g, '"$MAKE_VAR"'))
+      .map((part) =>
+        part.replace(MAKE_REF, (ref) => {
+          const known = ref.length > 3 ? vars.get(ref.slice(2, -1)) : undefined;
+          return known !== undefined && !known.includes("$") ? known : '"$MAKE_VAR"';
+        }),
+      )
       .join("$");
     if (cmd.trim() !== "") out.push(cmd);
   }
   return out;
 }
+
+const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
 
 /** make: the project's Makefile is its own (its recipes meet the interceptors); one from stdin or --eval is read. */
 const make: Handler = (call) => {
@@ -338,6 +379,24 @@ const make: Handler = (call) => {
       continue;
     }
     for (const line of recipes(text)) call.engine.shell(line, call);
+  }
+  // The project's makefile (the one written a step earlier included): its recipes are the project's declared lines.
+  const dir = optValue(p, "-C", "--directory");
+  const cwd = dir ? pathOf(call, dir) : call.scope.cwd;
+  const named = optValues(p, "-f", "--file", "--makefile").filter((f) => !fromStdin || f.text !== "-");
+  const files = named.length > 0 ? named.map((f) => pathOf({ ...call, scope: { ...call.scope, cwd } }, f)) : [];
+  if (!fromStdin && texts.length === 0) {
+    const candidates = files.length > 0 ? files : MAKEFILES.map((f) => `${cwd}/${f}`);
+    for (const path of candidates) {
+      if (call.engine.madeHere(path)) {
+        call.emit({ name: "shell.script", class: "unknown", targets: [path] });
+        break;
+      }
+      const text = call.engine.source(path, call);
+      if (text === undefined) continue;
+      for (const line of recipes(text)) call.engine.lines(line, call, cwd);
+      break;
+    }
   }
   if (p.operands.some((a) => /^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.test(a.text)))
     call.emit({ name: "environment.inject", class: "unknown", targets: ["SHELL"] });

@@ -1,5 +1,6 @@
 // echo and printf: they touch nothing, but what they print is known, and a shell or `at` reading it runs it.
 import type { Arg, Call } from "../call.ts";
+import { SECRET_NAME } from "./system.ts";
 
 type Handler = (call: Call) => void;
 
@@ -23,8 +24,18 @@ function unescaped(text: string): string | undefined {
   return out;
 }
 
+/** `echo $GITHUB_TOKEN`: a credential's variable printed is the same secret as `printenv GITHUB_TOKEN`. */
+function secretVariables(call: Call, args: readonly Arg[]): void {
+  const named = args.flatMap((a) =>
+    a.static ? [] : [...a.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? ""),
+  );
+  const secret = named.filter((n) => SECRET_NAME.test(n));
+  if (secret.length > 0) call.emit({ name: "environment.secret-print", class: "read", targets: secret });
+}
+
 const echo: Handler = (call) => {
   const args = call.args.slice(1);
+  secretVariables(call, args);
   let i = 0;
   let newline = true;
   let escapes = false;
@@ -44,6 +55,7 @@ const echo: Handler = (call) => {
 /** `printf FORMAT` with no conversions but `%%`, or `printf '%s\n' words…`. */
 const printf: Handler = (call) => {
   const [format, ...rest] = call.args.slice(1);
+  secretVariables(call, call.args.slice(1));
   if (!format?.static || format.text.startsWith("-") || !rest.every((a: Arg) => a.static)) return;
   const f = format.text;
   if (rest.length === 0 && !/%[^%]/.test(f.replace(/%%/g, ""))) {

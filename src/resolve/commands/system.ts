@@ -80,7 +80,29 @@ const setcap: Handler = (call) => {
   call.emit({ name: "privilege.escalate", class: "unknown", targets: files });
 };
 
+/** A variable name that says it holds a credential (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`). */
+export const SECRET_NAME =
+  /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH|APIKEY)(_|$)|(API|ACCESS|PRIVATE|SECRET)_?KEY|_TOKEN|TOKEN_/i;
+
+/** `printenv GITHUB_TOKEN`: a named credential printed; other names (PATH, HOME) are a look. */
+const printenv: Handler = (call) => {
+  const named = call.args.slice(1).filter((a) => !a.text.startsWith("-") && SECRET_NAME.test(a.text));
+  if (named.length > 0)
+    call.emit({ name: "environment.secret-print", class: "read", targets: named.map((a) => a.text) });
+};
+
+const GPG_SECRET_EXPORTS = /^--export-secret-(keys?|subkeys?)$|^--export-ssh-key$/;
+
+/** gpg exporting a secret key prints what ~/.gnupg keeps: the same read, refused as reading the folder is. */
+const gpg: Handler = (call) => {
+  if (call.args.slice(1).some((a) => GPG_SECRET_EXPORTS.test(a.text.split("=")[0] ?? "")))
+    call.emit({ name: "filesystem.read", class: "read", targets: [`${call.scope.home}/.gnupg/private-keys-v1.d/**`] });
+};
+
 export const SYSTEM_HANDLERS: Readonly<Record<string, Handler>> = {
+  printenv,
+  gpg,
+  gpg2: gpg,
   setcap,
   kill,
   pkill: kill,
