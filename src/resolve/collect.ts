@@ -4,6 +4,9 @@ import type { ActionSpec } from "./call.ts";
 import { basename } from "./paths.ts";
 import { type ProjectFacts, recoverable } from "./project.ts";
 
+/** Programs whose write to a file leaves its text as it was. */
+const KEEPS_TEXT = new Set(["chmod", "chown", "chgrp", "touch"]);
+
 /** git's discards of working-tree edits to named paths: what a milestone taken before them keeps. */
 const DISCARDS = new Set(["git.restore", "git.checkout-paths"]);
 
@@ -78,8 +81,11 @@ export class Collector {
   madeText(path: string): string | undefined | null {
     const known = this.texts.get(path);
     const writes = (a: Action) => a.name === "filesystem.write" && a.targets.includes(path);
-    const later = this.actions.slice(known?.at ?? 0).filter(writes);
-    if (known) return later.every((a) => basename(a.arguments.argv?.[0] ?? "") === "chmod") ? known.text : undefined;
+    // A mode, an owner or a time changes no text: `chmod +x p.sh && ./p.sh` runs the file as it was.
+    const later = this.actions
+      .slice(known?.at ?? 0)
+      .filter((a) => writes(a) && !KEEPS_TEXT.has(basename(a.arguments.argv?.[0] ?? "")));
+    if (known) return later.length === 0 ? known.text : undefined;
     return later.length > 0 ? undefined : null;
   }
 

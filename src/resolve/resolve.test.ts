@@ -236,7 +236,7 @@ table("nested shells, eval and substitutions", [
   ["cat <<EOF\nrm -rf /\nEOF", []],
   ["cat <<EOF\n$(rm -rf /x)\nEOF", [["filesystem.delete"]]],
   ["echo 'rm -rf /'", []],
-  ["xargs rm -rf", [["filesystem.delete", "destructive", ["{}"]]]],
+  ["xargs rm -rf", [["filesystem.delete", "destructive", ["$(stdin)"]]]],
   ["find . -print0 | xargs -0 rm -rf", [["filesystem.list"], ["filesystem.delete"]]],
   ["xargs -I{} bash -c {}", [["shell.dynamic", "unknown"]]],
   ["parallel rm -rf ::: a", [["filesystem.delete", "destructive", ["/repo/a/**"]]]],

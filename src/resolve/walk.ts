@@ -20,8 +20,10 @@ export class Walker implements Engine {
     this.out = out;
   }
 
-  script(script: Script, scope: Scope, stdin?: Stdin): void {
-    for (const ao of script) this.andOr(ao, scope, stdin);
+  script(script: Script, scope: Scope, stdin?: Stdin, last?: (out: Printed | undefined) => void): void {
+    script.forEach((ao, i) => {
+      this.andOr(ao, scope, stdin, i === script.length - 1 ? last : undefined);
+    });
   }
 
   run(args: readonly Arg[], from: Call, stdin?: Stdin): void {
@@ -108,7 +110,7 @@ export class Walker implements Engine {
     for (const s of scripts) this.script(s, forkScope(inner));
   }
 
-  private andOr(ao: AndOr, scope: Scope, stdin: Stdin): void {
+  private andOr(ao: AndOr, scope: Scope, stdin: Stdin, last?: (out: Printed | undefined) => void): void {
     for (const p of ao.pipelines) {
       const piped = p.commands.length > 1;
       let printed: Printed | undefined;
@@ -120,6 +122,8 @@ export class Walker implements Engine {
           printed = out;
         });
       });
+      // What a substitution gives its word is what its one pipeline printed last.
+      last?.(ao.pipelines.length === 1 ? printed : undefined);
     }
   }
 
@@ -161,8 +165,20 @@ export class Walker implements Engine {
   private words(words: readonly Word[], scope: Scope): Arg[] {
     return words.flatMap((w) => {
       const e = expandWord(w, scope);
-      this.subs(e.subs, scope);
-      return e.args;
+      const only = w.parts.length === 1 && w.parts[0]?.kind === "cmdsub" ? w.parts[0].script : undefined;
+      if (!only || e.subs.length !== 1) {
+        this.subs(e.subs, scope);
+        return e.args;
+      }
+      // `cat $(git ls-files)`, `wc -l $(find ~ -name 'id_*')`: the files a lister names, as the patterns it prints.
+      let printed: Printed | undefined;
+      const inner = this.deeper(scope);
+      if (inner)
+        this.script(only, forkScope(inner), undefined, (out) => {
+          printed = out;
+        });
+      const listed = printed && "paths" in printed ? printed.paths : [];
+      return listed.length > 0 ? listed.map((text) => ({ text, static: true, glob: true })) : e.args;
     });
   }
 

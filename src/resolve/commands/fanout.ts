@@ -2,8 +2,11 @@
 import { type OptSpec, optValue, parseOpts } from "../argv.ts";
 import { type Arg, type Call, lit } from "../call.ts";
 
-/** Input that arrives at run time, standing where xargs or parallel put it. */
-const INPUT: Arg = { text: "{}", static: false, glob: false };
+/** Input that arrives at run time, standing where xargs or parallel put it: open, so it could name any file. */
+const INPUT: Arg = { text: "$(stdin)", static: false, glob: false };
+
+/** Programs that take their arguments as code to run. */
+const CODE_RUNNERS = /^((ba|z|da|k|c|tc|fi|mk)?sh|env|eval|sudo|python[0-9.]*|node|perl|ruby|php)$/;
 
 const XARGS: OptSpec = {
   flags: "0prtxoS",
@@ -21,8 +24,7 @@ export function runXargs(call: Call): void {
   const token = replaceOpt ? replaceOpt.value?.text || "{}" : undefined;
   const cmd = p.operands.length > 0 ? p.operands : [{ text: "echo", static: true, glob: false }];
   // Fed by `find`, the input is the files it names (`find ~ -name 'id_*' | xargs cat` reads those); fed by
-  // `echo`, the words it prints.
-  // `echo`, the words it prints (whole lines with -I). Either way the run-time form is resolved too.
+  // `echo`, the words it prints (whole lines with -I).
   const stdin = optValue(p, "-a", "--arg-file") ? undefined : call.stdin;
   const known =
     stdin?.kind === "pipe"
@@ -31,7 +33,10 @@ export function runXargs(call: Call): void {
         ? stdin.text.split(token === undefined ? /[\s\0]+/ : /\n/).filter((w) => w.trim() !== "")
         : undefined;
   for (const input of known ?? []) call.engine.run(withInput(cmd, token, lit(input)), call, undefined);
-  if (stdin?.kind !== "pipe" || !stdin.paths) call.engine.run(withInput(cmd, token, INPUT), call, undefined);
+  // Input nobody can read ahead (a file, a program's output) could be any word, so the command meets that too; so
+  // does a shell or interpreter handed words, which xargs joins into code in ways one word at a time does not show.
+  const runsCode = CODE_RUNNERS.test((cmd[0]?.text ?? "").split("/").pop() ?? "");
+  if (known === undefined || runsCode) call.engine.run(withInput(cmd, token, INPUT), call, undefined);
 }
 
 /** With a replace string, words containing it take the input; without one, the input is appended. */
@@ -39,9 +44,7 @@ function withInput(cmd: readonly Arg[], token: string | undefined, input: Arg): 
   if (token === undefined) return [...cmd, input];
   return cmd.map((a, i) =>
     i > 0 && a.text.includes(token)
-      ? input.static
-        ? { ...a, text: a.text.split(token).join(input.text) }
-        : { ...a, static: false }
+      ? { ...a, text: a.text.split(token).join(input.text), static: input.static && a.static }
       : a,
   );
 }

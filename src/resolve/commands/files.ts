@@ -7,6 +7,9 @@ import { archive, compress, dd, find, sevenZip } from "./files-special.ts";
 import { emitDelete, emitList, emitRead, emitWrite, pathOf, paths, subtree } from "./fs-emit.ts";
 import { sedEffects } from "./sed.ts";
 
+/** Programs that print a subset of the lines they read: what they pass on of a list of files is files of that list. */
+const NAME_FILTERS = /(^|\/)(head|tail|sort|uniq|grep|egrep|fgrep|shuf)$/;
+
 type Handler = (call: Call) => void;
 
 const RECURSIVE = ["-R", "--recursive"];
@@ -29,6 +32,9 @@ function reader(spec: ReadSpec): Handler {
     }
     if (/(^|\/)cat$/.test(name) && files.length === 0 && call.stdin?.kind === "data" && call.stdin.text !== undefined)
       call.prints?.({ text: call.stdin.text });
+    // A filter of file names (`git ls-files | head -1`) prints some of the names it was handed, never others.
+    if (files.length === 0 && call.stdin?.kind === "pipe" && call.stdin.paths && NAME_FILTERS.test(name))
+      call.prints?.({ paths: call.stdin.paths });
     const cwdDefault = typeof spec.cwdDefault === "function" ? spec.cwdDefault(p) : spec.cwdDefault;
     const found = files.length === 0 && cwdDefault ? [call.scope.cwd] : paths(call, files);
     const targets = spec.recursive?.(p) ? found.map(subtree) : found;

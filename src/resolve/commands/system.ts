@@ -7,7 +7,9 @@ type Handler = (call: Call) => void;
 const kill: Handler = (call) => {
   const args = call.args.slice(1);
   if (args.some((a) => a.text === "-l" || a.text === "-L" || a.text === "--list")) return;
+  // `kill %1` names a job of this very shell: a child the agent started itself, never the guard or a person's work.
   const targets = args.filter((a) => !a.text.startsWith("-")).map((a) => a.text);
+  if (call.args[0]?.text === "kill" && targets.length > 0 && targets.every((t) => /^%(\d+|[%+-])$/.test(t))) return;
   call.emit({ name: "signal.kill", class: "write", targets });
 };
 
