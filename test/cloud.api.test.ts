@@ -29,7 +29,7 @@ beforeAll(async () => {
   db2 = await openDb(pg.url);
   // Two processes starting together: the advisory lock lets each migration run once.
   const [a, b] = await Promise.all([migrate(db), migrate(db2)]);
-  expect([...a.applied, ...b.applied]).toEqual(["1_init", "2_console"]);
+  expect([...a.applied, ...b.applied]).toEqual(["1_init", "2_console", "3_decisions"]);
   org = await createOrg(db, "acme", "admin@acme.dev", "test");
   const base = { config, hostname: "127.0.0.1", port: 0, now: Date.now, log: () => {} };
   server = startServer({ ...base, db });

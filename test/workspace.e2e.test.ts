@@ -5,10 +5,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { api, countingProxy, establishedTcp, publish, type RunningCloud, startCloud } from "./support/cloud.ts";
+import {
+  api,
+  countingProxy,
+  establishedTcp,
+  initAcme,
+  publish,
+  type RunningCloud,
+  startCloud,
+} from "./support/cloud.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
-import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
+import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
 import { MCP_OPENING } from "./support/mcp.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
@@ -45,39 +53,7 @@ const sync = syncNow;
 const machinesListed = async () => (await api(cloud1.url, "GET", "/v1/machines", { token: admin })).body.machines;
 const row = async (m: Machine) => (await machinesListed()).find((x: { id: string }) => x.id === m.id);
 
-async function login(m: Machine, url: string, extra: string[] = []): Promise<{ code: number; out: string }> {
-  const child = Bun.spawn([bin, "login", "--no-open", "--url", url, ...extra], {
-    env: m.env(),
-    cwd: m.repo.path,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let out = "";
-  const decoder = new TextDecoder();
-  const reader = child.stdout.getReader();
-  let code = "";
-  while (!code) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value, { stream: true });
-    code = /code ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1] ?? "";
-  }
-  expect(code).not.toBe("");
-  expect(out).toContain(`${url}/device?code=${code}`);
-  const seen = await api(url, "GET", `/v1/devices/${code}`, { token: admin });
-  expect(seen.body.status).toBe("pending");
-  const ok = await api(url, "POST", `/v1/devices/${code}/approve`, { token: admin });
-  expect(ok.status).toBe(200);
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value, { stream: true });
-  }
-  const exit = await child.exited;
-  if (exit !== 0) throw new Error(`login failed (${exit}): ${out}${await new Response(child.stderr).text()}`);
-  return { code: exit, out };
-}
+const login = (m: Machine, url: string, extra: string[] = []) => loginWith(m, url, admin, extra);
 
 function account(m: Machine) {
   return JSON.parse(readFileSync(join(m.home.memnoxHome, "account.json"), "utf8"));
@@ -87,13 +63,7 @@ beforeAll(async () => {
   bin = await compiledBinary();
   pg = await startPostgres();
   [cloud1, cloud2] = await Promise.all([startCloud(pg.url), startCloud(pg.url)]);
-  const init = await runBinary(
-    "memnox",
-    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
-    { env: A.home.env() },
-  );
-  expect(init.code).toBe(0);
-  admin = JSON.parse(init.stdout).token;
+  admin = await initAcme(pg.url, A.home.env());
   for (const m of [A, B]) wire(m, bin, ["git", "memnox-shell", "memnox-mcp-proxy"]);
 }, 120_000);
 

@@ -7,6 +7,8 @@ export interface Arrived {
   readonly agent: string | null;
   readonly session: string | null;
   readonly effect: string | null;
+  /** The lineage id the action carried, when its run had one. */
+  readonly correlation?: string | null;
 }
 
 export interface Detector {
@@ -54,7 +56,102 @@ const repeatedRefusals: Detector = {
   },
 };
 
-export const DETECTORS: readonly Detector[] = [repeatedRefusals];
+/** A step of an escalation, told from what the action was and what it reached: deterministic, by name. */
+export type Step = "credential" | "repository" | "cloud";
+
+const CREDENTIAL =
+  /(^|[/\s.])(\.env|\.ssh|\.aws|\.kube|\.docker|\.netrc|\.npmrc|\.pypirc|id_rsa|id_ed25519|credentials?|secrets?|tokens?|[^/\s]*\.pem|[^/\s]*\.key)($|[/\s.])/i;
+const CLOUD =
+  /^(aws|gcloud|gsutil|az|kubectl|helm|terraform|tofu|pulumi|flyctl|railway|vercel|heroku|doctl|eksctl|cdk|serverless|wrangler)\./;
+const REPOSITORY = /^(git|gh|glab)\./;
+
+export function stepOf(e: { operation: string; resource_ref: string | null }): Step | undefined {
+  if (CLOUD.test(e.operation)) return "cloud";
+  if (CREDENTIAL.test(e.resource_ref ?? "") || /credential|secret/.test(e.operation)) return "credential";
+  if (REPOSITORY.test(e.operation)) return "repository";
+  return undefined;
+}
+
+/** How far apart in time two actions of one session may be and still be stitched into one chain. */
+export const STITCH_WINDOW_MIN = 60;
+
+/** A chain is an escalation once it spans this many machines or agents: authority none of them held alone. */
+export const CHAIN_ACTORS = 3;
+const CROSS_MACHINE_CHAIN = "cross_machine_chain";
+
+const crossMachineChain: Detector = {
+  name: CROSS_MACHINE_CHAIN,
+  title: () => "A credential, a repository and the cloud were reached by different actors on one lineage",
+  async run(db, workspaceId, arrived) {
+    // Propagated where the id was carried; else stitched by the session a handoff kept, within the hour: inferred.
+    const chains = new Map<string, "propagated" | "inferred">();
+    for (const e of arrived)
+      if (e.correlation) chains.set(e.correlation, "propagated");
+      else if (e.session && !chains.has(e.session)) chains.set(e.session, "inferred");
+    for (const [correlation, method] of chains) {
+      const rows: {
+        id: string;
+        machine_id: string;
+        agent: string | null;
+        operation: string;
+        resource_ref: string | null;
+        effect: string | null;
+        occurred_at: Date;
+      }[] = await db`
+        SELECT id, machine_id, agent, operation, resource_ref, effect, occurred_at FROM events
+        WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key
+          AND ${
+            method === "propagated"
+              ? db`correlation_id = ${correlation}`
+              : db`agent_session_id = ${correlation} AND correlation_id IS NULL
+                   AND occurred_at > now() - make_interval(mins => ${STITCH_WINDOW_MIN})`
+          }
+        ORDER BY occurred_at, id LIMIT 500`;
+      const hops = rows.flatMap((r) => {
+        const step = stepOf(r);
+        return step ? [{ ...r, step }] : [];
+      });
+      // In order: a credential first, then a repository, then the cloud; each hop permitted on its own.
+      const cred = hops.find((h) => h.step === "credential");
+      const repo = cred && hops.find((h) => h.step === "repository" && h.occurred_at >= cred.occurred_at);
+      const cloud = repo && hops.find((h) => h.step === "cloud" && h.occurred_at >= repo.occurred_at);
+      if (!cred || !repo || !cloud) continue;
+      const chain = [cred, repo, cloud];
+      const machines = [...new Set(chain.map((h) => h.machine_id))];
+      const agents = [...new Set(chain.flatMap((h) => (h.agent ? [h.agent] : [])))];
+      if (machines.length < CHAIN_ACTORS && agents.length < CHAIN_ACTORS) continue;
+      const ids = chain.map((h) => Number(h.id));
+      const hopView = chain.map((h) => ({
+        event: Number(h.id),
+        step: h.step,
+        machine: h.machine_id,
+        agent: h.agent,
+        operation: h.operation,
+        effect: h.effect,
+        at: h.occurred_at.toISOString(),
+        method,
+      }));
+      const proposal = {
+        containment: "freeze-agent",
+        agents,
+        for: "1d",
+        why: "each hop was inside its own authority; joined on the lineage they are one privilege escalation",
+        confirmedBy: null,
+      };
+      await db`
+        INSERT INTO incidents (id, workspace_id, detector, title, agent, session, machine_ids, evidence, agents, pattern,
+                               hops, proposal)
+        VALUES (${`inc_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`}, ${workspaceId}, ${CROSS_MACHINE_CHAIN},
+                ${crossMachineChain.title(null)}, ${agents[0] ?? null}, ${correlation}, ${machines}, ${ids}, ${agents},
+                'privilege_escalation', ${JSON.stringify(hopView)}::text::jsonb,
+                ${JSON.stringify(proposal)}::text::jsonb)
+        ON CONFLICT (workspace_id, detector, coalesce(session, ''), coalesce(agent, '')) WHERE resolved_at IS NULL
+        DO NOTHING`;
+    }
+  },
+};
+
+export const DETECTORS: readonly Detector[] = [repeatedRefusals, crossMachineChain];
 
 export async function runDetectors(db: Db, workspaceId: string, arrived: readonly Arrived[]): Promise<void> {
   for (const d of DETECTORS) await d.run(db, workspaceId, arrived);

@@ -34,6 +34,17 @@ export interface ServerConfig {
   readonly version: string;
   /** The console's sign-in; without it the console says sign-in is not configured. */
   readonly signIn?: SignInConfig;
+  /** The one secret every connected system's deliveries are signed with; without it the inbound route refuses all. */
+  readonly webhookSecret?: string;
+  /** The deployment's model credential for extraction; without it extraction answers 503 and nothing else changes. */
+  readonly model?: ModelConfig;
+}
+
+export interface ModelConfig {
+  /** Never printed, never in a row: sent only as the provider's own header. */
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  readonly model: string;
 }
 
 export interface Call {

@@ -49,3 +49,11 @@ export function hostnameHash(salt: string, hostname: string): string {
 export function newSalt(): string {
   return Buffer.from(random(16)).toString("hex");
 }
+
+/** Compared in time that does not depend on where they first differ; empty text never matches. */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length || a.length === 0) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return d === 0;
+}

@@ -2,7 +2,7 @@
 // private cluster with it, when this process started one).
 import type { Context } from "../ports/context.ts";
 import { openStore } from "./database.ts";
-import type { ServerConfig, SignInConfig } from "./http.ts";
+import type { ModelConfig, ServerConfig, SignInConfig } from "./http.ts";
 import { startServer } from "./server.ts";
 
 export interface ServeArgs {
@@ -15,6 +15,8 @@ export interface ServeArgs {
   readonly deviceTtlS: number;
   readonly pool?: number | undefined;
   readonly signIn?: SignInConfig | undefined;
+  readonly webhookSecret?: string | undefined;
+  readonly model?: ModelConfig | undefined;
   /** Resolves to stop as a signal would (tests). */
   readonly until?: Promise<void>;
 }
@@ -37,6 +39,8 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
       deviceTtlS: a.deviceTtlS,
       version: ctx.version,
       ...(a.signIn ? { signIn: a.signIn } : {}),
+      ...(a.webhookSecret ? { webhookSecret: a.webhookSecret } : {}),
+      ...(a.model ? { model: a.model } : {}),
     };
     server = startServer({
       db: store.db,
@@ -53,6 +57,12 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
         ? `console sign-in through ${a.signIn.issuer} (audience ${a.signIn.clientId}; unknown identities ${a.signIn.selfService ? "get an organization of their own" : "are refused"})`
         : "console sign-in is not configured (--oidc-issuer, --oidc-client-id): the console says so",
     );
+    say(
+      a.model
+        ? `extraction through ${a.model.model} at ${a.model.baseUrl}`
+        : "extraction has no model credential (ANTHROPIC_API_KEY): it answers 503, and everything else works",
+    );
+    if (!a.webhookSecret) say("no MEMNOX_WEBHOOK_SECRET: the inbound route refuses every delivery");
     if (Number(orgs[0]?.n ?? 0) === 0)
       say("no organization yet: `memnox cloud init --org <name> --admin <email>` against the same database makes one");
     const why = await stopSignal(a.until);

@@ -1,6 +1,6 @@
 // A real `memnox cloud serve` process on a test database, awaited on its readiness line; and a small API client.
 import { join } from "node:path";
-import { compiledBinary } from "./binary.ts";
+import { compiledBinary, runBinary } from "./binary.ts";
 import { tempDir } from "./fs.ts";
 import { hermeticEnv } from "./home.ts";
 
@@ -218,4 +218,15 @@ export async function publish(
     throw new Error(`the approval was refused (${approved.status}): ${JSON.stringify(approved.body)}`);
   const bundle = await api(url, "GET", "/v1/bundle", { token });
   return { proposal: approved.body, hash: bundle.body.hash };
+}
+
+/** `memnox cloud init --org acme --admin admin@acme.dev` on `db` (the compiled binary, in `env`): the admin's token. */
+export async function initAcme(db: string, env: Readonly<Record<string, string>>): Promise<string> {
+  const init = await runBinary(
+    "memnox",
+    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", db, "--json"],
+    { env },
+  );
+  if (init.code !== 0) throw new Error(`cloud init failed (${init.code}): ${init.stderr}`);
+  return JSON.parse(init.stdout).token;
 }

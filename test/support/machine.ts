@@ -3,7 +3,7 @@
 // test runs there. Its id is filled in once it has logged in.
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { runBinary } from "./binary.ts";
+import { compiledBinary, runBinary } from "./binary.ts";
 import { tempDir } from "./fs.ts";
 import { type GitRepo, gitRepo } from "./git.ts";
 import { type FakeHome, fakeHome } from "./home.ts";
@@ -77,4 +77,49 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(50);
   }
+}
+
+/**
+ * `memnox login --no-open` on `m`, read up to the code it prints, approved with `admin`'s token, and waited for:
+ * what it printed and its exit. The code is checked as a person would see it first (pending, at its URL).
+ */
+export async function loginWith(
+  m: Machine,
+  url: string,
+  admin: string,
+  extra: readonly string[] = [],
+): Promise<{ code: number; out: string }> {
+  const bin = await compiledBinary();
+  const child = Bun.spawn([bin, "login", "--no-open", "--url", url, ...extra], {
+    env: m.env(),
+    cwd: m.repo.path,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const decoder = new TextDecoder();
+  const reader = child.stdout.getReader();
+  let code = "";
+  while (!code) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += decoder.decode(value, { stream: true });
+    code = /code ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1] ?? "";
+  }
+  const call = (method: string, path: string) =>
+    fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${admin}` } });
+  if (!code || !out.includes(`${url}/device?code=${code}`)) throw new Error(`login printed no code: ${out}`);
+  const seen = (await (await call("GET", `/v1/devices/${code}`)).json()) as { status?: string };
+  if (seen.status !== "pending") throw new Error(`the code is ${seen.status}, not pending`);
+  const ok = await call("POST", `/v1/devices/${code}/approve`);
+  if (ok.status !== 200) throw new Error(`the approval was refused (${ok.status})`);
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += decoder.decode(value, { stream: true });
+  }
+  const exit = await child.exited;
+  if (exit !== 0) throw new Error(`login failed (${exit}): ${out}${await new Response(child.stderr).text()}`);
+  return { code: exit, out };
 }

@@ -30,7 +30,8 @@ export async function postPage(def: PageDef, c: ConsoleCall): Promise<Response> 
     const next = await act(c);
     return seeOther(next ?? `${def.path}${c.url.search}`);
   } catch (e) {
-    if (!(e instanceof HttpError) || e.status >= 500) throw e;
+    // A 503 is a refusal a person reads (a part not configured), not a failure of this server.
+    if (!(e instanceof HttpError) || (e.status >= 500 && e.status !== 503)) throw e;
     return renderPage(def, c, { error: e.message }, e.status);
   }
 }

@@ -3,6 +3,7 @@
 // token echoed back in `_csrf`. Errors are pages, in the same policy and with no caching.
 import { sessionPrincipal } from "../auth.ts";
 import { HttpError, type ServerConfig } from "../http.ts";
+import { sameText } from "../ids.ts";
 import { consoleOrigin } from "../signin.ts";
 import type { Db } from "../store/db.ts";
 import type { ConsoleCall } from "./call.ts";
@@ -18,14 +19,6 @@ export interface ConsoleDeps {
 }
 
 const MAX_FORM_BYTES = 64 * 1024;
-
-/** Compared in time that does not depend on where they first differ. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length || a.length === 0) return false;
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return d === 0;
-}
 
 /** A form from this console's own pages, or a 403 saying it was not. */
 async function checkedForm(req: Request, url: URL, config: ServerConfig, csrf: string): Promise<URLSearchParams> {

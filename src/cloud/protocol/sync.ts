@@ -22,6 +22,7 @@ export const SENT_FIELDS = [
   "exitCode",
   "startedAt",
   "policyHash",
+  "correlationId",
 ] as const;
 export type SentField = (typeof SENT_FIELDS)[number];
 
@@ -47,6 +48,8 @@ export interface SentEvent {
   readonly exitCode?: number;
   readonly startedAt?: string;
   readonly policyHash?: string;
+  /** The lineage id the action's run carried (a run environment, a commit trailer): what joins it to other machines'. */
+  readonly correlationId?: string;
 }
 
 /** Each batch is at most this many events, signed as a whole by the machine's key. */

@@ -6,6 +6,7 @@ import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
 import { runDetectors } from "../detect.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
+import { projectIncident } from "../intent/graph.ts";
 import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
 import { noteAgents } from "../store/fleet.ts";
 
@@ -33,6 +34,7 @@ const EventSchema = v.strictObject({
   exitCode: v.optional(v.pipe(v.number(), v.integer())),
   startedAt: v.optional(instant),
   policyHash: v.optional(text(200)),
+  correlationId: v.optional(v.pipe(text(120), v.regex(/^[A-Za-z0-9._:-]+$/, "is letters, digits and . _ : -"))),
 });
 
 const BatchSchema = v.strictObject({
@@ -74,17 +76,35 @@ export async function postEvents(c: Call): Promise<Response> {
     throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0 });
   const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: { id: string; agent: string | null; agent_session_id: string | null; effect: string | null }[] =
-    await c.db`INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
-               RETURNING id, agent, agent_session_id, effect`;
+  const inserted: {
+    id: string;
+    agent: string | null;
+    agent_session_id: string | null;
+    effect: string | null;
+    correlation_id: string | null;
+  }[] = await c.db`INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
+                   RETURNING id, agent, agent_session_id, effect, correlation_id`;
   if (inserted.length > 0) {
     const agents = inserted.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
     if (agents.length > 0) await noteAgents(c.db, who.workspaceId, who.machineId, agents);
     await runDetectors(
       c.db,
       who.workspaceId,
-      inserted.map((e) => ({ id: Number(e.id), agent: e.agent, session: e.agent_session_id, effect: e.effect })),
+      inserted.map((e) => ({
+        id: Number(e.id),
+        agent: e.agent,
+        session: e.agent_session_id,
+        effect: e.effect,
+        correlation: e.correlation_id,
+      })),
     );
+    // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
+    const ids = inserted.map((e) => Number(e.id));
+    const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
+      await c.db`SELECT id, title, agent, agents, evidence FROM incidents
+                 WHERE workspace_id = ${who.workspaceId} AND evidence && ${ids}::bigint[]`;
+    const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
+    for (const i of touched) await projectIncident(c.db, who.workspaceId, i, base);
   }
   return json({ accepted: inserted.length, duplicates: rows.length - inserted.length });
 }
@@ -110,6 +130,7 @@ function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<str
     exit_code: e.exitCode ?? null,
     started_at: e.startedAt ? new Date(e.startedAt) : null,
     policy_hash: e.policyHash ?? null,
+    correlation_id: e.correlationId ?? null,
   };
 }
 
@@ -132,6 +153,7 @@ interface EventRow {
   exit_code: number | null;
   started_at: Date | null;
   policy_hash: string | null;
+  correlation_id: string | null;
   received_at: Date;
 }
 
@@ -155,6 +177,7 @@ function view(r: EventRow) {
     exitCode: r.exit_code,
     startedAt: iso(r.started_at),
     policyHash: r.policy_hash,
+    correlationId: r.correlation_id,
     receivedAt: iso(r.received_at),
   };
 }

@@ -2,6 +2,7 @@
 // machine's next beat and releases the call there, once, by the same fingerprint grant a local approval makes.
 import { actorName } from "../auth.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
+import { detectPatterns } from "../intent/practice.ts";
 import { audit } from "../store/people.ts";
 
 interface HoldRow {
@@ -78,11 +79,11 @@ export async function answerHold(c: Call, body: Record<string, unknown>): Promis
   if (scope !== "once" && scope !== "session") throw new HttpError(400, "bad_request", "`scope` is once or session");
   const by = actorName(who);
   const id = c.params.id ?? "";
-  return c.db.begin(async (tx) => {
+  const answered = await c.db.begin(async (tx) => {
     const [h]: HoldRow[] = await tx`SELECT *, expires_at <= now() AS expired FROM holds
                                     WHERE id = ${id} AND workspace_id = ${who.workspaceId} FOR UPDATE`;
     if (!h) throw new HttpError(404, "not_found", `no held call \`${id}\` in this workspace`);
-    if (h.answer || h.settled_at || h.expired) return json({ outcome: "already", hold: view(h) });
+    if (h.answer || h.settled_at || h.expired) return { outcome: "already", hold: view(h) };
     const [u]: HoldRow[] = await tx`
       UPDATE holds SET answer = ${body.grant ? "grant" : "deny"}, scope = ${scope}, answered_by = ${by},
                        answered_at = now()
@@ -94,6 +95,9 @@ export async function answerHold(c: Call, body: Record<string, unknown>): Promis
       subject: id,
       detail: { machine: h.machine_id, action: h.action },
     });
-    return json({ outcome: "decided", hold: u ? view(u) : view(h) });
+    return { outcome: "decided", hold: u ? view(u) : view(h) };
   });
+  // An approval that keeps being granted is counted once it is: a pattern is proposed, never applied.
+  if (body.grant && answered.outcome === "decided") await detectPatterns(c.db, who.workspaceId);
+  return json(answered);
 }

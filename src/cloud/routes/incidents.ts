@@ -24,6 +24,10 @@ interface IncidentRow {
   resolved_by: string | null;
   resolved_at: Date | null;
   resolution: string | null;
+  agents: string[];
+  pattern: string | null;
+  hops: unknown;
+  proposal: unknown;
 }
 
 const stamp = (by: string | null, at: Date | null) => (at ? { by, at: iso(at) } : null);
@@ -42,6 +46,11 @@ function view(i: IncidentRow) {
     acknowledged: stamp(i.acknowledged_by, i.acknowledged_at),
     contained: stamp(i.contained_by, i.contained_at),
     resolved: i.resolved_at ? { by: i.resolved_by, at: iso(i.resolved_at), resolution: i.resolution } : null,
+    // A chain finding: every agent on it, the pattern, each hop with how it was joined, and the containment proposed.
+    agents: i.agents ?? [],
+    pattern: i.pattern ?? null,
+    hops: i.hops ?? null,
+    proposal: i.proposal ?? null,
   };
 }
 
@@ -131,14 +140,16 @@ export async function containIncident(c: Call, body: Record<string, unknown>): P
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     const i = await open({ ...c, db: tx }, who.workspaceId);
-    let freeze: { id: string; agent: string; expiresAt: string } | null = null;
-    if (i.agent) {
+    // Every agent the finding names: a chain is several actors, and containing one of them contains nothing.
+    const freezes: { id: string; agent: string; expiresAt: string }[] = [];
+    for (const agent of [...new Set([...(i.agent ? [i.agent] : []), ...(i.agents ?? [])])]) {
       const id = newId("cnd");
       const expires = new Date(c.now() + ms);
       await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
-               VALUES (${id}, ${who.workspaceId}, 'freeze-agent', ${i.agent}, ${`contained: ${i.title}`}, ${by}, ${expires})`;
-      freeze = { id, agent: i.agent, expiresAt: expires.toISOString() };
+               VALUES (${id}, ${who.workspaceId}, 'freeze-agent', ${agent}, ${`contained: ${i.title}`}, ${by}, ${expires})`;
+      freezes.push({ id, agent, expiresAt: expires.toISOString() });
     }
+    const freeze = freezes[0] ?? null;
     const moved: { id: string; mode_set: string }[] = await tx`
       SELECT id, mode_set FROM machines WHERE workspace_id = ${who.workspaceId} AND revoked_at IS NULL
         AND mode_set <> 'enforce' FOR UPDATE`;
@@ -155,8 +166,8 @@ export async function containIncident(c: Call, body: Record<string, unknown>): P
       actor: by,
       action: "incident.contain",
       subject: i.id,
-      detail: { freeze, enforced: moved.map((m) => m.id) },
+      detail: { freezes, enforced: moved.map((m) => m.id) },
     });
-    return json({ incident: view(r ?? i), freeze, enforced: moved.map((m) => m.id) });
+    return json({ incident: view(r ?? i), freeze, freezes, enforced: moved.map((m) => m.id) });
   });
 }

@@ -5,6 +5,24 @@ import { bodyJson, json, type Route } from "../http.ts";
 import { SCHEMA_VERSION } from "../store/migrate.ts";
 import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent } from "./agents.ts";
 import { getBundle } from "./bundle.ts";
+import {
+  approveCandidate,
+  confirmDecision,
+  decay,
+  drift,
+  listCandidates,
+  listDecisions,
+  listExtractionRuns,
+  reach,
+  rebuild,
+  rejectCandidate,
+  scanPatterns,
+  setExtraction,
+  showGraph,
+  startExtraction,
+  whyAction,
+  whyDecision,
+} from "./decisions.ts";
 import { decideCode, pollToken, requestCode, showCode } from "./devices.ts";
 import { listEvents, postEvents, showEvent } from "./events.ts";
 import { formBody } from "./form.ts";
@@ -34,6 +52,19 @@ import {
   rejectProposal,
   showProposal,
 } from "./proposals.ts";
+import {
+  inbound,
+  linkAccount,
+  listSourceEvents,
+  listSources,
+  reclassify,
+  setAgentClearance,
+  setClearance,
+  setSensitivity,
+  setSource,
+  showSensitivity,
+  uploadFile,
+} from "./sources.ts";
 import { liftState, listState, setState } from "./state.ts";
 
 export const ROUTES: readonly Route[] = [
@@ -55,6 +86,9 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/devices/:code", needs: ["admin"], handler: showCode },
   { method: "POST", path: "/v1/devices/:code/approve", needs: ["admin"], handler: (c) => decideCode(c, true) },
   { method: "POST", path: "/v1/devices/:code/deny", needs: ["admin"], handler: (c) => decideCode(c, false) },
+
+  // Every connected system delivers here; the deployment's one signature over the body is the credential.
+  { method: "POST", path: "/v1/inbound/:workspace/:source", needs: ["public"], handler: inbound },
 
   // What machines call with their own credential.
   { method: "POST", path: "/v1/heartbeat", needs: ["machine"], handler: async (c) => heartbeat(c, await bodyJson(c)) },
@@ -81,6 +115,17 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/policies/proposals", needs: ["viewer"], handler: listProposals },
   { method: "GET", path: "/v1/policies/proposals/:id", needs: ["viewer"], handler: showProposal },
   { method: "GET", path: "/v1/audit", needs: ["viewer"], handler: listAudit },
+  // What the team intended: every answer filtered by the reader's clearance, with a `withheld` count.
+  { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
+  { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
+  { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
+  { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
+  { method: "GET", path: "/v1/decisions/decay", needs: ["viewer"], handler: decay },
+  { method: "GET", path: "/v1/decisions/drift", needs: ["viewer"], handler: drift },
+  { method: "GET", path: "/v1/decisions/:id/why", needs: ["viewer"], handler: whyDecision },
+  { method: "GET", path: "/v1/reach", needs: ["viewer"], handler: reach },
+  { method: "GET", path: "/v1/graph", needs: ["viewer"], handler: showGraph },
+  { method: "GET", path: "/v1/events/:id/why", needs: ["viewer"], handler: whyAction },
   // Only the caller's own: their name, their tokens.
   { method: "PATCH", path: "/v1/me", needs: ["viewer"], handler: async (c) => changeMe(c, await bodyJson(c)) },
   { method: "POST", path: "/v1/tokens", needs: ["viewer"], handler: async (c) => createToken(c, await bodyJson(c)) },
@@ -106,6 +151,20 @@ export const ROUTES: readonly Route[] = [
     path: "/v1/incidents/:id/resolve",
     needs: ["reviewer"],
     handler: async (c) => resolveIncident(c, await bodyJson(c)),
+  },
+
+  {
+    method: "POST",
+    path: "/v1/candidates/:id/approve",
+    needs: ["reviewer"],
+    handler: async (c) => approveCandidate(c, await bodyJson(c)),
+  },
+  { method: "POST", path: "/v1/decisions/:id/confirm", needs: ["reviewer"], handler: confirmDecision },
+  {
+    method: "POST",
+    path: "/v1/candidates/:id/reject",
+    needs: ["reviewer"],
+    handler: async (c) => rejectCandidate(c, await bodyJson(c)),
   },
 
   // Configuring: an admin. A rule set is only ever a proposal until a second admin approves it.
@@ -157,4 +216,53 @@ export const ROUTES: readonly Route[] = [
     handler: async (c) => createOperatorToken(c, await bodyJson(c)),
   },
   { method: "POST", path: "/v1/operator-tokens/:id/revoke", needs: ["admin"], handler: revokeOperatorToken },
+  // Connected systems, documents, need to know and extraction: an admin.
+  { method: "PUT", path: "/v1/sources/:type", needs: ["admin"], handler: async (c) => setSource(c, await bodyJson(c)) },
+  {
+    method: "POST",
+    path: "/v1/people/accounts",
+    needs: ["admin"],
+    handler: async (c) => linkAccount(c, await bodyJson(c)),
+  },
+  { method: "POST", path: "/v1/files", needs: ["admin"], handler: async (c) => uploadFile(c, await bodyJson(c)) },
+  {
+    method: "POST",
+    path: "/v1/source-events/:id/classify",
+    needs: ["admin"],
+    handler: async (c) => reclassify(c, await bodyJson(c)),
+  },
+  { method: "GET", path: "/v1/sensitivity", needs: ["admin"], handler: showSensitivity },
+  {
+    method: "PUT",
+    path: "/v1/sensitivity",
+    needs: ["admin"],
+    handler: async (c) => setSensitivity(c, await bodyJson(c)),
+  },
+  {
+    method: "POST",
+    path: "/v1/members/:id/clearance",
+    needs: ["admin"],
+    handler: async (c) => setClearance(c, await bodyJson(c)),
+  },
+  {
+    method: "POST",
+    path: "/v1/agents/:name/clearance",
+    needs: ["admin"],
+    handler: async (c) => setAgentClearance(c, await bodyJson(c)),
+  },
+  {
+    method: "POST",
+    path: "/v1/extraction/runs",
+    needs: ["admin"],
+    handler: async (c) => startExtraction(c, await bodyJson(c)),
+  },
+  { method: "GET", path: "/v1/extraction/runs", needs: ["admin"], handler: listExtractionRuns },
+  { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], handler: scanPatterns },
+  { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], handler: rebuild },
+  {
+    method: "PATCH",
+    path: "/v1/extraction",
+    needs: ["admin"],
+    handler: async (c) => setExtraction(c, await bodyJson(c)),
+  },
 ];

@@ -2,6 +2,7 @@
 // of the two files a machine writes, and the hash of both.
 
 import { iso } from "../http.ts";
+import { type CompilableDecision, withDecisions } from "../intent/compile.ts";
 import { bundleHash, type ConditionFact, conditionsText } from "../protocol/bundle.ts";
 import type { Db } from "./db.ts";
 
@@ -86,6 +87,32 @@ export async function agentStops(db: Db, workspaceId: string): Promise<Condition
   );
 }
 
+/** Decisions in force that bind machines: approved by a person, never restricted (restricted never reaches a machine). */
+export async function decisionsInForce(db: Db, workspaceId: string): Promise<CompilableDecision[]> {
+  const rows: {
+    id: string;
+    node_id: string;
+    statement: string;
+    terms: string[];
+    effect: "ask" | "deny";
+    approved_by: string;
+    source_ref: string;
+    classification: string;
+  }[] = await db`SELECT id, node_id, statement, terms, effect, approved_by, source_ref, classification FROM decisions
+                 WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL AND classification <> 'restricted'
+                 ORDER BY approved_at, id`;
+  return rows.map((r) => ({
+    id: r.id,
+    nodeId: r.node_id,
+    statement: r.statement,
+    terms: r.terms,
+    effect: r.effect,
+    approvedBy: r.approved_by,
+    sourceRef: r.source_ref,
+    quoted: r.classification === "public" || r.classification === "internal",
+  }));
+}
+
 export async function bundleInForce(db: Db, workspaceId: string): Promise<BundleInForce> {
   const [b]: {
     id: string;
@@ -98,7 +125,7 @@ export async function bundleInForce(db: Db, workspaceId: string): Promise<Bundle
   }[] = await db`SELECT id, format, source, rules_json, rule_count, published_by, published_at FROM bundles
                  WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
   const facts = [...(await conditionsInForce(db, workspaceId)), ...(await agentStops(db, workspaceId))];
-  const rulesText = b?.rules_json ?? "";
+  const rulesText = withDecisions(b?.rules_json ?? "", await decisionsInForce(db, workspaceId));
   const conditions = conditionsText(facts);
   return {
     hash: bundleHash(rulesText, conditions),

@@ -3,6 +3,7 @@ import { MemnoxError } from "../../core/errors.ts";
 import type { Db } from "./db.ts";
 import init from "./migrations/0001_init.sql" with { type: "text" };
 import consoleTables from "./migrations/0002_console.sql" with { type: "text" };
+import decisionTables from "./migrations/0003_decisions.sql" with { type: "text" };
 
 export interface Migration {
   readonly version: number;
@@ -13,6 +14,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "console", sql: consoleTables },
+  { version: 3, name: "decisions", sql: decisionTables },
 ];
 
 /** The schema version this code writes: the newest migration it carries. */

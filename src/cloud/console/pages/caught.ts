@@ -46,6 +46,23 @@ ${eventRows(chain, c.now())}
   appears only once something reports the link.${t.trace.bounded ? " The walk stopped at its bound." : ""}</p></section>`;
 }
 
+interface Hop {
+  readonly step: string;
+  readonly agent: string | null;
+  readonly machine: string;
+  readonly operation: string;
+  readonly method: string;
+}
+
+/** A chain's hops in order, each with how it was joined: carried (propagated) or stitched (inferred), never blurred. */
+function hopList(hops: unknown): Html | string {
+  if (!Array.isArray(hops) || hops.length === 0) return "";
+  return html`<h3>The chain</h3><ol class="hops">${(hops as Hop[]).map(
+    (h) =>
+      html`<li><strong>${h.step}</strong>: ${h.agent ?? "an agent"} on <code>${h.machine}</code> ran <code>${h.operation}</code> <span class="muted">(${h.method === "propagated" ? "joined on the correlation id it carried" : "inferred from the session and time"})</span></li>`,
+  )}</ol>`;
+}
+
 async function incidentDrawer(c: ConsoleCall, i: IncidentView): Promise<Html> {
   const evidence = await Promise.all(
     i.evidence
@@ -60,10 +77,12 @@ async function incidentDrawer(c: ConsoleCall, i: IncidentView): Promise<Html> {
     i.contained ? ` · contained by ${i.contained.by}` : ""
   }</span></summary>
 <div class="drawer">
-<dl class="facts"><dt>Agent</dt><dd>${i.agent ?? "not named by the machine"}</dd>
-<dt>Session</dt><dd><code>${i.session ?? "–"}</code></dd>
+<dl class="facts"><dt>${i.agents.length > 1 ? "Agents" : "Agent"}</dt><dd>${
+    i.agents.length > 1 ? i.agents.join(", ") : (i.agent ?? "not named by the machine")
+  }</dd>
+<dt>${i.pattern ? "Lineage" : "Session"}</dt><dd><code>${i.session ?? "–"}</code>${i.pattern ? html` · <strong>${i.pattern}</strong>` : ""}</dd>
 <dt>Machines</dt><dd>${i.machineIds.map((m) => html`<code>${m}</code> `)}</dd></dl>
-<h3>Evidence</h3>${eventRows(evidence, c.now())}
+${hopList(i.hops)}<h3>Evidence</h3>${eventRows(evidence, c.now())}
 ${i.evidence.length > evidence.length ? html`<p class="muted">and ${i.evidence.length - evidence.length} more</p>` : ""}
 <div class="row">
 ${act && !i.acknowledged ? form(c, "acknowledge", { id: i.id }, html`<button type="submit">Acknowledge</button>`) : ""}
@@ -85,10 +104,14 @@ ${
         c,
         "contain",
         { id: i.id },
-        html`<label for="for-${i.id}">Freeze ${i.agent ?? "the agent"} for</label><select id="for-${i.id}" name="for">
+        html`${
+          i.proposal
+            ? html`<p><strong>Proposed:</strong> freeze ${i.agents.join(", ")} on every machine. Each hop was inside its own authority; joined on the lineage they are one escalation. Nothing is frozen until somebody confirms.</p>`
+            : ""
+        }<label for="for-${i.id}">Freeze ${i.agents.length > 1 ? i.agents.join(", ") : (i.agent ?? "the agent")} for</label><select id="for-${i.id}" name="for">
       <option value="30m">30 minutes</option><option value="2h">2 hours</option><option value="1d" selected>1 day</option></select>
       <button type="submit" class="danger">Contain it</button>
-      <span class="muted">Freezes ${i.agent ?? "the agent involved"} on every machine and moves every machine to enforce.</span>`,
+      <span class="muted">Freezes ${i.agents.length > 1 ? i.agents.join(", ") : (i.agent ?? "the agent involved")} on every machine and moves every machine to enforce.</span>`,
       )
     : ""
 }

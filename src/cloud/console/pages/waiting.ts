@@ -9,6 +9,7 @@ import { type ConsoleCall, invoke, may } from "../call.ts";
 import { ago, type Html, html } from "../html.ts";
 import { form, type Me, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
+import { decisionsToConfirm, factsToSettle, reviewActions } from "./review.ts";
 import { pendingProposals, proposalActions, proposalList } from "./rules.ts";
 
 export interface WaitingSection {
@@ -110,7 +111,14 @@ const conditions: WaitingSection = {
 };
 
 /** In the order a person should read them; each appears only while it has something in it. */
-export const WAITING_SECTIONS: WaitingSection[] = [heldCalls, ruleChanges, shadowServers, conditions];
+export const WAITING_SECTIONS: WaitingSection[] = [
+  heldCalls,
+  decisionsToConfirm,
+  ruleChanges,
+  factsToSettle,
+  shadowServers,
+  conditions,
+];
 
 export const waiting: PageDef = {
   path: "/waiting",
@@ -133,6 +141,7 @@ export const waiting: PageDef = {
   },
   actions: {
     ...proposalActions,
+    ...reviewActions,
     async answer(c) {
       const a = field(c, "answer");
       await invoke(c, "POST /v1/holds/:id/answer", {

@@ -38,6 +38,17 @@ function signInOf(env: Context["env"], issuer: string | undefined, clientId: str
   return { issuer: iss, clientId: id, selfService, ...(secret ? { clientSecret: secret } : {}) };
 }
 
+/** The deployment's model credential, from the environment only (ps shows flags): extraction's one provider. */
+function modelOf(env: Context["env"]) {
+  const apiKey = env.ANTHROPIC_API_KEY;
+  if (!apiKey) return undefined;
+  return {
+    apiKey,
+    baseUrl: (env.MEMNOX_MODEL_URL ?? "https://api.anthropic.com").replace(/\/+$/, ""),
+    model: env.MEMNOX_EXTRACTION_MODEL ?? "claude-sonnet-4-5",
+  };
+}
+
 const SERVE_ARGS = {
   db: DB,
   data: DATA,
@@ -86,6 +97,8 @@ export const cloud: CommandFactory = (ctx) =>
             deviceTtlS: whole(args["device-ttl"], "device-ttl", 900, 30),
             pool: args.pool === undefined ? undefined : whole(args.pool, "pool", 10, 1),
             signIn: signInOf(ctx.env, args["oidc-issuer"], args["oidc-client-id"], args["self-service"] === true),
+            webhookSecret: ctx.env.MEMNOX_WEBHOOK_SECRET,
+            model: modelOf(ctx.env),
           });
         },
       }),

@@ -1,0 +1,255 @@
+// The team graph, materialized from the tables that hold the truth: six kinds of node, six ties, every edge carrying
+// the events that assert it. Node ids are `kind:normalized-key`, so a rebuild writes the same ids; an uncited edge is
+// dropped before it reaches the database (which refuses one anyway); a confirmed edge is never returned to a guess.
+import type { Db } from "../store/db.ts";
+import type { Level } from "./clearance.ts";
+import type { DecisionRow, SourceEventRow } from "./rows.ts";
+
+export const NODE_KINDS = ["decision", "person", "system", "agent", "incident", "source_event"] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+export const RELATIONS = ["affects", "owns", "caused_by", "touched", "supersedes", "evidenced_by"] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+/** A key as ids carry it: lowercase words joined by `-` (dots, slashes and @ kept, so a path or an address reads). */
+export function normalKey(raw: string): string {
+  return (
+    raw
+      .toLowerCase()
+      .replace(/['’]/g, "")
+      .replace(/[^a-z0-9./@_]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "")
+      .slice(0, 80)
+      .replace(/[-.]+$/, "") || "unnamed"
+  );
+}
+
+export function nodeId(kind: NodeKind, key: string): string {
+  return `${kind}:${normalKey(key)}`;
+}
+
+/** A source event's id: its system and the start of its dedup key, the same every time the same thing arrives. */
+export function sourceEventNode(e: Pick<SourceEventRow, "source_type" | "dedup_key">): string {
+  return nodeId("source_event", `${e.source_type}-${e.dedup_key.slice(0, 16)}`);
+}
+
+export interface GraphNode {
+  readonly id: string;
+  readonly kind: NodeKind;
+  readonly label: string;
+  readonly sourceRef: string;
+  readonly classification?: Level | null;
+  readonly audiences?: readonly string[];
+  readonly props?: Readonly<Record<string, unknown>>;
+}
+
+export interface GraphEdge {
+  readonly from: string;
+  readonly relation: Relation;
+  readonly to: string;
+  /** `source_event:<id>` or `action:<id>`: the events that assert it. */
+  readonly evidence: readonly string[];
+  readonly basis: "confirmed" | "inferred";
+}
+
+export async function putNode(db: Db, workspaceId: string, n: GraphNode): Promise<void> {
+  await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref, classification, audiences, props)
+           VALUES (${workspaceId}, ${n.id}, ${n.kind}, ${n.label.slice(0, 500)}, ${n.sourceRef},
+                   ${n.classification ?? null}, ${[...(n.audiences ?? [])]}, ${n.props ?? {}})
+           ON CONFLICT (workspace_id, id) DO UPDATE SET label = EXCLUDED.label, source_ref = EXCLUDED.source_ref,
+             classification = EXCLUDED.classification, audiences = EXCLUDED.audiences, props = EXCLUDED.props`;
+}
+
+/** Stores an edge unless nothing asserts it; a confirmed basis stays confirmed, and evidence only accumulates. */
+export async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promise<boolean> {
+  const evidence = [...new Set(e.evidence)];
+  if (evidence.length === 0) return false;
+  await db`INSERT INTO graph_edges (workspace_id, from_id, relation, to_id, evidence, basis)
+           VALUES (${workspaceId}, ${e.from}, ${e.relation}, ${e.to}, ${evidence}, ${e.basis})
+           ON CONFLICT (workspace_id, from_id, relation, to_id) DO UPDATE SET
+             evidence = ARRAY(SELECT DISTINCT x FROM unnest(graph_edges.evidence || EXCLUDED.evidence) x ORDER BY x),
+             basis = CASE WHEN graph_edges.basis = 'confirmed' THEN 'confirmed' ELSE EXCLUDED.basis END`;
+  return true;
+}
+
+export const evidenceOf = (e: Pick<SourceEventRow, "id">) => `source_event:${Number(e.id)}`;
+
+export async function projectSourceEvent(db: Db, workspaceId: string, e: SourceEventRow): Promise<void> {
+  await putNode(db, workspaceId, {
+    id: sourceEventNode(e),
+    kind: "source_event",
+    label: `${e.source_type} ${e.kind}${e.author ? ` by ${e.author}` : ""}`,
+    sourceRef: e.source_ref,
+    classification: e.classification ?? "internal",
+    audiences: e.audiences,
+    props: { eventId: Number(e.id), tainted: e.tainted, occurredAt: e.occurred_at.toISOString() },
+  });
+}
+
+async function personNode(db: Db, workspaceId: string, email: string): Promise<string> {
+  const id = nodeId("person", email);
+  const accounts: { source_type: string; account: string }[] = await db`
+    SELECT a.source_type, a.account FROM person_accounts a JOIN members m ON m.id = a.member_id
+    WHERE a.workspace_id = ${workspaceId} AND m.email = ${email} ORDER BY 1, 2`;
+  await putNode(db, workspaceId, {
+    id,
+    kind: "person",
+    label: email,
+    sourceRef: `mailto:${email}`,
+    props: { accounts: accounts.map((a) => `${a.source_type}:${a.account}`) },
+  });
+  return id;
+}
+
+export async function systemNode(db: Db, workspaceId: string, name: string, sourceRef: string): Promise<string> {
+  const id = nodeId("system", name);
+  await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref)
+           VALUES (${workspaceId}, ${id}, 'system', ${name.slice(0, 500)}, ${sourceRef})
+           ON CONFLICT (workspace_id, id) DO NOTHING`;
+  return id;
+}
+
+/**
+ * A decision's node (the newest version in force names it; every version is in its props) and its ties: evidenced_by
+ * each source event it was drawn from, owned by the person who approved it, affecting each system it names,
+ * superseding the decision it replaced. The approval itself is an event, so those two ties are cited too.
+ */
+export async function projectDecision(db: Db, workspaceId: string, d: DecisionRow, base: string): Promise<void> {
+  const versions: DecisionRow[] = await db`
+    SELECT * FROM decisions WHERE workspace_id = ${workspaceId} AND node_id = ${d.node_id} ORDER BY version`;
+  const newest = versions[versions.length - 1] ?? d;
+  await putNode(db, workspaceId, {
+    id: d.node_id,
+    kind: "decision",
+    label: newest.statement,
+    sourceRef: `${base}/memory?decision=${encodeURIComponent(newest.id)}#${newest.id}`,
+    classification: newest.classification,
+    audiences: newest.audiences,
+    props: {
+      inForce: newest.superseded_by === null,
+      versions: versions.map((v) => ({
+        id: v.id,
+        version: v.version,
+        statement: v.statement,
+        approvedBy: v.approved_by,
+        approvedAt: v.approved_at.toISOString(),
+        supersedes: v.supersedes,
+        supersededBy: v.superseded_by,
+      })),
+    },
+  });
+  const evidence: SourceEventRow[] = await db`
+    SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND id IN ${db(d.evidence.map(Number))} ORDER BY id`;
+  for (const e of evidence) {
+    await projectSourceEvent(db, workspaceId, e);
+    await putEdge(db, workspaceId, {
+      from: d.node_id,
+      relation: "evidenced_by",
+      to: sourceEventNode(e),
+      evidence: [evidenceOf(e)],
+      basis: "confirmed",
+    });
+  }
+  const approval = `source_event:${Number(d.approval_event)}`;
+  const owner = await personNode(db, workspaceId, d.approved_by);
+  await putEdge(db, workspaceId, {
+    from: owner,
+    relation: "owns",
+    to: d.node_id,
+    evidence: [approval],
+    basis: "confirmed",
+  });
+  for (const name of d.affects) {
+    const sys = await systemNode(db, workspaceId, name, d.source_ref);
+    await putEdge(db, workspaceId, {
+      from: d.node_id,
+      relation: "affects",
+      to: sys,
+      evidence: evidence.map(evidenceOf),
+      basis: "confirmed",
+    });
+  }
+  if (d.supersedes) {
+    const [old]: { node_id: string }[] = await db`SELECT node_id FROM decisions WHERE id = ${d.supersedes}`;
+    if (old && old.node_id !== d.node_id)
+      await putEdge(db, workspaceId, {
+        from: d.node_id,
+        relation: "supersedes",
+        to: old.node_id,
+        evidence: [approval],
+        basis: "confirmed",
+      });
+  }
+}
+
+export interface IncidentRow {
+  id: string;
+  title: string;
+  agent: string | null;
+  agents: string[];
+  evidence: string[];
+}
+
+/** An incident's node, caused_by each agent it names and touching each resource its evidence reached: inferred ties. */
+export async function projectIncident(db: Db, workspaceId: string, i: IncidentRow, base: string): Promise<void> {
+  const id = nodeId("incident", i.id);
+  await putNode(db, workspaceId, { id, kind: "incident", label: i.title, sourceRef: `${base}/caught#${i.id}` });
+  const events: { id: string; agent: string | null; resource_ref: string | null }[] = await db`
+    SELECT id, agent, resource_ref FROM events WHERE workspace_id = ${workspaceId} AND id IN ${db(i.evidence.map(Number))}`;
+  const agents = [...new Set([...(i.agents ?? []), ...(i.agent ? [i.agent] : [])])];
+  for (const name of agents) {
+    const agent = nodeId("agent", name);
+    await putNode(db, workspaceId, {
+      id: agent,
+      kind: "agent",
+      label: name,
+      sourceRef: `${base}/agents?name=${encodeURIComponent(name)}`,
+    });
+    await putEdge(db, workspaceId, {
+      from: id,
+      relation: "caused_by",
+      to: agent,
+      evidence: events.filter((e) => e.agent === name).map((e) => `action:${Number(e.id)}`),
+      basis: "inferred",
+    });
+  }
+  for (const e of events) {
+    const ref = e.resource_ref?.trim();
+    if (!ref) continue;
+    const sys = await systemNode(db, workspaceId, ref, `${base}/caught?trace=${Number(e.id)}`);
+    await putEdge(db, workspaceId, {
+      from: id,
+      relation: "touched",
+      to: sys,
+      evidence: [`action:${Number(e.id)}`],
+      basis: "inferred",
+    });
+  }
+}
+
+/**
+ * The graph again from the tables that hold the truth, in one transaction: what is gone from them is gone from it
+ * (a relationship states the estate as it is now), and every id that remains is the id it had.
+ */
+export async function rebuildGraph(
+  db: Db,
+  workspaceId: string,
+  base: string,
+): Promise<{ nodes: number; edges: number }> {
+  return db.begin(async (tx) => {
+    await tx`DELETE FROM graph_edges WHERE workspace_id = ${workspaceId}`;
+    await tx`DELETE FROM graph_nodes WHERE workspace_id = ${workspaceId}`;
+    const events: SourceEventRow[] = await tx`
+      SELECT * FROM source_events WHERE workspace_id = ${workspaceId} ORDER BY id`;
+    for (const e of events) await projectSourceEvent(tx, workspaceId, e);
+    const decisions: DecisionRow[] = await tx`
+      SELECT * FROM decisions WHERE workspace_id = ${workspaceId} ORDER BY approved_at, id`;
+    for (const d of decisions) await projectDecision(tx, workspaceId, d, base);
+    const incidents: IncidentRow[] = await tx`
+      SELECT id, title, agent, agents, evidence FROM incidents WHERE workspace_id = ${workspaceId} ORDER BY opened_at, id`;
+    for (const i of incidents) await projectIncident(tx, workspaceId, i, base);
+    const [n]: { nodes: string; edges: string }[] = await tx`
+      SELECT (SELECT count(*) FROM graph_nodes WHERE workspace_id = ${workspaceId}) AS nodes,
+             (SELECT count(*) FROM graph_edges WHERE workspace_id = ${workspaceId}) AS edges`;
+    return { nodes: Number(n?.nodes ?? 0), edges: Number(n?.edges ?? 0) };
+  });
+}

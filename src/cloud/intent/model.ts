@@ -1,0 +1,79 @@
+// The model port: the one place in the product a model runs, and what it may do there is propose. One adapter, the
+// Anthropic Messages API on the deployment's own credential (sent only as its `x-api-key` header, never logged).
+import type { ModelConfig } from "../http.ts";
+
+export interface ModelAsk {
+  readonly system: string;
+  readonly user: string;
+  readonly maxTokens: number;
+}
+
+export interface ModelAnswer {
+  readonly text: string;
+  readonly model: string;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+}
+
+export interface ModelPort {
+  readonly model: string;
+  ask(a: ModelAsk): Promise<ModelAnswer>;
+}
+
+export class ModelFailure extends Error {}
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/** The exact request body the adapter sends: what the fixtures record. */
+export function messagesBody(model: string, a: ModelAsk): Record<string, unknown> {
+  return {
+    model,
+    max_tokens: a.maxTokens,
+    temperature: 0,
+    system: a.system,
+    messages: [{ role: "user", content: a.user }],
+  };
+}
+
+export function anthropic(config: ModelConfig, fetcher: typeof fetch = fetch): ModelPort {
+  return {
+    model: config.model,
+    async ask(a) {
+      let res: Response;
+      try {
+        res = await fetcher(`${config.baseUrl}/v1/messages`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-api-key": config.apiKey,
+            "anthropic-version": ANTHROPIC_VERSION,
+          },
+          body: JSON.stringify(messagesBody(config.model, a)),
+          signal: AbortSignal.timeout(120_000),
+        });
+      } catch (e) {
+        throw new ModelFailure(`the model endpoint could not be reached: ${(e as Error).name}`);
+      }
+      const body = (await res.json().catch(() => null)) as {
+        content?: { type?: string; text?: string }[];
+        model?: string;
+        usage?: { input_tokens?: number; output_tokens?: number };
+        error?: { type?: string };
+      } | null;
+      if (!res.ok || !body)
+        throw new ModelFailure(
+          `the model endpoint answered ${res.status}${body?.error?.type ? ` (${body.error.type})` : ""}`,
+        );
+      const text = (body.content ?? [])
+        .filter((b) => b.type === "text" && typeof b.text === "string")
+        .map((b) => b.text)
+        .join("");
+      return {
+        text,
+        model: body.model ?? config.model,
+        inputTokens: body.usage?.input_tokens ?? null,
+        outputTokens: body.usage?.output_tokens ?? null,
+      };
+    },
+  };
+}

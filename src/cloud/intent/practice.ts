@@ -1,0 +1,191 @@
+// What the team did, read against what it said, by counting and never by a model: approvals that keep being granted
+// become proposed rules (patterns), decisions that have aged are surfaced for confirmation (decay), and practice that
+// moved away from a decision is reported (drift). None of it changes anything in force on its own.
+import type { Db } from "../store/db.ts";
+
+/** The same verb at the same size, approved by the same person this many times, is a rule nobody wrote down yet. */
+export const PATTERN_GRANTS = 3;
+export const PATTERN_WINDOW_DAYS = 30;
+
+/** A target's shape: numbers and hex ids stand for any, so the fifth `deploy web-42` is the same size as the first. */
+export function shapeOf(target: string | null): string {
+  if (!target) return "*";
+  return target.replace(/\b[0-9a-f]{7,40}\b/gi, "*").replace(/\d+/g, "*");
+}
+
+interface GrantRow {
+  id: string;
+  action: string;
+  target: string | null;
+  answered_by: string;
+  rule_id: string | null;
+  answered_at: Date;
+}
+
+export interface Pattern {
+  readonly action: string;
+  readonly shape: string;
+  readonly by: string;
+  readonly holds: string[];
+  readonly count: number;
+  readonly rule: Record<string, unknown>;
+}
+
+/** Grants grouped by (action, shape, who said yes); a group with any denial of the same is no pattern. */
+export function patternsIn(grants: readonly GrantRow[], denied: ReadonlySet<string>): Pattern[] {
+  const groups = new Map<string, GrantRow[]>();
+  for (const g of grants) {
+    const key = `${g.action}\n${shapeOf(g.target)}\n${g.answered_by}`;
+    groups.set(key, [...(groups.get(key) ?? []), g]);
+  }
+  const out: Pattern[] = [];
+  for (const [key, rows] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    const [action = "", shape = "*", by = ""] = key.split("\n");
+    if (rows.length < PATTERN_GRANTS || denied.has(`${action}\n${shape}`)) continue;
+    const rules = [...new Set(rows.flatMap((r) => (r.rule_id ? [r.rule_id] : [])))].sort();
+    const slug = `${action}-${shape}`
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60);
+    out.push({
+      action,
+      shape,
+      by,
+      holds: rows.map((r) => r.id).sort(),
+      count: rows.length,
+      rule: {
+        name: `approved-${slug}`,
+        description: `${by} approved ${action} on ${shape} ${rows.length} times`,
+        match: { actions: [action], ...(shape !== "*" ? { targets: [shape] } : {}) },
+        decision: {
+          effect: "allow",
+          reason: `${by} has approved this ${rows.length} times; the team wrote it down as a rule`,
+          ...(rules.length > 0 ? { relaxes: rules } : {}),
+        },
+      },
+    });
+  }
+  return out;
+}
+
+/** Every pattern in the window not proposed before, as a pending candidate with the approvals as its evidence. */
+export async function detectPatterns(db: Db, workspaceId: string): Promise<number> {
+  const grants: GrantRow[] = await db`
+    SELECT id, action, target, answered_by, rule_id, answered_at FROM holds
+    WHERE workspace_id = ${workspaceId} AND answer = 'grant' AND answered_by IS NOT NULL
+      AND answered_at > now() - make_interval(days => ${PATTERN_WINDOW_DAYS})
+      AND answered_by NOT LIKE 'machine:%' ORDER BY answered_at, id`;
+  const denials: { action: string; target: string | null }[] = await db`
+    SELECT action, target FROM holds WHERE workspace_id = ${workspaceId} AND answer = 'deny'
+      AND answered_at > now() - make_interval(days => ${PATTERN_WINDOW_DAYS})`;
+  const denied = new Set(denials.map((d) => `${d.action}\n${shapeOf(d.target)}`));
+  let made = 0;
+  for (const p of patternsIn(grants, denied)) {
+    const key = `${p.action}\n${p.shape}\n${p.by}`;
+    const rows: { id: string }[] = await db`
+      INSERT INTO candidates (id, workspace_id, origin, statement, rationale, affects, pattern, pattern_key,
+                              classification, tainted)
+      VALUES (${`cand_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`}, ${workspaceId}, 'pattern',
+              ${`${p.action} on ${p.shape} is allowed without asking`},
+              ${`${p.by} approved it ${p.count} times in ${PATTERN_WINDOW_DAYS} days, and nobody refused it`},
+              ${[p.action]}, ${JSON.stringify(p)}::text::jsonb, ${key}, 'internal', false)
+      ON CONFLICT (workspace_id, pattern_key) WHERE pattern_key IS NOT NULL DO NOTHING RETURNING id`;
+    made += rows.length;
+  }
+  return made;
+}
+
+/** Evidence this old, an owner gone, or nothing touching it this long: a reason to ask, never to act. */
+export const DECAY_EVIDENCE_DAYS = 365;
+export const DECAY_UNTOUCHED_DAYS = 180;
+
+export interface Decayed {
+  readonly id: string;
+  readonly statement: string;
+  readonly reasons: string[];
+}
+
+export async function decayCheck(db: Db, workspaceId: string, nowMs: number): Promise<Decayed[]> {
+  const rows: {
+    id: string;
+    node_id: string;
+    statement: string;
+    approved_by: string;
+    approved_at: Date;
+    owner_status: string | null;
+    newest_evidence: Date | null;
+    confirmed_at: Date | null;
+    last_matched: Date | null;
+  }[] = await db`
+    SELECT d.id, d.node_id, d.statement, d.approved_by, d.approved_at, m.status AS owner_status,
+           (SELECT max(occurred_at) FROM source_events s WHERE s.id = ANY (d.evidence)) AS newest_evidence,
+           (SELECT max(confirmed_at) FROM decision_confirmations c WHERE c.decision_id = d.id) AS confirmed_at,
+           (SELECT max(occurred_at) FROM events e WHERE e.workspace_id = d.workspace_id
+              AND e.rule_id LIKE 'decision-' || substr(d.node_id, 10) || '-%') AS last_matched
+    FROM decisions d LEFT JOIN members m ON m.id = d.approver_member_id
+    WHERE d.workspace_id = ${workspaceId} AND d.superseded_by IS NULL ORDER BY d.approved_at, d.id`;
+  const days = (d: Date | null) => (d ? (nowMs - d.getTime()) / 86_400_000 : Number.POSITIVE_INFINITY);
+  const out: Decayed[] = [];
+  for (const r of rows) {
+    const reasons: string[] = [];
+    const confirmed = r.confirmed_at && r.confirmed_at > r.approved_at ? r.confirmed_at : r.approved_at;
+    if (days(r.newest_evidence) > DECAY_EVIDENCE_DAYS && days(confirmed) > DECAY_EVIDENCE_DAYS)
+      reasons.push(`its newest evidence is ${Math.floor(days(r.newest_evidence))} days old`);
+    if (r.owner_status !== "active") reasons.push(`${r.approved_by}, who approved it, is no longer an active member`);
+    const touched = [confirmed, r.last_matched].reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+    if (days(touched) > DECAY_UNTOUCHED_DAYS)
+      reasons.push(`nothing has confirmed it or met it for ${Math.floor(days(touched))} days`);
+    if (reasons.length > 0) out.push({ id: r.id, statement: r.statement, reasons });
+  }
+  return out;
+}
+
+export interface Drifted {
+  readonly id: string;
+  readonly statement: string;
+  /** Actions its rules met that went ahead anyway: a person's yes, or a machine that only watches. */
+  readonly proceeded: number;
+  readonly refused: number;
+  readonly machines: string[];
+  readonly examples: { event: number; operation: string; machine: string; at: string }[];
+}
+
+/** Practice against what was said: how often a decision's rules met actions that went ahead. Reported, not resolved. */
+export async function driftReport(db: Db, workspaceId: string): Promise<Drifted[]> {
+  const rows: {
+    id: string;
+    statement: string;
+    event: string | null;
+    effect: string | null;
+    operation: string | null;
+    machine_id: string | null;
+    occurred_at: Date | null;
+  }[] = await db`
+    SELECT d.id, d.statement, e.id AS event, e.effect, e.operation, e.machine_id, e.occurred_at
+    FROM decisions d JOIN events e ON e.workspace_id = d.workspace_id
+      AND e.rule_id LIKE 'decision-' || substr(d.node_id, 10) || '-%'
+    WHERE d.workspace_id = ${workspaceId} AND d.superseded_by IS NULL ORDER BY d.id, e.id`;
+  const by = new Map<string, typeof rows>();
+  for (const r of rows) by.set(r.id, [...(by.get(r.id) ?? []), r]);
+  const out: Drifted[] = [];
+  for (const [id, list] of by) {
+    // An outcome row carries the rule too; only the decisions themselves are counted.
+    const proceeded = list.filter((r) => r.effect === "allow");
+    if (proceeded.length === 0) continue;
+    out.push({
+      id,
+      statement: list[0]?.statement ?? "",
+      proceeded: proceeded.length,
+      refused: list.filter((r) => r.effect === "deny" || r.effect === "ask").length,
+      machines: [...new Set(proceeded.flatMap((r) => (r.machine_id ? [r.machine_id] : [])))].sort(),
+      examples: proceeded.slice(0, 5).map((r) => ({
+        event: Number(r.event),
+        operation: r.operation ?? "",
+        machine: r.machine_id ?? "",
+        at: r.occurred_at?.toISOString() ?? "",
+      })),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,575 @@
+// What the team intended, as the API answers it: extraction runs (the one place a model runs, 503 without the
+// deployment's credential), the review queue filtered by the reviewer's clearance, approvals that record a person's
+// name, scope and what is superseded (and compile into the bundle), rejections kept as signal, and the four questions.
+import { decisionTerms } from "../../core/decisions.ts";
+import { actorName } from "../auth.ts";
+import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { newId } from "../ids.ts";
+import { canRead, filtered, LEVELS, type Level, levelRank } from "../intent/clearance.ts";
+import { EXTRACTION_SYSTEM, extractionPrompt, readCandidates, type WindowEvent } from "../intent/extract.ts";
+import { nodeId, projectDecision, projectSourceEvent, rebuildGraph } from "../intent/graph.ts";
+import { anthropic, ModelFailure, type ModelPort } from "../intent/model.ts";
+import { dedupKey } from "../intent/normalize.ts";
+import { decayCheck, detectPatterns, driftReport, type Pattern } from "../intent/practice.ts";
+import { answerReader, readerOf } from "../intent/readers.ts";
+import {
+  type CandidateRow,
+  candidateView,
+  type DecisionRow,
+  decisionView,
+  type SourceEventRow,
+  sourceEventView,
+} from "../intent/rows.ts";
+import { audit } from "../store/people.ts";
+import { propose, withRule } from "./proposals.ts";
+
+/** How many events one run reads at most: a window, never the whole history at once. */
+export const WINDOW_EVENTS = 200;
+
+function caller(c: Call) {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  return who;
+}
+
+function baseOf(c: Call): string {
+  return (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
+}
+
+/** The port extraction runs through: the deployment's credential, or a 503 that leaves the rest of the product as it is. */
+export function modelOf(c: Call): ModelPort {
+  if (!c.config.model)
+    throw new HttpError(
+      503,
+      "no_model",
+      "extraction has no model credential on this deployment (ANTHROPIC_API_KEY); nothing else needs one",
+    );
+  return anthropic(c.config.model);
+}
+
+/** POST /v1/extraction/runs {after?, through?}: reads the next window up to `readsUpTo` and proposes candidates. */
+export async function startExtraction(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = caller(c);
+  const model = modelOf(c);
+  const [ws]: { reads_up_to: Level; team: string; about: string | null }[] = await c.db`
+    SELECT w.extraction_reads_up_to AS reads_up_to, o.name AS team, o.about
+    FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ${who.workspaceId}`;
+  if (!ws) throw new HttpError(404, "not_found", "no such workspace");
+  const [last]: { through: string | null }[] = await c.db`
+    SELECT max(window_through) AS through FROM extraction_runs WHERE workspace_id = ${who.workspaceId} AND status = 'done'`;
+  const after = typeof body.after === "number" ? body.after : Number(last?.through ?? 0);
+  const through = typeof body.through === "number" ? body.through : Number.MAX_SAFE_INTEGER;
+  const rows: SourceEventRow[] = await c.db`
+    SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId} AND id > ${after} AND id <= ${through}
+      AND source_type <> 'memnox' ORDER BY id LIMIT ${WINDOW_EVENTS}`;
+  // Restricted never goes to a model; above readsUpTo is withheld from it and counted.
+  const ceiling = levelRank(ws.reads_up_to);
+  const sent = rows.filter((r) => r.classification !== "restricted" && levelRank(r.classification) <= ceiling);
+  const windowThrough = rows.length > 0 ? Number(rows[rows.length - 1]?.id) : after;
+  const runId = newId("run");
+  await c.db`INSERT INTO extraction_runs (id, workspace_id, started_by, model, reads_up_to, window_after, window_through,
+                                          sent, withheld, status)
+             VALUES (${runId}, ${who.workspaceId}, ${actorName(who)}, ${model.model}, ${ws.reads_up_to}, ${after},
+                     ${windowThrough}, ${sent.length}, ${rows.length - sent.length}, 'running')`;
+  const window: WindowEvent[] = sent.map((r) => ({
+    id: Number(r.id),
+    sourceType: r.source_type,
+    kind: r.kind,
+    stream: r.stream,
+    author: r.author,
+    tainted: r.tainted,
+    occurredAt: r.occurred_at.toISOString(),
+    content: r.content,
+    classification: r.classification,
+    audiences: r.audiences,
+  }));
+  if (window.length === 0) {
+    await c.db`UPDATE extraction_runs SET status = 'done' WHERE id = ${runId}`;
+    return json({ id: runId, sent: 0, withheld: rows.length, proposed: 0, dropped: 0, candidates: [] }, 201);
+  }
+  let answer: Awaited<ReturnType<ModelPort["ask"]>>;
+  try {
+    answer = await model.ask({
+      system: EXTRACTION_SYSTEM,
+      user: extractionPrompt({ team: ws.team, about: ws.about }, window),
+      maxTokens: 4096,
+    });
+  } catch (e) {
+    const why = e instanceof ModelFailure ? e.message : "the model call failed";
+    await c.db`UPDATE extraction_runs SET status = 'failed', failure = ${why} WHERE id = ${runId}`;
+    throw new HttpError(502, "model_failed", why, { run: runId });
+  }
+  const read = readCandidates(answer.text, window);
+  // A suggestion already decided, already waiting, or already rejected is not asked again: a re-read thread is no news.
+  const known: { statement: string }[] = await c.db`
+    SELECT statement FROM candidates WHERE workspace_id = ${who.workspaceId} AND origin = 'extraction'
+    UNION SELECT statement FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const seen = new Set(known.map((k) => nodeId("decision", k.statement)));
+  const candidates = read.candidates.filter((k) => !seen.has(nodeId("decision", k.statement)));
+  const dropped = read.dropped + read.candidates.length - candidates.length;
+  const made: CandidateRow[] = [];
+  for (const k of candidates) {
+    const [row]: CandidateRow[] = await c.db`
+      INSERT INTO candidates (id, workspace_id, origin, run_id, statement, rationale, affects, evidence, classification,
+                              audiences, tainted)
+      VALUES (${newId("cand")}, ${who.workspaceId}, 'extraction', ${runId}, ${k.statement}, ${k.rationale},
+              ${[...k.affects]}, ${[...k.evidence]}, ${k.classification}, ${[...k.audiences]}, ${k.tainted})
+      RETURNING *`;
+    if (row) made.push(row);
+  }
+  await c.db`UPDATE extraction_runs SET status = 'done', proposed = ${made.length}, dropped = ${dropped},
+               input_tokens = ${answer.inputTokens}, output_tokens = ${answer.outputTokens} WHERE id = ${runId}`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.run", subject: runId });
+  return json(
+    {
+      id: runId,
+      sent: window.length,
+      withheld: rows.length - sent.length,
+      proposed: made.length,
+      dropped,
+      candidates: made.map(candidateView),
+    },
+    201,
+  );
+}
+
+async function eventsById(c: Call, workspaceId: string, ids: readonly (string | number)[]): Promise<SourceEventRow[]> {
+  const list = ids.map(Number).filter((n) => Number.isSafeInteger(n));
+  if (list.length === 0) return [];
+  return c.db`SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND id IN ${c.db(list)} ORDER BY id`;
+}
+
+/** GET /v1/candidates?status=pending: the review queue as this reader may see it, each with its evidence first. */
+export async function listCandidates(c: Call): Promise<Response> {
+  const who = caller(c);
+  const status = c.url.searchParams.get("status") ?? "pending";
+  if (!["pending", "approved", "rejected"].includes(status))
+    throw new HttpError(400, "bad_request", "`status` is pending, approved or rejected");
+  const rows: CandidateRow[] = await c.db`
+    SELECT * FROM candidates WHERE workspace_id = ${who.workspaceId} AND status = ${status}
+    ORDER BY proposed_at, id LIMIT 200`;
+  const reader = await readerOf(c.db, who);
+  const { shown, withheld } = filtered(reader, rows);
+  const out = [];
+  for (const k of shown) {
+    const ev = filtered(reader, await eventsById(c, who.workspaceId, k.evidence));
+    out.push({ ...candidateView(k), events: ev.shown.map(sourceEventView), eventsWithheld: ev.withheld });
+  }
+  return json({ candidates: out, withheld });
+}
+
+async function candidateFor(c: Call, workspaceId: string): Promise<CandidateRow> {
+  const [k]: CandidateRow[] = await c.db`
+    SELECT * FROM candidates WHERE workspace_id = ${workspaceId} AND id = ${c.params.id ?? ""}`;
+  const who = caller(c);
+  // A candidate the reviewer may not read is not theirs to decide: it is not there for them.
+  if (!k || !canRead(await readerOf(c.db, who), k)) throw new HttpError(404, "not_found", "no such candidate");
+  if (k.status !== "pending")
+    throw new HttpError(409, "decided", `it was already ${k.status} by ${k.decided_by ?? "somebody"}`);
+  return k;
+}
+
+/**
+ * POST /v1/candidates/:id/approve {scope?, effect?, supersedes?}: a person (never a token without a name) records it as
+ * a decision; it compiles into the bundle as a rule that only tightens, and the graph gains its node and ties.
+ */
+export async function approveCandidate(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = caller(c);
+  if (who.kind !== "person")
+    throw new HttpError(403, "forbidden", "a decision is approved by a person, by name: this token holds no person");
+  const k = await candidateFor(c, who.workspaceId);
+  if (k.origin === "pattern") return approvePattern(c, k);
+  const scope = str(body, "scope", { optional: true }) ?? "workspace";
+  // One workspace per organization, and every machine in it pulls one bundle: that is the scope a decision binds.
+  if (scope !== "workspace")
+    throw new HttpError(400, "bad_request", "`scope` is `workspace`: a decision binds every machine of the workspace");
+  const effect = body.effect === undefined ? "deny" : body.effect;
+  if (effect !== "ask" && effect !== "deny")
+    throw new HttpError(400, "bad_request", "`effect` is ask or deny: a decision only ever tightens");
+  const supersedes = str(body, "supersedes", { optional: true });
+  const terms = decisionTerms(k.statement);
+  if (terms.length === 0) throw new HttpError(422, "no_terms", "the statement names nothing an action could touch");
+  const evidence = await eventsById(c, who.workspaceId, k.evidence);
+  const first = evidence[0];
+  if (!first || (k.origin === "extraction" && evidence.length !== k.evidence.length))
+    throw new HttpError(409, "evidence_gone", "the events it was drawn from are no longer all there");
+  const base = baseOf(c);
+  const decision = await c.db.begin(async (tx) => {
+    let version = 1;
+    const node = nodeId("decision", k.statement);
+    if (supersedes) {
+      const [old]: DecisionRow[] = await tx`
+        SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND id = ${supersedes} FOR UPDATE`;
+      if (!old) throw new HttpError(404, "not_found", `no decision ${supersedes} to supersede`);
+      if (old.superseded_by) throw new HttpError(409, "superseded", `${supersedes} was already superseded`);
+      // A new version of the same decision keeps its node; a different decision replacing it gets its own.
+      if (old.node_id === node) version = old.version + 1;
+      else {
+        const [n]: { v: number | null }[] = await tx`
+          SELECT max(version) AS v FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${node}`;
+        version = (n?.v ?? 0) + 1;
+      }
+    } else {
+      const [n]: { v: number | null; open: string | null }[] = await tx`
+        SELECT max(version) AS v, max(id) FILTER (WHERE superseded_by IS NULL) AS open FROM decisions
+        WHERE workspace_id = ${who.workspaceId} AND node_id = ${node}`;
+      if (n?.open)
+        throw new HttpError(409, "in_force", `this decision is in force as ${n.open}: supersede it to change it`);
+      version = (n?.v ?? 0) + 1;
+    }
+    const id = newId("dec");
+    const now = new Date(c.now()).toISOString();
+    const ref = `${base}/memory?decision=${id}#${id}`;
+    const [approval]: SourceEventRow[] = await tx`
+      INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, author, author_trusted,
+                                 member_id, content, occurred_at, tainted, taint_reason, classification, audiences,
+                                 classified_by)
+      VALUES (${who.workspaceId}, ${dedupKey({ sourceType: "memnox", sourceRef: ref, kind: "approval", occurredAt: now })},
+              'memnox', ${ref}, 'approval', ${who.email}, true, ${who.memberId},
+              ${`${who.email} approved: ${k.statement}`}, ${now}, false, null, ${k.classification}, ${k.audiences},
+              'inherited')
+      RETURNING *`;
+    if (approval) await projectSourceEvent(tx, who.workspaceId, approval);
+    const [d]: DecisionRow[] = await tx`
+      INSERT INTO decisions (id, workspace_id, node_id, version, statement, terms, effect, scope, project_id,
+                             source_type, source_ref, evidence, affects, classification, audiences, tainted,
+                             approved_by, approver_member_id, approval_event, candidate_id, supersedes)
+      VALUES (${id}, ${who.workspaceId}, ${node}, ${version}, ${k.statement}, ${terms}, ${effect}, ${scope},
+              'machine', ${first.source_type}, ${first.source_ref},
+              ${k.evidence.map(Number)}, ${k.affects}, ${k.classification}, ${k.audiences}, ${k.tainted},
+              ${who.email}, ${who.memberId}, ${approval?.id ?? 0}, ${k.id}, ${supersedes ?? null})
+      RETURNING *`;
+    if (!d) throw new Error("the decision was not stored");
+    if (supersedes) await tx`UPDATE decisions SET superseded_by = ${id} WHERE id = ${supersedes}`;
+    await tx`UPDATE candidates SET status = 'approved', decided_by = ${who.email}, decided_at = now(),
+               decision_id = ${id} WHERE id = ${k.id}`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: who.email,
+      action: "decision.approve",
+      subject: id,
+      detail: { candidate: k.id, scope, effect, supersedes: supersedes ?? null },
+    });
+    await projectDecision(tx, who.workspaceId, d, base);
+    return d;
+  });
+  return json(decisionView(decision), 201);
+}
+
+/**
+ * A pattern accepted becomes a rule proposal, which takes the path every rule change takes (a second admin publishes
+ * it): it loosens, so a reviewer's yes alone never reaches a machine.
+ */
+async function approvePattern(c: Call, k: CandidateRow): Promise<Response> {
+  const who = caller(c);
+  const p = k.pattern as Pattern | null;
+  if (!p?.rule || typeof p.rule.name !== "string") throw new HttpError(409, "no_rule", "this pattern carries no rule");
+  const source = await withRule(c.db, who.workspaceId, { ...p.rule, name: p.rule.name });
+  const proposal = await propose(c.db, who, { kind: "allow", title: k.statement, format: "json", source });
+  const [row]: CandidateRow[] = await c.db`
+    UPDATE candidates SET status = 'approved', decided_by = ${actorName(who)}, decided_at = now(),
+      proposal_id = ${proposal.id} WHERE id = ${k.id} RETURNING *`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "pattern.accept", subject: k.id });
+  return json({ candidate: row ? candidateView(row) : candidateView(k), proposal }, 201);
+}
+
+/** POST /v1/patterns/scan: counts the fleet's approvals now (it also runs on every grant). */
+export async function scanPatterns(c: Call): Promise<Response> {
+  const who = caller(c);
+  return json({ proposed: await detectPatterns(c.db, who.workspaceId) });
+}
+
+async function readableDecisions(c: Call): Promise<{ ids: Set<string>; withheld: number }> {
+  const who = caller(c);
+  const rows: DecisionRow[] = await c.db`
+    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const { shown, withheld } = filtered(await answerReader(c), rows);
+  return { ids: new Set(shown.map((d) => d.id)), withheld };
+}
+
+/** GET /v1/decisions/decay: decisions to confirm again (old evidence, an owner gone, untouched); nothing is deleted. */
+export async function decay(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const all = await decayCheck(c.db, who.workspaceId, c.now());
+  const shown = all.filter((d) => ids.has(d.id));
+  return json({ decisions: shown, withheld: all.length - shown.length });
+}
+
+/** POST /v1/decisions/:id/confirm: somebody read it again and it still holds. */
+export async function confirmDecision(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const id = c.params.id ?? "";
+  if (!ids.has(id)) throw new HttpError(404, "not_found", "no such decision in force");
+  await c.db`INSERT INTO decision_confirmations (decision_id, confirmed_by) VALUES (${id}, ${actorName(who)})`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "decision.confirm", subject: id });
+  return json({ id, confirmedBy: actorName(who) });
+}
+
+/** GET /v1/decisions/drift: where practice moved away from what was said. Reported, not resolved. */
+export async function drift(c: Call): Promise<Response> {
+  const who = caller(c);
+  const { ids } = await readableDecisions(c);
+  const all = await driftReport(c.db, who.workspaceId);
+  const report = all.filter((d) => ids.has(d.id));
+  return json({ decisions: report, withheld: all.length - report.length });
+}
+
+/** POST /v1/candidates/:id/reject {reason?}: recorded as signal, what the team does not treat as a decision. */
+export async function rejectCandidate(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = caller(c);
+  const k = await candidateFor(c, who.workspaceId);
+  const reason = str(body, "reason", { optional: true }) ?? null;
+  const [row]: CandidateRow[] = await c.db`
+    UPDATE candidates SET status = 'rejected', decided_by = ${actorName(who)}, decided_at = now(), reason = ${reason}
+    WHERE id = ${k.id} AND status = 'pending' RETURNING *`;
+  if (!row) throw new HttpError(409, "decided", "it was decided meanwhile");
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "candidate.reject", subject: k.id });
+  return json(candidateView(row));
+}
+
+/** GET /v1/decisions: the facts in force with their provenance and version chain, and how many were withheld. */
+export async function listDecisions(c: Call): Promise<Response> {
+  const who = caller(c);
+  const all = c.url.searchParams.get("all") === "1";
+  const rows: DecisionRow[] = await c.db`
+    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId}
+      ${all ? c.db`` : c.db`AND superseded_by IS NULL`} ORDER BY approved_at, id`;
+  const reader = await answerReader(c);
+  const { shown, withheld } = filtered(reader, rows);
+  const chains: DecisionRow[] = await c.db`
+    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} ORDER BY version`;
+  const chainOf = (d: DecisionRow) =>
+    chains
+      .filter((v) => v.node_id === d.node_id || v.id === d.supersedes || v.superseded_by === d.id)
+      .filter((v) => canRead(reader, v))
+      .map((v) => ({
+        id: v.id,
+        version: v.version,
+        statement: v.statement,
+        approvedBy: v.approved_by,
+        inForce: v.superseded_by === null,
+      }));
+  return json({ decisions: shown.map((d) => ({ ...decisionView(d), versions: chainOf(d) })), withheld });
+}
+
+/** GET /v1/decisions/:id/why: the evidence, each event as it arrived, with what the reader was not entitled to counted. */
+export async function whyDecision(c: Call): Promise<Response> {
+  const who = caller(c);
+  const [d]: DecisionRow[] = await c.db`
+    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND (id = ${c.params.id ?? ""} OR node_id = ${c.params.id ?? ""})
+    ORDER BY version DESC LIMIT 1`;
+  const reader = await answerReader(c);
+  if (!d) throw new HttpError(404, "not_found", "no such decision");
+  if (!canRead(reader, d)) return json({ decision: null, evidence: [], withheld: 1 });
+  const ev = filtered(reader, await eventsById(c, who.workspaceId, d.evidence));
+  const [approval] = await eventsById(c, who.workspaceId, [d.approval_event]);
+  return json({
+    decision: decisionView(d),
+    approval: approval ? sourceEventView(approval) : null,
+    evidence: ev.shown.map(sourceEventView),
+    withheld: ev.withheld,
+  });
+}
+
+/** GET /v1/reach?to=<system or server>: the agents that can reach it and the path, from the fleet's scans and actions. */
+export async function reach(c: Call): Promise<Response> {
+  const who = caller(c);
+  const to = (c.url.searchParams.get("to") ?? "").trim();
+  if (!to) throw new HttpError(400, "bad_request", "`to` names a system, an MCP server or a resource");
+  const servers: {
+    name: string;
+    machine_id: string;
+    proxied: boolean;
+    agents: string[];
+    write_tools: number | null;
+  }[] = await c.db`SELECT name, machine_id, proxied, agents, write_tools FROM mcp_server_machines
+               WHERE workspace_id = ${who.workspaceId} AND lower(name) = ${to.toLowerCase()} ORDER BY machine_id`;
+  const acted: { agent: string | null; machine_id: string; operation: string; n: string }[] = await c.db`
+    SELECT agent, machine_id, operation, count(*) AS n FROM events
+    WHERE workspace_id = ${who.workspaceId} AND position(${to.toLowerCase()} IN lower(coalesce(resource_ref, '') || ' ' || operation)) > 0
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT 200`;
+  const paths = [
+    ...servers.flatMap((s) =>
+      (s.agents.length > 0 ? s.agents : [null]).map((agent) => ({
+        agent,
+        machine: s.machine_id,
+        via: `mcp server ${s.name}${s.proxied ? " through the proxy" : " launched bare"}`,
+        writes: (s.write_tools ?? 0) > 0,
+        basis: "scan" as const,
+      })),
+    ),
+    ...acted.map((a) => ({
+      agent: a.agent,
+      machine: a.machine_id,
+      via: `${a.operation} (${Number(a.n)} recorded)`,
+      writes: true,
+      basis: "actions" as const,
+    })),
+  ];
+  return json({
+    to,
+    agents: [...new Set(paths.map((p) => p.agent).filter((a): a is string => a !== null))].sort(),
+    paths,
+  });
+}
+
+/** GET /v1/events/:id/why: why an action was decided so: verdict, rule, rule set, conditions, the decision behind it. */
+export async function whyAction(c: Call): Promise<Response> {
+  const who = caller(c);
+  const [e]: {
+    id: string;
+    operation: string;
+    effect: string | null;
+    reason: string | null;
+    rule_id: string | null;
+    policy_hash: string | null;
+    occurred_at: Date;
+    machine_id: string;
+    agent: string | null;
+  }[] = await c.db`SELECT id, operation, effect, reason, rule_id, policy_hash, occurred_at, machine_id, agent
+                   FROM events WHERE workspace_id = ${who.workspaceId} AND id = ${Number(c.params.id) || 0}`;
+  if (!e) throw new HttpError(404, "not_found", "no such event");
+  const conditions: { kind: string; subject: string; set_by: string }[] = await c.db`
+    SELECT kind, subject, set_by FROM conditions WHERE workspace_id = ${who.workspaceId}
+      AND set_at <= ${e.occurred_at} AND expires_at > ${e.occurred_at}
+      AND (lifted_at IS NULL OR lifted_at > ${e.occurred_at}) ORDER BY set_at`;
+  const reader = await answerReader(c);
+  let decision: ReturnType<typeof decisionView> | null = null;
+  let evidence: ReturnType<typeof sourceEventView>[] = [];
+  let withheld = 0;
+  const m = e.rule_id ? /^decision-(.+)-(names|targets)$/.exec(e.rule_id) : null;
+  if (m?.[1]) {
+    const [d]: DecisionRow[] = await c.db`
+      SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${`decision:${m[1]}`}
+      ORDER BY version DESC LIMIT 1`;
+    if (d && canRead(reader, d)) {
+      decision = decisionView(d);
+      const ev = filtered(reader, await eventsById(c, who.workspaceId, d.evidence));
+      evidence = ev.shown.map(sourceEventView);
+      withheld = ev.withheld;
+    } else if (d) withheld = 1;
+  }
+  return json({
+    event: Number(e.id),
+    action: e.operation,
+    verdict: e.effect,
+    reason: e.reason,
+    rule: e.rule_id,
+    ruleSet: e.policy_hash,
+    at: iso(e.occurred_at),
+    machine: e.machine_id,
+    agent: e.agent,
+    conditions: conditions.map((x) => ({ kind: x.kind, subject: x.subject, by: x.set_by })),
+    decision,
+    evidence,
+    withheld,
+  });
+}
+
+/** PATCH /v1/extraction {readsUpTo}: how far extraction reads; raising it sends more to the model provider. */
+export async function setExtraction(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = caller(c);
+  const level = body.readsUpTo;
+  if (level !== "public" && level !== "internal" && level !== "confidential")
+    throw new HttpError(400, "bad_request", `\`readsUpTo\` is public, internal or confidential (never ${LEVELS[3]})`);
+  await c.db`UPDATE workspaces SET extraction_reads_up_to = ${level} WHERE id = ${who.workspaceId}`;
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.reads_up_to", detail: { level } });
+  return json({ readsUpTo: level, model: c.config.model ? c.config.model.model : null });
+}
+
+/** GET /v1/graph?node=<id>: the team graph as this reader may see it (one node and its ties, or all), with withheld. */
+export async function showGraph(c: Call): Promise<Response> {
+  const who = caller(c);
+  const node = c.url.searchParams.get("node");
+  const nodes: {
+    id: string;
+    kind: string;
+    label: string;
+    source_ref: string;
+    classification: Level | null;
+    audiences: string[];
+    props: Record<string, unknown>;
+  }[] = await c.db`SELECT id, kind, label, source_ref, classification, audiences, props FROM graph_nodes
+                   WHERE workspace_id = ${who.workspaceId} ORDER BY id`;
+  const edges: { from_id: string; relation: string; to_id: string; evidence: string[]; basis: string }[] = await c.db`
+    SELECT from_id, relation, to_id, evidence, basis FROM graph_edges WHERE workspace_id = ${who.workspaceId}
+    ORDER BY from_id, relation, to_id`;
+  const { shown, withheld } = filtered(await answerReader(c), nodes);
+  const visible = new Set(shown.map((n) => n.id));
+  const ties = edges
+    .filter((e) => visible.has(e.from_id) && visible.has(e.to_id))
+    .filter((e) => !node || e.from_id === node || e.to_id === node)
+    // A confirmed tie outranks an inferred one.
+    .sort((a, b) => (a.basis === b.basis ? 0 : a.basis === "confirmed" ? -1 : 1));
+  const named = node ? new Set([node, ...ties.flatMap((e) => [e.from_id, e.to_id])]) : visible;
+  return json({
+    nodes: shown
+      .filter((n) => named.has(n.id))
+      .map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        label: n.label,
+        sourceRef: n.source_ref,
+        classification: n.classification ?? "internal",
+        props: n.props,
+      })),
+    edges: ties.map((e) => ({
+      from: e.from_id,
+      relation: e.relation,
+      to: e.to_id,
+      evidence: e.evidence,
+      basis: e.basis,
+    })),
+    withheld,
+  });
+}
+
+/** POST /v1/graph/rebuild: the graph again from the tables that hold the truth; every id that remains is the id it had. */
+export async function rebuild(c: Call): Promise<Response> {
+  const who = caller(c);
+  return json(await rebuildGraph(c.db, who.workspaceId, baseOf(c)));
+}
+
+/** GET /v1/extraction/runs: the usage log, each run with its model, window, what it sent and withheld, and its tokens. */
+export async function listExtractionRuns(c: Call): Promise<Response> {
+  const who = caller(c);
+  const rows: {
+    id: string;
+    started_by: string;
+    started_at: Date;
+    model: string;
+    reads_up_to: string;
+    window_after: string;
+    window_through: string;
+    sent: number;
+    withheld: number;
+    proposed: number;
+    dropped: number;
+    status: string;
+    failure: string | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+  }[] = await c.db`SELECT * FROM extraction_runs WHERE workspace_id = ${who.workspaceId}
+                   ORDER BY started_at DESC, id LIMIT 200`;
+  return json({
+    model: c.config.model ? c.config.model.model : null,
+    runs: rows.map((r) => ({
+      id: r.id,
+      startedBy: r.started_by,
+      startedAt: iso(r.started_at),
+      model: r.model,
+      readsUpTo: r.reads_up_to,
+      window: { after: Number(r.window_after), through: Number(r.window_through) },
+      sent: r.sent,
+      withheld: r.withheld,
+      proposed: r.proposed,
+      dropped: r.dropped,
+      status: r.status,
+      failure: r.failure,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+    })),
+  });
+}

@@ -1,0 +1,327 @@
+// Where the team's intent arrives: the one inbound route every connected system delivers to (one signature, checked
+// once over the raw bytes), the streams chosen of each system, documents uploaded, accounts known to be a member's, and
+// the events as a reader is entitled to see them, with how many were withheld.
+import { actorName } from "../auth.ts";
+import { type Call, HttpError, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { newId } from "../ids.ts";
+import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
+import { projectSourceEvent } from "../intent/graph.ts";
+import { land, sensitivityRules } from "../intent/ingest.ts";
+import { normalize, type SourceSetting } from "../intent/normalize.ts";
+import { answerReader } from "../intent/readers.ts";
+import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
+import { verifyDelivery } from "../intent/webhook.ts";
+import type { Db } from "../store/db.ts";
+import { audit } from "../store/people.ts";
+
+const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+function sourceTypeOf(c: Call): string {
+  const t = c.params.source ?? c.params.type ?? "";
+  if (!SOURCE_TYPE.test(t))
+    throw new HttpError(400, "bad_request", "a source type is lowercase letters, digits, - and _");
+  return t;
+}
+
+export async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
+  const [s]: { base_url: string | null; streams: string[] }[] = await db`
+    SELECT base_url, streams FROM sources WHERE workspace_id = ${workspaceId} AND source_type = ${sourceType}`;
+  return { baseUrl: s?.base_url ?? null, streams: s?.streams ?? [] };
+}
+
+/**
+ * POST /v1/inbound/:workspace/:source: a delivery signed with the deployment's secret (Standard Webhooks headers).
+ * 201 stored, 200 a resend of something stored, 202 not something listened to, 422 no permalink, 401 a bad signature.
+ */
+export async function inbound(c: Call): Promise<Response> {
+  const secret = c.config.webhookSecret;
+  if (!secret)
+    throw new HttpError(503, "not_configured", "this deployment has no webhook secret (MEMNOX_WEBHOOK_SECRET)");
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length > MAX_BODY_BYTES) throw new HttpError(413, "too_large", "the delivery is too large");
+  const verified = verifyDelivery(secret, c.req.headers, bytes, c.now());
+  if (!verified.ok) throw new HttpError(401, "bad_signature", verified.why);
+  const workspaceId = c.params.workspace ?? "";
+  const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
+  if (!ws) throw new HttpError(404, "not_found", "no such workspace");
+  const sourceType = sourceTypeOf(c);
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new HttpError(400, "bad_json", "the delivery is not JSON");
+  }
+  // Slack's handshake when a subscription's URL is set: answered, stored nowhere.
+  const o = data as { type?: unknown; challenge?: unknown } | null;
+  if (o?.type === "url_verification" && typeof o.challenge === "string") return json({ challenge: o.challenge });
+  const outcome = normalize(sourceType, data, await settingOf(c.db, workspaceId, sourceType));
+  if (!outcome.ok) {
+    if (outcome.status === "ignored") return json({ ignored: true, why: outcome.why }, 202);
+    throw new HttpError(422, "rejected", outcome.why);
+  }
+  const landed = await land(c.db, workspaceId, { event: outcome.event, deliveryId: verified.delivery.id });
+  return json(
+    { id: landed.id, duplicate: landed.duplicate, tainted: landed.tainted, classification: landed.classification },
+    landed.duplicate ? 200 : 201,
+  );
+}
+
+function stringList(v: unknown, key: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x === "" || x.length > 200))
+    throw new HttpError(400, "bad_request", `\`${key}\` must be a list of non-empty text`);
+  return [...new Set(v as string[])];
+}
+
+/** GET /v1/sources: each connected system's base URL and chosen streams, with what arrived from it. */
+export async function listSources(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const rows: { source_type: string; base_url: string | null; streams: string[]; set_by: string; events: string }[] =
+    await c.db`SELECT s.source_type, s.base_url, s.streams, s.set_by,
+                      (SELECT count(*) FROM source_events e WHERE e.workspace_id = s.workspace_id
+                         AND e.source_type = s.source_type) AS events
+               FROM sources s WHERE s.workspace_id = ${who.workspaceId} ORDER BY s.source_type`;
+  return json({
+    inbound: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/<source>`,
+    signed: c.config.webhookSecret !== undefined,
+    sources: rows.map((r) => ({
+      sourceType: r.source_type,
+      baseUrl: r.base_url,
+      streams: r.streams,
+      setBy: r.set_by,
+      events: Number(r.events),
+    })),
+  });
+}
+
+/** PUT /v1/sources/:type {baseUrl?, streams}: what permalinks are composed from, and which streams are listened to. */
+export async function setSource(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const sourceType = sourceTypeOf(c);
+  const baseUrl = str(body, "baseUrl", { optional: true });
+  if (baseUrl !== undefined && !/^https:\/\/[^\s/]+/.test(baseUrl))
+    throw new HttpError(400, "bad_request", "`baseUrl` is an https URL (https://acme.slack.com)");
+  const streams = stringList(body.streams, "streams");
+  await c.db`INSERT INTO sources (workspace_id, source_type, base_url, streams, set_by)
+             VALUES (${who.workspaceId}, ${sourceType}, ${baseUrl ?? null}, ${streams}, ${actorName(who)})
+             ON CONFLICT (workspace_id, source_type) DO UPDATE SET base_url = EXCLUDED.base_url,
+               streams = EXCLUDED.streams, set_by = EXCLUDED.set_by, set_at = now()`;
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "source.set",
+    subject: sourceType,
+    detail: { baseUrl: baseUrl ?? null, streams },
+  });
+  return json({ sourceType, baseUrl: baseUrl ?? null, streams });
+}
+
+/** POST /v1/people/accounts {sourceType, account, email}: an admin attaches an account to the member holding that address. */
+export async function linkAccount(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const sourceType = str(body, "sourceType");
+  const account = str(body, "account");
+  const email = str(body, "email").toLowerCase();
+  const [m]: { id: string }[] = await c.db`
+    SELECT id FROM members WHERE org_id = ${who.orgId} AND lower(email) = ${email} AND status = 'active'`;
+  if (!m) throw new HttpError(404, "not_found", `no active member holds ${email}`);
+  await c.db`INSERT INTO person_accounts (workspace_id, source_type, account, member_id, email, evidence, linked_by)
+             VALUES (${who.workspaceId}, ${sourceType}, ${account}, ${m.id}, ${email}, 'admin', ${actorName(who)})
+             ON CONFLICT (workspace_id, source_type, account) DO UPDATE SET member_id = EXCLUDED.member_id,
+               email = EXCLUDED.email, evidence = 'admin', linked_by = EXCLUDED.linked_by, linked_at = now()`;
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "account.link",
+    subject: `${sourceType}:${account}`,
+  });
+  return json({ sourceType, account, email }, 201);
+}
+
+/** A document's sections: split at its headings, so each part is evidence of its own with its own anchor. */
+export function sections(content: string): { title: string; text: string }[] {
+  const out: { title: string; text: string }[] = [];
+  let title = "";
+  let lines: string[] = [];
+  const flush = () => {
+    const text = lines.join("\n").trim();
+    if (text !== "") out.push({ title, text });
+    lines = [];
+  };
+  for (const line of content.split(/\r?\n/)) {
+    const h = /^#{1,6}\s+(.+)$/.exec(line);
+    if (h?.[1]) {
+      flush();
+      title = h[1].trim();
+    } else lines.push(line);
+  }
+  flush();
+  return out.slice(0, 500);
+}
+
+/** POST /v1/files {name, content, own?}: a document becomes events, third-party (tainted) unless an admin says it is the team's own. */
+export async function uploadFile(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const name = str(body, "name");
+  const content = body.content;
+  if (typeof content !== "string" || content.trim() === "")
+    throw new HttpError(400, "bad_request", "`content` is the document's text");
+  const own = body.own === true;
+  const parts = sections(content);
+  const id = newId("file");
+  const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
+  const sha = new Bun.CryptoHasher("sha256").update(content).digest("hex");
+  const uploader = who.kind === "person" ? who.memberId : undefined;
+  await c.db`INSERT INTO files (id, workspace_id, name, sha256, bytes, own, sections, uploaded_by)
+             VALUES (${id}, ${who.workspaceId}, ${name}, ${sha}, ${Buffer.byteLength(content)}, ${own},
+                     ${parts.length}, ${actorName(who)})`;
+  const rules = await sensitivityRules(c.db, who.workspaceId);
+  const events: number[] = [];
+  for (const [i, p] of parts.entries()) {
+    // The same normalizer every system's deliveries meet: a document is one more shape of it.
+    const outcome = normalize(
+      "files",
+      {
+        document: {
+          title: p.title || undefined,
+          content: p.text,
+          permalink: `${base}/files?file=${id}#${id}-${i + 1}`,
+          created_at: new Date(c.now()).toISOString(),
+          author: actorName(who),
+        },
+      },
+      { baseUrl: null, streams: [] },
+    );
+    if (!outcome.ok) continue;
+    const landed = await land(
+      c.db,
+      who.workspaceId,
+      { event: outcome.event, own, fileId: id, ...(uploader ? { uploaderId: uploader } : {}) },
+      rules,
+    );
+    events.push(landed.id);
+  }
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "file.upload", subject: id, detail: { own } });
+  return json({ id, name, own, sections: parts.length, events }, 201);
+}
+
+/** GET /v1/source-events: what the caller may read of what arrived, newest first, and how much was withheld. */
+export async function listSourceEvents(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const q = c.url.searchParams.get("q")?.trim().toLowerCase() ?? "";
+  const source = c.url.searchParams.get("source") ?? "";
+  const file = c.url.searchParams.get("file") ?? "";
+  const rows: SourceEventRow[] = await c.db`
+    SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId}
+      AND (${q} = '' OR position(${q} IN lower(content)) > 0)
+      AND (${source} = '' OR source_type = ${source}) AND (${file} = '' OR file_id = ${file})
+    ORDER BY id DESC LIMIT 500`;
+  const { shown, withheld } = filtered(await answerReader(c), rows);
+  return json({ events: shown.map(sourceEventView), withheld });
+}
+
+/** POST /v1/source-events/:id/classify {level, audiences?}: an admin reclassifies one fact; patterns over-classify. */
+export async function reclassify(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const level = body.level;
+  if (!isLevel(level)) throw new HttpError(400, "bad_request", `\`level\` is one of ${LEVELS.join(", ")}`);
+  const audiences = stringList(body.audiences, "audiences");
+  const [row]: SourceEventRow[] = await c.db`
+    UPDATE source_events SET classification = ${level}, audiences = ${audiences}, classified_by = ${actorName(who)}
+    WHERE workspace_id = ${who.workspaceId} AND id = ${Number(c.params.id) || 0} RETURNING *`;
+  if (!row) throw new HttpError(404, "not_found", "no such event");
+  await projectSourceEvent(c.db, who.workspaceId, row);
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "source_event.classify",
+    subject: String(row.id),
+    detail: { level, audiences },
+  });
+  return json(sourceEventView(row));
+}
+
+/** GET /v1/sensitivity: the rules by level and audience, each counting its terms rather than naming them. */
+export async function showSensitivity(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const rules = await sensitivityRules(c.db, who.workspaceId);
+  return json({ rules: rules.map((r) => ({ level: r.level, audience: r.audience ?? null, terms: r.terms.length })) });
+}
+
+/** PUT /v1/sensitivity {rules: [{level, audience?, terms}]}: the workspace's own rules, in place of the defaults. */
+export async function setSensitivity(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  if (!Array.isArray(body.rules)) throw new HttpError(400, "bad_request", "`rules` is a list");
+  const rules = body.rules.map((r: unknown, i: number) => {
+    const o = (r ?? {}) as Record<string, unknown>;
+    if (!isLevel(o.level)) throw new HttpError(400, "bad_request", `rules[${i}].level is one of ${LEVELS.join(", ")}`);
+    const terms = stringList(o.terms, `rules[${i}].terms`);
+    if (terms.length === 0) throw new HttpError(400, "bad_request", `rules[${i}].terms is empty`);
+    const audience = typeof o.audience === "string" && o.audience !== "" ? o.audience : null;
+    return { level: o.level as Level, audience, terms };
+  });
+  await c.db.begin(async (tx) => {
+    await tx`DELETE FROM sensitivity_rules WHERE workspace_id = ${who.workspaceId}`;
+    for (const r of rules)
+      await tx`INSERT INTO sensitivity_rules (workspace_id, level, audience, terms, set_by)
+               VALUES (${who.workspaceId}, ${r.level}, ${r.audience}, ${r.terms}, ${actorName(who)})`;
+  });
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "sensitivity.set",
+    detail: { rules: rules.length },
+  });
+  return json({ rules: rules.map((r) => ({ level: r.level, audience: r.audience, terms: r.terms.length })) });
+}
+
+/** POST /v1/members/:id/clearance {clearance, audiences}: a ceiling and the audiences that admit the member. */
+export async function setClearance(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const level = body.clearance;
+  if (level !== null && !isLevel(level))
+    throw new HttpError(400, "bad_request", `\`clearance\` is one of ${LEVELS.join(", ")}, or null for the role's`);
+  const audiences = stringList(body.audiences, "audiences");
+  const [m]: { id: string; email: string }[] = await c.db`
+    UPDATE members SET clearance = ${level}, audiences = ${audiences}
+    WHERE org_id = ${who.orgId} AND id = ${c.params.id ?? ""} RETURNING id, email`;
+  if (!m) throw new HttpError(404, "not_found", "no such member");
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "member.clearance",
+    subject: m.email,
+    detail: { clearance: level, audiences },
+  });
+  return json({ id: m.id, email: m.email, clearance: level, audiences });
+}
+
+/** PATCH /v1/agents/:name/clearance {clearance, audiences}: a grant above confidential is refused, never lowered quietly. */
+export async function setAgentClearance(c: Call, body: Record<string, unknown>): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const level = body.clearance;
+  if (level === "restricted")
+    throw new HttpError(
+      422,
+      "refused",
+      "restricted never reaches a machine: an agent's clearance stops at confidential",
+    );
+  if (!isLevel(level)) throw new HttpError(400, "bad_request", "`clearance` is public, internal or confidential");
+  const audiences = stringList(body.audiences, "audiences");
+  const [a]: { name: string }[] = await c.db`
+    UPDATE agents SET clearance = ${level}, audiences = ${audiences}
+    WHERE workspace_id = ${who.workspaceId} AND name = ${c.params.name ?? ""} RETURNING name`;
+  if (!a) throw new HttpError(404, "not_found", "no such agent");
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "agent.clearance", subject: a.name });
+  return json({ name: a.name, clearance: level, audiences });
+}
