@@ -1,10 +1,19 @@
 // Homes for kernel-wall tests: outside every temp directory (the wall writes temp, never a home), under the
-// checkout's ignored .cache/, removed at scope end.
-import { join } from "node:path";
+// checkout's ignored .cache/, removed at scope end. A checkout that is itself in temp (a CI clone in /tmp) puts
+// them in the user's cache directory instead, since Landlock cannot carve a home out of a writable /tmp.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { TEMPS } from "../../src/wall/description.ts";
 import { type TempDir, type Tree, tempDir } from "./fs.ts";
 import { type FakeHome, fakeHome } from "./home.ts";
 
-const BASE = join(import.meta.dir, "..", "..", ".cache", "wall-homes");
+const CHECKOUT = resolve(import.meta.dir, "..", "..");
+const inTemp = [...TEMPS, process.env.TMPDIR ?? "/tmp"].some((t) => CHECKOUT === t || CHECKOUT.startsWith(`${t}/`));
+const BASE =
+  process.env.MEMNOX_TEST_WALL_DIR ||
+  (inTemp
+    ? join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "memnox-wall-homes")
+    : join(CHECKOUT, ".cache", "wall-homes"));
 
 export function wallDir(prefix: string, tree: Tree = {}): TempDir {
   return tempDir(prefix, tree, BASE);
