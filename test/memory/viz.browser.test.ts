@@ -7,11 +7,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { openStore } from "../../src/memory/pages/store.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.ts";
 import { compiledBinary, fakeHome, tempDir } from "../support/index.ts";
 import { T0 } from "./helpers.ts";
 import { seedViz, treeSnapshot } from "./viz-seed.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "..", "..", ".cache", "screenshots");
 const home = fakeHome();
 const store = tempDir("memnox-viz-browser");
@@ -63,14 +63,7 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on("request", (r) => requests.push(r.url()));

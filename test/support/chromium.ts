@@ -16,19 +16,18 @@ export interface RunningChromium extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/** Headless as root, and nothing phoning home: the flags every browser test launches with. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export async function startChromium(suite: string): Promise<RunningChromium> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
   const shots = join(ROOT, ".cache", "screenshots", suite);
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
