@@ -38,6 +38,14 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name.replace(/^-+/, ""));
 }
 
+/** Names that say where a credential is rather than holding it (`SSH_AUTH_SOCK`, `GOOGLE_..._FILE`, `TOKEN_URL`). */
+const WHERE_NOT_WHAT = /_(SOCK|SOCKET|PATH|FILE|DIR|URL|URI|HOST|PORT|ENDPOINT)$/i;
+
+/** Whether a variable's value is the credential its name names: printing it prints the secret itself. */
+export function holdsSecretValue(name: string): boolean {
+  return isSecretName(name) && !WHERE_NOT_WHAT.test(name);
+}
+
 // A value as a command line writes it: quoted (also inside a JSON string), or bare up to the next separator.
 const VALUE = `(?:'[^'\\n]*'|"[^"\\\\\\n]*"|\\\\"[^"\\\\\\n]*\\\\"|[^\\s'"\\\\;&|<>()]+)`;
 const BARE_VALUE = `(?:'[^'\\n]*'|"[^"\\\\\\n]*"|\\\\"[^"\\\\\\n]*\\\\"|[^\\s'"\\\\;&|<>()-][^\\s'"\\\\;&|<>()]*)`;

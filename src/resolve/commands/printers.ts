@@ -1,6 +1,7 @@
 // echo and printf: they touch nothing, but what they print is known, and a shell or `at` reading it runs it.
+
+import { holdsSecretValue } from "../../core/secrets.ts";
 import type { Arg, Call } from "../call.ts";
-import { SECRET_NAME } from "./system.ts";
 
 type Handler = (call: Call) => void;
 
@@ -29,7 +30,7 @@ function secretVariables(call: Call, args: readonly Arg[]): void {
   const named = args.flatMap((a) =>
     a.static ? [] : [...a.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? ""),
   );
-  const secret = named.filter((n) => SECRET_NAME.test(n));
+  const secret = named.filter(holdsSecretValue);
   if (secret.length > 0) call.emit({ name: "environment.secret-print", class: "read", targets: secret });
 }
 

@@ -1,4 +1,6 @@
 // Processes and services: signals, cron, systemd/launchd units.
+
+import { holdsSecretValue } from "../../core/secrets.ts";
 import type { Call } from "../call.ts";
 import { absolutePath } from "../paths.ts";
 
@@ -82,13 +84,9 @@ const setcap: Handler = (call) => {
   call.emit({ name: "privilege.escalate", class: "unknown", targets: files });
 };
 
-/** A variable name that says it holds a credential (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`). */
-export const SECRET_NAME =
-  /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH|APIKEY)(_|$)|(API|ACCESS|PRIVATE|SECRET)_?KEY|_TOKEN|TOKEN_/i;
-
 /** `printenv GITHUB_TOKEN`: a named credential printed; other names (PATH, HOME) are a look. */
 const printenv: Handler = (call) => {
-  const named = call.args.slice(1).filter((a) => !a.text.startsWith("-") && SECRET_NAME.test(a.text));
+  const named = call.args.slice(1).filter((a) => !a.text.startsWith("-") && holdsSecretValue(a.text));
   if (named.length > 0)
     call.emit({ name: "environment.secret-print", class: "read", targets: named.map((a) => a.text) });
 };
