@@ -60,7 +60,8 @@ const mixed = (v: string) => /[0-9]/.test(v) && /[A-Za-z]/.test(v);
  */
 function looksLikeValue(v: string): boolean {
   const bare = v.replace(/^\\?["']|\\?["']$/g, "");
-  if (bare === "" || /^(?:true|false|null|none|nil|undefined|\*\*\*)$/i.test(bare) || /^[~.]?\//.test(bare)) return false;
+  if (bare === "" || /^(?:true|false|null|none|nil|undefined|\*\*\*)$/i.test(bare) || /^[~.]?\//.test(bare))
+    return false;
   if (/^[$%]/.test(bare)) return false;
   return bare !== v || /[0-9]/.test(bare) || bare.length >= 8;
 }

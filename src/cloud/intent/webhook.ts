@@ -1,7 +1,8 @@
 // The one signature on the one inbound route every connected system's deliveries arrive through: Standard Webhooks
-// (an HMAC-SHA256 with the deployment's secret over the delivery's id, timestamp and raw body, inside a replay window),
-// checked over the raw bytes before anything is parsed, compared in constant time. No provider's own signature is
-// verified here: the integration provider delivers, and this is the only door.
+// (an HMAC-SHA256 over the delivery's id, timestamp and raw body, inside a replay window), checked over the raw bytes
+// before anything is parsed, compared in constant time. The key is the route's own: derived from the deployment's
+// secret, the workspace and the source, so a delivery signed for one workspace's route checks on no other's. No
+// provider's own signature is verified here: the integration provider delivers, and this is the only door.
 
 import { sameText } from "../ids.ts";
 
@@ -20,6 +21,17 @@ export type Verified =
 /** The secret's key bytes: `whsec_` and base64, as Standard Webhooks writes it (any other text is used as it is). */
 export function secretKey(secret: string): Uint8Array {
   return secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : new TextEncoder().encode(secret);
+}
+
+/**
+ * The secret one route's deliveries are signed with (`whsec_…`): the deployment's secret keyed to the workspace and
+ * the source, so nothing signed for one route holds on another, and nothing per route has to be stored.
+ */
+export function routeSecret(deploymentSecret: string, workspaceId: string, sourceType: string): string {
+  const mac = new Bun.CryptoHasher("sha256", secretKey(deploymentSecret))
+    .update(`memnox-inbound-v1\n${workspaceId}\n${sourceType}`)
+    .digest("base64");
+  return `whsec_${mac}`;
 }
 
 /** The `v1,<base64>` signature of one delivery, as a sender makes it. */
