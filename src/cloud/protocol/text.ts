@@ -2,8 +2,8 @@
 // return, DEL, C1, a surrogate without its pair), and on one line none of those three either, nor a direction control
 // that makes a name display as another. The server refuses such a field; the machine escapes it before sending.
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 export const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const LINE_CONTROL = /[\t\n\r\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
