@@ -20,8 +20,11 @@ export const RATES = {
   deviceRequestAll: { burst: 100, perSecond: 2 },
   /** `POST /v1/devices/token`, per address: every machine logging in polls it. */
   devicePoll: { burst: 120, perSecond: 20 },
-  /** The inbound route, per address before the signature is checked, per workspace and source after it. */
-  inbound: { burst: 300, perSecond: 50 },
+  /**
+   * The inbound route, per address before the signature is checked (high: one integration provider delivers for every
+   * workspace from few addresses), and per workspace and source after it: where one tenant's flood is held.
+   */
+  inbound: { burst: 1_000, perSecond: 200 },
   inboundSource: { burst: 60, perSecond: 10 },
   /** A signature or a credential that did not hold, per address: guessing is slow. */
   refused: { burst: 20, perSecond: 0.2 },

@@ -113,8 +113,9 @@ function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
       }
       authorize(who, route);
       if (who) spendFor(guard, who, route);
-      // A workspace's requests take turns in its own lane; a public one's lane is its address's.
-      const lane = who ? `ws:${who.workspaceId}` : `ip:${ip}`;
+      // A workspace's requests take turns in its own lane (a delivery's is the workspace it names); a public one's is
+      // its address's.
+      const lane = who ? `ws:${who.workspaceId}` : params.workspace ? `ws:${params.workspace}` : `ip:${ip}`;
       leave = await guard.lanes.enter(lane);
       if (!leave) throw tooMany(who ? "in flight for this workspace" : "in flight from this address", 1);
       const call: Call = { req, url, params, who, db: opts.db, config: opts.config, now: opts.now, guard, address: ip };

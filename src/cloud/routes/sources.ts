@@ -12,7 +12,7 @@ import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
 import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
-import { RATES, spend } from "../limits.ts";
+import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
@@ -45,10 +45,14 @@ export async function inbound(c: Call): Promise<Response> {
   if (bytes.length > MAX_BODY_BYTES) throw new HttpError(413, "too_large", "the delivery is too large");
   const workspaceId = c.params.workspace ?? "";
   const sourceType = sourceTypeOf(c);
+  const refusedKey = `refused:${c.address ?? "unknown"}`;
+  // An address whose signatures keep failing is refused before one more is checked.
+  const wait = c.guard?.buckets.peek(refusedKey, RATES.refused) ?? 0;
+  if (wait > 0) throw tooMany("with signatures that do not hold", wait);
   const verified = verifyDelivery(routeSecret(secret, workspaceId, sourceType), c.req.headers, bytes, c.now());
   if (!verified.ok) {
     // Counted against the address like any credential that does not hold: guessing signatures is slow.
-    c.guard?.buckets.take(`refused:${c.address ?? "unknown"}`, RATES.refused);
+    c.guard?.buckets.take(refusedKey, RATES.refused);
     throw new HttpError(401, "bad_signature", `${verified.why} (with this workspace's and source's own secret)`);
   }
   if (c.guard) spend(c.guard.buckets, `inbound:${workspaceId}:${sourceType}`, RATES.inboundSource, "for this source");
