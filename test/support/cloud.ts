@@ -23,6 +23,8 @@ export interface CloudOptions {
   /** A port chosen beforehand (an OpenID provider must know the console's callback before it starts). */
   readonly port?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** Serve from a private cluster under this directory (`--data`) instead of the database URL. */
+  readonly data?: string;
 }
 
 /** `memnox cloud serve --db <url> --port 0 --device-interval 1`, with a HOME of its own. */
@@ -35,8 +37,7 @@ export async function startCloud(db: string, opts: CloudOptions = {}): Promise<R
       ...argv,
       "cloud",
       "serve",
-      "--db",
-      db,
+      ...(opts.data ? ["--data", opts.data] : ["--db", db]),
       "--port",
       String(opts.port ?? 0),
       "--device-interval",
