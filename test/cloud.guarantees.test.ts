@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Route } from "../src/cloud/http.ts";
 import { routeSecret, signDelivery } from "../src/cloud/intent/webhook.ts";
-import { Lanes } from "../src/cloud/limits.ts";
+import { FairGate } from "../src/cloud/limits.ts";
 import { type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
 import { ROUTES } from "../src/cloud/routes/index.ts";
 import { type RunningServer, startServer } from "../src/cloud/server.ts";
@@ -572,24 +572,44 @@ describe("limits, public routes first", () => {
     expect((await beat(b, {}, strict.url)).status).toBe(200);
   });
 
-  test("a workspace's lane runs a few at once, queues a few more, refuses the rest; another lane is untouched", async () => {
-    const lanes = new Lanes(2, 1);
-    const first = await lanes.enter("loud");
-    const second = await lanes.enter("loud");
-    let thirdIn = false;
-    const third = lanes.enter("loud").then((leave) => {
-      thirdIn = true;
+  test("turns go round the workspaces: a quiet one waits for one turn, however long a loud one's line", async () => {
+    const gate = new FairGate(2, 2, 3);
+    const order: string[] = [];
+    const running = [await gate.enter("loud"), await gate.enter("loud")];
+    const noted = (name: string) => (leave: (() => void) | undefined) => {
+      order.push(name);
+      return leave;
+    };
+    const queued = [1, 2, 3].map((i) => gate.enter("loud").then(noted(`loud${i}`)));
+    // A line longer than its bound is refused at once.
+    expect(await gate.enter("loud")).toBeUndefined();
+    const quiet = gate.enter("quiet").then(noted("quiet"));
+    running[0]?.();
+    running[1]?.();
+    const [first, second] = await Promise.all([queued[0], quiet]);
+    // The quiet workspace had the second turn freed, not the fourth.
+    expect(order).toEqual(["loud1", "quiet"]);
+    first?.();
+    second?.();
+    for (const q of queued.slice(1)) (await q)?.();
+    expect(await gate.enter("other")).toBeFunction();
+    // And one workspace holds at most its share of the turns, even with turns to spare.
+    const shared = new FairGate(4, 2, 5);
+    const held = [await shared.enter("loud"), await shared.enter("loud")];
+    let third = false;
+    const waiting = shared.enter("loud").then((leave) => {
+      third = true;
       return leave;
     });
-    expect(await lanes.enter("loud")).toBeUndefined();
-    const quiet = await lanes.enter("quiet");
-    expect(quiet).toBeFunction();
-    expect(thirdIn).toBe(false);
-    first?.();
-    (await third)?.();
-    second?.();
-    quiet?.();
-    expect(await lanes.enter("loud")).toBeFunction();
+    const quick = await shared.enter("quiet");
+    expect(quick).toBeFunction();
+    await Bun.sleep(0);
+    expect(third).toBe(false);
+    held[0]?.();
+    (await waiting)?.();
+    expect(third).toBe(true);
+    held[1]?.();
+    quick?.();
   });
 });
 

@@ -47,9 +47,11 @@ interface TokenRow {
   machine_id: string | null;
   machine_revoked_at: Date | null;
   machine_revoked_by: string | null;
+  /** A grant of power to this member whose cooling-off has ended, not yet applied. */
+  due: boolean;
 }
 
-function bearer(req: Request): string | undefined {
+export function bearer(req: Request): string | undefined {
   const h = req.headers.get("authorization");
   const m = h ? /^Bearer\s+(\S+)$/i.exec(h) : null;
   return m?.[1];
@@ -74,7 +76,9 @@ export async function authenticate(
   const [t]: TokenRow[] = await db`
     SELECT t.id, t.org_id, t.kind, t.role, t.name, t.revoked_at, w.id AS workspace_id,
            m.id AS member_id, m.email, m.role AS member_role, m.status AS member_status,
-           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by
+           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${new Date(now)}) AS due
     FROM tokens t
     JOIN workspaces w ON w.org_id = t.org_id
     LEFT JOIN members m ON m.id = t.member_id
@@ -102,7 +106,7 @@ export async function authenticate(
       return refused(t.org_id, "suspended", 401, "suspended", "this member is suspended");
     await db`UPDATE tokens SET last_used_at = now()
              WHERE id = ${t.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
-    const role = (await settleOwn(db, t.org_id, t.member_id, now)) ?? t.member_role;
+    const role = (t.due ? await settleOwn(db, t.org_id, t.member_id, now) : undefined) ?? t.member_role;
     return {
       who: { ...scope, kind: "person", memberId: t.member_id, email: t.email, role, via: "token" },
     };
@@ -152,11 +156,14 @@ export async function sessionPrincipal(
   if (!secret) return undefined;
   const s = await liveSession(db, secret);
   if (!s) return undefined;
-  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string }[] = await db`
-    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status FROM members m
-    JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
+  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean }[] =
+    await db`
+    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${new Date(now)}) AS due
+    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
   if (m?.status !== "active" || !isRole(m.role)) return undefined;
-  const role = (await settleOwn(db, m.org_id, s.member_id, now)) ?? m.role;
+  const role = (m.due ? await settleOwn(db, m.org_id, s.member_id, now) : undefined) ?? m.role;
   return {
     who: {
       kind: "person",

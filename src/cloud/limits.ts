@@ -1,8 +1,9 @@
 // Rate limits and fairness, per process: token buckets per address on the public routes (checked first, before any
-// query), per credential, per machine and per workspace on the rest, and a lane per workspace that bounds how many of
-// its requests run at once, so one tenant's flood queues behind itself and never in front of another's. A refusal is a
-// 429 with Retry-After. Several server processes each hold their own buckets: the limits below are per process.
+// query), per credential, per machine and per workspace on the rest, and a fair gate that hands turns at the database
+// to workspaces in rotation, so one tenant's flood queues behind itself and never in front of another's. A refusal is
+// a 429 with Retry-After. Several server processes each hold their own buckets: the limits below are per process.
 import { HttpError } from "./http.ts";
+import { DEFAULT_POOL } from "./store/db.ts";
 
 export interface Rate {
   /** What may be spent at once. */
@@ -34,18 +35,22 @@ export const RATES = {
   workspace: { burst: 600, perSecond: 100 },
   /** A machine's heartbeat, its batches and its pulls. */
   heartbeat: { burst: 30, perSecond: 0.5 },
-  batch: { burst: 30, perSecond: 2 },
+  batch: { burst: 10, perSecond: 1 },
   pull: { burst: 30, perSecond: 0.5 },
-  /** Events stored per workspace (a batch costs its rows). */
-  rows: { burst: 20_000, perSecond: 500 },
+  /** Events stored per workspace (a batch costs its rows): a week offline sends in a few minutes, a loop is slowed. */
+  rows: { burst: 500, perSecond: 50 },
   /** The console, per address; signing in (each start a stored row) far less. */
   console: { burst: 240, perSecond: 40 },
   signIn: { burst: 10, perSecond: 0.2 },
 } as const satisfies Record<string, Rate>;
 
-/** How many of one workspace's requests run at once in this process, and how many more may wait for a turn. */
-export const LANE_RUNNING = 4;
-export const LANE_WAITING = 16;
+/**
+ * How many requests run at once in this process, how many of them one workspace may hold, and how many more of one
+ * workspace's may wait for a turn.
+ */
+export const GATE_RUNNING = 8;
+export const GATE_EACH = 3;
+export const LINE_WAITING = 32;
 
 interface Bucket {
   tokens: number;
@@ -116,60 +121,101 @@ export function spend(b: Buckets, key: string, rate: Rate, what: string, cost = 
   if (wait > 0) throw tooMany(what, wait);
 }
 
-interface Lane {
-  running: number;
-  readonly waiting: (() => void)[];
-}
-
 /**
- * A lane per key (a workspace): at most `running` of its requests at once, `waiting` more in line, and the rest
- * refused at once rather than queued without end, so a flood ends when it stops instead of minutes later.
+ * Turns at the database, shared fairly: at most `running` requests of this process run at once, and at most `each` of
+ * one workspace's; past that each waits in its workspace's line, and a freed turn goes to the next workspace in
+ * rotation that may take one, never to whoever queued most. A quiet tenant's request waits for one turn however long
+ * a loud one's line is, and a line longer than `waiting` is refused at once, so a flood ends when it stops.
  */
-export class Lanes {
-  readonly #lanes = new Map<string, Lane>();
+export class FairGate {
   readonly #running: number;
+  readonly #each: number;
   readonly #waiting: number;
+  readonly #lines = new Map<string, (() => void)[]>();
+  readonly #held = new Map<string, number>();
+  /** Workspaces with someone waiting, in the order their turn comes. */
+  readonly #rotation: string[] = [];
+  #busy = 0;
 
-  constructor(running = LANE_RUNNING, waiting = LANE_WAITING) {
+  constructor(running = GATE_RUNNING, each = GATE_EACH, waiting = LINE_WAITING) {
     this.#running = running;
+    this.#each = Math.min(each, running);
     this.#waiting = waiting;
   }
 
-  /** A turn in `key`'s lane (call what it returns when done), or undefined when the lane is full. */
+  /** A turn for `key` (call what it returns when done), or undefined when its line is full. */
   async enter(key: string): Promise<(() => void) | undefined> {
-    let lane = this.#lanes.get(key);
-    if (!lane) {
-      lane = { running: 0, waiting: [] };
-      this.#lanes.set(key, lane);
+    const mine = this.#held.get(key) ?? 0;
+    if (this.#busy < this.#running && mine < this.#each && !this.#lines.has(key)) this.#take(key);
+    else {
+      let line = this.#lines.get(key);
+      if (!line) {
+        line = [];
+        this.#lines.set(key, line);
+        this.#rotation.push(key);
+      }
+      if (line.length >= this.#waiting) return undefined;
+      const l = line;
+      await new Promise<void>((resolve) => l.push(resolve));
     }
-    const l = lane;
-    if (l.running >= this.#running) {
-      if (l.waiting.length >= this.#waiting) return undefined;
-      await new Promise<void>((resolve) => l.waiting.push(resolve));
-    } else l.running += 1;
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      const next = l.waiting.shift();
-      // The turn passes straight to the next in line; only an empty line gives it back.
-      if (next) next();
-      else {
-        l.running -= 1;
-        if (l.running === 0) this.#lanes.delete(key);
-      }
+      this.#busy -= 1;
+      const n = (this.#held.get(key) ?? 1) - 1;
+      if (n > 0) this.#held.set(key, n);
+      else this.#held.delete(key);
+      this.#next();
     };
+  }
+
+  #take(key: string): void {
+    this.#busy += 1;
+    this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+  }
+
+  /** Hands free turns to the lines in rotation, each to a workspace still under its share. */
+  #next(): void {
+    for (let tried = 0; this.#busy < this.#running && tried < this.#rotation.length; ) {
+      const key = this.#rotation.shift();
+      if (key === undefined) return;
+      const line = this.#lines.get(key) ?? [];
+      if ((this.#held.get(key) ?? 0) >= this.#each || line.length === 0) {
+        if (line.length > 0) this.#rotation.push(key);
+        else this.#lines.delete(key);
+        tried += 1;
+        continue;
+      }
+      const wake = line.shift();
+      if (line.length > 0) this.#rotation.push(key);
+      else this.#lines.delete(key);
+      this.#take(key);
+      wake?.();
+      tried = 0;
+    }
   }
 }
 
 /** What every request of one server shares: its buckets, its lanes, and how often a refused credential is audited. */
 export interface Guard {
   readonly buckets: Buckets;
-  readonly lanes: Lanes;
+  readonly gate: FairGate;
   /** Per address: when the last refusal was audited, and how many were refused since. */
   readonly refusedSeen: Map<string, { at: number; count: number }>;
+  /** What every limit was multiplied by, for the counts a handler keeps in the database itself. */
+  readonly scale: number;
 }
 
-export function newGuard(now: () => number, scale = 1): Guard {
-  return { buckets: new Buckets(now, scale), lanes: new Lanes(), refusedSeen: new Map() };
+/** A scale above 1 (a load test's fleet from one address) lengthens the lines too; how many run at once stays. */
+export function newGuard(now: () => number, scale = 1, pool = DEFAULT_POOL): Guard {
+  const waiting = LINE_WAITING * Math.max(1, Math.round(scale));
+  // Fewer turns than connections: a request still being identified always finds one free.
+  const running = Math.max(2, Math.min(GATE_RUNNING, pool - 2));
+  return {
+    buckets: new Buckets(now, scale),
+    gate: new FairGate(running, Math.min(GATE_EACH, Math.ceil(running / 2)), waiting),
+    refusedSeen: new Map(),
+    scale: Math.max(1, scale),
+  };
 }

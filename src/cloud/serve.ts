@@ -52,6 +52,7 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
       now: () => ctx.clock.now(),
       log: say,
       ...(a.rateScale ? { rateScale: a.rateScale } : {}),
+      ...(a.pool ? { pool: a.pool } : {}),
     });
     const orgs: { n: string }[] = await store.db`SELECT count(*) AS n FROM orgs`;
     say(`serving ${server.url} (pid ${process.pid}, schema ${store.schemaVersion}, database: ${store.describe})`);

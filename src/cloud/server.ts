@@ -3,7 +3,7 @@
 // (a refused one counted and audited), the role and kind of act, the caller's, machine's and workspace's limits, then a
 // turn in its workspace's lane, and only then the handler. Stateless apart from the limits, so any number of these
 // can serve one database.
-import { authenticate, type Principal, type Refused } from "./auth.ts";
+import { authenticate, bearer, type Principal, type Refused } from "./auth.ts";
 import { CONSOLE_ROUTES, type ConsoleRoute } from "./console/index.ts";
 import { consoleHandler } from "./console/serve.ts";
 import { type Call, errorResponse, HttpError, json, MAX_BODY_BYTES, type Route, type ServerConfig } from "./http.ts";
@@ -26,6 +26,8 @@ export interface ServerOptions {
   readonly console?: readonly ConsoleRoute[];
   /** Every rate limit multiplied by this (a load test's fleet from one address); 1 unless said. */
   readonly rateScale?: number;
+  /** The database connections this process holds: the fair gate keeps turns below it. */
+  readonly pool?: number;
 }
 
 export interface RunningServer {
@@ -77,13 +79,14 @@ async function auditRefused(opts: ServerOptions, guard: Guard, ip: string, route
   }).catch((e: Error) => opts.log(`error auditing a refused credential: ${e.message}`));
 }
 
-/** The limits a known caller spends: their own, their machine's, their workspace's. */
-function spendFor(guard: Guard, who: Principal, route: Route): void {
-  const b = guard.buckets;
-  if (who.kind === "machine")
-    spend(b, `machine:${who.machineId}:${route.path}`, machineRate(route), "from this machine");
-  else spend(b, `caller:${who.tokenId}`, RATES.caller, "from this credential");
-  spend(b, `ws:${who.workspaceId}`, RATES.workspace, "for this workspace");
+/**
+ * The limit a credential spends before it is even looked up, keyed by the credential itself: a machine's (by what it
+ * asks) or a person's or an operator's. A flood past it costs the database nothing.
+ */
+function spendCredential(guard: Guard, token: string, route: Route): void {
+  const key = `tok:${Bun.hash(token).toString(36)}`;
+  if (token.startsWith("mnx_m_")) spend(guard.buckets, `${key}:${route.path}`, machineRate(route), "from this machine");
+  else spend(guard.buckets, key, RATES.caller, "from this credential");
 }
 
 function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
@@ -103,6 +106,8 @@ function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
         // A credential that keeps failing from one address is refused before it is even looked up.
         const wait = guard.buckets.peek(`refused:${ip}`, RATES.refused);
         if (wait > 0) throw tooMany("with credentials that do not hold", wait);
+        const token = bearer(req);
+        if (token) spendCredential(guard, token, route);
         const found = await authenticate(opts.db, req, opts.now());
         if ("refusal" in found) {
           guard.buckets.take(`refused:${ip}`, RATES.refused);
@@ -112,11 +117,15 @@ function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
         who = found.who;
       }
       authorize(who, route);
-      if (who) spendFor(guard, who, route);
-      // A workspace's requests take turns in its own lane (a delivery's is the workspace it names); a public one's is
-      // its address's.
-      const lane = who ? `ws:${who.workspaceId}` : params.workspace ? `ws:${params.workspace}` : `ip:${ip}`;
-      leave = await guard.lanes.enter(lane);
+      if (who) spend(guard.buckets, `ws:${who.workspaceId}`, RATES.workspace, "for this workspace");
+      // A workspace already past its rate of stored events waits for no turn to be told so.
+      if (who && route.path === "/v1/events") {
+        const wait = guard.buckets.peek(`rows:${who.workspaceId}`, RATES.rows);
+        if (wait > 0) throw tooMany("events for this workspace", wait);
+      }
+      // Turns go round the workspaces (a delivery's is the workspace it names); a public request's is its address's.
+      const line = who ? `ws:${who.workspaceId}` : params.workspace ? `ws:${params.workspace}` : `ip:${ip}`;
+      leave = await guard.gate.enter(line);
       if (!leave) throw tooMany(who ? "in flight for this workspace" : "in flight from this address", 1);
       const call: Call = { req, url, params, who, db: opts.db, config: opts.config, now: opts.now, guard, address: ip };
       return await route.handler(call);
@@ -157,7 +166,7 @@ function wrapConsole(route: ConsoleRoute, opts: ServerOptions, guard: Guard): Bu
 }
 
 export function startServer(opts: ServerOptions): RunningServer {
-  const guard = newGuard(opts.now, opts.rateScale ?? 1);
+  const guard = newGuard(opts.now, opts.rateScale ?? 1, opts.pool);
   const table: Record<string, Record<string, BunHandler>> = {};
   const add = (path: string, method: string, h: BunHandler) => {
     table[path] ??= {};

@@ -140,7 +140,7 @@ async function passBody(
     answers: answers.map((a) => ({ holdId: a.localId, grant: a.grant, by: a.by, outcome: a.outcome })),
     holdsUp: first.holdsUp,
     bundle,
-    sent: sent?.out ?? { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false },
+    sent: sent?.out ?? { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false, limited: false },
   };
 }
 
@@ -234,7 +234,7 @@ async function sendRows(
   const tip = ledger.tip()?.seq ?? 0;
   if (state.lastSentSeq > tip) state = { ...state, lastSentSeq: 0 };
   const secret = secretKeyOf(account);
-  const out = { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false };
+  const out = { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false, limited: false };
   for (let n = 0; n < (deps.maxBatches ?? 40); n++) {
     const rows = ledger.select("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", state.lastSentSeq, MAX_BATCH);
     const last = rows[rows.length - 1];
@@ -247,7 +247,14 @@ async function sendRows(
         token: account.token,
         bytes,
         headers: { [SIGNATURE_HEADER]: signWith(secret, bytes) },
+        tolerate429: true,
       });
+      // The workspace takes no more for now: the rest waits for the next pass, with nothing lost and nothing failed.
+      if (r.status === 429) {
+        out.more = true;
+        out.limited = true;
+        return { out, state };
+      }
       if (r.status !== 200) throw unexpected("sending a batch", r);
       const got = r.json as { accepted?: number; duplicates?: number; refused?: unknown[] };
       out.accepted += got.accepted ?? 0;

@@ -69,7 +69,8 @@ export async function requestCode(c: Call, body: v.InferOutput<typeof DeviceRequ
   const [n]: { mine: string; all: string }[] = await c.db`
     SELECT count(*) FILTER (WHERE requester = ${requester}) AS mine, count(*) AS all FROM device_codes
     WHERE status = 'pending' AND expires_at > now()`;
-  if (Number(n?.mine ?? 0) >= PENDING_PER_REQUESTER || Number(n?.all ?? 0) >= PENDING_IN_ALL)
+  const scale = c.guard?.scale ?? 1;
+  if (Number(n?.mine ?? 0) >= PENDING_PER_REQUESTER * scale || Number(n?.all ?? 0) >= PENDING_IN_ALL * scale)
     throw tooMany("for an enrolment: codes already wait to be approved", Math.min(ttl, 60));
   await c.db`INSERT INTO device_codes (id, device_code_hash, user_code, public_key, hostname, version, platform,
                                        requested_mode, interval_s, expires_at, requester)

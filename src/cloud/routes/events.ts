@@ -53,7 +53,10 @@ export interface RefusedRow {
   readonly message: string;
 }
 
-function parseBatch(body: string): { machineId: string; events: SentEvent[]; refused: RefusedRow[] } {
+function parseBatch(
+  body: string,
+  counted: (rows: number) => void,
+): { machineId: string; events: SentEvent[]; refused: RefusedRow[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
@@ -62,6 +65,7 @@ function parseBatch(body: string): { machineId: string; events: SentEvent[]; ref
   }
   const r = v.safeParse(BatchSchema, raw);
   if (!r.success) throw refusal(r.issues, "the batch");
+  counted(r.output.events.length);
   const events: SentEvent[] = [];
   const refused: RefusedRow[] = [];
   r.output.events.forEach((e, index) => {
@@ -91,11 +95,13 @@ export async function postEvents(c: Call): Promise<Response> {
   // The batch is checked against the key this machine enrolled with: a token alone cannot speak for it.
   if (!m || !verifySignature(body, signature, m.public_key))
     throw new HttpError(401, "bad_signature", "the batch's signature does not check against this machine's key");
-  const batch = parseBatch(new TextDecoder().decode(body));
+  const batch = parseBatch(new TextDecoder().decode(body), (rows) => {
+    // Counted before any row is read closely: a batch over the workspace's rate costs the server next to nothing.
+    if (c.guard && rows > 0)
+      spend(c.guard.buckets, `rows:${who.workspaceId}`, RATES.rows, "events for this workspace", rows);
+  });
   if (batch.machineId !== who.machineId)
     throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
-  if (c.guard && batch.events.length > 0)
-    spend(c.guard.buckets, `rows:${who.workspaceId}`, RATES.rows, "events for this workspace", batch.events.length);
   // One bad row never blinds a machine: it is refused and counted where the console shows the machine, the rest stored.
   if (batch.refused.length > 0) {
     const last = batch.refused[batch.refused.length - 1];
@@ -104,53 +110,62 @@ export async function postEvents(c: Call): Promise<Response> {
                  last_refusal_at = now() WHERE id = ${who.machineId}`;
   }
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
-  const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: { id: string }[] = await c.db`
-    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING id`;
-  await detectArrived(
-    c,
-    who.workspaceId,
-    who.machineId,
-    batch.events.map((e) => e.dedupKey),
-  );
+  const rows = batch.events.map((e) => ({ ...rowOf(e, who.workspaceId, who.machineId), detected: true }));
+  // Stored and looked at by the detectors in one transaction: a request cut off between the two stores nothing, and
+  // the machine's resend is a first arrival, detected like one.
+  const inserted = await c.db.begin(async (tx) => {
+    const fresh: Arrival[] = await tx`
+      INSERT INTO events ${tx(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
+      RETURNING id, agent, agent_session_id, effect, correlation_id, occurred_at`;
+    // Rows of this batch stored without being looked at (by a server before this one): looked at now.
+    const left: Arrival[] = await tx`
+      UPDATE events SET detected = true
+      WHERE machine_id = ${who.machineId} AND NOT detected AND dedup_key IN ${tx(batch.events.map((e) => e.dedupKey))}
+      RETURNING id, agent, agent_session_id, effect, correlation_id, occurred_at`;
+    await detectArrived({ ...c, db: tx }, who.workspaceId, who.machineId, [...fresh, ...left]);
+    return fresh;
+  });
   return json({ accepted: inserted.length, duplicates: rows.length - inserted.length, refused: batch.refused });
 }
 
-/**
- * The detectors over this batch's rows they have not seen, then marked seen: rows stored by a request that was cut off
- * before this point are detected on the machine's resend, never skipped because they arrived as duplicates.
- */
-async function detectArrived(c: Call, workspaceId: string, machineId: string, keys: readonly string[]): Promise<void> {
-  const unseen: {
-    id: string;
-    agent: string | null;
-    agent_session_id: string | null;
-    effect: string | null;
-    correlation_id: string | null;
-  }[] = await c.db`SELECT id, agent, agent_session_id, effect, correlation_id FROM events
-                   WHERE machine_id = ${machineId} AND dedup_key IN ${c.db(keys)} AND NOT detected ORDER BY id`;
-  if (unseen.length === 0) return;
-  const agents = unseen.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
+interface Arrival {
+  id: string;
+  agent: string | null;
+  agent_session_id: string | null;
+  effect: string | null;
+  correlation_id: string | null;
+  occurred_at: Date;
+}
+
+/** The detectors over rows just stored (or stored and never looked at), the agents they name, the incidents they join. */
+async function detectArrived(
+  c: Call,
+  workspaceId: string,
+  machineId: string,
+  arrived: readonly Arrival[],
+): Promise<void> {
+  if (arrived.length === 0) return;
+  const agents = arrived.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
   if (agents.length > 0) await noteAgents(c.db, workspaceId, machineId, agents);
   await runDetectors(
     c.db,
     workspaceId,
-    unseen.map((e) => ({
+    arrived.map((e) => ({
       id: Number(e.id),
       agent: e.agent,
       session: e.agent_session_id,
       effect: e.effect,
       correlation: e.correlation_id,
+      occurredAt: e.occurred_at,
     })),
   );
   // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
-  const ids = unseen.map((e) => Number(e.id));
+  const ids = arrived.map((e) => Number(e.id));
   const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
     await c.db`SELECT id, title, agent, agents, evidence FROM incidents
                WHERE workspace_id = ${workspaceId} AND evidence && ${ids}::bigint[]`;
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
-  for (const i of touched) await projectIncident(c.db, workspaceId, i, base);
-  await c.db`UPDATE events SET detected = true WHERE id IN ${c.db(ids)}`;
+  for (const i of touched) await projectIncident(c.db, workspaceId, i, base, ids);
 }
 
 /** Every column named, null when absent: a bulk insert takes its columns from the first row. */

@@ -40,8 +40,9 @@ CREATE INDEX audit_unowned ON audit (at) WHERE org_id IS NULL;
 ALTER TABLE events ADD COLUMN detected boolean NOT NULL DEFAULT true;
 ALTER TABLE events ALTER COLUMN detected SET DEFAULT false;
 CREATE INDEX events_undetected ON events (machine_id, id) WHERE NOT detected;
--- The newest actions of a workspace, read by what a rule would have caught.
+-- The newest actions of a workspace, read by what a rule would have caught; a session's, read by the detectors.
 CREATE INDEX events_workspace_time ON events (workspace_id, occurred_at DESC);
+CREATE INDEX events_session ON events (workspace_id, agent_session_id, occurred_at) WHERE agent_session_id IS NOT NULL;
 
 -- Rows a machine sent that were refused one by one (the rest of their batch stored), and the newest refusal's reason.
 ALTER TABLE machines ADD COLUMN refused_events bigint NOT NULL DEFAULT 0;
