@@ -52,6 +52,8 @@ export function verifyDelivery(secret: string, headers: Headers, body: Uint8Arra
   const sigs = (headers.get("webhook-signature") ?? "").split(" ").filter(Boolean);
   if (!id || !/^\d+$/.test(ts) || sigs.length === 0)
     return { ok: false, why: "the delivery carries no webhook-id, webhook-timestamp and webhook-signature" };
+  // The id is kept (a replay is refused by it): printable and short, or the delivery is not one.
+  if (!/^[\x21-\x7e]{1,256}$/.test(id)) return { ok: false, why: "the delivery's webhook-id is not a printable id" };
   const timestamp = Number(ts);
   if (Math.abs(nowMs / 1000 - timestamp) > REPLAY_WINDOW_S)
     return { ok: false, why: "the delivery's timestamp is outside the replay window" };
