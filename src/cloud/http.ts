@@ -2,6 +2,7 @@
 
 import type { GenericSchema } from "valibot";
 import type { Principal } from "./auth.ts";
+import type { Detections } from "./detection.ts";
 import type { Guard } from "./limits.ts";
 import type { Acts, Need } from "./roles.ts";
 import type { Db } from "./store/db.ts";
@@ -62,6 +63,8 @@ export interface Call {
   readonly guard?: Guard;
   /** The address the request came from, as the server saw it. */
   readonly address?: string;
+  /** The server's passes of the detectors, shared by the batches of one workspace. */
+  readonly detections?: Detections;
 }
 
 export type Handler = (c: Call) => Promise<Response>;

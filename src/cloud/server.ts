@@ -6,6 +6,7 @@
 import { authenticate, bearer, type Principal, type Refused } from "./auth.ts";
 import { CONSOLE_ROUTES, type ConsoleRoute } from "./console/index.ts";
 import { consoleHandler } from "./console/serve.ts";
+import { Detections } from "./detection.ts";
 import { type Call, errorResponse, HttpError, json, MAX_BODY_BYTES, type Route, type ServerConfig } from "./http.ts";
 import { checkRequestText } from "./input.ts";
 import { type Guard, newGuard, RATES, type Rate, spend, tooMany } from "./limits.ts";
@@ -89,7 +90,7 @@ function spendCredential(guard: Guard, token: string, route: Route): void {
   else spend(guard.buckets, key, RATES.caller, "from this credential");
 }
 
-function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
+function wrap(route: Route, opts: ServerOptions, guard: Guard, detections: Detections): BunHandler {
   const publicOnly = route.needs.length === 1 && route.needs[0] === "public";
   return async (req, server) => {
     let leave: (() => void) | undefined;
@@ -127,7 +128,18 @@ function wrap(route: Route, opts: ServerOptions, guard: Guard): BunHandler {
       const line = who ? `ws:${who.workspaceId}` : params.workspace ? `ws:${params.workspace}` : `ip:${ip}`;
       leave = await guard.gate.enter(line);
       if (!leave) throw tooMany(who ? "in flight for this workspace" : "in flight from this address", 1);
-      const call: Call = { req, url, params, who, db: opts.db, config: opts.config, now: opts.now, guard, address: ip };
+      const call: Call = {
+        req,
+        url,
+        params,
+        who,
+        db: opts.db,
+        config: opts.config,
+        now: opts.now,
+        guard,
+        address: ip,
+        detections,
+      };
       return await route.handler(call);
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e);
@@ -167,13 +179,14 @@ function wrapConsole(route: ConsoleRoute, opts: ServerOptions, guard: Guard): Bu
 
 export function startServer(opts: ServerOptions): RunningServer {
   const guard = newGuard(opts.now, opts.rateScale ?? 1, opts.pool);
+  const detections = new Detections(opts.db, opts.log);
   const table: Record<string, Record<string, BunHandler>> = {};
   const add = (path: string, method: string, h: BunHandler) => {
     table[path] ??= {};
     const methods = table[path];
     if (methods) methods[method] = h;
   };
-  for (const r of opts.routes ?? ROUTES) add(r.path, r.method, wrap(r, opts, guard));
+  for (const r of opts.routes ?? ROUTES) add(r.path, r.method, wrap(r, opts, guard, detections));
   // The console: the same API underneath, a browser session as the caller.
   for (const r of opts.console ?? CONSOLE_ROUTES) add(r.path, r.method, wrapConsole(r, opts, guard));
   const server = Bun.serve({
@@ -189,6 +202,10 @@ export function startServer(opts: ServerOptions): RunningServer {
   });
   const port = server.port ?? opts.port;
   const host = opts.hostname.includes(":") ? `[${opts.hostname}]` : opts.hostname;
+  // Rows a server stored and never looked at (it stopped first) are looked at now.
+  void detections
+    .sweep((opts.config.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, ""))
+    .catch((e: Error) => opts.log(`error sweeping what was not yet detected: ${e.message}`));
   return {
     url: `http://${host}:${port}`,
     port,

@@ -4,13 +4,11 @@ import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
-import { runDetectors } from "../detect.ts";
+import { detectPending, PASS_ROWS } from "../detection.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, text, whole } from "../input.ts";
-import { projectIncident } from "../intent/graph.ts";
 import { RATES, spend } from "../limits.ts";
 import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
-import { noteAgents } from "../store/fleet.ts";
 
 // Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
 // Every text is checked for control characters and masked on its way in, whatever the machine did before sending.
@@ -110,62 +108,15 @@ export async function postEvents(c: Call): Promise<Response> {
                  last_refusal_at = now() WHERE id = ${who.machineId}`;
   }
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
-  const rows = batch.events.map((e) => ({ ...rowOf(e, who.workspaceId, who.machineId), detected: true }));
-  // Stored and looked at by the detectors in one transaction: a request cut off between the two stores nothing, and
-  // the machine's resend is a first arrival, detected like one.
-  const inserted = await c.db.begin(async (tx) => {
-    const fresh: Arrival[] = await tx`
-      INSERT INTO events ${tx(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
-      RETURNING id, agent, agent_session_id, effect, correlation_id, occurred_at`;
-    // Rows of this batch stored without being looked at (by a server before this one): looked at now.
-    const left: Arrival[] = await tx`
-      UPDATE events SET detected = true
-      WHERE machine_id = ${who.machineId} AND NOT detected AND dedup_key IN ${tx(batch.events.map((e) => e.dedupKey))}
-      RETURNING id, agent, agent_session_id, effect, correlation_id, occurred_at`;
-    await detectArrived({ ...c, db: tx }, who.workspaceId, who.machineId, [...fresh, ...left]);
-    return fresh;
-  });
-  return json({ accepted: inserted.length, duplicates: rows.length - inserted.length, refused: batch.refused });
-}
-
-interface Arrival {
-  id: string;
-  agent: string | null;
-  agent_session_id: string | null;
-  effect: string | null;
-  correlation_id: string | null;
-  occurred_at: Date;
-}
-
-/** The detectors over rows just stored (or stored and never looked at), the agents they name, the incidents they join. */
-async function detectArrived(
-  c: Call,
-  workspaceId: string,
-  machineId: string,
-  arrived: readonly Arrival[],
-): Promise<void> {
-  if (arrived.length === 0) return;
-  const agents = arrived.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
-  if (agents.length > 0) await noteAgents(c.db, workspaceId, machineId, agents);
-  await runDetectors(
-    c.db,
-    workspaceId,
-    arrived.map((e) => ({
-      id: Number(e.id),
-      agent: e.agent,
-      session: e.agent_session_id,
-      effect: e.effect,
-      correlation: e.correlation_id,
-      occurredAt: e.occurred_at,
-    })),
-  );
-  // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
-  const ids = arrived.map((e) => Number(e.id));
-  const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
-    await c.db`SELECT id, title, agent, agents, evidence FROM incidents
-               WHERE workspace_id = ${workspaceId} AND evidence && ${ids}::bigint[]`;
+  const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
+  const inserted: { id: string }[] = await c.db`
+    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING id`;
+  // Answered once the detectors have looked at what arrived (and at anything of the workspace left waiting): a pass
+  // shared with the batches arriving beside this one.
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
-  for (const i of touched) await projectIncident(c.db, workspaceId, i, base, ids);
+  if (c.detections) await c.detections.settle(who.workspaceId, base);
+  else while ((await detectPending(c.db, who.workspaceId, base)) >= PASS_ROWS);
+  return json({ accepted: inserted.length, duplicates: rows.length - inserted.length, refused: batch.refused });
 }
 
 /** Every column named, null when absent: a bulk insert takes its columns from the first row. */

@@ -35,11 +35,11 @@ ALTER TABLE audit ALTER COLUMN org_id DROP NOT NULL;
 ALTER TABLE audit ADD COLUMN severity text NOT NULL DEFAULT 'info' CHECK (severity IN ('info', 'warning', 'critical'));
 CREATE INDEX audit_unowned ON audit (at) WHERE org_id IS NULL;
 
--- Rows the detectors have not seen yet: a batch stored and then cut off is detected on its resend. Existing rows were
--- detected when they arrived.
+-- Rows the detectors have not looked at yet: a batch is stored, then looked at in its workspace's next pass (on any
+-- server, or when one starts). Existing rows were looked at when they arrived.
 ALTER TABLE events ADD COLUMN detected boolean NOT NULL DEFAULT true;
 ALTER TABLE events ALTER COLUMN detected SET DEFAULT false;
-CREATE INDEX events_undetected ON events (machine_id, id) WHERE NOT detected;
+CREATE INDEX events_undetected ON events (workspace_id, id) WHERE NOT detected;
 -- The newest actions of a workspace, read by what a rule would have caught; a session's, read by the detectors.
 CREATE INDEX events_workspace_time ON events (workspace_id, occurred_at DESC);
 CREATE INDEX events_session ON events (workspace_id, agent_session_id, occurred_at) WHERE agent_session_id IS NOT NULL;
