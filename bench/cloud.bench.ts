@@ -26,11 +26,11 @@ const MAX_S = Number(process.env.BENCH_MAX_S ?? 300);
 const QUIET = Number(process.env.BENCH_QUIET ?? 800);
 /**
  * The most a loud tenant may move a quiet one's p99, as a ratio to the same run's p99 without it, and its p50. Measured
- * on a 2-core machine shared with other test runs (load average 6 to 12): the p50 moved 1.3 to 5 times, the p99 6 to
- * 36 times, its tail made by the first second of each loud window; the bounds are those, with room.
+ * on a 2-core machine shared with other engineers' test runs (load average 6 to 12): the p50 moved 1.3 to 8 times,
+ * the p99 6 to 46 times, its tail made by the first second of each loud window. The bounds are those, with room.
  */
-const NOISY_BOUND = 40;
-const NOISY_P50_BOUND = 8;
+const NOISY_BOUND = 50;
+const NOISY_P50_BOUND = 10;
 const started = performance.now();
 
 function pct(xs: readonly number[], p: number): number {

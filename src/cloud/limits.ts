@@ -37,19 +37,23 @@ export const RATES = {
   heartbeat: { burst: 30, perSecond: 0.5 },
   batch: { burst: 10, perSecond: 1 },
   pull: { burst: 30, perSecond: 0.5 },
-  /** Events stored per workspace (a batch costs its rows): a week offline sends in a few minutes, a loop is slowed. */
-  rows: { burst: 500, perSecond: 50 },
+  /**
+   * Events stored (a batch costs its rows), per machine and per workspace: a machine a week offline catches up in a
+   * few passes, a looping one is slowed to far past any pace an agent keeps, and a workspace's fleet together too.
+   */
+  machineRows: { burst: 1_000, perSecond: 20 },
+  rows: { burst: 5_000, perSecond: 500 },
   /** The console, per address; signing in (each start a stored row) far less. */
   console: { burst: 240, perSecond: 40 },
   signIn: { burst: 10, perSecond: 0.2 },
 } as const satisfies Record<string, Rate>;
 
 /**
- * How many requests run at once in this process, how many of them one workspace may hold, and how many more of one
- * workspace's may wait for a turn.
+ * How many requests run at once in this process, how many of those turns one workspace can never take (kept for the
+ * others, so a quiet tenant never waits behind a loud one's turns), and how many more of one workspace's may wait.
  */
 export const GATE_RUNNING = 8;
-export const GATE_EACH = 3;
+export const GATE_KEPT = 2;
 export const LINE_WAITING = 32;
 
 interface Bucket {
@@ -137,7 +141,7 @@ export class FairGate {
   readonly #rotation: string[] = [];
   #busy = 0;
 
-  constructor(running = GATE_RUNNING, each = GATE_EACH, waiting = LINE_WAITING) {
+  constructor(running = GATE_RUNNING, each = GATE_RUNNING - GATE_KEPT, waiting = LINE_WAITING) {
     this.#running = running;
     this.#each = Math.min(each, running);
     this.#waiting = waiting;
@@ -214,7 +218,7 @@ export function newGuard(now: () => number, scale = 1, pool = DEFAULT_POOL): Gua
   const running = Math.max(2, Math.min(GATE_RUNNING, pool - 2));
   return {
     buckets: new Buckets(now, scale),
-    gate: new FairGate(running, Math.min(GATE_EACH, Math.ceil(running / 2)), waiting),
+    gate: new FairGate(running, Math.max(1, running - GATE_KEPT), waiting),
     refusedSeen: new Map(),
     scale: Math.max(1, scale),
   };

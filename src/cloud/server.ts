@@ -120,9 +120,11 @@ function wrap(route: Route, opts: ServerOptions, guard: Guard, detections: Detec
       authorize(who, route);
       if (who) spend(guard.buckets, `ws:${who.workspaceId}`, RATES.workspace, "for this workspace");
       // A workspace already past its rate of stored events waits for no turn to be told so.
-      if (who && route.path === "/v1/events") {
-        const wait = guard.buckets.peek(`rows:${who.workspaceId}`, RATES.rows);
-        if (wait > 0) throw tooMany("events for this workspace", wait);
+      if (who?.kind === "machine" && route.path === "/v1/events") {
+        const wait =
+          guard.buckets.peek(`rows:${who.machineId}`, RATES.machineRows) ||
+          guard.buckets.peek(`rows:${who.workspaceId}`, RATES.rows);
+        if (wait > 0) throw tooMany("events from this machine or workspace", wait);
       }
       // Turns go round the workspaces (a delivery's is the workspace it names); a public request's is its address's.
       const line = who ? `ws:${who.workspaceId}` : params.workspace ? `ws:${params.workspace}` : `ip:${ip}`;

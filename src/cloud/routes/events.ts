@@ -95,8 +95,10 @@ export async function postEvents(c: Call): Promise<Response> {
     throw new HttpError(401, "bad_signature", "the batch's signature does not check against this machine's key");
   const batch = parseBatch(new TextDecoder().decode(body), (rows) => {
     // Counted before any row is read closely: a batch over the workspace's rate costs the server next to nothing.
-    if (c.guard && rows > 0)
+    if (c.guard && rows > 0) {
+      spend(c.guard.buckets, `rows:${who.machineId}`, RATES.machineRows, "events from this machine", rows);
       spend(c.guard.buckets, `rows:${who.workspaceId}`, RATES.rows, "events for this workspace", rows);
+    }
   });
   if (batch.machineId !== who.machineId)
     throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
