@@ -229,7 +229,16 @@ describe("a person's act is a signed-in person's, never a token's", () => {
       ]);
     }
     expect(await organizationState(db)).toBe(before);
-    // What the spec gives automation: enrolling a runner unowned, proposing, freezing, halting.
+    // A relay uploads a document as forwarded; calling it the team's own (untainted) is a person's judgement.
+    const own = await api(url, "POST", "/v1/files", {
+      token: op,
+      body: { name: "d.md", content: "# x\ny", own: true },
+    });
+    expect(own.status).toBe(403);
+    // What the spec gives automation: enrolling a runner unowned, proposing, freezing, halting, relaying documents.
+    expect((await api(url, "POST", "/v1/files", { token: op, body: { name: "d.md", content: "# x\ny" } })).status).toBe(
+      201,
+    );
     expect((await api(url, "POST", "/v1/state", { token: op, body: { subject: "deploys", for: "1h" } })).status).toBe(
       201,
     );

@@ -219,6 +219,16 @@ export async function uploadFile(c: Call, body: Record<string, unknown>): Promis
   if (typeof content !== "string" || content.trim() === "")
     throw new HttpError(400, "bad_request", "`content` is the document's text");
   const own = body.own === true;
+  // Calling a document the team's own takes its taint away: a person's judgement, never a relay's.
+  if (own && who.kind !== "person")
+    throw new HttpError(
+      403,
+      "forbidden",
+      "a person marks a document as the team's own; a relay uploads it as forwarded",
+      {
+        field: "own",
+      },
+    );
   const parts = sections(content);
   const id = newId("file");
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
