@@ -1,10 +1,11 @@
 // Inside a wall: the variable `memnox run` sets for what it starts (the session's wall file), and what the agent is
 // told about it. The variable only ever makes a seam stricter; the kernel holds the wall whatever it says.
 
+import { WALL_VAR } from "../core/wall.ts";
 import { shown } from "./description.ts";
 import { readSessionWall, type SessionWall } from "./files.ts";
 
-export const WALL_VAR = "MEMNOX_WALL";
+export { WALL_VAR };
 
 export function insideWall(env: Readonly<Record<string, string | undefined>>): boolean {
   return Boolean(env[WALL_VAR]);
