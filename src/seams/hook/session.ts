@@ -1,7 +1,10 @@
 // A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
+import { openConfigFindings } from "../../gate/agent-config.ts";
 import type { Briefing } from "../../gate/types.ts";
+import { repoRoot } from "../../io/repo.ts";
 import { currentWall, wallLine } from "../../wall/inside.ts";
+import { ensureDaemon } from "./daemon-start.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
@@ -33,8 +36,10 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(session ? { session } : {}),
     ...(ev.source ? { detail: ev.source } : {}),
   });
-  if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
+  if (!f.deps.byHand) await ensureDaemon(f.ctx);
   const b = await briefing(f, ev);
+  const around = await configAround(f, ev, b);
+  if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
   const wall = currentWall(f.ctx.env);
   const text = boundaryBlock({
     mode: b.mode,
@@ -48,7 +53,26 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(wall ? { wall: wallLine(wall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
-  return f.adapter.context(f.event, [text, remembered].filter(Boolean).join("\n\n") || undefined);
+  return f.adapter.context(f.event, [around, text, remembered].filter(Boolean).join("\n\n") || undefined);
+}
+
+/**
+ * The project's agent configuration that disables, shadows or runs around memnox, unless a person accepted exactly
+ * that content: in enforce the session is refused (paused: every call refused, with the reason), else recorded.
+ */
+async function configAround(f: Face, ev: Ev<"session-start">, b: Briefing): Promise<string | undefined> {
+  if (b.mode === "off") return undefined;
+  const root = repoRoot(ev.cwd) ?? ev.cwd;
+  const open = openConfigFindings(root, f.adapter.agent, f.ctx.paths.skills);
+  if (open.length === 0) return undefined;
+  const listed = open.map((c) => `${c.path}: ${c.what}`).join("; ");
+  const session = gateSession(f.ctx, ev.session);
+  const reason = `this project's agent configuration runs around memnox (${listed}); a person reads it and accepts exactly this content with memnox skills --accept, then resumes the session`;
+  if (b.mode === "enforce" && session) {
+    await f.deps.gate().pauseSession(session, reason, "hook");
+    return `memnox refused this session: ${reason}. Until then every tool call is refused.`;
+  }
+  return `memnox found that ${reason}. In enforce this session would be refused.`;
 }
 
 export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {

@@ -29,7 +29,15 @@ export function gateRequest(
     ...(insideWall(f.ctx.env) ? { walled: true as const } : {}),
     ...(session ? { session } : {}),
   };
-  if ("command" in call) return { ...base, cwd: call.cwd ?? ev.cwd, command: call.command };
+  if ("command" in call) {
+    const walls = existsSync(f.ctx.paths.applier) && f.adapter.shellUnderWall?.(f.ctx.env, f.ctx.paths.applier);
+    return {
+      ...base,
+      cwd: call.cwd ?? ev.cwd,
+      command: call.command,
+      ...(walls ? { underWall: true as const } : {}),
+    };
+  }
   return {
     ...base,
     cwd: ev.cwd,
