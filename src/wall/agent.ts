@@ -2,14 +2,15 @@
 // gathers the facts: setup, protect, the daemon) and the plan the applier raises (agent-wall.plan: every Landlock
 // rule of that description on this disk, with a stamp of each directory whose entries it listed). Both sit in
 // ~/.memnox/guard, which nothing inside any wall can write.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
 import { readJsonIfExists, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
+import { gitDir } from "../io/repo.ts";
 import type { Paths } from "../ports/paths.ts";
 import { FILE_RIGHTS } from "./abi.ts";
-import type { Wall } from "./description.ts";
-import { realDisk } from "./disk.ts";
+import { beneath, TEMPS, type Wall } from "./description.ts";
+import { physical, realDisk } from "./disk.ts";
 import type { Claim, Kernel } from "./held.ts";
 import { type Disk, type LandlockPlan, landlockPlan } from "./landlock.ts";
 
@@ -125,4 +126,51 @@ export function writeAgentPlan(paths: Pick<Paths, "guard">, file: AgentWallFile,
 
 export function writeAgentWall(paths: Pick<Paths, "guard">, file: AgentWallFile): void {
   writeJsonAtomic(agentWallFile(paths), file);
+}
+
+/** The local repositories a checkout pushes to or fetches from (`url = /srv/x.git`, `file://`): other repositories. */
+export function localRemotes(root: string): string[] {
+  const dir = gitDir(root);
+  if (!dir) return [];
+  let text = "";
+  try {
+    text = readFileSync(join(dir, "config"), "utf8");
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:push)?url\s*=\s*(.+?)\s*$/gim)) {
+    const url = (m[1] ?? "").replace(/^"|"$/g, "");
+    const path = url.startsWith("file://") ? url.slice("file://".length) : url;
+    if (path.includes("://") || /^[\w.-]+@[\w.-]+:/.test(path)) continue;
+    const abs = isAbsolute(path) ? path : resolve(root, path);
+    if (existsSync(abs) && !beneath(abs, root)) out.push(physical(abs));
+  }
+  return out;
+}
+
+/**
+ * A session starting in a checkout whose local remotes the wall does not hold yet: they join the unwritable places
+ * (another repository is never the agent's to rewrite but by a push the gate sees), and the plan is written again.
+ * One inside temp cannot be carved out of it without costing temp itself, so it is left to the rules.
+ */
+export function holdLocalRemotes(paths: Pick<Paths, "guard">, root: string, arch: Arch | undefined): string[] {
+  const file = readAgentWall(paths);
+  if (!file || file.kernel.kind !== "landlock") return [];
+  const inTemp = (p: string) => TEMPS.some((t) => beneath(p, physical(t)));
+  const fresh = localRemotes(root).filter((r) => !inTemp(r) && !file.wall.unwritable.some((u) => beneath(r, u.path)));
+  if (fresh.length === 0) return [];
+  const next: AgentWallFile = {
+    ...file,
+    wall: {
+      ...file.wall,
+      unwritable: [
+        ...file.wall.unwritable,
+        ...fresh.map((path) => ({ path, why: "another repository (a checkout's local remote)" })),
+      ],
+    },
+  };
+  writeAgentWall(paths, next);
+  if (arch) writeAgentPlan(paths, next, arch);
+  return fresh;
 }

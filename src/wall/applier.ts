@@ -48,6 +48,10 @@ for my $l (@lines) {
 my $cmd = @args == 1 ? $args[0] : undef;
 # memnox's own hooks, exactly as the agent's settings name them: the gate itself runs outside the wall.
 if (defined $cmd && $exempt{$cmd}) { exec { '/bin/sh' } 'sh', '-c', $cmd; refuse("could not start memnox: $!"); }
+# The wall bites in enforce only, as every verdict does; a seal that cannot be read is taken as enforce.
+my $mode = 'enforce';
+if (open(my $sh, '<', "$dir/../sealed.json")) { local $/; my $t = <$sh>; close($sh); $mode = $1 if $t =~ /"mode"\\s*:\\s*"(\\w+)"/; }
+run_shell() if $mode ne 'enforce';
 
 my $abi = $n{abi} // 0;
 refuse('this kernel has no Landlock, and the agent wall was planned for one') if $abi < 1;
@@ -69,19 +73,22 @@ syscall($n{prctl}, 38, 1, 0, 0, 0) == 0 or refuse("prctl(PR_SET_NO_NEW_PRIVS) fa
 syscall(446, $rs, 0) == 0 or refuse("landlock_restrict_self failed: $!");
 syscall($n{close}, $rs);
 $ENV{MEMNOX_WALL} = "$dir/../guard/agent-wall.json";
+run_shell();
 
-if (defined $cmd) {
-  my $shell = '/bin/bash';
-  for my $c ($ENV{CLAUDE_CODE_SHELL}, $ENV{SHELL}) {
-    if (defined $c && $c =~ m{\\A/\\S*(?:bash|zsh)\\z} && -x $c) { $shell = $c; last; }
+sub run_shell {
+  if (defined $cmd) {
+    my $shell = '/bin/bash';
+    for my $c ($ENV{CLAUDE_CODE_SHELL}, $ENV{SHELL}) {
+      if (defined $c && $c =~ m{\\A/\\S*(?:bash|zsh)\\z} && -x $c) { $shell = $c; last; }
+    }
+    exec { $shell } $shell, '-c', $cmd;
+    refuse("could not start $shell: $!");
   }
-  exec { $shell } $shell, '-c', $cmd;
-  refuse("could not start $shell inside the wall: $!");
+  shift @args if @args && $args[0] eq '--';
+  refuse('nothing to run') unless @args;
+  exec { $args[0] } @args;
+  refuse("could not start $args[0]: $!");
 }
-shift @args if @args && $args[0] eq '--';
-refuse('nothing to run') unless @args;
-exec { $args[0] } @args;
-refuse("could not start $args[0] inside the wall: $!");
 `;
 }
 

@@ -9,6 +9,8 @@ import type { Context } from "../ports/context.ts";
 import type { Env } from "../ports/index.ts";
 import { restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 import { applyEdits, parseDocument } from "./edit/document.ts";
+import { readConfigFile } from "./files.ts";
+import { hookMap, isMemnoxItem } from "./hooks/plan.ts";
 import { hookTarget } from "./hooks/targets.ts";
 import { linkTarget } from "./links.ts";
 import { isRecord } from "./servers.ts";
@@ -27,7 +29,30 @@ export const managedDropIn = (env: Env) => join(claudeManagedDir(env), "managed-
 
 type Ctx = Pick<Context, "paths" | "env" | "selfArgv" | "clock">;
 
-/** memnox's hooks as managed settings hold them: the exec form (no shell, so no prefix), every tool. */
+/** The person's own hooks in their user settings (memnox's left out): managed settings carry them on. */
+export function personHooks(ctx: Pick<Context, "paths" | "env">): Record<string, unknown[]> {
+  const target = hookTarget("claude-code");
+  const text = readConfigFile(userSettings(ctx))?.text;
+  if (text === undefined) return {};
+  let map: Record<string, unknown> | undefined;
+  try {
+    map = hookMap(parseDocument("json", text), userSettings(ctx));
+  } catch {
+    return {};
+  }
+  const out: Record<string, unknown[]> = {};
+  for (const [event, items] of Object.entries(map ?? {})) {
+    const theirs = (Array.isArray(items) ? items : []).filter((i) => !isMemnoxItem(target, i));
+    if (theirs.length > 0) out[event] = theirs;
+  }
+  return out;
+}
+
+/**
+ * memnox's hooks as managed settings hold them: the exec form (no shell, so no prefix), every tool; and only managed
+ * hooks run (allowManagedHooksOnly), so no project, plugin or local setting can add a hook that runs outside the
+ * wall before anything is checked. The person's own user hooks are carried on here, after memnox's.
+ */
 export function managedSettings(ctx: Ctx, applier: string): Record<string, unknown> {
   const [command = "memnox", ...lead] = linkTarget(ctx);
   const hooks: Record<string, unknown[]> = {};
@@ -47,7 +72,8 @@ export function managedSettings(ctx: Ctx, applier: string): Record<string, unkno
       };
     });
   }
-  return { env: { [PREFIX_VAR]: applier }, hooks };
+  for (const [event, items] of Object.entries(personHooks(ctx))) hooks[event] = [...(hooks[event] ?? []), ...items];
+  return { allowManagedHooksOnly: true, env: { [PREFIX_VAR]: applier }, hooks };
 }
 
 /** Which directories memnox made for the drop-in, so uninstall takes back exactly those. */

@@ -3,6 +3,7 @@ import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import { openConfigFindings } from "../../gate/agent-config.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { repoRoot } from "../../io/repo.ts";
+import { archOf, holdLocalRemotes } from "../../wall/agent.ts";
 import { currentWall, wallLine } from "../../wall/inside.ts";
 import { ensureDaemon } from "./daemon-start.ts";
 import { type Face, gateSession } from "./deps.ts";
@@ -36,7 +37,10 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(session ? { session } : {}),
     ...(ev.source ? { detail: ev.source } : {}),
   });
-  if (!f.deps.byHand) await ensureDaemon(f.ctx);
+  if (!f.deps.byHand) {
+    await ensureDaemon(f.ctx);
+    holdLocalRemotes(f.ctx.paths, repoRoot(ev.cwd) ?? ev.cwd, archOf(process.arch));
+  }
   const b = await briefing(f, ev);
   const around = await configAround(f, ev, b);
   if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);

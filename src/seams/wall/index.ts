@@ -4,7 +4,7 @@
 // agent runs, no thread and no child, is outside the wall.
 // `memnox wall agent '<command>'` (also as `memnox-wall`): the machine's agent wall around one shell command, where
 // the perl applier found no fresh plan or no perl: it plans again from the description, writes the plan, raises it.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
 import { agentWallFile, archOf, readAgentWall, writeAgentPlan } from "../../wall/agent.ts";
@@ -38,6 +38,8 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
   const { execProgram, raiseWall } = await import("../../wall/ffi.ts");
   const cmd = args.length === 1 ? args[0] : undefined;
   if (cmd !== undefined && file.exempt.includes(cmd)) return execProgram("/bin/sh", ["sh", "-c", cmd], envOf(ctx));
+  // The wall bites in enforce only, as every verdict does; a seal that cannot be read is taken as enforce.
+  if (sealedMode(ctx.paths) !== "enforce") return runShell(ctx, args, envOf(ctx), execProgram);
   if (file.kernel.kind !== "landlock")
     throw new MemnoxError("refused", "the agent wall was written for a kernel this applier cannot raise");
   const arch = archOf(process.arch);
@@ -48,7 +50,24 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
     // Inside another wall the plan cannot be written: the same plan, kept in memory, is raised.
   }
   raiseWall(plan ?? landlockPlan(file.wall, file.kernel.abi, realDisk));
-  const env = envOf(ctx, { [WALL_VAR]: agentWallFile(ctx.paths) });
+  return runShell(ctx, args, envOf(ctx, { [WALL_VAR]: agentWallFile(ctx.paths) }), execProgram);
+}
+
+function sealedMode(paths: Context["paths"]): string {
+  try {
+    const raw: unknown = JSON.parse(readFileSync(paths.sealed, "utf8"));
+    const mode = (raw as { mode?: unknown }).mode;
+    return typeof mode === "string" ? mode : "enforce";
+  } catch {
+    return "enforce";
+  }
+}
+
+type Exec = (path: string, argv: readonly string[], env: Readonly<Record<string, string>>) => never;
+
+/** The one command string in the agent's shell, or an argv after `--`. */
+function runShell(ctx: Context, args: readonly string[], env: Record<string, string>, execProgram: Exec): number {
+  const cmd = args.length === 1 ? args[0] : undefined;
   if (cmd !== undefined) {
     const shell = shellFor(ctx.env);
     return execProgram(shell, [shell, "-c", cmd], env);

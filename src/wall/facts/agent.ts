@@ -3,15 +3,15 @@
 // checkouts' local remotes. Gathered here (setup, protect --wall, the daemon when a rule file changes), then the
 // pure builder, the one planner, and the files the applier reads.
 import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
 import { readJsonIfExists } from "../../io/files.ts";
-import { gitDir, repoRoot } from "../../io/repo.ts";
+import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
 import { shellWord } from "../../wire/hooks/command.ts";
 import { linkTarget } from "../../wire/links.ts";
 import { sessionEntry } from "../../wire/session-server.ts";
-import { type AgentWallFile, archOf, writeAgentPlan, writeAgentWall } from "../agent.ts";
+import { type AgentWallFile, archOf, localRemotes, writeAgentPlan, writeAgentWall } from "../agent.ts";
 import {
   AGENT_CONFIG,
   type AgentWallInput,
@@ -44,27 +44,6 @@ export function exemptCommands(ctx: Ctx): string[] {
   );
   const session = sessionEntry(ctx, "claude-code");
   return [...new Set([...hooks, claudeQuoted([session.command, ...session.args])])].filter(Boolean);
-}
-
-/** The local repositories a checkout pushes to or fetches from (`url = /srv/x.git`, `file://`): other repositories. */
-export function localRemotes(root: string): string[] {
-  const dir = gitDir(root);
-  if (!dir) return [];
-  let text = "";
-  try {
-    text = readFileSync(join(dir, "config"), "utf8");
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:push)?url\s*=\s*(.+?)\s*$/gim)) {
-    const url = (m[1] ?? "").replace(/^"|"$/g, "");
-    const path = url.startsWith("file://") ? url.slice("file://".length) : url;
-    if (path.includes("://") || /^[\w.-]+@[\w.-]+:/.test(path)) continue;
-    const abs = isAbsolute(path) ? path : resolve(root, path);
-    if (existsSync(abs) && !beneath(abs, root)) out.push(physical(abs));
-  }
-  return out;
 }
 
 /** git's global hook and template folders, wherever the global settings point them. */
@@ -124,7 +103,8 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
         .flatMap(localRemotes)
         .map((path) => ({ path, why: "another repository (a checkout's local remote)" })),
       ...writes.denied,
-    ].filter((p) => !temps.includes(p.path) && !inProc(p)),
+      // One inside temp cannot be carved out of it without costing temp itself: it is left to the rules.
+    ].filter((p) => !temps.some((t) => beneath(p.path, t)) && !inProc(p)),
     temps: [...new Set(temps)],
     system: [
       { path: "/dev", why: "device files (terminals and the null devices stay writable)" },
