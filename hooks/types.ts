@@ -71,6 +71,8 @@ export interface ToolVerdict {
     readonly vars: Readonly<Record<string, string>>;
     /** The command as the agent wrote it. */
     readonly command: string;
+    /** The agent wall's applier, when one is written: the command is handed to it to run inside the wall. */
+    readonly applier?: string;
   };
 }
 

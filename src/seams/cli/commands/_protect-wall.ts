@@ -15,6 +15,7 @@ import {
   setUserPrefix,
   writeManaged,
 } from "../../../wire/agent-wall.ts";
+import { refreshCodexShell } from "../../../wire/agent-shell.ts";
 import { installAgentHook } from "../../../wire/hooks/install.ts";
 import type { Outcome } from "./_protect-steps.ts";
 import { recordState } from "./_state-record.ts";
@@ -39,6 +40,7 @@ export async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring;
   }
   const applier = ctx.paths.applier;
   const applierKind = installApplier(applier, ctx.paths.app);
+  const codex = refreshCodexShell(ctx);
   const managed = writeManaged(ctx, applier);
   let wiring: WallWiring;
   if (managed.kind === "written") {
@@ -65,6 +67,10 @@ export async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring;
     wiring.claude === "managed"
       ? `  Claude Code: its managed settings hold the hook and the shell prefix (${managed.file}); no project or user setting can drop them`
       : `  Claude Code: the shell prefix is in your user settings, where a project's settings could override it. To hold it where none can, run: ${wiring.privileged}`,
+    codex
+      ? "  Codex: its shell start-up file hands every command to the wall's applier"
+      : "  Codex: not wired here (memnox setup wires its shell first)",
+    "  Gemini CLI: memnox's hook hands every command it allows to the wall's applier",
     "memnox protect --revert-wall takes it off.",
   ];
   recordState(ctx, "memnox.protect", `--wall: ${wiring.claude}`);
@@ -76,6 +82,7 @@ export async function agentWallStep(ctx: Context, on: boolean): Promise<Outcome>
     const managed = removeManaged(ctx);
     const user = removeUserPrefix(ctx);
     removeApplier(ctx.paths.applier);
+    refreshCodexShell(ctx);
     const had = existsSync(agentWallFile(ctx.paths));
     rmSync(agentWallFile(ctx.paths), { force: true });
     rmSync(agentPlanFile(ctx.paths), { force: true });
