@@ -23,7 +23,10 @@ function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Brief
 
 export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
   const session = gateSession(f.ctx, ev.session);
-  const envFile = f.adapter.sessionEnvFile?.(f.ctx.env);
+  // Under `memnox run` the governed shell is the agent's shell and puts the interceptors first itself; lines memnox
+  // wrote to the session's env file would reach it as part of every command, read as the agent's own exports.
+  const governed = /\/memnox-(?:bash|zsh)$/.test(f.ctx.env.CLAUDE_CODE_SHELL ?? "");
+  const envFile = governed ? undefined : f.adapter.sessionEnvFile?.(f.ctx.env);
   const failed = envFile
     ? writeSessionEnv(envFile, { bin: f.ctx.paths.bin, agent: f.adapter.agent, ...(session ? { session } : {}) })
     : undefined;
