@@ -194,3 +194,27 @@ export function managedHookLauncher(env: Env): string[] | undefined {
   }
   return launcher;
 }
+
+export interface WallRemoval {
+  readonly managed: "removed" | "absent" | "needs-privilege";
+  /** The one privileged command that takes the managed drop-in out, when memnox could not. */
+  readonly privileged?: string;
+  readonly userPrefix: string;
+}
+
+/** Everything the agent wall put outside memnox's own folder taken back out (uninstall, protect --revert-wall). */
+export function removeAgentWallWiring(ctx: Pick<Context, "paths" | "env">): WallRemoval {
+  const managed = removeManaged(ctx);
+  const userPrefix = removeUserPrefix(ctx);
+  for (const f of [
+    ctx.paths.applier,
+    join(ctx.paths.guard, "agent-wall.json"),
+    join(ctx.paths.guard, "agent-wall.plan"),
+  ])
+    rmSync(f, { force: true });
+  return {
+    managed,
+    userPrefix,
+    ...(managed === "needs-privilege" ? { privileged: `sudo rm '${managedDropIn(ctx.env)}'` } : {}),
+  };
+}

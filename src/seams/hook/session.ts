@@ -1,10 +1,11 @@
 // A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
+import { existsSync } from "node:fs";
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
 import { openConfigFindings } from "../../gate/agent-config.ts";
 import type { Briefing } from "../../gate/types.ts";
 import { repoRoot } from "../../io/repo.ts";
-import { archOf, holdLocalRemotes } from "../../wall/agent.ts";
-import { currentWall, wallLine } from "../../wall/inside.ts";
+import { type AgentWallFile, archOf, holdLocalRemotes, readAgentWall } from "../../wall/agent.ts";
+import { agentWallLine, currentWall, wallLine } from "../../wall/inside.ts";
 import { ensureDaemon } from "./daemon-start.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { writeSessionEnv } from "./env-file.ts";
@@ -48,6 +49,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
   const around = await configAround(f, ev, b);
   if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
   const wall = currentWall(f.ctx.env);
+  const agentWall = wall ? undefined : walledShell(f);
   const text = boundaryBlock({
     mode: b.mode,
     ...(b.seamModes ? { seamModes: b.seamModes } : {}),
@@ -57,7 +59,7 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
     ...(b.grants ? { grants: b.grants } : {}),
-    ...(wall ? { wall: wallLine(wall) } : {}),
+    ...(wall ? { wall: wallLine(wall) } : agentWall ? { wall: agentWallLine(agentWall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
   return f.adapter.context(f.event, [around, text, remembered].filter(Boolean).join("\n\n") || undefined);
@@ -127,4 +129,14 @@ export async function onSessionEnd(f: Face, ev: Ev<"session-end">): Promise<Hook
   });
   if (ev.session) dropNotice(noticeFile(f.ctx.paths.notice, ev.session));
   return f.adapter.neutral(f.event);
+}
+
+/** The machine's agent wall, when this agent's shell commands run inside it. */
+function walledShell(f: Face): AgentWallFile | undefined {
+  if (!existsSync(f.ctx.paths.applier) || !f.adapter.shellUnderWall?.(f.ctx.env, f.ctx.paths.applier)) return undefined;
+  try {
+    return readAgentWall(f.ctx.paths);
+  } catch {
+    return undefined;
+  }
 }

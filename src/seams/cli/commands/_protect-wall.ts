@@ -3,19 +3,13 @@
 import { existsSync, rmSync } from "node:fs";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
-import { agentPlanFile, agentWallFile } from "../../../wall/agent.ts";
-import { installApplier, removeApplier } from "../../../wall/applier.ts";
+import { agentWallFile } from "../../../wall/agent.ts";
+import { installApplier } from "../../../wall/applier.ts";
 import { shown } from "../../../wall/description.ts";
 import { writeMachineAgentWall } from "../../../wall/facts/agent.ts";
 import { canHold, kernelName } from "../../../wall/held.ts";
-import {
-  managedDropIn,
-  removeManaged,
-  removeUserPrefix,
-  setUserPrefix,
-  writeManaged,
-} from "../../../wire/agent-wall.ts";
 import { refreshCodexShell } from "../../../wire/agent-shell.ts";
+import { removeAgentWallWiring, removeUserPrefix, setUserPrefix, writeManaged } from "../../../wire/agent-wall.ts";
 import { installAgentHook } from "../../../wire/hooks/install.ts";
 import type { Outcome } from "./_protect-steps.ts";
 import { recordState } from "./_state-record.ts";
@@ -79,21 +73,17 @@ export async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring;
 
 export async function agentWallStep(ctx: Context, on: boolean): Promise<Outcome> {
   if (!on) {
-    const managed = removeManaged(ctx);
-    const user = removeUserPrefix(ctx);
-    removeApplier(ctx.paths.applier);
-    refreshCodexShell(ctx);
     const had = existsSync(agentWallFile(ctx.paths));
-    rmSync(agentWallFile(ctx.paths), { force: true });
-    rmSync(agentPlanFile(ctx.paths), { force: true });
-    if (managed === "removed") installAgentHook(ctx, "claude-code");
+    const removed = removeAgentWallWiring(ctx);
+    refreshCodexShell(ctx);
+    if (removed.managed === "removed") installAgentHook(ctx, "claude-code");
     if (had) recordState(ctx, "memnox.protect", "--revert-wall");
     const lines = [
       had ? "agent wall taken off: agents' shell commands run as the rules allow" : "no agent wall was here",
     ];
-    if (managed === "needs-privilege")
-      lines.push(`Claude Code's managed settings still hold it; take it out with: sudo rm '${managedDropIn(ctx.env)}'`);
-    return { value: { removed: had, managed, user }, lines, code: managed === "needs-privilege" ? 1 : 0 };
+    if (removed.privileged)
+      lines.push(`Claude Code's managed settings still hold it; take it out with: ${removed.privileged}`);
+    return { value: { removed: had, ...removed }, lines, code: removed.privileged ? 1 : 0 };
   }
   try {
     const r = await wireAgentWall(ctx);
@@ -102,5 +92,33 @@ export async function agentWallStep(ctx: Context, on: boolean): Promise<Outcome>
     if (e instanceof MemnoxError && e.code === "refused")
       return { value: { error: e.message }, lines: [e.message], code: 1 };
     throw e;
+  }
+}
+
+/** Setup's step: the wall raised where this kernel can hold it, said in setup's own lines either way. */
+export async function wallAtSetup(ctx: Context): Promise<{ readonly wiring?: WallWiring; readonly words: string[] }> {
+  const { probeKernel, abiCap } = await import("../../../wall/probe.ts");
+  const kernel = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
+  if (kernel.kind !== "landlock")
+    return {
+      words: [
+        `  wall          no agent wall: ${kernelName(kernel)}, so agents' shell commands are ruled by their text only`,
+      ],
+    };
+  try {
+    const r = await wireAgentWall(ctx);
+    const where =
+      r.wiring.claude === "managed"
+        ? "Claude Code's managed settings hold its hook and shell prefix"
+        : `Claude Code's prefix is in your user settings; to hold it where no project can override it, run: ${r.wiring.privileged}`;
+    return {
+      wiring: r.wiring,
+      words: [
+        `  wall          every hooked agent's shell command runs inside the kernel wall (${kernelName(kernel)}): credentials unreadable, memnox, agents' settings and start-up files unwritable`,
+        `                ${where}`,
+      ],
+    };
+  } catch (e) {
+    return { words: [`  wall          not raised: ${(e as Error).message}`] };
   }
 }

@@ -91,7 +91,11 @@ export const doctorWith =
       },
       async run({ args }) {
         if (args.wiring) {
-          const lines = withGuard(await (await checks()).wiringReport(ctx), await guardLine(ctx));
+          const { agentWallLines } = await import("./_wall-lines.ts");
+          const lines = withGuard(await (await checks()).wiringReport(ctx), [
+            await guardLine(ctx),
+            ...(await agentWallLines(ctx)),
+          ]);
           emit(ctx, args.json, { lines }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
@@ -113,8 +117,8 @@ async function guardLine(ctx: Context): Promise<WiringLine> {
   return { seam: "kernel-guard", status: s.status, words: s.words, ...(s.fix ? { fix: s.fix } : {}) };
 }
 
-/** The guard's line beside the seams', before the ledger's (which closes the report). */
-function withGuard(lines: readonly WiringLine[], guard: WiringLine): WiringLine[] {
+/** The kernel's lines beside the seams', before the ledger's (which closes the report). */
+function withGuard(lines: readonly WiringLine[], guard: readonly WiringLine[]): WiringLine[] {
   const at = lines.findIndex((l) => l.seam === "ledger");
-  return at < 0 ? [...lines, guard] : [...lines.slice(0, at), guard, ...lines.slice(at)];
+  return at < 0 ? [...lines, ...guard] : [...lines.slice(0, at), ...guard, ...lines.slice(at)];
 }
