@@ -101,7 +101,7 @@ export function findPerl(candidates: readonly string[] = PERLS): string | undefi
  * Put the applier at `at`, beside the app binary: the perl script where perl exists, else a link to the binary,
  * whose `memnox-wall` name routes to the same applier face. Returns what was written.
  */
-export function installApplier(at: string, app: string, perl: string | undefined = findPerl()): "perl" | "binary" {
+export function installApplier(at: string, app: string, perl: string | undefined): "perl" | "binary" {
   if (perl) {
     writeFileAtomic(at, applierScript(perl));
     chmodSync(at, 0o755);

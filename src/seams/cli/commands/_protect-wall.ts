@@ -4,7 +4,7 @@ import { existsSync, rmSync } from "node:fs";
 import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { agentWallFile } from "../../../wall/agent.ts";
-import { installApplier } from "../../../wall/applier.ts";
+import { findPerl, installApplier } from "../../../wall/applier.ts";
 import { shown } from "../../../wall/description.ts";
 import { writeMachineAgentWall } from "../../../wall/facts/agent.ts";
 import { canHold, kernelName } from "../../../wall/held.ts";
@@ -33,7 +33,7 @@ export async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring;
     throw new MemnoxError("refused", `no agent wall: ${kernelName(wall.kernel)}`);
   }
   const applier = ctx.paths.applier;
-  const applierKind = installApplier(applier, ctx.paths.app);
+  const applierKind = installApplier(applier, ctx.paths.app, findPerl());
   const codex = refreshCodexShell(ctx);
   const managed = writeManaged(ctx, applier);
   let wiring: WallWiring;
