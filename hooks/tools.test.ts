@@ -47,9 +47,9 @@ describe("tool tables", () => {
     expect(shape(claudeToolCalls("Agent", { prompt: "x", subagent_type: "reviewer" }, cwd, pc))).toEqual([
       { "claude-code.Agent": ["reviewer"] },
     ]);
-    expect(claudeToolCalls("TodoWrite", { todos: [] }, cwd, pc)?.map((c) => ("action" in c ? c.action.class : ""))).toEqual([
-      "read",
-    ]);
+    expect(
+      claudeToolCalls("TodoWrite", { todos: [] }, cwd, pc)?.map((c) => ("action" in c ? c.action.class : "")),
+    ).toEqual(["read"]);
     expect(claudeToolCalls("FutureTool", {}, cwd, pc)?.map((c) => ("action" in c ? c.action.class : ""))).toEqual([
       "unknown",
     ]);

@@ -156,7 +156,7 @@ export function localRemotes(root: string): string[] {
  */
 export function holdLocalRemotes(paths: Pick<Paths, "guard">, root: string, arch: Arch | undefined): string[] {
   const file = readAgentWall(paths);
-  if (!file || file.kernel.kind !== "landlock") return [];
+  if (file?.kernel.kind !== "landlock") return [];
   const inTemp = (p: string) => TEMPS.some((t) => beneath(p, physical(t)));
   const fresh = localRemotes(root).filter((r) => !inTemp(r) && !file.wall.unwritable.some((u) => beneath(r, u.path)));
   if (fresh.length === 0) return [];
