@@ -159,7 +159,8 @@ test("in process and through the daemon, every corpus line gets the same verdict
   expect(sentBack).toBeGreaterThan(2);
   expect(answered).toBeGreaterThan(requests.length / 2);
   expect(requests.length).toBeGreaterThan(1000);
-}, 30_000);
+  // Parity over every corpus line is a question of equality, not speed: a loaded machine must not fail it.
+}, 300_000);
 
 test("several declared environments cross the socket: the daemon rules on each, as the seam would", async () => {
   const env = { MEMNOX_ENV: "staging,production" };

@@ -2,8 +2,9 @@
 // hooked session runs inside the kernel wall, so what command text cannot show still cannot reach the key, the
 // person's start-up files, memnox, or the agent's own configuration; and the local loop goes on inside it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { whenChanged } from "../support/wait.ts";
 import { kernelAbi } from "../support/wall.ts";
 import { bash, CANARY, type WalledMachine, walledMachine } from "../support/walled-claude.ts";
 
@@ -130,6 +131,31 @@ describe.skipIf(abi < 2)("programs that compute their commands, and a swap after
     expect(Bun.spawnSync(["git", "-C", origin, "rev-parse", "main"]).stdout.toString().trim()).toBe(before);
     never(model);
   }, 180_000);
+});
+
+describe.skipIf(abi < 2)("the wall follows the rules in force", () => {
+  test("a rule that comes to deny reading a file: the daemon writes the wall again, and the kernel refuses it too", async () => {
+    const notes = join(m.home.home, "notes.txt");
+    writeFileSync(notes, "PRIVATE-NOTES\n");
+    const rule = [
+      "",
+      "[[policies]]",
+      'name = "notes-not-read"',
+      "[policies.match]",
+      'actions = ["filesystem.read"]',
+      'targets = ["~/notes.txt"]',
+      "[policies.decision]",
+      'effect = "deny"',
+      'reason = "private"',
+      "",
+    ].join("\n");
+    appendFileSync(join(m.home.memnoxHome, "machine.policies.toml"), rule);
+    const guard = join(m.home.memnoxHome, "guard");
+    await whenChanged(guard, () => readFileSync(join(guard, "agent-wall.json"), "utf8").includes(notes), 30_000);
+    const r = Bun.spawnSync([join(m.home.memnoxHome, "app", "memnox-wall"), `cat ${notes}`], { env: m.env() });
+    expect(r.stdout.toString()).not.toContain("PRIVATE-NOTES");
+    expect(r.stderr.toString()).toContain("Permission denied");
+  }, 60_000);
 });
 
 // The same attempts with the guard down (observe, then the wall taken off): each does the harm it set out to do, so

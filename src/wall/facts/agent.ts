@@ -101,7 +101,7 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
       ...gitGlobalPlaces(home).map((path) => ({ path, why: "git's global hooks or templates" })),
       ...knownCheckouts(ctx)
         .flatMap(localRemotes)
-        .map((path) => ({ path, why: "another repository (a checkout's local remote)" })),
+        .map((path) => ({ path, why: REMOTE_WHY })),
       ...writes.denied,
       // One inside temp cannot be carved out of it without costing temp itself: it is left to the rules.
     ].filter((p) => !temps.some((t) => beneath(p.path, t)) && !inProc(p)),
@@ -113,10 +113,15 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
   };
 }
 
+/** The reason local remotes are held for: the ones sessions added are kept when the wall is written again. */
+export const REMOTE_WHY = "another repository (a checkout's local remote)";
+
 /** Write the machine's agent wall (description and plan) from the rules in force; what it holds, in claims. */
-export async function writeMachineAgentWall(ctx: Ctx): Promise<AgentWallFile> {
+export async function writeMachineAgentWall(ctx: Ctx, before?: AgentWallFile): Promise<AgentWallFile> {
   const kernel = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
-  const wall = agentWall(agentWallInput(ctx));
+  const input = agentWallInput(ctx);
+  const remotes = (before?.wall.unwritable ?? []).filter((u) => u.why === REMOTE_WHY);
+  const wall = agentWall({ ...input, protectedPaths: [...input.protectedPaths, ...remotes] });
   const arch = archOf(process.arch);
   const draft: AgentWallFile = {
     version: 1,

@@ -78,8 +78,18 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
   return 0;
 }
 
+/** The kernel's lines beside the seams': the machine's guard, and (in the real command) the agent wall. */
+type KernelLines = (ctx: Context) => Promise<WiringLine[]>;
+
+const guardOnly: KernelLines = async (ctx) => [await guardLine(ctx)];
+
+const guardAndWall: KernelLines = async (ctx) => {
+  const { agentWallLines } = await import("./_wall-lines.ts");
+  return [await guardLine(ctx), ...(await agentWallLines(ctx))];
+};
+
 export const doctorWith =
-  (checks: () => Promise<WiringChecks>): CommandFactory =>
+  (checks: () => Promise<WiringChecks>, kernel: KernelLines = guardOnly): CommandFactory =>
   (ctx) =>
     command({
       meta: { name: "doctor", description: "what is risky here, why, and the one change that closes each" },
@@ -91,11 +101,7 @@ export const doctorWith =
       },
       async run({ args }) {
         if (args.wiring) {
-          const { agentWallLines } = await import("./_wall-lines.ts");
-          const lines = withGuard(await (await checks()).wiringReport(ctx), [
-            await guardLine(ctx),
-            ...(await agentWallLines(ctx)),
-          ]);
+          const lines = withGuard(await (await checks()).wiringReport(ctx), await kernel(ctx));
           emit(ctx, args.json, { lines }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
@@ -108,7 +114,7 @@ export const doctorWith =
       },
     });
 
-export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"));
+export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"), guardAndWall);
 
 /** `protect --os-guard`: the kernel wall around what the seams start, as this kernel holds it. */
 async function guardLine(ctx: Context): Promise<WiringLine> {
