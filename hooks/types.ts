@@ -71,6 +71,8 @@ export interface ToolVerdict {
     readonly vars: Readonly<Record<string, string>>;
     /** The command as the agent wrote it. */
     readonly command: string;
+    /** The agent wall's applier, when one is written: the command is handed to it to run inside the wall. */
+    readonly applier?: string;
   };
 }
 
@@ -86,6 +88,8 @@ export interface ParseContext {
   readonly cwd: string;
   /** For `~` in paths. */
   readonly home: string;
+  /** Claude Code's own folder when CLAUDE_CONFIG_DIR moves it (its skills and commands live there). */
+  readonly claudeConfigDir?: string;
 }
 
 export interface HookAdapter {
@@ -102,6 +106,8 @@ export interface HookAdapter {
   readonly hearsContext: boolean;
   /** Whether an allowed call may carry a reminder of the decision behind it. */
   readonly remindsAtCall: boolean;
+  /** Whether this agent's shell commands go through memnox's wall applier (its shell prefix names `applier`). */
+  shellUnderWall?(env: Readonly<Record<string, string | undefined>>, applier: string): boolean;
   /** The agent offers no way to set its shell's PATH and variables, so its hook puts them on each command it allows. */
   readonly shellEnvByHook?: true;
   /** The exit code and duration of `callId`, read from the tail of the agent's transcript (`outcomeIn`). */

@@ -76,7 +76,12 @@ async function answer(ctx: Context, deps: HookDeps, chosen: Chosen): Promise<Hoo
     event = eventArg ?? adapter.eventOf(payload) ?? "";
     chosen.event = event;
     if (!event) throw new HookInputError("the payload names no event and the hook command line gave none");
-    parsed = adapter.parse(event, payload, { cwd: ctx.cwd, home: ctx.paths.home });
+    const claudeConfigDir = ctx.env.CLAUDE_CONFIG_DIR;
+    parsed = adapter.parse(event, payload, {
+      cwd: ctx.cwd,
+      home: ctx.paths.home,
+      ...(claudeConfigDir ? { claudeConfigDir } : {}),
+    });
   } catch (e) {
     return failed(
       deps,

@@ -6,6 +6,7 @@ import type { AgentName } from "../../../hooks/types.ts";
 import { describeError, MemnoxError } from "../../core/errors.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
+import { managedDropIn, managedHookLauncher } from "../agent-wall.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
 import { clientDef } from "../clients.ts";
 import { applyEdits, parseDocument } from "../edit/document.ts";
@@ -22,6 +23,7 @@ import { hookTrust, type Trust } from "./trust.ts";
 export const HOOK_OWNER = "agent-hook";
 
 export type HookStatus =
+  | "managed"
   | "added"
   | "repointed"
   | "unchanged"
@@ -75,6 +77,11 @@ function fresh(target: HookTarget, desired: Record<string, unknown>): string {
 
 /** memnox's hook in `agent`'s user settings, pointing at the stable binary; a second run changes nothing. */
 export function installAgentHook(ctx: WireContext, agent: AgentName): HookReport {
+  // Claude Code's managed settings hold the hook where no other setting drops it: a user copy would run it twice.
+  if (agent === "claude-code" && managedHookLauncher(ctx.env)) {
+    const user = removeAgentHook(ctx, agent);
+    return { ...base(agent, managedDropIn(ctx.env)), status: "managed", ...withBackup(user.backup) };
+  }
   const target = hookTarget(agent);
   const file = target.file(place(ctx));
   const desired = target.entries(linkTarget(ctx).map(shellWord).join(" "));
@@ -157,6 +164,18 @@ export interface HookState {
 
 /** What `agent`'s settings hold of memnox's hook now, read only. */
 export function agentHookState(ctx: WireContext, agent: AgentName): HookState {
+  const managed = agent === "claude-code" ? managedHookLauncher(ctx.env) : undefined;
+  if (managed) {
+    const target = hookTarget(agent);
+    return {
+      ...base(agent, managedDropIn(ctx.env)),
+      presence: "hooked",
+      events: Object.keys(target.entries("memnox")),
+      launcher: managed,
+      launcherExists: managed.slice(0, 2).every((w) => existsSync(w)),
+      trust: hookTrust(agent, target, {}, place(ctx)),
+    };
+  }
   const target = hookTarget(agent);
   const at = place(ctx);
   const file = target.file(at);
