@@ -13,6 +13,8 @@ const home = fakeHome({
   ...fixtureTree("homes", "gemini-cli"),
   ...fixtureTree("homes", "cursor"),
   ...fixtureTree("homes", "windsurf"),
+  ...fixtureTree("homes", "copilot-cli"),
+  ...fixtureTree("homes", "opencode"),
 });
 const repo = gitRepo({ "a.txt": "a" });
 const systemPath = process.env.PATH ?? "/usr/bin:/bin";
