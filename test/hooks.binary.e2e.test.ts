@@ -3,9 +3,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENTS } from "../hooks/types.ts";
 import { scriptedModel } from "./support/anthropic.ts";
 import { claudeProject } from "./support/claude.ts";
-import { AGENTS } from "../hooks/types.ts";
 import { expectedStdout, loadFixtures } from "./support/hook-fixtures.ts";
 import { compiledBinary, fakeHome, runBinary } from "./support/index.ts";
 
