@@ -1,8 +1,19 @@
 // The contract every agent adapter keeps: its payload in, one normalised event out; a verdict in, its protocol out.
 import type { Action } from "../src/core/action.ts";
 
-export const AGENTS = ["claude-code", "codex", "gemini-cli", "cursor", "windsurf"] as const;
+export const AGENTS = ["claude-code", "codex", "gemini-cli", "cursor", "windsurf", "copilot-cli", "opencode"] as const;
 export type AgentName = (typeof AGENTS)[number];
+
+/** How people name each agent (the MCP client registry names those that are also MCP clients the same way). */
+export const AGENT_LABELS: Readonly<Record<AgentName, string>> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  "gemini-cli": "Gemini CLI",
+  cursor: "Cursor",
+  windsurf: "Windsurf",
+  "copilot-cli": "GitHub Copilot CLI",
+  opencode: "OpenCode",
+};
 
 export function isAgentName(v: string): v is AgentName {
   return (AGENTS as readonly string[]).includes(v);
