@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
 import { validTypeName } from "./format/kinds.ts";
 import type { Page } from "./format/page.ts";
-import { explicitProject } from "./format/project.ts";
+import { storedProject } from "./format/project.ts";
 import { isoSeconds } from "./format/time.ts";
 import { memoryConfig } from "./pages/config.ts";
 import { restamp } from "./pages/lifecycle.ts";
@@ -182,8 +182,8 @@ function writeProposal(store: Store, p: Proposal, from: readonly Page[]): WriteR
   const draft =
     p.proposed_type && validTypeName(p.proposed_type) && projectEpisode?.project_id ? p.proposed_type : undefined;
   if (draft && projectEpisode?.project_id) {
-    const project = explicitProject(projectEpisode.project_id, projectEpisode.project_label ?? undefined);
-    const locator = existingLocator(store, project.id);
+    const project = storedProject(projectEpisode.project_id, projectEpisode.project_label);
+    const locator = existingLocator(store, project);
     if (typeInfo(store, locator, draft).kind === "undeclared")
       proposeType(store, project, draft, "consolidate", "nominated by consolidation");
     return writePage(store, {

@@ -12,7 +12,7 @@ import {
 } from "../../src/memory/pages/transcripts.ts";
 import { memStore, put } from "./helpers.ts";
 
-const project = explicitProject("shop-1", "shop", "shop");
+const project = explicitProject("0123456789abcdef01234567", "shop", "shop");
 
 const TURNS = [
   { type: "memex_session_header", harness: "claude-code", session_id: "sess-abc", started_at: "2026-09-15T10:00:00Z" },

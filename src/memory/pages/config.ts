@@ -9,6 +9,10 @@ export interface MemoryConfig {
   readonly knowledgeApproval: "manual" | "auto";
   readonly defaultImportance: number;
   readonly maxBodyChars: number;
+  /** [pages] slug_algo: kebab (from the title) or sha1 (twelve hex digits of the title's SHA-1). */
+  readonly slugAlgo: "kebab" | "sha1";
+  /** [recency_decay] enabled: whether `decay` lowers idle pages' importance. */
+  readonly decayEnabled: boolean;
   /** [bm25] default_top_k: how many hits recall returns when asked for no number. */
   readonly defaultTopK: number;
   readonly llm: {
@@ -52,12 +56,24 @@ export function memoryConfig(store: Store): MemoryConfig {
   const llm = table(doc.llm);
   const cons = table(doc.consolidation);
   const env = store.env;
-  const approval = str(table(doc.governance).knowledge_approval);
+  const approval = table(doc.governance).knowledge_approval ?? "manual";
+  if (approval !== "manual" && approval !== "auto")
+    throw new MemnoxError(
+      "config_invalid",
+      `knowledge_approval must be one of ('manual', 'auto'), got ${JSON.stringify(approval)}`,
+      `[governance] in ${file}`,
+    );
+  const pages = { ...table(doc.wiki), ...table(doc.pages) };
+  const slugAlgo = pages.slug_algo ?? "kebab";
+  if (slugAlgo !== "kebab" && slugAlgo !== "sha1")
+    throw new MemnoxError("config_invalid", `slug_algo must be kebab or sha1, got ${JSON.stringify(slugAlgo)}`);
   const config: MemoryConfig = {
     halfLifeDays: num(table(doc.recency_decay).half_life_days, 30),
-    knowledgeApproval: approval === "auto" ? "auto" : "manual",
-    defaultImportance: num(table(doc.pages).default_importance, 0.5),
-    maxBodyChars: num(table(doc.pages).max_body_chars, 50_000),
+    knowledgeApproval: approval,
+    defaultImportance: num(pages.default_importance, 0.5),
+    maxBodyChars: num(pages.max_body_chars, 50_000),
+    slugAlgo,
+    decayEnabled: table(doc.recency_decay).enabled !== false,
     defaultTopK: num(table(doc.bm25).default_top_k, 10),
     llm: {
       ...harnessOf(env.MEMEX_CONSOLIDATE_PROVIDER ?? str(cons.provider)),

@@ -37,7 +37,7 @@ export const infoCommand = (cli: MemoryCli) =>
     args: { ...common },
     run: ({ args }) =>
       run(cli, args, (store) => {
-        const i = info(store);
+        const i = info(store, cli.ctx.version);
         say(cli, args, i, () => [
           `store: ${i.dir}`,
           `pages: ${i.pages} (${
@@ -62,7 +62,7 @@ export const rebuildCommand = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, (store) => {
         const r = rebuildIndex(store, { force: args.force === true });
-        const defects = Object.entries(r.navigation_defects).map(([k, n]) => `${n} ${k}`);
+        const defects = Object.entries(r.navigation_repaired).map(([k, n]) => `${n} ${k}`);
         say(cli, args, r, () => [
           `indexed ${r.nodes_indexed}, unchanged ${r.nodes_skipped}, removed ${r.nodes_removed}, malformed ${r.nodes_errored} (${r.duration_ms} ms)`,
           ...(r.content_hashes_refreshed
@@ -70,9 +70,11 @@ export const rebuildCommand = (cli: MemoryCli) =>
             : []),
           `navigation: ${defects.length ? `repaired ${defects.join(", ")}` : "current"}`,
           ...Object.entries(r.folders).map(([folder, n]) => `  ${folder}: ${n}`),
+          ...r.navigation_defects.map((d) => `  ${d}`),
           ...r.errors.map((e) => `  ${e}`),
         ]);
-        return r.nodes_errored > 0 ? 1 : 0;
+        // memex reports malformed pages and exits 0: one bad hand edit never fails a rebuild.
+        return 0;
       }),
   });
 
@@ -134,8 +136,6 @@ export const verifyCommand = (cli: MemoryCli) =>
         const since = flag(args, "since");
         if (since !== undefined && !isTimestamp(since, true))
           throw new MemnoxError("usage", timestampProblem("--since", since, true));
-        if ((args["require-recall"] || args["require-write"]) && !since)
-          throw new MemnoxError("refused", "--require-recall and --require-write need --since");
         const r = verify(store, {
           ...(since ? { since } : {}),
           requireRecall: args["require-recall"] === true,
