@@ -46,9 +46,9 @@ export function decisionFinding(action: Action, d: Decision, shared: readonly st
   };
 }
 
-/** The store whose decisions bind: MEMNOX_MEMORY_DIR when it names one, else ~/.memnox/memory. */
+/** The store whose decisions bind: MEMNOX_MEMORY_DIR, else memex's MEMEX_DATA_DIR, else ~/.memnox/memory. */
 export function decisionsFileOf(env: Env, paths: Paths): string {
-  const chosen = env.MEMNOX_MEMORY_DIR;
+  const chosen = env.MEMNOX_MEMORY_DIR || env.MEMEX_DATA_DIR;
   const dir =
     chosen && (isAbsolute(chosen) || chosen.startsWith("~/"))
       ? chosen.startsWith("~/")

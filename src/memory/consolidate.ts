@@ -118,6 +118,12 @@ async function complete(store: Store, episodes: readonly Page[]): Promise<Comple
     const user = episodes.map((e) => `## ${e.slug}\n${e.body}`).join("\n\n");
     return { ...proposalsOf(await viaHarness(store, llm.harness, user)), promptTokens: 0, completionTokens: 0 };
   }
+  if (!llm.apiKey && llm.needsKey)
+    throw new MemnoxError(
+      "refused",
+      "llm.api_key is required (set MEMEX_API_KEY or [llm].api_key)",
+      'or point [llm] at a local endpoint (provider = "ollama"), or ride a harness ([consolidation] provider = "claude", "codex" or "pi"); nothing else in memory calls a model',
+    );
   if (!llm.baseUrl || !llm.model)
     throw new MemnoxError(
       "refused",

@@ -337,7 +337,7 @@ describe("hook transcript", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).consolidation).toEqual({
       requested: true,
-      error: "no model is configured for consolidate",
+      error: "llm.api_key is required (set MEMEX_API_KEY or [llm].api_key)",
     });
     const auto = await cli(["memory", ...dir, "hook", "transcript", "--harness", "pi", "--path", file], {
       env: { MEMEX_AUTO_CONSOLIDATE: "1" },

@@ -155,7 +155,7 @@ export function info(store: Store, version = "0.0.0"): InfoReport {
     index_total: rows,
     schema_version: exists ? (store.index().meta("schema_version") ?? null) : null,
     last_index_rebuild: lastRebuild,
-    llm_provider: llm.harness ?? (llm.baseUrl ? "custom" : "openai"),
+    llm_provider: llm.provider,
     dir: store.layout.root,
     pages: total,
     by_type: byType,

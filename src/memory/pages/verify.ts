@@ -35,6 +35,11 @@ function bounded(label: string, names: readonly string[]): string {
   return `${names.length} ${label}: ${[...names].sort().slice(0, 3).join(", ")}`;
 }
 
+/** A check that passes when it found nothing, its detail the count and at most three names. */
+function found(check: string, label: string, names: readonly string[]): Check {
+  return { check, ok: names.length === 0, detail: bounded(label, names) };
+}
+
 const keyOf = (p: Page) => `${p.scope}\0${p.project_id ?? ""}`;
 
 /** Targets a page may link to: its own namespace or a global page. */
@@ -76,27 +81,11 @@ function okfChecks(pages: readonly Page[], resolves: (from: Page, target: string
     })
     .map((p) => p.slug);
   return [
-    {
-      check: "okf-parent-resolves",
-      ok: unresolvedParents.length === 0,
-      detail: bounded("unresolved parents", unresolvedParents),
-    },
-    { check: "okf-parent-acyclic", ok: cyclic.length === 0, detail: bounded("parent cycles", cyclic) },
-    {
-      check: "okf-relations-resolve",
-      ok: unresolvedRelations.length === 0,
-      detail: bounded("unresolved relation targets", unresolvedRelations),
-    },
-    {
-      check: "okf-validity-ordered",
-      ok: inverted.length === 0,
-      detail: bounded("pages with valid_from after valid_until", inverted),
-    },
-    {
-      check: "okf-stale-in-window",
-      ok: outOfWindow.length === 0,
-      detail: bounded("pages with stale_after outside the validity window", outOfWindow),
-    },
+    found("okf-parent-resolves", "unresolved parents", unresolvedParents),
+    found("okf-parent-acyclic", "parent cycles", cyclic),
+    found("okf-relations-resolve", "unresolved relation targets", unresolvedRelations),
+    found("okf-validity-ordered", "pages with valid_from after valid_until", inverted),
+    found("okf-stale-in-window", "pages with stale_after outside the validity window", outOfWindow),
   ];
 }
 
@@ -127,21 +116,9 @@ function typeChecks(store: Store, pages: readonly Page[], mismatched: readonly s
     }
   }
   return [
-    {
-      check: "types-match-directory",
-      ok: mismatched.length === 0,
-      detail: bounded("pages whose type differs from their directory", mismatched),
-    },
-    {
-      check: "types-declared",
-      ok: undeclared.length === 0,
-      detail: bounded("project directories without a declaration", undeclared),
-    },
-    {
-      check: "draft-types-pending",
-      ok: notPending.length === 0,
-      detail: bounded("non-pending pages inside draft types", notPending),
-    },
+    found("types-match-directory", "pages whose type differs from their directory", mismatched),
+    found("types-declared", "project directories without a declaration", undeclared),
+    found("draft-types-pending", "non-pending pages inside draft types", notPending),
   ];
 }
 
@@ -184,14 +161,11 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
   const mismatched = scanned.filter((e) => e.mismatch).map((e) => basename(e.path, ".md"));
   const errors = scanned.filter((e) => !e.mismatch);
   const checks: Check[] = [
-    {
-      check: "wiki-parseable",
-      ok: errors.length === 0,
-      detail: bounded(
-        "malformed pages",
-        errors.map((e) => e.path),
-      ),
-    },
+    found(
+      "wiki-parseable",
+      "malformed pages",
+      errors.map((e) => e.path),
+    ),
   ];
   const index = store.hasIndex() ? store.index() : undefined;
   const stale = pages.filter((p) => {
@@ -223,7 +197,7 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
   const defects = nav.filter((c) => c.category !== "collision");
   checks.push({ check: "navigation-consistent", ok: defects.length === 0, detail: navigationDetail(nav) });
   const links = symlinks(store);
-  checks.push({ check: "no-symlinks", ok: links.length === 0, detail: bounded("symlinked paths", links) });
+  checks.push(found("no-symlinks", "symlinked paths", links));
 
   const warnings: string[] = [];
   const streak = zeroYieldStreak(store);

@@ -17,7 +17,10 @@ export interface MemoryCli {
 }
 
 export const common = {
-  dir: { type: "string", description: "the memory store (default ~/.memnox/memory, or MEMNOX_MEMORY_DIR)" },
+  dir: {
+    type: "string",
+    description: "the memory store (default ~/.memnox/memory, or MEMNOX_MEMORY_DIR, or memex's MEMEX_DATA_DIR)",
+  },
   "data-dir": { type: "string", description: "memex's name for --dir" },
   json: { type: "boolean", description: "print JSON (the contract)" },
 } as const satisfies ArgsDef;

@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { isTimestamp, timestampProblem } from "../../../../memory/format/time.ts";
+import { applyDecay } from "../../../../memory/pages/decay.ts";
 import { rebuildIndex } from "../../../../memory/pages/rebuild.ts";
 import { info, status } from "../../../../memory/pages/status.ts";
 import { verify } from "../../../../memory/pages/verify.ts";
@@ -109,6 +110,26 @@ export const watchCommand = (cli: MemoryCli) =>
           process.once("SIGINT", stop);
           process.once("SIGTERM", stop);
         });
+        return 0;
+      }),
+  });
+
+export const decayCommand = (cli: MemoryCli) =>
+  command({
+    meta: {
+      name: "decay",
+      description:
+        "lower the importance of pages recall has not returned for a while ([recency_decay]; knowledge never ages)",
+    },
+    args: { ...common, "dry-run": { type: "boolean", description: "say what would change, change nothing" } },
+    run: ({ args }) =>
+      run(cli, args, (store) => {
+        const changes = applyDecay(store, { dryRun: args["dry-run"] === true });
+        say(cli, args, changes, () =>
+          changes.length
+            ? changes.map((c) => `${c.slug}: importance ${c.old} -> ${c.new}`)
+            : ["no page's importance moves"],
+        );
         return 0;
       }),
   });

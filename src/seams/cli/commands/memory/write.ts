@@ -20,7 +20,12 @@ async function bodyOf(cli: MemoryCli, args: Record<string, unknown>): Promise<st
       throw new MemnoxError("not_found", `cannot read \`${file}\``);
     }
   }
-  if (body === undefined) throw new MemnoxError("refused", "a page needs --body (or --body-file, `-` for stdin)");
+  if (body === undefined)
+    throw new MemnoxError(
+      "missing_value",
+      "the following arguments are required: --body",
+      "or --body-file, `-` for stdin",
+    );
   return body;
 }
 
