@@ -95,20 +95,12 @@ function checkTopK(topK: number | undefined, fallback: number, max = 100): numbe
 }
 
 export function rowHit(
-  store: Store,
   row: Row,
   score: number,
   snippet: string,
   source: Hit["snippet_source"],
+  links: readonly string[],
 ): Candidate {
-  const links = [
-    ...new Set(
-      store
-        .index()
-        .linksOf(row.id)
-        .map((l) => l.target),
-    ),
-  ];
   return {
     id: row.id,
     cost: estimateTokens(snippet),
@@ -130,7 +122,7 @@ export function rowHit(
       last_access: row.last_access,
       access_count: row.access_count,
       transcript_ref: row.transcript_ref,
-      links,
+      links: [...links],
       scope: row.scope,
       project_id: row.project_id || null,
       project_label: row.project_label,
@@ -189,9 +181,9 @@ export function candidates(
   if (engine === "fts5") {
     const total = store.hasIndex() ? store.index().count() : 0;
     if (total > 0) {
-      const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
-        rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
-      );
+      const rows = andThenOr(store.index(), tokens, f, limit);
+      const targets = store.index().targetsOf(rows.map((r) => r.row.id));
+      const found = rows.map((r) => rowHit(r.row, r.score, r.snippet, r.snippetSource, targets.get(r.row.id) ?? []));
       return { found, engine: "semantic-and-fallback-fts5", total };
     }
     if (!hasPages(store, store.layout.docs)) return { found: [], engine: "semantic-and-fallback-fts5", total };

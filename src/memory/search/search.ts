@@ -121,23 +121,20 @@ export function ranked(db: IndexDb, tokens: readonly string[], op: "AND" | "OR",
   const best = top(db, match, f, limit);
   if (best.length === 0) return [];
   const ids = best.map((t) => t.id);
-  const marks = (col: number, rows: readonly number[]) =>
-    new Map(
-      (
-        db.db
-          .query(
-            `SELECT rowid AS id, snippet(pages_fts, ${col}, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s
-             FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN (${rows.map(() => "?").join(",")})`,
-          )
-          .all(match, ...rows) as { id: number; s: string }[]
-      ).map((r) => [r.id, r.s]),
-    );
+  const snip = (col: number) => `snippet(pages_fts, ${col}, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS})`;
+  const marks = (cols: string, rows: readonly number[]) =>
+    db.db
+      .query(
+        `SELECT rowid AS id, ${cols} FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN (${rows.map(() => "?").join(",")})`,
+      )
+      .all(match, ...rows) as { id: number; b?: string; d?: string; t?: string }[];
   // snippet() returns text even where a column did not match, so the <mark> says where the match was; the body is
-  // asked first and the other columns only for rows whose body did not match.
-  const body = marks(3, ids);
+  // asked first, and the description and title (in one pass) only for rows whose body did not match.
+  const body = new Map(marks(`${snip(3)} AS b`, ids).map((r) => [r.id, r.b ?? ""]));
   const rest = ids.filter((id) => !body.get(id)?.includes("<mark>"));
-  const desc = rest.length ? marks(2, rest) : new Map<number, string>();
-  const title = rest.length ? marks(1, rest) : new Map<number, string>();
+  const others = rest.length ? marks(`${snip(2)} AS d, ${snip(1)} AS t`, rest) : [];
+  const desc = new Map(others.map((r) => [r.id, r.d ?? ""]));
+  const title = new Map(others.map((r) => [r.id, r.t ?? ""]));
   const rows = new Map(
     (db.db.query(`${ROWS} WHERE p.id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Row[]).map((r) => [r.id, r]),
   );
