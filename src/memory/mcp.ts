@@ -122,7 +122,7 @@ const OTHER_TOOLS = [
       type: "object",
       properties: {
         mode: { type: "string", enum: ["full", "dry-run"], default: "full" },
-        max_episodes: { type: "integer", minimum: 1, maximum: 100, default: 10 },
+        max_episodes: { type: "integer", minimum: 1, default: 10 },
       },
       additionalProperties: false,
     },
@@ -209,7 +209,7 @@ const RecallArgs = v.strictObject({
 });
 const ConsolidateArgs = v.strictObject({
   mode: v.optional(v.picklist(["full", "dry-run"]), "full"),
-  max_episodes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 10),
+  max_episodes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 10),
 });
 const ForgetArgs = v.strictObject({
   slug: v.pipe(v.string(), v.minLength(1)),
