@@ -21,6 +21,8 @@ const TOOLS: Readonly<Record<AgentName, string>> = {
   "gemini-cli": "every tool call reaches the gate",
   cursor: "commands, MCP calls, file reads and writes reach the gate; web fetches have no hook",
   windsurf: "reads, writes, commands and MCP calls reach the gate; web fetches have no hook",
+  "copilot-cli": "every tool call its preToolUse hook reports reaches the gate",
+  opencode: "every tool call reaches the gate through memnox's plugin (tool.execute.before)",
 };
 
 function claudeShell(ctx: Context): WiringLine {
