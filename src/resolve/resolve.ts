@@ -21,6 +21,7 @@ function rootScope(ctx: ResolveContext): Scope {
     vars: environmentVars(ctx.env),
     aliases: new Map(),
     links: new Map(),
+    attributes: new Map(),
   };
 }
 
