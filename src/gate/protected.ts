@@ -20,6 +20,8 @@ const WHY = {
   project: "this file can add hooks, permissions or MCP servers to an agent, so a person looks at the change first",
   rules: "this repository's rules are changed in a diff a person reviews, not by the agent they govern",
   gitHooks: "git hooks run on every commit and push, and memnox's pre-push hook is one of them",
+  milestones: "memnox's milestones are what memnox rewind brings work back from",
+  packedRefs: "this file holds the repository's branches, tags and memnox's milestones, which git itself rewrites",
 } as const;
 
 export interface ProtectedPlaces {
@@ -62,7 +64,9 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
       `${e.OPENCLAW_STATE_DIR || `${h}/.openclaw`}/openclaw.json`,
     ].map(deny(WHY.agent)),
     ...["memnox.policies.toml", "memnox.policies.yaml"].map((n) => `/**/${n}`).map(ask(WHY.rules)),
+    ...["/**/.git/refs/memnox", "/**/.git/refs/memnox/**"].map(deny(WHY.milestones)),
     ...["/**/.git/hooks", "/**/.git/hooks/**"].map(ask(WHY.gitHooks)),
+    ask(WHY.packedRefs)("/**/.git/packed-refs"),
     ...[
       "/**/.claude/settings.json",
       "/**/.claude/settings.local.json",

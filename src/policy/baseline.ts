@@ -73,6 +73,8 @@ export const REASONS = {
     "a package manager, direnv or husky runs the code this names on a later ordinary command (npm test, cd, git commit), where nobody sees it",
   keys: "a key or an authorized_keys line written here lets somebody in, or loses a key that may exist nowhere else",
   credentialsWrite: "this overwrites a credential a CLI depends on, which may exist nowhere else",
+  rewrites:
+    "it moves a branch or tag over what it held, or drops what only a reflog still kept, so work may end up where neither git nor memnox rewind can bring it back",
 } as const;
 
 /** Why each part of the local loop proceeds without a question: said by protect and in a session's opening block. */
@@ -95,6 +97,21 @@ const RUN_DIRECTLY: Alternative = {
   action: "shell.execute",
   note: "Run the command itself instead, not through a setting or variable: then it is ruled on where it runs.",
 };
+
+/**
+ * Forced updates of local refs and the pruning that empties a reflog's safety net: destructive, yet often meant
+ * (`git checkout -B topic`), so a person says yes rather than being refused outright.
+ */
+export const HISTORY_REWRITES = [
+  "git.checkout-reset-branch",
+  "git.switch-reset-branch",
+  "git.update-ref-branch",
+  "git.fetch-force",
+  "git.tag-force",
+  "git.gc-prune",
+  "git.prune",
+  "git.repack-drop",
+];
 
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
 const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly alternative: Alternative }>> = {
@@ -520,12 +537,18 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
     ...rule(
       "destructive-commands-denied",
       `destructive verbs from the verb tables, ${by}`,
-      destructive.filter((a) => !substituted.includes(a)),
+      destructive.filter((a) => !substituted.includes(a) && !HISTORY_REWRITES.includes(a)),
       {
         effect: "deny",
         reason: REASONS.destructive,
       },
     ).map((r) => ({ ...r, match: { ...r.match, classes: ["destructive" as const] } })),
+    ...rule(
+      "history-rewrites-asked",
+      `forced updates of local branches and tags, and pruning that drops unreachable work at once, ${by}`,
+      HISTORY_REWRITES.filter((a) => destructive.includes(a)),
+      { effect: "ask", reason: REASONS.rewrites },
+    ),
     ...rule("outward-commands-asked", `verbs whose effect others see, ${by}`, patternsOf(tables, "communication"), {
       effect: "ask",
       reason: REASONS.outward,

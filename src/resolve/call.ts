@@ -36,6 +36,8 @@ export type VarValue =
 export interface Scope {
   cwd: string;
   readonly home: string;
+  /** Where the line started: the checkout's top when the gate knows it, else the working directory. */
+  readonly started: string;
   readonly depth: number;
   readonly maxDepth: number;
   readonly functions: Set<string>;

@@ -13,6 +13,19 @@ export interface ProjectFacts {
   readonly bins?: readonly string[];
   /** Text of the script files the line runs, by absolute path, read by the gate (inside the checkout, small). */
   readonly files?: Readonly<Record<string, string>>;
+  /** Repositories on this machine the checkout's remotes name (`../origin.git`, `file:///srv/x`), absolute. */
+  readonly remotes?: readonly string[];
+  /** The checkout's branches and tags (`refs/heads/main`), read when a line could move one by force. */
+  readonly refs?: readonly string[];
+}
+
+/**
+ * Whether the checkout has this ref. In a checkout whose refs memnox could not read it may (a forced update is
+ * assumed); outside any checkout there is none for git to move.
+ */
+export function mayExist(project: ProjectFacts | undefined, ref: string): boolean {
+  if (project?.refs !== undefined) return project.refs.includes(ref);
+  return project?.repository !== undefined;
 }
 
 function within(path: string, root: string): boolean {

@@ -171,7 +171,16 @@ export class Walker implements Engine {
     const capture = (out: Printed) => {
       if ("text" in out) given = out.text;
     };
+    // `GIT_DIR=x git …`: the command's own environment holds them while it runs, and its handler reads them.
+    const before = assigned.map(([name]) => [name, scope.vars.get(name)] as const);
+    for (const [name, value] of assigned) setVar(scope, name, value);
+    const during = assigned.map(([name]) => scope.vars.get(name));
     dispatch(this.call(args, scope, redirected ?? stdin, toFile ? capture : prints));
+    before.forEach(([name, was], i) => {
+      if (scope.vars.get(name) !== during[i]) return;
+      if (was === undefined) scope.vars.delete(name);
+      else scope.vars.set(name, was);
+    });
     if (replaced && given !== undefined) this.out.noteText(replaced, given);
   }
 
