@@ -193,6 +193,8 @@ export const SECRET_STORE_READS = [
   "az.keyvault-secret-show",
   "heroku.config",
   "heroku.config-get",
+  "kubectl.get-secret",
+  "kubectl.describe-secret",
 ];
 export const DECRYPTED_PARAMETERS = {
   actions: ["aws.ssm-get-parameter", "aws.ssm-get-parameters", "aws.ssm-get-parameters-by-path"],

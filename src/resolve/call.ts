@@ -97,6 +97,10 @@ export interface Engine {
   madeHere(path: string): boolean;
   /** Resolve lines the project declares (a package.json script) one level deeper, in `cwd`; never recorded as typed. */
   lines(text: string, from: Call, cwd?: string): void;
+  /** An earlier command of the line puts code fetched from outside at `place` (a clone, a download). */
+  fetched(place: string): void;
+  /** Whether `path` is, or is under, a place this line fetched from outside: what runs there nobody has read. */
+  fromOutside(path: string): boolean;
 }
 
 export interface Call {

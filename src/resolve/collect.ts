@@ -89,6 +89,17 @@ export class Collector {
     return later.length > 0 ? undefined : null;
   }
 
+  /** Places an earlier command of the line filled from outside (a clone's destination, a downloaded file). */
+  private readonly outside: string[] = [];
+
+  noteFetched(place: string): void {
+    if (place.startsWith("/") && !this.outside.includes(place)) this.outside.push(place);
+  }
+
+  fetchedAt(path: string): boolean {
+    return this.outside.some((p) => path === p || path.startsWith(`${p}/`));
+  }
+
   noteRun(path: string): void {
     if (!this.runs.includes(path)) this.runs.push(path);
   }

@@ -61,11 +61,24 @@ export class Walker implements Engine {
   }
 
   source(path: string, from: Call): string | undefined {
+    // A script a clone or a download of this very line put there: fetched code, which nobody here has read.
+    if (this.out.fetchedAt(path)) {
+      from.emit({ name: "shell.fetched", class: "unknown", targets: [path] });
+      return undefined;
+    }
     const made = this.out.madeText(path);
     if (made !== null) return made;
     const text = from.scope.project?.files?.[path];
     if (text === undefined && path.startsWith("/")) this.out.noteRun(path);
     return text;
+  }
+
+  fetched(place: string): void {
+    this.out.noteFetched(place);
+  }
+
+  fromOutside(path: string): boolean {
+    return this.out.fetchedAt(path);
   }
 
   madeHere(path: string): boolean {

@@ -75,6 +75,10 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.skills-accept": "marks a new or changed skill as reviewed",
   "memnox.login": "makes this machine follow another workspace's rules",
   "memnox.logout": "stops sending this machine's record to its workspace",
+  "memnox.rewind": "moves the working tree back, and its own milestone pushes the oldest one out",
+  "memnox.rewind-take":
+    "keeps a milestone that pushes the oldest one out, so a few of them put earlier work beyond rewind",
+  "memnox.rewind-forget": "drops milestones, and with them the work only they still held",
 };
 
 /** How a loosening action is typed, where that is not its name's words (`memnox lock --release`). */
@@ -84,6 +88,8 @@ const SPELLED: Readonly<Record<string, string>> = {
   "memnox.lock-release": "memnox lock --release",
   "memnox.lock-forget": "memnox lock --forget",
   "memnox.skills-accept": "memnox skills --accept",
+  "memnox.rewind-take": "memnox rewind --take",
+  "memnox.rewind-forget": "memnox rewind --forget",
 };
 
 const ALWAYS = ["stop", "approve", "deny", "resume", "uninstall", "hook", "shim", "login", "logout"];
@@ -165,8 +171,13 @@ export function memnoxCommand(words: readonly string[]): MemnoxCommand {
       return named("sync", "write");
     case "run":
       return has(rest, "--no-guard") ? named("run-no-guard", "write") : named("run", "write");
-    case "setup":
     case "rewind":
+      // Every kind but the list keeps or drops milestones: only twenty are kept, so each one can push work out.
+      if (has(rest, "--list")) return named("rewind-list", "read");
+      if (has(rest, "--take")) return named("rewind-take", "destructive");
+      if (has(rest, "--forget")) return named("rewind-forget", "destructive");
+      return named("rewind", "destructive");
+    case "setup":
     case "memory":
     case "shell":
     case "wall":
