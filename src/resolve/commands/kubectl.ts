@@ -38,9 +38,9 @@ export function kubectl(call: Call): void {
   const output = outputs(args.map((a) => a.text));
   const template = s.flags.has("--template");
   const secrets = namesSecrets(resource) || (verb === "get" && /^secrets?\//i.test(rest[0] ?? ""));
+  const targets = [resource ?? "", ...rest];
   if (verb === "get" && secrets && (template || output.some((o) => PRINTS_DATA.test(o))))
-    return emitNamed(table, call, "kubectl.get-secret", [resource ?? "", ...rest]);
-  if (verb === "describe" && secrets)
-    return emitNamed(table, call, "kubectl.describe-secret", [resource ?? "", ...rest]);
-  runTable(table, call, args);
+    emitNamed(table, call, "kubectl.get-secret", targets);
+  else if (verb === "describe" && secrets) emitNamed(table, call, "kubectl.describe-secret", targets);
+  else runTable(table, call, args);
 }

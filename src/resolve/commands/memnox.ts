@@ -1,6 +1,7 @@
 // memnox itself, as a command an agent typed: each subcommand is `memnox.<verb>`, and the ones that loosen or remove
 // governance are named here once, for the gate (which refuses them from an agent's seat) and for the CLI's own check.
 import type { ActionClass } from "../../core/action.ts";
+import { isAgentProgram } from "../../core/agents.ts";
 import type { Call } from "../call.ts";
 
 export interface MemnoxCommand {
@@ -277,10 +278,23 @@ export function memnoxLoosens(
   return { command: `memnox ${spelled}`, does };
 }
 
-/** The resolver's handler: `memnox <words>` is the action its subcommand names; a setting rides in the targets. */
+/**
+ * The resolver's handler: `memnox <words>` is the action its subcommand names; a setting rides in the targets. The
+ * command `memnox run` is handed is resolved like any other line, unless it is an agent starting.
+ */
 export function memnox(call: Call): void {
   const words = call.args.slice(1).map((a) => a.text);
   const c = memnoxCommand(words);
   const targets = c.setting ? [c.setting.name, c.setting.value] : [];
   call.emit({ name: c.action, class: c.class, targets });
+  const handed = runCommand(call.args);
+  if (handed && !(handed[0]?.static && isAgentProgram(handed[0].text))) call.engine.run(handed, call);
+}
+
+/** The command after `memnox run [options] --`, when there is one. */
+export function runCommand<T extends { readonly text: string }>(args: readonly T[]): readonly T[] | undefined {
+  if (args[1]?.text !== "run") return undefined;
+  const dash = args.findIndex((a) => a.text === "--");
+  const handed = dash >= 0 ? args.slice(dash + 1) : [];
+  return handed.length > 0 ? handed : undefined;
 }

@@ -12,6 +12,7 @@ import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { runHooks } from "./_run-hooks.ts";
+import { runJudged } from "./_run-judged.ts";
 import { unfamiliarLine } from "./_run-unfamiliar.ts";
 import { type Prepared, prepareWall, type Raised, raiseWall, type WallRun } from "./_run-wall.ts";
 
@@ -52,7 +53,7 @@ export const run: CommandFactory = (ctx) =>
       const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
       if (cmd.length === 0 || !cmd[0])
         throw new MemnoxError("usage", "memnox run needs a command after --", "memnox run -- claude");
-      return runAgent(ctx, cmd, {
+      const opts: RunOptions = {
         scope: {
           ...(args.task ? { task: args.task } : {}),
           paths: list(args.paths),
@@ -66,7 +67,9 @@ export const run: CommandFactory = (ctx) =>
         transcript: args.transcript === true,
         untrusted: args.untrusted === true,
         guard: args.guard !== false,
-      });
+      };
+      // What it is handed is judged before it starts, like any line an agent types; an agent starting is not.
+      return runJudged(ctx, cmd, (argv) => runAgent(ctx, argv, opts));
     },
   });
 
