@@ -56,7 +56,7 @@ export const REASONS = {
   processSecrets: "another process's memory and the system's password files hold secrets no task needs",
   privilege: "as another user, root above all, a command reaches past every boundary this session has",
   unrecoverable:
-    "nothing can bring it back: outside the repository (or in its .git) no milestone is kept, and memnox rewind has nothing to restore",
+    "nothing can bring it back: outside the repository (or in its .git), past what a milestone keeps of ignored files, or for a file named like a credential, no milestone keeps it, and memnox rewind has nothing to restore",
   envDelete:
     "a .env file is ignored by git, so no milestone keeps it, and the credentials in it may exist nowhere else",
   fetched:
@@ -82,7 +82,7 @@ export const LOCAL_LOOP = {
   scripts:
     "the project's own scripts and tools (npm/pnpm/yarn/bun scripts, make, test runners, linters, npx of a package it has): their lines are read here and ruled, and their children meet the interceptors",
   deletes:
-    "deletes and moves inside the repository: a milestone is kept first, so memnox rewind brings them back; outside it, or in .git, they ask",
+    "deletes and moves inside the repository: a milestone is kept first (ignored files too, up to a bound; build output and caches are made again), so memnox rewind brings them back; outside it, or in .git, they ask",
   loopback: "HTTP to this machine (localhost, 127.0.0.1): it reaches a server running here, and nothing leaves",
   mcpReads: "MCP tools classified as reads: reading changes nothing",
   inline:
@@ -619,7 +619,7 @@ function localLoop(by: string): RuleSpec[] {
   return [
     {
       name: "deletes-asked",
-      description: `file deletes no milestone can bring back (outside the repository, or in its .git), ${by}`,
+      description: `file deletes no milestone can bring back (outside the repository or in its .git, ignored files past the bound, credentials), ${by}`,
       match: { actions: ["filesystem.delete"], classes: ["destructive"] },
       decision: { effect: "ask", reason: REASONS.unrecoverable },
     },

@@ -36,8 +36,13 @@ function within(path: string, root: string): boolean {
  * A delete the automatic milestone covers: every target a literal absolute path inside the checkout and outside any
  * `.git` (the history and the milestones themselves). A variable or substitution could point anywhere, so never.
  */
-export function recoverable(targets: readonly string[], repository: string | undefined): boolean {
+export function recoverable(
+  targets: readonly string[],
+  repository: string | undefined,
+  unkept: readonly string[] = [],
+): boolean {
   if (!repository || targets.length === 0) return false;
+  const kept = (t: string) => !unkept.some((u) => within(u, t) || within(t, subtreeBase(u)));
   return targets
     .map(subtreeBase)
     .every(
@@ -46,7 +51,8 @@ export function recoverable(targets: readonly string[], repository: string | und
         !/[$`]/.test(t) &&
         t !== repository &&
         within(t, repository) &&
-        !t.slice(repository.length).split("/").some(mayBeGitDir),
+        !t.slice(repository.length).split("/").some(mayBeGitDir) &&
+        kept(t),
     );
 }
 
