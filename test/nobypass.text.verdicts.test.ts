@@ -2,13 +2,14 @@
 // enforce), in a real checkout whose origin is a real bare repository on this disk: each class is stopped by the
 // rule or check that names it, and the local loop beside it proceeds.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not templates
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe } from "bun:test";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assess } from "../src/gate/assess.ts";
 import { settled } from "../src/gate/given.ts";
 import { baselineGateDeps, HOME } from "./support/corpus.ts";
 import { fakeHome, gitRepo, tempDir } from "./support/index.ts";
+import { describeClasses, describeLocalLoop, type VerdictCase } from "./support/verdicts.ts";
 
 const home = fakeHome();
 const origin = tempDir("memnox-origin");
@@ -43,10 +44,7 @@ const d = {
 const at = d.now();
 const judge = (command: string) => assess({ surface: "hook", command, cwd: repo.path, canAsk: true }, d, at);
 
-/** [line, effect, the rule (or memnox's own check) that decides] */
-type Case = readonly [string, "deny" | "ask", string?];
-
-const CLASSES: Record<string, readonly Case[]> = {
+const CLASSES: Record<string, readonly VerdictCase[]> = {
   "4: shell expansions that run code": [
     ["x='a[$(git push -f origin main)]'; echo $((x))", "deny", "git-push-force-denied"],
     ["printf -v 'a[$(git push -f origin main)]' x", "deny", "git-push-force-denied"],
@@ -166,29 +164,6 @@ const LOCAL_LOOP = [
   "memnox rewind --list",
 ];
 
-describe("issue 28's text classes are stopped by the rule that names them", () => {
-  for (const [cls, cases] of Object.entries(CLASSES)) {
-    describe(cls, () => {
-      for (const [line, effect, rule] of cases) {
-        test(line, () => {
-          const a = judge(line);
-          expect({ line, effect: a.combined.effect }).toEqual({ line, effect });
-          if (rule) expect(a.combined.deciding.verdict?.rule?.name).toBe(rule);
-        });
-      }
-    });
-  }
-});
+describe("issue 28's text classes are stopped by the rule that names them", () => describeClasses(CLASSES, judge));
 
-describe("the local loop beside them proceeds", () => {
-  for (const line of LOCAL_LOOP) {
-    test(line, () => {
-      const a = judge(line);
-      expect({ line, effect: a.combined.effect, because: a.combined.reason }).toEqual({
-        line,
-        effect: "allow",
-        because: expect.any(String),
-      });
-    });
-  }
-});
+describe("the local loop beside them proceeds", () => describeLocalLoop(LOCAL_LOOP, judge));
