@@ -72,14 +72,16 @@ export function pushable(tree: Record<string, string> = { "README.md": "one\n" }
 
 /**
  * A stand-in for an agent's process: bash, run under the name `claude`, so every process it starts has an agent
- * among its parents exactly as under the real CLI. `script` runs with no variable an agent would set.
+ * among its parents exactly as under the real CLI. `script` runs with no variable an agent would set. `bin` is that
+ * bash, for `memnox run -- <bin> -c …`, which starts it as an agent (a command it is handed otherwise is judged first).
  */
-export function agentSeat(): TempDir & { run(script: string, env: Env, cwd?: string): Promise<AgentRun> } {
+export function agentSeat(): TempDir & { bin: string; run(script: string, env: Env, cwd?: string): Promise<AgentRun> } {
   const dir = tempDir("memnox-agent");
   const claude = join(dir.path, "claude");
   symlinkSync("/bin/bash", claude);
   return {
     ...dir,
+    bin: claude,
     async run(script, env, cwd) {
       // The agent stays alive above what it runs, as the real CLI does (a last command would otherwise replace it).
       return runProcess([claude, "-c", `${script}\nstatus=$?\nexit $status`], {

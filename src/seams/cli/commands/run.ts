@@ -68,8 +68,10 @@ export const run: CommandFactory = (ctx) =>
         untrusted: args.untrusted === true,
         guard: args.guard !== false,
       };
+      // Whether anybody here worked in this repository is read before the judgment below records a row in it.
+      const unfamiliar = opts.untrusted ? undefined : await unfamiliarLine(ctx, ctx.cwd);
       // What it is handed is judged before it starts, like any line an agent types; an agent starting is not.
-      return runJudged(ctx, cmd, (argv) => runAgent(ctx, argv, opts));
+      return runJudged(ctx, cmd, (argv) => runAgent(ctx, argv, { ...opts, ...(unfamiliar ? { unfamiliar } : {}) }));
     },
   });
 
@@ -81,6 +83,8 @@ interface RunOptions {
   readonly untrusted: boolean;
   /** false: `--no-guard`, no kernel wall. */
   readonly guard: boolean;
+  /** The line suggesting `--untrusted` in a repository nobody here has worked in. */
+  readonly unfamiliar?: string;
 }
 
 async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions): Promise<number> {
@@ -100,8 +104,7 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   const name = basename(cmd[0] ?? program);
   const walled: WallRun = { session, agent, program, name, root, untrusted: opts.untrusted, guard: opts.guard };
   // A repository nobody here has worked in: one line suggests the preset, which stays the person's choice.
-  const unfamiliar = opts.untrusted ? undefined : await unfamiliarLine(ctx, ctx.cwd);
-  if (unfamiliar) ctx.io.err(`${unfamiliar}\n`);
+  if (opts.unfamiliar) ctx.io.err(`${opts.unfamiliar}\n`);
   const prepared = await prepareWall(ctx, walled);
   try {
     return await runPrepared(ctx, cmd, opts, { session, agent, root, env, program, walled, prepared });
