@@ -3,7 +3,7 @@
 // hook lets it through. In enforce the harm does not happen; in observe (the same hook, recording only) it does.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not templates
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary, fakeHome, gitRepo, runBinary, tempDir } from "./support/index.ts";
 
@@ -246,6 +246,21 @@ describe("12: the command memnox run is handed", () => {
     } finally {
       resetOrigin();
       setMode("enforce");
+    }
+  });
+  test("bash under an agent's name is still bash: what it is handed is judged", async () => {
+    const dir = tempDir("memnox-fake-agent");
+    try {
+      symlinkSync("/bin/bash", dir.join("claude"));
+      const r = await runBinary(
+        "memnox",
+        ["run", "--no-milestone", "--", dir.join("claude"), "-c", "git push -q --force origin main"],
+        { env: home.env(), cwd: repo.path },
+      );
+      expect(r.code).toBe(126);
+      expect(originRewritten()).toBe(false);
+    } finally {
+      dir[Symbol.dispose]();
     }
   });
 });

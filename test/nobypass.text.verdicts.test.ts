@@ -70,6 +70,9 @@ const CLASSES: Record<string, readonly VerdictCase[]> = {
     [`git -C ${bare} fetch ${repo.path} main:main`, "ask", "outward-commands-asked"],
     [`git push ${bare} HEAD:main`, "ask", "outward-commands-asked"],
     [`git -C ${HOME}/other commit -am x`, "ask"],
+    [`echo 0000000000000000000000000000000000000000 > ${bare}/refs/heads/main`, "deny", "git-push-force-denied"],
+    [`cp evil.sh ${bare}/hooks/post-receive`, "deny", "git-push-force-denied"],
+    [`rm -rf ${bare}`, "deny", "git-push-force-denied"],
   ],
   "8: work put beyond rewind": [
     ["git checkout -B main", "ask", "history-rewrites-asked"],
@@ -82,6 +85,10 @@ const CLASSES: Record<string, readonly VerdictCase[]> = {
     ["git prune", "ask", "history-rewrites-asked"],
     ["git repack -a -d", "ask", "history-rewrites-asked"],
     ["git reflog expire --expire=now --all", "deny", "destructive-commands-denied"],
+    ["git config gc.reflogExpire now", "ask", "git-settings-that-run-code-asked"],
+    ["git config --global gc.pruneExpire now", "ask", "git-settings-that-run-code-asked"],
+    ["git -c gc.reflogExpireUnreachable=now -c gc.pruneExpire=now gc", "ask", "git-settings-that-run-code-asked"],
+    ["git config core.logAllRefUpdates false", "ask", "git-settings-that-run-code-asked"],
     ["git branch -f main HEAD~1", "deny", "destructive-commands-denied"],
     ["git update-ref -d refs/memnox/milestones/mst_x", "deny"],
     ["git update-ref refs/memnox/milestones/mst_x HEAD", "deny"],
@@ -134,6 +141,11 @@ const CLASSES: Record<string, readonly VerdictCase[]> = {
   "12: the command memnox run is handed": [
     ["memnox run -- git push --force origin main", "deny", "git-push-force-denied"],
     ["memnox run --task t -- bash -c 'git push -f origin main'", "deny", "git-push-force-denied"],
+    [
+      "ln -sf /bin/bash ./claude && memnox run -- ./claude -c 'git push -f origin main'",
+      "deny",
+      "git-push-force-denied",
+    ],
   ],
 };
 

@@ -92,7 +92,8 @@ export function dispatch(call: Call): void {
     runTable(table, call, call.args.slice(1));
     return;
   }
-  if (first.text.includes("/") && (madeThisLine(call, first.text) || shellScript(call, first.text))) return;
+  if (first.text.includes("/") && (linkedThisLine(call, first.text) || madeThisLine(call, first.text))) return;
+  if (first.text.includes("/") && shellScript(call, first.text)) return;
   runUnknown(call, name);
 }
 
@@ -110,6 +111,16 @@ function buildsFetched(call: Call): void {
     .map((p) => (typeof p === "string" ? p : absolutePath(p.text, call.scope.cwd, call.scope.home)))
     .find((p) => call.engine.fromOutside(p));
   if (at) call.emit({ name: "shell.fetched", class: "unknown", targets: [at] });
+}
+
+/** `ln -s /bin/bash ./claude && ./claude -c …`: a program this line linked (or copied) runs what it leads to. */
+function linkedThisLine(call: Call, program: string): boolean {
+  const path = absolutePath(program, call.scope.cwd, call.scope.home);
+  const to = call.scope.links.get(path);
+  if (!to || to.length !== 1 || !to[0]?.startsWith("/") || to[0] === path) return false;
+  // As a line one level deeper: links that lead to each other end at the nesting limit.
+  call.engine.shell([to[0], ...call.args.slice(1).map((a) => a.text)].map(renderArg).join(" "), call);
+  return true;
 }
 
 /** `printf … > p.sh && ./p.sh`: a program this very line writes has no text yet for anybody to read before it runs. */

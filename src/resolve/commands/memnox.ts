@@ -288,7 +288,10 @@ export function memnox(call: Call): void {
   const targets = c.setting ? [c.setting.name, c.setting.value] : [];
   call.emit({ name: c.action, class: c.class, targets });
   const handed = runCommand(call.args);
-  if (handed && !(handed[0]?.static && isAgentProgram(handed[0].text))) call.engine.run(handed, call);
+  // Only an agent found by name on PATH starts unread: `./claude` can be anything the line made.
+  const first = handed?.[0];
+  const agent = first?.static === true && !first.text.includes("/") && isAgentProgram(first.text);
+  if (handed && !agent) call.engine.run(handed, call);
 }
 
 /** The command after `memnox run [options] --`, when there is one. */
