@@ -117,9 +117,10 @@ function buildsFetched(call: Call): void {
 function linkedThisLine(call: Call, program: string): boolean {
   const path = absolutePath(program, call.scope.cwd, call.scope.home);
   const to = call.scope.links.get(path);
-  if (!to || to.length !== 1 || !to[0]?.startsWith("/") || to[0] === path) return false;
+  const target = to?.length === 1 ? to[0] : undefined;
+  if (!target?.startsWith("/") || target === path) return false;
   // As a line one level deeper: links that lead to each other end at the nesting limit.
-  call.engine.shell([to[0], ...call.args.slice(1).map((a) => a.text)].map(renderArg).join(" "), call);
+  call.engine.shell([target, ...call.args.slice(1).map((a) => a.text)].map(renderArg).join(" "), call);
   return true;
 }
 
