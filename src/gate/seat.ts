@@ -5,27 +5,8 @@
 // process cut off from any terminal session a person started (reparented to the system with no terminal, or on a
 // terminal whose session leader is not among its ancestors, or a walk that broke). Variables can be unset by the
 // agent, so the ancestry is read whatever they say; they only add.
+import { AGENT_PROGRAMS } from "../core/agents.ts";
 import type { Ancestry, Env, ProcessInfo } from "../ports/index.ts";
-
-/** Agents' own programs, by executable or script name. */
-const AGENT_PROGRAMS = new Set([
-  "claude",
-  "codex",
-  "gemini",
-  "cursor-agent",
-  "aider",
-  "goose",
-  "opencode",
-  "amp",
-  "cline",
-  "qwen",
-  "crush",
-  "copilot",
-  "auggie",
-  "droid",
-  "kiro-cli",
-  "openhands",
-]);
 
 /** Package folders an agent's script lives in, when it runs under node, bun or python. */
 const AGENT_PACKAGES = /\/(@anthropic-ai\/claude-code|@openai\/codex|@google\/gemini-cli|aider|goose)\//;

@@ -119,10 +119,26 @@ export interface GateServices {
   pauseSession(session: string, reason: string, surface: Surface): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
+  /**
+   * An after-tool event for a call the gate refused: a `memnox.forged-outcome` finding on the session, naming the
+   * refused decision, never an outcome (a refused call never ran, so whatever reported it ran is not the agent's tool).
+   */
+  recordForgedOutcome(forged: ForgedOutcome): Promise<void>;
   /** What a session is told at its start and reminded of later, from the rule files and state in force at `cwd`. */
   briefing(request: BriefingRequest): Promise<Briefing>;
   /** A session opened or closed in an agent's own hook: one `session` row; a start fixes its project boundary. */
   recordSession(event: SessionEvent): Promise<void>;
+}
+
+export interface ForgedOutcome {
+  /** The refusal the event claims ran. */
+  readonly decision: string;
+  readonly surface: Surface;
+  readonly cwd: string;
+  readonly session?: string;
+  readonly agent?: string;
+  /** What the event said of it, in words (exit code, failure), never its output. */
+  readonly claimed: string;
 }
 
 export interface BriefingRequest {

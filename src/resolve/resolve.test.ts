@@ -110,7 +110,14 @@ table("git", [
       ["git.push-force", "destructive"],
     ],
   ],
-  ["git -C /elsewhere reset --hard", [["git.reset-hard", "destructive", ["/elsewhere"]]]],
+  // Another repository written from here is a write of it: outside the checkout, the boundary asks.
+  [
+    "git -C /elsewhere reset --hard",
+    [
+      ["git.reset-hard", "destructive", ["/elsewhere"]],
+      ["filesystem.write", "write", ["/elsewhere"]],
+    ],
+  ],
   ["git reset --merge HEAD~1", [["git.reset-merge", "destructive"]]],
   ["git reset --soft HEAD~1", [["git.reset", "write"]]],
   ["git clean -fdx", [["git.clean", "destructive"]]],
