@@ -35,7 +35,7 @@ function machine() {
 
 async function setup(home: FakeHome, cwd: string, env: Record<string, string>) {
   const { ctx } = testContext(home, { cwd, env });
-  const asker = { confirm: async () => false };
+  const asker = () => ({ ask: async () => ({ kind: "eof" as const }) });
   await runCommand(setupWith(asker, verbTables)(ctx), { rawArgs: ["--yes", "--json"] });
 }
 

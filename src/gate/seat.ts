@@ -113,6 +113,13 @@ function describe(p: ProcessInfo, what: string): string {
   return `${what} (pid ${p.pid}, ${base(p.argv[0] ?? p.comm) || p.comm})`;
 }
 
+/** The environment with every variable that marks an agent's seat taken out (for what memnox starts on its own). */
+export function withoutSeatVariables(env: Env): Env {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const k of AGENT_VARIABLES) delete out[k];
+  return out;
+}
+
 /** The variable that marks this environment as an agent's, if one does. */
 export function agentVariable(env: Env): string | undefined {
   return AGENT_VARIABLES.find((k) => env[k] !== undefined && env[k] !== "");

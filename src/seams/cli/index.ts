@@ -27,7 +27,7 @@ const UNMASKED = new Set(["memory", "cloud"]);
 
 export async function run(given: Context): Promise<number> {
   const first = given.args[0];
-  const io = contractStdio(given.io, given.env);
+  const io = contractStdio(given.io, given.env, { wrap: !wantsJson(given.args) });
   const ctx: Context = { ...given, io: first && UNMASKED.has(first) ? io : maskedStdio(io, given.args) };
   try {
     return await dispatch(ctx);
