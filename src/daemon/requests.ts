@@ -36,6 +36,7 @@ const Evaluate = v.object({
   cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
   canAsk: v.boolean(),
   walled: opt(v.literal(true)),
+  seat: opt(v.literal("person")),
   agent: opt(str),
   session: opt(str),
   caller: v.object({

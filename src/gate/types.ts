@@ -33,6 +33,11 @@ export interface GateRequest {
    * nothing is granted, cleared, leased or held for it.
    */
   readonly ran?: true;
+  /**
+   * `person`: the seam read the process's ancestry and found a person at their own terminal (no agent, no seam
+   * above): the call meets only the rules written for `agents = ["person"]`, and none of memnox's checks on agents.
+   */
+  readonly seat?: "person";
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**

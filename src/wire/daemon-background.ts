@@ -6,7 +6,7 @@ import { spawnDaemon } from "../gate/remote/start.ts";
 import type { Context } from "../ports/context.ts";
 import { linkTarget } from "./links.ts";
 
-type DaemonContext = Pick<Context, "paths" | "env" | "selfArgv" | "execPath">;
+type DaemonContext = Pick<Context, "paths" | "env" | "selfArgv" | "execPath" | "version">;
 
 export interface BackgroundReport {
   /** started: by this call; running: one already answered; failed: it did not answer in time. */
@@ -30,7 +30,10 @@ async function answering(sock: string, polls: number): Promise<number | undefine
 /** Starts a daemon in the background unless one answers, and waits (bounded) until it does. */
 export async function startBackgroundDaemon(ctx: DaemonContext): Promise<BackgroundReport> {
   const running = await pingDaemon(ctx.paths.sock);
-  if (running) return { status: "running", pid: running.pid, words: `already running (pid ${running.pid})` };
+  if (running?.version === ctx.version)
+    return { status: "running", pid: running.pid, words: `already running (pid ${running.pid})` };
+  // Another version still running (the binary was replaced): it makes way for this one.
+  if (running) await stopDaemon(ctx);
   const spawned = spawnDaemon({ launcher: linkTarget(ctx), paths: ctx.paths, env: ctx.env });
   const pid = await answering(ctx.paths.sock, READY_POLLS);
   if (pid === undefined) {

@@ -45,6 +45,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     cwd: req.cwd,
     canAsk: req.canAsk,
     ...(req.walled ? { walled: true as const } : {}),
+    ...(req.seat ? { seat: req.seat } : {}),
     ...(req.agent !== undefined ? { agent: req.agent } : {}),
     ...(req.session !== undefined ? { session: req.session } : {}),
     caller: {
@@ -95,6 +96,7 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     cwd: r.cwd,
     canAsk: r.canAsk,
     ...(r.walled ? { walled: true as const } : {}),
+    ...(r.seat === "person" ? { seat: "person" as const } : {}),
     ...(r.agent !== undefined ? { agent: r.agent } : {}),
     ...(r.session !== undefined ? { session: r.session } : {}),
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),

@@ -31,6 +31,8 @@ export interface EvaluateRequest {
   readonly cwd: string;
   readonly canAsk: boolean;
   readonly walled?: true;
+  /** The seam found a person at their own terminal (GateRequest.seat). */
+  readonly seat?: "person";
   /** The request's own agent and session, as the seam passed them to decide(). */
   readonly agent?: string;
   readonly session?: string;

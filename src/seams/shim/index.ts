@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import { createGate } from "../../gate/index.ts";
+import { seatOf, selfBinary } from "../../gate/seat.ts";
 import { findRealBinary } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
 import type { Env } from "../../ports/index.ts";
@@ -42,6 +43,8 @@ export async function run(ctx: Context): Promise<number> {
     if (startedByGit(gits, process.ppid)) return passThrough(ctx, realBin, childEnv);
     plan = gitPlan(argv, realBin, ctx.cwd, childEnv);
   }
+  // A person at their own terminal is recorded as the person and meets only the rules they wrote for themselves.
+  const person = personAtTerminal(ctx);
   const typed = argv.map(displayWord).join(" ");
   const shown = plan.note ? `${typed} (${plan.note})` : typed;
   // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
@@ -55,12 +58,15 @@ export async function run(ctx: Context): Promise<number> {
         cwd: ctx.cwd,
         canAsk: terminal !== undefined,
         ...(walled ? { walled: true as const } : {}),
+        ...(person ? { seat: "person" as const } : {}),
         ...(text === shown ? plan.request : { command: text }),
         ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
         ...(ctx.env.MEMNOX_RULED ? { handedDown: ctx.env.MEMNOX_RULED } : {}),
       }),
-      beforeRun: (answer) =>
-        keepMilestones(ctx, {
+      // A milestone is kept for what an agent does; a person's own command keeps none they did not ask for.
+      beforeRun: async (answer) => {
+        if (person) return;
+        await keepMilestones(ctx, {
           surface: "interceptor",
           session: ctx.env.MEMNOX_SESSION,
           agent: ctx.env.MEMNOX_AGENT_NAME,
@@ -68,7 +74,8 @@ export async function run(ctx: Context): Promise<number> {
           actions: answer.actions,
           argv,
           firstWrite: false,
-        }),
+        });
+      },
       exec: async (text, ruled) => {
         const args = text === shown ? ctx.args : editedArgs(name, text);
         // What this CLI reads itself (gh its login, git its keys) stays readable to it under the machine's guard.
@@ -79,6 +86,16 @@ export async function run(ctx: Context): Promise<number> {
     },
     { gate: createGate(ctx), io: ctx.io, terminal },
   );
+}
+
+/**
+ * Whether a person at their own terminal started this: it has a controlling terminal, no agent variable is set, and
+ * no agent or seam is among its parents. A script with no terminal (CI, cron) is not a person at a terminal.
+ */
+function personAtTerminal(ctx: Context): boolean {
+  const ancestry = ctx.processes?.ancestry();
+  if (!ancestry?.chain[0]?.tty) return false;
+  return seatOf(ctx.env, ancestry, selfBinary(ctx)).kind === "person";
 }
 
 async function passThrough(ctx: Context, realBin: string, env: Env): Promise<number> {
