@@ -69,6 +69,7 @@ const Record = v.object({
   method: v.literal("record"),
   event: v.looseObject({ kind: str, surface: str, operation: str, occurredAt: str }),
   inherit: opt(v.boolean()),
+  personArgv: opt(v.pipe(v.array(str), v.minLength(1), v.maxLength(10_000))),
 });
 const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 

@@ -79,6 +79,8 @@ export interface RecordRequest {
   readonly event: EventInput;
   /** Fill surface, operation, session and agent from the row named by `event.parent` (an outcome from elsewhere). */
   readonly inherit?: boolean;
+  /** A person's own command (src/gate/person.ts): the daemon names its action from this argv, so the seam need not. */
+  readonly personArgv?: readonly string[];
 }
 
 export interface PingRequest {
