@@ -283,7 +283,7 @@ describe("memnox setup", () => {
     expect(no.asked).toHaveLength(1);
     expect(no.asked[0]).toContain("Put them under memnox?");
     expect(no.asked[0]).toContain("[Y/p/n]");
-    expect(no.asked[0]).toContain("about 25 ms a call");
+    expect(no.asked[0]).toContain("about 60 ms a call");
 
     const path = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: ["maybe", "p"] });
     expect(path.code).toBe(0);

@@ -25,7 +25,7 @@ const NOTHING_LEFT = "Nothing left this machine: no account, no key, no network 
 export const SETUP_PROBE_MS = 5_000;
 
 /** What an interceptor costs a person's own command once it is on their login PATH (bench/startup.bench.ts). */
-export const PERSON_CALL_MS = 25;
+export const PERSON_CALL_MS = 60;
 
 type Answer = "yes" | "path" | "no";
 
