@@ -78,7 +78,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const settings = settingsOrUndefined(deps);
   const ruled = resolution.actions.map((action, i) =>
     withGrants(
-      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+      (byAction[i] ?? []).map((r) => wholeTree(ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment))),
       stateFacts,
       at.epochMs,
     ),
@@ -163,6 +163,17 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
 }
 
 const NOTHING_NOTICED: Noticed = { facts: [], seen: [], noted: [] };
+
+/**
+ * A recursive delete refused for something inside the tree says first what it deletes: `rm -rf ~` loses the whole
+ * home at once, which is the harm; the rule that caught it (a key inside) is the evidence, said after.
+ */
+function wholeTree(f: Finding): Finding {
+  if (f.action.name !== "filesystem.delete" || f.effect === "allow" || f.source !== "rule") return f;
+  const roots = f.action.targets.filter((t) => t.endsWith("/**")).map((t) => t.slice(0, -3) || "/");
+  if (roots.length === 0) return f;
+  return { ...f, reason: `it deletes all of ${roots.join(", ")} at once, and ${f.reason}` };
+}
 
 /** The name a person's seat is decided under is the seam's to give: an agent calling itself `person` is not one. */
 function notPerson(agent: string | undefined): string | undefined {

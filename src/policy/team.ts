@@ -12,10 +12,10 @@ interface TeamRule {
 
 const RULES: readonly TeamRule[] = [
   {
-    why: ["main is the history everyone here builds on: a force push or a delete there breaks their work."],
+    why: ["main is the history everyone here builds on: rewriting it (even with a lease) or deleting it breaks their work."],
     rule: {
       name: "main-history-not-rewritten",
-      match: { actions: ["git.push-force", "git.push-delete"], branches: MAIN },
+      match: { actions: ["git.push-force", "git.push-lease", "git.push-delete"], branches: MAIN },
       decision: {
         effect: "deny",
         reason: "main is the history everyone on this team builds on, and rewriting or deleting it breaks their work",

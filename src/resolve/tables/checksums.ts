@@ -17,6 +17,6 @@ export const CHECKSUMS: Readonly<Record<string, string>> = {
   mongosh: "c53-146fef614f74c3",
   npm: "c53-145d1a01a545c8",
   stripe: "c53-07a0d882e2e616",
-  git: "c53-0af48823640486",
+  git: "c53-1bf500a0025f63",
   playwright: "c53-1b783547844992",
 };
