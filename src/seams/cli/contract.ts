@@ -5,6 +5,7 @@ import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import { describeError, type ErrorCode, isMemnoxError, MemnoxError } from "../../core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../../core/plain.ts";
 import type { Env, Stdio } from "../../ports/index.ts";
+import { colourise } from "./colour.ts";
 import { wrapText } from "./wrap.ts";
 
 type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
@@ -221,6 +222,7 @@ export class ReaderGone extends Error {
  * unset, and a closed pipe on stdout turned into one quiet stop instead of an EPIPE report.
  */
 export function contractStdio(io: Stdio, env: Env, opts: { readonly wrap?: boolean } = {}): Stdio {
+  // Human output only (wrap is off for JSON): verdicts and severities get their colour where colour is allowed.
   const outColour = colourAllowed(io.stdoutIsTTY, env);
   // A person's terminal gets lines cut at spaces; a pipe, a file and JSON get them as they are.
   const width = opts.wrap && io.stdoutIsTTY ? terminalWidth(io, env) : undefined;
@@ -233,7 +235,7 @@ export function contractStdio(io: Stdio, env: Env, opts: { readonly wrap?: boole
     out(text) {
       if (gone) throw new ReaderGone();
       try {
-        const shown = outColour ? text : withoutEscapes(text);
+        const shown = outColour ? (opts.wrap ? colourise(text) : text) : withoutEscapes(text);
         io.out(width ? wrapText(shown, width) : shown);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EPIPE") throw e;

@@ -86,7 +86,10 @@ export const doctorWith =
       args: {
         wiring: { type: "boolean", description: "whether each seam is actually in the path" },
         prove: { type: "boolean", description: "attempt a refusal at every seam and report what came back" },
-        probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+        probe: {
+          type: "boolean",
+          description: "start each MCP server configured here to ask what it offers (runs their code); else the cache",
+        },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
@@ -100,7 +103,7 @@ export const doctorWith =
           emit(ctx, args.json, { lines }, () => renderProof(lines));
           return lines.some((l) => l.result === "allowed" || l.result === "error") ? 1 : 0;
         }
-        return findings(ctx, args.probe !== false, args.json);
+        return findings(ctx, args.probe === true, args.json);
       },
     });
 

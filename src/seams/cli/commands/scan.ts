@@ -9,7 +9,12 @@ import { changesReport, mcpReport, shareReport, usageReport } from "./_scan-repo
 
 export const SCAN_ARGS = {
   json: { type: "boolean", description: "the capability inventory (version 2)" },
-  probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+  probe: {
+    type: "boolean",
+    default: true,
+    description: "start each MCP server configured here to ask what it offers (runs their code)",
+    negativeDescription: "start no MCP server: tools come from the cache",
+  },
   save: { type: "boolean", description: "keep this scan as the baseline later ones are compared against" },
   since: { type: "string", description: "what moved since the saved scan this long ago (1d, 12h, an ISO date)" },
   from: { type: "string", description: "compare two saved scans: the older one (a date, or a duration back)" },
@@ -49,7 +54,12 @@ export async function runScan(ctx: Context, a: ScanFlags): Promise<number> {
     ? (await import("../../../scan/snapshots.ts")).saveSnapshot(ctx.paths.snapshots, inv)
     : undefined;
   if (a.share) return shareReport(ctx, inv, a.json);
-  emit(ctx, a.json, inv, () => [...renderScan(inv), ...(saved ? ["", `kept as the baseline: ${saved}`] : [])]);
+  const unknown = inv.mcpServers.filter((s) => s.tools === null && s.transport === "stdio" && !s.disabled).length;
+  const ask =
+    a.probe === false && unknown > 0
+      ? ["", `${unknown} MCP server(s) were not started, so their tools are unknown: memnox scan starts them to ask`]
+      : [];
+  emit(ctx, a.json, inv, () => [...renderScan(inv), ...ask, ...(saved ? ["", `kept as the baseline: ${saved}`] : [])]);
   return 0;
 }
 

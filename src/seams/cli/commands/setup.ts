@@ -90,7 +90,8 @@ export const setupWith =
         probe: {
           type: "boolean",
           default: true,
-          description: "start no MCP server to ask what it offers: its tools come from the cache",
+          description: "start each MCP server configured here to ask what it offers (runs their code)",
+          negativeDescription: "start no MCP server: their tools come from the cache",
         },
         json: { type: "boolean", description: "structured output" },
       },
