@@ -67,6 +67,8 @@ export interface GateAnswer {
   readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
+  /** A refusal's code: a person who types `memnox allow-once <code>` at their own terminal lets this call run once. */
+  readonly allowOnce?: string;
   /**
    * An ask only named people can answer, or more than one: no prompt in the agent's session and no `[a]` at its
    * terminal settles it (neither can tell who said yes), only `memnox approve` from the accounts named.

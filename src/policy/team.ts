@@ -12,7 +12,9 @@ interface TeamRule {
 
 const RULES: readonly TeamRule[] = [
   {
-    why: ["main is the history everyone here builds on: rewriting it (even with a lease) or deleting it breaks their work."],
+    why: [
+      "main is the history everyone here builds on: rewriting it (even with a lease) or deleting it breaks their work.",
+    ],
     rule: {
       name: "main-history-not-rewritten",
       match: { actions: ["git.push-force", "git.push-lease", "git.push-delete"], branches: MAIN },

@@ -1,0 +1,146 @@
+// `memnox allow-once <code>`: each refusal by a rule prints a short code; a person who types it at their own terminal
+// lets that exact call (the same action on the same target, for the same agent) through once, within minutes.
+// ~/.memnox/allow-once/<digest of the code>.json: the code itself is never stored, so reading the folder gives none.
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
+import { sha256Hex } from "../io/hash.ts";
+
+/** How long a printed code can be typed, and how long after it was typed the call has to come again. */
+export const CODE_TTL_MS = 10 * 60_000;
+export const USE_TTL_MS = 10 * 60_000;
+
+/** Crockford's base32: no I, L, O or U to misread. */
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+export interface AllowOnce {
+  readonly version: 1;
+  /** What the call is bound to (src/state/pending.ts fingerprint: agent, action, target, environment). */
+  readonly fingerprint: string;
+  /** As shown: the action and its masked target, for the person typing the code. */
+  readonly action: string;
+  readonly target: string;
+  readonly session?: string;
+  readonly reason: string;
+  readonly issuedAt: string;
+  readonly expiresAt: string;
+  readonly decisionEventId?: string;
+  readonly approvedAt?: string;
+  readonly approvedBy?: string;
+}
+
+export interface IssueRequest {
+  readonly fingerprint: string;
+  readonly action: string;
+  readonly target: string;
+  readonly session?: string | undefined;
+  readonly reason: string;
+  readonly decisionEventId?: string | undefined;
+  readonly nowMs: number;
+}
+
+/** `K7QF-2MXD` from what a person typed (any case, dash or not); undefined when it cannot be a code. */
+export function normalizeCode(typed: string): string | undefined {
+  const plain = typed.toUpperCase().replace(/[-\s]/g, "");
+  if (plain.length !== 8 || [...plain].some((c) => !ALPHABET.includes(c))) return undefined;
+  return `${plain.slice(0, 4)}-${plain.slice(4)}`;
+}
+
+const fileOf = (dir: string, code: string) => join(dir, `${sha256Hex(code).slice(0, 32)}.json`);
+
+function read(file: string): AllowOnce | undefined {
+  try {
+    const raw = readJsonIfExists(file) as AllowOnce | undefined;
+    return raw?.version === 1 && typeof raw.fingerprint === "string" ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh code for a refused call; codes past their time are swept on the way. */
+export function issueAllowOnce(dir: string, r: IssueRequest): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  sweep(dir, r.nowMs);
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const code = normalizeCode([...bytes].map((b) => ALPHABET[b % 32]).join("")) ?? "";
+  const rec: AllowOnce = {
+    version: 1,
+    fingerprint: r.fingerprint,
+    action: r.action,
+    target: r.target,
+    ...(r.session ? { session: r.session } : {}),
+    reason: r.reason,
+    issuedAt: new Date(r.nowMs).toISOString(),
+    expiresAt: new Date(r.nowMs + CODE_TTL_MS).toISOString(),
+    ...(r.decisionEventId ? { decisionEventId: r.decisionEventId } : {}),
+  };
+  writeJsonAtomic(fileOf(dir, code), rec);
+  return code;
+}
+
+export type Approval =
+  | { readonly ok: true; readonly record: AllowOnce; readonly until: string }
+  | { readonly ok: false; readonly why: string };
+
+/** A person typed the code: the call it names may now run once, within USE_TTL_MS. */
+export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: number): Approval {
+  const code = normalizeCode(typed);
+  if (!code)
+    return { ok: false, why: `\`${typed}\` is not an allow-once code (eight letters and digits, like K7QF-2MXD)` };
+  const file = fileOf(dir, code);
+  const rec = read(file);
+  if (!rec) return { ok: false, why: `no refusal printed ${code}, or it was used already` };
+  if (rec.approvedAt) return { ok: false, why: `${code} was typed already; it lets the call through once` };
+  if (Date.parse(rec.expiresAt) <= nowMs) {
+    rmSync(file, { force: true });
+    return {
+      ok: false,
+      why: `${code} has expired: a code is good for ${CODE_TTL_MS / 60_000} minutes after the refusal`,
+    };
+  }
+  const until = new Date(nowMs + USE_TTL_MS).toISOString();
+  const approved: AllowOnce = { ...rec, approvedAt: new Date(nowMs).toISOString(), approvedBy: by, expiresAt: until };
+  writeJsonAtomic(file, approved);
+  return { ok: true, record: approved, until };
+}
+
+/**
+ * The approved code for this exact call, taken (deleted) so it lets exactly one call through: the file is renamed
+ * away first, so two seams claiming at once cannot both have it.
+ */
+export function claimAllowOnce(
+  dir: string,
+  fingerprint: string,
+  session: string | undefined,
+  nowMs: number,
+): AllowOnce | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const file = join(dir, name);
+    const rec = read(file);
+    if (!rec?.approvedAt || rec.fingerprint !== fingerprint || Date.parse(rec.expiresAt) <= nowMs) continue;
+    if (rec.session && session && rec.session !== session) continue;
+    const taken = `${file}.taken-${process.pid}`;
+    try {
+      renameSync(file, taken);
+    } catch {
+      continue;
+    }
+    rmSync(taken, { force: true });
+    return rec;
+  }
+  return undefined;
+}
+
+function sweep(dir: string, nowMs: number): void {
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+    const file = join(dir, name);
+    const rec = read(file);
+    if (rec && Date.parse(rec.expiresAt) <= nowMs) rmSync(file, { force: true });
+  }
+}
