@@ -38,7 +38,7 @@ export function renderProof(lines: readonly ProofLine[]): string[] {
   const w = seamWidth(lines);
   return [
     ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(w)}${l.words}`),
-    "A declined seam is absent here: it declined the test rather than failing it.",
+    "A declined seam is absent here: it declined the test rather than failing it. An inactive one refuses when run, but its agent does not run it until the step named.",
   ];
 }
 
