@@ -21,6 +21,10 @@ try {
     policyTest: () => once([memnox, "policy", "test", "git status"], { env, cwd: repo }),
     gitDirect: () => once([realGit, "--version"], { env, cwd: repo }),
     gitWrapped: () => once([join(bin, "git"), "--version"], { env: wrapped, cwd: repo }),
+    // On a terminal of its own (script) with no agent above: a person's own command, against git on the same terminal.
+    gitDirectTty: () => once(["script", "-qec", `${realGit} --version`, "/dev/null"], { env, cwd: repo }),
+    gitPersonTty: () =>
+      once(["script", "-qec", `${join(bin, "git")} --version`, "/dev/null"], { env: wrapped, cwd: repo }),
   });
   const r = (a: string, b: string, p: number) => (pct(t[a] ?? [], p) / pct(t[b] ?? [], p)).toFixed(2);
   console.log(`runs: ${RUNS} each, interleaved; baseline rules, enforce`);
@@ -28,6 +32,9 @@ try {
   console.log(`policy test / floor      p50 ${r("policyTest", "floor", 50)}x   p99 ${r("policyTest", "floor", 99)}x`);
   console.log(
     `git via wrapper / direct p50 ${r("gitWrapped", "gitDirect", 50)}x   p99 ${r("gitWrapped", "gitDirect", 99)}x`,
+  );
+  console.log(
+    `a person's git / direct   p50 ${r("gitPersonTty", "gitDirectTty", 50)}x   p99 ${r("gitPersonTty", "gitDirectTty", 99)}x (both on a terminal)`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -128,6 +128,9 @@ describe("memnox setup", () => {
     const team = readFileSync(m.repo.join("memnox.policies.toml"), "utf8");
     expect(team).toContain("# main is the history everyone here builds on");
     expect(team).toContain('name = "main-history-not-rewritten"');
+    const check = await cli(m.home, m.repo.path, m.env, ["policy", "check"]);
+    expect(check.out).toContain(`${m.repo.join("memnox.policies.toml")}  (repository)  5 rule(s)  ok`);
+    expect(check.out).toContain("machine.policies.toml  (machine)");
     expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "sealed.json"), "utf8"))).toMatchObject({ mode: "observe" });
     expect(j.mode).toEqual({ mode: "observe", changed: false });
     // No user service manager on this PATH: the daemon runs in the background instead, and no unit file is left.

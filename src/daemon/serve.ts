@@ -151,6 +151,8 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
     return listenSocket(paths.sock, core);
   });
   const sockStamp = stamp(paths.sock);
+  // Written as soon as the socket answers, so whoever saw it answer finds the pid too.
+  if (!opts.embedded) writeFileSync(paths.daemonPid, `${process.pid}\n`, { mode: 0o600 });
   const digest = createArgsDigest(paths);
   const now = () => lazyInstant(ctx.clock.now());
   egress = await egressListeners(daemonEgressGate(paths, core, now, digest, ctx.env.TZ, ctx.version), {
@@ -169,7 +171,6 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   );
   const where = main ? `, egress proxy http://${main.host}:${main.port}` : "";
   log.write("started", `pid ${process.pid}, socket ${paths.sock}${where}`);
-  if (!opts.embedded) writeFileSync(paths.daemonPid, `${process.pid}\n`, { mode: 0o600 });
   opts.onReady?.();
   if (!opts.embedded)
     ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
