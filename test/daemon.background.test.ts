@@ -80,6 +80,6 @@ describe("a daemon without a service manager", () => {
     expect(alive(pid)).toBe(true);
     // Its home deleted, the daemon has nobody to answer: it ends by itself.
     rmSync(sock, { force: true });
-    await waitFor("the daemon to end", () => !alive(pid), 15_000);
-  }, 60_000);
+    await waitFor("the daemon to end", () => !alive(pid), 45_000);
+  }, 120_000);
 });

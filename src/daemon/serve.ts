@@ -151,6 +151,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
     return listenSocket(paths.sock, core);
   });
   const sockStamp = stamp(paths.sock);
+  const sockInode = statSync(paths.sock, { throwIfNoEntry: false })?.ino;
   // Written as soon as the socket answers, so whoever saw it answer finds the pid too.
   if (!opts.embedded) writeFileSync(paths.daemonPid, `${process.pid}\n`, { mode: 0o600 });
   const digest = createArgsDigest(paths);
@@ -181,9 +182,8 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const gone = opts.embedded
     ? undefined
     : new Promise<void>((resolve) => {
-        const ino = statSync(paths.sock, { throwIfNoEntry: false })?.ino;
         orphaned = setInterval(() => {
-          if (statSync(paths.sock, { throwIfNoEntry: false })?.ino !== ino) resolve();
+          if (statSync(paths.sock, { throwIfNoEntry: false })?.ino !== sockInode) resolve();
         }, SOCKET_CHECK_MS);
       });
   const why = await shutdownSignal(
