@@ -54,12 +54,7 @@ export async function runScan(ctx: Context, a: ScanFlags): Promise<number> {
     ? (await import("../../../scan/snapshots.ts")).saveSnapshot(ctx.paths.snapshots, inv)
     : undefined;
   if (a.share) return shareReport(ctx, inv, a.json);
-  const unknown = inv.mcpServers.filter((s) => s.tools === null && s.transport === "stdio" && !s.disabled).length;
-  const ask =
-    a.probe === false && unknown > 0
-      ? ["", `${unknown} MCP server(s) were not started, so their tools are unknown: memnox scan starts them to ask`]
-      : [];
-  emit(ctx, a.json, inv, () => [...renderScan(inv), ...ask, ...(saved ? ["", `kept as the baseline: ${saved}`] : [])]);
+  emit(ctx, a.json, inv, () => [...renderScan(inv), ...(saved ? ["", `kept as the baseline: ${saved}`] : [])]);
   return 0;
 }
 
