@@ -8,17 +8,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pingDaemon } from "../src/gate/remote/client.ts";
 import { run } from "../src/seams/cli/index.ts";
+import { alive } from "../src/wire/daemon-background.ts";
 import { fakeHome, runSource, testContext } from "./support/index.ts";
 import { waitFor } from "./support/machine.ts";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("a daemon without a service manager", () => {
   test("--install fails with exit 1 and names --background; --background runs one; --uninstall stops it", async () => {

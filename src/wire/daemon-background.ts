@@ -50,7 +50,8 @@ export async function startBackgroundDaemon(ctx: DaemonContext): Promise<Backgro
   };
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid is there (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
