@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { compiledBinary, fakeHome, runBinary } from "./support/index.ts";
+import { compiledBinary, fakeHome, runBinary } from "../support/index.ts";
 
-const BIN = join(import.meta.dir, "..", "node_modules", ".bin");
+const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 const EVERYTHING = realpathSync(join(BIN, "mcp-server-everything"));
 const SLOW = { timeout: 120_000 };
 
