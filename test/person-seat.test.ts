@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentSeat, governedMachine, rows } from "./support/governed.ts";
 import { runProcess } from "./support/binary.ts";
+import { agentSeat, governedMachine, rows } from "./support/governed.ts";
 import { gitRepo } from "./support/index.ts";
 
 /** Runs `line` in bash on a fresh pseudo-terminal, as a person typing at their own terminal would. */

@@ -1,6 +1,7 @@
 // `memnox setup`: what the agents here can reach, one question, and every seam wired. Nothing is written before
 // the answer: Ctrl-C (exit 130) and end of input (exit 1) leave the machine exactly as it was.
 import { readFileSync } from "node:fs";
+import { repoRoot } from "../../../io/repo.ts";
 import type { Context } from "../../../ports/context.ts";
 import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
@@ -53,8 +54,8 @@ function question(ctx: Context, offerPath: boolean): string {
   const lines = [
     "",
     "Put them under memnox?",
-    "  y  yes: the hooks, the MCP proxy, the interceptors for what agents start, the rules above and the daemon;",
-    "     all of it reversible with memnox uninstall",
+    "  y  yes: the hooks, the MCP proxy, the interceptors for what agents start, the machine's baseline rules,",
+    `     ${repoRoot(ctx.cwd) ? "this repository's own five rules in memnox.policies.toml (to review and commit), " : ""}and the daemon; memnox uninstall takes it all back out`,
   ];
   if (offerPath) {
     lines.push(
