@@ -1,7 +1,8 @@
 // `memnox allow-once <code>`: each refusal by a rule prints a short code; a person who types it at their own terminal
 // lets that exact call (the same action on the same target, for the same agent) through once, within minutes.
-// ~/.memnox/allow-once/<digest of the code>.json: the code itself is never stored, so reading the folder gives none.
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+// ~/.memnox/allow-once/<digest of the code>.json while it waits to be typed, `ok-<call>-<digest>.json` once typed:
+// the code itself is never stored, so reading the folder gives none, and a refusal finds a typed code by name alone.
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
@@ -46,7 +47,11 @@ export function normalizeCode(typed: string): string | undefined {
   return `${plain.slice(0, 4)}-${plain.slice(4)}`;
 }
 
-const fileOf = (dir: string, code: string) => join(dir, `${sha256Hex(code).slice(0, 32)}.json`);
+const digestOf = (code: string) => sha256Hex(code).slice(0, 32);
+const fileOf = (dir: string, code: string) => join(dir, `${digestOf(code)}.json`);
+const okPrefix = (fingerprint: string) => `ok-${fingerprint}-`;
+/** Past this many files a new code sweeps the old ones, by their time alone (no file is read). */
+const SWEEP_OVER = 64;
 
 function read(file: string): AllowOnce | undefined {
   try {
@@ -60,7 +65,8 @@ function read(file: string): AllowOnce | undefined {
 /** A fresh code for a refused call; codes past their time are swept on the way. */
 export function issueAllowOnce(dir: string, r: IssueRequest): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  sweep(dir, r.nowMs);
+  const names = readdirSync(dir);
+  if (names.length > SWEEP_OVER) sweep(dir, names, r.nowMs);
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   const code = normalizeCode([...bytes].map((b) => ALPHABET[b % 32]).join("")) ?? "";
   const rec: AllowOnce = {
@@ -89,8 +95,8 @@ export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: 
     return { ok: false, why: `\`${typed}\` is not an allow-once code (eight letters and digits, like K7QF-2MXD)` };
   const file = fileOf(dir, code);
   const rec = read(file);
-  if (!rec) return { ok: false, why: `no refusal printed ${code}, or it was used already` };
-  if (rec.approvedAt) return { ok: false, why: `${code} was typed already; it lets the call through once` };
+  if (!rec)
+    return { ok: false, why: `no refusal printed ${code}, or it was typed already (it lets one call through once)` };
   if (Date.parse(rec.expiresAt) <= nowMs) {
     rmSync(file, { force: true });
     return {
@@ -100,7 +106,8 @@ export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: 
   }
   const until = new Date(nowMs + USE_TTL_MS).toISOString();
   const approved: AllowOnce = { ...rec, approvedAt: new Date(nowMs).toISOString(), approvedBy: by, expiresAt: until };
-  writeJsonAtomic(file, approved);
+  writeJsonAtomic(join(dir, `${okPrefix(rec.fingerprint)}${digestOf(code)}.json`), approved);
+  rmSync(file, { force: true });
   return { ok: true, record: approved, until };
 }
 
@@ -116,7 +123,7 @@ export function claimAllowOnce(
 ): AllowOnce | undefined {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+    names = readdirSync(dir).filter((n) => n.startsWith(okPrefix(fingerprint)) && n.endsWith(".json"));
   } catch {
     return undefined;
   }
@@ -137,10 +144,12 @@ export function claimAllowOnce(
   return undefined;
 }
 
-function sweep(dir: string, nowMs: number): void {
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+/** Every code older than it can be used, by the file's time: a waiting one lasts CODE_TTL_MS, a typed one USE_TTL_MS. */
+function sweep(dir: string, names: readonly string[], nowMs: number): void {
+  const oldest = nowMs - CODE_TTL_MS - USE_TTL_MS;
+  for (const name of names.filter((n) => n.endsWith(".json"))) {
     const file = join(dir, name);
-    const rec = read(file);
-    if (rec && Date.parse(rec.expiresAt) <= nowMs) rmSync(file, { force: true });
+    const at = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (at !== undefined && at < oldest) rmSync(file, { force: true });
   }
 }
