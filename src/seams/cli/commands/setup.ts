@@ -183,4 +183,8 @@ function width(ctx: Context): number {
   return ctx.io.columns?.() ?? 80;
 }
 
-export const setup: CommandFactory = setupWith((ctx) => terminalAsker((t) => ctx.io.out(t)), verbTables);
+/** The question goes where a person reads it: stdout, or stderr when stdout is JSON for a script. */
+export const setup: CommandFactory = setupWith(
+  (ctx) => terminalAsker((t) => (ctx.args.includes("--json") ? ctx.io.err(t) : ctx.io.out(t))),
+  verbTables,
+);
