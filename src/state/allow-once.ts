@@ -1,8 +1,9 @@
 // `memnox allow-once <code>`: each refusal by a rule prints a short code; a person who types it at their own terminal
 // lets that exact call (the same action on the same target, for the same agent) through once, within minutes.
-// ~/.memnox/allow-once/<digest of the code>.json while it waits to be typed, `ok-<call>-<digest>.json` once typed:
-// the code itself is never stored, so reading the folder gives none, and a refusal finds a typed code by name alone.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+// ~/.memnox/allow-once/p-<issued ms>-<digest of the code>.json while it waits to be typed, and
+// ok-<call>-<typed ms>-<digest>.json once typed: the code itself is never stored, so reading the folder gives none;
+// a refusal finds a typed code for its call by name alone, and old codes are swept by the times in their names.
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
@@ -48,10 +49,15 @@ export function normalizeCode(typed: string): string | undefined {
 }
 
 const digestOf = (code: string) => sha256Hex(code).slice(0, 32);
-const fileOf = (dir: string, code: string) => join(dir, `${digestOf(code)}.json`);
 const okPrefix = (fingerprint: string) => `ok-${fingerprint}-`;
-/** Past this many files a new code sweeps the old ones, by their time alone (no file is read). */
+/** Past this many files a new code sweeps the old ones, by the times in their names (no file is read). */
 const SWEEP_OVER = 64;
+
+/** The time in a code file's name (`p-<ms>-…` or `ok-<call>-<ms>-…`), or undefined for a name that is not one. */
+function timeIn(name: string): number | undefined {
+  const m = /^(?:p|ok-[0-9a-f]+)-(\d+)-[0-9a-f]{32}\.json$/.exec(name);
+  return m?.[1] ? Number(m[1]) : undefined;
+}
 
 function read(file: string): AllowOnce | undefined {
   try {
@@ -80,7 +86,7 @@ export function issueAllowOnce(dir: string, r: IssueRequest): string {
     expiresAt: new Date(r.nowMs + CODE_TTL_MS).toISOString(),
     ...(r.decisionEventId ? { decisionEventId: r.decisionEventId } : {}),
   };
-  writeJsonAtomic(fileOf(dir, code), rec);
+  writeJsonAtomic(join(dir, `p-${r.nowMs}-${digestOf(code)}.json`), rec);
   return code;
 }
 
@@ -93,8 +99,10 @@ export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: 
   const code = normalizeCode(typed);
   if (!code)
     return { ok: false, why: `\`${typed}\` is not an allow-once code (eight letters and digits, like K7QF-2MXD)` };
-  const file = fileOf(dir, code);
-  const rec = read(file);
+  const digest = digestOf(code);
+  const name = safeList(dir).find((n) => n.startsWith("p-") && n.endsWith(`-${digest}.json`));
+  const file = join(dir, name ?? `p-0-${digest}.json`);
+  const rec = name ? read(file) : undefined;
   if (!rec)
     return { ok: false, why: `no refusal printed ${code}, or it was typed already (it lets one call through once)` };
   if (Date.parse(rec.expiresAt) <= nowMs) {
@@ -106,7 +114,7 @@ export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: 
   }
   const until = new Date(nowMs + USE_TTL_MS).toISOString();
   const approved: AllowOnce = { ...rec, approvedAt: new Date(nowMs).toISOString(), approvedBy: by, expiresAt: until };
-  writeJsonAtomic(join(dir, `${okPrefix(rec.fingerprint)}${digestOf(code)}.json`), approved);
+  writeJsonAtomic(join(dir, `${okPrefix(rec.fingerprint)}${nowMs}-${digest}.json`), approved);
   rmSync(file, { force: true });
   return { ok: true, record: approved, until };
 }
@@ -121,12 +129,7 @@ export function claimAllowOnce(
   session: string | undefined,
   nowMs: number,
 ): AllowOnce | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.startsWith(okPrefix(fingerprint)) && n.endsWith(".json"));
-  } catch {
-    return undefined;
-  }
+  const names = safeList(dir).filter((n) => n.startsWith(okPrefix(fingerprint)) && n.endsWith(".json"));
   for (const name of names) {
     const file = join(dir, name);
     const rec = read(file);
@@ -144,12 +147,20 @@ export function claimAllowOnce(
   return undefined;
 }
 
-/** Every code older than it can be used, by the file's time: a waiting one lasts CODE_TTL_MS, a typed one USE_TTL_MS. */
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Every code past its use, by the time in its name: a waiting one lasts CODE_TTL_MS, a typed one USE_TTL_MS. */
 function sweep(dir: string, names: readonly string[], nowMs: number): void {
-  const oldest = nowMs - CODE_TTL_MS - USE_TTL_MS;
-  for (const name of names.filter((n) => n.endsWith(".json"))) {
-    const file = join(dir, name);
-    const at = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
-    if (at !== undefined && at < oldest) rmSync(file, { force: true });
+  for (const name of names) {
+    const at = timeIn(name);
+    if (at === undefined) continue;
+    const ttl = name.startsWith("p-") ? CODE_TTL_MS : USE_TTL_MS;
+    if (at + ttl <= nowMs) rmSync(join(dir, name), { force: true });
   }
 }
