@@ -77,6 +77,9 @@ describe("setup and uninstall under the real agent CLIs", () => {
       expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
       expect(existsSync(home.join(".claude", "settings.json"))).toBe(false);
       expect(existsSync(home.join(".codex", "hooks.json"))).toBe(false);
+      // The binary stays until --purge, so `memnox uninstall --purge` still runs; then it goes.
+      expect(existsSync(app)).toBe(true);
+      expect((await runBinary("memnox", ["uninstall", "--purge"], { env: own, cwd: project })).code).toBe(0);
       expect(existsSync(app)).toBe(false);
       const again = await agent("claude", ["mcp", "list"], env, project);
       expect(again.out).toContain(`ev: ${EVERYTHING} stdio - ✔ Connected`);
