@@ -35,6 +35,11 @@ export interface GateRequest {
    * nothing is granted, cleared, leased or held for it.
    */
   readonly ran?: true;
+  /**
+   * `person`: the seam read the process's ancestry and found a person at their own terminal (no agent, no seam
+   * above): the call meets only the rules written for `agents = ["person"]`, and none of memnox's checks on agents.
+   */
+  readonly seat?: "person";
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**
@@ -64,6 +69,8 @@ export interface GateAnswer {
   readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
+  /** A refusal's code: a person who types `memnox allow-once <code>` at their own terminal lets this call run once. */
+  readonly allowOnce?: string;
   /**
    * An ask only named people can answer, or more than one: no prompt in the agent's session and no `[a]` at its
    * terminal settles it (neither can tell who said yes), only `memnox approve` from the accounts named.

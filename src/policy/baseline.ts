@@ -118,8 +118,8 @@ const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly 
   "git.push-force": {
     reason: "a force-push can destroy work that exists nowhere else",
     alternative: {
-      action: "git.push",
-      note: "Push without --force; if the remote has moved on, fetch and rebase onto it first.",
+      action: "git.push-lease",
+      note: "Push with --force-with-lease instead: git then refuses if the remote holds work this repository has not seen.",
     },
   },
   "git.reset-hard": {

@@ -91,7 +91,8 @@ table("the spec's examples", [
 
 table("git", [
   ["git push -f origin main", [["git.push-force", "destructive", ["origin", "main"], "main"]]],
-  ["git push --force-with-lease origin feat", [["git.push-force", "destructive", ["origin", "feat"], "feat"]]],
+  ["git push --force-with-lease origin feat", [["git.push-lease", "communication", ["origin", "feat"], "feat"]]],
+  ["git push --force-with-lease -f origin feat", [["git.push-force", "destructive", ["origin", "feat"], "feat"]]],
   ["git push origin +main", [["git.push-force", "destructive", ["origin", "+main"], "main"]]],
   [
     "git push origin +main feat HEAD:refs/heads/release/1 :old",

@@ -41,6 +41,7 @@ export async function keepMilestone(deps: RewindDeps, repo: Repo, req: Omit<Take
     const dropped = overLimit(existing, KEEP_NEWEST, 1);
     const rec = { id, tree, takenAtMs, files: indexEntryCount(index), ...facts };
     const milestone = await writeMilestone(deps, repo, rec, dropped);
+    deps.noteRepo?.(repo.root);
     return { repo, milestone, dropped };
   });
 }

@@ -69,6 +69,7 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.protect-revert-os-guard": "takes the kernel wall out",
   "memnox.run-no-guard": "runs an agent without the kernel wall",
   "memnox.allow": "lets what a rule asks about proceed unasked",
+  "memnox.allow-once": "lets a call a rule refused through once",
   "memnox.next-hand-over": "writes allow rules for what was approved",
   "memnox.budget-set": "changes how much of an action may proceed",
   "memnox.budget-remove": "drops a limit on how much may proceed",
@@ -94,7 +95,19 @@ const SPELLED: Readonly<Record<string, string>> = {
   "memnox.rewind-forget": "memnox rewind --forget",
 };
 
-const ALWAYS = ["stop", "approve", "deny", "ui", "resume", "uninstall", "hook", "shim", "login", "logout"];
+const ALWAYS = [
+  "stop",
+  "approve",
+  "deny",
+  "ui",
+  "resume",
+  "uninstall",
+  "hook",
+  "shim",
+  "login",
+  "logout",
+  "allow-once",
+];
 const PROTECT_FLAGS = [
   "--revert",
   "--allow",

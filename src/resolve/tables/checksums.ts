@@ -17,6 +17,6 @@ export const CHECKSUMS: Readonly<Record<string, string>> = {
   mongosh: "c53-146fef614f74c3",
   npm: "c53-145d1a01a545c8",
   stripe: "c53-07a0d882e2e616",
-  git: "c53-1621cff98a2cb4",
+  git: "c53-156f66b2f6be12",
   playwright: "c53-1b783547844992",
 };

@@ -13,12 +13,12 @@ import {
   publish,
   type RunningCloud,
   startCloud,
-} from "./support/cloud.ts";
-import { startDaemon } from "./support/daemon.ts";
-import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
-import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
-import { MCP_OPENING } from "./support/mcp.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+} from "../support/cloud.ts";
+import { startDaemon } from "../support/daemon.ts";
+import { compiledBinary, runBinary, tempDir } from "../support/index.ts";
+import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
+import { MCP_OPENING } from "../support/mcp.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const BUNDLE = `version = 1
 
@@ -373,7 +373,7 @@ describe("secrets never leave", () => {
         "scripted",
         "--",
         process.execPath,
-        join(import.meta.dir, "..", "fixtures", "mcp", "scripted-server.ts"),
+        join(import.meta.dir, "..", "..", "fixtures", "mcp", "scripted-server.ts"),
       ],
       {
         env: A.env(),

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runProcess } from "./support/binary.ts";
-import { agentSeat } from "./support/governed.ts";
-import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "./support/index.ts";
-import { MCP_OPENING, SCRIPTED } from "./support/mcp.ts";
+import { runProcess } from "../support/binary.ts";
+import { agentSeat } from "../support/governed.ts";
+import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "../support/index.ts";
+import { MCP_OPENING, SCRIPTED } from "../support/mcp.ts";
 
 // Case-insensitive, since some forms must be upper case (an AWS key id); nothing else in the test spells it.
 const CANARY = "cnry7f3a9q";

@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedModel, scriptedModel } from "./support/anthropic.ts";
-import { compiledBinary, runBinary } from "./support/binary.ts";
-import { type ClaudeProject, claudeProject } from "./support/claude.ts";
-import { hermeticEnv } from "./support/home.ts";
-import { EVERYTHING, ROOT } from "./support/mcp.ts";
+import { type ScriptedModel, scriptedModel } from "../support/anthropic.ts";
+import { compiledBinary, runBinary } from "../support/binary.ts";
+import { type ClaudeProject, claudeProject } from "../support/claude.ts";
+import { hermeticEnv } from "../support/home.ts";
+import { EVERYTHING, ROOT } from "../support/mcp.ts";
 
 const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
 const RULES = `version = 1
