@@ -146,7 +146,7 @@ describe("memnox setup", () => {
     // No user service manager on this PATH: the daemon runs in the background instead, and no unit file is left.
     expect(j.daemon).toMatchObject({ status: "done" });
     expect(j.daemon.words).toContain("runs in the background");
-    expect(existsSync(m.home.join(".config"))).toBe(false);
+    expect(existsSync(m.home.join(".config", "systemd"))).toBe(false);
     expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "daemon.pid"), "utf8"))).toBeGreaterThan(1);
     expect(j.waiting.map((w: { what: string }) => w.what)).toEqual(["Claude Code's hook", "Codex's hook"]);
     expect(j.kept).toMatchObject({ hooked: [...AGENTS], takenOut: [], wrapNewMcpServers: true, sessionServer: true });
