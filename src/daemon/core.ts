@@ -6,6 +6,7 @@ import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
 import { tripBreaker } from "../gate/notice/breaker.ts";
+import { personRow } from "../gate/person-row.ts";
 import { actingPlaces } from "../gate/places.ts";
 import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
@@ -18,8 +19,10 @@ import type {
   Replies,
 } from "../gate/remote/protocol.ts";
 import { inheritParent } from "../gate/rows.ts";
+import { readWallHolds } from "../gate/wall-held.ts";
 import type { StateReaders } from "../gate/wiring.ts";
 import { lazyInstant, stateDeps } from "../gate/wiring.ts";
+import { createArgsDigest } from "../ledger/digest.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readHold } from "../state/pending.ts";
@@ -52,6 +55,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
   // Budgets are counted on the ledger as a seam would count them, after the rows of answers already sent are in.
   const count = ledgerCounter(paths, () => p.recorder.settle());
+  // A seam inside a wall cannot read the machine key: its arguments are keyed here, and kept nowhere.
+  const keyed = createArgsDigest(paths);
   const kept = new Set<string>();
   const protect = protection({ home: paths.home, root: paths.root, env: p.ctx.env });
   const noticed = new Set<string>();
@@ -101,7 +106,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             dry: false,
             // The id is named in the answer; the row is written as soon as the answer has left (see deferred.ts).
             record: (e) => p.recorder.later(e),
-            digest: () => r.argsDigest,
+            digest: () => r.argsDigest || (r.argsRaw !== undefined ? keyed(r.argsRaw) : ""),
             keepRuleSet: () => {},
             proceeded: (q) => p.recorder.proceeded(q),
             read: (fn, otherwise) => p.recorder.read(fn, otherwise),
@@ -115,6 +120,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
         caller: callerOf(r),
         decisions,
         protect,
+        // Read on each call: `protect --wall` may rewrite it while the daemon runs, and it is one small file.
+        wallHolds: () => readWallHolds(paths),
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);
@@ -139,7 +146,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
     },
     record(r) {
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
-      const id = p.recorder.record(inheritParent(r.event, parent))?.id;
+      const event = r.personArgv ? personRow(r.event, r.personArgv, p.ctx.paths.home) : inheritParent(r.event, parent);
+      const id = p.recorder.record(event)?.id;
       answered.record += 1;
       return id ? { eventId: id } : {};
     },

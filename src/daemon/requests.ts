@@ -36,6 +36,8 @@ const Evaluate = v.object({
   cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
   canAsk: v.boolean(),
   walled: opt(v.literal(true)),
+  underWall: opt(v.literal(true)),
+  seat: opt(v.literal("person")),
   agent: opt(str),
   session: opt(str),
   caller: v.object({
@@ -55,6 +57,7 @@ const Evaluate = v.object({
   parseError: opt(str),
   rawArguments: v.boolean(),
   argsDigest: str,
+  argsRaw: opt(str),
   refusal: opt(str),
   carries: opt(strings),
   handedDown: opt(v.pipe(str, v.regex(/^mxr_[0-9a-f]{32}$/))),
@@ -68,6 +71,7 @@ const Record = v.object({
   method: v.literal("record"),
   event: v.looseObject({ kind: str, surface: str, operation: str, occurredAt: str }),
   inherit: opt(v.boolean()),
+  personArgv: opt(v.pipe(v.array(str), v.minLength(1), v.maxLength(10_000))),
 });
 const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 

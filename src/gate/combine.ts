@@ -30,7 +30,9 @@ export type Source =
   /** The notice layer: never done before, a chain in one session, a session paused. */
   | "novel"
   | "chain"
-  | "paused";
+  | "paused"
+  /** The kernel wall around the agent's shell refuses it, whatever the rules ask. */
+  | "wall";
 
 export interface Finding {
   readonly action: Action;

@@ -1,4 +1,5 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
+
 import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
 import type { EventInput, Surface } from "../core/event.ts";
@@ -7,6 +8,7 @@ import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
 import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
+import type { AllowOnce, IssueRequest } from "../state/allow-once.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
@@ -15,6 +17,7 @@ import type { NoticeSettings } from "./notice/gather.ts";
 import type { Protection } from "./protected.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
+import type { WallHolds } from "./wall-held.ts";
 
 export type ClearedKey = Pick<ClearedCall, "action" | "target" | "environment">;
 
@@ -84,6 +87,10 @@ export interface GateDeps {
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;
   claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** A refusal's code a person typed (`memnox allow-once`) for this exact call, taken so it is used once. */
+  claimAllowOnce?(parts: FingerprintParts, session: string | undefined, nowMs: number): AllowOnce | undefined;
+  /** A code for a refused call, which a person can type at their own terminal to let it through once. */
+  issueAllowOnce?(input: Omit<IssueRequest, "fingerprint"> & { readonly parts: FingerprintParts }): string | undefined;
   /** A call a person let through at another seam in this session, while that lasts. */
   clearedCall(session: string, call: ClearedKey, nowMs: number): ClearedCall | undefined;
   /** What the seam above handed down for this working directory, while it lasts. */
@@ -105,6 +112,8 @@ export interface GateDeps {
   history?(q: NoticeRead): NoticeHistory;
   /** memnox's protected paths for this machine, and how a target is tested against one. */
   readonly protect?: Protection;
+  /** What the machine's agent wall holds, for a command that runs inside it; undefined when none is written. */
+  wallHolds?(): WallHolds | undefined;
 }
 
 /** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */

@@ -11,6 +11,7 @@ import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import type { Resolution } from "../resolve/types.ts";
+import { claimAllowOnce, issueAllowOnce } from "../state/allow-once.ts";
 import { type Budget, readBudgets } from "../state/budgets.ts";
 import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
 import { type Config, readConfig } from "../state/config.ts";
@@ -29,6 +30,7 @@ import { scanReach } from "./notice/reach.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
 import type { GateRequest } from "./types.ts";
+import { readWallHolds } from "./wall-held.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
 
@@ -78,6 +80,8 @@ type StateDeps = Pick<
   | "stop"
   | "stale"
   | "claimGrant"
+  | "claimAllowOnce"
+  | "issueAllowOnce"
   | "clearedCall"
   | "clearCalls"
   | "handedDown"
@@ -141,6 +145,17 @@ export function stateDeps(
     },
     claimGrant: (parts, session, now) =>
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    claimAllowOnce: (parts, session, now) =>
+      sink.dry ? undefined : claimAllowOnce(paths.allowOnce, fingerprint(parts), session, now),
+    issueAllowOnce: ({ parts, ...rest }) => {
+      if (sink.dry) return undefined;
+      try {
+        return issueAllowOnce(paths.allowOnce, { ...rest, fingerprint: fingerprint(parts) });
+      } catch {
+        // No code to print only means this refusal cannot be let through once; the refusal itself stands.
+        return undefined;
+      }
+    },
     clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
     clearCalls: (session, calls, now) => {
       if (sink.dry) return;
@@ -214,6 +229,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     caller: callerFacts(ctx),
     decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
     protect: protection({ home: paths.home, root: paths.root, env: ctx.env }),
+    wallHolds: once(() => readWallHolds(paths)),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
@@ -299,5 +315,18 @@ export function lazyInstant(epochMs: number): Instant {
       offset ??= -new Date(epochMs).getTimezoneOffset();
       return offset;
     },
+  };
+}
+
+/** A value read on first use and kept for the life of the process. */
+function once<T>(read: () => T): () => T {
+  let done = false;
+  let v: T;
+  return () => {
+    if (!done) {
+      v = read();
+      done = true;
+    }
+    return v;
   };
 }

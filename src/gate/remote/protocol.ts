@@ -31,6 +31,9 @@ export interface EvaluateRequest {
   readonly cwd: string;
   readonly canAsk: boolean;
   readonly walled?: true;
+  readonly underWall?: true;
+  /** The seam found a person at their own terminal (GateRequest.seat). */
+  readonly seat?: "person";
   /** The request's own agent and session, as the seam passed them to decide(). */
   readonly agent?: string;
   readonly session?: string;
@@ -56,6 +59,8 @@ export interface EvaluateRequest {
   readonly rawArguments: boolean;
   /** The keyed digest of the call's arguments, made in the seam. */
   readonly argsDigest: string;
+  /** Inside a wall the machine key cannot be read: the arguments go to the daemon, which keys them and keeps nothing. */
+  readonly argsRaw?: string;
   readonly refusal?: string;
   /** The credential kinds the call's text carries by shape, found in the seam (kinds only). */
   readonly carries?: readonly string[];
@@ -77,6 +82,8 @@ export interface RecordRequest {
   readonly event: EventInput;
   /** Fill surface, operation, session and agent from the row named by `event.parent` (an outcome from elsewhere). */
   readonly inherit?: boolean;
+  /** A person's own command (src/gate/person.ts): the daemon names its action from this argv, so the seam need not. */
+  readonly personArgv?: readonly string[];
 }
 
 export interface PingRequest {

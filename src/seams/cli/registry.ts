@@ -120,6 +120,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/allow.ts").then((m) => m.allow),
   },
   {
+    name: "allow-once",
+    summary: "let one refused call through once, by the code its refusal printed",
+    load: () => import("./commands/allow-once.ts").then((m) => m.allowOnce),
+  },
+
+  {
     name: "approvals",
     summary: "calls held for a person",
     load: () => import("./commands/approvals.ts").then((m) => m.approvals),
@@ -130,6 +136,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/approvals.ts").then((m) => m.approve),
   },
   { name: "deny", summary: "refuse one held call", load: () => import("./commands/approvals.ts").then((m) => m.deny) },
+  {
+    name: "ui",
+    summary: "a page on this machine to see and answer what waits for you",
+    load: () => import("./commands/ui.ts").then((m) => m.ui),
+  },
   {
     name: "paused",
     summary: "sessions memnox is holding, and why",

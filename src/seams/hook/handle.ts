@@ -5,7 +5,9 @@ import { ADAPTERS } from "../../../hooks/index.ts";
 import { type HookAdapter, type HookEvent, HookInputError, type HookReply, isAgentName } from "../../../hooks/types.ts";
 import { describeError } from "../../core/errors.ts";
 import { type FailurePosture, failsClosed } from "../../gate/posture.ts";
+import { startDaemonIfNone } from "../../gate/remote/start.ts";
 import type { Context } from "../../ports/context.ts";
+import { insideWall } from "../../wall/inside.ts";
 import type { HookDeps } from "./deps.ts";
 import { onPrompt, onSessionEnd, onSessionStart } from "./session.ts";
 import { onTool, onToolDone } from "./tool.ts";
@@ -19,7 +21,7 @@ const BLOCK_ANY = 2;
  * and the others 3 to 10 s, and a hook that runs out of time lets the call through: memnox answers well before.
  */
 export function deadlineMs(event: string): number {
-  if (/^(pre|before)[_-]?(tool|shell|mcp|read|write|run)/i.test(event)) return 20_000;
+  if (/^(pre|before)[_-]?(tool|shell|mcp|read|write|run)|^tool\.execute\.before$/i.test(event)) return 20_000;
   return /end/i.test(event) ? 2_500 : 8_000;
 }
 
@@ -48,6 +50,9 @@ export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> 
   if (reply.stderr) ctx.io.err(reply.stderr);
   if (deps.byHand)
     ctx.io.err(`memnox: this hook was run from inside an agent's tool call (${deps.byHand}): nothing was recorded\n`);
+  // After the answer is out: where setup ran and no daemon answers, one is started (a spawn, never waited on).
+  else if (isAgentName(ctx.args[0] ?? "") && !insideWall(ctx.env))
+    startDaemonIfNone({ launcher: ctx.selfArgv, paths: ctx.paths, env: ctx.env, nowMs: ctx.clock.now() });
   return reply.exitCode;
 }
 
@@ -76,7 +81,12 @@ async function answer(ctx: Context, deps: HookDeps, chosen: Chosen): Promise<Hoo
     event = eventArg ?? adapter.eventOf(payload) ?? "";
     chosen.event = event;
     if (!event) throw new HookInputError("the payload names no event and the hook command line gave none");
-    parsed = adapter.parse(event, payload, { cwd: ctx.cwd, home: ctx.paths.home });
+    const claudeConfigDir = ctx.env.CLAUDE_CONFIG_DIR;
+    parsed = adapter.parse(event, payload, {
+      cwd: ctx.cwd,
+      home: ctx.paths.home,
+      ...(claudeConfigDir ? { claudeConfigDir } : {}),
+    });
   } catch (e) {
     return failed(
       deps,

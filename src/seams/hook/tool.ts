@@ -29,7 +29,15 @@ export function gateRequest(
     ...(insideWall(f.ctx.env) ? { walled: true as const } : {}),
     ...(session ? { session } : {}),
   };
-  if ("command" in call) return { ...base, cwd: call.cwd ?? ev.cwd, command: call.command };
+  if ("command" in call) {
+    const walls = existsSync(f.ctx.paths.applier) && f.adapter.shellUnderWall?.(f.ctx.env, f.ctx.paths.applier);
+    return {
+      ...base,
+      cwd: call.cwd ?? ev.cwd,
+      command: call.command,
+      ...(walls ? { underWall: true as const } : {}),
+    };
+  }
   return {
     ...base,
     cwd: ev.cwd,
@@ -61,7 +69,11 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
     });
   }
   const tree = verdict.effect !== "deny" ? await beforeShell(f, ev, answers) : undefined;
-  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, tree);
+  const refused = verdict.effect === "deny" ? (deciding.eventId ?? answers.find((a) => a.eventId)?.eventId) : undefined;
+  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, {
+    ...tree,
+    ...(refused ? { refused } : {}),
+  });
   const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
   const shell = verdict.effect === "allow" ? shellEnv(f, ev) : undefined;
   return f.adapter.decision(f.event, { ...verdict, ...(context ? { context } : {}), ...(shell ? { shell } : {}) });
@@ -70,15 +82,16 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
 /** For an agent whose hook must carry them: what an allowed shell command runs with to meet the interceptors. */
 function shellEnv(f: Face, ev: ToolEvent): ToolVerdict["shell"] {
   const [call, more] = ev.calls;
-  if (!f.adapter.shellEnvByHook || more || !call || !("command" in call) || !existsSync(f.ctx.paths.bin))
-    return undefined;
+  const reach = existsSync(f.ctx.paths.bin) || existsSync(f.ctx.paths.applier);
+  if (!f.adapter.shellEnvByHook || more || !call || !("command" in call) || !reach) return undefined;
   const session = gateSession(f.ctx, ev.session);
   const vars: Record<string, string> = {
     MEMNOX_AGENT_NAME: f.adapter.agent,
     ...(session ? { MEMNOX_SESSION: session } : {}),
     ...(f.ctx.env.MEMNOX_HOME ? { MEMNOX_HOME: f.ctx.env.MEMNOX_HOME } : {}),
   };
-  return { bin: f.ctx.paths.bin, vars, command: call.command };
+  const applier = existsSync(f.ctx.paths.applier) ? { applier: f.ctx.paths.applier } : {};
+  return { bin: f.ctx.paths.bin, vars, command: call.command, ...applier };
 }
 
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */
@@ -100,7 +113,7 @@ function remember(
   answers: readonly GateAnswer[],
   asked: GateAnswer | undefined,
   reminder: Reminder | undefined,
-  tree?: Pick<PendingCall, "tree" | "checked">,
+  tree?: Pick<PendingCall, "tree" | "checked" | "refused">,
 ): Reminder | undefined {
   const eventIds = answers.flatMap((a) => (a.eventId ? [a.eventId] : []));
   const keep = ev.callKey !== undefined && (eventIds.length > 0 || asked !== undefined);
@@ -140,6 +153,10 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   });
   if (!pending) return f.adapter.neutral(f.event);
   const gate = f.deps.gate();
+  if (pending.refused) {
+    await refusedCallDone(f, ev, pending.refused);
+    return f.adapter.neutral(f.event);
+  }
   if (pending.asked) {
     const call = ev.calls[0];
     const request = call ? gateRequest(f, ev, call, true) : answerOnly(f, ev, pending.asked);
@@ -160,6 +177,27 @@ export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
   if (pending.tree) await afterShell(f, ev, pending);
   return f.adapter.neutral(f.event);
+}
+
+/**
+ * An after-tool event for a call the agent was refused. Claude Code reports a blocked call as a failure with the
+ * refusal for its error, which is no outcome: nothing ran. An event that says it ran (success, or exit code 0) is
+ * not the agent's tool reporting: a finding on the session naming the refusal, never that call's outcome.
+ */
+async function refusedCallDone(f: Face, ev: DoneEvent, decision: string): Promise<void> {
+  if (ev.failed && ev.exitCode !== 0) return;
+  const session = gateSession(f.ctx, ev.session);
+  const said = ev.failed
+    ? "a failure with exit code 0"
+    : `success${ev.exitCode !== undefined ? `, exit code ${ev.exitCode}` : ""}`;
+  await f.deps.gate().recordForgedOutcome({
+    decision,
+    surface: "hook",
+    cwd: ev.cwd,
+    ...(session ? { session } : {}),
+    agent: f.adapter.agent,
+    claimed: `${f.event}: ${said}`,
+  });
 }
 
 /**

@@ -38,7 +38,7 @@ export function renderProof(lines: readonly ProofLine[]): string[] {
   const w = seamWidth(lines);
   return [
     ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(w)}${l.words}`),
-    "A declined seam is absent here: it declined the test rather than failing it.",
+    "A declined seam is absent here: it declined the test rather than failing it. An inactive one refuses when run, but its agent does not run it until the step named.",
   ];
 }
 
@@ -78,20 +78,33 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
   return 0;
 }
 
+/** The kernel's lines beside the seams': the machine's guard, and (in the real command) the agent wall. */
+type KernelLines = (ctx: Context) => Promise<WiringLine[]>;
+
+const guardOnly: KernelLines = async (ctx) => [await guardLine(ctx)];
+
+const guardAndWall: KernelLines = async (ctx) => {
+  const { agentWallLines } = await import("./_wall-lines.ts");
+  return [await guardLine(ctx), ...(await agentWallLines(ctx))];
+};
+
 export const doctorWith =
-  (checks: () => Promise<WiringChecks>): CommandFactory =>
+  (checks: () => Promise<WiringChecks>, kernel: KernelLines = guardOnly): CommandFactory =>
   (ctx) =>
     command({
       meta: { name: "doctor", description: "what is risky here, why, and the one change that closes each" },
       args: {
         wiring: { type: "boolean", description: "whether each seam is actually in the path" },
         prove: { type: "boolean", description: "attempt a refusal at every seam and report what came back" },
-        probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+        probe: {
+          type: "boolean",
+          description: "start each MCP server configured here to ask what it offers (runs their code); else the cache",
+        },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
         if (args.wiring) {
-          const lines = withGuard(await (await checks()).wiringReport(ctx), await guardLine(ctx));
+          const lines = withGuard(await (await checks()).wiringReport(ctx), await kernel(ctx));
           emit(ctx, args.json, { lines }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
@@ -100,11 +113,11 @@ export const doctorWith =
           emit(ctx, args.json, { lines }, () => renderProof(lines));
           return lines.some((l) => l.result === "allowed" || l.result === "error") ? 1 : 0;
         }
-        return findings(ctx, args.probe !== false, args.json);
+        return findings(ctx, args.probe === true, args.json);
       },
     });
 
-export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"));
+export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"), guardAndWall);
 
 /** `protect --os-guard`: the kernel wall around what the seams start, as this kernel holds it. */
 async function guardLine(ctx: Context): Promise<WiringLine> {
@@ -113,8 +126,8 @@ async function guardLine(ctx: Context): Promise<WiringLine> {
   return { seam: "kernel-guard", status: s.status, words: s.words, ...(s.fix ? { fix: s.fix } : {}) };
 }
 
-/** The guard's line beside the seams', before the ledger's (which closes the report). */
-function withGuard(lines: readonly WiringLine[], guard: WiringLine): WiringLine[] {
+/** The kernel's lines beside the seams', before the ledger's (which closes the report). */
+function withGuard(lines: readonly WiringLine[], guard: readonly WiringLine[]): WiringLine[] {
   const at = lines.findIndex((l) => l.seam === "ledger");
-  return at < 0 ? [...lines, guard] : [...lines.slice(0, at), guard, ...lines.slice(at)];
+  return at < 0 ? [...lines, ...guard] : [...lines.slice(0, at), ...guard, ...lines.slice(at)];
 }

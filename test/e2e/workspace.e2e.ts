@@ -15,13 +15,13 @@ import {
   publish,
   type RunningCloud,
   startCloud,
-} from "./support/cloud.ts";
-import { type Browser, sessionFor } from "./support/console.ts";
-import { startDaemon } from "./support/daemon.ts";
-import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
-import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
-import { MCP_OPENING } from "./support/mcp.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+} from "../support/cloud.ts";
+import { type Browser, sessionFor } from "../support/console.ts";
+import { startDaemon } from "../support/daemon.ts";
+import { compiledBinary, runBinary, tempDir } from "../support/index.ts";
+import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
+import { MCP_OPENING } from "../support/mcp.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const BUNDLE = `version = 1
 
@@ -392,7 +392,7 @@ describe("secrets never leave", () => {
         "scripted",
         "--",
         process.execPath,
-        join(import.meta.dir, "..", "fixtures", "mcp", "scripted-server.ts"),
+        join(import.meta.dir, "..", "..", "fixtures", "mcp", "scripted-server.ts"),
       ],
       {
         env: A.env(),

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { PAGES } from "../src/cloud/console/index.ts";
-import { type RunningChromium, startChromium } from "./support/chromium.ts";
-import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
-import { formsOf, organizationState } from "./support/console.ts";
-import { compiledBinary, runBinary } from "./support/index.ts";
-import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
-import { freePort, type RunningProvider, startProvider } from "./support/oidc.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+import { PAGES } from "../../src/cloud/console/index.ts";
+import { type RunningChromium, startChromium } from "../support/chromium.ts";
+import { api, type RunningCloud, startCloud } from "../support/cloud.ts";
+import { formsOf, organizationState } from "../support/console.ts";
+import { compiledBinary, runBinary } from "../support/index.ts";
+import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
+import { freePort, type RunningProvider, startProvider } from "../support/oidc.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const BUNDLE = `version = 1
 
