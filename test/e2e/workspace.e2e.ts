@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { type Db, openDb } from "../src/cloud/store/db.ts";
+import { type Db, openDb } from "../../src/cloud/store/db.ts";
 import {
   acmeIds,
   api,
