@@ -70,7 +70,8 @@ describe("gemini-cli 0.61 under memnox setup, enforce", () => {
   test("the force push is refused with the reason reaching the model, and origin is unchanged", () => {
     const [push] = model.results();
     expect(String(push?.error)).toContain("Tool execution blocked:");
-    expect(String(push?.error)).toContain("a force-push can destroy work that exists nowhere else");
+    // The repository's team rule (setup writes it) or the machine's force-push rule: either names the harm.
+    expect(String(push?.error)).toMatch(/main is the history everyone|a force-push can destroy work/);
     expect(originHead()).toBe(before);
     const row = rows.find((r) => r.kind === "decision" && r.operation === "git.push-force");
     expect(row).toMatchObject({ surface: "hook", agent: "gemini-cli", effect: "deny", agentSessionId: session });

