@@ -48,6 +48,7 @@ import {
   listAudit,
   listMembers,
   me,
+  removeMember,
   revokeOperatorToken,
   revokeToken,
 } from "./people.ts";
@@ -257,6 +258,8 @@ export const ROUTES: readonly Route[] = [
   { method: "PATCH", path: "/v1/members/:id", needs: ["admin"], ...withBody(B.MemberChange, changeMember) },
   { method: "POST", path: "/v1/members/:id/confirm", needs: ["admin"], by: "signed-in", handler: confirmMember },
   { method: "POST", path: "/v1/members/:id/cancel", needs: ["admin"], handler: cancelMember },
+  // Removing somebody erases their account's personal data (a receipt says what): a person's act, signed in.
+  { method: "POST", path: "/v1/members/:id/remove", needs: ["admin"], by: "signed-in", handler: removeMember },
   {
     method: "POST",
     path: "/v1/operator-tokens",
