@@ -215,3 +215,75 @@ describe("People: invite, remove", () => {
     expect(a.status).toBe("active");
   });
 });
+
+describe("Agents: a grant with a credential minted once, a spend limit, an expiry and a principal", () => {
+  test("an admin signed in enrols an agent; the credential works once shown and never again appears; spend above the limit asks; expiry lapses it", async () => {
+    const o = await newOrg();
+    const shown = await o.browser.post("/agents", {
+      _action: "grant",
+      name: "release-bot",
+      principal: o.admin.email,
+      role: "release engineer",
+      actions: "deploy.release",
+      spendLimit: "100",
+      currency: "USD",
+      expiresIn: "2h",
+    });
+    expect(shown.status).toBe(200);
+    const credential = codeById(shown.html, "agent-credential");
+    expect(credential).toMatch(/^mnx_a_/);
+    // Never again: not on the agent's page, not in any row.
+    expect((await o.browser.get("/agents?name=release-bot")).html).not.toContain(credential);
+    const everything = JSON.stringify([
+      await db`SELECT * FROM agent_grants`,
+      await db`SELECT * FROM audit WHERE org_id = ${o.org.id}`,
+    ]);
+    expect(everything).not.toContain(credential);
+    // A token (the admin's own) never mints one.
+    const byToken = await api(url, "POST", "/v1/agents/release-bot/grants", {
+      token: o.token,
+      body: { principal: o.admin.email },
+    });
+    expect(byToken.status).toBe(403);
+    const spend = (amount: number, cred = credential) =>
+      api(url, "POST", "/v1/spend", {
+        headers: { authorization: `Bearer ${cred}` },
+        body: { amount, action: "deploy.release" },
+      });
+    expect((await spend(40)).body).toEqual({ decision: "allow" });
+    const over = await spend(500);
+    expect(over.body.decision).toBe("ask");
+    const totals = await api(url, "GET", "/v1/spend/agents", { token: o.token });
+    expect(totals.body.agents).toContainEqual({
+      agent: "release-bot",
+      spent: { amount: 540, currency: "USD" },
+      reports: 2,
+    });
+    const page = (await o.browser.get("/agents?name=release-bot")).html;
+    expect(page).toContain("release engineer");
+    expect(page).toContain("100 USD");
+    expect(page).toContain(o.admin.email);
+    // The expiry passes: the next report is refused and the list says lapsed.
+    await db`UPDATE agent_grants SET expires_at = now() - interval '1 second' WHERE name = 'release-bot'`;
+    expect((await spend(1)).status).toBe(401);
+    const listed = await api(url, "GET", "/v1/agents", { token: o.token });
+    expect(listed.body.agents.find((a: { name: string }) => a.name === "release-bot").state).toBe("lapsed");
+    // An unknown credential is refused and audited as critical.
+    expect((await spend(1, `mnx_a_${"x".repeat(43)}`)).status).toBe(401);
+    const [crit] =
+      await db`SELECT count(*)::int AS n FROM audit WHERE action = 'auth.unknown_credential' AND severity = 'critical'`;
+    expect(crit.n).toBeGreaterThan(0);
+  });
+
+  test("a grant acts for an active member only; a viewer is offered no grant and refused one", async () => {
+    const o = await newOrg();
+    const bad = await o.browser.post("/agents", { _action: "grant", name: "bot", principal: "nobody@else.dev" });
+    expect(bad.status).toBe(400);
+    const viewer = await memberWithToken(db, o.org.id, "vi@qs.dev", "viewer");
+    const vb = await sessionFor(db, url, viewer.id);
+    expect((await vb.get("/agents")).html).not.toContain("Mint the credential");
+    expect((await vb.post("/agents", { _action: "grant", name: "bot", principal: o.admin.email })).status).toBe(403);
+    const [n] = await db`SELECT count(*)::int AS n FROM agent_grants WHERE workspace_id = ${o.workspace.id}`;
+    expect(n.n).toBe(0);
+  });
+});

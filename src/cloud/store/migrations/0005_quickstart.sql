@@ -20,3 +20,38 @@ ALTER TABLE inbound_deliveries ADD COLUMN keep_until timestamptz;
 ALTER TABLE members DROP CONSTRAINT members_status_check;
 ALTER TABLE members ADD CONSTRAINT members_status_check CHECK (status IN ('active', 'suspended', 'removed'));
 ALTER TABLE members ADD COLUMN removed_at timestamptz;
+
+-- An agent's grant: the job it holds, the person it acts for, what it may commit alone and until when; its credential
+-- is shown once and only its hash is kept. A lost one is replaced by minting another and revoking the first.
+CREATE TABLE agent_grants (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  name text NOT NULL,
+  role text,
+  actions text[] NOT NULL DEFAULT '{}',
+  principal_member_id text NOT NULL REFERENCES members (id),
+  spend_limit numeric,
+  currency text,
+  expires_at timestamptz,
+  credential_hash text NOT NULL UNIQUE,
+  created_by text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  revoked_at timestamptz,
+  revoked_by text,
+  FOREIGN KEY (workspace_id, name) REFERENCES agents (workspace_id, name)
+);
+CREATE INDEX agent_grants_agent ON agent_grants (workspace_id, name);
+
+-- What an agent reported spending, by its own grant; memnox prices nothing.
+CREATE TABLE agent_spend (
+  id bigserial PRIMARY KEY,
+  workspace_id text NOT NULL,
+  name text NOT NULL,
+  grant_id text NOT NULL REFERENCES agent_grants (id),
+  amount numeric NOT NULL CHECK (amount >= 0),
+  currency text NOT NULL,
+  action text NOT NULL,
+  over_limit boolean NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX agent_spend_agent ON agent_spend (workspace_id, name, at);
