@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { providerName } from "../src/cloud/console/signin-pages.ts";
 import { routeSecret } from "../src/cloud/intent/webhook.ts";
 import { type RunningServer, startServer } from "../src/cloud/server.ts";
 import { type Db, openDb } from "../src/cloud/store/db.ts";
@@ -286,4 +287,11 @@ describe("Agents: a grant with a credential minted once, a spend limit, an expir
     const [n] = await db`SELECT count(*)::int AS n FROM agent_grants WHERE workspace_id = ${o.workspace.id}`;
     expect(n.n).toBe(0);
   });
+});
+
+test("the sign-in button names the provider a person knows, and any other issuer by its host", () => {
+  expect(providerName("https://accounts.google.com")).toBe("Google");
+  expect(providerName("https://login.microsoftonline.com/tenant/v2.0")).toBe("Microsoft");
+  expect(providerName("https://acme.okta.com/oauth2/default")).toBe("Okta");
+  expect(providerName("https://id.acme.dev/realms/x")).toBe("id.acme.dev");
 });
