@@ -10,7 +10,7 @@ export function newId(prefix: string): string {
 }
 
 /** A bearer token: `mnx_<kind>_` and 32 random bytes. Shown once; only tokenHash() of it is stored. */
-export function newToken(kind: "person" | "operator" | "machine"): string {
+export function newToken(kind: "person" | "operator" | "machine" | "agent"): string {
   return `mnx_${kind[0]}_${Buffer.from(random(32)).toString("base64url")}`;
 }
 

@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { PAGES } from "../../src/cloud/console/index.ts";
 import { type RunningChromium, startChromium } from "../support/chromium.ts";
 import { api, type RunningCloud, startCloud } from "../support/cloud.ts";
 import { formsOf, organizationState } from "../support/console.ts";
+import { press, signIn as signInAs } from "../support/console-browser.ts";
 import { compiledBinary, runBinary } from "../support/index.ts";
 import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
 import { freePort, type RunningProvider, startProvider } from "../support/oidc.ts";
@@ -69,46 +70,14 @@ interface El {
   closest(selector: string): El | null;
   querySelector(selector: string): El | null;
 }
-/** What `globalThis` is in the page; each in-page function casts to it itself (it runs there, not here). */
-interface Doc {
-  readonly document: { querySelector(s: string): El | null; readonly activeElement: El | null };
-}
-
-/** Presses a button (or a key) and waits until what it sent was answered and drawn: htmx swaps the page in place. */
-async function press(page: Page, button: Locator | (() => Promise<void>)): Promise<void> {
-  const answered = page.waitForResponse(
-    (r) => r.request().method() === "POST" && r.url().startsWith("http://127.0.0.1"),
-  );
-  if (typeof button === "function") await button();
-  else await button.click();
-  await answered;
-  await page.waitForLoadState();
-  // A function, not a string: the console's policy refuses eval, the test's own included.
-  await page.waitForFunction(
-    () => !(globalThis as unknown as Doc).document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling"),
-  );
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(chrome.shots, `${name}.png`), fullPage: true });
 }
 
-/** Through the console's sign-in page and the provider's own login and consent screens, as a person clicks them. */
-async function signIn(page: Page, base: string, login: string, path = "/"): Promise<void> {
-  await page.goto(`${base}${path}`);
-  expect(new URL(page.url()).pathname).toBe("/signin");
-  await page.getByRole("link", { name: /^Sign in with / }).click();
-  await page.waitForURL((u) => u.origin === provider.issuer);
-  await page.fill('input[name="login"]', login);
-  const password = page.locator('input[name="password"]');
-  if ((await password.count()) > 0) await password.fill("not used");
-  await page.click('button[type="submit"]');
-  const consent = page.getByRole("button", { name: "Continue" });
-  await page.waitForURL((u) => u.origin === base || u.pathname.includes("/interaction/"));
-  if (new URL(page.url()).origin !== base) {
-    await consent.click();
-    await page.waitForURL((u) => u.origin === base);
-  }
+/** Signing in to `base` through the test's provider. */
+function signIn(page: Page, base: string, login: string, path = "/"): Promise<void> {
+  return signInAs(page, provider.issuer, base, login, path);
 }
 
 /** `memnox login --no-open`, read up to the code and URL it prints; the process waits for somebody to approve. */

@@ -22,6 +22,9 @@ const CHANGED_BY_ACTIONS = [
   "candidates",
   "decisions",
   "decision_confirmations",
+  "sources",
+  "agent_grants",
+  "person_accounts",
 ];
 
 /** What the organization's state is, as text, to compare before and after something that must change nothing. */

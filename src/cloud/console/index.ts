@@ -16,7 +16,7 @@ import { autonomy } from "./pages/autonomy.ts";
 import { caught } from "./pages/caught.ts";
 import { device } from "./pages/device.ts";
 import { home } from "./pages/home.ts";
-import { connectors, files, meetings, memory, sources } from "./pages/inputs.ts";
+import { connectors, files, knowledge, meetings, memory, sources } from "./pages/inputs.ts";
 import { machines } from "./pages/machines.ts";
 import { map } from "./pages/map.ts";
 import { billing, onboarding, settings } from "./pages/org.ts";
@@ -44,6 +44,7 @@ export const PAGES: readonly PageDef[] = [
   caught,
   connectors,
   sources,
+  knowledge,
   files,
   meetings,
   people,

@@ -83,6 +83,8 @@ export function form(
 export interface Said {
   readonly error?: string;
   readonly ok?: string;
+  /** Shown in this answer only (a secret, a credential, a receipt): nothing links back to it. */
+  readonly once?: Html;
 }
 
 export function shell(c: ConsoleCall, me: Me, title: string, main: Part, said?: Said): Html {
@@ -129,6 +131,7 @@ export function shell(c: ConsoleCall, me: Me, title: string, main: Part, said?: 
   <h1>${title}</h1>
   ${said?.error ? html`<p class="said error" role="alert">${said.error}</p>` : ""}
   ${said?.ok ? html`<p class="said ok" role="status">${said.ok}</p>` : ""}
+  ${said?.once ? html`<section class="once" aria-label="Shown once">${said.once}</section>` : ""}
   ${main}
 </main>
 </div>

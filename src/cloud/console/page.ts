@@ -7,8 +7,11 @@ import type { Html } from "./html.ts";
 import { page, seeOther } from "./html.ts";
 import { meOf, type Said, shell } from "./layout.ts";
 
-/** An action returns where to go next (a path on this console), or nothing for the page itself. */
-export type Action = (c: ConsoleCall) => Promise<string | undefined>;
+/**
+ * An action returns where to go next (a path on this console), nothing for the page itself, or what is shown once
+ * (a secret, a credential, a receipt): then the page is drawn in answer to the POST, never behind a link to reload.
+ */
+export type Action = (c: ConsoleCall) => Promise<string | undefined | Said>;
 
 export interface PageDef {
   readonly path: string;
@@ -28,6 +31,7 @@ export async function postPage(def: PageDef, c: ConsoleCall): Promise<Response> 
   if (!act) return renderPage(def, c, { error: `this page has no action \`${name}\`` }, 400);
   try {
     const next = await act(c);
+    if (typeof next === "object") return renderPage(def, c, next);
     return seeOther(next ?? `${def.path}${c.url.search}`);
   } catch (e) {
     // A 503 is a refusal a person reads (a part not configured), not a failure of this server.

@@ -5,6 +5,22 @@ import type { ConsoleCall } from "./call.ts";
 import { html, page, seeOther } from "./html.ts";
 import { bare } from "./layout.ts";
 
+/** The providers a person knows by name, by their issuer's host; any other issuer is named by its host. */
+const PROVIDERS: readonly [RegExp, string][] = [
+  [/^accounts\.google\.com$/, "Google"],
+  [/^(github\.com|token\.actions\.githubusercontent\.com)$/, "GitHub"],
+  [/^login\.microsoftonline\.com$|^sts\.windows\.net$/, "Microsoft"],
+  [/(^|\.)okta(preview)?\.com$/, "Okta"],
+  [/(^|\.)auth0\.com$/, "Auth0"],
+  [/^gitlab\.com$/, "GitLab"],
+  [/(^|\.)onelogin\.com$/, "OneLogin"],
+];
+
+export function providerName(issuer: string): string {
+  const host = new URL(issuer).host;
+  return PROVIDERS.find(([re]) => re.test(host))?.[1] ?? host;
+}
+
 export async function signInPage(c: ConsoleCall): Promise<Response> {
   const back = localPath(c.url.searchParams.get("return"));
   if (c.who) return seeOther(back);
@@ -31,7 +47,7 @@ client secret in <code>MEMNOX_OIDC_CLIENT_SECRET</code>). Scripts reach the same
       "Sign in",
       html`${out ? html`<p class="said ok" role="status">You are signed out. The session was ended on the server.</p>` : ""}
 <p>memnox has no passwords: you sign in with your organization's identity provider.</p>
-<p><a class="signin" href="/signin/start?return=${encodeURIComponent(back)}">Sign in with ${new URL(s.issuer).host}</a></p>`,
+<p><a class="signin" href="/signin/start?return=${encodeURIComponent(back)}">Sign in with ${providerName(s.issuer)}</a></p>`,
     ),
   );
 }

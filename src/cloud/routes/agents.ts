@@ -25,12 +25,16 @@ interface AgentRow {
   frozen_until: Date | null;
   frozen_by: string | null;
   frozen_reason: string | null;
+  grants_live: string;
+  grants_lapsed: string;
 }
 
 export type AgentState = "live" | "lapsed" | "halted" | "revoked";
 
 function view(a: AgentRow) {
-  const state: AgentState = a.revoked_at ? "revoked" : a.halted_at ? "halted" : "live";
+  // An agent whose every grant ran out is lapsed: its temporary authority expired, and the list says so.
+  const lapsed = Number(a.grants_live) === 0 && Number(a.grants_lapsed) > 0;
+  const state: AgentState = a.revoked_at ? "revoked" : a.halted_at ? "halted" : lapsed ? "lapsed" : "live";
   const fromMachines = (a.machine_owners ?? []).filter((o) => o !== null);
   return {
     name: a.name,
@@ -61,6 +65,10 @@ async function agents(c: Call, workspaceId: string, name?: string): Promise<Agen
       (SELECT array_agg(DISTINCT p.email) FROM agent_machines am JOIN machines x ON x.id = am.machine_id
          JOIN members p ON p.id = x.owner_id WHERE am.workspace_id = a.workspace_id AND am.name = a.name) AS machine_owners,
       (SELECT count(*) FROM events e WHERE e.workspace_id = a.workspace_id AND e.agent = a.name) AS actions,
+      (SELECT count(*) FROM agent_grants g WHERE g.workspace_id = a.workspace_id AND g.name = a.name
+         AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > now())) AS grants_live,
+      (SELECT count(*) FROM agent_grants g WHERE g.workspace_id = a.workspace_id AND g.name = a.name
+         AND g.revoked_at IS NULL AND g.expires_at <= now()) AS grants_lapsed,
       f.expires_at AS frozen_until, f.set_by AS frozen_by, f.reason AS frozen_reason
     FROM agents a
     LEFT JOIN LATERAL (SELECT expires_at, set_by, reason FROM conditions

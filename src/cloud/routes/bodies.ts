@@ -143,3 +143,25 @@ export const ExtractionChange = v.strictObject({
     "is public, internal or confidential (never restricted)",
   ),
 });
+
+/** An agent's grant: namespaced verbs it handles, the person it acts for, a spend ceiling, an expiry. */
+export const GrantBody = v.strictObject({
+  role: v.optional(line(80)),
+  actions: v.optional(
+    v.pipe(
+      v.array(ident(80, /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/, "is a namespaced verb such as db.migrate")),
+      v.maxLength(50),
+    ),
+  ),
+  principal: email,
+  spendLimit: v.optional(v.pipe(v.number("is a number"), v.minValue(0, "is not negative"), v.maxValue(1e12))),
+  currency: v.optional(ident(3, /^[A-Z]{3}$/, "is a currency code such as USD"), "USD"),
+  expiresIn: v.optional(duration),
+});
+
+/** What an agent reports it spent on one action, with its own credential. */
+export const SpendBody = v.strictObject({
+  amount: v.pipe(v.number("is a number"), v.minValue(0, "is not negative"), v.maxValue(1e12)),
+  currency: v.optional(ident(3, /^[A-Z]{3}$/, "is a currency code such as USD"), "USD"),
+  action: ident(80, /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/, "is a namespaced verb such as deploy.release"),
+});

@@ -30,6 +30,7 @@ import {
 import { decideCode, pollToken, requestCode, showCode } from "./devices.ts";
 import { listEvents, postEvents, showEvent } from "./events.ts";
 import { formBody } from "./form.ts";
+import { createGrant, listGrants, reportSpend, revokeGrant, spendByAgent } from "./grants.ts";
 import { health } from "./health.ts";
 import { HeartbeatSchema, heartbeat } from "./heartbeat.ts";
 import { answerHold, listHolds } from "./holds.ts";
@@ -48,6 +49,7 @@ import {
   listAudit,
   listMembers,
   me,
+  removeMember,
   revokeOperatorToken,
   revokeToken,
 } from "./people.ts";
@@ -118,6 +120,8 @@ export const ROUTES: readonly Route[] = [
   // What machines call with their own credential.
   { method: "POST", path: "/v1/heartbeat", needs: ["machine"], ...withBody(HeartbeatSchema, heartbeat) },
   { method: "POST", path: "/v1/events", needs: ["machine"], body: "text", handler: postEvents },
+  // An agent reports what it spent with its own grant's credential (checked in the handler, like a delivery's).
+  { method: "POST", path: "/v1/spend", needs: ["public"], ...withBody(B.SpendBody, reportSpend) },
   { method: "GET", path: "/v1/bundle", needs: ["machine", "viewer"], handler: getBundle },
 
   // Seeing: every role, and automation.
@@ -131,6 +135,8 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/machines/:id", needs: ["viewer"], handler: showMachine },
   { method: "GET", path: "/v1/agents", needs: ["viewer"], handler: listAgents },
   { method: "GET", path: "/v1/agents/:name", needs: ["viewer"], handler: showAgent },
+  { method: "GET", path: "/v1/agents/:name/grants", needs: ["viewer"], handler: listGrants },
+  { method: "GET", path: "/v1/spend/agents", needs: ["viewer"], handler: spendByAgent },
   { method: "GET", path: "/v1/mcp-servers", needs: ["viewer"], handler: listMcpServers },
   { method: "GET", path: "/v1/events", needs: ["viewer"], handler: listEvents },
   { method: "GET", path: "/v1/events/:id", needs: ["viewer"], handler: showEvent },
@@ -235,6 +241,21 @@ export const ROUTES: readonly Route[] = [
   { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], by: "automation", handler: revokeMachine },
   { method: "PATCH", path: "/v1/agents/:name", needs: ["admin"], ...withBody(B.AgentChange, changeAgent) },
   { method: "POST", path: "/v1/agents/:name/revoke", needs: ["admin"], by: "automation", handler: revokeAgent },
+  // A grant is authority given in somebody's name: minted signed in, its credential shown once; revoking only tightens.
+  {
+    method: "POST",
+    path: "/v1/agents/:name/grants",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.GrantBody, createGrant),
+  },
+  {
+    method: "POST",
+    path: "/v1/agents/:name/grants/:id/revoke",
+    needs: ["admin"],
+    by: "automation",
+    handler: revokeGrant,
+  },
   {
     method: "POST",
     path: "/v1/mcp-servers/:name/approve",
@@ -257,6 +278,8 @@ export const ROUTES: readonly Route[] = [
   { method: "PATCH", path: "/v1/members/:id", needs: ["admin"], ...withBody(B.MemberChange, changeMember) },
   { method: "POST", path: "/v1/members/:id/confirm", needs: ["admin"], by: "signed-in", handler: confirmMember },
   { method: "POST", path: "/v1/members/:id/cancel", needs: ["admin"], handler: cancelMember },
+  // Removing somebody erases their account's personal data (a receipt says what): a person's act, signed in.
+  { method: "POST", path: "/v1/members/:id/remove", needs: ["admin"], by: "signed-in", handler: removeMember },
   {
     method: "POST",
     path: "/v1/operator-tokens",

@@ -74,7 +74,7 @@ export async function listMembers(c: Call): Promise<Response> {
     display_name: string | null;
     last_sign_in_at: Date | null;
   }[] = await c.db`SELECT id, email, role, status, created_at, created_by, display_name, last_sign_in_at
-                   FROM members WHERE org_id = ${who.orgId} ORDER BY created_at, id`;
+                   FROM members WHERE org_id = ${who.orgId} AND status <> 'removed' ORDER BY created_at, id`;
   const open: ElevationRow[] = await c.db`
     SELECT * FROM elevations WHERE org_id = ${who.orgId} AND status = 'pending' ORDER BY requested_at`;
   const pending = new Map(open.map((e) => [e.member_id, elevationView(e)]));
@@ -128,8 +128,17 @@ export async function addMember(c: Call, body: v.InferOutput<typeof MemberBody>)
           c.now(),
         )
       : undefined;
+    // memnox sends nothing: the link is what the person inviting passes on. It grants nothing by itself.
+    const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
     return json(
-      { id, email: address, role: "viewer", status: "active", pending: pending ? elevationView(pending) : null },
+      {
+        id,
+        email: address,
+        role: "viewer",
+        status: "active",
+        pending: pending ? elevationView(pending) : null,
+        link: `${base}/signin`,
+      },
       201,
     );
   });
@@ -199,6 +208,107 @@ export async function changeMember(c: Call, body: v.InferOutput<typeof MemberCha
       { id, role: nextRole, status: nextStatus, pending: pending ? elevationView(pending) : null },
       pending ? 202 : 200,
     );
+  });
+}
+
+/** One table an erasure touched: how many rows, and how (a receipt is the evidence the request was honoured). */
+export interface Erased {
+  readonly table: string;
+  readonly records: number;
+  readonly strategy: "deleted" | "anonymised" | "detached" | "kept";
+  readonly why?: string;
+}
+
+/**
+ * POST /v1/members/:id/remove: an admin, signed in, removes somebody: the account's personal data is erased (address,
+ * name, identity, sessions, tokens, linked accounts), the seat given back, and a receipt returned, table by table.
+ * What they decided and approved stays under their name. Nobody removes themselves, nor the last active admin.
+ */
+export async function removeMember(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const id = c.params.id ?? "";
+  const by = actorName(who);
+  if (id === who.memberId)
+    throw new HttpError(403, "forbidden", "nobody removes their own account here; that is done from your own account");
+  return c.db.begin(async (tx) => {
+    const [m]: { id: string; email: string; role: Role; status: string }[] = await tx`
+      SELECT id, email, role, status FROM members WHERE id = ${id} AND org_id = ${who.orgId} FOR UPDATE`;
+    if (!m || m.status === "removed") throw new HttpError(404, "not_found", `no member \`${id}\``);
+    if (m.role === "admin" && m.status === "active") {
+      const [n]: { n: string }[] = await tx`SELECT count(*) AS n FROM members
+                                             WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
+      if (Number(n?.n) <= 1) throw new HttpError(409, "last_admin", "the last active admin cannot be removed");
+    }
+    const count = (rows: readonly unknown[]) => rows.length;
+    const now = new Date(c.now());
+    const receipt: Erased[] = [
+      {
+        table: "sessions",
+        records: count(await tx`DELETE FROM sessions WHERE member_id = ${id} RETURNING 1`),
+        strategy: "deleted",
+      },
+      {
+        table: "tokens",
+        records: count(await tx`DELETE FROM tokens WHERE member_id = ${id} RETURNING 1`),
+        strategy: "deleted",
+      },
+      {
+        table: "person_accounts",
+        records: count(await tx`DELETE FROM person_accounts WHERE member_id = ${id} RETURNING 1`),
+        strategy: "deleted",
+      },
+      {
+        table: "elevations",
+        records: count(
+          await tx`UPDATE elevations SET status = 'cancelled', decided_by = ${by}, decided_at = ${now}
+                   WHERE member_id = ${id} AND status = 'pending' RETURNING 1`,
+        ),
+        strategy: "kept",
+        why: "pending ones cancelled; the record of who confirmed what stays",
+      },
+      {
+        table: "machines",
+        records: count(
+          await tx`UPDATE machines SET owner_id = NULL WHERE owner_id = ${id} AND org_id = ${who.orgId} RETURNING 1`,
+        ),
+        strategy: "detached",
+        why: "their machines stay enrolled, unowned, until an admin revokes or reassigns them",
+      },
+      {
+        table: "audit",
+        records: count(
+          await tx`UPDATE audit SET detail = detail - 'email', subject = CASE WHEN subject = ${m.email} THEN ${id} ELSE subject END
+                   WHERE org_id = ${who.orgId} AND (subject = ${m.email} OR (subject = ${id} AND detail->>'email' IS NOT NULL))
+                   RETURNING 1`,
+        ),
+        strategy: "anonymised",
+        why: "the address taken out of entries about them; what they did stays under their name",
+      },
+      {
+        table: "members",
+        records: count(
+          await tx`UPDATE members SET email = ${`removed-${id}@erased.invalid`}, display_name = NULL, oidc_issuer = NULL,
+                     oidc_subject = NULL, status = 'removed', role = 'viewer', removed_at = ${now}, audiences = '{}',
+                     clearance = NULL, elevation_id = NULL,
+                     admin_until = CASE WHEN role = 'admin' AND status = 'active' THEN ${now} ELSE admin_until END
+                   WHERE id = ${id} RETURNING 1`,
+        ),
+        strategy: "anonymised",
+        why: "the row stays for what points at it, with no address, name or identity; inviting them back makes a new account",
+      },
+    ];
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "member.remove",
+      subject: id,
+      severity: "warning",
+      detail: {
+        role: m.role,
+        receipt: receipt.map((r) => ({ table: r.table, records: r.records, strategy: r.strategy })),
+      },
+    });
+    return json({ id, removed: true, receipt });
   });
 }
 

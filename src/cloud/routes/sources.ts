@@ -2,8 +2,8 @@
 // once over the raw bytes), the streams chosen of each system, documents uploaded, accounts known to be a member's, and
 // the events as a reader is entitled to see them, with how many were withheld.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, json, MAX_BODY_BYTES, str } from "../http.ts";
-import { newId } from "../ids.ts";
+import { type Call, HttpError, iso, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { newId, sameText } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
@@ -11,12 +11,15 @@ import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
-import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
+import { REPLAY_WINDOW_S, routeSecret, type Verified, verifyDelivery } from "../intent/webhook.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
 const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/** GitHub keeps a delivery to redeliver for 3 days; its id is kept a little longer than that. */
+const GITHUB_KEEP_MS = 4 * 86_400_000;
 
 function sourceTypeOf(c: Call): string {
   const t = c.params.source ?? c.params.type ?? "";
@@ -38,6 +41,53 @@ export async function settingOf(db: Db, workspaceId: string, sourceType: string)
  * stored, 202 not something listened to, 422 no permalink, 401 a bad signature, 409 a delivery replayed elsewhere.
  */
 export async function inbound(c: Call): Promise<Response> {
+  const workspaceId = c.params.workspace ?? "";
+  const sourceType = c.params.source ?? "";
+  try {
+    const res = await receive(c);
+    await noteHealth(c.db, workspaceId, sourceType, undefined);
+    return res;
+  } catch (e) {
+    // What a person connecting the system needs to see: a refusal and why. A flood (429) is not a delivery.
+    if (e instanceof HttpError && e.status !== 429 && e.status < 500)
+      await noteHealth(c.db, workspaceId, sourceType, `${e.status} ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * One delivery, or one refusal, counted against a source the workspace connected (never one a stranger names: an
+ * unsigned request cannot grow this table).
+ */
+async function noteHealth(db: Db, workspaceId: string, sourceType: string, refusal: string | undefined) {
+  const ok = refusal === undefined;
+  await db`INSERT INTO source_health (workspace_id, source_type, last_delivery_at, delivered, refused, last_refusal,
+                                      last_refusal_at)
+           SELECT s.workspace_id, s.source_type, CASE WHEN ${ok} THEN now() END, CASE WHEN ${ok} THEN 1 ELSE 0 END,
+                  CASE WHEN ${ok} THEN 0 ELSE 1 END, ${refusal?.slice(0, 300) ?? null}, CASE WHEN ${ok} THEN NULL ELSE now() END
+           FROM sources s WHERE s.workspace_id = ${workspaceId} AND s.source_type = ${sourceType}
+           ON CONFLICT (workspace_id, source_type) DO UPDATE SET
+             last_delivery_at = COALESCE(EXCLUDED.last_delivery_at, source_health.last_delivery_at),
+             delivered = source_health.delivered + EXCLUDED.delivered,
+             refused = source_health.refused + EXCLUDED.refused,
+             last_refusal = COALESCE(EXCLUDED.last_refusal, source_health.last_refusal),
+             last_refusal_at = COALESCE(EXCLUDED.last_refusal_at, source_health.last_refusal_at)`;
+}
+
+/** A GitHub App's delivery: `x-hub-signature-256` over the raw body, its id `x-github-delivery`; no timestamp. */
+function verifyGithub(secret: string, headers: Headers, bytes: Uint8Array): Verified {
+  const id = headers.get("x-github-delivery") ?? "";
+  const sig = headers.get("x-hub-signature-256") ?? "";
+  if (!/^[\x21-\x7e]{1,256}$/.test(id))
+    return { ok: false, why: "the delivery carries no printable x-github-delivery" };
+  // GitHub keys its HMAC with the secret's text as pasted into the App's settings.
+  const mac = new Bun.CryptoHasher("sha256", new TextEncoder().encode(secret)).update(bytes).digest("hex");
+  return sameText(sig, `sha256=${mac}`)
+    ? { ok: true, delivery: { id: `github:${id}`, timestamp: 0 } }
+    : { ok: false, why: "the x-hub-signature-256 does not check" };
+}
+
+async function receive(c: Call): Promise<Response> {
   const secret = c.config.webhookSecret;
   if (!secret)
     throw new HttpError(503, "not_configured", "this deployment has no webhook secret (MEMNOX_WEBHOOK_SECRET)");
@@ -49,7 +99,12 @@ export async function inbound(c: Call): Promise<Response> {
   // An address whose signatures keep failing is refused before one more is checked.
   const wait = c.guard?.buckets.peek(refusedKey, RATES.refused) ?? 0;
   if (wait > 0) throw tooMany("with signatures that do not hold", wait);
-  const verified = verifyDelivery(routeSecret(secret, workspaceId, sourceType), c.req.headers, bytes, c.now());
+  const key = routeSecret(secret, workspaceId, sourceType);
+  // GitHub, reached as a GitHub App, signs its own way; every other system through the provider's one signature.
+  const github = sourceType === "github" && c.req.headers.has("x-hub-signature-256");
+  const verified = github
+    ? verifyGithub(key, c.req.headers, bytes)
+    : verifyDelivery(key, c.req.headers, bytes, c.now());
   if (!verified.ok) {
     // Counted against the address like any credential that does not hold: guessing signatures is slow.
     c.guard?.buckets.take(refusedKey, RATES.refused);
@@ -58,11 +113,13 @@ export async function inbound(c: Call): Promise<Response> {
   if (c.guard) spend(c.guard.buckets, `inbound:${workspaceId}:${sourceType}`, RATES.inboundSource, "for this source");
   const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
-  await c.db`DELETE FROM inbound_deliveries WHERE received_at < now() - make_interval(secs => ${2 * REPLAY_WINDOW_S})`;
+  await c.db`DELETE FROM inbound_deliveries WHERE COALESCE(keep_until, received_at + make_interval(secs => ${2 * REPLAY_WINDOW_S})) < now()`;
+  // With no timestamp to bound a replay, a GitHub delivery's id is kept for as long as GitHub keeps it to redeliver.
+  const keep = github ? new Date(c.now() + GITHUB_KEEP_MS) : null;
   const [taken]: { workspace_id: string; source_type: string }[] = await c.db`
     WITH fresh AS (
-      INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type)
-      VALUES (${verified.delivery.id}, ${workspaceId}, ${sourceType}) ON CONFLICT (delivery_id) DO NOTHING RETURNING 1)
+      INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type, keep_until)
+      VALUES (${verified.delivery.id}, ${workspaceId}, ${sourceType}, ${keep}) ON CONFLICT (delivery_id) DO NOTHING RETURNING 1)
     SELECT workspace_id, source_type FROM inbound_deliveries WHERE delivery_id = ${verified.delivery.id}
       AND NOT EXISTS (SELECT 1 FROM fresh)`;
   if (taken && (taken.workspace_id !== workspaceId || taken.source_type !== sourceType))
@@ -79,7 +136,9 @@ export async function inbound(c: Call): Promise<Response> {
     throw new HttpError(400, "bad_request", `\`${bad.path}\` holds a control character (${bad.char})`, {
       field: bad.path,
     });
-  // Slack's handshake when a subscription's URL is set: answered, stored nowhere.
+  // GitHub's ping when an App's webhook is set, and Slack's handshake when a subscription's URL is: answered, stored
+  // nowhere.
+  if (github && c.req.headers.get("x-github-event") === "ping") return json({ pong: true });
   const o = data as { type?: unknown; challenge?: unknown } | null;
   if (o?.type === "url_verification" && typeof o.challenge === "string") return json({ challenge: o.challenge });
   const outcome = normalize(sourceType, data, await settingOf(c.db, workspaceId, sourceType));
@@ -125,11 +184,24 @@ function stringList(v: unknown, key: string): string[] {
 export async function listSources(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: { source_type: string; base_url: string | null; streams: string[]; set_by: string; events: string }[] =
-    await c.db`SELECT s.source_type, s.base_url, s.streams, s.set_by,
+  const rows: {
+    source_type: string;
+    base_url: string | null;
+    streams: string[];
+    set_by: string;
+    events: string;
+    last_delivery_at: Date | null;
+    delivered: string | null;
+    refused: string | null;
+    last_refusal: string | null;
+    last_refusal_at: Date | null;
+  }[] = await c.db`SELECT s.source_type, s.base_url, s.streams, s.set_by,
                       (SELECT count(*) FROM source_events e WHERE e.workspace_id = s.workspace_id
-                         AND e.source_type = s.source_type) AS events
-               FROM sources s WHERE s.workspace_id = ${who.workspaceId} ORDER BY s.source_type`;
+                         AND e.source_type = s.source_type) AS events,
+                      h.last_delivery_at, h.delivered, h.refused, h.last_refusal, h.last_refusal_at
+               FROM sources s LEFT JOIN source_health h ON h.workspace_id = s.workspace_id
+                 AND h.source_type = s.source_type
+               WHERE s.workspace_id = ${who.workspaceId} ORDER BY s.source_type`;
   return json({
     inbound: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/<source>`,
     signed: c.config.webhookSecret !== undefined,
@@ -139,6 +211,13 @@ export async function listSources(c: Call): Promise<Response> {
       streams: r.streams,
       setBy: r.set_by,
       events: Number(r.events),
+      health: {
+        lastDeliveryAt: iso(r.last_delivery_at),
+        delivered: Number(r.delivered ?? 0),
+        refused: Number(r.refused ?? 0),
+        lastRefusal: r.last_refusal,
+        lastRefusalAt: iso(r.last_refusal_at),
+      },
     })),
   });
 }

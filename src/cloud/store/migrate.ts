@@ -5,6 +5,7 @@ import init from "./migrations/0001_init.sql" with { type: "text" };
 import consoleTables from "./migrations/0002_console.sql" with { type: "text" };
 import decisionTables from "./migrations/0003_decisions.sql" with { type: "text" };
 import guarantees from "./migrations/0004_guarantees.sql" with { type: "text" };
+import quickstart from "./migrations/0005_quickstart.sql" with { type: "text" };
 
 export interface Migration {
   readonly version: number;
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "console", sql: consoleTables },
   { version: 3, name: "decisions", sql: decisionTables },
   { version: 4, name: "guarantees", sql: guarantees },
+  { version: 5, name: "quickstart", sql: quickstart },
 ];
 
 /** The schema version this code writes: the newest migration it carries. */

@@ -1,6 +1,8 @@
 // Inputs and Memory: what the team's memory reads from and holds. Empty states until the decisions pipeline fills
 // them: it adds its source events, the review queue (a section of Waiting on you) and extraction behind these pages.
 // Connectors and Sources carry the tab strip that links them: they are one act's two steps.
+
+import { SYSTEMS, systemOf } from "../../intent/catalogue.ts";
 import type { DecisionView, SourceEventView } from "../../intent/rows.ts";
 import { invoke, may } from "../call.ts";
 import { ago, html } from "../html.ts";
@@ -13,19 +15,144 @@ interface SourceRow {
   readonly streams: readonly string[];
   readonly setBy: string;
   readonly events: number;
+  readonly health: {
+    readonly lastDeliveryAt: string | null;
+    readonly delivered: number;
+    readonly refused: number;
+    readonly lastRefusal: string | null;
+    readonly lastRefusalAt: string | null;
+  };
 }
 
-const tabs = (here: "/connectors" | "/sources") =>
-  html`<nav class="tabs" aria-label="Ingestion"><a href="/connectors"${here === "/connectors" ? html` aria-current="page"` : ""}>Connectors</a>
-<a href="/sources"${here === "/sources" ? html` aria-current="page"` : ""}>Sources</a></nav>`;
+type Listing = { inbound: string; signed: boolean; sources: SourceRow[] };
+
+type Tab = "/connectors" | "/sources" | "/knowledge";
+
+const tabs = (here: Tab) =>
+  html`<nav class="tabs" aria-label="Ingestion">${(
+    [
+      ["/connectors", "Connectors"],
+      ["/sources", "Sources"],
+      ["/knowledge", "Knowledge"],
+    ] as const
+  ).map(
+    ([path, label]) => html`<a href="${path}"${here === path ? html` aria-current="page"` : ""}>${label}</a> `,
+  )}</nav>`;
+
+/** Streams as a person types them: separated by commas, spaces or lines. */
+const streamsOf = (text: string) => [...new Set(text.split(/[\s,]+/).filter((x) => x !== ""))];
+
+function health(r: SourceRow, now: number) {
+  const h = r.health;
+  return html`<dl class="health"><dt>Last delivery</dt><dd>${ago(h.lastDeliveryAt, now)}</dd>
+<dt>Delivered</dt><dd>${h.delivered}</dd><dt>Refused</dt><dd>${h.refused}${
+    h.lastRefusal ? html` <span class="warn">(last ${ago(h.lastRefusalAt, now)}: ${h.lastRefusal})</span>` : ""
+  }</dd><dt>Events stored</dt><dd>${r.events}</dd></dl>`;
+}
 
 export const connectors: PageDef = {
   path: "/connectors",
   title: "Connectors",
-  async render() {
-    return html`${tabs("/connectors")}${empty(
-      "No system is connected. Connecting one is where memnox starts reading where the team decides things, one system where the conversation happens and one where the work happens.",
-    )}`;
+  async render(c) {
+    const { signed, sources: list } = await invoke<Listing>(c, "GET /v1/sources");
+    const configure = may(c, "PUT /v1/sources/:type");
+    const reveal = may(c, "GET /v1/sources/:type/delivery");
+    const byType = new Map(list.map((r) => [r.sourceType, r]));
+    return html`${tabs("/connectors")}<p class="muted">Start with one system where the conversation happens and one where
+the work happens. A connection on its own is quiet: choosing what it listens to is what starts the flow.${
+      signed
+        ? ""
+        : html` <strong class="warn">This deployment has no webhook secret: every delivery is refused.</strong>`
+    }</p>
+${SYSTEMS.map((sys) => {
+  const r = byType.get(sys.type);
+  const id = `connect-${sys.type}`;
+  return html`<section class="system" id="system-${sys.type}" aria-label="${sys.name}"><h2>${sys.name} <span class="muted">(${sys.place})</span>
+${r ? (r.streams.length > 0 ? html`<span class="ok badge">listening</span>` : html`<span class="warn badge">quiet</span>`) : ""}</h2>
+<p>What memnox reads:</p><ul>${sys.reads.map((x) => html`<li>${x}</li>`)}</ul>
+<p class="muted">Nothing else it emits is stored; each event keeps a link back to the original. Signed as ${sys.signing}.</p>
+${r ? html`<p>Listening to ${r.streams.length > 0 ? r.streams.map((x) => html`<code>${x}</code> `) : html`<span class="muted">nothing yet</span>`}${r.baseUrl ? html` · permalinks from ${r.baseUrl}` : ""}</p>${health(r, c.now())}` : ""}
+${
+  configure
+    ? form(
+        c,
+        "connect",
+        { type: sys.type },
+        html`<label for="${id}-streams">Streams to listen to (${sys.stream.what} each, e.g. ${sys.stream.example})</label>
+<input id="${id}-streams" name="streams" type="text" value="${r?.streams.join(", ") ?? ""}">
+${
+  sys.needsBaseUrl
+    ? html`<label for="${id}-base">Base URL permalinks are composed from (e.g. ${sys.needsBaseUrl.example})</label>
+<input id="${id}-base" name="baseUrl" type="url" value="${r?.baseUrl ?? ""}">`
+    : ""
+}<button type="submit">${r ? `Save ${sys.name}` : `Connect ${sys.name}`}</button>`,
+        { className: "stack", label: `Connect ${sys.name}` },
+      )
+    : ""
+}${
+  r && reveal
+    ? form(
+        c,
+        "delivery",
+        { type: sys.type },
+        html`<button type="submit">Show ${sys.name}'s delivery URL and secret</button>`,
+      )
+    : ""
+}</section>`;
+})}`;
+  },
+  actions: {
+    async connect(c) {
+      const type = field(c, "type");
+      const sys = systemOf(type);
+      const baseUrl = (c.form.get("baseUrl") ?? "").trim();
+      await invoke(c, "PUT /v1/sources/:type", {
+        params: { type },
+        body: { streams: streamsOf(c.form.get("streams") ?? ""), ...(baseUrl ? { baseUrl } : {}) },
+      });
+      return { ok: `${sys?.name ?? type} saved. Next: paste its delivery URL and secret into ${sys?.name ?? type}.` };
+    },
+    async delivery(c) {
+      const type = field(c, "type");
+      const d = await invoke<{ url: string; secret: string; scheme: string }>(c, "GET /v1/sources/:type/delivery", {
+        params: { type },
+      });
+      return {
+        ok: "Shown once, here: nothing stores it for you, and reloading will not show it again.",
+        once: html`<h2>Where ${systemOf(type)?.name ?? type} delivers</h2><dl><dt>Delivery URL</dt><dd><code id="delivery-url">${d.url}</code></dd>
+<dt>Secret</dt><dd><code id="delivery-secret">${d.secret}</code></dd><dt>Signed as</dt><dd>${d.scheme}</dd></dl>`,
+      };
+    },
+  },
+};
+
+export const knowledge: PageDef = {
+  path: "/knowledge",
+  title: "Knowledge",
+  async render(c) {
+    const source = c.url.searchParams.get("source") ?? undefined;
+    const { events, withheld } = await invoke<{ events: SourceEventView[]; withheld: number }>(
+      c,
+      "GET /v1/source-events",
+      { query: { source } },
+    );
+    const held =
+      withheld > 0
+        ? html`<p class="muted" id="withheld">${withheld} event(s) withheld: they need a clearance you do not hold.</p>`
+        : "";
+    if (events.length === 0)
+      return html`${tabs("/knowledge")}${held}${empty(
+        "No event has arrived. The two usual causes: a subscription that was never made (Connectors), and a system missing the base URL its permalinks are composed from.",
+      )}`;
+    return html`${tabs("/knowledge")}${held}<ul class="items">${events.map(
+      (
+        e,
+      ) => html`<li id="event-${e.id}"><div class="muted"><code>${e.sourceType}</code> · ${e.kind}${e.stream ? html` in <code>${e.stream}</code>` : ""} ·
+${e.author ?? "nobody named"} ${e.authorTrusted ? html`<span class="ok badge">trusted author</span>` : html`<span class="warn badge">untrusted author</span>`}
+${e.tainted ? html`<strong class="warn badge" title="${e.taintReason ?? ""}">tainted</strong>` : ""} · ${e.classification} · ${ago(e.occurredAt, c.now())}</div>
+<blockquote>${e.content}</blockquote>
+<a href="${e.sourceRef}" rel="noreferrer noopener" target="_blank">Open the original</a>${e.taintReason ? html` <span class="muted">(${e.taintReason})</span>` : ""}</li>`,
+    )}</ul>`;
   },
 };
 
@@ -33,11 +160,7 @@ export const sources: PageDef = {
   path: "/sources",
   title: "Sources",
   async render(c) {
-    const {
-      inbound,
-      signed,
-      sources: list,
-    } = await invoke<{ inbound: string; signed: boolean; sources: SourceRow[] }>(c, "GET /v1/sources");
+    const { inbound, signed, sources: list } = await invoke<Listing>(c, "GET /v1/sources");
     const where = html`<p class="muted">Every system delivers to <code>${inbound}</code>, signed with the deployment's one secret${
       signed ? "" : html` (<strong class="warn">none is configured: every delivery is refused</strong>)`
     }.</p>`;

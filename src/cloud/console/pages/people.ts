@@ -24,6 +24,7 @@ export const people: PageDef = {
   async render(c) {
     const [{ members }, me] = await Promise.all([invoke<{ members: Member[] }>(c, "GET /v1/members"), meOf(c)]);
     const admin = may(c, "PATCH /v1/members/:id");
+    const remove = may(c, "POST /v1/members/:id/remove");
     const roleSelect = (id: string, current: string) =>
       html`<select id="${id}" name="role">${ROLES.map(
         (r) => html`<option value="${r}"${r === current ? html` selected` : ""}>${r}</option>`,
@@ -53,7 +54,17 @@ export const people: PageDef = {
             "status",
             { id: m.id, status: m.status === "active" ? "suspended" : "active" },
             html`<button type="submit">${m.status === "active" ? "Suspend" : "Reactivate"}</button>`,
-          )}</div>`
+          )}${
+            remove && m.id !== me.memberId
+              ? form(
+                  c,
+                  "remove",
+                  { id: m.id },
+                  html`<button type="submit" class="danger" title="Erases the account; what they approved stays under their name">Remove</button>`,
+                  { label: `Remove ${m.email}` },
+                )
+              : ""
+          }</div>`
         : ""
     }</td></tr>`;
     const table = (caption: string, list: readonly Member[]) =>
@@ -83,8 +94,29 @@ ${
   },
   actions: {
     async add(c) {
-      await invoke(c, "POST /v1/members", { body: { email: field(c, "email"), role: field(c, "role") } });
-      return undefined;
+      const email = field(c, "email");
+      const added = await invoke<{ link: string }>(c, "POST /v1/members", { body: { email, role: field(c, "role") } });
+      // memnox sends no email: the person inviting passes the link on, and it grants nothing by itself.
+      return {
+        ok: `${email} is invited. memnox sends nothing: pass them this link.`,
+        once: html`<p>Sign-in link for ${email}: <code id="invite-link">${added.link}</code></p>
+<p class="muted">It only brings them to sign in: the role comes from the record made here, for that address.</p>`,
+      };
+    },
+    async remove(c) {
+      const r = await invoke<{ receipt: { table: string; records: number; strategy: string; why?: string }[] }>(
+        c,
+        "POST /v1/members/:id/remove",
+        { params: { id: field(c, "id") } },
+      );
+      return {
+        ok: "Removed: the account's personal data is erased, and the seat given back. Keep this receipt.",
+        once: html`<table id="erasure-receipt"><caption>Erasure receipt</caption><thead><tr><th scope="col">Table</th>
+<th scope="col">Records</th><th scope="col">How</th></tr></thead><tbody>${r.receipt.map(
+          (x) =>
+            html`<tr><td><code>${x.table}</code></td><td>${x.records}</td><td>${x.strategy}${x.why ? html` <span class="muted">(${x.why})</span>` : ""}</td></tr>`,
+        )}</tbody></table>`,
+      };
     },
     async role(c) {
       await invoke(c, "PATCH /v1/members/:id", { params: { id: field(c, "id") }, body: { role: field(c, "role") } });

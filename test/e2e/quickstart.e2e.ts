@@ -1,0 +1,215 @@
+// The team quickstart in the console, in real Chromium against real parts: the compiled `memnox cloud serve` on a real
+// PostgreSQL, a real OpenID provider on loopback. An admin signs in, connects GitHub under Connectors, reads the
+// delivery URL and secret off the page once, and a recorded GitHub App delivery signed with that secret
+// (x-hub-signature-256) lands and appears under Knowledge with its link back; Connectors shows the source's health. A
+// viewer invited under People signs in and is withheld what their clearance does not reach. An agent is enrolled with
+// a grant whose credential is shown once and whose spend limit holds. The viewer is removed, with the receipt, and
+// their session ends. Screenshots go to .cache/screenshots/quickstart/.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { type RunningChromium, startChromium } from "../support/chromium.ts";
+import { api, type RunningCloud, startCloud } from "../support/cloud.ts";
+import { press, signIn as signInAs } from "../support/console-browser.ts";
+import { fakeHome } from "../support/home.ts";
+import { runBinary } from "../support/index.ts";
+import { freePort, type RunningProvider, startProvider } from "../support/oidc.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
+
+const PR = readFileSync(
+  join(import.meta.dir, "..", "..", "fixtures", "intent", "github-pull-request-opened.json"),
+  "utf8",
+);
+
+let pg: TestPostgres;
+let provider: RunningProvider;
+let cloud: RunningCloud;
+let chrome: RunningChromium;
+let adminToken = "";
+const home = fakeHome();
+const contexts: BrowserContext[] = [];
+const broken: string[] = [];
+
+async function person(): Promise<Page> {
+  const ctx = await chrome.browser.newContext();
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => broken.push(`${page.url()}: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !page.url().startsWith(provider.issuer) && !/status of 40[013]/.test(m.text()))
+      broken.push(`${page.url()}: ${m.text()}`);
+  });
+  return page;
+}
+
+const signIn = (page: Page, login: string, path = "/") => signInAs(page, provider.issuer, cloud.url, login, path);
+const shot = (page: Page, name: string) => page.screenshot({ path: join(chrome.shots, `${name}.png`), fullPage: true });
+
+/** GitHub's own signing: `sha256=` and the hex HMAC of the raw body, keyed with the webhook secret's text. */
+function githubHeaders(secret: string, body: string, id: string): Record<string, string> {
+  const mac = new Bun.CryptoHasher("sha256", new TextEncoder().encode(secret)).update(body).digest("hex");
+  return {
+    "content-type": "application/json",
+    "x-github-event": "pull_request",
+    "x-github-delivery": id,
+    "x-hub-signature-256": `sha256=${mac}`,
+  };
+}
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  const port = freePort();
+  provider = await startProvider([`http://127.0.0.1:${port}/auth/callback`]);
+  [cloud, chrome] = await Promise.all([
+    startCloud(pg.url, {
+      port,
+      args: ["--oidc-issuer", provider.issuer, "--oidc-client-id", provider.clientId],
+      env: {
+        MEMNOX_OIDC_CLIENT_SECRET: provider.clientSecret,
+        MEMNOX_WEBHOOK_SECRET: "whsec_VGhlLXRlYW0tcXVpY2tzdGFydC1pbi1DaHJvbWl1bQ==",
+      },
+    }),
+    startChromium("quickstart"),
+  ]);
+  const init = await runBinary(
+    "memnox",
+    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
+    { env: home.env() },
+  );
+  expect(init.code).toBe(0);
+  adminToken = JSON.parse(init.stdout).token;
+}, 180_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await chrome?.stop();
+  await cloud?.stop();
+  await provider?.stop();
+  await pg?.stop();
+  home[Symbol.dispose]();
+});
+
+let admin: Page;
+let viewer: Page;
+let eventId = 0;
+
+describe("the team quickstart, followed in the console", () => {
+  test("1–2. the admin signs in and finishes onboarding", async () => {
+    admin = await person();
+    await signIn(admin, "admin@acme.dev");
+    expect(new URL(admin.url()).pathname).toBe("/onboarding");
+    await admin.getByLabel("What the team does").fill("We build the payments API.");
+    await admin.getByLabel("Who you are").fill("Ada Admin");
+    await admin.getByRole("button", { name: "Continue" }).click();
+    await admin.waitForURL(`${cloud.url}/`);
+  });
+
+  test("4. Connectors: pick GitHub, see what it reads, choose a repository, paste the URL and secret shown once", async () => {
+    await admin.goto(`${cloud.url}/connectors`);
+    const github = admin.getByRole("region", { name: "GitHub" });
+    expect(await github.textContent()).toContain("pull requests opened and merged");
+    await shot(admin, "connectors");
+    await github.getByLabel(/Streams to listen to/).fill("acme/checkout");
+    await press(admin, github.getByRole("button", { name: "Connect GitHub" }));
+    expect(await admin.getByRole("status").textContent()).toContain("GitHub saved");
+    await press(admin, admin.getByRole("button", { name: "Show GitHub's delivery URL and secret" }));
+    const url = (await admin.locator("#delivery-url").textContent()) ?? "";
+    const secret = (await admin.locator("#delivery-secret").textContent()) ?? "";
+    expect(url).toMatch(/\/v1\/inbound\/ws_[0-9a-f]+\/github$/);
+    expect(secret).toMatch(/^whsec_/);
+    await shot(admin, "connectors-secret");
+    // Reloaded, the page no longer carries it.
+    await admin.goto(`${cloud.url}/connectors`);
+    expect(await admin.content()).not.toContain(secret);
+
+    // GitHub delivers (the recorded payload), signed with what was pasted; a forged one is refused and counted.
+    const landed = await fetch(url, { method: "POST", headers: githubHeaders(secret, PR, "gh-1"), body: PR });
+    expect(landed.status).toBe(201);
+    eventId = ((await landed.json()) as { id: number }).id;
+    const forged = await fetch(url, {
+      method: "POST",
+      headers: githubHeaders("whsec_guessed", PR, "gh-2"),
+      body: PR,
+    });
+    expect(forged.status).toBe(401);
+    await admin.goto(`${cloud.url}/connectors`);
+    const health = (await admin.getByRole("region", { name: "GitHub" }).locator("dl.health").textContent()) ?? "";
+    expect(health).toMatch(/Delivered\s*1/);
+    expect(health).toMatch(/Refused\s*1/);
+    expect(health).toContain("x-hub-signature-256 does not check");
+    await shot(admin, "connectors-health");
+  });
+
+  test("5. Knowledge: the event appears with a link back to the original, its author's trust and its class", async () => {
+    await admin.goto(`${cloud.url}/knowledge`);
+    const item = admin.locator(`#event-${eventId}`);
+    expect(await item.textContent()).toContain("Strip PII from request logs");
+    expect(await item.getByRole("link", { name: "Open the original" }).getAttribute("href")).toBe(
+      "https://github.com/acme/checkout/pull/1347",
+    );
+    expect(await item.textContent()).toContain("untrusted author");
+    await shot(admin, "knowledge");
+  });
+
+  test("8. People: a viewer invited with the link shown, who signs in and is withheld what their clearance does not reach", async () => {
+    await admin.goto(`${cloud.url}/people`);
+    await admin.getByLabel("Email").fill("viewer@acme.dev");
+    await press(admin, admin.getByRole("button", { name: "Invite" }));
+    expect(await admin.locator("#invite-link").textContent()).toBe(`${cloud.url}/signin`);
+    await shot(admin, "people-invited");
+    const classified = await api(cloud.url, "POST", `/v1/source-events/${eventId}/classify`, {
+      token: adminToken,
+      body: { level: "restricted" },
+    });
+    expect(classified.status).toBe(200);
+    viewer = await person();
+    await signIn(viewer, "viewer@acme.dev", "/knowledge");
+    expect(await viewer.locator("#withheld").textContent()).toContain("1 event(s) withheld");
+    expect(await viewer.content()).not.toContain("Strip PII");
+    await shot(viewer, "knowledge-withheld");
+    // A viewer is offered no connector, no secret, no grant, no removal.
+    await viewer.goto(`${cloud.url}/connectors`);
+    expect(await viewer.getByRole("button").allTextContents()).not.toContain("Connect GitHub");
+    await viewer.goto(`${cloud.url}/agents`);
+    expect(await viewer.getByRole("button", { name: "Mint the credential" }).count()).toBe(0);
+  });
+
+  test("Agents: enrolled with a grant whose credential is shown once, acting for the admin, within a spend limit", async () => {
+    await admin.goto(`${cloud.url}/agents`);
+    await admin.getByLabel("Agent's name").fill("release-bot");
+    await admin.getByLabel("Role (the job it holds)").fill("release engineer");
+    await admin.getByLabel(/spend limit/).fill("100");
+    await admin.getByLabel("Expires after").selectOption("2h");
+    await press(admin, admin.getByRole("button", { name: "Mint the credential" }));
+    const credential = (await admin.locator("#agent-credential").textContent()) ?? "";
+    expect(credential).toMatch(/^mnx_a_/);
+    await shot(admin, "agent-credential");
+    const spend = (amount: number) =>
+      api(cloud.url, "POST", "/v1/spend", {
+        headers: { authorization: `Bearer ${credential}` },
+        body: { amount, action: "deploy.release" },
+      });
+    expect((await spend(20)).body.decision).toBe("allow");
+    expect((await spend(250)).body.decision).toBe("ask");
+    await admin.goto(`${cloud.url}/agents?name=release-bot`);
+    expect(await admin.content()).not.toContain(credential);
+    const grants = (await admin.locator("#grants").textContent()) ?? "";
+    expect(grants).toContain("admin@acme.dev");
+    expect(grants).toContain("100 USD");
+    expect(await admin.locator(".facts").textContent()).toContain("270 USD");
+    await shot(admin, "agent-grants");
+  });
+
+  test("People: the viewer removed, with the erasure receipt; their session ends", async () => {
+    await admin.goto(`${cloud.url}/people`);
+    await press(admin, admin.getByRole("form", { name: "Remove viewer@acme.dev" }).getByRole("button"));
+    const receipt = (await admin.locator("#erasure-receipt").textContent()) ?? "";
+    expect(receipt).toContain("sessions");
+    expect(receipt).toContain("anonymised");
+    await shot(admin, "people-removed");
+    await viewer.goto(`${cloud.url}/knowledge`);
+    expect(new URL(viewer.url()).pathname).toBe("/signin");
+    expect(broken).toEqual([]);
+  });
+});
