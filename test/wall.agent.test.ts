@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { heldWrite } from "../src/gate/wall-held.ts";
 import { type AgentWallFile, agentPlanFile, archOf, writeAgentPlan, writeAgentWall } from "../src/wall/agent.ts";
 import { applierScript, findPerl, installApplier } from "../src/wall/applier.ts";
-import { agentWall, DEVICES, TEMPS } from "../src/wall/description.ts";
+import { agentWall, DEVICES, sourcedPaths, TEMPS } from "../src/wall/description.ts";
+import { writeMachineAgentWall } from "../src/wall/facts/agent.ts";
+import { testContext } from "./support/home.ts";
 import { kernelAbi, wallHome } from "./support/wall.ts";
 
 const abi = await kernelAbi();
@@ -162,4 +164,58 @@ describe("what the wall holds, as the gate reads it", () => {
     expect(w.devices).toEqual(DEVICES);
     expect(w.unwritable.map((u) => u.path)).toEqual(["/h/.memnox", "/dev"]);
   });
+});
+
+describe("what a start-up file runs is start-up too", () => {
+  test("sourcedPaths: literal paths, ~ and $HOME, the variables the file set before, never one still unknown", () => {
+    const text = [
+      '. "$HOME/.cargo/env"',
+      'export NVM_DIR="$HOME/.nvm"',
+      '[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"',
+      "source ~/.aliases",
+      "if [ -f ~/.bash_local ]; then . ~/.bash_local; fi",
+      '# . "$HOME/commented"',
+      ". $UNSET_DIR/x.sh",
+      "echo a . b",
+    ].join("\n");
+    expect(sourcedPaths(text, "/h")).toEqual(["/h/.cargo/env", "/h/.nvm/nvm.sh", "/h/.aliases", "/h/.bash_local"]);
+  });
+
+  test.skipIf(abi < 2 || !perl || !arch)(
+    "the machine's wall keeps the files .bashrc sources, and npm's settings, unwritable in the kernel",
+    async () => {
+      using home = wallHome({
+        ".bashrc":
+          '. "$HOME/.cargo/env"\nexport NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && \\. "$NVM_DIR/nvm.sh"\n',
+        ".cargo/env": "# cargo's\n",
+        ".nvm/nvm.sh": "# nvm's\n",
+        ".npmrc": "registry=https://registry.npmjs.org/\n",
+        "work/a.txt": "a\n",
+      });
+      const { ctx } = testContext(home);
+      mkdirSync(ctx.paths.root, { recursive: true });
+      writeFileSync(join(ctx.paths.root, "sealed.json"), JSON.stringify({ version: 1, mode: "enforce" }));
+      // The applier is in place before the wall is planned: an entry made since would send it to the binary.
+      const applier = join(ctx.paths.root, "app", "memnox-wall");
+      mkdirSync(join(ctx.paths.root, "app"), { recursive: true });
+      mkdirSync(ctx.paths.guard, { recursive: true });
+      installApplier(applier, join(ctx.paths.root, "app", "memnox"), perl);
+      const file = await writeMachineAgentWall(ctx);
+      expect(file.wall.unwritable.map((u) => u.path)).toEqual(
+        expect.arrayContaining([join(home.home, ".cargo/env"), join(home.home, ".nvm/nvm.sh")]),
+      );
+      const r = Bun.spawnSync(
+        [
+          applier,
+          "echo evil >> ~/.cargo/env; echo evil >> ~/.nvm/nvm.sh; echo 'node-options=--require /tmp/x.js' >> ~/.npmrc; echo ok > b.txt; cat b.txt",
+        ],
+        { cwd: join(home.home, "work"), env: { PATH: process.env.PATH ?? "", HOME: home.home } },
+      );
+      expect(out(r)).toContain("Permission denied");
+      expect(out(r)).toContain("ok\n");
+      expect(readFileSync(join(home.home, ".cargo/env"), "utf8")).toBe("# cargo's\n");
+      expect(readFileSync(join(home.home, ".nvm/nvm.sh"), "utf8")).toBe("# nvm's\n");
+      expect(readFileSync(join(home.home, ".npmrc"), "utf8")).toBe("registry=https://registry.npmjs.org/\n");
+    },
+  );
 });

@@ -92,6 +92,12 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
       `${config}/direnv/lib/**`,
       `${h}/.direnvrc`,
       `${h}/.pam_environment`,
+      // The person's tools run what these name at their next start (npm's node-options, yarnPath, bun's preload).
+      ...[".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".vimrc", ".exrc", ".tmux.conf", ".gdbinit"].map(
+        (n) => `${h}/${n}`,
+      ),
+      ...[".psqlrc", ".sqliterc", ".irbrc", ".pryrc", ".Rprofile"].map((n) => `${h}/${n}`),
+      `${config}/nvim/**`,
     ].map(ask(WHY.persistence)),
     ...[`${h}/.local/bin/*`, `${h}/bin/*`].map(ask(WHY.shadow)),
     ...["/**/.git/refs/memnox", "/**/.git/refs/memnox/**"].map(deny(WHY.milestones)),

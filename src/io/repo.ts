@@ -4,13 +4,20 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readRegularFile } from "./files.ts";
 
-/** The nearest directory at or above `cwd` holding `.git` (a directory, or a file for worktrees). */
-export function repoRoot(cwd: string): string | undefined {
+/**
+ * The nearest directory at or above `cwd` holding `.git` (a directory, or a file for worktrees), never climbing into
+ * a directory GIT_CEILING_DIRECTORIES names, as git itself does not.
+ */
+export function repoRoot(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter((c) => c.startsWith("/"));
   let dir = resolve(cwd);
   for (;;) {
     if (existsSync(join(dir, ".git"))) return dir;
     const up = dirname(dir);
-    if (up === dir) return undefined;
+    if (up === dir || ceilings.some((c) => resolve(c) === up)) return undefined;
     dir = up;
   }
 }

@@ -127,7 +127,51 @@ export const PERSISTENCE: readonly string[] = [
   ".config/pip",
   ".pip",
   ".pydistutils.cfg",
+  // Settings files whose lines run code in a later command of the person's: npm's node-options and script-shell,
+  // yarn's yarnPath, bun's preload, an editor's, a debugger's, a REPL's or a client's start-up, direnv's.
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".bunfig.toml",
+  ".vimrc",
+  ".exrc",
+  ".config/nvim",
+  ".tmux.conf",
+  ".gdbinit",
+  ".psqlrc",
+  ".sqliterc",
+  ".irbrc",
+  ".pryrc",
+  ".Rprofile",
+  ".direnvrc",
+  ".config/direnv",
 ];
+
+const ASSIGNED = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|'([^']*)'|([^\s;&|]*))/;
+const SOURCED = /(?:^|[;&|{(]|\bthen|\bdo|\belse)\s*(?:source|\\?\.)\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|)]+))/g;
+
+/**
+ * What a start-up file sources, by literal path (`~`, `$HOME` and the variables it set before expanded): as much
+ * start-up as the file itself. Pure; a path still holding a variable is left out.
+ */
+export function sourcedPaths(text: string, home: string): string[] {
+  const vars = new Map<string, string>([["HOME", home]]);
+  const expand = (w: string) =>
+    w
+      .replace(/^~(?=\/|$)/, home)
+      .replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (all, name: string) => vars.get(name) ?? all);
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (/^\s*#/.test(line)) continue;
+    const a = ASSIGNED.exec(line);
+    if (a?.[1]) vars.set(a[1], expand(a[2] ?? a[3] ?? a[4] ?? ""));
+    for (const m of line.matchAll(SOURCED)) {
+      const p = expand(m[1] ?? m[2] ?? m[3] ?? "");
+      if (p.startsWith("/") && !p.includes("$")) out.push(p.replace(/\/+$/, ""));
+    }
+  }
+  return [...new Set(out)];
+}
 
 /** What a person typed, passwords included. */
 export const HISTORIES: readonly string[] = [

@@ -21,7 +21,9 @@ export function wallDir(prefix: string, tree: Tree = {}): TempDir {
 
 /** A fake home outside temp, with its own MEMNOX_HOME. */
 export function wallHome(tree: Tree = {}): FakeHome {
-  return fakeHome(tree, BASE);
+  const home = fakeHome(tree, BASE);
+  // The homes sit inside this checkout: neither git nor memnox may take the checkout for the home's repository.
+  return { ...home, env: (extra = {}) => home.env({ GIT_CEILING_DIRECTORIES: BASE, ...extra }) };
 }
 
 /** The Landlock ABI of this kernel, 0 where it has none: a test skips only the parts it cannot hold. */

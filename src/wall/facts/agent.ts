@@ -2,7 +2,7 @@
 // the credential places the scan knows, every agent's own configuration, start-up files, persistence places, the
 // checkouts' local remotes. Gathered here (setup, protect --wall, the daemon when a rule file changes), then the
 // pure builder, the one planner, and the files the applier reads.
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
 import { readJsonIfExists } from "../../io/files.ts";
@@ -19,6 +19,7 @@ import {
   beneath,
   PERSISTENCE,
   SHELL_STARTUP,
+  sourcedPaths,
   TEMPS,
   type WallPath,
 } from "../description.ts";
@@ -63,9 +64,35 @@ function gitGlobalPlaces(home: string): string[] {
   return out;
 }
 
+/** Files the start-up files source (`. "$HOME/.cargo/env"`, nvm's script), and what those source, two deep. */
+function sourcedByStartup(home: string): string[] {
+  const seen = new Set<string>();
+  let level = SHELL_STARTUP.map((n) => join(home, n));
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const file of level) {
+      let text: string;
+      try {
+        const st = statSync(file);
+        if (!st.isFile() || st.size > 256 * 1024) continue;
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue;
+      }
+      for (const p of sourcedPaths(text, home)) {
+        if (seen.has(p) || seen.size >= 64) continue;
+        seen.add(p);
+        next.push(p);
+      }
+    }
+    level = next;
+  }
+  return [...seen];
+}
+
 /** The checkouts memnox has met: the one here, and every one it put git hooks in. */
 function knownCheckouts(ctx: Ctx): string[] {
-  const here = repoRoot(ctx.cwd);
+  const here = repoRoot(ctx.cwd, ctx.env);
   const hooked = readJsonIfExists(ctx.paths.gitHooks) as { repositories?: { repository?: unknown }[] } | undefined;
   const listed = (hooked?.repositories ?? [])
     .map((r) => r.repository)
@@ -115,6 +142,7 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
       ...at(AGENT_CONFIG, "an agent's own settings, hooks, skills and commands"),
       ...own.map((p) => ({ path: physical(p), why: "an agent's own settings, hooks, skills and commands" })),
       ...at(SHELL_STARTUP, "a shell start-up file"),
+      ...sourcedByStartup(home).map((p) => ({ path: physical(p), why: "a file a shell start-up file runs" })),
       ...at(PERSISTENCE, "a place whose content runs later"),
       ...keptFiles(ctx).map((k) => ({ ...k, why: "the hooks or MCP servers memnox keeps an agent behind" })),
       ...gitGlobalPlaces(home).map((path) => ({ path, why: "git's global hooks or templates" })),
