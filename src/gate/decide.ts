@@ -90,10 +90,17 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
   let allowedOnce: string | undefined;
   if (effect === "deny" && !req.ran && combined.deciding.source === "rule") {
     const once = deps.claimAllowOnce?.(parts, session, at.epochMs);
+    // The seams after the one that spent the code (the interceptor, git's pre-push hook) let the same call on.
+    const mark = once || !session ? undefined : deps.clearedCall(session, cleared(parts), at.epochMs);
+    const passed = mark && mark.surface !== req.surface && mark.by.startsWith(ONCE) ? mark : undefined;
     if (once) {
       effect = "allow";
       allowedOnce = once.approvedBy ?? "a person";
       reason = `let through once by ${allowedOnce} from their own terminal (memnox allow-once): ${because}`;
+      clearing = { until: at.epochMs + deps.holdTtlMs, by: `${ONCE} by ${allowedOnce}` };
+    } else if (passed) {
+      effect = "allow";
+      reason = `let through once at the ${passed.surface} that started this (${passed.by}): ${because}`;
     }
   }
   if (effect === "ask" && !asksHere && req.walled) {
@@ -194,6 +201,9 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
 }
 
 /** What another seam matches a cleared call on: the grant's binding where a credential was masked out of the target. */
+/** How a mark left by a spent allow-once code begins: only such a mark passes a refusal on to the next seam. */
+const ONCE = "memnox allow-once";
+
 function cleared(p: { action: string; target: string; binding?: string; environment: string | undefined }): ClearedKey {
   const target = p.binding ?? p.target;
   return { action: p.action, target, ...(p.environment !== undefined ? { environment: p.environment } : {}) };
