@@ -3,21 +3,19 @@
 import {
   chmodSync,
   chownSync,
-  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { withLockAsync } from "../io/files.ts";
 import type { Env, Proc } from "../ports/index.ts";
 
 /** The socket is `<dir>/.s.PGSQL.5432`; the directory is private, so the port number can be the usual one. */
@@ -158,24 +156,14 @@ function otherUsers(home: string): number[] {
 const LOCK_STALE_MS = 90_000;
 
 /** `fn` while holding the cluster's lock file: starting, joining and the last stop never interleave. */
-async function withClusterLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
+function withClusterLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
   const lock = join(home, "cluster.lock");
-  for (;;) {
-    try {
-      closeSync(openSync(lock, "wx", 0o600));
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
-      else await Bun.sleep(50);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  // Starting a cluster takes as long as initdb: wait for it rather than give up.
+  return withLockAsync(
+    lock,
+    { staleMs: LOCK_STALE_MS, timeoutMs: LOCK_STALE_MS, busy: `the cluster is locked (\`${lock}\`)` },
+    fn,
+  );
 }
 
 export function clusterUrl(socketDir: string): string {

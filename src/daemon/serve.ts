@@ -1,9 +1,10 @@
 // `memnox daemon`: hold the rules in one process, answer the socket, run the egress proxy and the keeping passes.
 // Until SIGTERM or SIGINT, which end it cleanly: socket and egress.json removed, the ledger closed, nothing half-written.
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { lazyInstant } from "../gate/wiring.ts";
+import { withLockAsync } from "../io/files.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";
 import { removeEgress, writeEgress } from "../state/egress.ts";
@@ -51,25 +52,13 @@ function egressPortOf(raw: string | undefined): number {
 }
 
 /** Only one daemon starts at a time: a lock file beside the socket while it checks and binds. */
-async function withStartLock<T>(sock: string, fn: () => Promise<T>): Promise<T> {
+function withStartLock<T>(sock: string, fn: () => Promise<T>): Promise<T> {
   const lock = `${sock}.lock`;
-  for (let waited = 0; ; waited += 25) {
-    try {
-      closeSync(openSync(lock, "wx", 0o600));
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
-      else if (waited > 5_000) throw new MemnoxError("conflict", `another daemon is starting (\`${lock}\`)`);
-      else await Bun.sleep(25);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return withLockAsync(
+    lock,
+    { staleMs: LOCK_STALE_MS, timeoutMs: 5_000, busy: `another daemon is starting (\`${lock}\`)` },
+    fn,
+  );
 }
 
 /** A socket file nobody answers is stale: found by asking, never assumed from its presence. */

@@ -116,6 +116,34 @@ export function withLock<T>(path: string, fn: () => T, timeoutMs = 5_000): T {
   }
 }
 
+/**
+ * `withLock` for work that awaits: the lock file `lock` itself, abandoned after `staleMs`, given up after `timeoutMs`
+ * (with the conflict `busy` names), polled without blocking the event loop.
+ */
+export async function withLockAsync<T>(
+  lock: string,
+  o: { readonly staleMs: number; readonly timeoutMs: number; readonly busy: string },
+  fn: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (lockAge(lock) > o.staleMs) rmSync(lock, { force: true });
+      else if (performance.now() - started > o.timeoutMs) throw new MemnoxError("conflict", o.busy);
+      else await Bun.sleep(25);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 function lockAge(lock: string): number {
   try {
     return Date.now() - statSync(lock).mtimeMs;
