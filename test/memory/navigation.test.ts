@@ -113,11 +113,12 @@ describe("generated index.md", () => {
       const title = i % 5 === 0 ? `Page ${i} ${"long ".repeat(1500).trim()}` : `Page ${i}`;
       slugs.push(put(m.store, { title, description: `D${i % 10}` }).slug);
     }
-    put(m.store, { title: "Page 7", slug: slugs[7], description: "D8" });
-    put(m.store, { title: "Page 10 short now", slug: slugs[10] });
+    put(m.store, { title: "Page 7", slug: "page-7", description: "D8" });
+    put(m.store, { title: "Page 10 short now", slug: slugs[10] ?? "" });
     forget(m.store, slugs[15] ?? "", "hard");
     const spliced = indexes(join(m.dir.path, "docs"));
     expect(spliced["global/entities/index.md"]).toContain("- [Page 7](page-7.md) — D8\n");
+    expect(spliced["global/entities/index.md"]).toContain(`- [Page 10 short now](${slugs[10]}.md)\n`);
     regenerate(m.store, scanPages(m.store));
     expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
   });
