@@ -1,6 +1,6 @@
 // Memory recall, write and rebuild at 1K, 10K and 100K pages, against memex's published figures and a same-run baseline.
 // Sizes: MEMNOX_BENCH_SIZES=1000,10000 to skip the 100K case (it takes a few minutes to generate).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { hashBody, type PageMeta, renderPage } from "../src/memory/format/page.ts";
@@ -160,6 +160,16 @@ async function main(): Promise<void> {
           }),
         ),
       );
+      // Baseline: the same index read and written back whole, in place, what a splice at the first row must move.
+      const indexFile = join(dir, "docs/global/entities/index.md");
+      const whole = written.slice(0, 30).map(() =>
+        time(() => {
+          const bytes = readFileSync(indexFile);
+          const fd = openSync(indexFile, "r+");
+          writeSync(fd, bytes, 0, bytes.length, 0);
+          closeSync(fd);
+        }),
+      );
       store.close();
       const env = {
         HOME: dir,
@@ -205,6 +215,9 @@ async function main(): Promise<void> {
       );
       console.log(
         `  of which index.md   p50 ${fmt(percentile(splices, 50))} ms  (one directory of ${Math.round(n / 3).toLocaleString("en")} rows)`,
+      );
+      console.log(
+        `  baseline whole file p50 ${fmt(percentile(whole, 50))} ms  (index.md read and rewritten whole; splice/baseline ${(percentile(splices, 50) / percentile(whole, 50)).toFixed(2)})`,
       );
       console.log(
         `write via CLI         p50 ${fmt(percentile(writeCli, 50))} ms  (minus startup p50 ${fmt(percentile(writeCli, 50) - percentile(startup, 50))} ms)`,
