@@ -2,6 +2,7 @@
 // It wakes when either file changes; the interval is only the backstop for a change the watcher missed.
 import { closeSync, existsSync, type FSWatcher, openSync, readSync, statSync, watch } from "node:fs";
 import { basename } from "node:path";
+import { configRowsAfter } from "../ledger/read/rows.ts";
 import type { LedgerRow } from "../ledger/row.ts";
 import { openLedger } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -98,7 +99,7 @@ export function followDaemon(o: FollowOptions): Promise<void> {
         lastSeq = ledger.tip()?.seq ?? 0;
         return [];
       }
-      const rows = ledger.select("SELECT * FROM events WHERE kind = 'config' AND seq > ? ORDER BY seq", lastSeq);
+      const rows = configRowsAfter(ledger, lastSeq);
       lastSeq = ledger.tip()?.seq ?? lastSeq;
       return rows;
     } finally {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { describeError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
 import type { Paths } from "../ports/paths.ts";
+import { rowById } from "./read/rows.ts";
 import type { LedgerRow } from "./row.ts";
 import { type Appended, type Ledger, type OpenOptions, openLedger, type RuleSource } from "./store.ts";
 
@@ -115,7 +116,7 @@ export function createRecorder(
     },
     find(id) {
       try {
-        return open().select("SELECT * FROM events WHERE id = ?", id)[0];
+        return rowById(open(), id);
       } catch {
         return undefined;
       }

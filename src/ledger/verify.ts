@@ -2,7 +2,7 @@
 import { type AnchorFacts, anchorFacts, anchorSignatureValid } from "./anchor.ts";
 import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { isEventId } from "./normalize.ts";
-import { canonicalFromColumns, type DbRecord, hashedContent } from "./row.ts";
+import { canonicalFromColumns, type DbRecord, FIELDS, hashedContent } from "./row.ts";
 import type { Ledger } from "./store.ts";
 
 export type Anchoring =
@@ -194,10 +194,14 @@ function collectAnchors(rows: readonly object[]): Map<number, Anchor> {
 const num = (v: unknown): number => (typeof v === "number" ? v : Number.NaN);
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
+/** Every column a row's hash covers, and the hash: what the walk reads (not the anchor bookkeeping). */
+const HASHED_COLUMNS = FIELDS.map(([, column]) => column).join(", ");
+
 /** The whole database, in chain order. */
 export function verifyLedger(ledger: Ledger, thisMachineKey?: string): ChainReport {
-  const anchors = ledger.select("SELECT * FROM events WHERE anchor_through IS NOT NULL ORDER BY seq");
-  const records = ledger.db.query<DbRecord, []>("SELECT * FROM events ORDER BY seq").iterate();
+  // Ordered by seq alone, SQLite scanned every row to find the few anchors; this order keeps to their index.
+  const anchors = ledger.select("SELECT * FROM events WHERE anchor_through IS NOT NULL ORDER BY anchor_through, seq");
+  const records = ledger.db.query<DbRecord, []>(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY seq`).iterate();
   return verifyRows(mapIter(records, walkableFromDb), {
     source: "ledger",
     anchors,

@@ -4,10 +4,9 @@ import { MemnoxError } from "../core/errors.ts";
 import { opt } from "./format/opt.ts";
 import type { TypedLink } from "./format/page.ts";
 import { explicitProject, type ProjectRef } from "./format/project.ts";
-import { type ForgetMode, forget } from "./pages/lifecycle.ts";
+import type { ForgetMode } from "./pages/lifecycle.ts";
 import type { Selector, Store } from "./pages/store.ts";
-import { provenance } from "./pages/transcripts.ts";
-import { type Author, type WriteResult, writePage } from "./pages/write.ts";
+import type { Author, WriteResult } from "./pages/write.ts";
 import { type Engine, type RecallResult, recall } from "./recall/recall.ts";
 import { TASK_PAGE_CAP, type TaskResult, taskRecall } from "./recall/task.ts";
 import type { ScopeFilter } from "./search/search.ts";
@@ -68,6 +67,8 @@ async function writeProject(deps: OpsDeps, a: WriteArgs): Promise<ProjectRef | u
 
 export async function writeOp(deps: OpsDeps, a: WriteArgs): Promise<WriteResult> {
   const project = await writeProject(deps, a);
+  // Writing, forgetting and provenance load on their first use: `memory recall` starts without them.
+  const { writePage } = await import("./pages/write.ts");
   return writePage(deps.store, {
     type: a.type,
     title: a.title,
@@ -171,9 +172,11 @@ export async function selectorOf(deps: Pick<OpsDeps, "currentProject">, a: Omit<
 }
 
 export async function forgetOp(deps: OpsDeps, a: SlugArgs & { mode: ForgetMode; valid_until?: string }) {
+  const { forget } = await import("./pages/lifecycle.ts");
   return forget(deps.store, a.slug, a.mode, await selectorOf(deps, a), a.valid_until);
 }
 
 export async function provenanceOp(deps: OpsDeps, a: SlugArgs) {
+  const { provenance } = await import("./pages/transcripts.ts");
   return provenance(deps.store, a.slug, await selectorOf(deps, a));
 }

@@ -2,6 +2,7 @@
 // a hook, and no ledger row naming it in that time. Standing authority with no work behind it.
 import { existsSync } from "node:fs";
 import { openLedger } from "../ledger/index.ts";
+import { agentActedSince } from "../ledger/read/rows.ts";
 import type { Paths } from "../ports/paths.ts";
 import type { AgentHook } from "./hooked.ts";
 import { atOrBefore, listSnapshots, loadSnapshot } from "./snapshots.ts";
@@ -62,8 +63,7 @@ export function dormantAmong(
   if (existsSync(paths.db)) {
     using ledger = openLedger(paths);
     for (const a of long) {
-      if (ledger.select("SELECT * FROM events WHERE agent = ? AND occurred_at >= ? LIMIT 1", a.id, since).length > 0)
-        active.add(a.id);
+      if (agentActedSince(ledger, a.id, since)) active.add(a.id);
     }
   }
   return long

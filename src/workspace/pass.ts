@@ -14,6 +14,7 @@ import type { Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
 import { repoRoot } from "../io/repo.ts";
+import { rowById, rowsAfter } from "../ledger/read/rows.ts";
 import { signWith } from "../ledger/sign.ts";
 import { type Ledger, openLedger } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -182,7 +183,7 @@ function acknowledged(state: SyncState, reply: HeartbeatReply): SyncState {
 /** The hold's decision row: its resource leaves out targets that are the call's own arguments; its cwd says where. */
 function decisionRow(ledger: Ledger | undefined, eventId: string | undefined) {
   if (!ledger || !eventId) return undefined;
-  return ledger.select("SELECT * FROM events WHERE id = ?", eventId)[0];
+  return rowById(ledger, eventId);
 }
 
 /** A change somebody made in the workspace, applied once: a later hand edit here shows as drift, never reverted. */
@@ -236,7 +237,7 @@ async function sendRows(
   const secret = secretKeyOf(account);
   const out = { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false, limited: false };
   for (let n = 0; n < (deps.maxBatches ?? 40); n++) {
-    const rows = ledger.select("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", state.lastSentSeq, MAX_BATCH);
+    const rows = rowsAfter(ledger, state.lastSentSeq, MAX_BATCH);
     const last = rows[rows.length - 1];
     if (!last) return { out, state };
     const events = rows.filter((r) => (SENT_KINDS as readonly string[]).includes(r.kind)).map(sentEvent);

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { hashBody } from "../../src/memory/format/page.ts";
 import { explicitProject } from "../../src/memory/format/project.ts";
 import { forget } from "../../src/memory/pages/lifecycle.ts";
-import { regenerate } from "../../src/memory/pages/navigation.ts";
+import { refreshPage, regenerate } from "../../src/memory/pages/navigation.ts";
 import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
 import { scanPages } from "../../src/memory/pages/store.ts";
 import { verify } from "../../src/memory/pages/verify.ts";
@@ -104,6 +104,53 @@ describe("generated index.md", () => {
     expect(statSync(index).ino).toBe(before);
     expect(readFileSync(index, "utf8")).toContain("- [Echo](echo.md) — between the others\n- [Zulu](zulu.md)\n");
     expect(readdirSync(join(m.dir.path, "docs", "global", "entities")).filter((n) => n.includes(".lock"))).toEqual([]);
+  });
+
+  test("rows longer than a search reads at once, and rows rewritten at their own length, splice to a full render's bytes", () => {
+    using m = memStore();
+    const slugs: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const title = i % 5 === 0 ? `Page ${i} ${"long ".repeat(1500).trim()}` : `Page ${i}`;
+      slugs.push(put(m.store, { title, description: `D${i % 10}` }).slug);
+    }
+    put(m.store, { title: "Page 7", slug: "page-7", description: "D8" });
+    put(m.store, { title: "Page 10 short now", slug: slugs[10] ?? "" });
+    forget(m.store, slugs[15] ?? "", "hard");
+    const spliced = indexes(join(m.dir.path, "docs"));
+    expect(spliced["global/entities/index.md"]).toContain("- [Page 7](page-7.md) — D8\n");
+    expect(spliced["global/entities/index.md"]).toContain(`- [Page 10 short now](${slugs[10]}.md)\n`);
+    regenerate(m.store, scanPages(m.store));
+    expect(indexes(join(m.dir.path, "docs"))).toEqual(spliced);
+  });
+
+  test("a row already as it would be written leaves the index untouched", () => {
+    using m = memStore();
+    for (const t of ["Alpha", "Mike", "Zulu"]) put(m.store, { title: t, description: "same" });
+    const index = join(m.dir.path, "docs", "global", "entities", "index.md");
+    const before = readFileSync(index, "utf8");
+    const path = join(m.dir.path, "docs", "global", "entities", "mike.md");
+    const row = { slug: "mike", type: "entity", title: "Mike", description: "same", path };
+    expect(refreshPage(m.store, path, row)).toEqual([]);
+    expect(refreshPage(m.store, path, { ...row, description: "sane" })).toEqual([
+      { category: "written", path: "global/entities/index.md" },
+    ]);
+    expect(readFileSync(index, "utf8")).toBe(before.replace("same\n- [Zulu]", "sane\n- [Zulu]"));
+  });
+
+  test("a line that is no row where the search lands sends the write to a full render, which drops it", () => {
+    using m = memStore();
+    for (let i = 0; i < 12; i++) put(m.store, { title: `Page ${i}` });
+    const index = join(m.dir.path, "docs", "global", "entities", "index.md");
+    const text = readFileSync(index, "utf8");
+    writeFileSync(
+      index,
+      text.replace(/\n- \[/g, "\nhand written\n- [").replace("## Entities\nhand written\n", "## Entities\n"),
+    );
+    put(m.store, { title: "Page 5b" });
+    const after = readFileSync(index, "utf8");
+    expect(after).not.toContain("hand written");
+    regenerate(m.store, scanPages(m.store));
+    expect(readFileSync(index, "utf8")).toBe(after);
   });
 
   test("a long run of writes, updates and deletes splices to exactly what a full render writes", () => {

@@ -1,10 +1,11 @@
 // Generated index.md navigation: deterministic bytes per directory, spliced on a single write, diagnosed by verify.
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { withLock, writeFileAtomic } from "../../io/files.ts";
 import { BUILTIN_TYPES, builtinForDir, sectionHeading } from "../format/kinds.ts";
 import { pageFiles, subdirs } from "../format/layout.ts";
 import { OKF_VERSION, type Page } from "../format/page.ts";
+import { type Spliced, spliceRow } from "./nav-rows.ts";
 import { readPage, type Store } from "./store.ts";
 
 const INDEX = "index.md";
@@ -172,44 +173,6 @@ export function refreshChain(store: Store, dir: string): NavChange[] {
   return out;
 }
 
-const LINK = /(?<!\\)\]\(([a-z0-9][a-z0-9-]*)\.md\)/;
-
-function rowSlug(row: string): string {
-  return LINK.exec(row)?.[1] ?? "";
-}
-
-const NL = 0x0a;
-
-/**
- * Rewrites the index from byte `from` on, in place. Renaming a new copy over a large index made ext4 flush it on
- * every write (22 ms for 3 MB); the index is a disposable view, and a torn one is found by verify and re-rendered.
- */
-function spliceInPlace(target: string, from: number, tail: Uint8Array, oldLength: number): void {
-  const fd = openSync(target, "r+");
-  try {
-    writeSync(fd, tail, 0, tail.length, from);
-    if (from + tail.length < oldLength) ftruncateSync(fd, from + tail.length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Where `slug`'s row is, or would go, in rows sorted by slug: a binary search over the file's bytes. */
-function locate(rows: Buffer, slug: string): { at: number; end: number; found: boolean } {
-  // Slugs and the link syntax are ASCII and UTF-8 never hides ASCII inside a multi-byte character, so latin1 is safe.
-  const slugAt = (start: number, end: number) => rowSlug(rows.toString("latin1", start, end));
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const start = rows.lastIndexOf(NL, ((lo + hi) >> 1) - 1) + 1;
-    const end = rows.indexOf(NL, start);
-    if (slugAt(start, end) < slug) lo = end + 1;
-    else hi = start;
-  }
-  const end = rows.indexOf(NL, lo);
-  return { at: lo, end, found: lo < rows.length && slugAt(lo, end) === slug };
-}
-
 /**
  * After one page write (`page`) or delete (undefined): splice its row into its type directory's index in sorted
  * position, which gives the bytes a full render gives without reading a sibling; anything unexpected re-renders.
@@ -226,28 +189,16 @@ export function refreshPage(store: Store, path: string, page: NavPage | undefine
 function splice(store: Store, dir: string, target: string, path: string, page: NavPage | undefined): NavChange[] {
   const type = page?.type ?? builtinForDir(basename(dir)) ?? basename(dir);
   const head = Buffer.from(`${heading(store, dir)}\n\n## ${sectionHeading(type)}\n`);
-  const text = readFileSync(target);
-  const rows = text.subarray(head.length);
-  // Only the generator's own shape is spliced: one section of `- [` rows, each ending in a newline.
-  const shaped =
-    text.subarray(0, head.length).equals(head) &&
-    rows.toString("latin1", 0, 3) === "- [" &&
-    rows.at(-1) === NL &&
-    rows.indexOf("\n\n") === -1 &&
-    rows.indexOf("\n#") === -1;
-  if (!shaped) return refreshChain(store, dir);
-  const { at, end, found } = locate(rows, basename(path, ".md"));
-  if (!page && !found) return refreshChain(store, dir);
-  const row = page ? Buffer.from(`${entry(page)}\n`) : Buffer.alloc(0);
-  const rest = rows.subarray(found ? end + 1 : at);
-  if (at === 0 && row.length === 0 && rest.length === 0) return refreshChain(store, dir);
+  const row = page ? Buffer.from(`${entry(page)}\n`) : undefined;
   const relPath = relative(store.layout.docs, target).split(sep).join("/");
+  let done: Spliced;
   try {
-    spliceInPlace(target, head.length + at, Buffer.concat([row, rest]), text.length);
-    return [{ category: "written", path: relPath }];
+    done = spliceRow(target, head, basename(path, ".md"), row);
   } catch {
     return [{ category: "write_failed", path: relPath }];
   }
+  if (done === "render") return refreshChain(store, dir);
+  return done === "written" ? [{ category: "written", path: relPath }] : [];
 }
 
 function neededDirs(store: Store): string[] {

@@ -269,6 +269,12 @@ export interface Loosening {
   readonly does: string;
 }
 
+/** Whether these words can loosen governance in some setting: what memnoxLoosens is ever true for. */
+export function mayLoosen(words: readonly string[]): boolean {
+  const c = memnoxCommand(words);
+  return c.action === "memnox.config-set" || (c.class === "destructive" && LOOSENING[c.action] !== undefined);
+}
+
 /** Whether this memnox action loosens governance against the settings in force. */
 export function memnoxLoosens(
   action: { readonly name: string; readonly class: ActionClass; readonly targets: readonly string[] },

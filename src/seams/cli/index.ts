@@ -2,6 +2,7 @@
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
+import { mayLoosen } from "../../resolve/commands/memnox.ts";
 import { setupRan } from "../../wire/kept.ts";
 import {
   checkWords,
@@ -17,7 +18,6 @@ import {
 import { renderAll, renderCommandHelp, renderTerminalHelp } from "./help.ts";
 import { maskedStdio } from "./output.ts";
 import { COMMANDS, findCommand } from "./registry.ts";
-import { guardSeat } from "./seat-guard.ts";
 
 /**
  * What the CLI prints is masked on the way out, but for memory (its pages are masked at memex's own write boundary,
@@ -66,7 +66,8 @@ async function dispatch(ctx: Context): Promise<number> {
   if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
   const segments = await descend(def, rest, ["memnox", first]);
   for (const seg of segments) await checkWords(seg, entry.rest ? { rest: true } : {});
-  guardSeat(ctx, ctx.args);
+  // The guard reads the config and may write the ledger: it loads only for words that can loosen governance.
+  if (mayLoosen(ctx.args)) (await import("./seat-guard.ts")).guardSeat(ctx, ctx.args);
   return runDef(segments);
 }
 
