@@ -7,6 +7,7 @@ import type { Call, Route } from "../http.ts";
 import { bodyOf, type Schema } from "../input.ts";
 import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent } from "./agents.ts";
 import * as B from "./bodies.ts";
+import { closeBreakGlass, listBreakGlass, openBreakGlass } from "./breakglass.ts";
 import { getBundle } from "./bundle.ts";
 import {
   approveCandidate,
@@ -61,6 +62,7 @@ import {
   rejectProposal,
   showProposal,
 } from "./proposals.ts";
+import { createSink, listSinks, removeSink } from "./sinks.ts";
 import {
   deliverySecret,
   inbound,
@@ -142,6 +144,8 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/events/:id", needs: ["viewer"], handler: showEvent },
   { method: "GET", path: "/v1/incidents", needs: ["viewer"], handler: listIncidents },
   { method: "GET", path: "/v1/state", needs: ["viewer"], handler: listState },
+  { method: "GET", path: "/v1/break-glass", needs: ["viewer"], handler: listBreakGlass },
+  { method: "GET", path: "/v1/sinks", needs: ["viewer"], handler: listSinks },
   { method: "GET", path: "/v1/holds", needs: ["viewer"], handler: listHolds },
   { method: "GET", path: "/v1/policies/proposals", needs: ["viewer"], handler: listProposals },
   { method: "GET", path: "/v1/policies/proposals/:id", needs: ["viewer"], handler: showProposal },
@@ -237,6 +241,18 @@ export const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/v1/state", needs: ["admin"], by: "automation", ...withBody(B.StateBody, setState) },
   { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
+  // Break-glass overrides the conditions in force for a while: a person's act with a reason; closing it only tightens.
+  {
+    method: "POST",
+    path: "/v1/break-glass",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.BreakGlassBody, openBreakGlass),
+  },
+  // Where the record is forwarded: a webhook's secret is shown once, so signed in; removing one is less oversight.
+  { method: "POST", path: "/v1/sinks", needs: ["admin"], by: "signed-in", ...withBody(B.SinkBody, createSink) },
+  { method: "POST", path: "/v1/sinks/:id/remove", needs: ["admin"], by: "signed-in", handler: removeSink },
+  { method: "POST", path: "/v1/break-glass/:id/close", needs: ["admin"], by: "automation", handler: closeBreakGlass },
   { method: "POST", path: "/v1/machines/:id/mode", needs: ["admin"], ...withBody(B.ModeBody, setMode) },
   { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], by: "automation", handler: revokeMachine },
   { method: "PATCH", path: "/v1/agents/:name", needs: ["admin"], ...withBody(B.AgentChange, changeAgent) },
