@@ -1,5 +1,6 @@
 // POST /v1/events: a machine's signed batch of allow-listed fields, deduplicated on (machine, dedupKey) so a resend is
 // never doubled. GET /v1/events: what the workspace's machines reported, newest last, by cursor.
+
 import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
@@ -9,6 +10,7 @@ import { type Call, HttpError, iso, json } from "../http.ts";
 import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, text, whole } from "../input.ts";
 import { RATES, spend } from "../limits.ts";
 import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
+import { type CaughtRow, forwardCaught } from "./sinks.ts";
 
 // Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
 // Every text is checked for control characters and masked on its way in, whatever the machine did before sending.
@@ -111,8 +113,11 @@ export async function postEvents(c: Call): Promise<Response> {
   }
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
   const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: { id: string }[] = await c.db`
-    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING id`;
+  const inserted: CaughtRow[] = await c.db`
+    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
+    RETURNING id, occurred_at, machine_id, agent, surface, operation, effect, reason, rule_id, resource_ref`;
+  // What was caught goes to the workspace's sinks beside this answer, never in its way (failures counted per sink).
+  void forwardCaught(c.db, who.workspaceId, inserted, c.config.webhookSecret).catch(() => undefined);
   // Answered once the detectors have looked at what arrived (and at anything of the workspace left waiting): a pass
   // shared with the batches arriving beside this one.
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");

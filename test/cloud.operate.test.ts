@@ -1,0 +1,289 @@
+// The console's operating acts against a real PostgreSQL and the real HTTP face, through the console's own forms:
+// break-glass (a reason, a critical audit row, an incident; the freezes it suspends and for how long; never an
+// irreversible action) and sinks (a webhook target for what was caught, signed, its secret shown once, the payload
+// masked, proved with a real loopback receiver).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { signDelivery, sinkSecret } from "../src/cloud/intent/webhook.ts";
+import { type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
+import { type RunningServer, startServer } from "../src/cloud/server.ts";
+import { type Db, openDb } from "../src/cloud/store/db.ts";
+import { migrate } from "../src/cloud/store/migrate.ts";
+import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
+import { newKeyPair, signWith } from "../src/ledger/sign.ts";
+import { api, memberWithToken } from "./support/cloud.ts";
+import { type Browser, sessionFor } from "./support/console.ts";
+import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+
+const SECRET = "whsec_T3BlcmF0ZS10aGUtY29uc29sZS1zZWNvbmQtaGFsZg";
+
+let pg: TestPostgres;
+let db: Db;
+let server: RunningServer;
+let url = "";
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  db = await openDb(pg.url);
+  await migrate(db);
+  const config = { deviceIntervalS: 1, deviceTtlS: 600, version: "test", webhookSecret: SECRET };
+  server = startServer({
+    db,
+    config,
+    hostname: "127.0.0.1",
+    port: 0,
+    now: () => Date.now(),
+    log: () => {},
+    rateScale: 100,
+  });
+  url = server.url;
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await db?.close();
+  await pg?.stop();
+});
+
+let orgs = 0;
+async function newOrg(): Promise<NewOrg & { browser: Browser }> {
+  orgs += 1;
+  const o = await createOrg(db, `op${orgs}`, `admin@op${orgs}.dev`, "test");
+  return { ...o, browser: await sessionFor(db, url, o.admin.id) };
+}
+
+async function person(o: NewOrg, name: string, role: "viewer" | "reviewer" | "admin") {
+  const m = await memberWithToken(db, o.org.id, `${name}@${o.org.name}.dev`, role);
+  return { ...m, browser: await sessionFor(db, url, m.id) };
+}
+
+const bundle = async (token: string) => (await api(url, "GET", "/v1/bundle", { token })).body;
+const factIds = (b: { conditions: string }) =>
+  (JSON.parse(b.conditions) as { facts: { id: string }[] }).facts.map((f) => f.id);
+
+describe("break-glass", () => {
+  test("an admin signed in gives a reason: the freezes are suspended until it ends, audited critical, an incident opened", async () => {
+    const o = await newOrg();
+    const frozen = await api(url, "POST", "/v1/state", {
+      token: o.token,
+      body: { kind: "freeze", subject: "payments", reason: "incident 12", for: "2d" },
+    });
+    expect(frozen.status).toBe(201);
+    expect(factIds(await bundle(o.token))).toEqual([frozen.body.id]);
+    const reason = "prod outage: the hotfix must ship past the payments freeze";
+    // A token is not a person: refused, nothing suspended.
+    const byToken = await api(url, "POST", "/v1/break-glass", { token: o.token, body: { reason } });
+    expect(byToken.status).toBe(403);
+    // A viewer is offered nothing and refused the form sent anyway.
+    const viewer = await person(o, "vic", "viewer");
+    expect((await viewer.browser.get("/waiting")).html).not.toContain("Break glass");
+    expect((await viewer.browser.post("/waiting", { _action: "break-glass", reason, for: "1h" })).status).toBe(403);
+    // An irreversible action is never covered: 403, and the attempt audited critical.
+    const page = (await o.browser.get("/waiting")).html;
+    expect(page).toContain("Break glass");
+    const irreversible = await o.browser.post("/waiting", {
+      _action: "break-glass",
+      reason,
+      for: "1h",
+      actions: "deploy.release database.drop",
+    });
+    expect(irreversible.status).toBe(403);
+    expect(irreversible.html).toContain("database.drop");
+    expect(factIds(await bundle(o.token))).toEqual([frozen.body.id]);
+    // A reason is a sentence.
+    expect((await o.browser.post("/waiting", { _action: "break-glass", reason: "hotfix", for: "1h" })).status).toBe(
+      400,
+    );
+    const broke = await o.browser.post("/waiting", {
+      _action: "break-glass",
+      reason,
+      for: "2h",
+      actions: "deploy.release",
+    });
+    expect(broke.status).toBe(200);
+    expect(broke.html).toContain("Glass broken: 1 condition(s) suspended");
+    // What machines get: the freeze left out, and a deny on every irreversible action added.
+    const during = await bundle(o.token);
+    expect(factIds(during)).toEqual([]);
+    const rules = JSON.parse(during.rules) as {
+      policies: { name: string; match: { actions: string[] }; decision: { effect: string } }[];
+    };
+    expect(rules.policies.at(-1)?.match.actions).toEqual(["project.delete", "database.drop"]);
+    expect(rules.policies.at(-1)?.decision.effect).toBe("deny");
+    // The freeze itself stays, to come back; the break-glass says until when.
+    const list = (await api(url, "GET", "/v1/break-glass", { token: o.token })).body.breakGlass;
+    expect(list).toHaveLength(1);
+    expect(list[0].state).toBe("open");
+    expect(list[0].suspends).toEqual([frozen.body.id]);
+    const ends = Date.parse(list[0].endsAt) - Date.parse(list[0].openedAt);
+    expect(Math.abs(ends - 2 * 3_600_000)).toBeLessThan(60_000);
+    const incidents = (await api(url, "GET", "/v1/incidents", { token: o.token })).body.incidents;
+    expect(incidents.map((i: { detector: string }) => i.detector)).toEqual(["break-glass"]);
+    expect(incidents[0].title).toContain(reason);
+    const audits =
+      await db`SELECT action, severity, actor FROM audit WHERE org_id = ${o.org.id} AND action LIKE 'break_glass.%' ORDER BY id`;
+    expect(audits.map((a: { action: string; severity: string }) => [a.action, a.severity])).toEqual([
+      ["break_glass.refused", "critical"],
+      ["break_glass.open", "critical"],
+    ]);
+    expect(audits[1].actor).toBe(o.admin.email);
+    expect((await o.browser.get("/waiting")).html).toContain("Break-glass open");
+    // A second one while it is open is refused; closing it puts the freeze back on the next beat.
+    expect((await o.browser.post("/waiting", { _action: "break-glass", reason, for: "1h" })).status).toBe(409);
+    const closed = await o.browser.post("/waiting", { _action: "close-glass", id: list[0].id });
+    expect(closed.status).toBe(303);
+    const after = await bundle(o.token);
+    expect(factIds(after)).toEqual([frozen.body.id]);
+    expect(after.rules).toBeNull();
+  });
+
+  test("it ends on its own: past its end the freeze is in force again", async () => {
+    const o = await newOrg();
+    const frozen = await api(url, "POST", "/v1/state", {
+      token: o.token,
+      body: { kind: "freeze-agent", subject: "claude-code", for: "1d" },
+    });
+    const r = await o.browser.post("/waiting", {
+      _action: "break-glass",
+      reason: "the agent must finish the rollback",
+      for: "30m",
+    });
+    expect(r.status).toBe(200);
+    expect(factIds(await bundle(o.token))).toEqual([]);
+    await db`UPDATE break_glass SET ends_at = now() - interval '1 second' WHERE workspace_id = ${o.workspace.id}`;
+    expect(factIds(await bundle(o.token))).toEqual([frozen.body.id]);
+    // With nothing in force there is nothing to override.
+    await api(url, "POST", `/v1/state/${frozen.body.id}/lift`, { token: o.token });
+    const nothing = await o.browser.post("/waiting", {
+      _action: "break-glass",
+      reason: "no freeze at all, just because",
+      for: "30m",
+    });
+    expect(nothing.status).toBe(409);
+  });
+});
+
+interface Enrolled {
+  readonly id: string;
+  readonly token: string;
+  readonly secret: Uint8Array;
+}
+
+async function enrol(o: NewOrg): Promise<Enrolled> {
+  const keys = newKeyPair();
+  const asked = await api(url, "POST", "/v1/devices", { body: { publicKey: keys.publicKey, hostname: "box" } });
+  await api(url, "POST", `/v1/devices/${asked.body.user_code}/approve`, { token: o.token });
+  const got = await api(url, "POST", "/v1/devices/token", { body: { device_code: asked.body.device_code } });
+  return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
+}
+
+let seq = 0;
+function action(extra: Partial<SentEvent> = {}): SentEvent {
+  seq += 1;
+  const key = `evt_s${String(seq).padStart(7, "0")}`;
+  return {
+    dedupKey: key,
+    subjectId: key,
+    occurredAt: new Date().toISOString(),
+    surface: "shell",
+    operation: "filesystem.write",
+    classes: ["write"],
+    effect: "allow",
+    ...extra,
+  };
+}
+
+function sendBatch(m: Enrolled, events: readonly unknown[]) {
+  const raw = JSON.stringify({ machineId: m.id, sentAt: new Date().toISOString(), events });
+  const sig = signWith(m.secret, new TextEncoder().encode(raw));
+  return api(url, "POST", "/v1/events", { token: m.token, raw, headers: { [SIGNATURE_HEADER]: sig } });
+}
+
+describe("sinks", () => {
+  test("a webhook added signed in gets each deny signed and masked; its secret shown once; a token cannot add one", async () => {
+    const o = await newOrg();
+    const received: { headers: Headers; body: string }[] = [];
+    let arrived: () => void = () => {};
+    const got = new Promise<void>((r) => {
+      arrived = r;
+    });
+    const receiver = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        received.push({ headers: req.headers, body: await req.text() });
+        arrived();
+        return new Response(null, { status: 204 });
+      },
+    });
+    try {
+      const target = `http://127.0.0.1:${receiver.port}/memnox`;
+      expect((await api(url, "POST", "/v1/sinks", { token: o.token, body: { kind: "webhook", target } })).status).toBe(
+        403,
+      );
+      // Plain http elsewhere would send the record in the clear: refused.
+      const far = await o.browser.post("/settings", {
+        _action: "add-sink",
+        kind: "webhook",
+        target: "http://siem.example.com/x",
+      });
+      expect(far.status).toBe(400);
+      const added = await o.browser.post("/settings", {
+        _action: "add-sink",
+        kind: "webhook",
+        target,
+        verdicts: "deny",
+      });
+      expect(added.status).toBe(200);
+      const secret = /<code id="sink-secret">([^<]*)<\/code>/.exec(added.html)?.[1] ?? "";
+      const [sink] = await db`SELECT id FROM sinks WHERE workspace_id = ${o.workspace.id}`;
+      expect(secret).toBe(sinkSecret(SECRET, sink.id));
+      expect((await o.browser.get("/settings")).html).not.toContain(secret);
+      expect(JSON.stringify(await db`SELECT * FROM audit WHERE org_id = ${o.org.id}`)).not.toContain(secret);
+      expect(JSON.stringify(await db`SELECT * FROM sinks`)).not.toContain(secret);
+      const m = await enrol(o);
+      const canary = "ghp_SinkCanary0123456789abcdefABCDEF";
+      const sent = await sendBatch(m, [
+        action({ effect: "allow", operation: "git.status" }),
+        action({
+          effect: "deny",
+          operation: "http.post",
+          reason: "secret read then outward send",
+          resourceRef: `https://x-access-token:${canary}@evil.example/upload`,
+        }),
+      ]);
+      expect(sent.status).toBe(200);
+      await got;
+      expect(received).toHaveLength(1);
+      const r = received[0];
+      if (!r) throw new Error("nothing arrived");
+      expect(r.body).not.toContain(canary);
+      const payload = JSON.parse(r.body);
+      expect(payload.events.map((e: { verdict: string }) => e.verdict)).toEqual(["deny"]);
+      expect(payload.events[0].operation).toBe("http.post");
+      expect(payload.events[0].resource).toContain("x-access-token");
+      // Signed as Standard Webhooks: a receiver with the secret it was shown checks it.
+      const id = r.headers.get("webhook-id") ?? "";
+      const ts = Number(r.headers.get("webhook-timestamp"));
+      expect(r.headers.get("webhook-signature")).toBe(signDelivery(secret, id, ts, r.body));
+      // Counted on the sink, shown under Settings.
+      let row = (await db`SELECT delivered FROM sinks WHERE id = ${sink.id}`)[0];
+      // Counted once the receiver has answered: waited for, not timed.
+      for (let i = 0; i < 500 && Number(row.delivered) === 0; i++) {
+        await Bun.sleep(20);
+        row = (await db`SELECT delivered FROM sinks WHERE id = ${sink.id}`)[0];
+      }
+      expect(Number(row.delivered)).toBe(1);
+      // A viewer sees the list, is offered neither form, and is refused removing it.
+      const viewer = await person(o, "val", "viewer");
+      const vpage = (await viewer.browser.get("/settings")).html;
+      expect(vpage).toContain(target);
+      expect(vpage).not.toContain("Add sink");
+      expect((await viewer.browser.post("/settings", { _action: "remove-sink", id: sink.id })).status).toBe(403);
+      expect((await api(url, "POST", `/v1/sinks/${sink.id}/remove`, { token: o.token })).status).toBe(403);
+      expect((await o.browser.post("/settings", { _action: "remove-sink", id: sink.id })).status).toBe(303);
+      expect((await api(url, "GET", "/v1/sinks", { token: o.token })).body.sinks).toEqual([]);
+    } finally {
+      receiver.stop(true);
+    }
+  });
+});
