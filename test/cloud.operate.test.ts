@@ -287,3 +287,58 @@ describe("sinks", () => {
     }
   });
 });
+
+describe("privacy", () => {
+  test("the register classifies every table that exists, four ways", async () => {
+    const o = await newOrg();
+    const tables: { table_name: string }[] =
+      await db`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`;
+    const { body } = await api(url, "GET", "/v1/privacy/register", { token: o.token });
+    const classified = new Set(body.tables.map((t: { table: string }) => t.table));
+    expect(tables.map((t) => t.table_name).filter((t) => !classified.has(t))).toEqual([]);
+    expect([...classified].filter((t) => !tables.some((x) => x.table_name === t))).toEqual([]);
+    for (const t of body.tables) {
+      expect(["none", "identity", "content", "behavioural", "commercial"]).toContain(t.holds);
+      expect(["contract", "legitimate_interest", "legal_obligation", "not_applicable"]).toContain(t.basis);
+      expect(typeof t.encrypted).toBe("boolean");
+    }
+    expect((await o.browser.get("/settings")).html).toContain(`Register: ${tables.length} tables`);
+  });
+
+  test("an admin signed in exports an author's data table by table, then erases it with a receipt; a token cannot", async () => {
+    const o = await newOrg();
+    const other = await newOrg();
+    const wrote = async (ws: string, key: string, author: string, content: string) =>
+      db`INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, author, author_trusted, content,
+                                    occurred_at, tainted, classification)
+         VALUES (${ws}, ${key}, 'github', 'https://github.com/acme/web/pull/9', 'pull_request', ${author}, false, ${content},
+                 now(), false, 'internal')`;
+    await wrote(o.workspace.id, "k1", "octo-dev", "we ship the checkout on Fridays");
+    await wrote(o.workspace.id, "k2", "someone-else", "unrelated");
+    await wrote(other.workspace.id, "k3", "octo-dev", "another team's copy");
+    expect(
+      (await api(url, "POST", "/v1/privacy/export", { token: o.token, body: { subject: "octo-dev" } })).status,
+    ).toBe(403);
+    const exported = await o.browser.post("/settings", { _action: "export-subject", subject: "octo-dev" });
+    expect(exported.status).toBe(200);
+    expect(exported.html).toContain("we ship the checkout on Fridays");
+    expect(exported.html).not.toContain("another team");
+    expect(exported.html).not.toContain("unrelated");
+    // A member is erased by removing them, which is where the account's receipt comes from.
+    expect((await o.browser.post("/settings", { _action: "erase-subject", subject: o.admin.email })).status).toBe(409);
+    const viewer = await person(o, "pia", "viewer");
+    expect((await viewer.browser.post("/settings", { _action: "erase-subject", subject: "octo-dev" })).status).toBe(
+      403,
+    );
+    const erased = await o.browser.post("/settings", { _action: "erase-subject", subject: "octo-dev" });
+    expect(erased.status).toBe(200);
+    expect(erased.html).toContain("Erasure receipt");
+    expect(erased.html).toMatch(/<code>source_events<\/code><\/td><td>1<\/td><td>deleted/);
+    const left = await db`SELECT workspace_id, author FROM source_events WHERE author = 'octo-dev'`;
+    expect(left.map((r: { workspace_id: string }) => r.workspace_id)).toEqual([other.workspace.id]);
+    // The audit keeps that an export and an erasure happened, never whose.
+    const rows = JSON.stringify(await db`SELECT * FROM audit WHERE org_id = ${o.org.id} AND action LIKE 'privacy.%'`);
+    expect(rows).toContain("privacy.erasure");
+    expect(rows).not.toContain("octo-dev");
+  });
+});

@@ -187,3 +187,11 @@ export const SinkBody = v.strictObject({
     "ask",
   ]),
 });
+
+/** A data subject: an address, or an account as a connected system names its author (a GitHub login, a Slack id). */
+export const SubjectBody = v.strictObject({
+  subject: v.pipe(
+    ident(320, /^[^\s]+$/, "is an address or an account name"),
+    v.transform((s) => s.toLowerCase()),
+  ),
+});

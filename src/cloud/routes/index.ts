@@ -54,6 +54,7 @@ import {
   revokeOperatorToken,
   revokeToken,
 } from "./people.ts";
+import { eraseSubject, exportSubject, privacyRegister } from "./privacy.ts";
 import {
   approveProposal,
   createProposal,
@@ -146,6 +147,7 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/state", needs: ["viewer"], handler: listState },
   { method: "GET", path: "/v1/break-glass", needs: ["viewer"], handler: listBreakGlass },
   { method: "GET", path: "/v1/sinks", needs: ["viewer"], handler: listSinks },
+  { method: "GET", path: "/v1/privacy/register", needs: ["viewer"], handler: privacyRegister },
   { method: "GET", path: "/v1/holds", needs: ["viewer"], handler: listHolds },
   { method: "GET", path: "/v1/policies/proposals", needs: ["viewer"], handler: listProposals },
   { method: "GET", path: "/v1/policies/proposals/:id", needs: ["viewer"], handler: showProposal },
@@ -248,6 +250,21 @@ export const ROUTES: readonly Route[] = [
     needs: ["admin"],
     by: "signed-in",
     ...withBody(B.BreakGlassBody, openBreakGlass),
+  },
+  // A subject's data: reading all of it out, or erasing it, is a person's act.
+  {
+    method: "POST",
+    path: "/v1/privacy/export",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.SubjectBody, exportSubject),
+  },
+  {
+    method: "POST",
+    path: "/v1/privacy/erasure",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.SubjectBody, eraseSubject),
   },
   // Where the record is forwarded: a webhook's secret is shown once, so signed in; removing one is less oversight.
   { method: "POST", path: "/v1/sinks", needs: ["admin"], by: "signed-in", ...withBody(B.SinkBody, createSink) },

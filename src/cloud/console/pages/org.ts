@@ -4,6 +4,7 @@ import { invoke, may } from "../call.ts";
 import { html } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
+import { privacyActions, privacySection } from "./privacy.ts";
 import { sinkActions, sinksSection } from "./sinks.ts";
 
 interface Org {
@@ -44,6 +45,7 @@ ${
     : html`<dl class="facts"><dt>Team</dt><dd>${org.name}</dd><dt>What it does</dt><dd>${org.about ?? "–"}</dd></dl>`
 }
 ${await sinksSection(c)}</section>
+${await privacySection(c)}
 <section aria-labelledby="signin-h"><h2 id="signin-h">Sign-in</h2>${
       org.signIn
         ? html`<dl class="facts"><dt>Issuer</dt><dd><code>${org.signIn.issuer}</code></dd><dt>Audience</dt><dd><code>${org.signIn.audience}</code></dd>
@@ -54,6 +56,7 @@ ${await sinksSection(c)}</section>
   },
   actions: {
     ...sinkActions,
+    ...privacyActions,
     async profile(c) {
       await invoke(c, "PATCH /v1/org", { body: { name: field(c, "name"), about: c.form.get("about") ?? "" } });
       return undefined;
