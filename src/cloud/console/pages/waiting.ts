@@ -186,7 +186,7 @@ const glassForm = (c: ConsoleCall) =>
 when the time runs out. The rules, halts and revocations stay, and ${IRREVERSIBLE.join(" and ")} are refused outright
 while it is open. Audited as critical, and it opens an incident.</p>
 <label for="bg-reason">Why (a sentence)</label><input id="bg-reason" name="reason" required minlength="10">
-<label for="bg-for">For</label><select id="bg-for" name="for"><option>30m</option><option selected>1h</option><option>2h</option><option>4h</option></select>
+<label for="bg-for">For</label><select id="bg-for" name="for"><option value="30m">30m</option><option value="1h" selected>1h</option><option value="2h">2h</option><option value="4h">4h</option></select>
 <label for="bg-actions">What it is for (optional, space-separated actions)</label><input id="bg-actions" name="actions">
 <button type="submit" class="danger">Break glass</button></details>`,
     { className: "stack", label: "Break glass" },
