@@ -150,7 +150,7 @@ const conditions: WaitingSection = {
       (
         f,
       ) => html`<li id="${f.id}"><strong>${f.kind === "freeze-agent" ? html`agent <code>${f.subject}</code> frozen on every machine` : html`<code>${f.kind}:${f.subject}</code>`}</strong>
-  <div class="muted">by ${f.by} · ends ${ago(f.expiresAt, c.now())}${f.reason ? ` · ${f.reason}` : ""}</div>
+  <div class="muted">by ${f.by} · ends ${ago(f.expiresAt, c.now())}${f.reason ? ` · ${f.reason}` : ""}${open?.suspends.includes(f.id) ? html` · <strong>suspended by break-glass</strong>` : ""}</div>
   ${may(c, "POST /v1/state/:id/lift") ? form(c, "lift", { id: f.id }, html`<button type="submit">Lift</button>`) : ""}</li>`,
     )}${halted.map(
       (a) => html`<li id="halt-${a.name}"><strong>agent <code>${a.name}</code> halted</strong>
