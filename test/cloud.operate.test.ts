@@ -342,3 +342,70 @@ describe("privacy", () => {
     expect(rows).not.toContain("octo-dev");
   });
 });
+
+describe("reach and the counterfactual", () => {
+  test("reach by class, by resource and by a confirmed tag: who touched it, how, on which machines; a refusal touched nothing", async () => {
+    const o = await newOrg();
+    const m = await enrol(o);
+    const sent = await sendBatch(m, [
+      action({ agent: "claude-code", operation: "psql.query", classes: ["read"], resourceRef: "db.prod.acme.com" }),
+      action({
+        agent: "codex",
+        operation: "psql.drop",
+        classes: ["destructive"],
+        resourceRef: "db.prod.acme.com",
+        effect: "deny",
+      }),
+      action({ agent: "codex", operation: "http.get", classes: ["read"], resourceRef: "api.staging.acme.com" }),
+      action({ agent: "release-bot", operation: "git.push", classes: ["write"], resourceRef: "github.com/acme/web" }),
+    ]);
+    expect(sent.body.accepted).toBe(4);
+    const ask = async (q: string) => (await api(url, "GET", `/v1/reach?${q}`, { token: o.token })).body;
+    expect((await ask("class=read")).agents).toEqual(["claude-code", "codex"]);
+    // The refused drop reached nothing.
+    expect((await ask("class=destructive")).agents).toEqual([]);
+    const exact = await ask("resource=db.prod.acme.com");
+    expect(exact.agents).toEqual(["claude-code"]);
+    expect(exact.machines).toEqual({ "claude-code": [m.id] });
+    expect(exact.paths[0].via).toContain("psql.query");
+    // No tag confirmed yet: nothing carries it.
+    expect((await ask("tag=production")).agents).toEqual([]);
+    const tagged = await api(url, "PUT", "/v1/tags/production", {
+      token: o.token,
+      body: { patterns: ["*.prod.acme.com", "github.com/acme/*"] },
+    });
+    expect(tagged.status).toBe(200);
+    const production = await ask("tag=production");
+    expect(production.agents).toEqual(["claude-code", "release-bot"]);
+    expect(production.patterns).toEqual(["*.prod.acme.com", "github.com/acme/*"]);
+    // A viewer may ask, not tag; two questions at once, or an unknown class, are refused.
+    const viewer = await memberWithToken(db, o.org.id, "quinn@op.dev", "viewer");
+    expect((await api(url, "GET", "/v1/reach?tag=production", { token: viewer.token })).status).toBe(200);
+    expect(
+      (await api(url, "PUT", "/v1/tags/production", { token: viewer.token, body: { patterns: ["*"] } })).status,
+    ).toBe(403);
+    expect((await api(url, "GET", "/v1/reach?tag=production&class=read", { token: o.token })).status).toBe(400);
+    expect((await api(url, "GET", "/v1/reach?class=everything", { token: o.token })).status).toBe(400);
+  });
+
+  test("a refused credential read shows, where its row is, what that credential would have opened", async () => {
+    const o = await newOrg();
+    const m = await enrol(o);
+    const would = "~/.aws/credentials: AWS (aws: 3 accounts, s3 delete, iam)";
+    await sendBatch(m, [
+      action({
+        agent: "claude-code",
+        operation: "filesystem.read",
+        classes: ["read"],
+        resourceRef: "~/.aws/credentials",
+        effect: "deny",
+        reason: "a credential file",
+        wouldReach: would,
+      }),
+    ]);
+    const listed = (await api(url, "GET", "/v1/events?effect=deny", { token: o.token })).body.events;
+    expect(listed[0].wouldReach).toBe(would);
+    const page = (await o.browser.get("/caught?effect=deny")).html;
+    expect(page).toContain(`Would have reached: ${would}`);
+  });
+});

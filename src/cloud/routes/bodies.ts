@@ -195,3 +195,8 @@ export const SubjectBody = v.strictObject({
     v.transform((s) => s.toLowerCase()),
   ),
 });
+
+/** The resources a tag is confirmed on: globs over what actions name (`*.prod.acme.com`, `arn:aws:rds:*:prod-*`). */
+export const TagBody = v.strictObject({
+  patterns: v.pipe(v.array(ident(300)), v.minLength(1, "names at least one resource"), v.maxLength(100)),
+});

@@ -32,6 +32,7 @@ const EventSchema = v.strictObject({
   startedAt: v.optional(instant),
   policyHash: v.optional(ident(200)),
   correlationId: v.optional(ident(120, /^[A-Za-z0-9._:-]+$/, "is letters, digits and . _ : -")),
+  wouldReach: v.optional(text(1000)),
 });
 
 // The batch as a whole: who sent it and when; its events are each held to EventSchema on their own.
@@ -148,6 +149,7 @@ function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<str
     started_at: e.startedAt ? new Date(e.startedAt) : null,
     policy_hash: e.policyHash ?? null,
     correlation_id: e.correlationId ?? null,
+    would_reach: e.wouldReach ?? null,
   };
 }
 
@@ -171,6 +173,7 @@ interface EventRow {
   started_at: Date | null;
   policy_hash: string | null;
   correlation_id: string | null;
+  would_reach: string | null;
   received_at: Date;
 }
 
@@ -195,6 +198,8 @@ function view(r: EventRow) {
     startedAt: iso(r.started_at),
     policyHash: r.policy_hash,
     correlationId: r.correlation_id,
+    /** The computed counterfactual of a refused credential read: what it would have opened. */
+    wouldReach: r.would_reach,
     receivedAt: iso(r.received_at),
   };
 }

@@ -18,7 +18,6 @@ import {
   listDecisions,
   listExtractionRuns,
   previewCandidate,
-  reach,
   rebuild,
   rejectCandidate,
   scanPatterns,
@@ -63,6 +62,7 @@ import {
   rejectProposal,
   showProposal,
 } from "./proposals.ts";
+import { listTags, reach, setTag } from "./reach.ts";
 import { createSink, listSinks, removeSink } from "./sinks.ts";
 import {
   deliverySecret,
@@ -162,6 +162,7 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/decisions/drift", needs: ["viewer"], handler: drift },
   { method: "GET", path: "/v1/decisions/:id/why", needs: ["viewer"], handler: whyDecision },
   { method: "GET", path: "/v1/reach", needs: ["viewer"], handler: reach },
+  { method: "GET", path: "/v1/tags", needs: ["viewer"], handler: listTags },
   { method: "GET", path: "/v1/graph", needs: ["viewer"], handler: showGraph },
   { method: "GET", path: "/v1/events/:id/why", needs: ["viewer"], handler: whyAction },
   // Only the caller's own: their name, their tokens. A token is minted signed in, so a token cannot mint another.
@@ -266,6 +267,8 @@ export const ROUTES: readonly Route[] = [
     by: "signed-in",
     ...withBody(B.SubjectBody, eraseSubject),
   },
+  // A tag on resources is what a person confirmed: reach by tag answers from it.
+  { method: "PUT", path: "/v1/tags/:tag", needs: ["admin"], ...withBody(B.TagBody, setTag) },
   // Where the record is forwarded: a webhook's secret is shown once, so signed in; removing one is less oversight.
   { method: "POST", path: "/v1/sinks", needs: ["admin"], by: "signed-in", ...withBody(B.SinkBody, createSink) },
   { method: "POST", path: "/v1/sinks/:id/remove", needs: ["admin"], by: "signed-in", handler: removeSink },

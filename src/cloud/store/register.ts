@@ -83,6 +83,7 @@ export const REGISTER: readonly RegisterEntry[] = [
   row("agent_grants", "none", "contract", "kept", "a grant's hash and the member it acts for"),
   row("agent_spend", "commercial", "contract", "kept", "what an agent reported spending"),
   row("break_glass", "none", "legal_obligation", "kept", "overrides, their reason and who broke the glass"),
+  row("resource_tags", "none", "not_applicable", "not_applicable", "tags a person confirmed on resources"),
   row("sinks", "none", "contract", "not_applicable", "where the record is forwarded"),
   row("schema_migrations", "none", "not_applicable", "not_applicable", "which migrations ran"),
 ];

@@ -37,3 +37,16 @@ CREATE INDEX sinks_workspace ON sinks (workspace_id);
 -- The deployment's model preset a workspace chose; never a key (the one credential is the deployment's).
 ALTER TABLE workspaces ADD COLUMN model text;
 ALTER TABLE workspaces ADD COLUMN model_reasoning text;
+
+-- A refused credential read's computed counterfactual, as the machine's gate wrote it from its last scan.
+ALTER TABLE events ADD COLUMN would_reach text;
+
+-- Tags a person confirmed on resources (a glob over what actions name: a host, a path, an ARN), asked of by reach.
+CREATE TABLE resource_tags (
+  workspace_id text NOT NULL REFERENCES workspaces (id),
+  tag text NOT NULL,
+  pattern text NOT NULL,
+  confirmed_by text NOT NULL,
+  confirmed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (workspace_id, tag, pattern)
+);
