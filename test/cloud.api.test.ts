@@ -30,7 +30,14 @@ beforeAll(async () => {
   db2 = await openDb(pg.url);
   // Two processes starting together: the advisory lock lets each migration run once.
   const [a, b] = await Promise.all([migrate(db), migrate(db2)]);
-  expect([...a.applied, ...b.applied]).toEqual(["1_init", "2_console", "3_decisions", "4_guarantees", "5_quickstart"]);
+  expect([...a.applied, ...b.applied]).toEqual([
+    "1_init",
+    "2_console",
+    "3_decisions",
+    "4_guarantees",
+    "5_quickstart",
+    "6_operate",
+  ]);
   org = await createOrg(db, "acme", "admin@acme.dev", "test");
   // The fleet these tests enrol comes from one address: the limits have a suite of their own.
   const base = { config, hostname: "127.0.0.1", port: 0, now: Date.now, log: () => {}, rateScale: 20 };

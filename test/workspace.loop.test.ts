@@ -206,6 +206,20 @@ describe("what is sent", () => {
     expect(readInventory(file)).toBeUndefined();
   });
 
+  test("a refused credential read carries what it would have reached, masked; nothing else of the detail travels", () => {
+    const refused = sentEvent({
+      ...row,
+      detail: {
+        source: "rule",
+        wouldReach: "~/.config/gh/hosts.yml: GitHub (gh: 12 repos, push) ghp_AAAABBBBCCCCDDDDEEEEFFFF1234",
+      },
+    });
+    expect(refused.wouldReach).toContain("GitHub (gh: 12 repos, push)");
+    expect(refused.wouldReach).not.toContain("ghp_AAAA");
+    expect(JSON.stringify(refused)).not.toContain('"source"');
+    expect(sentEvent(row).wouldReach).toBeUndefined();
+  });
+
   test("the resource and the reason go through the masker; an outcome names its decision", () => {
     const e = sentEvent(row);
     expect(e.resourceRef).not.toContain("ghp_AAAA");

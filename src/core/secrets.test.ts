@@ -150,6 +150,19 @@ describe("one masker for every record and output", () => {
     expect(b?.shown).toBeUndefined();
   });
 
+  test("memnox's own credentials: a token, an agent's credential, a route's delivery secret", () => {
+    const token = j("mnx_", "a_", "Q2FuYXJ5LWFnZW50LWNyZWRlbnRpYWwtZm9yLXRlc3Q");
+    const hook = j("whsec_", "Q2FuYXJ5LXJvdXRlLXNlY3JldC1mb3ItdGVzdHM+/w==");
+    const said = `pasting ${token} here, and the hook is ${hook} ok`;
+    const masked = maskSecrets(said);
+    expect(masked).not.toContain(token.slice(6));
+    expect(masked).not.toContain(hook.slice(6, 30));
+    expect(masked).toContain("pasting");
+    expect(secretKinds(said)).toEqual(["memnox_token", "webhook_secret"]);
+    expect(secretKinds(said, "memory")).toEqual(["memnox_token", "webhook_secret"]);
+    expect(maskSecrets("the mnx_ prefix and whsec_ alone")).toBe("the mnx_ prefix and whsec_ alone");
+  });
+
   test("names that carry a credential", () => {
     for (const n of ["GITHUB_TOKEN", "--api-key", "db.password", "_authToken", "AWS_SECRET_ACCESS_KEY", "DB_PASS"])
       expect(isSecretName(n)).toBe(true);

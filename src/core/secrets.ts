@@ -91,6 +91,9 @@ const DETECTORS: readonly Detector[] = [
   { kind: "google_api_key", in: "both", re: re("\\bAIza[0-9A-Za-z_-]{30,}") },
   { kind: "stripe_key", in: "both", re: re("\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}") },
   { kind: "npm_token", in: "both", re: re("\\bnpm_[A-Za-z0-9]{20,}") },
+  // memnox's own: a control plane token or agent credential (`mnx_<kind>_`), a route's delivery secret (`whsec_`).
+  { kind: "memnox_token", in: "both", re: re("\\bmnx_[a-z]_[A-Za-z0-9_-]{20,}") },
+  { kind: "webhook_secret", in: "both", re: re("\\bwhsec_[A-Za-z0-9+/_-]{20,}={0,2}") },
   { kind: "jwt", in: "both", re: re("\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*") },
   // memex's catalog names a database URL whole.
   {
@@ -230,7 +233,7 @@ function pairSpans(text: string, out: Found[]): void {
 
 // Text holding none of these can hold no credential any detector finds: most paths, hosts and names stop here.
 const MAYBE =
-  /[=:@]|-----BEGIN|sk[-_]|rk_|gh[pousr]_|github_pat_|glpat-|xox|xapp-|AKIA|ASIA|AIza|npm_|eyJ|bearer|secret|config|-p|pass|pwd|token|key|credential|auth|otp/i;
+  /[=:@]|-----BEGIN|sk[-_]|rk_|gh[pousr]_|github_pat_|glpat-|xox|xapp-|AKIA|ASIA|AIza|npm_|mnx_|whsec_|eyJ|bearer|secret|config|-p|pass|pwd|token|key|credential|auth|otp/i;
 
 /** Every credential span in `text`, left to right, none overlapping. */
 export function findSecrets(text: string, catalog: Catalog = "records"): SecretSpan[] {

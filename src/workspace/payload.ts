@@ -40,6 +40,7 @@ export function sentEvent(row: LedgerRow): SentEvent {
     ...(row.exitCode !== undefined ? { exitCode: row.exitCode } : {}),
     ...(row.startedAt !== undefined ? { startedAt: row.startedAt } : {}),
     ...(row.policyHash !== undefined ? { policyHash: row.policyHash } : {}),
+    ...(typeof row.detail?.wouldReach === "string" ? { wouldReach: masked(row.detail.wouldReach, 1000) } : {}),
   };
 }
 

@@ -201,6 +201,47 @@ describe("the team quickstart, followed in the console", () => {
     await shot(admin, "agent-grants");
   });
 
+  test("Break-glass, sinks, privacy: an admin signed in breaks the glass with a reason, adds a sink, exports a subject; the viewer is offered none of it", async () => {
+    const frozen = await api(cloud.url, "POST", "/v1/state", {
+      token: adminToken,
+      body: { kind: "freeze", subject: "payments", for: "1d" },
+    });
+    expect(frozen.status).toBe(201);
+    await admin.goto(`${cloud.url}/waiting`);
+    await admin.getByText("Break glass", { exact: true }).first().click();
+    await admin.getByLabel("Why (a sentence)").fill("prod outage: the hotfix has to ship now");
+    await admin.getByLabel("For", { exact: true }).selectOption("2h");
+    await press(admin, admin.getByRole("button", { name: "Break glass" }));
+    expect(await admin.getByRole("status").first().textContent()).toContain("Glass broken: 1 condition(s) suspended");
+    await admin.goto(`${cloud.url}/waiting`);
+    expect(await admin.locator("#break-glass-open").textContent()).toContain("prod outage");
+    await shot(admin, "break-glass");
+    const bundle = await api(cloud.url, "GET", "/v1/bundle", { token: adminToken });
+    expect(JSON.parse(bundle.body.conditions).facts).toEqual([]);
+    await viewer.goto(`${cloud.url}/waiting`);
+    expect(await viewer.locator("#break-glass-open").count()).toBe(1);
+    expect(await viewer.getByRole("button", { name: "Close it now" }).count()).toBe(0);
+
+    await admin.goto(`${cloud.url}/settings`);
+    await admin.getByLabel("Target").fill("https://siem.acme.dev/memnox");
+    await press(admin, admin.getByRole("button", { name: "Add sink" }));
+    const secret = (await admin.locator("#sink-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    await shot(admin, "sink-secret");
+    await admin.goto(`${cloud.url}/settings`);
+    expect(await admin.content()).not.toContain(secret);
+    expect(await admin.locator("#sinks").textContent()).toContain("https://siem.acme.dev/memnox");
+    await admin.locator("details", { hasText: "Register:" }).locator("summary").click();
+    expect(await admin.locator("#register").textContent()).toContain("source_events");
+    await admin.getByLabel("Subject (an address, or an author's account)").first().fill("admin@acme.dev");
+    await press(admin, admin.getByRole("button", { name: "Export everything held about them" }));
+    expect(await admin.locator("#subject-export").textContent()).toContain("admin@acme.dev");
+    await shot(admin, "privacy-export");
+    await viewer.goto(`${cloud.url}/settings`);
+    expect(await viewer.getByRole("button", { name: "Add sink" }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: "Erase them" }).count()).toBe(0);
+  });
+
   test("People: the viewer removed, with the erasure receipt; their session ends", async () => {
     await admin.goto(`${cloud.url}/people`);
     await press(admin, admin.getByRole("form", { name: "Remove viewer@acme.dev" }).getByRole("button"));

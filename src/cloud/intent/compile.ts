@@ -172,10 +172,13 @@ export function withDecisions(
   rulesJson: string,
   decisions: readonly (CompilableDecision & { readonly rulesJson?: string | null })[],
 ): string {
-  if (decisions.length === 0) return rulesJson;
+  return withRules(rulesJson, decisions.flatMap(rulesOfDecision));
+}
+
+/** The rule document's JSON with `added` rules appended after its own (none: the text unchanged). */
+export function withRules(rulesJson: string, added: readonly object[]): string {
+  if (added.length === 0) return rulesJson;
   const doc = (rulesJson.trim() === "" ? { version: 1 } : JSON.parse(rulesJson)) as Record<string, unknown>;
   const policies = Array.isArray(doc.policies) ? doc.policies : [];
-  const added = decisions.flatMap(rulesOfDecision);
-  if (added.length === 0) return rulesJson;
   return `${JSON.stringify({ ...doc, policies: [...policies, ...added] }, null, 2)}\n`;
 }

@@ -34,6 +34,14 @@ export function routeSecret(deploymentSecret: string, workspaceId: string, sourc
   return `whsec_${mac}`;
 }
 
+/** The secret one sink's deliveries are signed with: derived like a route's, under its own label, so kept nowhere. */
+export function sinkSecret(deploymentSecret: string, sinkId: string): string {
+  const mac = new Bun.CryptoHasher("sha256", secretKey(deploymentSecret))
+    .update(`memnox-sink-v1\n${sinkId}`)
+    .digest("base64");
+  return `whsec_${mac}`;
+}
+
 /** The `v1,<base64>` signature of one delivery, as a sender makes it. */
 export function signDelivery(secret: string, id: string, timestamp: number, body: Uint8Array | string): string {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;

@@ -23,6 +23,7 @@ export const SENT_FIELDS = [
   "startedAt",
   "policyHash",
   "correlationId",
+  "wouldReach",
 ] as const;
 export type SentField = (typeof SENT_FIELDS)[number];
 
@@ -48,6 +49,8 @@ export interface SentEvent {
   readonly exitCode?: number;
   readonly startedAt?: string;
   readonly policyHash?: string;
+  /** On a refused read of a credential: what that credential would have opened, from the machine's last scan. */
+  readonly wouldReach?: string;
   /** The lineage id the action's run carried (a run environment, a commit trailer): what joins it to other machines'. */
   readonly correlationId?: string;
 }

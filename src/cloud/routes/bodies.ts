@@ -165,3 +165,38 @@ export const SpendBody = v.strictObject({
   currency: v.optional(ident(3, /^[A-Z]{3}$/, "is a currency code such as USD"), "USD"),
   action: ident(80, /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/, "is a namespaced verb such as deploy.release"),
 });
+
+/** Break-glass: why (a real sentence, not a word), what it is for, how long. */
+export const BreakGlassBody = v.strictObject({
+  reason: v.pipe(line(500), v.minLength(10, "says why, in a sentence")),
+  actions: v.optional(
+    v.pipe(
+      v.array(ident(80, /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/, "is a namespaced verb such as deploy.release")),
+      v.maxLength(20),
+    ),
+  ),
+  for: v.optional(duration),
+});
+
+/** A sink: a webhook (https) or a syslog collector (udp://host:port), and which verdicts it is sent. */
+export const SinkBody = v.strictObject({
+  kind: v.picklist(["webhook", "syslog"], "is webhook or syslog"),
+  target: ident(500),
+  verdicts: v.optional(v.pipe(v.array(v.picklist(["deny", "ask"], "is deny or ask")), v.minLength(1), v.maxLength(2)), [
+    "deny",
+    "ask",
+  ]),
+});
+
+/** A data subject: an address, or an account as a connected system names its author (a GitHub login, a Slack id). */
+export const SubjectBody = v.strictObject({
+  subject: v.pipe(
+    ident(320, /^[^\s]+$/, "is an address or an account name"),
+    v.transform((s) => s.toLowerCase()),
+  ),
+});
+
+/** The resources a tag is confirmed on: globs over what actions name (`*.prod.acme.com`, `arn:aws:rds:*:prod-*`). */
+export const TagBody = v.strictObject({
+  patterns: v.pipe(v.array(ident(300)), v.minLength(1, "names at least one resource"), v.maxLength(100)),
+});

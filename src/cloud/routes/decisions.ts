@@ -478,10 +478,8 @@ export async function whyDecision(c: Call): Promise<Response> {
 }
 
 /** GET /v1/reach?to=<system or server>: the agents that can reach it and the path, from the fleet's scans and actions. */
-export async function reach(c: Call): Promise<Response> {
+export async function reachTo(c: Call, to: string): Promise<Response> {
   const who = caller(c);
-  const to = (c.url.searchParams.get("to") ?? "").trim();
-  if (!to) throw new HttpError(400, "bad_request", "`to` names a system, an MCP server or a resource");
   const servers: {
     name: string;
     machine_id: string;

@@ -1,5 +1,6 @@
 // POST /v1/events: a machine's signed batch of allow-listed fields, deduplicated on (machine, dedupKey) so a resend is
 // never doubled. GET /v1/events: what the workspace's machines reported, newest last, by cursor.
+
 import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
@@ -9,6 +10,7 @@ import { type Call, HttpError, iso, json } from "../http.ts";
 import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, text, whole } from "../input.ts";
 import { RATES, spend } from "../limits.ts";
 import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
+import { type CaughtRow, forwardCaught } from "./sinks.ts";
 
 // Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
 // Every text is checked for control characters and masked on its way in, whatever the machine did before sending.
@@ -30,6 +32,7 @@ const EventSchema = v.strictObject({
   startedAt: v.optional(instant),
   policyHash: v.optional(ident(200)),
   correlationId: v.optional(ident(120, /^[A-Za-z0-9._:-]+$/, "is letters, digits and . _ : -")),
+  wouldReach: v.optional(text(1000)),
 });
 
 // The batch as a whole: who sent it and when; its events are each held to EventSchema on their own.
@@ -111,8 +114,11 @@ export async function postEvents(c: Call): Promise<Response> {
   }
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
   const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: { id: string }[] = await c.db`
-    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING id`;
+  const inserted: CaughtRow[] = await c.db`
+    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
+    RETURNING id, occurred_at, machine_id, agent, surface, operation, effect, reason, rule_id, resource_ref`;
+  // What was caught goes to the workspace's sinks beside this answer, never in its way (failures counted per sink).
+  void forwardCaught(c.db, who.workspaceId, inserted, c.config.webhookSecret).catch(() => undefined);
   // Answered once the detectors have looked at what arrived (and at anything of the workspace left waiting): a pass
   // shared with the batches arriving beside this one.
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
@@ -143,6 +149,7 @@ function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<str
     started_at: e.startedAt ? new Date(e.startedAt) : null,
     policy_hash: e.policyHash ?? null,
     correlation_id: e.correlationId ?? null,
+    would_reach: e.wouldReach ?? null,
   };
 }
 
@@ -166,6 +173,7 @@ interface EventRow {
   started_at: Date | null;
   policy_hash: string | null;
   correlation_id: string | null;
+  would_reach: string | null;
   received_at: Date;
 }
 
@@ -190,6 +198,8 @@ function view(r: EventRow) {
     startedAt: iso(r.started_at),
     policyHash: r.policy_hash,
     correlationId: r.correlation_id,
+    /** The computed counterfactual of a refused credential read: what it would have opened. */
+    wouldReach: r.would_reach,
     receivedAt: iso(r.received_at),
   };
 }

@@ -7,6 +7,7 @@ import type { Call, Route } from "../http.ts";
 import { bodyOf, type Schema } from "../input.ts";
 import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent } from "./agents.ts";
 import * as B from "./bodies.ts";
+import { closeBreakGlass, listBreakGlass, openBreakGlass } from "./breakglass.ts";
 import { getBundle } from "./bundle.ts";
 import {
   approveCandidate,
@@ -17,7 +18,6 @@ import {
   listDecisions,
   listExtractionRuns,
   previewCandidate,
-  reach,
   rebuild,
   rejectCandidate,
   scanPatterns,
@@ -53,6 +53,7 @@ import {
   revokeOperatorToken,
   revokeToken,
 } from "./people.ts";
+import { eraseSubject, exportSubject, privacyRegister } from "./privacy.ts";
 import {
   approveProposal,
   createProposal,
@@ -61,6 +62,8 @@ import {
   rejectProposal,
   showProposal,
 } from "./proposals.ts";
+import { listTags, reach, setTag } from "./reach.ts";
+import { createSink, listSinks, removeSink } from "./sinks.ts";
 import {
   deliverySecret,
   inbound,
@@ -142,6 +145,9 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/events/:id", needs: ["viewer"], handler: showEvent },
   { method: "GET", path: "/v1/incidents", needs: ["viewer"], handler: listIncidents },
   { method: "GET", path: "/v1/state", needs: ["viewer"], handler: listState },
+  { method: "GET", path: "/v1/break-glass", needs: ["viewer"], handler: listBreakGlass },
+  { method: "GET", path: "/v1/sinks", needs: ["viewer"], handler: listSinks },
+  { method: "GET", path: "/v1/privacy/register", needs: ["viewer"], handler: privacyRegister },
   { method: "GET", path: "/v1/holds", needs: ["viewer"], handler: listHolds },
   { method: "GET", path: "/v1/policies/proposals", needs: ["viewer"], handler: listProposals },
   { method: "GET", path: "/v1/policies/proposals/:id", needs: ["viewer"], handler: showProposal },
@@ -156,6 +162,7 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/decisions/drift", needs: ["viewer"], handler: drift },
   { method: "GET", path: "/v1/decisions/:id/why", needs: ["viewer"], handler: whyDecision },
   { method: "GET", path: "/v1/reach", needs: ["viewer"], handler: reach },
+  { method: "GET", path: "/v1/tags", needs: ["viewer"], handler: listTags },
   { method: "GET", path: "/v1/graph", needs: ["viewer"], handler: showGraph },
   { method: "GET", path: "/v1/events/:id/why", needs: ["viewer"], handler: whyAction },
   // Only the caller's own: their name, their tokens. A token is minted signed in, so a token cannot mint another.
@@ -237,6 +244,35 @@ export const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/v1/state", needs: ["admin"], by: "automation", ...withBody(B.StateBody, setState) },
   { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
+  // Break-glass overrides the conditions in force for a while: a person's act with a reason; closing it only tightens.
+  {
+    method: "POST",
+    path: "/v1/break-glass",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.BreakGlassBody, openBreakGlass),
+  },
+  // A subject's data: reading all of it out, or erasing it, is a person's act.
+  {
+    method: "POST",
+    path: "/v1/privacy/export",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.SubjectBody, exportSubject),
+  },
+  {
+    method: "POST",
+    path: "/v1/privacy/erasure",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.SubjectBody, eraseSubject),
+  },
+  // A tag on resources is what a person confirmed: reach by tag answers from it.
+  { method: "PUT", path: "/v1/tags/:tag", needs: ["admin"], ...withBody(B.TagBody, setTag) },
+  // Where the record is forwarded: a webhook's secret is shown once, so signed in; removing one is less oversight.
+  { method: "POST", path: "/v1/sinks", needs: ["admin"], by: "signed-in", ...withBody(B.SinkBody, createSink) },
+  { method: "POST", path: "/v1/sinks/:id/remove", needs: ["admin"], by: "signed-in", handler: removeSink },
+  { method: "POST", path: "/v1/break-glass/:id/close", needs: ["admin"], by: "automation", handler: closeBreakGlass },
   { method: "POST", path: "/v1/machines/:id/mode", needs: ["admin"], ...withBody(B.ModeBody, setMode) },
   { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], by: "automation", handler: revokeMachine },
   { method: "PATCH", path: "/v1/agents/:name", needs: ["admin"], ...withBody(B.AgentChange, changeAgent) },

@@ -2,9 +2,32 @@
 // of the two files a machine writes, and the hash of both.
 
 import { iso } from "../http.ts";
-import { type CompilableDecision, withDecisions } from "../intent/compile.ts";
+import { type CompilableDecision, withDecisions, withRules } from "../intent/compile.ts";
 import { bundleHash, type ConditionFact, conditionsText } from "../protocol/bundle.ts";
 import type { Db } from "./db.ts";
+
+/** What no override reaches: an action that cannot be undone. */
+export const IRREVERSIBLE = ["project.delete", "database.drop"] as const;
+
+/** The condition ids an open break-glass suspends: left out of what machines are sent until it ends. */
+export async function suspendedConditions(db: Db, workspaceId: string): Promise<Set<string>> {
+  const rows: { suspends: string[] }[] = await db`
+    SELECT suspends FROM break_glass WHERE workspace_id = ${workspaceId} AND closed_at IS NULL AND ends_at > now()`;
+  return new Set(rows.flatMap((r) => r.suspends));
+}
+
+/** While the glass is broken, the rules machines get also deny every irreversible action outright. */
+export function irreversibleRules(open: boolean): readonly object[] {
+  if (!open) return [];
+  return [
+    {
+      name: "break-glass-irreversible",
+      description: "added while a break-glass is open: an override never covers an action that cannot be undone",
+      match: { actions: [...IRREVERSIBLE] },
+      decision: { effect: "deny", reason: "break-glass never covers an irreversible action" },
+    },
+  ];
+}
 
 export interface BundleInForce {
   readonly hash: string;
@@ -132,13 +155,19 @@ export async function bundleInForce(db: Db, workspaceId: string): Promise<Bundle
     published_at: Date;
   }[] = await db`SELECT id, format, source, rules_json, rule_count, published_by, published_at FROM bundles
                  WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
-  const facts = [...(await conditionsInForce(db, workspaceId)), ...(await agentStops(db, workspaceId))];
-  const rulesText = withDecisions(b?.rules_json ?? "", await decisionsInForce(db, workspaceId));
-  const conditions = conditionsText(facts);
+  // An open break-glass leaves out what it suspends, and adds the deny no override reaches.
+  const suspended = await suspendedConditions(db, workspaceId);
+  const conditions = (await conditionsInForce(db, workspaceId)).filter((f) => !suspended.has(f.id));
+  const facts = [...conditions, ...(await agentStops(db, workspaceId))];
+  const rulesText = withRules(
+    withDecisions(b?.rules_json ?? "", await decisionsInForce(db, workspaceId)),
+    irreversibleRules(suspended.size > 0),
+  );
+  const conditionsFile = conditionsText(facts);
   return {
-    hash: bundleHash(rulesText, conditions),
+    hash: bundleHash(rulesText, conditionsFile),
     rulesText,
-    conditionsText: conditions,
+    conditionsText: conditionsFile,
     published: b
       ? {
           id: Number(b.id),

@@ -6,6 +6,7 @@ import consoleTables from "./migrations/0002_console.sql" with { type: "text" };
 import decisionTables from "./migrations/0003_decisions.sql" with { type: "text" };
 import guarantees from "./migrations/0004_guarantees.sql" with { type: "text" };
 import quickstart from "./migrations/0005_quickstart.sql" with { type: "text" };
+import operate from "./migrations/0006_operate.sql" with { type: "text" };
 
 export interface Migration {
   readonly version: number;
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "decisions", sql: decisionTables },
   { version: 4, name: "guarantees", sql: guarantees },
   { version: 5, name: "quickstart", sql: quickstart },
+  { version: 6, name: "operate", sql: operate },
 ];
 
 /** The schema version this code writes: the newest migration it carries. */

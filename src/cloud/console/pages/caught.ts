@@ -20,7 +20,9 @@ export function eventRows(events: readonly EventView[], now: number): Html {
   <td><time datetime="${e.occurredAt ?? ""}">${ago(e.occurredAt, now)}</time></td>
   <td><code>${e.operation}</code>${e.resourceRef ? html`<div class="muted">${e.resourceRef}</div>` : ""}
     ${e.subjectId !== e.dedupKey ? html`<div class="muted">outcome: exit ${e.exitCode ?? "?"}</div>` : ""}</td>
-  <td>${e.effect ? html`<strong class="verdict">${e.effect}</strong>` : "–"}${e.reason ? html`<div class="muted">${e.reason}</div>` : ""}</td>
+  <td>${e.effect ? html`<strong class="verdict">${e.effect}</strong>` : "–"}${e.reason ? html`<div class="muted">${e.reason}</div>` : ""}${
+    e.wouldReach ? html`<div class="would-reach">Would have reached: ${e.wouldReach}</div>` : ""
+  }</td>
   <td>${e.ruleId ? html`<a href="/caught?rule=${e.ruleId}"><code>${e.ruleId}</code></a>` : html`<span class="muted">no rule</span>`}</td>
   <td><a href="/caught?machine=${e.machineId}"><code>${e.machineId}</code></a>${
     e.agent ? html`<div><a href="/agents?name=${e.agent}">${e.agent}</a></div>` : ""

@@ -4,6 +4,8 @@ import { invoke, may } from "../call.ts";
 import { html } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
+import { privacyActions, privacySection } from "./privacy.ts";
+import { sinkActions, sinksSection } from "./sinks.ts";
 
 interface Org {
   readonly name: string;
@@ -42,7 +44,8 @@ ${
       )
     : html`<dl class="facts"><dt>Team</dt><dd>${org.name}</dd><dt>What it does</dt><dd>${org.about ?? "–"}</dd></dl>`
 }
-<h3>Sinks and webhooks</h3><p class="empty">The record is forwarded nowhere: no sink or webhook exists.</p></section>
+${await sinksSection(c)}</section>
+${await privacySection(c)}
 <section aria-labelledby="signin-h"><h2 id="signin-h">Sign-in</h2>${
       org.signIn
         ? html`<dl class="facts"><dt>Issuer</dt><dd><code>${org.signIn.issuer}</code></dd><dt>Audience</dt><dd><code>${org.signIn.audience}</code></dd>
@@ -52,6 +55,8 @@ ${
     }</section>`;
   },
   actions: {
+    ...sinkActions,
+    ...privacyActions,
     async profile(c) {
       await invoke(c, "PATCH /v1/org", { body: { name: field(c, "name"), about: c.form.get("about") ?? "" } });
       return undefined;

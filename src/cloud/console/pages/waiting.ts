@@ -5,6 +5,7 @@ import type { ConditionFact } from "../../protocol/bundle.ts";
 import type { AgentView } from "../../routes/agents.ts";
 import type { HoldView } from "../../routes/holds.ts";
 import type { McpServerView } from "../../routes/mcp.ts";
+import { IRREVERSIBLE } from "../../store/bundle.ts";
 import type { ElevationView } from "../../store/elevations.ts";
 import { type ConsoleCall, invoke, may } from "../call.ts";
 import { ago, type Html, html } from "../html.ts";
@@ -142,12 +143,14 @@ const conditions: WaitingSection = {
       invoke<{ agents: AgentView[] }>(c, "GET /v1/agents"),
     ]);
     const halted = agents.filter((a) => a.state === "halted");
-    if (list.length === 0 && halted.length === 0) return undefined;
-    return html`<ul class="items">${list.map(
+    const { breakGlass } = await invoke<{ breakGlass: GlassView[] }>(c, "GET /v1/break-glass");
+    const open = breakGlass.find((g) => g.state === "open");
+    if (list.length === 0 && halted.length === 0 && !open) return undefined;
+    return html`${open ? glassOpen(c, open) : list.length > 0 && may(c, "POST /v1/break-glass") ? glassForm(c) : ""}<ul class="items">${list.map(
       (
         f,
       ) => html`<li id="${f.id}"><strong>${f.kind === "freeze-agent" ? html`agent <code>${f.subject}</code> frozen on every machine` : html`<code>${f.kind}:${f.subject}</code>`}</strong>
-  <div class="muted">by ${f.by} · ends ${ago(f.expiresAt, c.now())}${f.reason ? ` · ${f.reason}` : ""}</div>
+  <div class="muted">by ${f.by} · ends ${ago(f.expiresAt, c.now())}${f.reason ? ` · ${f.reason}` : ""}${open?.suspends.includes(f.id) ? html` · <strong>suspended by break-glass</strong>` : ""}</div>
   ${may(c, "POST /v1/state/:id/lift") ? form(c, "lift", { id: f.id }, html`<button type="submit">Lift</button>`) : ""}</li>`,
     )}${halted.map(
       (a) => html`<li id="halt-${a.name}"><strong>agent <code>${a.name}</code> halted</strong>
@@ -156,6 +159,38 @@ const conditions: WaitingSection = {
     )}</ul>`;
   },
 };
+
+interface GlassView {
+  readonly id: string;
+  readonly reason: string;
+  readonly suspends: readonly string[];
+  readonly openedBy: string;
+  readonly endsAt: string;
+  readonly incident: string;
+  readonly state: string;
+}
+
+const glassOpen = (c: ConsoleCall, g: GlassView) =>
+  html`<div class="warn" id="break-glass-open" role="status"><strong>Break-glass open</strong>: ${g.openedBy} suspended
+${g.suspends.length} condition(s) until ${g.endsAt} (${ago(g.endsAt, c.now())}), because "${g.reason}". Incident
+<a href="/caught#${g.incident}"><code>${g.incident}</code></a>. Irreversible actions stay refused on every machine.
+${may(c, "POST /v1/break-glass/:id/close") ? form(c, "close-glass", { id: g.id }, html`<button type="submit">Close it now</button>`) : ""}</div>`;
+
+const glassForm = (c: ConsoleCall) =>
+  form(
+    c,
+    "break-glass",
+    {},
+    html`<details><summary>Break glass</summary>
+<p class="muted">Suspends every freeze below on every machine, for at most 4 hours, without lifting it: it comes back
+when the time runs out. The rules, halts and revocations stay, and ${IRREVERSIBLE.join(" and ")} are refused outright
+while it is open. Audited as critical, and it opens an incident.</p>
+<label for="bg-reason">Why (a sentence)</label><input id="bg-reason" name="reason" required minlength="10">
+<label for="bg-for">For</label><select id="bg-for" name="for"><option value="30m">30m</option><option value="1h" selected>1h</option><option value="2h">2h</option><option value="4h">4h</option></select>
+<label for="bg-actions">What it is for (optional, space-separated actions)</label><input id="bg-actions" name="actions">
+<button type="submit" class="danger">Break glass</button></details>`,
+    { className: "stack", label: "Break glass" },
+  );
 
 /** In the order a person should read them; each appears only while it has something in it. */
 export const WAITING_SECTIONS: WaitingSection[] = [
@@ -212,6 +247,19 @@ export const waiting: PageDef = {
     },
     async "block-mcp"(c) {
       await invoke(c, "POST /v1/mcp-servers/:name/block", { params: { name: field(c, "name") } });
+      return undefined;
+    },
+    async "break-glass"(c) {
+      const actions = (c.form.get("actions") ?? "").split(/[\s,]+/).filter((a) => a !== "");
+      const g = await invoke<{ suspends: string[]; endsAt: string; incident: string }>(c, "POST /v1/break-glass", {
+        body: { reason: field(c, "reason"), for: field(c, "for"), ...(actions.length > 0 ? { actions } : {}) },
+      });
+      return {
+        ok: `Glass broken: ${g.suspends.length} condition(s) suspended until ${g.endsAt}; incident ${g.incident} opened.`,
+      };
+    },
+    async "close-glass"(c) {
+      await invoke(c, "POST /v1/break-glass/:id/close", { params: { id: field(c, "id") } });
       return undefined;
     },
     async lift(c) {
