@@ -22,7 +22,7 @@ import {
   fileCall,
   hostOf,
   httpCall,
-  mcpCall,
+  mcpCalls,
   searchCall,
   splitDoubleUnderscore,
 } from "./tools.ts";
@@ -106,7 +106,7 @@ export function claudeToolCalls(tool: string, input: unknown, cwd: string, pc: P
     }
   }
   const mcp = splitDoubleUnderscore(tool);
-  return mcp ? [mcpCall(mcp.server, mcp.tool, input)] : undefined;
+  return mcp ? mcpCalls(mcp.server, mcp.tool, input, at) : undefined;
 }
 
 function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {

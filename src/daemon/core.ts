@@ -83,13 +83,20 @@ export function daemonCore(p: CoreParts): DaemonCore {
         return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
       }
       const set = p.rules.get(r.cwd, r.policies, actingPlaces(r.cwd, resolutionOf(r).actions));
-      const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
+      // Where a push lands reads its flags (`--tags`, `--all`), which stay in the seam: a push is decided there.
+      const reads = r.actions.find(
+        (a) => a.args && (a.name === "git.push" || matchesOnArguments(set.compiled, a.name)),
+      );
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
       const elsewhere = reads
-        ? `a rule in force matches on the arguments of \`${reads.name}\``
+        ? reads.name === "git.push"
+          ? "where a push lands is read from its flags, which stay in the seam"
+          : `a rule in force matches on the arguments of \`${reads.name}\``
         : set.usesWindows && (r.tz ?? "") !== (p.ctx.env.TZ ?? "")
           ? "a rule in force has time windows, and the caller's time zone is not the daemon's"
-          : undefined;
+          : set.usesCaller || (set.usesAmount && r.actions.some((a) => a.args))
+            ? "a rule in force names a principal, model or provider, or a ceiling a call's arguments state"
+            : undefined;
       if (elsewhere) {
         answered.local += 1;
         return { local: elsewhere };

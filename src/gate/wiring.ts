@@ -17,7 +17,7 @@ import { type Config, readConfig } from "../state/config.ts";
 import { leasesOn, takeLease, WRITE_LEASE_MS } from "../state/leases.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
-import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
+import { claimGrant, createHold, deniedHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
@@ -28,6 +28,7 @@ import { type TargetExpander, targetExpander } from "./expand.ts";
 import { scanReach } from "./notice/reach.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
+import { snapshotText } from "./snapshots.ts";
 import type { GateRequest } from "./types.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
@@ -78,6 +79,7 @@ type StateDeps = Pick<
   | "stop"
   | "stale"
   | "claimGrant"
+  | "refusedBefore"
   | "clearedCall"
   | "clearCalls"
   | "handedDown"
@@ -141,6 +143,8 @@ export function stateDeps(
     },
     claimGrant: (parts, session, now) =>
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    refusedBefore: (parts, session, now) =>
+      sink.dry ? undefined : deniedHold(paths.pending, fingerprint(parts), session, now, HOLD_TTL_MS),
     clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
     clearCalls: (session, calls, now) => {
       if (sink.dry) return;
@@ -239,7 +243,7 @@ export function resolveWithProject(req: GateRequest, home: string, env?: Readonl
   for (let pass = 0; pass < SCRIPT_PASSES && r.runs; pass++) {
     const files: Record<string, string> = { ...project.files };
     for (const path of r.runs) {
-      const text = scriptText(path, project.repository);
+      const text = scriptText(path, project.repository) ?? snapshotText(path, home, env);
       if (text !== undefined) files[path] = text;
     }
     if (Object.keys(files).length === Object.keys(project.files ?? {}).length) break;

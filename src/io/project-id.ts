@@ -21,7 +21,7 @@ export function normalizeRemote(url: string): string | undefined {
   return u.includes("/") ? u : undefined;
 }
 
-export function projectDigest(kind: "git" | "local", value: string): string {
+export function projectDigest(kind: "git" | "local" | "project", value: string): string {
   return sha256Hex(`${kind}\n${value}`).slice(0, 16);
 }
 
@@ -63,9 +63,35 @@ export function originUrl(root: string): string | undefined {
   return undefined;
 }
 
-/** The project id of `cwd`, as memory derives it with git: by origin when usable, else by the real top level. */
+/** A top-level `project = "…"` in the checkout's memnox.policies.toml (before its first table), when declared. */
+export function declaredProject(root: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, "memnox.policies.toml"), "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) return undefined;
+    const m = /^project\s*=\s*"([^"\\]+)"\s*(#.*)?$/.exec(line);
+    if (m?.[1]) return m[1];
+  }
+  return undefined;
+}
+
+export function declaredProjectId(project: string): string {
+  return `project-${projectDigest("project", project)}`;
+}
+
+/**
+ * The project id of `cwd`, as memory derives it: a `project` the checkout's rule file declares (two repositories
+ * declaring the same one share one scope), else by git origin when usable, else by the real top level.
+ */
 export function projectIdAt(cwd: string): string {
   const top = repoRoot(cwd);
+  const declared = top ? declaredProject(top) : undefined;
+  if (declared) return declaredProjectId(declared);
   const root = realOr(top ?? cwd);
   const origin = top ? originUrl(root) : undefined;
   const remote = origin ? normalizeRemote(origin) : undefined;

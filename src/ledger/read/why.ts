@@ -6,7 +6,9 @@ import { type Entry, entryJson, joinEntries } from "./entries.ts";
 import { clock } from "./format.ts";
 import { childrenOf, rowByIdPrefix } from "./window.ts";
 
-const NOTABLE = "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow')";
+// A call to memnox's own session tools is never what a "why" asks about: the agent asking is not the refusal before it.
+const NOTABLE =
+  "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow') AND operation NOT LIKE 'mcp.memnox-session.%'";
 
 /**
  * The row and what came of it: the given id (a prefix will do), or the last decision that did not simply proceed

@@ -7,7 +7,7 @@ import { compile, evaluate } from "../engine/index.ts";
 import { readCachedCheck, writeCachedCheck } from "./cache.ts";
 import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";
 import { parseRuleText } from "./parse.ts";
-import { readRegistry } from "./registry.ts";
+import { readRegistry, registerFile } from "./registry.ts";
 import type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
 import { validateRuleData } from "./validate.ts";
 
@@ -96,6 +96,8 @@ function assemble(checked: readonly CheckedFile[], sources: readonly RuleSource[
     checked,
     compiled,
     usesWindows: compiled.rules.some((r) => r.windows !== undefined),
+    usesCaller: compiled.rules.some((r) => r.principals ?? r.models ?? r.providers),
+    usesAmount: compiled.rules.some((r) => r.aboveAmount !== undefined),
     evaluate: (request, facts, at, defaultEffect) => evaluate(compiled, request, facts, at, defaultEffect),
   };
 }
@@ -114,7 +116,11 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
   } catch (e) {
     problems.push({ file: opts.paths.policiesRegistry, message: describeError(e) });
   }
-  const read = findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir));
+  const read = shareProjects(
+    findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir)),
+    opts.paths.policiesRegistry,
+    registered,
+  );
   const checked = read.map((r) => r.checked);
   if (problems.length > 0)
     checked.push({
@@ -127,6 +133,33 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
     });
   const sources = read.flatMap((r) => (r.source ? [r.source] : []));
   return assemble(checked, sources, opts.paths.home);
+}
+
+type Read = ReturnType<typeof readCandidate>;
+
+/**
+ * Two repositories that declare the same `project` share one policy: a registered file declaring the project a
+ * repository's own file here declares applies here too. A repository file that declares a project is registered
+ * the first time it is loaded, so the next repository of that project finds it (only ever tightening: the most
+ * restrictive verdict wins whatever file says it). A registry that cannot be written changes nothing here.
+ */
+function shareProjects(read: readonly Read[], registryPath: string, registered: readonly string[]): Read[] {
+  const here = read.filter((r) => r.checked.origin === "repository" && r.checked.applies && r.checked.project);
+  if (here.length === 0) return [...read];
+  const projects = new Set(here.map((r) => r.checked.project));
+  for (const r of here) {
+    if (registered.includes(r.checked.path)) continue;
+    try {
+      registerFile(registryPath, r.checked.path);
+    } catch {
+      // Inside a kernel wall the registry is read-only: sharing starts once a session outside it loads the file.
+    }
+  }
+  return read.map((r) =>
+    r.checked.origin === "registered" && !r.checked.applies && projects.has(r.checked.project)
+      ? { ...r, checked: { ...r.checked, applies: true } }
+      : r,
+  );
 }
 
 /** Recompiles a set from the sources a ledger kept: the same text gives the same rules and hash. */

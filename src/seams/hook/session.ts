@@ -19,7 +19,9 @@ function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Brief
 
 export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
   const session = gateSession(f.ctx, ev.session);
-  const envFile = f.adapter.sessionEnvFile?.(f.ctx.env);
+  // Under `memnox run` the agent's environment already has all three, and its governed shell would rule on the
+  // lines (an `export MEMNOX_SESSION=…` asks): only a session started without it gets them.
+  const envFile = f.ctx.env.MEMNOX_SESSION ? undefined : f.adapter.sessionEnvFile?.(f.ctx.env);
   const failed = envFile
     ? writeSessionEnv(envFile, { bin: f.ctx.paths.bin, agent: f.adapter.agent, ...(session ? { session } : {}) })
     : undefined;

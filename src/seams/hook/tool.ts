@@ -5,6 +5,7 @@ import { detectInstructions, instructionLabels } from "../../gate/notice/instruc
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
+import { stampHold } from "../shared/requester.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
 import { callReminder, type Reminder } from "./reminders.ts";
@@ -47,6 +48,8 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
     if (a.effect === "deny") break;
   }
   const deciding = strictest(answers);
+  // A hold is the agent's: once the agent has gone, nobody is left to retry it, so it stops waiting.
+  if (deciding.holdId && !f.deps.byHand) stampHold(f.ctx, deciding.holdId, "agent");
   const verdict = toolVerdict(deciding, ev.canAsk);
   const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
   // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.

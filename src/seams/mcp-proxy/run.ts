@@ -68,6 +68,7 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     visibility,
     manifest: new ManifestBuilder(manifestDir, o.name, o.now, loadManifest(manifestDir, o.name)),
     cwd: o.cwd,
+    ...(o.env.HOME ? { home: o.env.HOME } : {}),
     ...(o.session ? { session: o.session } : {}),
     ...(o.agent ? { agent: o.agent } : {}),
     toClient: (bytes) => o.output.write(bytes),

@@ -12,6 +12,7 @@ import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
 import { DENY_EXIT } from "../shared/refusal.ts";
+import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { type GitPlan, gitPlan } from "./git.ts";
 import { gitExecDir, startedByGit } from "./git-exec.ts";
@@ -77,7 +78,7 @@ export async function run(ctx: Context): Promise<number> {
         return runChild(guarded, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
       },
     },
-    { gate: createGate(ctx), io: ctx.io, terminal },
+    { gate: createGate(ctx), io: ctx.io, terminal, waitingOn: (id) => stampHold(ctx, id, "self") },
   );
 }
 
