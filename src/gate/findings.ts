@@ -26,6 +26,11 @@ export interface CheckInput {
   readonly nowMs: number;
 }
 
+/** What a freeze stops: outward and destructive actions, and an MCP tool's writes (its server is elsewhere). */
+function changesOutside(action: Action): boolean {
+  return RISKY.has(action.class) || (action.class === "write" && action.name.startsWith("mcp."));
+}
+
 /** The subject `memnox freeze --for …` with no subject declares: the whole machine. */
 export const MACHINE_FREEZE = "machine";
 
@@ -43,7 +48,7 @@ export function ownChecks(input: CheckInput): Finding[] {
   const left = (f: StateFact) => formatDuration(Date.parse(f.expiresAt) - input.nowMs);
   const server = action.name.startsWith("mcp.") ? action.name.split(".")[1] : undefined;
   for (const f of input.facts) {
-    if (f.kind === "freeze" && RISKY.has(action.class) && frozenBy(f, action)) {
+    if (f.kind === "freeze" && changesOutside(action) && frozenBy(f, action)) {
       const what = f.subject === MACHINE_FREEZE ? "this machine is frozen" : `${f.subject} is frozen`;
       out.push({
         action,

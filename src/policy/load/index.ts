@@ -7,7 +7,8 @@ import { compile, evaluate } from "../engine/index.ts";
 import { readCachedCheck, writeCachedCheck } from "./cache.ts";
 import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";
 import { parseRuleText } from "./parse.ts";
-import { readRegistry, registerFile } from "./registry.ts";
+import { filesOfProjects, noteProjectFiles, projectsFileBeside } from "./projects.ts";
+import { readRegistry } from "./registry.ts";
 import type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
 import { validateRuleData } from "./validate.ts";
 
@@ -119,7 +120,7 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
   const read = shareProjects(
     findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir)),
     opts.paths.policiesRegistry,
-    registered,
+    opts.cacheDir,
   );
   const checked = read.map((r) => r.checked);
   if (problems.length > 0)
@@ -138,28 +139,24 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
 type Read = ReturnType<typeof readCandidate>;
 
 /**
- * Two repositories that declare the same `project` share one policy: a registered file declaring the project a
- * repository's own file here declares applies here too. A repository file that declares a project is registered
- * the first time it is loaded, so the next repository of that project finds it (only ever tightening: the most
- * restrictive verdict wins whatever file says it). A registry that cannot be written changes nothing here.
+ * Two repositories that declare the same `project` share one policy: the rule files of other repositories that
+ * declared it (noted as each is loaded, in projects.json) apply here too, only ever tightening, since the most
+ * restrictive verdict wins whatever file says it.
  */
-function shareProjects(read: readonly Read[], registryPath: string, registered: readonly string[]): Read[] {
+function shareProjects(read: readonly Read[], registryPath: string, cacheDir: string | undefined): Read[] {
   const here = read.filter((r) => r.checked.origin === "repository" && r.checked.applies && r.checked.project);
   if (here.length === 0) return [...read];
-  const projects = new Set(here.map((r) => r.checked.project));
-  for (const r of here) {
-    if (registered.includes(r.checked.path)) continue;
-    try {
-      registerFile(registryPath, r.checked.path);
-    } catch {
-      // Inside a kernel wall the registry is read-only: sharing starts once a session outside it loads the file.
-    }
-  }
-  return read.map((r) =>
-    r.checked.origin === "registered" && !r.checked.applies && projects.has(r.checked.project)
-      ? { ...r, checked: { ...r.checked, applies: true } }
-      : r,
-  );
+  const file = projectsFileBeside(registryPath);
+  noteProjectFiles(file, Object.fromEntries(here.map((r) => [r.checked.path, r.checked.project ?? ""])));
+  const projects = new Set(here.map((r) => r.checked.project ?? ""));
+  const loaded = new Set(read.map((r) => r.checked.path));
+  const shared = filesOfProjects(file, projects, loaded)
+    .map((path) => readCandidate({ path, origin: "repository", applies: true }, cacheDir))
+    // Only a file that still declares the project, and reads: a broken one elsewhere is that repository's problem.
+    .filter(
+      (r) => r.checked.problems.length === 0 && r.checked.project !== undefined && projects.has(r.checked.project),
+    );
+  return [...read, ...shared];
 }
 
 /** Recompiles a set from the sources a ledger kept: the same text gives the same rules and hash. */
