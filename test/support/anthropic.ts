@@ -1,10 +1,14 @@
 // A scripted Messages API on loopback: the real Claude Code CLI talks to it instead of a model, and every request
 // it sent can be read back (the tool_result the model received, the system prompt, the context hooks added).
 
-/** One model turn: call a tool, or answer with text. A function sees the request it answers. */
-export type Turn =
+/**
+ * One model turn: call a tool, or answer with text. A function sees the request it answers; `before` runs first (a
+ * person answering a held call at their terminal between two of the agent's attempts).
+ */
+export type Turn = (
   | { readonly toolUse: { readonly name: string; readonly input: Readonly<Record<string, unknown>> } }
-  | { readonly text: string | ((req: ModelRequest) => string) };
+  | { readonly text: string | ((req: ModelRequest) => string) }
+) & { readonly before?: (req: ModelRequest) => Promise<void> };
 
 export interface ContentBlock {
   readonly type: string;
@@ -61,7 +65,8 @@ export function scriptedModel(turns: readonly Turn[]): ScriptedModel {
       requests.push(recorded);
       if (path.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
       if (!path.endsWith("/v1/messages")) return new Response("not found", { status: 404 });
-      const turn = recorded.tools.length > 0 ? pickTurn(turns, recorded) : { text: "ok" };
+      const turn: Turn = recorded.tools.length > 0 ? pickTurn(turns, recorded) : { text: "ok" };
+      await turn.before?.(recorded);
       return answer(turn, recorded);
     },
   });
