@@ -30,6 +30,8 @@ export function route(invokedAs: string, args: readonly string[]): Route {
   const name = basename(invokedAs);
   const named = NAMED_FACES[name];
   if (named) return { face: named, args };
+  // The agent wall's applier by name (an agent's shell prefix where no perl applier was written).
+  if (name === "memnox-wall") return { face: "wall", args: ["agent", ...args] };
   if (name === "memnox" || name.startsWith("memnox-") || name.startsWith("memnox.") || name === "bun") {
     return explicit(args);
   }

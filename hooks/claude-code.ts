@@ -10,25 +10,31 @@
 //     "SessionEnd":         [{ "hooks": [{ "type": "command", "command": "<app> hook claude-code SessionEnd", "timeout": 5 }] }]
 //   }
 //
-// TOOLS = "^(Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|WebFetch|WebSearch|mcp__.*)$" (anchored: an
-// unanchored `Read` also matches `ReadMcpResourceTool`). `timeout` is in SECONDS; a timed-out or crashed hook lets
+// TOOLS = "*": every tool Claude Code has, and every one it adds, reaches the gate (the tool table below maps each
+// to an action; one it does not know is an action of class unknown, never left to the agent). `timeout` is in SECONDS; a timed-out or crashed hook lets
 // the call through, so the answer is always exit 0 with JSON, never a crash.
 // Protocol: allow = silence (Claude Code's own permission prompt still runs); deny/ask =
 // `hookSpecificOutput.permissionDecision` with the reason; context = `hookSpecificOutput.additionalContext`.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Action } from "../src/core/action.ts";
 import { exitCodeIn, num, Path, payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
+  argumentsOf,
   contentSearchCall,
   fileCall,
   hostOf,
   httpCall,
+  mcpCall,
   mcpCalls,
   searchCall,
   splitDoubleUnderscore,
 } from "./tools.ts";
 import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
 
-export const TOOLS = "^(Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|WebFetch|WebSearch|mcp__.*)$";
+export const TOOLS = "*";
 
 /** The entries `setup` merges into settings.json `hooks`, for the binary at `app`. */
 export function settingsHooks(app: string): Record<string, unknown[]> {
@@ -106,7 +112,94 @@ export function claudeToolCalls(tool: string, input: unknown, cwd: string, pc: P
     }
   }
   const mcp = splitDoubleUnderscore(tool);
-  return mcp ? mcpCalls(mcp.server, mcp.tool, input, at) : undefined;
+  if (mcp) return mcpCalls(mcp.server, mcp.tool, input, at);
+  return agentToolCalls(tool, input, cwd, pc);
+}
+
+/** Claude Code's own tools that change nothing outside the session: its tasks, plans, questions and messages. */
+const SESSION_TOOLS = new Set([
+  "TodoWrite",
+  "TaskCreate",
+  "TaskGet",
+  "TaskList",
+  "TaskUpdate",
+  "TaskStop",
+  "TaskOutput",
+  "BashOutput",
+  "KillShell",
+  "KillBash",
+  "ExitPlanMode",
+  "EnterPlanMode",
+  "AskUserQuestion",
+  "ReportFindings",
+  "SendMessage",
+  "ScheduleWakeup",
+  "CronList",
+  "CronDelete",
+  "ExitWorktree",
+  "ListMcpResourcesTool",
+  "LS",
+  "NotebookRead",
+]);
+
+function agentAction(name: string, cls: Action["class"], targets: readonly string[], input: unknown): SeamCall {
+  return {
+    action: { name, class: cls, targets: [...targets], arguments: argumentsOf(input) },
+    rawArguments: JSON.stringify(input ?? null),
+  };
+}
+
+/** A skill's file: the project's, else the person's own (a plugin's `plugin:skill` is looked for under plugins). */
+function skillFile(name: string, cwd: string, home: string, env: string | undefined): string | undefined {
+  const claude = env || join(home, ".claude");
+  const bare = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
+  const places = [
+    join(cwd, ".claude", "skills", bare, "SKILL.md"),
+    join(claude, "skills", bare, "SKILL.md"),
+    join(cwd, ".claude", "commands", `${bare}.md`),
+    join(claude, "commands", `${bare}.md`),
+  ];
+  return places.find((p) => existsSync(p));
+}
+
+/** The shell lines a skill or command runs while Claude Code expands it (`!`cmd``), which no tool call shows. */
+export function bangLines(text: string): string[] {
+  return [...text.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1] ?? "").filter(Boolean);
+}
+
+/** Every other tool Claude Code has, and any it adds: each reaches the gate as an action of its own. */
+function agentToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] {
+  if (SESSION_TOOLS.has(tool)) return [agentAction(`claude-code.${tool}`, "read", [], input)];
+  switch (tool) {
+    case "Skill": {
+      const name = read(v.looseObject({ skill: v.string() }), input, "Skill input").skill;
+      const file = skillFile(name, cwd, pc.home, pc.claudeConfigDir);
+      const lines = file ? bangLines(readFileSync(file, "utf8")) : [];
+      return [
+        agentAction("claude-code.Skill", file ? "read" : "unknown", [file ?? name], input),
+        ...lines.map((command) => ({ command })),
+      ];
+    }
+    case "Agent":
+    case "Task": {
+      const s = read(v.looseObject({ subagent_type: str }), input, `${tool} input`);
+      return [agentAction("claude-code.Agent", "read", s.subagent_type ? [s.subagent_type] : [], input)];
+    }
+    case "Workflow": {
+      const w = read(v.looseObject({ name: str, script: str }), input, "Workflow input");
+      // A named workflow only starts subagents, whose every call is hooked; a script written in the call is code.
+      return [agentAction("claude-code.Workflow", w.script ? "unknown" : "read", w.name ? [w.name] : [], input)];
+    }
+    case "CronCreate":
+      return [agentAction("system.schedule", "write", ["claude-code"], input)];
+    case "EnterWorktree":
+      return [fileCall("write", [cwd], input)];
+    case "ReadMcpResourceTool": {
+      const r = read(v.looseObject({ server: str }), input, "ReadMcpResourceTool input");
+      return [mcpCall(r.server, "resources-read", input)];
+    }
+  }
+  return [agentAction(`claude-code.${tool}`, "unknown", [tool], input)];
 }
 
 function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
@@ -209,6 +302,8 @@ export const claudeCode: HookAdapter = {
     const file = env.CLAUDE_ENV_FILE;
     return file && /\/session-env\/[^/]+\/[^/]+\.sh$/.test(file) ? file : undefined;
   },
+  // Claude Code hands its hooks its own environment, settings' `env` included: the prefix its Bash tool will use.
+  shellUnderWall: (env, applier) => env.CLAUDE_CODE_SHELL_PREFIX === applier,
   decision,
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : silence,

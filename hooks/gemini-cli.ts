@@ -192,11 +192,18 @@ export function shellExitCode(llmContent: unknown): number | undefined {
 
 const SHELL_LINE_MARK = "# memnox: this command meets the interceptors";
 
-/** The line memnox's hook puts in front of an allowed command: the interceptors first on PATH, the session's variables. */
-export function shellLine(bin: string, vars: Readonly<Record<string, string>>): string {
+/**
+ * The line memnox's hook puts in front of an allowed command: the interceptors first on PATH, the session's variables;
+ * and where the agent wall is written, the whole line handed to its applier, which runs it again inside the wall
+ * (there MEMNOX_WALL is set, so the hand-over is skipped).
+ */
+export function shellLine(bin: string, vars: Readonly<Record<string, string>>, applier?: string): string {
   const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const sets = Object.entries(vars).map(([k, val]) => `${k}=${q(val)}`);
-  return `export PATH=${q(bin)}:"$PATH" ${sets.join(" ")} ${SHELL_LINE_MARK}\n`;
+  const wall = applier
+    ? `; [ -n "$MEMNOX_WALL" ] || [ -z "$BASH_EXECUTION_STRING" ] || exec ${q(applier)} "$BASH_EXECUTION_STRING"`
+    : "";
+  return `export PATH=${q(bin)}:"$PATH" ${sets.join(" ")}${wall} ${SHELL_LINE_MARK}\n`;
 }
 
 function withoutShellLine(tool: string, input: unknown): unknown {
@@ -232,7 +239,7 @@ function decision(event: string, verdict: ToolVerdict): HookReply {
   return json({
     hookSpecificOutput: {
       hookEventName: event,
-      tool_input: { command: `${shellLine(verdict.shell.bin, verdict.shell.vars)}${command}` },
+      tool_input: { command: `${shellLine(verdict.shell.bin, verdict.shell.vars, verdict.shell.applier)}${command}` },
     },
   });
 }
@@ -246,6 +253,8 @@ export const geminiCli: HookAdapter = {
   hearsContext: true,
   remindsAtCall: false,
   shellEnvByHook: true,
+  // Its hook hands every command it allows to the wall's applier, when one is written.
+  shellUnderWall: () => true,
   decision,
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: contextWords(text) } }) : ALLOW,

@@ -7,7 +7,9 @@ export const ADAPTERS: Readonly<Record<AgentName, () => Promise<HookAdapter>>> =
   "gemini-cli": () => import("./gemini-cli.ts").then((m) => m.geminiCli),
   cursor: () => import("./cursor.ts").then((m) => m.cursor),
   windsurf: () => import("./windsurf.ts").then((m) => m.windsurf),
+  "copilot-cli": () => import("./copilot-cli.ts").then((m) => m.copilotCli),
+  opencode: () => import("./opencode.ts").then((m) => m.opencode),
 };
 
 export type { AgentName, HookAdapter, HookEvent, HookReply, SeamCall, ToolVerdict } from "./types.ts";
-export { AGENTS, HookInputError, isAgentName } from "./types.ts";
+export { AGENT_LABELS, AGENTS, HookInputError, isAgentName } from "./types.ts";

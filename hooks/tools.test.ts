@@ -43,7 +43,19 @@ describe("tool tables", () => {
     expect(shape(claudeToolCalls("mcp__plugin_acme_db__run_query", { sql: "x" }, cwd, pc))).toEqual([
       { "mcp.plugin_acme_db.run_query": ["plugin_acme_db"] },
     ]);
-    expect(claudeToolCalls("Agent", { prompt: "x" }, cwd, pc)).toBeUndefined();
+    // Every other tool reaches the gate too: its own session tools as reads, a subagent as one, one it adds unknown.
+    expect(shape(claudeToolCalls("Agent", { prompt: "x", subagent_type: "reviewer" }, cwd, pc))).toEqual([
+      { "claude-code.Agent": ["reviewer"] },
+    ]);
+    expect(
+      claudeToolCalls("TodoWrite", { todos: [] }, cwd, pc)?.map((c) => ("action" in c ? c.action.class : "")),
+    ).toEqual(["read"]);
+    expect(claudeToolCalls("FutureTool", {}, cwd, pc)?.map((c) => ("action" in c ? c.action.class : ""))).toEqual([
+      "unknown",
+    ]);
+    expect(shape(claudeToolCalls("CronCreate", { cron: "* * * * *", prompt: "x" }, cwd, pc))).toEqual([
+      { "system.schedule": ["claude-code"] },
+    ]);
   });
 
   test("codex: a command sent as an argv becomes the line it runs", () => {

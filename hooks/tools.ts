@@ -149,3 +149,16 @@ function canonical(v: unknown): string {
   }
   return JSON.stringify(v) ?? "null";
 }
+
+/**
+ * An MCP tool an agent names `<server><sep><tool>` with neither part free of `sep` (Copilot CLI joins them with `-`,
+ * OpenCode with `_`): each way of cutting the name is one call, so a rule on any reading of it meets the call and
+ * the strictest verdict among them decides.
+ */
+export function mcpReadings(name: string, sep: string, input: unknown): SeamCall[] {
+  const calls: SeamCall[] = [];
+  for (let i = name.indexOf(sep); i > 0 && i < name.length - 1; i = name.indexOf(sep, i + 1)) {
+    calls.push(mcpCall(name.slice(0, i), name.slice(i + 1), input));
+  }
+  return calls;
+}

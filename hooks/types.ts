@@ -1,8 +1,19 @@
 // The contract every agent adapter keeps: its payload in, one normalised event out; a verdict in, its protocol out.
 import type { Action } from "../src/core/action.ts";
 
-export const AGENTS = ["claude-code", "codex", "gemini-cli", "cursor", "windsurf"] as const;
+export const AGENTS = ["claude-code", "codex", "gemini-cli", "cursor", "windsurf", "copilot-cli", "opencode"] as const;
 export type AgentName = (typeof AGENTS)[number];
+
+/** How people name each agent (the MCP client registry names those that are also MCP clients the same way). */
+export const AGENT_LABELS: Readonly<Record<AgentName, string>> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  "gemini-cli": "Gemini CLI",
+  cursor: "Cursor",
+  windsurf: "Windsurf",
+  "copilot-cli": "GitHub Copilot CLI",
+  opencode: "OpenCode",
+};
 
 export function isAgentName(v: string): v is AgentName {
   return (AGENTS as readonly string[]).includes(v);
@@ -71,6 +82,8 @@ export interface ToolVerdict {
     readonly vars: Readonly<Record<string, string>>;
     /** The command as the agent wrote it. */
     readonly command: string;
+    /** The agent wall's applier, when one is written: the command is handed to it to run inside the wall. */
+    readonly applier?: string;
   };
 }
 
@@ -86,6 +99,8 @@ export interface ParseContext {
   readonly cwd: string;
   /** For `~` in paths. */
   readonly home: string;
+  /** Claude Code's own folder when CLAUDE_CONFIG_DIR moves it (its skills and commands live there). */
+  readonly claudeConfigDir?: string;
 }
 
 export interface HookAdapter {
@@ -102,6 +117,8 @@ export interface HookAdapter {
   readonly hearsContext: boolean;
   /** Whether an allowed call may carry a reminder of the decision behind it. */
   readonly remindsAtCall: boolean;
+  /** Whether this agent's shell commands go through memnox's wall applier (its shell prefix names `applier`). */
+  shellUnderWall?(env: Readonly<Record<string, string | undefined>>, applier: string): boolean;
   /** The agent offers no way to set its shell's PATH and variables, so its hook puts them on each command it allows. */
   readonly shellEnvByHook?: true;
   /** The exit code and duration of `callId`, read from the tail of the agent's transcript (`outcomeIn`). */

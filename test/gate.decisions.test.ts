@@ -102,7 +102,7 @@ describe("the term-overlap match (pure)", () => {
       `${readFileSync(join(repo.path, ".git", "config"), "utf8")}[remote "origin"]\n\turl = git@github.com:Acme/Shop.git\n`,
     );
     expect(projectIdAt(repo.path)).toBe((await projectFromCwd(git, repo.path)).id);
-    expect(projectIdAt(repo.path)).toMatch(/^git-[0-9a-f]{16}$/);
+    expect(projectIdAt(repo.path)).toMatch(/^[0-9a-f]{24}$/);
   });
 });
 

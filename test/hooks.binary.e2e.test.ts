@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENTS } from "../hooks/types.ts";
 import { scriptedModel } from "./support/anthropic.ts";
 import { claudeProject } from "./support/claude.ts";
 import { expectedStdout, loadFixtures } from "./support/hook-fixtures.ts";
@@ -23,7 +24,7 @@ const gateless = loadFixtures().filter(
 
 describe("compiled binary answers fixtures byte for byte", () => {
   test("there are gateless fixtures for every agent", () => {
-    expect(new Set(gateless.map((f) => f.agent)).size).toBe(5);
+    expect(new Set(gateless.map((f) => f.agent)).size).toBe(AGENTS.length);
   });
 
   for (const { agent, event, fx } of gateless) {

@@ -56,7 +56,8 @@ function seedNotice(dir: string, session: string, calls: Record<string, unknown>
 }
 
 function checkNotice(dir: string, fx: HookFixture, want: Record<string, { eventIds: string[]; asked?: boolean }>) {
-  const session = (fx.payload as { session_id?: string }).session_id ?? "";
+  const p = fx.payload as { session_id?: string; sessionId?: string; sessionID?: string };
+  const session = p.session_id ?? p.sessionId ?? p.sessionID ?? "";
   const calls = readNotice(noticeFile(dir, session)).calls;
   expect(Object.keys(calls).sort()).toEqual(Object.keys(want).sort());
   for (const [key, w] of Object.entries(want)) {

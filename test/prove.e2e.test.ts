@@ -13,6 +13,8 @@ const home = fakeHome({
   ...fixtureTree("homes", "gemini-cli"),
   ...fixtureTree("homes", "cursor"),
   ...fixtureTree("homes", "windsurf"),
+  ...fixtureTree("homes", "copilot-cli"),
+  ...fixtureTree("homes", "opencode"),
 });
 const repo = gitRepo({ "a.txt": "a" });
 const systemPath = process.env.PATH ?? "/usr/bin:/bin";
@@ -49,6 +51,8 @@ describe("doctor --prove through the installed seams", () => {
       "hooks:gemini-cli": "refused",
       "hooks:cursor": "refused",
       "hooks:windsurf": "refused",
+      "hooks:copilot-cli": "refused",
+      "hooks:opencode": "refused",
       interceptor: "refused",
       shell: "refused",
       "git-hook": "refused",
@@ -70,7 +74,7 @@ describe("doctor --prove through the installed seams", () => {
     expect(prove.code).toBe(0);
     const lines = (JSON.parse(prove.stdout) as { lines: ProofLine[] }).lines;
     expect(lines.filter((l) => l.result !== "refused")).toEqual([]);
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(15);
     const wiring = await runBinary("memnox", ["doctor", "--wiring"], { env, cwd: repo.path });
     said.push(wiring.stdout, wiring.stderr);
     expect(wiring.stdout).toContain("interceptors");

@@ -17,6 +17,8 @@ const MACHINE = {
   ...fixtureTree("homes", "gemini-cli"),
   ...fixtureTree("homes", "cursor"),
   ...fixtureTree("homes", "windsurf"),
+  ...fixtureTree("homes", "copilot-cli"),
+  ...fixtureTree("homes", "opencode"),
 };
 
 /** Every file under `root` as bytes (base64), optionally leaving one folder out; the last scan is a record, not wiring. */
@@ -96,7 +98,15 @@ describe("memnox setup", () => {
     const trust = Object.fromEntries(
       j.hooks.map((h: { agent: string; trust: { active: boolean } }) => [h.agent, h.trust.active]),
     );
-    expect(trust).toEqual({ "claude-code": false, codex: false, "gemini-cli": true, cursor: true, windsurf: true });
+    expect(trust).toEqual({
+      "claude-code": false,
+      codex: false,
+      "gemini-cli": true,
+      cursor: true,
+      windsurf: true,
+      "copilot-cli": true,
+      opencode: true,
+    });
     expect(j.interceptors.installed).toEqual(["git", "rm", "curl"]);
     expect(j.mcp.counts).toEqual({ wrapped: 5 });
     expect(j.session.files.map((s: { client: string; status: string }) => [s.client, s.status])).toEqual(

@@ -15,6 +15,8 @@ const HOOK_FILES: Record<AgentName, string> = {
   "gemini-cli": ".gemini/settings.json",
   cursor: ".cursor/hooks.json",
   windsurf: ".codeium/windsurf/hooks.json",
+  "copilot-cli": ".copilot/hooks/memnox.json",
+  opencode: ".config/opencode/plugins/memnox.js",
 };
 
 /** A fake home for `agent` with the stable binary in place, so entries name it. */
@@ -34,15 +36,19 @@ function read(home: FakeHome, agent: AgentName): string | undefined {
   }
 }
 
-/** Every command in the file's `hooks`, by event. */
-function commands(text: string): Record<string, string[]> {
+/** Every command in the file's `hooks`, by event; for OpenCode's plugin, the command it runs for each event. */
+function commands(agent: AgentName, text: string): Record<string, string[]> {
+  if (agent === "opencode") {
+    const words = JSON.parse(/^const HOOK = (\[.*\]);$/m.exec(text)?.[1] ?? "[]") as string[];
+    return { "tool.execute.before": [`${words.join(" ")} tool.execute.before`] };
+  }
   const doc = parseDocument("json", text) as {
-    hooks: Record<string, { command?: string; hooks?: { command: string }[] }[]>;
+    hooks: Record<string, { command?: string; bash?: string; hooks?: { command: string }[] }[]>;
   };
   return Object.fromEntries(
     Object.entries(doc.hooks).map(([event, list]) => [
       event,
-      list.flatMap((item) => (item.hooks ? item.hooks.map((h) => h.command) : [item.command ?? ""])),
+      list.flatMap((item) => (item.hooks ? item.hooks.map((h) => h.command) : [item.command ?? item.bash ?? ""])),
     ]),
   );
 }
@@ -58,8 +64,9 @@ describe("agent hooks", () => {
       expect(first.file).toBe(home.join(HOOK_FILES[agent]));
       const after = read(home, agent) ?? "";
       const app = join(home.memnoxHome, "app", "memnox");
-      const events = Object.keys(hookTarget(agent).entries("x"));
-      const cmds = commands(after);
+      const target = hookTarget(agent);
+      const events = target.plugin ? [target.preShell] : Object.keys(target.entries("x"));
+      const cmds = commands(agent, after);
       for (const e of events) expect(cmds[e]).toContain(`${app} hook ${agent} ${e}`);
       if (before !== undefined) {
         // Nothing the person wrote is lost: every old line survives, give or take the comma a new item needs.
@@ -118,7 +125,7 @@ describe("agent hooks", () => {
     );
     const r = installAgentHook(ctx, "claude-code");
     expect(r.status).toBe("repointed");
-    const cmds = commands(read(home, "claude-code") ?? "");
+    const cmds = commands("claude-code", read(home, "claude-code") ?? "");
     expect(cmds.PreToolUse).toEqual([`${join(home.memnoxHome, "app", "memnox")} hook claude-code PreToolUse`]);
   });
 
@@ -197,5 +204,58 @@ describe("whether the agent runs it", () => {
       active: false,
       step: "run `/hooks enable memnox` in Gemini CLI",
     });
+  });
+});
+
+describe("agents whose hook is a file of its own", () => {
+  test("Copilot CLI: memnox's own file in its hooks directory, beside the person's, gone at uninstall", () => {
+    using home = agentHome("copilot-cli");
+    const { ctx } = testContext(home);
+    const theirs = readFileSync(home.join(".copilot/hooks/audit.json"), "utf8");
+    expect(installAgentHook(ctx, "copilot-cli").status).toBe("added");
+    const doc = parseDocument("json", read(home, "copilot-cli") ?? "") as { version: number; hooks: object };
+    expect(doc.version).toBe(1);
+    expect(Object.keys(doc.hooks)).toEqual([
+      "sessionStart",
+      "userPromptSubmitted",
+      "preToolUse",
+      "postToolUse",
+      "postToolUseFailure",
+      "sessionEnd",
+    ]);
+    expect(readFileSync(home.join(".copilot/hooks/audit.json"), "utf8")).toBe(theirs);
+    expect(removeAgentHook(ctx, "copilot-cli").status).toBe("restored");
+    expect(read(home, "copilot-cli")).toBeUndefined();
+    expect(readFileSync(home.join(".copilot/hooks/audit.json"), "utf8")).toBe(theirs);
+  });
+
+  test("Copilot CLI: COPILOT_HOME moves the file", () => {
+    using home = agentHome("copilot-cli");
+    const { ctx } = testContext(home, { env: { COPILOT_HOME: home.join("elsewhere") } });
+    expect(installAgentHook(ctx, "copilot-cli").file).toBe(home.join("elsewhere/hooks/memnox.json"));
+  });
+
+  test("OpenCode: a plugin of memnox's own, repointed in place, removed even after an edit; a stranger's file is left alone", () => {
+    using home = agentHome("opencode");
+    const { ctx } = testContext(home);
+    const file = home.join(HOOK_FILES.opencode);
+    const theirs = readFileSync(home.join(".config/opencode/plugins/notify.js"), "utf8");
+    installAgentHook(ctx, "opencode");
+    const text = read(home, "opencode") ?? "";
+    writeFileSync(file, text.replace(/^const HOOK = .*$/m, 'const HOOK = ["/tmp/_npx/1/memnox","hook","opencode"];'));
+    expect(agentHookState(ctx, "opencode")).toMatchObject({ presence: "hooked", launcherExists: false });
+    expect(installAgentHook(ctx, "opencode").status).toBe("repointed");
+    expect(read(home, "opencode")).toBe(text);
+    writeFileSync(file, `${text}\n// a person's note\n`);
+    expect(removeAgentHook(ctx, "opencode").status).toBe("removed");
+    expect(read(home, "opencode")).toBeUndefined();
+    expect(readFileSync(home.join(".config/opencode/plugins/notify.js"), "utf8")).toBe(theirs);
+
+    writeFileSync(file, "export const Mine = async () => ({});\n");
+    const r = installAgentHook(ctx, "opencode");
+    expect(r.status).toBe("refused");
+    expect(readFileSync(file, "utf8")).toBe("export const Mine = async () => ({});\n");
+    expect(removeAgentHook(ctx, "opencode").status).not.toBe("removed");
+    expect(readFileSync(file, "utf8")).toBe("export const Mine = async () => ({});\n");
   });
 });

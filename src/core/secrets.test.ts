@@ -162,4 +162,11 @@ describe("one masker for every record and output", () => {
     expect(findSecrets(`PASSWORD=${V}`, "memory")).toEqual([]);
     expect(maskSecrets(`see ${url}`)).toBe("see postgres://admin:***@db.internal:5432/prod");
   });
+
+  test("the legacy OpenAI key form is its own kind in memory and masked in records", () => {
+    const legacy = j("sk-", "T3BlbkFJ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNop");
+    expect(secretKinds(`key ${legacy} here`, "memory")).toEqual(["openai_legacy_key"]);
+    expect(maskSecrets(`key ${legacy} here`)).toBe("key *** here");
+    expect(secretKinds(j("sk-proj-", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"), "memory")).toEqual(["openai_key"]);
+  });
 });

@@ -63,6 +63,8 @@ const DETECTORS: readonly Detector[] = [
   },
   { kind: "private_key", in: "both", re: re("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\\s]|\\\\n)*") },
   { kind: "anthropic_key", in: "both", re: re("\\bsk-ant-[A-Za-z0-9_-]{8,}") },
+  // The legacy form (`sk-` and 20+ letters and digits, nothing after): memex names it apart from the newer keys.
+  { kind: "openai_legacy_key", in: "both", re: re("sk-[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])") },
   {
     kind: "openai_key",
     in: "both",

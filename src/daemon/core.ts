@@ -18,8 +18,10 @@ import type {
   Replies,
 } from "../gate/remote/protocol.ts";
 import { inheritParent } from "../gate/rows.ts";
+import { readWallHolds } from "../gate/wall-held.ts";
 import type { StateReaders } from "../gate/wiring.ts";
 import { lazyInstant, stateDeps } from "../gate/wiring.ts";
+import { createArgsDigest } from "../ledger/digest.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";
 import { readHold } from "../state/pending.ts";
@@ -52,6 +54,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
   const paths = p.ctx.paths;
   // Budgets are counted on the ledger as a seam would count them, after the rows of answers already sent are in.
   const count = ledgerCounter(paths, () => p.recorder.settle());
+  // A seam inside a wall cannot read the machine key: its arguments are keyed here, and kept nowhere.
+  const keyed = createArgsDigest(paths);
   const kept = new Set<string>();
   const protect = protection({ home: paths.home, root: paths.root, env: p.ctx.env });
   const noticed = new Set<string>();
@@ -108,7 +112,7 @@ export function daemonCore(p: CoreParts): DaemonCore {
             dry: false,
             // The id is named in the answer; the row is written as soon as the answer has left (see deferred.ts).
             record: (e) => p.recorder.later(e),
-            digest: () => r.argsDigest,
+            digest: () => r.argsDigest || (r.argsRaw !== undefined ? keyed(r.argsRaw) : ""),
             keepRuleSet: () => {},
             proceeded: (q) => p.recorder.proceeded(q),
             read: (fn, otherwise) => p.recorder.read(fn, otherwise),
@@ -122,6 +126,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
         caller: callerOf(r),
         decisions,
         protect,
+        // Read on each call: `protect --wall` may rewrite it while the daemon runs, and it is one small file.
+        wallHolds: () => readWallHolds(paths),
         keepRuleSet: () => {
           if (kept.has(set.hash)) return;
           kept.add(set.hash);

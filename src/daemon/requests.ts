@@ -36,6 +36,7 @@ const Evaluate = v.object({
   cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
   canAsk: v.boolean(),
   walled: opt(v.literal(true)),
+  underWall: opt(v.literal(true)),
   agent: opt(str),
   session: opt(str),
   caller: v.object({
@@ -55,6 +56,7 @@ const Evaluate = v.object({
   parseError: opt(str),
   rawArguments: v.boolean(),
   argsDigest: str,
+  argsRaw: opt(str),
   refusal: opt(str),
   carries: opt(strings),
   handedDown: opt(v.pipe(str, v.regex(/^mxr_[0-9a-f]{32}$/))),

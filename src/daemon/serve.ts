@@ -14,6 +14,7 @@ import { daemonEgressGate } from "./egress/gate.ts";
 import { type EgressListeners, egressListeners } from "./egress/listeners.ts";
 import { EGRESS_PORT } from "./egress/proxy.ts";
 import { daemonLog } from "./log.ts";
+import { agentWallPass } from "./passes/agent-wall.ts";
 import { driftPass } from "./passes/drift.ts";
 import { agentHooksPass } from "./passes/hooks.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
@@ -23,7 +24,7 @@ import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
 /** The passes every daemon runs: hooks kept, new MCP servers wrapped, drift and dormant agents noticed. */
-export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass(), skillsPass];
+export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass(), skillsPass, agentWallPass];
 
 export interface ServeOptions {
   readonly passes?: readonly DaemonPass[];

@@ -18,6 +18,7 @@ import { pushFacts } from "./push.ts";
 import { scopeFit } from "./scope.ts";
 import { isOwnSessionTool, SESSION_TOOL_REASON } from "./session-tools.ts";
 import type { GateRequest } from "./types.ts";
+import { held, wallFindings } from "./wall-held.ts";
 
 export interface ActionAssessment {
   readonly action: Action;
@@ -113,14 +114,19 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
       ...(settings ? { settings: settings.config ?? settings } : {}),
       ...(deps.protect ? { protect: deps.protect } : {}),
     });
+  const holds = req.underWall ? deps.wallHolds?.() : undefined;
   const perFindings = resolution.actions.map((action, i) => [
     ...(ruled[i] ?? []),
     ...checks(action),
+    ...(holds ? wallFindings(holds, action) : []),
     ...noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs }),
     ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
     ...(action.possible ?? []).flatMap((p) => {
-      // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it.
-      const found = p.could.flatMap((w) => {
+      // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it; one
+      // the kernel wall holds for a command inside it is no question for a person: the kernel answers it.
+      const could = holds ? p.could.filter((w) => !held(holds, action, w)) : p.could;
+      if (could.length === 0) return [];
+      const found = could.flatMap((w) => {
         const as: Action = { ...action, targets: [w], possible: [] };
         return [
           ...environments.map((env) => {

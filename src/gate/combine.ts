@@ -41,7 +41,9 @@ export type Source =
   /** A call to memnox's own session server, never asked about. */
   | "session-tool"
   /** A freeze in force (`memnox freeze`): outward and destructive actions wait. */
-  | "freeze";
+  | "freeze"
+  /** The kernel wall around the agent's shell refuses it, whatever the rules ask. */
+  | "wall";
 
 export interface Finding {
   readonly action: Action;

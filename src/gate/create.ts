@@ -2,9 +2,10 @@
 // seam computed) and decides in process on the same files when no daemon answers: same verdict, other latency.
 import type { EventInput, Surface } from "../core/event.ts";
 import { credentialShapes, withShownTargets } from "../core/secrets.ts";
+import { WALL_VAR } from "../core/wall.ts";
 import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
-import { createArgsDigest } from "../ledger/digest.ts";
+import { createArgsDigest, tolerantDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { handDown, unclearDecision } from "../state/cleared.ts";
@@ -46,10 +47,12 @@ export interface GateOptions {
 export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
   const paths = ctx.paths;
   const daemon = daemonClient(paths.sock);
-  const live = rowSink(paths, (t) => ctx.io.err(t), daemon);
+  const walled = Boolean(ctx.env[WALL_VAR]);
+  const live = rowSink(paths, (t) => ctx.io.err(t), daemon, walled);
   const rows: typeof live =
     opts.recording === false ? { ...live, record: () => "", keepRuleSet: () => {}, flush: async () => {} } : live;
-  const digest = createArgsDigest(paths);
+  // Inside a kernel wall the key is unreadable: the digest is left to the daemon (see evaluateRequest).
+  const digest = walled ? tolerantDigest(createArgsDigest(paths)) : createArgsDigest(paths);
   const kept = new Set<string>();
   const decided = new Map<string, Decided>();
   const base = gateDeps(ctx, {

@@ -5,13 +5,13 @@ import { isAbsolute, join } from "node:path";
 import type { Action } from "../core/action.ts";
 import { DECISIONS_FILE, type Decision, overlap, parseDecisions } from "../core/decisions.ts";
 import type { RuleRef } from "../core/verdict.ts";
-import { projectIdAt } from "../io/project-id.ts";
+import { MACHINE_PROJECT_ID, projectIdAt } from "../io/project-id.ts";
 import type { Env } from "../ports/index.ts";
 import type { Paths } from "../ports/paths.ts";
 import type { Finding } from "./combine.ts";
 
-/** Machine-wide decisions are kept under this project id, and bind in every directory. */
-const MACHINE = "machine";
+/** Machine-wide decisions bind in every directory: memory's opaque machine id, and the name stores kept before it. */
+const MACHINE: ReadonlySet<string> = new Set([MACHINE_PROJECT_ID, "machine"]);
 
 /** The page a decision is recorded on, as the rule reference rows and `why` name. */
 export function decisionRef(d: Pick<Decision, "slug" | "file">): RuleRef {
@@ -46,9 +46,9 @@ export function decisionFinding(action: Action, d: Decision, shared: readonly st
   };
 }
 
-/** The store whose decisions bind: MEMNOX_MEMORY_DIR when it names one, else ~/.memnox/memory. */
+/** The store whose decisions bind: MEMNOX_MEMORY_DIR, else memex's MEMEX_DATA_DIR, else ~/.memnox/memory. */
 export function decisionsFileOf(env: Env, paths: Paths): string {
-  const chosen = env.MEMNOX_MEMORY_DIR;
+  const chosen = env.MEMNOX_MEMORY_DIR || env.MEMEX_DATA_DIR;
   const dir =
     chosen && (isAbsolute(chosen) || chosen.startsWith("~/"))
       ? chosen.startsWith("~/")
@@ -88,6 +88,6 @@ export function decisionsReader(file: string): (cwd: string) => readonly Decisio
       project = projectIdAt(cwd);
       projects.set(cwd, project);
     }
-    return all.filter((d) => d.project_id === MACHINE || d.project_id === project);
+    return all.filter((d) => MACHINE.has(d.project_id) || d.project_id === project);
   };
 }

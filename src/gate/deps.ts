@@ -1,4 +1,5 @@
 // What decide() needs from the world, as plain functions; createGate(ctx) wires the real ones.
+
 import type { Decision } from "../core/decisions.ts";
 import type { Mode } from "../core/effect.ts";
 import type { EventInput, Surface } from "../core/event.ts";
@@ -15,6 +16,7 @@ import type { NoticeSettings } from "./notice/gather.ts";
 import type { Protection } from "./protected.ts";
 import type { DeclaredScope } from "./scope.ts";
 import type { GateRequest } from "./types.ts";
+import type { WallHolds } from "./wall-held.ts";
 
 export type ClearedKey = Pick<ClearedCall, "action" | "target" | "environment">;
 
@@ -115,6 +117,8 @@ export interface GateDeps {
   history?(q: NoticeRead): NoticeHistory;
   /** memnox's protected paths for this machine, and how a target is tested against one. */
   readonly protect?: Protection;
+  /** What the machine's agent wall holds, for a command that runs inside it; undefined when none is written. */
+  wallHolds?(): WallHolds | undefined;
 }
 
 /** Decisions of `rule` for `agent` that proceeded at or after `sinceIso`: their instants, newest first, at most `limit`. */

@@ -41,9 +41,13 @@ export function rowSink(
   paths: Pick<Paths, "db" | "ledgerUnwritten">,
   err: (text: string) => void,
   daemon: DaemonClient | undefined,
+  walled = false,
 ): RowSink {
-  const recorder = createRecorder(paths, err);
+  // Inside a kernel wall the ledger is read-only: rows go through the daemon or not at all (the hook outside the
+  // wall recorded the line that started this), and nothing is said on every call the agent makes.
+  const recorder = createRecorder(paths, walled ? () => {} : err);
   const writeHere = (event: EventInput, opts: RecordOptions) => {
+    if (walled) return;
     const parent = opts.inherit && event.parent ? recorder.find(event.parent) : undefined;
     recorder.record(inheritParent(event, parent));
   };
@@ -63,7 +67,9 @@ export function rowSink(
       queued.push(sent.then((reply) => (reply?.eventId === id ? undefined : writeHere(event, opts))));
       return id;
     },
-    keepRuleSet: (hash, sources) => recorder.keepRuleSet(hash, sources),
+    keepRuleSet: (hash, sources) => {
+      if (!walled) recorder.keepRuleSet(hash, sources);
+    },
     proceeded: (q) => recorder.proceeded(q),
     read: (fn, otherwise) => recorder.read(fn, otherwise),
     async flush() {

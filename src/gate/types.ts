@@ -23,6 +23,8 @@ export interface GateRequest {
    * an ask it cannot put to a person is refused with its reason instead of held.
    */
   readonly walled?: true;
+  /** The shell command will run inside the machine's agent wall (the agent's shell goes through its applier). */
+  readonly underWall?: true;
   /**
    * What the seam that started this program handed down (MEMNOX_RULED): the actions a person let through there, so a
    * pre-push hook under an interceptor that already asked does not ask again for the same push.

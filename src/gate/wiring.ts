@@ -30,6 +30,7 @@ import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
 import { snapshotText } from "./snapshots.ts";
 import type { GateRequest } from "./types.ts";
+import { readWallHolds } from "./wall-held.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
 
@@ -218,6 +219,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     caller: callerFacts(ctx),
     decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
     protect: protection({ home: paths.home, root: paths.root, env: ctx.env }),
+    wallHolds: once(() => readWallHolds(paths)),
     keepRuleSet: (view) => {
       const set = [...loaded.values()].find((s) => s.hash === view.hash);
       if (set) sink.keepRuleSet(set.hash, set.sources);
@@ -303,5 +305,18 @@ export function lazyInstant(epochMs: number): Instant {
       offset ??= -new Date(epochMs).getTimezoneOffset();
       return offset;
     },
+  };
+}
+
+/** A value read on first use and kept for the life of the process. */
+function once<T>(read: () => T): () => T {
+  let done = false;
+  let v: T;
+  return () => {
+    if (!done) {
+      v = read();
+      done = true;
+    }
+    return v;
   };
 }

@@ -6,32 +6,60 @@ import { sha256Hex } from "./hash.ts";
 import { realOr } from "./real.ts";
 import { gitDir, repoRoot } from "./repo.ts";
 
-/** Host and path of a remote, credentials and scheme stripped, `.git` dropped, lowercased. */
+/** The part of a URL Python's urlsplit calls netloc, and the path after it. */
+function splitUrl(url: string): { netloc: string; path: string } {
+  const rest = url.slice(url.indexOf("://") + 3);
+  const cut = rest.search(/[/?#]/);
+  const netloc = cut === -1 ? rest : rest.slice(0, cut);
+  const tail = cut === -1 ? "" : rest.slice(cut);
+  const end = tail.search(/[?#]/);
+  return { netloc, path: end === -1 ? tail : tail.slice(0, end) };
+}
+
+/** urlsplit's hostname: no user, no port, lowercased (an IPv6 literal without its brackets). */
+function hostname(netloc: string): string {
+  const host = netloc.slice(netloc.lastIndexOf("@") + 1);
+  if (host.startsWith("["))
+    return host.slice(1, host.indexOf("]") === -1 ? undefined : host.indexOf("]")).toLowerCase();
+  const colon = host.indexOf(":");
+  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+}
+
+const dropGit = (s: string) => (s.endsWith(".git") ? s.slice(0, -4) : s);
+
+/**
+ * A remote as memex normalizes it before hashing: a URL's host and path (credentials and port dropped), an scp-style
+ * `user@host:path` as `host/path`, trailing `/` and `.git` dropped; the same remote gives memex's id and memnox's.
+ */
 export function normalizeRemote(url: string): string | undefined {
-  let u = url.trim();
-  if (!u) return undefined;
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  if (scp && !u.includes("://")) u = `${scp[1]}/${scp[2]}`;
-  else u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^[^@/]*@/, "");
-  u = u
-    .replace(/:\d+\//, "/")
-    .replace(/\.git\/?$/, "")
-    .replace(/\/+$/, "")
-    .toLowerCase();
-  return u.includes("/") ? u : undefined;
+  const value = url.trim();
+  if (!value) return undefined;
+  if (value.includes("://")) {
+    const { netloc, path } = splitUrl(value);
+    return `${hostname(netloc)}${dropGit(path.replace(/\/+$/, ""))}` || undefined;
+  }
+  const scp =
+    value.includes("@") && value.includes(":") ? value.slice(value.indexOf("@") + 1).replace(":", "/") : value;
+  return dropGit(scp.replace(/\/+$/, "")).toLowerCase() || undefined;
 }
 
-export function projectDigest(kind: "git" | "local" | "project", value: string): string {
-  return sha256Hex(`${kind}\n${value}`).slice(0, 16);
+/** memex's opaque project id: the first 24 hex digits of the SHA-256 of the identity source. */
+export function projectDigest(identity: string): string {
+  return sha256Hex(identity).slice(0, 24);
 }
 
+/** A project known by its Git origin (normalized): never the URL itself, only its digest. */
 export function gitProjectId(remote: string): string {
-  return `git-${projectDigest("git", remote)}`;
+  return projectDigest(remote);
 }
 
+/** A project with no usable origin: the digest of its real top-level path, which is never stored. */
 export function localProjectId(root: string): string {
-  return `local-${projectDigest("local", root)}`;
+  return projectDigest(root);
 }
+
+/** Machine-wide rules are remembered under this id (an opaque id like every other), and bind in every directory. */
+export const MACHINE_PROJECT_ID = projectDigest("memnox machine-wide decisions");
 
 /** `remote.origin.url` from a checkout's config (a linked worktree's is its common directory's). */
 export function originUrl(root: string): string | undefined {
@@ -80,8 +108,9 @@ export function declaredProject(root: string): string | undefined {
   return undefined;
 }
 
+/** A declared project's id: opaque like the others, from its name, so every repository declaring it shares it. */
 export function declaredProjectId(project: string): string {
-  return `project-${projectDigest("project", project)}`;
+  return projectDigest(`memnox-project:${project}`);
 }
 
 /**

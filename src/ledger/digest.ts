@@ -13,3 +13,17 @@ export function createArgsDigest(paths: Pick<Paths, "keys">): ArgsDigest {
     return hmacSha256Hex(key, raw);
   };
 }
+
+/** The digest where the key may be unreadable (inside a kernel wall): empty then, and the daemon keys the arguments. */
+export function tolerantDigest(digest: ArgsDigest): ArgsDigest {
+  let unreadable = false;
+  return (raw) => {
+    if (unreadable) return "";
+    try {
+      return digest(raw);
+    } catch {
+      unreadable = true;
+      return "";
+    }
+  };
+}

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
 import { validTypeName } from "./format/kinds.ts";
 import type { Page } from "./format/page.ts";
-import { explicitProject } from "./format/project.ts";
+import { storedProject } from "./format/project.ts";
 import { isoSeconds } from "./format/time.ts";
 import { memoryConfig } from "./pages/config.ts";
 import { restamp } from "./pages/lifecycle.ts";
@@ -118,6 +118,12 @@ async function complete(store: Store, episodes: readonly Page[]): Promise<Comple
     const user = episodes.map((e) => `## ${e.slug}\n${e.body}`).join("\n\n");
     return { ...proposalsOf(await viaHarness(store, llm.harness, user)), promptTokens: 0, completionTokens: 0 };
   }
+  if (!llm.apiKey && llm.needsKey)
+    throw new MemnoxError(
+      "refused",
+      "llm.api_key is required (set MEMEX_API_KEY or [llm].api_key)",
+      'or point [llm] at a local endpoint (provider = "ollama"), or ride a harness ([consolidation] provider = "claude", "codex" or "pi"); nothing else in memory calls a model',
+    );
   if (!llm.baseUrl || !llm.model)
     throw new MemnoxError(
       "refused",
@@ -182,8 +188,8 @@ function writeProposal(store: Store, p: Proposal, from: readonly Page[]): WriteR
   const draft =
     p.proposed_type && validTypeName(p.proposed_type) && projectEpisode?.project_id ? p.proposed_type : undefined;
   if (draft && projectEpisode?.project_id) {
-    const project = explicitProject(projectEpisode.project_id, projectEpisode.project_label ?? undefined);
-    const locator = existingLocator(store, project.id);
+    const project = storedProject(projectEpisode.project_id, projectEpisode.project_label);
+    const locator = existingLocator(store, project);
     if (typeInfo(store, locator, draft).kind === "undeclared")
       proposeType(store, project, draft, "consolidate", "nominated by consolidation");
     return writePage(store, {

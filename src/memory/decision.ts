@@ -47,7 +47,7 @@ export function rememberDecision(store: Store, input: DecisionInput): WriteResul
   if (!input.by.trim()) throw new MemnoxError("refused", "a decision needs the name of who decided it");
   const project = input.where === "machine" ? MACHINE_PROJECT : input.project;
   if (!project) throw new MemnoxError("refused", `a ${input.where} decision needs the repository's project`);
-  if (typeInfo(store, existingLocator(store, project.id), "decision").kind !== "catalogue")
+  if (typeInfo(store, existingLocator(store, project), "decision").kind !== "catalogue")
     enableType(store, project, "decision", input.by);
   const actions = input.actions ?? [];
   const subject =

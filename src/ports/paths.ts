@@ -37,6 +37,8 @@ export interface Paths {
   readonly pending: string;
   readonly transcripts: string;
   readonly app: string;
+  /** The agent wall's applier beside the app binary: what every agent's shell prefix names. */
+  readonly applier: string;
   readonly memory: string;
   readonly keys: string;
   readonly stop: string;
@@ -98,6 +100,7 @@ export function memnoxPaths(env: Env): Paths {
     pending: at("pending"),
     transcripts: at("transcripts"),
     app: join(root, "app", "memnox"),
+    applier: join(root, "app", "memnox-wall"),
     memory: at("memory"),
     keys: at("keys"),
     stop: at("stop.json"),

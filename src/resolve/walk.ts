@@ -171,21 +171,30 @@ export class Walker implements Engine {
         return e.args;
       }
       // `cat $(git ls-files)`, `wc -l $(find ~ -name 'id_*')`: the files a lister names, as the patterns it prints.
-      let printed: Printed | undefined;
-      const inner = this.deeper(scope);
-      if (inner)
-        this.script(only, forkScope(inner), undefined, (out) => {
-          printed = out;
-        });
-      const listed = printed && "paths" in printed ? printed.paths : [];
+      const listed = this.listed(only, scope);
       return listed.length > 0 ? listed.map((text) => ({ text, static: true, glob: true })) : e.args;
     });
   }
 
+  /** The paths a substitution's lister prints (find, git ls-files, mktemp), run once in a scope of its own. */
+  private listed(only: Script, scope: Scope): readonly string[] {
+    let printed: Printed | undefined;
+    const inner = this.deeper(scope);
+    if (inner)
+      this.script(only, forkScope(inner), undefined, (out) => {
+        printed = out;
+      });
+    return printed && "paths" in printed ? printed.paths : [];
+  }
+
   private assignment(w: Word, scope: Scope): Assignment[] {
     const e = expandWord(w, scope);
-    this.subs(e.subs, scope);
+    // `t=$(mktemp)`: a value that is one lister's output names the path it prints.
+    const sub = w.parts.length === 2 && w.parts[1]?.kind === "cmdsub" ? w.parts[1].script : undefined;
+    const listed = sub && e.subs.length === 1 ? this.listed(sub, scope) : [];
+    if (listed.length !== 1) this.subs(e.subs, scope);
     const a = assignmentOf(e.arg);
+    if (a && listed.length === 1) return [[a[0], { text: listed[0] ?? "", static: true, glob: true }]];
     return a ? [a] : [];
   }
 

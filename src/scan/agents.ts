@@ -21,6 +21,8 @@ export const AGENT_IDS = [
   "hermes",
   "openclaw",
   "ruflo",
+  "copilot-cli",
+  "opencode",
 ] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
@@ -52,6 +54,9 @@ const ev = (path: string, what: string): Evidence => ({ path, what });
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const at = (doc: unknown, ...keys: string[]): unknown => keys.reduce((n, k) => (isRecord(n) ? n[k] : undefined), doc);
+
+const copilotHome = (loc: Locations) => loc.env.COPILOT_HOME || h(loc, ".copilot");
+const opencodeConfig = (loc: Locations) => join(loc.env.XDG_CONFIG_HOME || h(loc, ".config"), "opencode");
 
 const RUFLO_MARKERS = [".claude-flow", ".ruflo", ".swarm", ".hive-mind", ".harness", ".claude-plugin"];
 
@@ -139,6 +144,31 @@ const DEFS: readonly AgentDef[] = [
           (Array.isArray(allow) && !list(allow).some((t) => t === "exec" || t === "*"))
         );
       },
+    },
+  },
+  {
+    id: "copilot-cli",
+    product: "GitHub Copilot CLI",
+    files: (l) => [
+      ev(join(copilotHome(l), "config.json"), "Copilot CLI settings"),
+      ev(join(copilotHome(l), "mcp-config.json"), "Copilot CLI MCP servers"),
+      ev(join(copilotHome(l), "hooks"), "Copilot CLI hooks"),
+    ],
+    shellTool: "bash",
+  },
+  {
+    id: "opencode",
+    product: "OpenCode",
+    files: (l) => [
+      ev(join(opencodeConfig(l), "opencode.json"), "OpenCode settings"),
+      ev(join(opencodeConfig(l), "opencode.jsonc"), "OpenCode settings"),
+      ev(join(opencodeConfig(l), "plugins"), "OpenCode plugins"),
+      ev(h(l, ".local", "share", "opencode", "auth.json"), "OpenCode sign-in"),
+    ],
+    shellTool: "bash",
+    shellOff: {
+      file: (l) => join(opencodeConfig(l), "opencode.json"),
+      off: (d) => at(d, "permission", "bash") === "deny" || at(d, "tools", "bash") === false,
     },
   },
   {

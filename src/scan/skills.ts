@@ -5,12 +5,20 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Env } from "../ports/index.ts";
 
-export type SkillKind = "skill" | "subagent" | "command" | "plugin" | "extension" | "prompt" | "instructions";
+export type SkillKind =
+  | "skill"
+  | "subagent"
+  | "command"
+  | "plugin"
+  | "extension"
+  | "prompt"
+  | "instructions"
+  | "config";
 
 export interface SkillItem {
   /** `<agent>:<kind>:<where>:<name>`, stable across scans; what `--accept` and skills.json key on. */
   readonly id: string;
-  readonly agent: "claude-code" | "codex" | "gemini-cli" | "any";
+  readonly agent: "claude-code" | "codex" | "gemini-cli" | "cursor" | "any";
   readonly kind: SkillKind;
   readonly name: string;
   readonly path: string;

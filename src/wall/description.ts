@@ -3,7 +3,7 @@
 // one shape; the Landlock ruleset (landlock.ts) and the seatbelt profile (seatbelt.ts) are both built from it, so
 // the two kernels cannot drift apart. Pure: every path arrives as an argument, already physical.
 
-export type WallKind = "untrusted" | "os-guard";
+export type WallKind = "untrusted" | "os-guard" | "agent";
 
 export interface WallPath {
   /** Absolute and physical (symlinks resolved where the path exists): what a kernel is given. */
@@ -87,6 +87,46 @@ export const SHELL_STARTUP: readonly string[] = [
   ".tcshrc",
   ".config/fish",
   ".env",
+];
+
+/** Every agent's own settings, hooks, skills, commands and subagents: what its next session is made of. */
+export const AGENT_CONFIG: readonly string[] = [
+  ".claude",
+  ".claude.json",
+  ".codex",
+  ".gemini",
+  ".cursor",
+  ".codeium",
+  ".windsurf",
+  ".config/opencode",
+  ".copilot",
+  ".config/github-copilot",
+  ".continue",
+  ".aider.conf.yml",
+  ".config/goose",
+];
+
+/**
+ * Places whose content runs later with nobody running it: login keys, git's global settings and templates, service
+ * units, autostart entries, user site-packages, programs ahead on PATH, package managers' settings.
+ */
+export const PERSISTENCE: readonly string[] = [
+  ".ssh",
+  ".gitconfig",
+  ".config/git",
+  ".git-templates",
+  ".config/systemd",
+  ".config/autostart",
+  ".config/environment.d",
+  "Library/LaunchAgents",
+  ".local/bin",
+  ".local/lib",
+  ".pam_environment",
+  ".xprofile",
+  ".xsessionrc",
+  ".config/pip",
+  ".pip",
+  ".pydistutils.cfg",
 ];
 
 /** What a person typed, passwords included. */
@@ -182,6 +222,47 @@ export function untrustedWall(input: UntrustedInput): Wall {
     sockets: [input.socket],
     scoped: true,
     unexpressed: [],
+  };
+}
+
+export interface AgentWallInput {
+  readonly home: string;
+  /** MEMNOX_HOME: rules, config, held answers, ledger, trust, the binary the hooks run. */
+  readonly memnoxRoot: string;
+  readonly memnoxKeys: readonly string[];
+  /** Every credential place and every literal path the rules deny reading, physical. */
+  readonly secrets: readonly WallPath[];
+  /** Rule patterns no literal path can stand for. */
+  readonly unexpressed: readonly string[];
+  /** Where no agent may write: every agent's configuration, start-up files, persistence places, other repositories. */
+  readonly protectedPaths: readonly WallPath[];
+  /** The system temp directories: writable even where their parent is not (/dev/shm under /dev). */
+  readonly temps: readonly string[];
+  /** Kernel and device trees a shell never writes into (/sys, /dev but for its devices). */
+  readonly system: readonly WallPath[];
+}
+
+/**
+ * Every shell command of a hooked agent: it may write everywhere its account may, except where no agent may write,
+ * and read everything but credentials and what the rules deny reading. Asks stay the hook's: this holds only what
+ * the rules deny outright, so a session is never wedged by it.
+ */
+export function agentWall(input: AgentWallInput): Wall {
+  const unwritable = unique([
+    { path: input.memnoxRoot, why: "memnox's rules, config, held answers, ledger and binary" },
+    ...input.protectedPaths,
+    ...input.system,
+  ]).filter((u) => u.path !== "/");
+  return {
+    version: 1,
+    kind: "agent",
+    home: input.home,
+    unreadable: dedupe([...input.secrets, ...input.memnoxKeys.map((path) => ({ path, why: "memnox's signing key" }))]),
+    writable: unique([{ path: "/", why: "everywhere else" }, ...input.temps.map((path) => ({ path, why: "temp" }))]),
+    devices: DEVICES,
+    unwritable,
+    scoped: false,
+    unexpressed: [...new Set(input.unexpressed)].sort(),
   };
 }
 

@@ -51,7 +51,7 @@ function isWall(v: unknown): v is Wall {
     typeof w === "object" &&
     w !== null &&
     w.version === 1 &&
-    (w.kind === "untrusted" || w.kind === "os-guard") &&
+    (w.kind === "untrusted" || w.kind === "os-guard" || w.kind === "agent") &&
     typeof w.home === "string" &&
     Array.isArray(w.unreadable) &&
     Array.isArray(w.unwritable) &&

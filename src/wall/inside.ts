@@ -1,10 +1,12 @@
 // Inside a wall: the variable `memnox run` sets for what it starts (the session's wall file), and what the agent is
 // told about it. The variable only ever makes a seam stricter; the kernel holds the wall whatever it says.
 
+import { WALL_VAR } from "../core/wall.ts";
+import type { AgentWallFile } from "./agent.ts";
 import { shown } from "./description.ts";
 import { readSessionWall, type SessionWall } from "./files.ts";
 
-export const WALL_VAR = "MEMNOX_WALL";
+export { WALL_VAR };
 
 export function insideWall(env: Readonly<Record<string, string | undefined>>): boolean {
   return Boolean(env[WALL_VAR]);
@@ -40,4 +42,15 @@ export function wallLine(s: SessionWall): string {
   }
   const what = parts.length > 0 ? `: ${parts.join("; ")}` : "";
   return `Kernel wall: this session runs inside a wall the kernel holds${what}. Inside it a shell command that would ask is refused with its reason; a person can run it outside the wall.`;
+}
+
+/** The boundary block's line for an agent whose shell commands run inside the machine's agent wall. */
+export function agentWallLine(file: AgentWallFile): string {
+  const w = file.wall;
+  const named = (list: readonly { path: string }[]) =>
+    list
+      .slice(0, 4)
+      .map((u) => shown(w, u.path))
+      .join(", ");
+  return `Kernel wall: every shell command here runs inside a wall the kernel holds: credentials cannot be read (${named(w.unreadable)}, ...) and memnox's files, every agent's settings, hooks and skills, shell start-up files and other places whose content runs later cannot be written (${named(w.unwritable)}, ...). A command that needs one fails with "Permission denied"; a person does that from their own terminal.`;
 }

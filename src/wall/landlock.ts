@@ -45,6 +45,8 @@ export interface LandlockPlan {
   readonly ports: readonly { readonly port: number; readonly access: number }[];
   /** Directories that lost the right to make or remove entries directly in them, and why. */
   readonly costs: readonly { readonly path: string; readonly because: string }[];
+  /** The directories whose entries were listed: an entry made in one since is not in this plan. */
+  readonly listed: readonly string[];
 }
 
 interface Carve {
@@ -55,6 +57,7 @@ interface Carve {
 
 interface Placing {
   readonly disk: Disk;
+  readonly listed: Set<string>;
   readonly rules: Map<string, { access: number; listed: boolean }>;
   readonly costs: Map<string, string>;
   readonly mask: number;
@@ -81,6 +84,7 @@ function place(p: Placing, path: string, dir: boolean, rights: number, carves: r
   emit(p, path, r & ~withheld, dir, listed);
   const lost = withheld & WRITE_DIR_LEVEL & p.mask;
   if (lost !== 0 && !p.costs.has(path)) p.costs.set(path, below.find((c) => c.rights & lost)?.why ?? "");
+  p.listed.add(path);
   for (const child of p.disk.list(path)) place(p, child.path, child.dir, withheld, below, true);
 }
 
@@ -90,7 +94,7 @@ export function landlockPlan(wall: Wall, abi: number, disk: Disk): LandlockPlan 
   const walledWrites = wall.writable !== undefined;
   const handledFs =
     fsKnown & (walledWrites ? READ | FS.READ_DIR | WRITE | FS.MAKE_CHAR | FS.MAKE_BLOCK | FS.IOCTL_DEV : READ);
-  const p: Placing = { disk, rules: new Map(), costs: new Map(), mask: handledFs };
+  const p: Placing = { disk, listed: new Set(), rules: new Map(), costs: new Map(), mask: handledFs };
   const carve = (paths: readonly WallPath[], rights: number): Carve[] =>
     paths.map((w) => ({ path: w.path, rights, why: w.why }));
   // Reading: every directory may be listed; the bytes of everything but the unreadable may be read and run.
@@ -118,5 +122,6 @@ export function landlockPlan(wall: Wall, abi: number, disk: Disk): LandlockPlan 
     })),
     ports: handledNet ? (wall.tcp?.connect ?? []).map((port) => ({ port, access: NET.CONNECT_TCP })) : [],
     costs: [...p.costs].map(([path, because]) => ({ path, because })),
+    listed: [...p.listed].sort(),
   };
 }

@@ -47,9 +47,18 @@ export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): str
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** POSIX sh, sourced by bash before each command: the interceptors first, the agent and its session named. */
+/**
+ * POSIX sh, sourced by bash before each command: the interceptors first, the agent and its session named; and where
+ * the agent wall is written, the whole command handed to its applier, which runs it again inside the wall (there
+ * MEMNOX_WALL is set, so this line lets it through).
+ */
 export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
   const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${quote(ctx.env.MEMNOX_HOME)}`] : [];
+  const wall = existsSync(ctx.paths.applier)
+    ? [
+        `if [ -z "$MEMNOX_WALL" ] && [ -n "$BASH_EXECUTION_STRING" ]; then exec ${quote(ctx.paths.applier)} "$BASH_EXECUTION_STRING"; fi`,
+      ]
+    : [];
   return [
     `# memnox: every command ${agent} runs starts here, so the programs it starts meet the interceptors.`,
     "# Written by memnox setup; memnox uninstall takes it out of the agent's settings.",
@@ -57,8 +66,22 @@ export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: Agent
     `export MEMNOX_AGENT_NAME=${quote(agent)}`,
     `if [ -z "$MEMNOX_SESSION" ] && [ -n "$${sessionVar}" ]; then export MEMNOX_SESSION="$${sessionVar}"; fi`,
     ...ownHome,
+    ...wall,
     "",
   ].join("\n");
+}
+
+/** Codex's start-up file written again, with or without the wall's line, where setup put it. */
+export function refreshCodexShell(ctx: Pick<Context, "paths" | "env">): boolean {
+  const script = agentEnvFile(ctx, "codex");
+  if (!existsSync(script)) return false;
+  writeFileAtomic(script, agentEnvScript(ctx, "codex", "CODEX_SESSION_ID"), 0o644);
+  return true;
+}
+
+/** Whether Codex's commands go through the wall's applier (its start-up file hands them over). */
+export function codexWalled(ctx: Pick<Context, "paths">): boolean {
+  return readTextIfExists(agentEnvFile(ctx, "codex"))?.includes(quote(ctx.paths.applier)) === true;
 }
 
 const POLICY = ["shell_environment_policy", "set"] as const;

@@ -1,10 +1,9 @@
 // Which agents are installed here, read off the disk: the folder each keeps its settings in, or its program on PATH.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { AGENTS, type AgentName } from "../../hooks/types.ts";
+import { AGENT_LABELS, AGENTS, type AgentName } from "../../hooks/types.ts";
 import { findRealBinary } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
-import { clientDef } from "./clients.ts";
 
 export interface DetectedAgent {
   readonly agent: AgentName;
@@ -29,6 +28,16 @@ function places(agent: AgentName, home: string, env: Context["env"]): { dirs: st
       return { dirs: [join(home, ".cursor")], programs: ["cursor", "cursor-agent"] };
     case "windsurf":
       return { dirs: [join(home, ".codeium", "windsurf")], programs: ["windsurf"] };
+    case "copilot-cli":
+      return { dirs: [env.COPILOT_HOME || join(home, ".copilot")], programs: ["copilot"] };
+    case "opencode":
+      return {
+        dirs: [
+          join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode"),
+          join(home, ".local", "share", "opencode"),
+        ],
+        programs: ["opencode"],
+      };
   }
 }
 
@@ -53,7 +62,7 @@ export function detectAgents(ctx: Pick<Context, "paths" | "env" | "execPath">): 
         return found ? [found] : [];
       }),
     ];
-    return { agent, label: clientDef(agent).label, installed: evidence.length > 0, evidence };
+    return { agent, label: AGENT_LABELS[agent], installed: evidence.length > 0, evidence };
   });
 }
 

@@ -47,11 +47,21 @@ const ownShell =
     return s.meets ? { status: "ok", words } : { status: "warn", words, ...(s.fix ? { fix: s.fix } : {}) };
   };
 
+/** OpenCode: memnox's plugin puts the interceptors first for each bash call the gate allowed (its `shell.env` hook). */
+const opencodePlugin: Mechanism = (f) => {
+  if (f.hook.presence !== "hooked" || !f.hook.launcherExists) return undefined;
+  return {
+    status: "ok",
+    words: `${f.label}: its bash commands meet the interceptors (memnox's plugin puts ${f.interceptors.dir} first on PATH through shell.env)`,
+  };
+};
+
 /** Each agent's own way of putting ~/.memnox/bin first for its shell commands; absent: it has none memnox uses. */
 export const PATH_MECHANISMS: Partial<Record<AgentName, Mechanism>> = {
   "claude-code": claudeCode,
   codex: ownShell("codex"),
   "gemini-cli": ownShell("gemini-cli"),
+  opencode: opencodePlugin,
 };
 
 function reach(ctx: Context, agent: AgentName, f: Facts): Omit<WiringLine, "seam"> {

@@ -63,6 +63,23 @@ export function forcePushPayload(agent: AgentName, cwd: string, nowIso: string):
         timestamp: nowIso,
         tool_info: { command_line: FORCE_PUSH, cwd },
       };
+    case "copilot-cli":
+      return {
+        sessionId: session,
+        timestamp: Date.parse(nowIso),
+        cwd,
+        toolName: "bash",
+        toolArgs: { command: FORCE_PUSH, description: "memnox doctor --prove" },
+      };
+    case "opencode":
+      return {
+        event: "tool.execute.before",
+        tool: "bash",
+        sessionID: session,
+        callID: "call_memnox_prove",
+        args: { command: FORCE_PUSH, description: "memnox doctor --prove" },
+        directory: cwd,
+      };
   }
 }
 
@@ -75,7 +92,7 @@ function parsed(stdout: string): Record<string, unknown> {
   }
 }
 
-/** Whether the answer refuses the call, in `agent`'s protocol (exit 2 blocks in all five). */
+/** Whether the answer refuses the call, in `agent`'s protocol (exit 2 blocks in every one). */
 export function refusedBy(agent: AgentName, code: number, stdout: string): boolean {
   if (code === 2) return true;
   const out = parsed(stdout);
@@ -90,5 +107,9 @@ export function refusedBy(agent: AgentName, code: number, stdout: string): boole
       return out.permission === "deny";
     case "windsurf":
       return false;
+    case "copilot-cli":
+      return out.permissionDecision === "deny";
+    case "opencode":
+      return out.decision === "deny";
   }
 }

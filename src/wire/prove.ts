@@ -19,7 +19,9 @@ import type { Context } from "../ports/context.ts";
 import { parseDocument } from "./edit/document.ts";
 import { readConfigFile } from "./files.ts";
 import { gitHookState } from "./git-hooks.ts";
+import { shellWord } from "./hooks/command.ts";
 import { commandsOf, hookMap, isMemnoxItem } from "./hooks/plan.ts";
+import { pluginHook } from "./hooks/plugin-file.ts";
 import { hookTarget } from "./hooks/targets.ts";
 import { isMemnoxLink } from "./interceptors.ts";
 import { FORCE_PUSH, forcePushPayload, refusedBy } from "./prove-agents.ts";
@@ -152,9 +154,13 @@ async function proveHook(ctx: Context, s: Scratch, agent: AgentName): Promise<Pr
   const text = readConfigFile(file)?.text;
   let command: unknown;
   try {
-    const list = text === undefined ? undefined : hookMap(parseDocument("json", text), file)?.[target.preShell];
+    const plugin = target.plugin ? pluginHook(file) : undefined;
+    if (plugin && "problem" in plugin) throw new Error(plugin.problem);
+    if (plugin) command = [...plugin.words, target.preShell].map(shellWord).join(" ");
+    const list =
+      target.plugin || text === undefined ? undefined : hookMap(parseDocument("json", text), file)?.[target.preShell];
     const item = Array.isArray(list) ? list.find((i) => isMemnoxItem(target, i)) : undefined;
-    command = item === undefined ? undefined : commandsOf(target, item)[0];
+    if (!target.plugin) command = item === undefined ? undefined : commandsOf(target, item)[0];
   } catch (e) {
     return { seam, result: "error", words: `${file} does not parse: ${e instanceof Error ? e.message : String(e)}` };
   }

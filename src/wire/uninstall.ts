@@ -7,6 +7,7 @@ import { AGENTS } from "../../hooks/types.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { codexShellOff } from "./agent-shell.ts";
+import { removeAgentWallWiring, type WallRemoval } from "./agent-wall.ts";
 import { removeApp } from "./app.ts";
 import { type GitHooksReport, removeGitHooks } from "./git-hooks.ts";
 import { type HookReport, removeAgentHook } from "./hooks/install.ts";
@@ -27,6 +28,8 @@ export interface UninstallReport {
   readonly loginPath: readonly { readonly file: string; readonly outcome: string }[];
   /** memnox's keys out of agents' shell settings (Codex's shell_environment_policy). */
   readonly shells: readonly { readonly file: string; readonly outcome: string }[];
+  /** The agent wall's managed settings, user prefix and applier taken out. */
+  readonly wall: WallRemoval;
   readonly daemon: Step;
   readonly app: boolean;
   readonly kept: boolean;
@@ -56,6 +59,7 @@ export async function uninstallMachine(ctx: Context, opts: { readonly purge: boo
   const gitHooks = await removeGitHooks(ctx, ctx.cwd);
   const mcp = await unwrapMcpServers(ctx);
   const session = await sessionServerOff(ctx);
+  const wall = removeAgentWallWiring(ctx);
   const hooks = AGENTS.map((a) => removeAgentHook(ctx, a));
   const native = revertNative(ctx);
   const loginPath = removeLoginPath(ctx);
@@ -74,6 +78,7 @@ export async function uninstallMachine(ctx: Context, opts: { readonly purge: boo
     native,
     loginPath,
     shells,
+    wall,
     daemon,
     app,
     kept,

@@ -4,8 +4,8 @@ import { explicitProject } from "../../src/memory/format/project.ts";
 import { backlinks } from "../../src/memory/pages/backlinks.ts";
 import { memStore, put } from "./helpers.ts";
 
-const A = explicitProject("shop-a", "a", "a");
-const B = explicitProject("shop-b", "b", "b");
+const A = explicitProject("aaaaaaaaaaaaaaaaaaaaaaa1", "a", "a");
+const B = explicitProject("bbbbbbbbbbbbbbbbbbbbbbb2", "b", "b");
 
 describe("backlinks", () => {
   test("a [[slug]] mention and a typed link both point back, each with its relation", () => {
@@ -38,8 +38,8 @@ describe("backlinks", () => {
     put(m.store, { title: "Release A", body: "See [[deploy]].", scope: "project", project: A });
     put(m.store, { title: "Release B", body: "See [[deploy]].", scope: "project", project: B });
     const global = backlinks(m.store, "deploy", { scope: "global" });
-    expect(global.backlinks.map((b) => [b.slug, b.project_id])).toEqual([["release-a", "shop-a"]]);
-    const own = backlinks(m.store, "deploy", { scope: "project", projectId: "shop-b" });
-    expect(own.backlinks.map((b) => [b.slug, b.project_id])).toEqual([["release-b", "shop-b"]]);
+    expect(global.backlinks.map((b) => [b.slug, b.project_id])).toEqual([["release-a", "aaaaaaaaaaaaaaaaaaaaaaa1"]]);
+    const own = backlinks(m.store, "deploy", { scope: "project", projectId: "bbbbbbbbbbbbbbbbbbbbbbb2" });
+    expect(own.backlinks.map((b) => [b.slug, b.project_id])).toEqual([["release-b", "bbbbbbbbbbbbbbbbbbbbbbb2"]]);
   });
 });

@@ -37,7 +37,12 @@ describe("backup and restore", () => {
     expect(members).toContain("docs/global/entities/kafka.md");
     expect(members).toContain("memnox-index.db");
     const restored = restore(b.store, archive);
-    expect(restored).toMatchObject({ restored: true, index_rebuilt: true, warnings: [], previous_backup_dir: null });
+    expect(restored).toMatchObject({
+      restored: true,
+      index_rebuilt: true,
+      warnings: ["no previous data found to preserve"],
+      previous_backup_dir: null,
+    });
     const hit = recall(b.store, { query: "kafka", recordAccess: false }).hits[0];
     expect(hit?.slug).toBe("kafka");
     expect(b.store.index().get("global", "", "kafka")?.access_count).toBe(1);

@@ -52,7 +52,7 @@ test("no planted secret survives any write boundary into pages, index, logs, exp
     { MEMNOX_MEMORY_LLM_BASE_URL: `http://127.0.0.1:${server.port}`, MEMNOX_MEMORY_LLM_MODEL: "m" },
   );
   using out = tempDir("memnox-canary-out");
-  const project = explicitProject("shop-1", "shop", "shop");
+  const project = explicitProject("0123456789abcdef01234567", "shop", "shop");
   put(m.store, {
     title: `Deploy key ${CANARIES.aws}`,
     description: `Uses ${CANARIES.openai}`,

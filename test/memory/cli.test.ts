@@ -80,7 +80,7 @@ describe("memnox memory", () => {
         "--scope",
         "project",
         "--project-id",
-        "shop-1",
+        "0123456789abcdef01234567",
       ],
     });
     const err = await run(ctx).catch((e: unknown) => e);
@@ -92,7 +92,7 @@ describe("memnox memory", () => {
 
   test("types, task recall and repeated --question through the command line", async () => {
     const dir = ["--dir", home.join("task-store")];
-    await json(["memory", "types", "enable", "decision", "--project-id", "shop-1", ...dir]);
+    await json(["memory", "types", "enable", "decision", "--project-id", "0123456789abcdef01234567", ...dir]);
     await json([
       "memory",
       "write",
@@ -105,10 +105,10 @@ describe("memnox memory", () => {
       "--scope",
       "project",
       "--project-id",
-      "shop-1",
+      "0123456789abcdef01234567",
       ...dir,
     ]);
-    const t = await json<{ sources: { slug: string }[]; unanswered: string[] }>([
+    const t = await json<{ source_pages: { slug: string }[]; unanswered_questions: string[]; context: string }>([
       "memory",
       "recall",
       "fix the queue",
@@ -117,29 +117,32 @@ describe("memnox memory", () => {
       "--question",
       "gravel",
       "--project-id",
-      "shop-1",
+      "0123456789abcdef01234567",
       ...dir,
     ]);
-    expect(t.sources.map((s) => s.slug)).toEqual(["choose-kafka"]);
-    expect(t.unanswered).toEqual(["gravel"]);
+    expect(t.source_pages.map((s) => s.slug)).toEqual(["choose-kafka"]);
+    expect(t.unanswered_questions).toEqual(["gravel"]);
+    expect(t.context).toContain('Questions: ["kafka ordering", "gravel"]');
     const types = await json<{ name: string; kind: string }[]>([
       "memory",
       "types",
       "list",
       "--project-id",
-      "shop-1",
+      "0123456789abcdef01234567",
       ...dir,
     ]);
     expect(types.at(-1)).toMatchObject({ name: "decision", kind: "catalogue" });
   });
 
-  test("verify exits 1 when a check fails, and --require-* needs --since", async () => {
+  test("verify exits 1 when a check fails, and --require-* without --since finds no evidence", async () => {
     const dir = ["--dir", home.join("verify-store")];
     await json(["memory", "write", "--type", "entity", "--title", "Linker", "--body", "[[nowhere]]", ...dir]);
     const r = await cli(["memory", "verify", ...dir]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain("FAIL links-resolve: 1 pages with broken links: linker");
-    await expect(cli(["memory", "verify", "--require-recall", ...dir])).rejects.toThrow(/need --since/);
+    expect(r.out).toContain("FAIL links-resolve: 1 broken links: linker");
+    const bare = await cli(["memory", "verify", "--require-recall", "--json", ...dir]);
+    expect(bare.code).toBe(1);
+    expect(JSON.parse(bare.out)).toMatchObject({ ok: false, recall_evidence: false });
   });
 
   test("an existing memex store keeps working: read, rebuilt, written in place, mem.db untouched", async () => {
@@ -168,7 +171,7 @@ describe("memnox memory", () => {
       "--scope",
       "project",
       "--project-id",
-      "shop-7c1f",
+      "7c1f0a2b3c4d5e6f7a8b9c0d",
       ...dir,
     ]);
     expect(w.file_path).toBe(join(store, "docs/projects/git-shop/preferences/release-days.md"));
@@ -206,7 +209,7 @@ describe("memnox memory", () => {
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([
       1,
       "",
-      "memnox: no memory page `missing`: the page is missing (memnox memory recall finds slugs)\n",
+      "memnox: no wiki page for slug: 'missing' (memnox memory recall finds slugs)\n",
     ]);
     expect((await runBinary("memnox", ["memory", "verify"], { env })).code).toBe(0);
   });

@@ -48,12 +48,12 @@ const NODES = JSON.stringify({
 });
 
 describe("consolidate", () => {
-  test("with no model configured it says so plainly and calls nothing", async () => {
+  test("with no key for the default provider it says so in memex's words and calls nothing", async () => {
     using m = memStore();
     ingestTranscript(m.store, { sessionId: "s1", jsonl: TURNS, source: "t" });
     const before = seen.length;
     await expect(consolidate(m.store, { mode: "full", maxEpisodes: 10 })).rejects.toThrow(
-      "no model is configured for consolidate",
+      "llm.api_key is required (set MEMEX_API_KEY or [llm].api_key)",
     );
     expect(seen.length).toBe(before);
   });

@@ -1,12 +1,17 @@
 // A memory store in a temporary directory with a clock the test moves.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../../src/io/hash.ts";
 import type { Store } from "../../src/memory/pages/store.ts";
 import { openStore } from "../../src/memory/pages/store.ts";
 import { type WriteInput, type WriteResult, writePage } from "../../src/memory/pages/write.ts";
 import { type TempDir, type Tree, tempDir } from "../support/index.ts";
 
 export const T0 = Date.parse("2026-11-30T12:00:00.000Z");
+
+/** An opaque project id (memex's rule: 24 to 64 lowercase hex digits) named for what a test calls it. */
+export const hex = (name: string): string => sha256Hex(`test project ${name}`).slice(0, 24);
+export const P1 = hex("p1");
 
 export interface MemStore extends Disposable {
   readonly dir: TempDir;

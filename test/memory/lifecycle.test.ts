@@ -4,7 +4,7 @@ import { approve, forget, merge } from "../../src/memory/pages/lifecycle.ts";
 import { readPage } from "../../src/memory/pages/store.ts";
 import { writePage } from "../../src/memory/pages/write.ts";
 import { recall } from "../../src/memory/recall/recall.ts";
-import { memStore, put } from "./helpers.ts";
+import { memStore, P1, put } from "./helpers.ts";
 
 const slugs = (r: { hits: { slug: string }[] }) => r.hits.map((h) => h.slug);
 
@@ -27,14 +27,14 @@ describe("forget", () => {
     forget(m.store, "archive", "archive");
     expect(slugs(recall(m.store, { query: "puffin" }))).toEqual(["decay"]);
     expect(readPage(m.store, m.store.index().get("global", "", "archive")?.file_path ?? "").status).toBe("archived");
-    expect(() => forget(m.store, "missing", "hard")).toThrow(/no memory page `missing`/);
+    expect(() => forget(m.store, "missing", "hard")).toThrow("no wiki page for slug: 'missing'");
   });
 
   test("a slug in two scopes must be told apart", () => {
     using m = memStore();
     put(m.store, { title: "Twin" });
-    put(m.store, { title: "Twin", scope: "project", project: { id: "p1", label: "p", locator: "p" } });
-    expect(() => forget(m.store, "twin", "soft")).toThrow(/names 2 pages/);
+    put(m.store, { title: "Twin", scope: "project", project: { id: P1, label: "p", locator: "p" } });
+    expect(() => forget(m.store, "twin", "soft")).toThrow(/^ambiguous wiki page for slug 'twin': scope='global'/);
     expect(forget(m.store, "twin", "soft", { scope: "global" }).forgotten).toBe(true);
   });
 });
@@ -76,9 +76,9 @@ describe("approve and merge", () => {
     merge(m.store, "queue", "queue-notes");
     const target = readPage(m.store, t.file_path);
     const source = readPage(m.store, s.file_path);
-    expect(target.body).toBe("Kafka.\n\nPartitions by key.");
+    expect(target.body).toBe("Kafka.\n\n## Merged from [[queue-notes]]\n\nPartitions by key.");
     expect(target.supersedes).toEqual(["queue-notes"]);
-    expect(target.tags).toEqual(["ops"]);
+    expect(target.tags).toEqual([]);
     expect(source.status).toBe("superseded");
     expect(source.links).toEqual([{ target: "queue", rel: "superseded-by" }]);
     expect(slugs(recall(m.store, { query: "partitions" }))).toEqual(["queue"]);

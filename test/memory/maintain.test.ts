@@ -11,7 +11,9 @@ import { recall } from "../../src/memory/recall/recall.ts";
 import { addType, enableType, listTypes } from "../../src/memory/types/manage.ts";
 import { run } from "../../src/seams/cli/index.ts";
 import { fakeHome, tempDir, testContext } from "../support/index.ts";
-import { memStore, put } from "./helpers.ts";
+import { hex, memStore, P1, put } from "./helpers.ts";
+
+const SHOP = hex("shop");
 
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
@@ -63,7 +65,7 @@ describe("export and import", () => {
     using a = memStore();
     using b = memStore();
     using out = tempDir("memnox-export");
-    const project = explicitProject("shop-1", "shop", "shop");
+    const project = explicitProject(SHOP, "shop", "shop");
     enableType(a.store, project, "decision", "sam");
     const g = put(a.store, {
       title: "Kafka",
@@ -74,9 +76,11 @@ describe("export and import", () => {
     put(a.store, { type: "decision", title: "Choose Kafka", scope: "project", project });
     const e = exportNodes(a.store, out.join("nodes.json"));
     expect(e.nodes).toBe(2);
+    expect(Object.keys(e.doc)).toEqual(["version", "exported_at", "types", "nodes"]);
+    expect(e.doc.version).toBe("1.0");
     enableType(b.store, project, "decision", "sam");
     const r = importNodes(b.store, readFileSync(out.join("nodes.json"), "utf8"), "nodes.json");
-    expect(r).toEqual({ imported: 2, types_declared: 0, skipped: [], redacted: [] });
+    expect(r).toEqual({ imported: 2, skipped: [], errors: [], types_declared: 0, redacted: [] });
     const copy = readPage(b.store, join(b.dir.path, "docs/global/entities/kafka.md"));
     expect(copy).toMatchObject({
       id: g.id,
@@ -85,7 +89,7 @@ describe("export and import", () => {
       body: "Ordering. [[queue]]",
     });
     expect(
-      recall(b.store, { query: "choose kafka", scope: { kind: "project", projectId: "shop-1" } }).hits[0]?.file_path,
+      recall(b.store, { query: "choose kafka", scope: { kind: "project", projectId: SHOP } }).hits[0]?.file_path,
     ).toBe(join(b.dir.path, "docs/projects/shop/decision/choose-kafka.md"));
   });
 
@@ -95,39 +99,47 @@ describe("export and import", () => {
       nodes: [
         { slug: "ok", type: "entity", title: "Ok", body: "fine", scope: "global" },
         { slug: "no-title", type: "entity", body: "x", scope: "global" },
-        { slug: "undeclared", type: "policy", title: "P", body: "x", scope: "project", project_id: "p1" },
+        { slug: "undeclared", type: "policy", title: "P", body: "x", scope: "project", project_id: P1 },
         { slug: "bad-scope", type: "entity", title: "B", body: "x", scope: "team" },
+        { type: "entity", title: "No slug", body: "x" },
+        "not an object",
       ],
     };
     const r = importNodes(m.store, JSON.stringify(doc), "doc.json");
     expect(r.imported).toBe(1);
-    expect(r.skipped.map((s) => [s.index, s.slug])).toEqual([
-      [1, "no-title"],
-      [2, "undeclared"],
-      [3, "bad-scope"],
+    expect(r.skipped).toEqual(["No slug"]);
+    expect(r.errors).toEqual([
+      "no-title: node title must be a non-empty string",
+      "undeclared: undeclared type 'policy' for this project; run memex types add or memex types enable",
+      "bad-scope: scope must be 'global' or 'project'",
+      "non-object node entry skipped",
     ]);
-    expect(r.skipped[0]?.reason).toContain("title");
-    expect(r.skipped[1]?.reason).toContain("undeclared type `policy`");
-    expect(() => importNodes(m.store, "{}", "doc.json")).toThrow(/no `nodes` list/);
+    expect(() => importNodes(m.store, "{}", "doc.json")).toThrow("import document must contain a 'nodes' array");
+    expect(() => importNodes(m.store, "{", "doc.json")).toThrow(/^cannot read import file: /);
   });
 
   test("the export carries the type declarations, so a custom type's pages import into a store that never had it", () => {
     using a = memStore();
     using b = memStore();
     using out = tempDir("memnox-export");
-    const project = explicitProject("shop-1", "shop", "shop");
+    const project = explicitProject(SHOP, "shop", "shop");
     addType(a.store, project, "access-matrix", "Who can edit what", "sam");
     enableType(a.store, project, "decision", "sam");
     put(a.store, { type: "access-matrix", title: "Billing editors", scope: "project", project });
-    const e = exportNodes(a.store, out.join("nodes.json"));
-    expect(e.types).toBe(2);
+    exportNodes(a.store, out.join("nodes.json"));
     const doc = JSON.parse(readFileSync(out.join("nodes.json"), "utf8"));
-    expect(doc.types.map((t: { name: string; kind: string }) => [t.name, t.kind])).toEqual([
-      ["access-matrix", "custom"],
-      ["decision", "catalogue"],
+    expect(doc.types).toEqual([
+      { scope: "project", project_id: SHOP, name: "access-matrix", kind: "custom", description: "Who can edit what" },
+      {
+        scope: "project",
+        project_id: SHOP,
+        name: "decision",
+        kind: "catalogue",
+        description: "what was chosen, when, and why",
+      },
     ]);
     const r = importNodes(b.store, readFileSync(out.join("nodes.json"), "utf8"), "nodes.json");
-    expect(r).toMatchObject({ imported: 1, types_declared: 2, skipped: [] });
+    expect(r).toMatchObject({ imported: 1, types_declared: 2, skipped: [], errors: [] });
     expect(listTypes(b.store, project).find((t) => t.name === "access-matrix")).toMatchObject({
       kind: "custom",
       description: "Who can edit what",
@@ -135,7 +147,7 @@ describe("export and import", () => {
     });
   });
 
-  test("invalid typed links on import are skipped and named, and their pages not written", () => {
+  test("typed links on import read as memex reads them: titles slugged, relations normalized, bad ones reported", () => {
     using m = memStore();
     const page = (slug: string, links: unknown) => ({
       slug,
@@ -159,9 +171,18 @@ describe("export and import", () => {
       ],
     };
     const r = importNodes(m.store, JSON.stringify(doc), "doc.json");
-    expect(r.imported).toBe(1);
-    expect(r.skipped.map((s) => s.slug)).toEqual(["bad-target", "bad-rel", "extra-key", "no-rel", "twice"]);
-    expect(existsSync(join(m.dir.path, "docs/global/entities/bad-rel.md"))).toBe(false);
+    expect(r.imported).toBe(4);
+    expect(r.errors).toEqual([
+      "extra-key: link has unsupported fields: ['weight']",
+      "twice: links must be unique on (target, rel)",
+    ]);
+    expect(readPage(m.store, join(m.dir.path, "docs/global/entities/bad-target.md")).links).toEqual([
+      { target: "not-a-slug", rel: "relates-to" },
+    ]);
+    expect(readPage(m.store, join(m.dir.path, "docs/global/entities/bad-rel.md")).links).toEqual([
+      { target: "other", rel: "two-words" },
+    ]);
+    expect(existsSync(join(m.dir.path, "docs/global/entities/twice.md"))).toBe(false);
   });
 });
 
@@ -169,7 +190,7 @@ describe("symlinks inside the store", () => {
   test("are refused on write and named by verify", () => {
     using m = memStore();
     using elsewhere = tempDir("memnox-elsewhere");
-    const project = explicitProject("p1", "p", "p");
+    const project = explicitProject(P1, "p", "p");
     put(m.store, { title: "Seed", scope: "project", project });
     mkdirSync(join(m.dir.path, "docs/projects/p"), { recursive: true });
     symlinkSync(elsewhere.path, join(m.dir.path, "docs/projects/p/procedures"));

@@ -12,7 +12,7 @@ import { fakeHome } from "../support/index.ts";
 import { type MemStore, memStore, put } from "./helpers.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const project = explicitProject("shop-1", "shop", "shop");
+const project = explicitProject("0123456789abcdef01234567", "shop", "shop");
 const open: MemStore[] = [];
 afterEach(() => {
   for (const m of open.splice(0)) m[Symbol.dispose]();
@@ -76,7 +76,7 @@ describe("memnox memory serve-mcp", () => {
     expect((await call("provenance", { slug: "kafka" })).value.confidence).toBe("none");
     expect((await call("forget", { slug: "kafka" })).value).toMatchObject({ forgotten: true, mode: "soft" });
     const task = await call("recall", { query: "goal", questions: ["tabs"] });
-    expect(task.value.unanswered).toEqual(["tabs"]);
+    expect(task.value.unanswered_questions).toEqual(["tabs"]);
   });
 
   test("a domain rejection is {error} data; a schema violation is an error result naming the field", async () => {
@@ -84,7 +84,7 @@ describe("memnox memory serve-mcp", () => {
     const undeclared = await call("write", { type: "policy", title: "No PII", body: "x", scope: "project" });
     expect(undeclared).toEqual({
       error: false,
-      value: { error: "undeclared type `policy` for this project" },
+      value: { error: "undeclared type 'policy' for this project; run memex types add or memex types enable" },
     });
     const bounds = await call("recall", { query: "x", top_k: 0 });
     expect(bounds.error).toBe(true);
@@ -129,7 +129,7 @@ describe("memnox memory serve-mcp", () => {
   test("task recall refuses the global scope; consolidate answers with a report or a sanitized reason", async () => {
     const { call } = await connect();
     const global = await call("recall", { query: "goal", questions: ["tabs"], scope: "global" });
-    expect(global.value.error).toMatch(/task recall requires project scope/);
+    expect(global.value.error).toBe("invalid arguments for this operation: task recall requires active project scope");
     const none = await call("consolidate", { mode: "dry-run" });
     expect(none.value).toMatchObject({ mode: "dry-run", episodes_processed: 0, nodes_created: [], llm_calls: 0 });
     expect((await call("consolidate", { mode: "everything" })).error).toBe(true);
@@ -138,11 +138,11 @@ describe("memnox memory serve-mcp", () => {
   test("errors carry no paths and no memory text", async () => {
     const { call } = await connect();
     const r = await call("forget", { slug: "missing" });
-    expect(r.value.error).toBe("no memory page `missing`: the page is missing");
+    expect(r.value.error).toBe("memory node not found: no wiki page for slug: 'missing'");
     expect(
       sanitize(new MemnoxError("refused", "`/home/sam/.memnox/memory/docs/x.md` in the memory store is a symlink")),
-    ).toBe("a path in the memory store is a symlink");
-    expect(sanitize(new Error("ENOENT: /home/sam/secret-project/file"))).toBe("the memory operation failed");
+    ).toBe("invalid arguments for this operation: a path in the memory store is a symlink");
+    expect(sanitize(new Error("ENOENT: /home/sam/secret-project/file"))).toBe("operation failed");
   });
 
   test("serves over stdio from the real entry point", async () => {

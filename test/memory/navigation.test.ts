@@ -9,7 +9,7 @@ import { rebuildIndex } from "../../src/memory/pages/rebuild.ts";
 import { scanPages } from "../../src/memory/pages/store.ts";
 import { verify } from "../../src/memory/pages/verify.ts";
 import { enableType } from "../../src/memory/types/manage.ts";
-import { memStore, put } from "./helpers.ts";
+import { hex, memStore, put, T0 } from "./helpers.ts";
 
 function indexes(root: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,7 +27,7 @@ function indexes(root: string): Record<string, string> {
 describe("rebuild-index report", () => {
   test("it names the navigation defects it repaired, the content hashes it refreshed and the pages per folder", () => {
     using m = memStore();
-    const project = explicitProject("shop-1", "shop", "shop");
+    const project = explicitProject(hex("shop"), "shop", "shop");
     enableType(m.store, project, "decision", "sam");
     const kafka = put(m.store, { title: "Kafka", body: "Ordering." });
     put(m.store, { title: "Redis", body: "Cache." });
@@ -37,16 +37,22 @@ describe("rebuild-index report", () => {
     writeFileSync(kafka.file_path, edited);
     rmSync(join(m.dir.path, "docs/global/entities/index.md"));
     writeFileSync(join(m.dir.path, "docs/global/index.md"), "# global\n\nstale\n");
+    m.clock.now = T0 + 60_000;
     const r = rebuildIndex(m.store);
-    expect(r.navigation_defects).toEqual({ missing: 1, stale: 1 });
+    expect(r.navigation_repaired).toEqual({ missing: 1, stale: 1 });
+    expect(r.navigation_defects).toEqual([]);
     expect(r.content_hashes_refreshed).toBe(1);
     expect(r.refreshed).toEqual(["kafka"]);
     expect(r.folders).toEqual({ "global/entities": 2, "projects/shop/decision": 1 });
     expect(m.store.index().get("global", "", "kafka")?.content_hash).toBe(hashBody("Ordering by key."));
-    expect(readFileSync(kafka.file_path, "utf8")).toBe(edited);
+    // The stale front-matter hash is rewritten, as memex's rebuild does; the body is the hand edit, untouched.
+    const rewritten = readFileSync(kafka.file_path, "utf8");
+    expect(rewritten).toContain(`content_hash: "${hashBody("Ordering by key.")}"`);
+    expect(rewritten).toContain('updated_at: "2026-11-30T12:01:00Z"');
+    expect(rewritten.endsWith("\nOrdering by key.")).toBe(true);
     expect(verify(m.store).ok).toBe(true);
     const again = rebuildIndex(m.store);
-    expect([again.content_hashes_refreshed, again.navigation_defects]).toEqual([0, {}]);
+    expect([again.content_hashes_refreshed, again.navigation_defects, again.navigation_repaired]).toEqual([0, [], {}]);
   });
 });
 
@@ -69,7 +75,7 @@ describe("generated index.md", () => {
 
   test("splicing single writes and deletes gives the same bytes as a full render, and regenerating changes nothing", () => {
     using m = memStore();
-    const project = explicitProject("shop-1", "shop", "shop");
+    const project = explicitProject(hex("shop"), "shop", "shop");
     enableType(m.store, project, "decision", "sam");
     for (const t of ["Zulu", "Alpha", "Mike", "Echo"]) put(m.store, { title: t, description: `About ${t}.` });
     put(m.store, { type: "decision", title: "Choose Kafka", scope: "project", project });

@@ -121,7 +121,9 @@ describe("descriptions", () => {
     const fits = "é".repeat(256);
     expect(put(m.store, { title: "Fits", description: fits }).slug).toBe("fits");
     expect(readPage(m.store, join(m.dir.path, "docs/global/entities/fits.md")).description).toBe(fits);
-    expect(() => put(m.store, { title: "Too long", description: `${fits}e` })).toThrow(/exceeds 512 UTF-8 bytes/);
+    expect(() => put(m.store, { title: "Too long", description: `${fits}e` })).toThrow(
+      "description must stay within 512 UTF-8 bytes",
+    );
     expect(() => put(m.store, { title: "Two lines", description: "when deploying\nand when not" })).toThrow(
       /description must be a single line/,
     );

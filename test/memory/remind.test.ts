@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { bunGit, ownGit } from "../../src/adapters/proc.ts";
+import { sha256Hex } from "../../src/io/hash.ts";
 import { rememberDecision } from "../../src/memory/decision.ts";
 import { explicitProject, MACHINE_PROJECT, projectFromCwd } from "../../src/memory/format/project.ts";
 import { openStore, readPage } from "../../src/memory/pages/store.ts";
@@ -10,7 +12,7 @@ import { memnoxPaths } from "../../src/ports/paths.ts";
 import { fakeHome, gitRepo, hermeticEnv } from "../support/index.ts";
 import { memStore, put, T0 } from "./helpers.ts";
 
-const repo = explicitProject("shop-1", "shop", "shop");
+const repo = explicitProject("0123456789abcdef01234567", "shop", "shop");
 const PROMPT = "Please tidy up the env file, then push to main";
 
 describe("reminders for a prompt", () => {
@@ -42,12 +44,12 @@ describe("reminders for a prompt", () => {
       title: "Env elsewhere",
       body: "The env file of another project.",
       scope: "project",
-      project: explicitProject("other", "o", "o"),
+      project: explicitProject("cccccccccccccccccccccccc", "o", "o"),
     });
     put(m.store, { title: "Env pending", body: "The env file draft.", status: "pending" });
     const first = remindersFor({ store: m.store, projects: [repo.id, MACHINE_PROJECT.id], prompt: PROMPT, limit: 5 });
     expect(first.map((r) => r.slug).sort()).toEqual(["env-files", "env-global"]);
-    const key = reminderKey("project", "shop-1", "env-files");
+    const key = reminderKey("project", "0123456789abcdef01234567", "env-files");
     expect(first.find((r) => r.slug === "env-files")?.key).toBe(key);
     const later = remindersFor({
       store: m.store,
@@ -102,7 +104,7 @@ describe("remembering a decision", () => {
       title: "Never filesystem.read on **/.ssh/**",
       status: "active",
       scope: "project",
-      project_id: "machine",
+      project_id: MACHINE_PROJECT.id,
       source: "memnox:machine",
       resource: "~/.memnox/machine.policies.toml",
       occurred_at: "2026-11-30T12:00:00Z",
@@ -118,7 +120,7 @@ describe("remembering a decision", () => {
     });
     expect(again.file_path).toBe(r.file_path);
     expect(again.created).toBe(false);
-    const said = remindersFor({ store: m.store, projects: ["machine"], prompt: "keys stay put please" });
+    const said = remindersFor({ store: m.store, projects: [MACHINE_PROJECT.id], prompt: "keys stay put please" });
     expect(said.map((x) => x.type)).toEqual(["decision"]);
     expect(renderReminders(said)).toContain("- A previous decision: ");
     expect(() => rememberDecision(m.store, { rule: "x", reason: "y", where: "repository", by: "sam" })).toThrow(
@@ -135,8 +137,9 @@ describe("sessionReminders", () => {
     const env = hermeticEnv({ HOME: home.home, MEMNOX_HOME: home.memnoxHome });
     const git = bunGit(env, ownGit(memnoxPaths(env), process.execPath));
     const project = await projectFromCwd(git, r.path);
-    expect(project).toMatchObject({ label: "shop", locator: "git-shop" });
-    expect(project.id).toMatch(/^git-[0-9a-f]{16}$/);
+    // memex's identity: the first 24 hex digits of the normalized origin's SHA-256; the label is the folder's name.
+    expect(project).toMatchObject({ label: basename(r.path), locator: "git-shop" });
+    expect(project.id).toBe(sha256Hex("github.com/acme/shop").slice(0, 24));
     const paths = memnoxPaths(env);
     const s = { env, paths, git, cwd: r.path, now: () => T0 };
     expect(await sessionReminders(s, PROMPT)).toEqual([]);

@@ -13,9 +13,9 @@ import {
   removeType,
   suggestTypes,
 } from "../../src/memory/types/manage.ts";
-import { memStore, put } from "./helpers.ts";
+import { hex, memStore, put } from "./helpers.ts";
 
-const project = explicitProject("shop-1", "shop", "shop");
+const project = explicitProject(hex("shop"), "shop", "shop");
 const inProject = { scope: "project" as const, project };
 
 describe("types", () => {
@@ -28,10 +28,12 @@ describe("types", () => {
       said = describeError(e);
     }
     expect(said).toBe(
-      "undeclared type `policy` for this project (run memnox memory types add policy or memnox memory types enable policy)",
+      "undeclared type 'policy' for this project; run memex types add or memex types enable (memnox memory types add policy, or memnox memory types enable policy for a catalogue type)",
     );
     expect(existsSync(join(m.dir.path, "docs/projects"))).toBe(false);
-    expect(() => put(m.store, { type: "decision", title: "Global decision" })).toThrow(/project-scoped/);
+    expect(() => put(m.store, { type: "decision", title: "Global decision" })).toThrow(
+      "undeclared type 'decision': global scope holds the built-in types only",
+    );
   });
 
   test("enable turns on a catalogue type; the directory is the declaration and log.md its history", () => {
@@ -52,7 +54,7 @@ describe("types", () => {
     });
     expect(r.file_path).toBe(join(m.dir.path, "docs/projects/shop/decision/choose-kafka.md"));
     expect(readFileSync(join(t.directory, "log.md"), "utf8")).toBe(
-      "# decision log\n\n- 2026-11-30T12:00:00Z declared decision kind=catalogue project=shop-1 by=sam — what was chosen, when, and why\n",
+      "2026-11-30T12:00:00Z declare decision by sam: what was chosen, when, and why\n",
     );
     const names = listTypes(m.store, project).map((x) => [x.name, x.kind, x.pages]);
     expect(names).toEqual([
@@ -63,20 +65,31 @@ describe("types", () => {
       ["episode", "builtin", 0],
       ["decision", "catalogue", 1],
     ]);
-    expect(() => enableType(m.store, project, "access-matrix", "sam")).toThrow(/not in the catalogue/);
+    expect(() => enableType(m.store, project, "access-matrix", "sam")).toThrow(
+      "'access-matrix' is not a catalogue type; run memex types add",
+    );
+    expect(() => addType(m.store, project, "policy", "", "sam")).toThrow(
+      "'policy' is a catalogue type; run memex types enable",
+    );
   });
 
   test("add declares a custom type; declaring one twice is refused as already existing, and adds no second line", () => {
     using m = memStore();
     const t = addType(m.store, project, "access-matrix", "Who can edit what", "sam");
     expect(t).toMatchObject({ kind: "custom", description: "Who can edit what" });
-    expect(() => addType(m.store, project, "access-matrix", "again", "sam")).toThrow(/already exists/);
+    expect(() => addType(m.store, project, "access-matrix", "again", "sam")).toThrow(
+      "type 'access-matrix' is already declared",
+    );
     enableType(m.store, project, "rule", "sam");
-    expect(() => enableType(m.store, project, "rule", "sam")).toThrow(/type `rule` already exists/);
-    expect(readFileSync(join(m.dir.path, "docs/projects/shop/rule/log.md"), "utf8").match(/declared/g)).toHaveLength(1);
-    expect(readFileSync(join(t.directory, "log.md"), "utf8").match(/declared/g)).toHaveLength(1);
-    expect(() => addType(m.store, project, "entities", "", "sam")).toThrow(/not a usable type name/);
-    expect(() => addType(m.store, project, "entity", "", "sam")).toThrow(/built-in type and always declared/);
+    expect(() => enableType(m.store, project, "rule", "sam")).toThrow("type 'rule' is already declared");
+    expect(readFileSync(join(m.dir.path, "docs/projects/shop/rule/log.md"), "utf8").match(/ declare /g)).toHaveLength(
+      1,
+    );
+    expect(readFileSync(join(t.directory, "log.md"), "utf8").match(/ declare /g)).toHaveLength(1);
+    for (const name of ["entities", "entity"])
+      expect(() => addType(m.store, project, name, "", "sam")).toThrow(
+        `type name '${name}' is already a built-in, catalogue, or reserved name`,
+      );
   });
 
   test("a line of another shape in log.md is a note: it can neither forge nor hide a declaration", () => {
@@ -84,7 +97,7 @@ describe("types", () => {
     const t = addType(m.store, project, "runbook", "", "sam");
     appendFileSync(
       join(t.directory, "log.md"),
-      "- someone withdrew runbook yesterday\nwithdrawn runbook kind=custom\n",
+      "- someone withdrew runbook yesterday\n2026-11-30T13:00:00Z remove runbook\nremove runbook by sam\n2026-11-30T13:00:00Z remove other by sam\n",
     );
     expect(listTypes(m.store, project).find((x) => x.name === "runbook")?.kind).toBe("custom");
     put(m.store, { type: "runbook", title: "Restart", ...inProject });
@@ -94,20 +107,31 @@ describe("types", () => {
     using m = memStore();
     enableType(m.store, project, "policy", "sam");
     const r = put(m.store, { type: "policy", title: "No PII in logs", ...inProject });
-    expect(() => removeType(m.store, project, "policy", { force: false, by: "sam" })).toThrow(/still holds 1 page/);
+    expect(() => removeType(m.store, project, "policy", { force: false, by: "sam" })).toThrow(
+      "type 'policy' holds 1 page(s); pass --force to archive them first",
+    );
     const out = removeType(m.store, project, "policy", { force: true, by: "sam" });
-    expect(out).toMatchObject({ kind: "withdrawn", archived: 1 });
+    expect(out).toEqual({ removed: "policy", archived: 1 });
+    expect(() => removeType(m.store, project, "policy", { force: true, by: "sam" })).toThrow(
+      "type 'policy' is already withdrawn",
+    );
+    expect(() => removeType(m.store, project, "runbook", { force: true, by: "sam" })).toThrow(
+      "type 'runbook' is not declared for this project",
+    );
     expect(readPage(m.store, r.file_path).status).toBe("archived");
     expect(listTypes(m.store, project).find((x) => x.name === "policy")?.kind).toBe("withdrawn");
     expect(() => put(m.store, { type: "policy", title: "Another", ...inProject })).toThrow(/withdrawn/);
     expect(enableType(m.store, project, "policy", "sam").kind).toBe("catalogue");
     expect(
-      readFileSync(join(out.directory, "log.md"), "utf8")
+      readFileSync(join(m.dir.path, "docs/projects/shop/policy/log.md"), "utf8")
         .split("\n")
         .filter(Boolean)
-        .slice(1)
-        .map((l) => l.split(" ")[2]),
-    ).toEqual(["declared", "withdrawn", "declared"]);
+        .map((l) => l.split(" ").slice(1).join(" ")),
+    ).toEqual([
+      "declare policy by sam: a principle that guides judgment",
+      "remove policy by sam: archived=1",
+      "declare policy by sam: a principle that guides judgment",
+    ]);
   });
 
   test("a draft type's pages are pending, invisible to recall until accepted and approved", () => {
@@ -126,12 +150,7 @@ describe("types", () => {
     for (const [i, tags] of [["billing", "decision"], ["billing"], ["billing", "ux"], ["ux"]].entries())
       put(m.store, { title: `Page ${i}`, tags, ...inProject });
     put(m.store, { title: "Global", tags: ["billing"] });
-    const named = (name: string, pages: number) => ({
-      name,
-      tag: name,
-      pages,
-      command: `memnox memory types add ${name}`,
-    });
+    const named = (tag: string, pages: number) => ({ tag, pages, command: `memnox memory types add ${tag}` });
     expect(suggestTypes(m.store, project)).toEqual([named("billing", 3)]);
     expect(suggestTypes(m.store, project, 2)).toEqual([named("billing", 3), named("ux", 2)]);
   });

@@ -8,9 +8,10 @@ import { approve, forget, merge } from "../../src/memory/pages/lifecycle.ts";
 import { readPage } from "../../src/memory/pages/store.ts";
 import { writePage } from "../../src/memory/pages/write.ts";
 import { addType, enableType, listTypes, removeType } from "../../src/memory/types/manage.ts";
-import { memStore, put } from "./helpers.ts";
+import { hex, memStore, put } from "./helpers.ts";
 
-const project = explicitProject("shop-1", "shop", "shop");
+const SHOP = hex("shop");
+const project = explicitProject(SHOP, "shop", "shop");
 const inProject = { scope: "project" as const, project };
 
 function refusal(fn: () => unknown): string {
@@ -39,8 +40,8 @@ function pageFiles(root: string): string[] {
 describe("write validation", () => {
   test("an impossible date is refused as not a valid date, a malformed one by its shape; nothing is written", () => {
     using m = memStore();
-    expect(refusal(() => put(m.store, { title: "Feb", validFrom: "2026-02-30" }))).toBe(
-      "valid_from is not a valid date: 2026-02-30",
+    expect(refusal(() => put(m.store, { title: "Feb", validFrom: "2026-02-30T10:00:00Z" }))).toBe(
+      "valid_from is not a valid date: 2026-02-30T10:00:00Z",
     );
     expect(refusal(() => put(m.store, { title: "Feb", validUntil: "2026-02-29T10:00:00Z" }))).toMatch(
       /not a valid date/,
@@ -48,11 +49,12 @@ describe("write validation", () => {
     expect(refusal(() => put(m.store, { title: "Hour", staleAfter: "2026-03-01T24:00:00Z" }))).toMatch(
       /not a valid date/,
     );
-    expect(refusal(() => put(m.store, { title: "Shape", validFrom: "next tuesday" }))).toMatch(
-      /must be an ISO8601 UTC string like 2026-09-15T10:00:00Z/,
-    );
+    for (const shape of ["next tuesday", "2026-09-15", "2026-09-15T10:00:00.5Z", "2026-09-15T10:00:00+00:00"])
+      expect(refusal(() => put(m.store, { title: "Shape", validFrom: shape }))).toBe(
+        "valid_from must be an ISO8601 UTC string like 2026-09-15T10:00:00Z",
+      );
     expect(pageFiles(m.dir.path)).toEqual([]);
-    put(m.store, { title: "Leap", validFrom: "2028-02-29" });
+    put(m.store, { title: "Leap", validFrom: "2028-02-29T00:00:00Z" });
     expect(pageFiles(m.dir.path)).toEqual(["leap.md"]);
   });
 
@@ -90,11 +92,14 @@ describe("write validation", () => {
 
   test("a project_id that is not an opaque id, and a project_label that is a path or address, are refused", () => {
     using m = memStore();
-    for (const id of ["github.com:acme/shop", "Shop", "a b", "../up", "x@y"])
-      expect(refusal(() => explicitProject(id))).toMatch(/invalid project_id/);
+    for (const id of ["github.com:acme/shop", "Shop", "a b", "../up", "x@y", "shop-1", "abc123", "A".repeat(24)])
+      expect(refusal(() => explicitProject(id))).toMatch(
+        /^project_id must be an opaque lowercase hexadecimal identifier/,
+      );
+    expect(explicitProject("0123456789abcdef01234567").id).toBe("0123456789abcdef01234567");
     for (const label of ["acme/shop", "C:\\repo", "https://x", "me@host", "  "])
-      expect(refusal(() => explicitProject("shop-1", label))).toMatch(/project_label must be a plain display name/);
-    const derived = { id: "git-0123456789abcdef", label: "acme/shop", locator: "git-shop" };
+      expect(refusal(() => explicitProject(SHOP, label))).toMatch(/^project_label must be a plain display name/);
+    const derived = { id: hex("acme"), label: "acme/shop", locator: "git-shop" };
     expect(refusal(() => put(m.store, { title: "P", scope: "project", project: derived }))).toMatch(/project_label/);
     expect(pageFiles(m.dir.path)).toEqual([]);
   });
@@ -103,23 +108,29 @@ describe("write validation", () => {
 describe("type validation", () => {
   test("a name outside the rule is refused naming the rule; declaring an existing type says it already exists", () => {
     using m = memStore();
-    expect(refusal(() => addType(m.store, project, "Bad_Name", "", "sam"))).toMatch(
-      /invalid type name `Bad_Name`.*lowercase letters, digits and `-`/,
+    expect(refusal(() => addType(m.store, project, "Bad_Name", "", "sam"))).toBe(
+      "type name 'Bad_Name' must match [a-z][a-z0-9-]{0,63}",
     );
-    expect(refusal(() => addType(m.store, project, "index", "", "sam"))).toMatch(/invalid type name/);
-    expect(refusal(() => addType(m.store, project, "preference", "", "sam"))).toMatch(/already exists/);
+    for (const taken of ["index", "log", "preference", "entities", "subdirectories"])
+      expect(refusal(() => addType(m.store, project, taken, "", "sam"))).toBe(
+        `type name '${taken}' is already a built-in, catalogue, or reserved name`,
+      );
     addType(m.store, project, "runbook", "How we restart things", "sam");
     expect(refusal(() => addType(m.store, project, "runbook", "again", "sam"))).toBe(
-      "type `runbook` already exists for this project (custom) (memnox memory types list shows the project's types)",
+      "type 'runbook' is already declared (memnox memory types list shows the project's types)",
     );
     enableType(m.store, project, "decision", "sam");
-    expect(refusal(() => enableType(m.store, project, "decision", "sam"))).toMatch(/already exists/);
+    expect(refusal(() => enableType(m.store, project, "decision", "sam"))).toMatch(
+      /^type 'decision' is already declared/,
+    );
     expect(existsSync(join(m.dir.path, "docs/projects/shop/Bad_Name"))).toBe(false);
   });
 
   test("a multi-line type description is refused and no directory is made", () => {
     using m = memStore();
-    expect(refusal(() => addType(m.store, project, "story-map", "Journeys\nand more", "sam"))).toMatch(/single line/);
+    expect(refusal(() => addType(m.store, project, "story-map", "Journeys\nand more", "sam"))).toBe(
+      "declaration text must be one line of at most 512 bytes",
+    );
     expect(existsSync(join(m.dir.path, "docs/projects/shop/story-map"))).toBe(false);
   });
 
@@ -133,7 +144,7 @@ describe("type validation", () => {
     expect(names).not.toContain("Notes Folder");
     expect(names).not.toContain("story-map");
     expect(refusal(() => put(m.store, { type: "story-map", title: "Journey", ...inProject }))).toMatch(
-      /undeclared type `story-map`/,
+      /^undeclared type 'story-map' for this project; run memex types add or memex types enable/,
     );
   });
 
@@ -142,10 +153,14 @@ describe("type validation", () => {
     addType(m.store, project, "runbook", "", "sam");
     removeType(m.store, project, "runbook", { force: false, by: "sam" });
     const log = readFileSync(join(m.dir.path, "docs/projects/shop/runbook/log.md"), "utf8");
-    expect(log).toMatch(/^- \S+ withdrawn runbook kind=custom project=shop-1 by=sam$/m);
+    expect(log).toBe(
+      "2026-11-30T12:00:00Z declare runbook by sam\n2026-11-30T12:00:00Z remove runbook by sam: archived=0\n",
+    );
     const fresh = m.reopen();
     expect(listTypes(fresh, project).find((t) => t.name === "runbook")?.kind).toBe("withdrawn");
-    expect(refusal(() => put(fresh, { type: "runbook", title: "Restart", ...inProject }))).toMatch(/withdrawn/);
+    expect(refusal(() => put(fresh, { type: "runbook", title: "Restart", ...inProject }))).toMatch(
+      /^undeclared type 'runbook': withdrawn; run memex types add or memex types enable to re-declare it/,
+    );
     addType(fresh, project, "runbook", "", "sam");
     expect(put(fresh, { type: "runbook", title: "Restart", ...inProject }).status).toBe("active");
   });
@@ -156,18 +171,19 @@ describe("lifecycle errors", () => {
     using m = memStore();
     put(m.store, { title: "Keep me" });
     for (const slug of ["*", "../keep-me", "Keep-Me", ""]) {
-      expect(refusal(() => forget(m.store, slug, "hard"))).toMatch(/^invalid slug/);
-      expect(refusal(() => approve(m.store, slug))).toMatch(/^invalid slug/);
+      expect(refusal(() => forget(m.store, slug, "hard"))).toMatch(/^invalid wiki slug: '/);
+      expect(refusal(() => approve(m.store, slug))).toMatch(/^invalid wiki slug: '/);
     }
-    expect(refusal(() => forget(m.store, "gone", "hard"))).toMatch(/no memory page `gone`: the page is missing/);
-    expect(refusal(() => merge(m.store, "keep-me", "gone"))).toMatch(/the page is missing/);
+    expect(refusal(() => forget(m.store, "gone", "hard"))).toMatch(/^no wiki page for slug: 'gone'/);
+    expect(refusal(() => merge(m.store, "keep-me", "gone"))).toMatch(/^no wiki page for slug: 'gone'/);
+    expect(refusal(() => merge(m.store, "gone", "keep-me"))).toMatch(/^no wiki page for slug: 'gone'/);
     expect(pageFiles(m.dir.path)).toEqual(["keep-me.md"]);
   });
 
   test("approving an active page is refused as already active; a pending one becomes active", () => {
     using m = memStore();
     put(m.store, { title: "Mine" });
-    expect(refusal(() => approve(m.store, "mine"))).toMatch(/`mine` is already active/);
+    expect(refusal(() => approve(m.store, "mine"))).toMatch(/^page 'mine' is 'active', not pending/);
     writePage(m.store, { type: "preference", title: "Model", body: "Tabs.", scope: "global", author: "model" });
     expect(approve(m.store, "model").status).toBe("active");
   });
@@ -177,7 +193,9 @@ describe("lifecycle errors", () => {
     put(m.store, { title: "Source", body: "Third.\n\nFourth." });
     const t = put(m.store, { title: "Target", body: "First.\n\nSecond.\n" });
     merge(m.store, "target", "source");
-    expect(readPage(m.store, t.file_path).body).toBe("First.\n\nSecond.\n\nThird.\n\nFourth.");
+    expect(readPage(m.store, t.file_path).body).toBe(
+      "First.\n\nSecond.\n\n## Merged from [[source]]\n\nThird.\n\nFourth.",
+    );
     expect(refusal(() => merge(m.store, "target", "source"))).toMatch(/already superseded/);
   });
 });

@@ -8,7 +8,7 @@ import { ingestTranscript } from "../../src/memory/pages/transcripts.ts";
 import { type WriteInput, writePage } from "../../src/memory/pages/write.ts";
 import { T0 } from "./helpers.ts";
 
-export const SHOP = explicitProject("shop-1", "shop", "shop");
+export const SHOP = explicitProject("0123456789abcdef01234567", "shop", "shop");
 
 export function seedViz(dir: string, outside: string): void {
   let clock = T0;

@@ -101,7 +101,7 @@ describe.skipIf(!existsSync(CHROMIUM))("memnox memory viz in Chromium", () => {
     await shot("memories-entity-page-2");
     await follow('.filters a:has-text("Global only")', /\/view\/memories\?type=entity&scope=global$/);
     expect(await page.textContent(".pager")).toContain("Page 1 of 2");
-    await follow('.filters a:has-text("shop")', /type=entity&scope=project&project=shop-1$/);
+    await follow('.filters a:has-text("shop")', /type=entity&scope=project&project=0123456789abcdef01234567$/);
     expect(await page.locator("article.card h3").allTextContents()).toEqual(["Project alpha"]);
     await shot("memories-project");
     // The pushed URL is a real address: reloading it renders the same view whole.
@@ -120,7 +120,7 @@ describe.skipIf(!existsSync(CHROMIUM))("memnox memory viz in Chromium", () => {
   test("Search: Best match stays in the chosen project, falls back to all memory; Search everywhere searches all", async () => {
     await follow('nav a[href="/view/search"]', /\/view\/search$/);
     await page.fill('input[name="q"]', "alpha");
-    await page.selectOption('select[name="project"]', "shop-1");
+    await page.selectOption('select[name="project"]', "0123456789abcdef01234567");
     await page.click('button:has-text("Best match")');
     await page.waitForSelector("#search-results article.card");
     expect(await page.locator("#search-results article.card h3").allTextContents()).toEqual(["Project alpha"]);

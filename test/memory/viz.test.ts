@@ -55,7 +55,7 @@ describe("viz: the shell and direct views", () => {
     ["/view/sessions", "2026-09-16"],
     ["/view/tokens", "1,234"],
     ["/view/page/alpha-entity", "alpha search content"],
-    ["/view/page/project-alpha?project=shop-1", "alpha project search content"],
+    ["/view/page/project-alpha?project=0123456789abcdef01234567", "alpha project search content"],
     ["/view/session/sess-viz", "fix the login bug"],
     ["/view/health", "pending"],
   ])("%s renders whole, without htmx", async (route, expected) => {
@@ -84,15 +84,15 @@ describe("viz: memories", () => {
     expect(typed).toContain("Page 1 of 2");
     expect(typed).toContain('href="/view/memories?type=entity&amp;page=2"');
     const [, page2] = await frag("/pages?type=entity&page=2&scope=global");
-    expect(page2).toContain('href="/view/memories?type=entity&amp;scope=project&amp;project=shop-1"');
-    expect(page2).not.toContain("project=shop-1&amp;page=2");
+    expect(page2).toContain('href="/view/memories?type=entity&amp;scope=project&amp;project=0123456789abcdef01234567"');
+    expect(page2).not.toContain("project=0123456789abcdef01234567&amp;page=2");
     expect(page2).toContain('href="/view/memories?scope=global"');
   });
 
   test("type, Global only and a project label filter; a page number out of range is clamped", async () => {
     const [, prefs] = await frag("/pages?type=preference");
     expect([prefs.includes("Beta pref"), prefs.includes("Alpha entity")]).toEqual([true, false]);
-    const [, shop] = await frag("/pages?scope=project&project=shop-1");
+    const [, shop] = await frag("/pages?scope=project&project=0123456789abcdef01234567");
     expect(shop).toContain("Project alpha");
     expect(shop).not.toContain("Alpha entity");
     expect(shop).not.toContain("file:");
@@ -115,15 +115,15 @@ describe("viz: memories", () => {
 
 describe("viz: search", () => {
   test("Best match prefers the chosen project and falls back to all memory; Search everywhere searches all", async () => {
-    const [, best] = await frag("/search?q=alpha&scope=best&project=shop-1");
+    const [, best] = await frag("/search?q=alpha&scope=best&project=0123456789abcdef01234567");
     expect(best).toContain("Project alpha");
     expect(best).not.toContain("Alpha entity");
-    const [, fallback] = await frag("/search?q=beta&scope=best&project=shop-1");
+    const [, fallback] = await frag("/search?q=beta&scope=best&project=0123456789abcdef01234567");
     expect(fallback).toContain("Beta pref");
     expect(fallback).toContain("showing matches from all memory");
-    const [, everywhere] = await frag("/search?q=alpha&scope=all&project=shop-1");
+    const [, everywhere] = await frag("/search?q=alpha&scope=all&project=0123456789abcdef01234567");
     expect([everywhere.includes("Project alpha"), everywhere.includes("Alpha entity")]).toEqual([true, true]);
-    const [, only] = await get("/search?q=alpha&scope=best&project=shop-1", {
+    const [, only] = await get("/search?q=alpha&scope=best&project=0123456789abcdef01234567", {
       "hx-request": "true",
       "hx-target": "search-results",
     });
@@ -214,7 +214,9 @@ describe("viz: pages", () => {
     const [, pending] = await frag("/page/gamma-pending");
     expect(pending).toContain("pending");
     expect((await frag("/page/project-alpha"))[1]).toContain("Page not found");
-    expect((await frag("/page/project-alpha?project=shop-1"))[1]).toContain("alpha project search content");
+    expect((await frag("/page/project-alpha?project=0123456789abcdef01234567"))[1]).toContain(
+      "alpha project search content",
+    );
     expect((await frag("/page/..%2F..%2Fetc"))[1]).toContain("Page not found");
   });
 });
@@ -237,7 +239,7 @@ describe("viz: read-only on loopback", () => {
       "/tokens",
       "/health",
       "/view/memories?type=entity&page=2",
-      "/view/page/project-alpha?project=shop-1",
+      "/view/page/project-alpha?project=0123456789abcdef01234567",
       "/session/no-such-session",
     ])
       expect((await get(route))[0]).toBe(200);

@@ -1,6 +1,7 @@
 // What each agent accepts back from a hook, from the vendors' own definitions: Codex's embedded JSON Schemas, Claude
-// Code 2.1.197's zod schema (read out of its binary), Gemini CLI 0.61.0's HookOutput class, Cursor's and Windsurf's
-// documented shapes. Checked strictly, so a field the agent does not know is a failure here.
+// Code 2.1.197's zod schema (read out of its binary), Gemini CLI 0.61.0's HookOutput class, Cursor's, Windsurf's and
+// GitHub Copilot CLI's documented shapes, and for OpenCode what memnox's own plugin reads (hooks/opencode.ts).
+// Checked strictly, so a field the agent does not know is a failure here.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -76,6 +77,25 @@ const cursorPreTool = v.strictObject({
   updated_input: v.optional(v.unknown()),
 });
 
+// Copilot CLI (docs.github.com/copilot/reference/hooks-reference): preToolUse decision control; sessionStart may
+// inject `additionalContext`; the other events' output is ignored, so `{}` is the only answer memnox gives them.
+const copilotPreTool = v.strictObject({
+  permissionDecision: v.optional(v.picklist(["allow", "deny", "ask"])),
+  permissionDecisionReason: s,
+  modifiedArgs: v.optional(v.record(v.string(), v.unknown())),
+});
+const copilotContext = v.strictObject({ additionalContext: s });
+
+// OpenCode: the plugin memnox writes throws on anything but an allow, and reads `env` and `outcome` beside one.
+const opencodeBefore = v.variant("decision", [
+  v.strictObject({
+    decision: v.literal("allow"),
+    outcome: v.optional(v.literal(true)),
+    env: v.optional(v.objectWithRest({ PATH_FIRST: v.string() }, v.string())),
+  }),
+  v.strictObject({ decision: v.literal("deny"), reason: v.pipe(v.string(), v.minLength(1)) }),
+]);
+
 const CODEX_SCHEMA: Record<string, string> = {
   PreToolUse: "pre-tool-use",
   PostToolUse: "post-tool-use",
@@ -137,6 +157,17 @@ export function answerProblems(agent: string, event: string, stdout: string, exi
         event === "beforeReadFile" ? cursorReadFile : event === "preToolUse" ? cursorPreTool : cursorPermission,
         value,
       );
+    case "copilot-cli": {
+      const found = issues(event === "preToolUse" ? copilotPreTool : copilotContext, value);
+      const d = value as { permissionDecision?: string; permissionDecisionReason?: string };
+      // "ask" was not processed before it ran the call, and "allow" would switch Copilot's own prompts off.
+      if (d.permissionDecision !== undefined && d.permissionDecision !== "deny")
+        found.push(`permissionDecision ${d.permissionDecision} is never memnox's`);
+      if (d.permissionDecision === "deny" && !d.permissionDecisionReason) found.push("a deny needs a reason");
+      return found;
+    }
+    case "opencode":
+      return event === "tool.execute.before" ? issues(opencodeBefore, value) : issues(v.strictObject({}), value);
   }
   return [`unknown agent ${agent}`];
 }

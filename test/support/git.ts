@@ -8,8 +8,8 @@ export interface GitRepo extends TempDir {
 }
 
 /** A repository with `tree` committed on `main` (unless `commit: false`). */
-export function gitRepo(tree: Tree = {}, opts: { commit?: boolean; home?: string } = {}): GitRepo {
-  const dir = tempDir("memnox-repo", tree);
+export function gitRepo(tree: Tree = {}, opts: { commit?: boolean; home?: string; base?: string } = {}): GitRepo {
+  const dir = tempDir("memnox-repo", tree, opts.base);
   const env = hermeticEnv({ HOME: opts.home ?? join(dir.path, ".git", "no-home") });
   const git = (...args: string[]): string => {
     const r = Bun.spawnSync(["git", ...args], { cwd: dir.path, env, stdout: "pipe", stderr: "pipe" });

@@ -35,6 +35,7 @@ export function hermeticEnv(env: Env): Record<string, string> {
     NO_COLOR: "1",
     LANG: "C.UTF-8",
     GIT_CONFIG_NOSYSTEM: "1",
+    MEMNOX_CLAUDE_MANAGED_DIR: process.env.MEMNOX_CLAUDE_MANAGED_DIR,
     GIT_AUTHOR_NAME: "Test",
     GIT_AUTHOR_EMAIL: "test@example.invalid",
     GIT_COMMITTER_NAME: "Test",

@@ -32,3 +32,7 @@ for (const tool of ["systemctl", "launchctl", "notify-send", "osascript"]) {
   );
 }
 process.env.PATH = `${guard}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+
+// Claude Code's managed settings live in /etc: no test may write the machine's own. A test that means to hands its
+// children a folder of its own; every other gets one that cannot be made, so memnox takes the unprivileged way.
+process.env.MEMNOX_CLAUDE_MANAGED_DIR = "/proc/memnox-test-no-managed-settings";

@@ -6,6 +6,7 @@ import type { Context } from "../../ports/context.ts";
 import { startProbation } from "../../state/probation.ts";
 import { codexShellOn } from "../../wire/agent-shell.ts";
 import { detectAgents } from "../../wire/agents.ts";
+import { isClientId } from "../../wire/clients.ts";
 import { agentHookState, type HookReport, type HookState, installAgentHook } from "../../wire/hooks/install.ts";
 import { hookTarget } from "../../wire/hooks/targets.ts";
 import { type Kept, readKept, toggled, updateKept } from "../../wire/kept.ts";
@@ -46,7 +47,8 @@ function stateWords(s: HookState): string {
 
 /** memnox-session in the agent's file, unless a person turned it off; a config row per file it went into. */
 async function sessionServer(pc: PassContext, ctx: Wire, agent: AgentName, how: "add" | "restore"): Promise<void> {
-  if (sessionServerKeptOff(ctx.paths.kept)) return;
+  // An agent memnox hooks but whose MCP servers it does not keep (Copilot CLI, OpenCode) gets no session server.
+  if (sessionServerKeptOff(ctx.paths.kept) || !isClientId(agent)) return;
   const look = await sessionServerOn(ctx, { clients: [agent], dryRun: true });
   if (!look.files.some((f) => f.status === "would-add" || f.status === "updated")) return;
   const done = await sessionServerOn(ctx, { clients: [agent] });

@@ -45,6 +45,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     cwd: req.cwd,
     canAsk: req.canAsk,
     ...(req.walled ? { walled: true as const } : {}),
+    ...(req.underWall ? { underWall: true as const } : {}),
     ...(req.agent !== undefined ? { agent: req.agent } : {}),
     ...(req.session !== undefined ? { session: req.session } : {}),
     caller: {
@@ -63,7 +64,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     unknown: f.resolution.unknown,
     ...(f.resolution.parseError !== undefined ? { parseError: f.resolution.parseError } : {}),
     rawArguments: req.rawArguments !== undefined,
-    argsDigest: f.digest(rawArguments(req)),
+    ...argsOf(f.digest, rawArguments(req)),
     ...(req.refusal !== undefined ? { refusal: req.refusal } : {}),
     ...(req.carries && req.carries.length > 0 ? { carries: req.carries } : {}),
     ...(req.handedDown !== undefined ? { handedDown: req.handedDown } : {}),
@@ -71,6 +72,12 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     at: { epochMs: f.at.epochMs },
     ...(f.tz ? { tz: f.tz } : {}),
   };
+}
+
+/** The keyed digest; inside a wall, where the key is unreadable (an empty digest), the arguments for the daemon. */
+function argsOf(digest: (raw: string) => string, raw: string): { argsDigest: string; argsRaw?: string } {
+  const argsDigest = digest(raw);
+  return argsDigest === "" && raw !== "" ? { argsDigest, argsRaw: raw } : { argsDigest };
 }
 
 export function actionOf(w: WireAction): Action {
@@ -95,6 +102,7 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     cwd: r.cwd,
     canAsk: r.canAsk,
     ...(r.walled ? { walled: true as const } : {}),
+    ...(r.underWall ? { underWall: true as const } : {}),
     ...(r.agent !== undefined ? { agent: r.agent } : {}),
     ...(r.session !== undefined ? { session: r.session } : {}),
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),

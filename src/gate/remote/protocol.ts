@@ -31,6 +31,7 @@ export interface EvaluateRequest {
   readonly cwd: string;
   readonly canAsk: boolean;
   readonly walled?: true;
+  readonly underWall?: true;
   /** The request's own agent and session, as the seam passed them to decide(). */
   readonly agent?: string;
   readonly session?: string;
@@ -56,6 +57,8 @@ export interface EvaluateRequest {
   readonly rawArguments: boolean;
   /** The keyed digest of the call's arguments, made in the seam. */
   readonly argsDigest: string;
+  /** Inside a wall the machine key cannot be read: the arguments go to the daemon, which keys them and keeps nothing. */
+  readonly argsRaw?: string;
   readonly refusal?: string;
   /** The credential kinds the call's text carries by shape, found in the seam (kinds only). */
   readonly carries?: readonly string[];

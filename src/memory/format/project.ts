@@ -7,6 +7,7 @@ import {
   declaredProjectId,
   gitProjectId,
   localProjectId,
+  MACHINE_PROJECT_ID,
   normalizeRemote,
 } from "../../io/project-id.ts";
 import { realOr } from "../../io/real.ts";
@@ -25,11 +26,16 @@ export interface ProjectRef {
 }
 
 /** Machine-wide rules are remembered as decisions of this pseudo-project, so recall can include them everywhere. */
-export const MACHINE_PROJECT: ProjectRef = { id: "machine", label: "this machine", locator: "machine" };
+export const MACHINE_PROJECT: ProjectRef = { id: MACHINE_PROJECT_ID, label: "this machine", locator: "machine" };
+/** The machine's id, and the name stores kept it under before ids were opaque: both are the machine's decisions. */
+export const MACHINE_IDS: readonly string[] = [MACHINE_PROJECT_ID, "machine"];
 
-// Opaque: lowercase letters, digits, `-` and `_`, so no remote URL, host or path can pass for an id.
-const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+// memex's rule: an opaque lowercase hexadecimal id, so no remote URL, host or path can pass for one.
+const PROJECT_ID = /^[a-f0-9]{24,64}$/;
 const LOCATOR = /^[a-z0-9][a-z0-9-]{0,127}$/;
+
+export const PROJECT_ID_PROBLEM = "project_id must be an opaque lowercase hexadecimal identifier";
+export const PROJECT_LABEL_PROBLEM = "project_label must be a plain display name";
 
 export function validProjectId(id: string): boolean {
   return PROJECT_ID.test(id);
@@ -41,31 +47,36 @@ export function validLocator(locator: string): boolean {
 
 /** A label is a display name: never blank, and never a path, a URL or an address that could leak where a repository is. */
 export function labelProblem(label: string): string | undefined {
-  if (!label.trim()) return "project_label must be a plain display name, not blank";
+  if (!label.trim()) return `${PROJECT_LABEL_PROBLEM} (it is blank)`;
   if (["/", "\\", "://", "@"].some((t) => label.includes(t)))
-    return "project_label must be a plain display name (no `/`, `\\`, `://` or `@`)";
-  for (const ch of label) if (ch.charCodeAt(0) < 0x20) return "project_label must be a single line";
+    return `${PROJECT_LABEL_PROBLEM} (no \`/\`, \`\\\`, \`://\` or \`@\`)`;
+  for (const ch of label) if (ch.charCodeAt(0) < 0x20) return `${PROJECT_LABEL_PROBLEM} (a single line)`;
   return undefined;
 }
 
-/** An explicit `--project-id` (and optional label and locator), checked. */
+/** An explicit `--project-id` (and optional label and locator), checked as memex checks them. */
 export function explicitProject(id: string, label?: string, locator?: string): ProjectRef {
   if (!validProjectId(id))
     throw new MemnoxError(
       "refused",
-      `invalid project_id \`${id}\`: it must be an opaque identifier`,
-      "use lowercase letters, digits, `-` and `_` (at most 128)",
+      PROJECT_ID_PROBLEM,
+      "24 to 64 of 0-9 and a-f, as memnox memory write --scope project derives it; never a name, a path or a URL",
     );
   const labelIssue = label === undefined ? undefined : labelProblem(label);
   if (labelIssue) throw new MemnoxError("refused", labelIssue);
   if (locator !== undefined && !validLocator(locator))
-    throw new MemnoxError("refused", `invalid project locator \`${locator}\``, "use lowercase letters, digits and `-`");
+    throw new MemnoxError("refused", `invalid project locator: '${locator}'`, "use lowercase letters, digits and `-`");
   return {
     id,
     label: label ?? id,
-    locator: locator ?? (slugify(id) || "project"),
+    locator: locator ?? id,
     explicitLocator: locator !== undefined,
   };
+}
+
+/** A project already in the store, by the id its pages carry (kept as written, even an id from before memex's rule). */
+export function storedProject(id: string, label?: string | null): ProjectRef {
+  return { id, label: label ?? id, locator: id };
 }
 
 async function gitText(git: Git, cwd: string, args: string[]): Promise<string | undefined> {
@@ -87,12 +98,10 @@ export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef>
   if (declared) return { id: declaredProjectId(declared), label: declared, locator: slugify(declared) || "project" };
   const origin = top ? await gitText(git, root, ["config", "--get", "remote.origin.url"]) : undefined;
   const remote = origin ? normalizeRemote(origin) : undefined;
-  if (remote) {
-    const label = basename(remote) || "repository";
-    return { id: gitProjectId(remote), label, locator: `git-${slugify(label) || "repository"}` };
-  }
-  const label = basename(root) || "workspace";
-  return { id: localProjectId(root), label, locator: slugify(label) || "workspace" };
+  const label = basename(root) || basename(cwd) || "project";
+  // memex's locators: `git-<repository>` for a usable origin, else the folder's own name.
+  if (remote) return { id: gitProjectId(remote), label, locator: `git-${slugify(basename(remote)) || "project"}` };
+  return { id: localProjectId(root), label, locator: slugify(label) || "project" };
 }
 
 /** Recall hints for a session start: folder, branch and last commit subject. */

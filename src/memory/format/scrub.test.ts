@@ -6,7 +6,9 @@ const j = (...parts: string[]) => parts.join("");
 
 const SECRETS: [string, string][] = [
   ["openai_key", j("sk-proj-", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4")],
-  ["openai_key", j("sk-", "abcdefghijklmnopqrstuvwxyz0123")],
+  ["openai_legacy_key", j("sk-", "abcdefghijklmnopqrstuvwxyz0123")],
+  ["openai_legacy_key", j("sk-", "T3BlbkFJabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNop")],
+  ["openai_key", j("sk-", "abcdefghij-klmnopqrstuvwxyz0123")],
   ["anthropic_key", j("sk-ant-", "api03-AbCdEfGhIjKlMnOpQrStUv")],
   ["github_token", j("ghp_", "abcdefghijklmnopqrstuvwxyz0123456789")],
   ["github_token", j("github_pat_", "11ABCDEFG0123456789_abcdefghijkl")],

@@ -12,6 +12,11 @@ export function slugify(text: string): string {
     .slice(0, MAX_SLUG);
 }
 
+/** A title's slug by memex's [pages] slug_algo: kebab, or the first twelve hex digits of its SHA-1. */
+export function deriveSlug(title: string, algo: "kebab" | "sha1" = "kebab"): string {
+  return algo === "sha1" ? new Bun.CryptoHasher("sha1").update(title).digest("hex").slice(0, 12) : slugify(title);
+}
+
 /** The slug a rule's decision page has, so remembering it again updates that page and a hook can tell it is the rule's. */
 export function decisionSlug(rule: string): string {
   return `rule-${slugify(rule.trim())}`.slice(0, MAX_SLUG).replace(/-+$/, "");

@@ -31,6 +31,15 @@ export function timestampProblem(field: string, value: string, allowDate = false
     : `${field} must be an ISO8601 UTC string like 2026-09-15T10:00:00Z`;
 }
 
+const STRICT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** What memex accepts where a caller gives a time: exactly `2026-09-15T10:00:00Z`, on a date that exists. */
+export function isoProblem(field: string, value: string): string | undefined {
+  if (!STRICT.test(value)) return `${field} must be an ISO8601 UTC string like 2026-09-15T10:00:00Z`;
+  if (!isTimestamp(value)) return `${field} is not a valid date: ${value}`;
+  return undefined;
+}
+
 /** The comparable form: bare dates become midnight, fractions are dropped. */
 export function normalizeTimestamp(value: string): string {
   if (DATE.test(value)) return `${value}T00:00:00Z`;

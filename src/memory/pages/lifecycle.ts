@@ -2,7 +2,7 @@
 import { rmSync } from "node:fs";
 import { MemnoxError } from "../../core/errors.ts";
 import { hashBody, type Page, type PageMeta } from "../format/page.ts";
-import { isoSeconds } from "../format/time.ts";
+import { isoProblem, isoSeconds } from "../format/time.ts";
 import { memoryConfig } from "./config.ts";
 import { refreshDecisions } from "./decisions.ts";
 import { refreshPage } from "./navigation.ts";
@@ -38,19 +38,37 @@ export function deletePage(store: Store, page: Page): void {
   if (page.type === "decision") refreshDecisions(store);
 }
 
-export function forget(store: Store, slug: string, mode: ForgetMode, sel: Selector = {}): ForgetResult {
+/** When a soft or decay forget ends the page's window: now, or one configured half-life out. */
+function windowEnd(store: Store, mode: "soft" | "decay"): string {
+  const days = mode === "decay" ? memoryConfig(store).halfLifeDays : 0;
+  return isoSeconds(store.now() + days * 86_400_000);
+}
+
+export function forget(
+  store: Store,
+  slug: string,
+  mode: ForgetMode,
+  sel: Selector = {},
+  validUntil?: string,
+): ForgetResult {
+  if (!FORGET_MODES.includes(mode))
+    throw new MemnoxError("refused", `mode must be one of ('hard', 'soft', 'decay'), got '${mode}'`);
+  if (validUntil !== undefined) {
+    const problem = isoProblem("valid_until", validUntil);
+    if (problem) throw new MemnoxError("refused", problem);
+  }
   const page = findOne(store, slug, sel);
   logOp(store, { op: `forget-${mode}`, slugs: [slug] });
   if (mode === "hard") {
     deletePage(store, page);
-    return { slug, forgotten: true, mode, file_path: page.path };
+    // The file is gone: there is no path to report, as memex reports none.
+    return { slug, forgotten: true, mode, file_path: null };
   }
   if (mode === "archive") {
     restamp(store, page, { status: "archived" });
     return { slug, forgotten: true, mode, file_path: page.path };
   }
-  const days = mode === "decay" ? memoryConfig(store).halfLifeDays : 0;
-  const until = isoSeconds(store.now() + days * 86_400_000);
+  const until = validUntil ?? windowEnd(store, mode);
   restamp(store, page, { valid_until: until });
   return { slug, forgotten: true, mode, file_path: page.path, valid_until: until };
 }
@@ -61,10 +79,12 @@ export function approve(
   sel: Selector = {},
 ): { slug: string; status: string; file_path: string } {
   const page = findOne(store, slug, sel);
-  if (page.status === "active")
-    throw new MemnoxError("refused", `\`${slug}\` is already active`, "only a pending page needs approval");
   if (page.status !== "pending")
-    throw new MemnoxError("refused", `\`${slug}\` is ${page.status}, not pending`, "only a pending page is approved");
+    throw new MemnoxError(
+      "refused",
+      `page '${slug}' is '${page.status}', not pending`,
+      page.status === "active" ? "it is already recallable" : "only a pending page is approved",
+    );
   restamp(store, page, { status: "active" });
   logOp(store, { op: "approve", slugs: [slug] });
   return { slug, status: "active", file_path: page.path };
@@ -73,28 +93,27 @@ export function approve(
 export interface MergeResult {
   readonly target: string;
   readonly source: string;
-  readonly target_path: string;
   readonly source_status: "superseded";
+  readonly target_path: string;
 }
 
-/** Appends the source's body to the target, and marks the source superseded with a link back. */
+/** Appends the source's body to the target under a heading linking back, and marks the source superseded. */
 export function merge(store: Store, target: string, source: string, sel: Selector = {}): MergeResult {
-  if (target === source) throw new MemnoxError("refused", "a page cannot be merged into itself");
   const t = findOne(store, target, sel);
   const s = findOne(store, source, sel);
+  if (target === source && t.path === s.path) throw new MemnoxError("refused", "a page cannot be merged into itself");
   if (s.status === "superseded")
-    throw new MemnoxError("refused", `\`${source}\` is already superseded`, "a page is merged once");
+    throw new MemnoxError("refused", `page '${source}' is already superseded`, "a page is merged once");
   if (t.scope !== s.scope || t.project_id !== s.project_id)
     throw new MemnoxError("refused", "merge joins pages of one scope", "both pages must be global, or of one project");
   const { slug, path, body, ...meta } = t;
-  const merged = `${body.replace(/\n+$/, "")}\n\n${s.body}`;
+  const merged = `${body.trimEnd()}\n\n## Merged from [[${source}]]\n\n${s.body}`;
   const now = isoSeconds(store.now());
   storePage(
     store,
     {
       ...meta,
-      supersedes: meta.supersedes.includes(source) ? meta.supersedes : [...meta.supersedes, source],
-      tags: [...new Set([...meta.tags, ...s.tags])],
+      supersedes: [...new Set([...meta.supersedes, source])].sort(),
       content_hash: hashBody(merged),
       updated_at: now,
       timestamp: now,
@@ -103,10 +122,11 @@ export function merge(store: Store, target: string, source: string, sel: Selecto
     slug,
     path,
   );
+  // The source points back to the page it went into, beside the [[source]] heading in the target's body.
   const back = s.links.some((l) => l.target === target && l.rel === "superseded-by")
     ? s.links
     : [...s.links, { target, rel: "superseded-by" }];
   restamp(store, s, { status: "superseded", links: back });
   logOp(store, { op: "merge", slugs: [target, source] });
-  return { target, source, target_path: path, source_status: "superseded" };
+  return { target, source, source_status: "superseded", target_path: path };
 }

@@ -1,8 +1,9 @@
 // Rebuilding the disposable index from the pages (incrementally by file stamp, or from scratch), and navigation with it.
 import { existsSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { writeFileAtomic } from "../../io/files.ts";
 import { pageFiles } from "../format/layout.ts";
-import { hashBody, type Page } from "../format/page.ts";
+import { hashBody, type Page, renderPage } from "../format/page.ts";
 import { isoSeconds } from "../format/time.ts";
 import type { Row } from "../search/index-db.ts";
 import { refreshDecisions } from "./decisions.ts";
@@ -18,16 +19,21 @@ export interface RebuildReport {
   readonly duration_ms: number;
   /** Bounded: at most ten, each a store-relative path and the reason, never content. */
   readonly errors: readonly string[];
+  /** What regeneration could not do, as memex lists it: `navigation collision: <path>`, `navigation write_failed: …`. */
+  readonly navigation_defects: readonly string[];
   /** Index files written or removed by the regeneration, by category. */
   readonly navigation: Readonly<Record<string, number>>;
   /** What was wrong with navigation before it was regenerated: missing, stale, orphan, collision. */
-  readonly navigation_defects: Readonly<Record<string, number>>;
-  /** Pages whose body changed since they were indexed (a hand edit): their content hash in the index refreshed. */
+  readonly navigation_repaired: Readonly<Record<string, number>>;
+  /** Pages whose body no longer matched their front matter's content_hash (a hand edit): the hash rewritten. */
   readonly content_hashes_refreshed: number;
   readonly refreshed: readonly string[];
   /** Pages per folder under docs/ (`global/entities`, `projects/git-shop/decision`). */
   readonly folders: Readonly<Record<string, number>>;
 }
+
+/** How many pages indexed in one rebuild make merging the full-text index worth its seconds. */
+const OPTIMIZE_AFTER = 1000;
 
 const key = (scope: string, projectId: string | null, slug: string) => `${scope}\0${projectId ?? ""}\0${slug}`;
 
@@ -75,9 +81,21 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
           errors.push(`${rel(store, path)}: ${(e as Error).message}`);
           continue;
         }
-        // The body changed since it was indexed (a hand edit): the index's hash is refreshed; the file is never rewritten.
-        if (known && known.content_hash !== hashBody(page.body)) refreshed.push(page.slug);
         const k = key(page.scope, page.project_id, page.slug);
+        // A hand-edited body no longer matches its front matter's hash: the page is written again with a fresh one,
+        // as memex does (timestamp and updated_at move with it, since the body did change).
+        const hash = hashBody(page.body);
+        if (page.content_hash !== hash && !keys.has(k)) {
+          const now = isoSeconds(store.now());
+          const { slug, path: at, body, ...meta } = page;
+          page = { ...page, content_hash: hash, updated_at: now, timestamp: now };
+          writeFileAtomic(
+            at,
+            renderPage({ ...meta, content_hash: hash, updated_at: now, timestamp: now }, body),
+            0o644,
+          );
+          refreshed.push(slug);
+        }
         if (keys.has(k)) {
           errors.push(`${rel(store, path)}: another page in this scope already uses slug \`${page.slug}\``);
           continue;
@@ -92,7 +110,8 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
           (known.scope !== page.scope || known.project_id !== (page.project_id ?? "") || known.slug !== page.slug)
         )
           index.remove(known.scope, known.project_id, known.slug);
-        index.upsert(withCounts, { mtime: stat.mtimeMs, size: stat.size });
+        const fresh = refreshed.at(-1) === page.slug ? statSync(path) : stat;
+        index.upsert(withCounts, { mtime: fresh.mtimeMs, size: fresh.size });
         seen.add(path);
         nav.push(page);
         indexed++;
@@ -106,6 +125,8 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
     }
     index.setMeta("last_rebuild", isoSeconds(store.now()));
   });
+  // A bulk load leaves the full-text index in many segments; merging them makes every later recall read fewer.
+  if (indexed >= OPTIMIZE_AFTER) index.optimize();
   const removed = [...rows.keys()].filter((p) => !seen.has(p)).length;
   const defects: Record<string, number> = {};
   if (opts.navigation !== false)
@@ -113,6 +134,10 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
   const changes: NavChange[] = opts.navigation === false ? [] : regenerate(store, nav);
   const counts: Record<string, number> = {};
   for (const c of changes) counts[c.category] = (counts[c.category] ?? 0) + 1;
+  const unfixed = changes
+    .filter((c) => c.category === "collision" || c.category === "write_failed")
+    .sort((a, b) => (a.category === b.category ? 0 : a.category === "collision" ? -1 : 1))
+    .map((c) => `navigation ${c.category}: ${c.path}`);
   // A hand edit of a decision page reaches the gate here, as it reaches the index.
   refreshDecisions(store);
   logOp(store, { op: opts.force ? "rebuild-force" : "rebuild", count: indexed });
@@ -123,8 +148,9 @@ export function rebuildIndex(store: Store, opts: { force?: boolean; navigation?:
     nodes_removed: removed,
     duration_ms: Math.round(performance.now() - started),
     errors: errors.slice(0, 10),
+    navigation_defects: unfixed,
     navigation: counts,
-    navigation_defects: defects,
+    navigation_repaired: defects,
     content_hashes_refreshed: refreshed.length,
     refreshed: refreshed.slice(0, 10),
     folders,

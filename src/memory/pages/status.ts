@@ -1,7 +1,9 @@
 // Where a store stands (status) and what it holds (info): counts and freshness, never contents.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { BUILTIN_TYPES } from "../format/kinds.ts";
 import { pageFiles } from "../format/layout.ts";
+import { memoryConfig } from "./config.ts";
 import { dirType, readPage, type Store, typeDirs } from "./store.ts";
 import { zeroYieldStreak } from "./verify.ts";
 
@@ -47,6 +49,13 @@ export function freshness(store: Store): Freshness {
 }
 
 export interface StatusReport {
+  /** memex's keys first: stale or missing rows, rows, last capture per harness, status counts, zero-yield streak. */
+  readonly index_stale_rows: number;
+  readonly index_total: number;
+  readonly pending: number;
+  readonly archived: number;
+  readonly superseded: number;
+  readonly zero_yield_streak: number;
   readonly dir: string;
   readonly index: Freshness;
   readonly statuses: Readonly<Record<string, number>>;
@@ -70,16 +79,32 @@ export function status(store: Store): StatusReport {
       }
     }
   }
+  const index = freshness(store);
+  const streak = zeroYieldStreak(store);
   return {
-    dir: store.layout.root,
-    index: freshness(store),
-    statuses,
+    index_stale_rows: index.changed + index.missing + index.orphaned,
+    index_total: index.rows,
     last_capture: lastCapture,
-    zero_yield_consolidations: zeroYieldStreak(store),
+    pending: statuses.pending ?? 0,
+    archived: statuses.archived ?? 0,
+    superseded: statuses.superseded ?? 0,
+    zero_yield_streak: streak,
+    dir: store.layout.root,
+    index,
+    statuses,
+    zero_yield_consolidations: streak,
   };
 }
 
 export interface InfoReport {
+  /** memex's keys first. */
+  readonly version: string;
+  readonly data_dir: string;
+  readonly wiki_file_counts: Readonly<Record<string, number>>;
+  readonly index_total: number;
+  readonly schema_version: string | null;
+  readonly last_index_rebuild: string | null;
+  readonly llm_provider: string;
   readonly dir: string;
   readonly pages: number;
   readonly by_type: Readonly<Record<string, number>>;
@@ -105,7 +130,7 @@ function countFiles(dir: string): number {
   return n;
 }
 
-export function info(store: Store): InfoReport {
+export function info(store: Store, version = "0.0.0"): InfoReport {
   const byType: Record<string, number> = {};
   const byScope: Record<string, number> = { global: 0, project: 0 };
   const projects = new Map<string, number>();
@@ -120,7 +145,17 @@ export function info(store: Store): InfoReport {
     if (dir.locator) projects.set(dir.locator, (projects.get(dir.locator) ?? 0) + n);
   }
   const exists = store.hasIndex();
+  const rows = exists ? store.index().count() : 0;
+  const lastRebuild = exists ? (store.index().meta("last_rebuild") ?? null) : null;
+  const llm = memoryConfig(store).llm;
   return {
+    version,
+    data_dir: store.layout.root,
+    wiki_file_counts: Object.fromEntries(BUILTIN_TYPES.map((t) => [t, byType[t] ?? 0])),
+    index_total: rows,
+    schema_version: exists ? (store.index().meta("schema_version") ?? null) : null,
+    last_index_rebuild: lastRebuild,
+    llm_provider: llm.provider,
     dir: store.layout.root,
     pages: total,
     by_type: byType,
@@ -130,9 +165,9 @@ export function info(store: Store): InfoReport {
     index: {
       path: store.layout.db,
       exists,
-      rows: exists ? store.index().count() : 0,
+      rows,
       size_bytes: exists ? statSync(store.layout.db).size : 0,
-      last_rebuild: exists ? (store.index().meta("last_rebuild") ?? null) : null,
+      last_rebuild: lastRebuild,
     },
   };
 }

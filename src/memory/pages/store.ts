@@ -3,7 +3,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { basename, join, relative, sep } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Env } from "../../ports/index.ts";
-import { BUILTIN_DIRS, builtinForDir, isCatalogue, type Kind, typeDir, validTypeName } from "../format/kinds.ts";
+import { BUILTIN_DIRS, builtinForDir, type Kind, TYPE_NAME, typeDir } from "../format/kinds.ts";
 import { type Layout, layoutOf, pageFiles, refuseSymlinks, scopeRoot, subdirs } from "../format/layout.ts";
 import { type Page, PageError, parsePage, type Scope } from "../format/page.ts";
 import type { ProjectRef } from "../format/project.ts";
@@ -90,7 +90,8 @@ export function readPage(store: Store, path: string): Page {
   const text = readFileSync(path, "utf8");
   const page = parsePage(text, slug, path);
   const dir = basename(join(path, ".."));
-  if (typeDir(page.type) !== dir) throw new PageError(`type \`${page.type}\` does not belong in directory \`${dir}/\``);
+  if (typeDir(page.type) !== dir)
+    throw new MisfiledPage(`type \`${page.type}\` does not belong in directory \`${dir}/\``);
   return page;
 }
 
@@ -128,7 +129,12 @@ export function readPageHead(store: Store, path: string): { page: Page; bodyByte
 export interface ScanError {
   readonly path: string;
   readonly message: string;
+  /** The page parsed, but its type is not its directory's. */
+  readonly mismatch?: boolean;
 }
+
+/** A page whose front matter names another type than its directory holds. */
+export class MisfiledPage extends PageError {}
 
 /** Every page in the store; malformed ones are reported, never thrown, so one bad file cannot stop recall. */
 export function scanPages(store: Store, errors: ScanError[] = []): Page[] {
@@ -139,7 +145,11 @@ export function scanPages(store: Store, errors: ScanError[] = []): Page[] {
       try {
         pages.push(readPage(store, path));
       } catch (e) {
-        errors.push({ path: rel(store, path), message: describe(e) });
+        errors.push({
+          path: rel(store, path),
+          message: describe(e),
+          ...(e instanceof MisfiledPage ? { mismatch: true } : {}),
+        });
       }
     }
   }
@@ -164,7 +174,7 @@ export function checkSlug(slug: string): string {
   if (!isPageSlug(slug))
     throw new MemnoxError(
       "refused",
-      `invalid slug \`${slug}\``,
+      `invalid wiki slug: '${slug}'`,
       "a slug is lowercase letters, digits and `-`, as memnox memory recall shows it",
     );
   return slug;
@@ -185,29 +195,32 @@ export function findPages(store: Store, slug: string, sel: Selector = {}): Page[
   return out;
 }
 
+/** A missing page, in memex's words (its FileNotFoundError) and with where to look. */
+export function missingPage(slug: string): MemnoxError {
+  return new MemnoxError("not_found", `no wiki page for slug: '${slug}'`, "memnox memory recall finds slugs");
+}
+
 /** Exactly one page, or an error naming how to tell them apart. */
 export function findOne(store: Store, slug: string, sel: Selector = {}): Page {
   const found = findPages(store, slug, sel);
   const [only] = found;
-  if (!only)
-    throw new MemnoxError(
-      "not_found",
-      `no memory page \`${slug}\`: the page is missing`,
-      "memnox memory recall finds slugs",
-    );
+  if (!only) throw missingPage(slug);
   if (found.length > 1)
     throw new MemnoxError(
       "conflict",
-      `\`${slug}\` names ${found.length} pages`,
+      `ambiguous wiki page for slug '${slug}': ${found
+        .map((p) => `scope='${p.scope}', project_id='${p.project_id ?? ""}', type='${p.type}', slug='${p.slug}'`)
+        .join(", ")}`,
       "say which with --scope global, or --scope project --project-id <id>",
     );
   return only;
 }
 
-/** The project id a folder under docs/projects/ belongs to: from its pages, else its type logs. */
+/** The project id a folder under docs/projects/ belongs to: from its pages, else from a type log memnox wrote before. */
 export function ownerOf(store: Store, locator: string): string | undefined {
   const root = join(store.layout.projects, locator);
-  for (const name of subdirs(root)) {
+  const names = subdirs(root);
+  for (const name of names) {
     for (const file of pageFiles(join(root, name))) {
       try {
         const page = readPage(store, join(root, name, file));
@@ -216,33 +229,49 @@ export function ownerOf(store: Store, locator: string): string | undefined {
         // a malformed page says nothing about ownership; verify reports it
       }
     }
-    const events = readEvents(join(root, name), dirType(name));
-    const last = events.at(-1);
-    if (last) return last.project;
+  }
+  for (const name of names) {
+    const legacy = readEvents(join(root, name), dirType(name)).findLast((e) => e.project);
+    if (legacy?.project) return legacy.project;
   }
   return undefined;
 }
 
-/** The folder a project's pages live in: its existing one, else its locator (suffixed when another owns it). */
+function ownedFolders(store: Store, projectId: string): string[] {
+  return subdirs(store.layout.projects).filter((loc) => ownerOf(store, loc) === projectId);
+}
+
+function belongsElsewhere(locator: string): never {
+  throw new MemnoxError("conflict", `project directory '${locator}' belongs to a different project_id`);
+}
+
+/**
+ * The folder a project's pages live in, as memex places them: the folder its pages already hold (a legacy ID-named
+ * one when several do), else the locator asked for, else its ID-named folder. A folder owned by another project is
+ * refused when named explicitly; a derived locator takes the next free `-2`, `-3` instead.
+ */
 export function projectLocator(store: Store, project: ProjectRef): string {
   const cached = store.locators.get(project.id);
   if (cached) return cached;
-  const owned = subdirs(store.layout.projects).filter((loc) => ownerOf(store, loc) === project.id);
-  if (owned.length > 1)
+  if (project.explicitLocator && project.locator) {
+    const owner = ownerOf(store, project.locator);
+    if (owner !== undefined && owner !== project.id) belongsElsewhere(project.locator);
+  }
+  const owned = ownedFolders(store, project.id);
+  let locator = owned.length > 1 && owned.includes(project.id) ? project.id : owned[0];
+  if (owned.length > 1 && locator !== project.id)
     throw new MemnoxError(
       "conflict",
-      `project \`${project.id}\` spans several folders: ${owned.join(", ")}`,
-      "move its pages into one folder",
+      `project_id '${project.id}' spans multiple directories: ${owned.join(", ")}`,
+      "move its pages into one folder (a maintenance step: back up first)",
     );
-  let locator = owned[0];
   if (!locator) {
     const base = project.locator ?? project.id;
     locator = base;
     for (let n = 2; ; n++) {
       const owner = ownerOf(store, locator);
       if (owner === undefined || owner === project.id) break;
-      if (project.explicitLocator)
-        throw new MemnoxError("conflict", `project folder \`${base}\` belongs to a different project_id`);
+      if (project.explicitLocator || base === project.id) belongsElsewhere(base);
       locator = `${base}-${n}`;
     }
   }
@@ -251,12 +280,24 @@ export function projectLocator(store: Store, project: ProjectRef): string {
   return locator;
 }
 
-/** The folder a project already has, without choosing one. */
-export function existingLocator(store: Store, projectId: string): string | undefined {
-  const cached = store.locators.get(projectId);
+/**
+ * The folder a project already has, without making one: the folder its pages hold, else a folder of its locator or
+ * its id that no other project's pages hold (declared types before any page).
+ */
+export function existingLocator(
+  store: Store,
+  project: string | Pick<ProjectRef, "id" | "locator">,
+): string | undefined {
+  const ref = typeof project === "string" ? { id: project } : project;
+  const cached = store.locators.get(ref.id);
   if (cached) return cached;
-  const found = subdirs(store.layout.projects).find((loc) => ownerOf(store, loc) === projectId);
-  if (found) store.locators.set(projectId, found);
+  const owned = ownedFolders(store, ref.id);
+  let found = owned.includes(ref.id) ? ref.id : owned[0];
+  if (!found) {
+    const present = new Set(subdirs(store.layout.projects));
+    found = [ref.locator, ref.id].find((c) => c !== undefined && present.has(c) && ownerOf(store, c) === undefined);
+  }
+  if (found && owned.length <= 1) store.locators.set(ref.id, found);
   return found;
 }
 
@@ -272,10 +313,10 @@ export interface TypeInfo {
 /** Whether a project has declared a type, and as what. */
 export function typeInfo(store: Store, locator: string | undefined, type: string): TypeInfo {
   if (builtinForDir(typeDir(type))) return { kind: "builtin", description: "" };
-  if (!locator || !validTypeName(type)) return { kind: "undeclared", description: "" };
+  if (!locator || !TYPE_NAME.test(type)) return { kind: "undeclared", description: "" };
   const dir = join(store.layout.projects, locator, typeDir(type));
   if (!isDirectory(dir)) return { kind: "undeclared", description: "" };
-  return stateOf(readEvents(dir, type), isCatalogue(type));
+  return stateOf(readEvents(dir, type), type);
 }
 
 function isDirectory(path: string): boolean {

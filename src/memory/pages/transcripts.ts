@@ -72,15 +72,19 @@ export interface IngestReport {
 
 /** What is wrong with one turn, in memex's words, or undefined. */
 function turnProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return "a turn must be a JSON object";
   const o = value as Record<string, unknown>;
-  for (const key of ["role", "turn"]) if (!(key in o)) return `turn entry missing required field: ${key}`;
-  if (typeof o.role !== "string" || !["user", "agent", "tool"].includes(o.role))
-    return `role must be one of user, agent, tool, got ${JSON.stringify(o.role)}`;
-  if (typeof o.turn !== "number" || !Number.isInteger(o.turn) || o.turn < 1) return "turn must be a 1-based integer";
+  // memex reads role, content, then turn; a tool turn may leave content out (the guide's own example does).
+  if (!("content" in o) && o.role !== "tool") return "turn entry missing required field: content";
+  if (!("turn" in o)) return "turn entry missing required field: turn";
+  if (typeof o.role !== "string" || typeof o.turn !== "number" || !Number.isInteger(o.turn))
+    return "turn entry fields role/content must be str and turn must be int";
+  if (!["user", "agent", "tool"].includes(o.role))
+    return `role must be one of ('user', 'agent', 'tool'), got ${pyRepr(o.role)}`;
+  if (o.turn < 1) return "turn must be a 1-based integer";
   if (o.role !== "tool" && (o.tool_name !== undefined || o.result !== undefined))
     return "tool_name/result are only allowed when role='tool'";
-  if (o.role !== "tool" && typeof o.content !== "string") return "turn entry missing required field: content";
+  if (o.role !== "tool" && typeof o.content !== "string")
+    return "turn entry fields role/content must be str and turn must be int";
   for (const key of ["content", "ts", "tool_name", "result", "query"])
     if (o[key] !== undefined && o[key] !== null && typeof o[key] !== "string")
       return `turn field ${key} must be a string`;
@@ -105,6 +109,8 @@ function parse(jsonl: string, source: string): { header?: Header; turns: Turn[] 
       header = value;
       continue;
     }
+    // memex reads a line that is not a turn (no role: a header, a harness's own record) as no turn at all.
+    if (value === null || typeof value !== "object" || Array.isArray(value) || !("role" in value)) continue;
     const problem = turnProblem(value);
     const r = problem === undefined ? v.safeParse(Turn, value) : undefined;
     if (!r?.success)
@@ -154,6 +160,27 @@ function existingDate(store: Store, sessionId: string): string | undefined {
   );
 }
 
+/** Python's repr of a string, as memex's messages quote a value. */
+function pyRepr(v: unknown): string {
+  return typeof v === "string" ? `'${v.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'` : String(v);
+}
+
+/** memex's episode summary: the turn counts, the intent (first real user turn), the outcome and the tools. */
+function summary(sessionId: string, turns: readonly Turn[]): string {
+  const n = (role: string) => turns.filter((t) => t.role === role).length;
+  const lines = [
+    `Session ${sessionId} with ${turns.length} turns (${n("user")} user, ${n("agent")} agent, ${n("tool")} tool).`,
+  ];
+  const noise = ["#", "<"];
+  const intent = turns.find((t) => t.role === "user" && !noise.some((p) => t.content.startsWith(p)));
+  if (intent?.content.trim()) lines.push(`\n**Intent:** ${intent.content.slice(0, 200).trim()}`);
+  const outcome = [...turns].reverse().find((t) => t.role === "agent" && t.content.trim());
+  if (outcome) lines.push(`\n**Outcome:** ${outcome.content.slice(0, 200).trim()}`);
+  const tools = [...new Set(turns.flatMap((t) => (t.tool_name ? [t.tool_name] : [])))].sort().slice(0, 5);
+  if (tools.length) lines.push(`\n**Tools:** ${tools.join(", ")}`);
+  return lines.join("\n");
+}
+
 function render(turns: readonly Turn[]): string {
   return turns
     .map((t) => {
@@ -166,14 +193,18 @@ function render(turns: readonly Turn[]): string {
 
 export function ingestTranscript(store: Store, input: IngestInput): IngestReport {
   if (!SESSION_ID.test(input.sessionId))
-    throw new MemnoxError("refused", `invalid session id \`${input.sessionId}\``, "letters, digits, `.`, `_` and `-`");
+    throw new MemnoxError(
+      "refused",
+      "session_id must be alphanumeric with '.', '_', '-' only",
+      "it names the transcript's file: letters and digits first, then letters, digits, `.`, `_` and `-`",
+    );
   const parsed = parse(input.jsonl, input.source);
   const { header } = parsed;
   const before = existingDate(store, input.sessionId);
   if (before !== undefined && !input.overwrite)
     throw new MemnoxError(
       "conflict",
-      `transcript already ingested: ${input.sessionId}`,
+      `transcript already exists: ${input.sessionId}.jsonl`,
       "pass --overwrite to replace it (its episode keeps its identity)",
     );
   const turns =
@@ -234,7 +265,7 @@ export function ingestTranscript(store: Store, input: IngestInput): IngestReport
       ?.content.replace(/\s+/g, " ")
       .trim() ?? "";
   const max = memoryConfig(store).maxBodyChars;
-  const body = render(stored);
+  const body = `${summary(input.sessionId, stored)}\n\n${render(stored)}`;
   const episode = writePage(store, {
     type: "episode",
     title: `Session ${input.sessionId}`,
@@ -273,6 +304,8 @@ function truncateBytes(text: string, max: number): string {
 }
 
 export interface ClearReport {
+  /** Sessions whose raw files were removed, as memex counts them. */
+  readonly cleared: number;
   readonly removed_files: number;
   readonly retired_links: number;
 }
@@ -282,13 +315,15 @@ export function clearTranscripts(store: Store, confirm: boolean): ClearReport {
   if (!confirm)
     throw new MemnoxError(
       "refused",
-      "clearing transcripts needs --confirm: it permanently deletes every raw session file",
-      "episode pages stay, with their transcript links retired",
+      "transcript clearing requires confirm=True",
+      "pass --confirm: it permanently deletes every raw session file; episode pages stay, their transcript links retired",
     );
   let removed = 0;
+  let cleared = 0;
   for (const date of subdirs(store.layout.transcripts)) {
     const dir = join(store.layout.transcripts, date);
     for (const f of readdirSync(dir)) {
+      if (f.endsWith(".meta.json")) cleared++;
       rmSync(join(dir, f), { force: true });
       removed++;
     }
@@ -302,7 +337,7 @@ export function clearTranscripts(store: Store, confirm: boolean): ClearReport {
     }
   }
   logOp(store, { op: "clear-transcripts", count: removed });
-  return { removed_files: removed, retired_links: retired };
+  return { cleared, removed_files: removed, retired_links: retired };
 }
 
 export interface ProvenanceReport {

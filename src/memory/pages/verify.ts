@@ -1,11 +1,13 @@
 // Deterministic checks for CI: pages parse, the index matches, links resolve, OKF rules hold, navigation is current.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import { builtinForDir } from "../format/kinds.ts";
+import { subdirs } from "../format/layout.ts";
 import { hashBody, type Page } from "../format/page.ts";
-import { normalizeTimestamp } from "../format/time.ts";
+import { isoSeconds, normalizeTimestamp } from "../format/time.ts";
 import { edges } from "../search/index-db.ts";
 import { diagnose, type NavChange } from "./navigation.ts";
-import { type ScanError, type Store, scanPages } from "./store.ts";
+import { type ScanError, type Store, scanPages, typeInfo } from "./store.ts";
 
 export interface Check {
   readonly check: string;
@@ -31,6 +33,11 @@ export interface VerifyOptions {
 function bounded(label: string, names: readonly string[]): string {
   if (names.length === 0) return `0 ${label}`;
   return `${names.length} ${label}: ${[...names].sort().slice(0, 3).join(", ")}`;
+}
+
+/** A check that passes when it found nothing, its detail the count and at most three names. */
+function found(check: string, label: string, names: readonly string[]): Check {
+  return { check, ok: names.length === 0, detail: bounded(label, names) };
 }
 
 const keyOf = (p: Page) => `${p.scope}\0${p.project_id ?? ""}`;
@@ -74,27 +81,11 @@ function okfChecks(pages: readonly Page[], resolves: (from: Page, target: string
     })
     .map((p) => p.slug);
   return [
-    {
-      check: "okf-parent-resolves",
-      ok: unresolvedParents.length === 0,
-      detail: bounded("unresolved parents", unresolvedParents),
-    },
-    { check: "okf-parent-acyclic", ok: cyclic.length === 0, detail: bounded("parent cycles", cyclic) },
-    {
-      check: "okf-relations-resolve",
-      ok: unresolvedRelations.length === 0,
-      detail: bounded("unresolved relation targets", unresolvedRelations),
-    },
-    {
-      check: "okf-validity-ordered",
-      ok: inverted.length === 0,
-      detail: bounded("pages with valid_from after valid_until", inverted),
-    },
-    {
-      check: "okf-stale-in-window",
-      ok: outOfWindow.length === 0,
-      detail: bounded("pages with stale_after outside the validity window", outOfWindow),
-    },
+    found("okf-parent-resolves", "unresolved parents", unresolvedParents),
+    found("okf-parent-acyclic", "parent cycles", cyclic),
+    found("okf-relations-resolve", "unresolved relation targets", unresolvedRelations),
+    found("okf-validity-ordered", "pages with valid_from after valid_until", inverted),
+    found("okf-stale-in-window", "pages with stale_after outside the validity window", outOfWindow),
   ];
 }
 
@@ -106,8 +97,29 @@ function navigationDetail(changes: readonly NavChange[]): string {
     .filter(([, n]) => n > 0)
     .map(([c, n]) => `${c}=${n}`)
     .join(" ");
-  const paths = [...new Set(changes.map((c) => c.path))].sort();
-  return `${counts}: ${paths.slice(0, 5).join("; ")}${paths.length > 5 ? `; and ${paths.length - 5} more` : ""}`;
+  return `${counts}: ${[...new Set(changes.map((c) => c.path))].sort().join("; ")}`;
+}
+
+/** memex's type checks: a page's type matches its directory, every project directory is declared, drafts wait. */
+function typeChecks(store: Store, pages: readonly Page[], mismatched: readonly string[]): Check[] {
+  const undeclared: string[] = [];
+  const notPending: string[] = [];
+  for (const locator of subdirs(store.layout.projects)) {
+    const root = join(store.layout.projects, locator);
+    for (const e of readdirSync(root, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const kind = builtinForDir(e.name) ? "builtin" : typeInfo(store, locator, e.name).kind;
+      if (kind === "undeclared") undeclared.push(`${locator}/${e.name}`);
+      if (kind === "draft")
+        for (const p of pages)
+          if (dirname(p.path) === join(root, e.name) && p.status !== "pending") notPending.push(p.slug);
+    }
+  }
+  return [
+    found("types-match-directory", "pages whose type differs from their directory", mismatched),
+    found("types-declared", "project directories without a declaration", undeclared),
+    found("draft-types-pending", "non-pending pages inside draft types", notPending),
+  ];
 }
 
 export function zeroYieldStreak(store: Store): number {
@@ -143,20 +155,18 @@ function symlinks(store: Store): string[] {
 }
 
 export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
-  const errors: ScanError[] = [];
-  const pages = scanPages(store, errors);
+  const scanned: ScanError[] = [];
+  const pages = scanPages(store, scanned);
+  // A page filed under another type's directory parses; memex reports it by its own check, not as malformed.
+  const mismatched = scanned.filter((e) => e.mismatch).map((e) => basename(e.path, ".md"));
+  const errors = scanned.filter((e) => !e.mismatch);
   const checks: Check[] = [
-    {
-      check: "wiki-parseable",
-      ok: errors.length === 0,
-      detail: bounded(
-        "malformed pages",
-        errors.map((e) => e.path),
-      ),
-    },
+    found(
+      "wiki-parseable",
+      "malformed pages",
+      errors.map((e) => e.path),
+    ),
   ];
-  const links = symlinks(store);
-  checks.push({ check: "no-symlinks", ok: links.length === 0, detail: bounded("symlinked paths", links) });
   const index = store.hasIndex() ? store.index() : undefined;
   const stale = pages.filter((p) => {
     const row = index?.get(p.scope, p.project_id ?? "", p.slug);
@@ -166,30 +176,33 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
   });
   const indexedPaths = new Set(pages.map((p) => p.path));
   const extra = (index?.all() ?? []).filter((r) => !indexedPaths.has(r.file_path));
-  checks.push({
-    check: "index-fresh",
-    ok: stale.length === 0 && extra.length === 0,
-    detail: `${stale.length} stale or missing rows, ${extra.length} rows without a page`,
-  });
+  const staleRows = stale.length + extra.length;
+  checks.push({ check: "index-fresh", ok: staleRows === 0, detail: `${staleRows} stale or missing rows` });
   const resolves = resolver(pages);
-  const broken = pages.filter((p) => edges(p).some(([target, rel]) => rel === "mentions" && !resolves(p, target)));
+  // memex counts broken links; the pages holding them are named after the count.
+  const broken = pages.flatMap((p) =>
+    edges(p)
+      .filter(([target, rel]) => rel === "mentions" && !resolves(p, target))
+      .map(() => p.slug),
+  );
+  const holders = [...new Set(broken)].sort().slice(0, 3);
   checks.push({
     check: "links-resolve",
     ok: broken.length === 0,
-    detail: bounded(
-      "pages with broken links",
-      broken.map((p) => p.slug),
-    ),
+    detail: `${broken.length} broken links${holders.length ? `: ${holders.join(", ")}` : ""}`,
   });
   checks.push(...okfChecks(pages, resolves));
+  checks.push(...typeChecks(store, pages, mismatched));
   const nav = diagnose(store, pages);
   const defects = nav.filter((c) => c.category !== "collision");
   checks.push({ check: "navigation-consistent", ok: defects.length === 0, detail: navigationDetail(nav) });
+  const links = symlinks(store);
+  checks.push(found("no-symlinks", "symlinked paths", links));
 
   const warnings: string[] = [];
   const streak = zeroYieldStreak(store);
   if (streak >= 3) warnings.push(`${streak} consecutive zero-yield consolidations`);
-  const now = new Date(store.now()).toISOString().slice(0, 19).concat("Z");
+  const now = isoSeconds(store.now());
   const staleAfter = pages.filter((p) => p.stale_after && normalizeTimestamp(p.stale_after) <= now).map((p) => p.slug);
   if (staleAfter.length > 0) warnings.push(bounded("pages past stale_after", staleAfter));
   let recallEvidence = false;
@@ -200,6 +213,8 @@ export function verify(store: Store, opts: VerifyOptions = {}): VerifyReport {
     writeEvidence = pages.some((p) => p.updated_at >= since);
     if (!recallEvidence) warnings.push(`no recall activity recorded since ${opts.since}`);
     if (!writeEvidence) warnings.push(`no memory writes since ${opts.since}`);
+  } else if (opts.requireRecall || opts.requireWrite) {
+    warnings.push("--require-recall and --require-write look for evidence since --since, and none was given");
   }
   const ok =
     checks.every((c) => c.ok) && !(opts.requireRecall && !recallEvidence) && !(opts.requireWrite && !writeEvidence);

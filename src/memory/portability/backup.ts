@@ -1,5 +1,6 @@
 // Backup to one tar.gz; restore only after every member is checked, moving current data aside, never deleting it.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import { writeFileAtomic } from "../../io/files.ts";
@@ -87,8 +88,32 @@ export interface BackupOptions {
   readonly version?: string;
 }
 
+/** The folder an archive goes in, made as memex makes it; a path that cannot be one is a plain refusal, not a crash. */
+function outputFolder(output: string): void {
+  try {
+    mkdirSync(dirname(output), { recursive: true });
+    if (existsSync(output) && statSync(output).isDirectory()) throw Object.assign(new Error(), { code: "EISDIR" });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "an error";
+    const why =
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "a part of its path is a file, not a folder"
+        : code === "EISDIR"
+          ? "it is a folder"
+          : code === "EACCES"
+            ? "its folder cannot be written"
+            : code;
+    throw new MemnoxError(
+      "io",
+      `backup failed: cannot write \`${output}\`: ${why}`,
+      "give --output a file in a folder you can write",
+    );
+  }
+}
+
 export function backup(store: Store, output: string, opts: BackupOptions = {}): BackupReport {
   const started = performance.now();
+  outputFolder(output);
   const root = store.layout.root;
   const entries: TarEntry[] = [];
   walk(root, store.layout.docs, entries);
@@ -96,12 +121,15 @@ export function backup(store: Store, output: string, opts: BackupOptions = {}): 
   if (existsSync(store.layout.memexToml))
     entries.push({ path: "memex.toml", data: readFileSync(store.layout.memexToml) });
   if (opts.index !== false && store.hasIndex()) {
-    // A consistent snapshot of a live WAL database, never a torn copy of its files.
-    const snap = `${output}.snapshot-${process.pid}.db`;
-    rmSync(snap, { force: true });
-    store.index().db.exec(`VACUUM INTO '${snap.replaceAll("'", "''")}'`);
-    entries.push({ path: "memnox-index.db", data: readFileSync(snap), mode: 0o600 });
-    rmSync(snap, { force: true });
+    // A consistent snapshot of a live WAL database, never a torn copy of its files; made in a private temp folder.
+    const tmp = mkdtempSync(join(tmpdir(), "memnox-backup-"));
+    try {
+      const snap = join(tmp, "index.db");
+      store.index().db.exec(`VACUUM INTO '${snap.replaceAll("'", "''")}'`);
+      entries.push({ path: "memnox-index.db", data: readFileSync(snap), mode: 0o600 });
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }
   const manifest = manifestOf(entries, isoSeconds(store.now()), opts.version);
   const withManifest = [
@@ -109,7 +137,11 @@ export function backup(store: Store, output: string, opts: BackupOptions = {}): 
     { path: MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`) },
   ];
   const bytes = tarGz(withManifest, store.now());
-  writeFileAtomic(output, bytes, 0o600);
+  try {
+    writeFileAtomic(output, bytes, 0o600);
+  } catch (e) {
+    throw new MemnoxError("io", `backup failed: cannot write \`${output}\`: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
   logOp(store, { op: "backup", count: entries.length });
   return {
     archive_path: output,
@@ -175,7 +207,7 @@ function readManifest(members: readonly TarMember[]): Manifest | undefined {
 
 /** Every check a restore makes, without touching the store: members, the manifest, and each file against it. */
 function checkArchive(input: string): Checked {
-  if (!existsSync(input)) throw new MemnoxError("not_found", `no backup at \`${input}\``);
+  if (!existsSync(input)) throw new MemnoxError("not_found", `archive not found: ${input}`);
   let members: TarMember[];
   try {
     members = readTarGz(readFileSync(input));
@@ -281,7 +313,8 @@ export function restore(store: Store, input: string): RestoreReport {
     mkdirSync(dirname(target), { recursive: true });
     writeFileAtomic(target, m.data, m.path.startsWith("transcripts/") ? 0o600 : 0o644);
   }
-  const warnings: string[] = [];
+  // memex's words for where the old data went, or that there was none.
+  const warnings: string[] = [aside ? `previous data moved to ${aside}` : "no previous data found to preserve"];
   let rebuilt = false;
   try {
     // A full rebuild from the restored pages; the snapshot only lends its access counts.

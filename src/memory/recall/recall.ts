@@ -44,6 +44,8 @@ export interface Hit {
   readonly timestamp: string;
   readonly updated_at: string;
   readonly last_access: string | null;
+  /** How many recalls have returned the page: the telemetry recency decay and verify read. */
+  readonly access_count: number;
   readonly transcript_ref: string | null;
   readonly links: readonly string[];
   readonly scope: string;
@@ -88,28 +90,20 @@ export function filtersOf(
 
 function checkTopK(topK: number | undefined, fallback: number, max = 100): number {
   const k = topK ?? fallback;
-  if (!Number.isInteger(k) || k < 1 || k > max) throw new MemnoxError("refused", `top-k must be from 1 to ${max}`);
+  if (!Number.isInteger(k) || k < 1 || k > max) throw new MemnoxError("refused", `top_k must be between 1 and ${max}`);
   return k;
 }
 
 export function rowHit(
-  store: Store,
   row: Row,
   score: number,
   snippet: string,
   source: Hit["snippet_source"],
+  links: readonly string[],
 ): Candidate {
-  const links = [
-    ...new Set(
-      store
-        .index()
-        .linksOf(row.id)
-        .map((l) => l.target),
-    ),
-  ];
   return {
     id: row.id,
-    cost: Math.floor(row.body_chars / 4) + 1,
+    cost: estimateTokens(snippet),
     hit: {
       slug: row.slug,
       status: row.status,
@@ -126,8 +120,9 @@ export function rowHit(
       timestamp: row.timestamp,
       updated_at: row.updated_at,
       last_access: row.last_access,
+      access_count: row.access_count,
       transcript_ref: row.transcript_ref,
-      links,
+      links: [...links],
       scope: row.scope,
       project_id: row.project_id || null,
       project_label: row.project_label,
@@ -135,9 +130,10 @@ export function rowHit(
   };
 }
 
-export function pageHit(page: Page, score: number, source: Hit["snippet_source"], bodyBytes?: number): Candidate {
+export function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
+  const snippet = source === "description" ? page.description : page.title;
   return {
-    cost: bodyBytes === undefined ? estimateTokens(page.body) : Math.floor(bodyBytes / 4) + 1,
+    cost: estimateTokens(snippet),
     hit: {
       slug: page.slug,
       status: page.status,
@@ -147,13 +143,14 @@ export function pageHit(page: Page, score: number, source: Hit["snippet_source"]
       node_type: page.type,
       importance: page.importance,
       score,
-      snippet: source === "description" ? page.description : page.title,
+      snippet,
       snippet_source: source,
       tags: page.tags,
       created: page.created,
       timestamp: page.timestamp,
       updated_at: page.updated_at,
       last_access: page.last_access,
+      access_count: page.access_count,
       transcript_ref: page.transcript_ref,
       links: [...new Set(page.links.map((l) => l.target))],
       scope: page.scope,
@@ -164,10 +161,10 @@ export function pageHit(page: Page, score: number, source: Hit["snippet_source"]
 }
 
 /** The index row of a page the navigation engine found, so its access counter moves like any recall hit's. */
-function indexedId(store: Store, page: Page): number | undefined {
+function indexedRow(store: Store, page: Page): Row | undefined {
   try {
     if (!store.hasIndex() || !store.index().ready()) return undefined;
-    return store.index().get(page.scope, page.project_id ?? "", page.slug)?.id;
+    return store.index().get(page.scope, page.project_id ?? "", page.slug);
   } catch {
     return undefined;
   }
@@ -184,18 +181,20 @@ export function candidates(
   if (engine === "fts5") {
     const total = store.hasIndex() ? store.index().count() : 0;
     if (total > 0) {
-      const found = andThenOr(store.index(), tokens, f, limit).map((r) =>
-        rowHit(store, r.row, r.score, r.snippet, r.snippetSource),
-      );
+      const rows = andThenOr(store.index(), tokens, f, limit);
+      const targets = store.index().targetsOf(rows.map((r) => r.row.id));
+      const found = rows.map((r) => rowHit(r.row, r.score, r.snippet, r.snippetSource, targets.get(r.row.id) ?? []));
       return { found, engine: "semantic-and-fallback-fts5", total };
     }
     if (!hasPages(store, store.layout.docs)) return { found: [], engine: "semantic-and-fallback-fts5", total };
   }
   const nav = navigationSearch(store, tokens, f, limit);
   const found = nav.found.map((n) => {
-    const c = pageHit(n.page, -n.score, n.snippetSource, n.bodyBytes);
-    const id = indexedId(store, n.page);
-    return id === undefined ? c : { ...c, id };
+    const c = pageHit(n.page, -n.score, n.snippetSource);
+    const row = indexedRow(store, n.page);
+    if (!row) return c;
+    const hit = { ...c.hit, access_count: row.access_count, last_access: row.last_access ?? c.hit.last_access };
+    return { ...c, id: row.id, hit };
   });
   const name = engine === "navigation" ? "navigation-index-md" : "navigation-index-md-fallback";
   return { found, engine: name, total: nav.rows };

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import type { Env, Git } from "../../ports/index.ts";
 import type { Paths } from "../../ports/paths.ts";
-import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "../format/project.ts";
+import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../format/project.ts";
 import { memoryDir } from "../pages/dir.ts";
 import { openStore } from "../pages/store.ts";
 import { type Reminder, remindersFor } from "./remind.ts";
@@ -35,7 +35,7 @@ export async function sessionReminders(
     store = openStore({ dir, now: s.now, env: s.env });
     const project = await projectFromCwd(s.git, s.cwd);
     const text = prompt ?? (await sessionQuery(s.git, s.cwd));
-    return remindersFor({ store, projects: [project.id, MACHINE_PROJECT.id], prompt: text, ...opts });
+    return remindersFor({ store, projects: [project.id, ...MACHINE_IDS], prompt: text, ...opts });
   } catch {
     return [];
   } finally {

@@ -276,6 +276,11 @@ export class IndexDb {
     return true;
   }
 
+  /** Merges the full-text index into one segment: after a bulk load, each query then reads one b-tree, not dozens. */
+  optimize(): void {
+    this.db.exec("INSERT INTO pages_fts(pages_fts) VALUES('optimize')");
+  }
+
   /** Recall's side effect: only the hits returned get their counter and last access moved. */
   recordAccess(ids: readonly number[], at: string): void {
     if (ids.length === 0) return;
@@ -294,6 +299,19 @@ export class IndexDb {
         )
         .all(target) as (Row & { rel: string })[]
     ).map((r) => ({ row: r, rel: r.rel }));
+  }
+
+  /** Each page's distinct link targets, in one query for a set of pages (a recall's hits). */
+  targetsOf(ids: readonly number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .query(
+        `SELECT DISTINCT page, target FROM links WHERE page IN (${ids.map(() => "?").join(",")}) ORDER BY page, target`,
+      )
+      .all(...ids) as { page: number; target: string }[];
+    for (const r of rows) out.set(r.page, [...(out.get(r.page) ?? []), r.target]);
+    return out;
   }
 
   /** Outgoing edges of one page. */

@@ -66,6 +66,23 @@ type Scored = { id: number; score: number; slug: string };
 const bySlug = (a: Scored, b: Scored) => a.score - b.score || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
 /**
+ * Rows of equal score go most-recalled first, ascending slug still the last word: use ranks a page only among its
+ * equals, so a match never loses to a less relevant page. The counters are read only when a tie exists.
+ */
+function byUse(db: IndexDb, rows: Scored[]): Scored[] {
+  if (!rows.some((r, i) => i > 0 && r.score === rows[i - 1]?.score)) return rows;
+  const counts = new Map(
+    (
+      db.db
+        .query(`SELECT page, count FROM access WHERE page IN (${rows.map(() => "?").join(",")})`)
+        .all(...rows.map((r) => r.id)) as { page: number; count: number }[]
+    ).map((r) => [r.page, r.count]),
+  );
+  const used = (r: Scored) => counts.get(r.id) ?? 0;
+  return [...rows].sort((a, b) => a.score - b.score || used(b) - used(a) || bySlug(a, b));
+}
+
+/**
  * The best `limit` eligible rows, ordered by score then slug. FTS5 ranks alone first (its own sorter, no join);
  * the filters then apply to that head. When the head cannot prove it holds the answer (too few eligible rows, or a
  * tie at its edge), the full query with every filter in SQL decides.
@@ -84,14 +101,15 @@ function top(db: IndexDb, match: string, f: Filters, limit: number): Scored[] {
         .all(...pre.map((r) => r.id), ...w.params) as { id: number }[]
     ).map((r) => r.id),
   );
-  const kept = pre.filter((r) => eligible.has(r.id)).sort(bySlug);
+  const kept = byUse(db, pre.filter((r) => eligible.has(r.id)).sort(bySlug));
   const edge = pre.at(-1)?.score ?? 0;
   const complete = pre.length < head || (kept.length >= limit && (kept[limit - 1]?.score ?? edge) < edge);
   if (complete) return kept.slice(0, limit);
   return db.db
     .query(
       `SELECT p.id AS id, ${SCORE} AS score, p.slug AS slug FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid
-       WHERE pages_fts MATCH ?${w.sql} ORDER BY score, p.slug LIMIT ?`,
+       WHERE pages_fts MATCH ?${w.sql}
+       ORDER BY score, coalesce((SELECT a.count FROM access a WHERE a.page = p.id), 0) DESC, p.slug LIMIT ?`,
     )
     .all(match, ...w.params, limit) as Scored[];
 }
@@ -103,23 +121,20 @@ export function ranked(db: IndexDb, tokens: readonly string[], op: "AND" | "OR",
   const best = top(db, match, f, limit);
   if (best.length === 0) return [];
   const ids = best.map((t) => t.id);
-  const marks = (col: number, rows: readonly number[]) =>
-    new Map(
-      (
-        db.db
-          .query(
-            `SELECT rowid AS id, snippet(pages_fts, ${col}, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS}) AS s
-             FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN (${rows.map(() => "?").join(",")})`,
-          )
-          .all(match, ...rows) as { id: number; s: string }[]
-      ).map((r) => [r.id, r.s]),
-    );
+  const snip = (col: number) => `snippet(pages_fts, ${col}, '<mark>', '</mark>', '...', ${SNIPPET_TOKENS})`;
+  const marks = (cols: string, rows: readonly number[]) =>
+    db.db
+      .query(
+        `SELECT rowid AS id, ${cols} FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN (${rows.map(() => "?").join(",")})`,
+      )
+      .all(match, ...rows) as { id: number; b?: string; d?: string; t?: string }[];
   // snippet() returns text even where a column did not match, so the <mark> says where the match was; the body is
-  // asked first and the other columns only for rows whose body did not match.
-  const body = marks(3, ids);
+  // asked first, and the description and title (in one pass) only for rows whose body did not match.
+  const body = new Map(marks(`${snip(3)} AS b`, ids).map((r) => [r.id, r.b ?? ""]));
   const rest = ids.filter((id) => !body.get(id)?.includes("<mark>"));
-  const desc = rest.length ? marks(2, rest) : new Map<number, string>();
-  const title = rest.length ? marks(1, rest) : new Map<number, string>();
+  const others = rest.length ? marks(`${snip(2)} AS d, ${snip(1)} AS t`, rest) : [];
+  const desc = new Map(others.map((r) => [r.id, r.d ?? ""]));
+  const title = new Map(others.map((r) => [r.id, r.t ?? ""]));
   const rows = new Map(
     (db.db.query(`${ROWS} WHERE p.id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Row[]).map((r) => [r.id, r]),
   );

@@ -168,6 +168,18 @@ const GIO: Handler = (call) => {
   );
 };
 
+/** The name mktemp prints: a fresh file in temp (its directory and template as given; the X's stand for anything). */
+function mktempName(call: Call, p: Parsed): string {
+  const tmpdir = call.scope.vars.get("TMPDIR");
+  const temp = tmpdir?.known && tmpdir.values.length === 1 ? (tmpdir.values[0] ?? "/tmp") : "/tmp";
+  const given = optValue(p, "-p", "--tmpdir");
+  const dir = given?.static ? pathOf(call, given) : temp;
+  const template = p.operands[0];
+  if (!template?.static) return `${dir.replace(/\/+$/, "")}/tmp.*`;
+  const name = template.text.replace(/X{3,}/g, "*");
+  return name.includes("/") ? pathOf(call, { ...template, text: name }) : `${dir.replace(/\/+$/, "")}/${name}`;
+}
+
 export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   ...Object.fromEntries(Object.entries(READERS).map(([name, spec]) => [name, reader(spec)])),
   touch: writer({ flags: "acfhm", values: "rdt", longValues: ["reference", "date", "time"] }),
@@ -177,6 +189,7 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
   mktemp: (call) => {
     const p = parseOpts(call.args.slice(1), { flags: "dqutT", values: "p", longValues: ["suffix", "tmpdir"] });
     emitWrite(call, p.operands.length > 0 ? paths(call, p.operands) : ["/tmp"]);
+    call.prints?.({ paths: [mktempName(call, p)] });
   },
   tee: writer({ flags: "aip", longOptional: ["output-error"] }),
   truncate: writer({ flags: "co", values: "sr", longValues: ["size", "reference"] }),

@@ -46,6 +46,7 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.stop": "switches protection off on this machine",
   "memnox.approve": "answers a held call",
   "memnox.deny": "answers a held call",
+  "memnox.ui": "opens a page where held calls are answered",
   "memnox.resume": "lets a wary or paused session carry on",
   "memnox.uninstall": "takes every seam out",
   "memnox.hook": "runs a hook face by hand, which would record rows no agent's call made",
@@ -86,7 +87,7 @@ const SPELLED: Readonly<Record<string, string>> = {
   "memnox.skills-accept": "memnox skills --accept",
 };
 
-const ALWAYS = ["stop", "approve", "deny", "resume", "uninstall", "hook", "shim", "login", "logout"];
+const ALWAYS = ["stop", "approve", "deny", "ui", "resume", "uninstall", "hook", "shim", "login", "logout"];
 const PROTECT_FLAGS = [
   "--revert",
   "--allow",

@@ -170,8 +170,19 @@ const popd: Handler = (call) => {
   call.scope.cwd = "$OLDPWD";
 };
 
+/**
+ * memnox's agent-wall applier (an agent's shell prefix): its one operand is the agent's own shell line, or what
+ * follows `--` an argv, run inside the wall; what it runs is what the line does.
+ */
+const wallApplier: Handler = (call) => {
+  const args = call.args.slice(1);
+  if (args[0]?.text === "--") return call.engine.run(args.slice(1), call);
+  runScript(call, args.slice(0, 1));
+};
+
 export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...Object.fromEntries(SHELLS.map((s) => [s, shell])),
+  "memnox-wall": wallApplier,
   eval: evalCmd,
   source,
   ".": source,

@@ -131,6 +131,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: "deny", summary: "refuse one held call", load: () => import("./commands/approvals.ts").then((m) => m.deny) },
   {
+    name: "ui",
+    summary: "a page on this machine to see and answer what waits for you",
+    load: () => import("./commands/ui.ts").then((m) => m.ui),
+  },
+  {
     name: "paused",
     summary: "sessions memnox is holding, and why",
     load: () => import("./commands/paused.ts").then((m) => m.paused),

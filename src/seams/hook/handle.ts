@@ -19,7 +19,7 @@ const BLOCK_ANY = 2;
  * and the others 3 to 10 s, and a hook that runs out of time lets the call through: memnox answers well before.
  */
 export function deadlineMs(event: string): number {
-  if (/^(pre|before)[_-]?(tool|shell|mcp|read|write|run)/i.test(event)) return 20_000;
+  if (/^(pre|before)[_-]?(tool|shell|mcp|read|write|run)|^tool\.execute\.before$/i.test(event)) return 20_000;
   return /end/i.test(event) ? 2_500 : 8_000;
 }
 
@@ -76,7 +76,12 @@ async function answer(ctx: Context, deps: HookDeps, chosen: Chosen): Promise<Hoo
     event = eventArg ?? adapter.eventOf(payload) ?? "";
     chosen.event = event;
     if (!event) throw new HookInputError("the payload names no event and the hook command line gave none");
-    parsed = adapter.parse(event, payload, { cwd: ctx.cwd, home: ctx.paths.home });
+    const claudeConfigDir = ctx.env.CLAUDE_CONFIG_DIR;
+    parsed = adapter.parse(event, payload, {
+      cwd: ctx.cwd,
+      home: ctx.paths.home,
+      ...(claudeConfigDir ? { claudeConfigDir } : {}),
+    });
   } catch (e) {
     return failed(
       deps,

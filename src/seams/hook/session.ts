@@ -1,7 +1,12 @@
 // A session starting, a prompt, a session ending: the boundary block, the decisions a prompt names, the record.
+import { existsSync } from "node:fs";
 import type { HookEvent, HookReply } from "../../../hooks/types.ts";
+import { openConfigFindings } from "../../gate/agent-config.ts";
 import type { Briefing } from "../../gate/types.ts";
-import { currentWall, wallLine } from "../../wall/inside.ts";
+import { repoRoot } from "../../io/repo.ts";
+import { type AgentWallFile, archOf, holdLocalRemotes, readAgentWall } from "../../wall/agent.ts";
+import { agentWallLine, currentWall, wallLine } from "../../wall/inside.ts";
+import { ensureDaemon } from "./daemon-start.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
@@ -19,9 +24,10 @@ function briefing(f: Face, ev: { cwd: string; session?: string }): Promise<Brief
 
 export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<HookReply> {
   const session = gateSession(f.ctx, ev.session);
-  // Under `memnox run` the agent's environment already has all three, and its governed shell would rule on the
-  // lines (an `export MEMNOX_SESSION=…` asks): only a session started without it gets them.
-  const envFile = f.ctx.env.MEMNOX_SESSION ? undefined : f.adapter.sessionEnvFile?.(f.ctx.env);
+  // Under `memnox run` the governed shell is the agent's shell and puts the interceptors first itself; lines memnox
+  // wrote to the session's env file would reach it as part of every command, read as the agent's own exports.
+  const governed = /\/memnox-(?:bash|zsh)$/.test(f.ctx.env.CLAUDE_CODE_SHELL ?? "");
+  const envFile = governed ? undefined : f.adapter.sessionEnvFile?.(f.ctx.env);
   const failed = envFile
     ? writeSessionEnv(envFile, { bin: f.ctx.paths.bin, agent: f.adapter.agent, ...(session ? { session } : {}) })
     : undefined;
@@ -35,9 +41,15 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(session ? { session } : {}),
     ...(ev.source ? { detail: ev.source } : {}),
   });
-  if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
+  if (!f.deps.byHand) {
+    await ensureDaemon(f.ctx);
+    holdLocalRemotes(f.ctx.paths, repoRoot(ev.cwd) ?? ev.cwd, archOf(process.arch));
+  }
   const b = await briefing(f, ev);
+  const around = await configAround(f, ev, b);
+  if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);
   const wall = currentWall(f.ctx.env);
+  const agentWall = wall ? undefined : walledShell(f);
   const text = boundaryBlock({
     mode: b.mode,
     ...(b.seamModes ? { seamModes: b.seamModes } : {}),
@@ -47,10 +59,29 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(b.repository ? { repository: b.repository } : {}),
     ...(b.probation ? { probation: { agent: f.adapter.agent, until: b.probation.until } } : {}),
     ...(b.grants ? { grants: b.grants } : {}),
-    ...(wall ? { wall: wallLine(wall) } : {}),
+    ...(wall ? { wall: wallLine(wall) } : agentWall ? { wall: agentWallLine(agentWall) } : {}),
   });
   const remembered = b.mode === "off" || b.stop || !ev.session ? undefined : await startMemories(f, ev.session, ev.cwd);
-  return f.adapter.context(f.event, [text, remembered].filter(Boolean).join("\n\n") || undefined);
+  return f.adapter.context(f.event, [around, text, remembered].filter(Boolean).join("\n\n") || undefined);
+}
+
+/**
+ * The project's agent configuration that disables, shadows or runs around memnox, unless a person accepted exactly
+ * that content: in enforce the session is refused (paused: every call refused, with the reason), else recorded.
+ */
+async function configAround(f: Face, ev: Ev<"session-start">, b: Briefing): Promise<string | undefined> {
+  if (b.mode === "off") return undefined;
+  const root = repoRoot(ev.cwd) ?? ev.cwd;
+  const open = openConfigFindings(root, f.adapter.agent, f.ctx.paths.skills);
+  if (open.length === 0) return undefined;
+  const listed = open.map((c) => `${c.path}: ${c.what}`).join("; ");
+  const session = gateSession(f.ctx, ev.session);
+  const reason = `this project's agent configuration runs around memnox (${listed}); a person reads it and accepts exactly this content with memnox skills --accept, then resumes the session`;
+  if (b.mode === "enforce" && session) {
+    await f.deps.gate().pauseSession(session, reason, "hook");
+    return `memnox refused this session: ${reason}. Until then every tool call is refused.`;
+  }
+  return `memnox found that ${reason}. In enforce this session would be refused.`;
 }
 
 export async function onPrompt(f: Face, ev: Ev<"prompt">): Promise<HookReply> {
@@ -98,4 +129,14 @@ export async function onSessionEnd(f: Face, ev: Ev<"session-end">): Promise<Hook
   });
   if (ev.session) dropNotice(noticeFile(f.ctx.paths.notice, ev.session));
   return f.adapter.neutral(f.event);
+}
+
+/** The machine's agent wall, when this agent's shell commands run inside it. */
+function walledShell(f: Face): AgentWallFile | undefined {
+  if (!existsSync(f.ctx.paths.applier) || !f.adapter.shellUnderWall?.(f.ctx.env, f.ctx.paths.applier)) return undefined;
+  try {
+    return readAgentWall(f.ctx.paths);
+  } catch {
+    return undefined;
+  }
 }

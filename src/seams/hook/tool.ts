@@ -30,7 +30,15 @@ export function gateRequest(
     ...(insideWall(f.ctx.env) ? { walled: true as const } : {}),
     ...(session ? { session } : {}),
   };
-  if ("command" in call) return { ...base, cwd: call.cwd ?? ev.cwd, command: call.command };
+  if ("command" in call) {
+    const walls = existsSync(f.ctx.paths.applier) && f.adapter.shellUnderWall?.(f.ctx.env, f.ctx.paths.applier);
+    return {
+      ...base,
+      cwd: call.cwd ?? ev.cwd,
+      command: call.command,
+      ...(walls ? { underWall: true as const } : {}),
+    };
+  }
   return {
     ...base,
     cwd: ev.cwd,
@@ -73,15 +81,16 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
 /** For an agent whose hook must carry them: what an allowed shell command runs with to meet the interceptors. */
 function shellEnv(f: Face, ev: ToolEvent): ToolVerdict["shell"] {
   const [call, more] = ev.calls;
-  if (!f.adapter.shellEnvByHook || more || !call || !("command" in call) || !existsSync(f.ctx.paths.bin))
-    return undefined;
+  const reach = existsSync(f.ctx.paths.bin) || existsSync(f.ctx.paths.applier);
+  if (!f.adapter.shellEnvByHook || more || !call || !("command" in call) || !reach) return undefined;
   const session = gateSession(f.ctx, ev.session);
   const vars: Record<string, string> = {
     MEMNOX_AGENT_NAME: f.adapter.agent,
     ...(session ? { MEMNOX_SESSION: session } : {}),
     ...(f.ctx.env.MEMNOX_HOME ? { MEMNOX_HOME: f.ctx.env.MEMNOX_HOME } : {}),
   };
-  return { bin: f.ctx.paths.bin, vars, command: call.command };
+  const applier = existsSync(f.ctx.paths.applier) ? { applier: f.ctx.paths.applier } : {};
+  return { bin: f.ctx.paths.bin, vars, command: call.command, ...applier };
 }
 
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */

@@ -10,7 +10,7 @@ import { type ActionAssessment, assess } from "../../gate/assess.ts";
 import { gateDeps } from "../../gate/create.ts";
 import type { GateRequest } from "../../gate/types.ts";
 import { withLedger } from "../../ledger/open.ts";
-import { MACHINE_PROJECT, projectFromCwd } from "../../memory/format/project.ts";
+import { MACHINE_IDS, projectFromCwd } from "../../memory/format/project.ts";
 import { memoryDir } from "../../memory/pages/dir.ts";
 import { openStore } from "../../memory/pages/store.ts";
 import { recall } from "../../memory/recall/recall.ts";
@@ -140,7 +140,7 @@ async function rememberedDecisions(deps: SessionDeps, parts: readonly (string | 
       query,
       type: "decision",
       topK: REMEMBERED,
-      scope: { kind: "projects+global", projectIds: [project.id, MACHINE_PROJECT.id] },
+      scope: { kind: "projects+global", projectIds: [project.id, ...MACHINE_IDS] },
       recordAccess: false,
     });
     return r.hits.map((h) => `- ${h.title}: ${h.description || h.snippet} (${h.file_path})`);

@@ -2,12 +2,12 @@
 // formatting kept, backed up before the first change, read back before it is written, idempotent.
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AgentName } from "../../../hooks/types.ts";
+import { AGENT_LABELS, type AgentName } from "../../../hooks/types.ts";
 import { describeError, MemnoxError } from "../../core/errors.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
+import { managedDropIn, managedHookLauncher } from "../agent-wall.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
-import { clientDef } from "../clients.ts";
 import { applyEdits, parseDocument } from "../edit/document.ts";
 import { ParseFailure } from "../edit/jsonc.ts";
 import { readConfigFile } from "../files.ts";
@@ -15,6 +15,7 @@ import { linkTarget } from "../links.ts";
 import type { Problem } from "../read.ts";
 import { memnoxHookIn, shellWord } from "./command.ts";
 import { commandsOf, hookMap, isMemnoxItem, planInstall, planRemove } from "./plan.ts";
+import { installPlugin, pluginHook, removePlugin } from "./plugin-file.ts";
 import { type HookTarget, hookTarget } from "./targets.ts";
 import { hookTrust, type Trust } from "./trust.ts";
 
@@ -22,6 +23,7 @@ import { hookTrust, type Trust } from "./trust.ts";
 export const HOOK_OWNER = "agent-hook";
 
 export type HookStatus =
+  | "managed"
   | "added"
   | "repointed"
   | "unchanged"
@@ -52,7 +54,7 @@ function place(ctx: WireContext) {
 }
 
 function base(agent: AgentName, file: string) {
-  return { agent, label: clientDef(agent).label, file };
+  return { agent, label: AGENT_LABELS[agent], file };
 }
 
 function failed(agent: AgentName, file: string, e: unknown): HookReport {
@@ -75,8 +77,14 @@ function fresh(target: HookTarget, desired: Record<string, unknown>): string {
 
 /** memnox's hook in `agent`'s user settings, pointing at the stable binary; a second run changes nothing. */
 export function installAgentHook(ctx: WireContext, agent: AgentName): HookReport {
+  // Claude Code's managed settings hold the hook where no other setting drops it: a user copy would run it twice.
+  if (agent === "claude-code" && managedHookLauncher(ctx.env)) {
+    const user = removeAgentHook(ctx, agent);
+    return { ...base(agent, managedDropIn(ctx.env)), status: "managed", ...withBackup(user.backup) };
+  }
   const target = hookTarget(agent);
   const file = target.file(place(ctx));
+  if (target.plugin) return installPluginHook(ctx, target, file);
   const desired = target.entries(linkTarget(ctx).map(shellWord).join(" "));
   let status: HookStatus = "unchanged";
   const transform = (text: string | undefined): string | undefined => {
@@ -110,6 +118,10 @@ export function removeAgentHook(ctx: WireContext, agent: AgentName): HookReport 
   const target = hookTarget(agent);
   const file = target.file(place(ctx));
   try {
+    if (target.plugin) {
+      const r = removePlugin(file, { backupDir: ctx.paths.backup, owner: HOOK_OWNER });
+      return { ...base(agent, file), status: r.outcome, ...withBackup(r.backup) };
+    }
     const r = restoreFromBackup({
       backupDir: ctx.paths.backup,
       path: file,
@@ -125,6 +137,39 @@ export function removeAgentHook(ctx: WireContext, agent: AgentName): HookReport 
   } catch (e) {
     return failed(agent, file, e);
   }
+}
+
+/** An agent whose hook is memnox's own plugin file (OpenCode). */
+function installPluginHook(ctx: WireContext, target: HookTarget, file: string): HookReport {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const r = installPlugin(target, file, linkTarget(ctx), {
+      backupDir: ctx.paths.backup,
+      owner: HOOK_OWNER,
+      nowMs: ctx.clock.now(),
+    });
+    const trust = pluginState(ctx, target, file).trust;
+    return { ...base(target.agent, file), status: r.status, ...(trust ? { trust } : {}), ...withBackup(r.backup) };
+  } catch (e) {
+    return failed(target.agent, file, e);
+  }
+}
+
+function pluginState(ctx: WireContext, target: HookTarget, file: string): HookState {
+  const head = base(target.agent, file);
+  const found = pluginHook(file);
+  if (found === undefined) return { ...head, presence: "absent" };
+  if ("problem" in found) return { ...head, presence: "unreadable", problem: found.problem };
+  const at = found.words.indexOf("hook");
+  const launcher = at > 0 ? found.words.slice(0, at) : [];
+  return {
+    ...head,
+    presence: "hooked",
+    events: [target.preShell],
+    launcher,
+    launcherExists: launcher.length > 0 && launcher.slice(0, 2).every((w) => existsSync(w)),
+    trust: hookTrust(target.agent, target, undefined, place(ctx)),
+  };
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -157,9 +202,22 @@ export interface HookState {
 
 /** What `agent`'s settings hold of memnox's hook now, read only. */
 export function agentHookState(ctx: WireContext, agent: AgentName): HookState {
+  const managed = agent === "claude-code" ? managedHookLauncher(ctx.env) : undefined;
+  if (managed) {
+    const target = hookTarget(agent);
+    return {
+      ...base(agent, managedDropIn(ctx.env)),
+      presence: "hooked",
+      events: Object.keys(target.entries("memnox")),
+      launcher: managed,
+      launcherExists: managed.slice(0, 2).every((w) => existsSync(w)),
+      trust: hookTrust(agent, target, {}, place(ctx)),
+    };
+  }
   const target = hookTarget(agent);
   const at = place(ctx);
   const file = target.file(at);
+  if (target.plugin) return pluginState(ctx, target, file);
   const head = base(agent, file);
   const text = readConfigFile(file)?.text;
   if (text === undefined) return { ...head, presence: "absent" };

@@ -17,7 +17,7 @@ export interface HookPlan {
 /** The command lines in one item of an event's list. */
 export function commandsOf(target: HookTarget, item: unknown): unknown[] {
   if (!isRecord(item)) return [];
-  if (!target.nested) return [item.command];
+  if (!target.nested) return [item[target.commandKey ?? "command"]];
   return Array.isArray(item.hooks) ? item.hooks.map((h) => (isRecord(h) ? h.command : undefined)) : [];
 }
 

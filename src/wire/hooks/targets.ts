@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
 import { TOOLS as CODEX_TOOLS } from "../../../hooks/codex.ts";
 import { TOOLS as GEMINI_TOOLS } from "../../../hooks/gemini-cli.ts";
+import { BEFORE as OPENCODE_BEFORE, opencodePlugin } from "../../../hooks/opencode.ts";
 import type { AgentName } from "../../../hooks/types.ts";
 import type { Env } from "../../ports/index.ts";
 import type { JsonValue } from "../edit/jsonc.ts";
@@ -28,6 +29,10 @@ export interface HookTarget {
   readonly fresh?: Readonly<Record<string, JsonValue>>;
   /** The event before a shell command runs: what `doctor --prove` feeds a force push. */
   readonly preShell: string;
+  /** The key of a flat item's command line, where it is not `command` (Copilot CLI's `bash`). */
+  readonly commandKey?: string;
+  /** A file that is memnox's own code rather than entries in the agent's settings (OpenCode's plugin): its text. */
+  readonly plugin?: (launcher: readonly string[], file: string) => string;
 }
 
 const group = (command: string, timeout: number, matcher?: string, name?: string) => ({
@@ -87,6 +92,24 @@ const windsurfEntries = (launcher: string): Record<string, JsonValue[]> => {
   return Object.fromEntries(events.map((e) => [e, [{ command: c(e), show_output: false }]]));
 };
 
+const copilotItem = (c: CommandFor, event: string, timeoutSec: number) => ({
+  type: "command",
+  bash: c(event),
+  timeoutSec,
+});
+
+const copilotEntries = (launcher: string): Record<string, JsonValue[]> => {
+  const c = commandFor(launcher, "copilot-cli");
+  return {
+    sessionStart: [copilotItem(c, "sessionStart", 10)],
+    userPromptSubmitted: [copilotItem(c, "userPromptSubmitted", 10)],
+    preToolUse: [copilotItem(c, "preToolUse", 30)],
+    postToolUse: [copilotItem(c, "postToolUse", 10)],
+    postToolUseFailure: [copilotItem(c, "postToolUseFailure", 10)],
+    sessionEnd: [copilotItem(c, "sessionEnd", 5)],
+  };
+};
+
 export const HOOK_TARGETS: readonly HookTarget[] = [
   {
     agent: "claude-code",
@@ -123,6 +146,23 @@ export const HOOK_TARGETS: readonly HookTarget[] = [
     entries: windsurfEntries,
     nested: false,
     preShell: "pre_run_command",
+  },
+  {
+    agent: "copilot-cli",
+    file: (at) => join(at.env.COPILOT_HOME || join(at.home, ".copilot"), "hooks", "memnox.json"),
+    entries: copilotEntries,
+    nested: false,
+    fresh: { version: 1 },
+    preShell: "preToolUse",
+    commandKey: "bash",
+  },
+  {
+    agent: "opencode",
+    file: (at) => join(at.env.XDG_CONFIG_HOME || join(at.home, ".config"), "opencode", "plugins", "memnox.js"),
+    entries: () => ({}),
+    nested: false,
+    preShell: OPENCODE_BEFORE,
+    plugin: opencodePlugin,
   },
 ];
 

@@ -116,5 +116,9 @@ export function hookTrust(agent: AgentName, target: HookTarget, doc: unknown, at
       return { active: true, words: "active: Cursor reloads hooks.json by itself" };
     case "windsurf":
       return { active: true, words: "active from Cascade's next call" };
+    case "copilot-cli":
+      return { active: true, words: "active from the next Copilot CLI session" };
+    case "opencode":
+      return { active: true, words: "active from the next OpenCode start" };
   }
 }

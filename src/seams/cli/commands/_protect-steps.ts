@@ -249,7 +249,7 @@ export async function osGuard(ctx: Context, on: boolean): Promise<Outcome> {
   }
   const { shown } = await import("../../../wall/description.ts");
   const { kernelName } = await import("../../../wall/held.ts");
-  const { osGuardInput } = await import("./_wall-facts.ts");
+  const { osGuardInput } = await import("../../../wall/facts/gather.ts");
   const g = await writeMachineGuard(ctx, osGuardInput(ctx));
   const paths = g.wall.unreadable.map((u) => shown(g.wall, u.path));
   const value = { file: g.file, held: g.held, kernel: g.kernel, unreadable: paths, unexpressed: g.wall.unexpressed };

@@ -11,6 +11,7 @@ import type { Context } from "../../../ports/context.ts";
 import { addFact, liftFacts } from "../../../state/overlays.ts";
 import { beneath, untrustedWall } from "../../../wall/description.ts";
 import { realDisk } from "../../../wall/disk.ts";
+import { untrustedInput } from "../../../wall/facts/gather.ts";
 import {
   readOsGuard,
   removeSessionWall,
@@ -25,7 +26,6 @@ import { type LandlockPlan, landlockPlan } from "../../../wall/landlock.ts";
 import { abiCap, probeKernel, SANDBOX_EXEC } from "../../../wall/probe.ts";
 import { noGuardScreen, wallScreen } from "../../../wall/screen.ts";
 import { seatbeltProfile } from "../../../wall/seatbelt.ts";
-import { untrustedInput } from "./_wall-facts.ts";
 
 const FACT_MS = 24 * 60 * 60_000;
 

@@ -62,18 +62,25 @@ function who(approvers: readonly string[], approvals: string): string {
   return approvers.length > 0 ? ` (answered by ${approvers.join(" or ")}: ${approvals})` : "";
 }
 
-function answer(ctx: Context, id: string, grant: boolean, session: boolean, json: boolean): number {
+export interface Answered {
+  readonly id: string;
+  readonly outcome: AnswerResult["outcome"];
+  readonly hold: Hold;
+  /** What happened, in a person's words. */
+  readonly words: string;
+  /** 1 when the account may not answer this hold. */
+  readonly code: number;
+}
+
+/**
+ * One answer to a held call, from the OS account running this process (with its groups; USER and LOGNAME are the
+ * caller's to set and are not read), put on the record: what `memnox approve`/`deny` and `memnox ui` both do.
+ */
+export function answerHeld(ctx: Context, id: string, grant: boolean, scope: "once" | "session"): Answered {
   const now = ctx.clock.now();
-  // The account running this command, with its groups; USER and LOGNAME are the caller's to set and are not read.
   const person = localPerson(ctx.env);
   const by = person.name;
-  const result = answerHold(ctx.paths.pending, id, {
-    by,
-    groups: person.groups,
-    grant,
-    nowMs: now,
-    scope: session ? "session" : "once",
-  });
+  const result = answerHold(ctx.paths.pending, id, { by, groups: person.groups, grant, nowMs: now, scope });
   if (!result) throw new MemnoxError("not_found", `no held call \`${id}\``, "memnox approvals lists what is waiting");
   const words = describe(result, grant, by);
   if (result.outcome === "not-approver") {
@@ -84,8 +91,7 @@ function answer(ctx: Context, id: string, grant: boolean, session: boolean, json
       "cli",
       result.hold.session,
     );
-    emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);
-    return 1;
+    return { id, outcome: result.outcome, hold: result.hold, words, code: 1 };
   }
   if (result.outcome !== "already" && result.outcome !== "duplicate") {
     recordState(
@@ -98,8 +104,13 @@ function answer(ctx: Context, id: string, grant: boolean, session: boolean, json
       result.hold.decisionEventId,
     );
   }
-  emit(ctx, json, { id, outcome: result.outcome, hold: view(result.hold, now) }, () => [words]);
-  return 0;
+  return { id, outcome: result.outcome, hold: result.hold, words, code: 0 };
+}
+
+function answer(ctx: Context, id: string, grant: boolean, session: boolean, json: boolean): number {
+  const a = answerHeld(ctx, id, grant, session ? "session" : "once");
+  emit(ctx, json, { id, outcome: a.outcome, hold: view(a.hold, ctx.clock.now()) }, () => [a.words]);
+  return a.code;
 }
 
 function describe(r: AnswerResult, grant: boolean, by: string): string {

@@ -78,8 +78,18 @@ async function findings(ctx: Context, probe: boolean, json: boolean | undefined)
   return 0;
 }
 
+/** The kernel's lines beside the seams': the machine's guard, and (in the real command) the agent wall. */
+type KernelLines = (ctx: Context) => Promise<WiringLine[]>;
+
+const guardOnly: KernelLines = async (ctx) => [await guardLine(ctx)];
+
+const guardAndWall: KernelLines = async (ctx) => {
+  const { agentWallLines } = await import("./_wall-lines.ts");
+  return [await guardLine(ctx), ...(await agentWallLines(ctx))];
+};
+
 export const doctorWith =
-  (checks: () => Promise<WiringChecks>): CommandFactory =>
+  (checks: () => Promise<WiringChecks>, kernel: KernelLines = guardOnly): CommandFactory =>
   (ctx) =>
     command({
       meta: { name: "doctor", description: "what is risky here, why, and the one change that closes each" },
@@ -91,7 +101,7 @@ export const doctorWith =
       },
       async run({ args }) {
         if (args.wiring) {
-          const lines = withGuard(await (await checks()).wiringReport(ctx), await guardLine(ctx));
+          const lines = withGuard(await (await checks()).wiringReport(ctx), await kernel(ctx));
           emit(ctx, args.json, { lines }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
@@ -104,7 +114,7 @@ export const doctorWith =
       },
     });
 
-export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"));
+export const doctor: CommandFactory = doctorWith(() => import("../../../wire/wiring.ts"), guardAndWall);
 
 /** `protect --os-guard`: the kernel wall around what the seams start, as this kernel holds it. */
 async function guardLine(ctx: Context): Promise<WiringLine> {
@@ -113,8 +123,8 @@ async function guardLine(ctx: Context): Promise<WiringLine> {
   return { seam: "kernel-guard", status: s.status, words: s.words, ...(s.fix ? { fix: s.fix } : {}) };
 }
 
-/** The guard's line beside the seams', before the ledger's (which closes the report). */
-function withGuard(lines: readonly WiringLine[], guard: WiringLine): WiringLine[] {
+/** The kernel's lines beside the seams', before the ledger's (which closes the report). */
+function withGuard(lines: readonly WiringLine[], guard: readonly WiringLine[]): WiringLine[] {
   const at = lines.findIndex((l) => l.seam === "ledger");
-  return at < 0 ? [...lines, guard] : [...lines.slice(0, at), guard, ...lines.slice(at)];
+  return at < 0 ? [...lines, ...guard] : [...lines.slice(0, at), ...guard, ...lines.slice(at)];
 }

@@ -26,6 +26,7 @@ export const memory: CommandFactory = (ctx) => {
       info: from(() => import("./memory/maintain.ts").then((m) => m.infoCommand)),
       "rebuild-index": from(() => import("./memory/maintain.ts").then((m) => m.rebuildCommand)),
       watch: from(() => import("./memory/maintain.ts").then((m) => m.watchCommand)),
+      decay: from(() => import("./memory/maintain.ts").then((m) => m.decayCommand)),
       verify: from(() => import("./memory/maintain.ts").then((m) => m.verifyCommand)),
       "ingest-transcript": from(() => import("./memory/transcripts.ts").then((m) => m.ingestCommand)),
       "clear-transcripts": from(() => import("./memory/transcripts.ts").then((m) => m.clearCommand)),

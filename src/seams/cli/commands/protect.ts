@@ -30,6 +30,8 @@ const STEPS: Readonly<Record<string, "value" | "flag">> = {
   "--revert-claude-hook": "flag",
   "--os-guard": "flag",
   "--revert-os-guard": "flag",
+  "--wall": "flag",
+  "--revert-wall": "flag",
 };
 
 /** The one step the words name, with its value; a second step, a stray word or an unknown flag is refused. */
@@ -116,6 +118,12 @@ export const protectWith =
           description: "write the kernel guard: what the rules deny reading stays unreadable to what a seam starts",
         },
         "revert-os-guard": { type: "boolean", description: "take the kernel guard off" },
+        wall: {
+          type: "boolean",
+          description:
+            "wall every hooked agent's shell commands: what the rules deny outright, and every agent's configuration, the kernel refuses",
+        },
+        "revert-wall": { type: "boolean", description: "take the agent wall off" },
         interactive: { type: "boolean", description: "walk each domain and choose (not built yet)" },
         "from-usage": {
           type: "string",
@@ -168,6 +176,11 @@ async function dispatch(
     case "--os-guard":
     case "--revert-os-guard":
       return step.osGuard(ctx, flag === "--os-guard");
+    case "--wall":
+    case "--revert-wall": {
+      const { agentWallStep } = await import("./_protect-wall.ts");
+      return agentWallStep(ctx, flag === "--wall");
+    }
     default:
       return step.claudeHook(ctx, flag === "--claude-hook");
   }

@@ -77,15 +77,27 @@ export const setupWith =
         if (report.mode.changed)
           recordState(ctx, "memnox.config", "mode: -> enforce (memnox setup --enforce)", "config");
         if (report.changed) recordState(ctx, "memnox.setup", summary(report));
+        const { wallAtSetup } = await import("./_protect-wall.ts");
+        const wall = await wallAtSetup(ctx);
         const path = await loginPath(ctx, report, args.yes === true, asker);
         const failed = report.hooks.some((h) => h.status === "refused" || h.status === "unparsable");
         emit(
           ctx,
           args.json,
-          { wired: true, app, reach, probe: args.probe !== false, ...report, path, nothingLeft: true },
+          {
+            wired: true,
+            app,
+            reach,
+            probe: args.probe !== false,
+            ...report,
+            wall: wall.wiring ?? null,
+            path,
+            nothingLeft: true,
+          },
           () =>
             [
               ...renderSetup(report, ctx.paths.home),
+              ...wall.words,
               ...path.words,
               "",
               `This machine is under memnox. ${NOTHING_LEFT}`,

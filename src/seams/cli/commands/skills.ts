@@ -1,6 +1,8 @@
 // `memnox skills [--accept [name]]`: what agents run on beyond their config (skills, subagents, commands, plugins,
 // extensions, instruction files), in the home and this repository; new or changed since accepted is flagged.
+import { relative } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
+import { projectConfigFindings } from "../../../gate/agent-config.ts";
 import { repoRoot } from "../../../io/repo.ts";
 import type { Context } from "../../../ports/context.ts";
 import { findSkills, type SkillItem, shortHash } from "../../../scan/skills.ts";
@@ -12,9 +14,24 @@ import { recordState } from "./_state-record.ts";
 
 type Seen = SkillItem & { readonly state: "new" | "changed" | "accepted" };
 
+/** A project's agent configuration that runs around memnox: accepted here like a skill, by its content. */
+function configItems(root: string | undefined): SkillItem[] {
+  if (!root) return [];
+  return projectConfigFindings(root).map((c) => ({
+    id: c.id,
+    agent: c.agent,
+    kind: "config",
+    name: relative(root, c.path),
+    path: c.path,
+    where: "repository",
+    hash: c.hash,
+  }));
+}
+
 function seen(ctx: Context): Seen[] {
   const file = readSkills(ctx.paths.skills);
-  return findSkills({ home: ctx.paths.home, env: ctx.env, root: repoRoot(ctx.cwd) }).map((i) => ({
+  const root = repoRoot(ctx.cwd);
+  return [...findSkills({ home: ctx.paths.home, env: ctx.env, root }), ...configItems(root)].map((i) => ({
     ...i,
     state: skillState(file, i.id, i.hash),
   }));

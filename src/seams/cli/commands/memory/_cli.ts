@@ -2,9 +2,9 @@
 import type { ArgsDef } from "citty";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { explicitProject, type ProjectRef, projectFromCwd } from "../../../../memory/format/project.ts";
+import { type OpsDeps, selectorOf } from "../../../../memory/ops.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
 import { openStore, type Selector, type Store } from "../../../../memory/pages/store.ts";
-import type { ScopeFilter } from "../../../../memory/search/search.ts";
 import type { Context } from "../../../../ports/context.ts";
 import { emit } from "../../output.ts";
 
@@ -17,7 +17,10 @@ export interface MemoryCli {
 }
 
 export const common = {
-  dir: { type: "string", description: "the memory store (default ~/.memnox/memory, or MEMNOX_MEMORY_DIR)" },
+  dir: {
+    type: "string",
+    description: "the memory store (default ~/.memnox/memory, or MEMNOX_MEMORY_DIR, or memex's MEMEX_DATA_DIR)",
+  },
   "data-dir": { type: "string", description: "memex's name for --dir" },
   json: { type: "boolean", description: "print JSON (the contract)" },
 } as const satisfies ArgsDef;
@@ -65,25 +68,42 @@ export function list(rawArgs: readonly string[], name: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A comma-separated flag item by item, an empty item kept so the write can refuse it (`a, ,b` is not two tags);
+ * a flag given empty means none.
+ */
+export function csv(rawArgs: readonly string[], name: string): string[] {
+  return many(rawArgs, name).flatMap((v) => (v.trim() ? v.split(",").map((x) => x.trim()) : []));
+}
+
+/** A flag's value that is not of its type is a usage error (exit 2), in argparse's words as memex prints them. */
+function badValue(name: string, kind: string, v: string): never {
+  throw new MemnoxError("invalid_value", `argument --${name}: invalid ${kind} value: '${v}'`);
+}
+
 export function number(args: Flags, name: string): number | undefined {
   const v = text(args, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n)) throw new MemnoxError("refused", `--${name} must be a number, not \`${v}\``);
+  if (!v.trim() || !Number.isFinite(n)) badValue(name, "float", v);
   return n;
 }
 
 export function integer(args: Flags, name: string): number | undefined {
-  const n = number(args, name);
-  if (n !== undefined && !Number.isInteger(n)) throw new MemnoxError("refused", `--${name} must be a whole number`);
-  return n;
+  const v = text(args, name);
+  if (v === undefined) return undefined;
+  if (!/^\s*[-+]?\d+\s*$/.test(v)) badValue(name, "int", v);
+  return Number(v);
 }
 
 export function oneOf<T extends string>(args: Flags, name: string, allowed: readonly T[]): T | undefined {
   const v = text(args, name);
   if (v === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(v))
-    throw new MemnoxError("refused", `--${name} must be one of ${allowed.join(", ")}, not \`${v}\``);
+    throw new MemnoxError(
+      "invalid_value",
+      `argument --${name}: invalid choice: '${v}' (choose from ${allowed.map((a) => `'${a}'`).join(", ")})`,
+    );
   return v as T;
 }
 
@@ -97,6 +117,20 @@ export function open(cli: MemoryCli, args: Flags): Store {
   return openStore({ dir, now: () => cli.ctx.clock.now(), env: cli.ctx.env });
 }
 
+/** What the shared operations need: the store, and this directory's project worked out once, when needed. */
+export function opsDeps(cli: MemoryCli, store: Store): OpsDeps;
+export function opsDeps(cli: MemoryCli, store: undefined): Pick<OpsDeps, "currentProject">;
+export function opsDeps(cli: MemoryCli, store: Store | undefined): Pick<OpsDeps, "currentProject"> & { store?: Store } {
+  let derived: Promise<ProjectRef> | undefined;
+  return {
+    ...(store ? { store } : {}),
+    currentProject: () => {
+      derived ??= projectFromCwd(cli.ctx.git, cli.ctx.cwd);
+      return derived;
+    },
+  };
+}
+
 /** The project named by flags, else the one this working directory belongs to. */
 export async function project(cli: MemoryCli, args: Flags): Promise<ProjectRef> {
   const id = text(args, "project-id");
@@ -106,20 +140,11 @@ export async function project(cli: MemoryCli, args: Flags): Promise<ProjectRef> 
   return label ? { ...derived, label } : derived;
 }
 
+/** The page a slug means when several have it: --scope, and --project-id with it (the same reading MCP's). */
 export async function selector(cli: MemoryCli, args: Flags): Promise<Selector> {
   const scope = oneOf(args, "scope", ["global", "project"] as const);
   const id = text(args, "project-id");
-  if (scope === "project") return { scope, projectId: id ?? (await project(cli, args)).id };
-  if (scope === "global") return { scope };
-  return id ? { projectId: id } : {};
-}
-
-export async function scopeFilter(cli: MemoryCli, args: Flags): Promise<ScopeFilter> {
-  const scope = oneOf(args, "scope", ["all", "global", "project"] as const);
-  if (scope === "project") return { kind: "project", projectId: (await project(cli, args)).id };
-  if (scope === "global") return { kind: "global" };
-  const id = text(args, "project-id");
-  return id ? { kind: "project", projectId: id } : { kind: "all" };
+  return selectorOf(opsDeps(cli, undefined), { ...(scope ? { scope } : {}), ...(id ? { project_id: id } : {}) });
 }
 
 /** Runs one subcommand against its store, records its exit code for the parent, always closes the store. */

@@ -15,7 +15,7 @@ export const consolidateCommand = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const max = integer(args, "max-episodes") ?? 10;
-        if (max < 1 || max > 100) throw new MemnoxError("refused", "--max-episodes must be from 1 to 100");
+        if (max < 1) throw new MemnoxError("refused", "max_episodes must be >= 1");
         const r = await consolidate(store, {
           mode: oneOf(args, "mode", ["full", "dry-run"] as const) ?? "full",
           maxEpisodes: max,

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../../../core/errors.ts";
-import { MACHINE_PROJECT, projectFromCwd, sessionQuery } from "../../../../memory/format/project.ts";
+import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../../../../memory/format/project.ts";
 import { captureSession } from "../../../../memory/pages/capture.ts";
 import { HARNESSES } from "../../../../memory/pages/harness.ts";
 import type { Store } from "../../../../memory/pages/store.ts";
@@ -34,7 +34,7 @@ async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Stor
     const project = await projectFromCwd(cli.ctx.git, cli.ctx.cwd);
     const r = buildInjection(store, {
       query,
-      scope: { kind: "projects+global", projectIds: [project.id, MACHINE_PROJECT.id] },
+      scope: { kind: "projects+global", projectIds: [project.id, ...MACHINE_IDS] },
       ...(k !== undefined ? { topK: k } : {}),
       ...(budget !== undefined ? { maxTokens: budget } : {}),
     });

@@ -1,7 +1,20 @@
 // `memnox memory forget | approve | merge`: retiring and governing pages.
-import { approve, FORGET_MODES, forget, merge } from "../../../../memory/pages/lifecycle.ts";
+
+import { opt } from "../../../../memory/format/opt.ts";
+import { forgetOp, selectorOf } from "../../../../memory/ops.ts";
+import { approve, FORGET_MODES, merge } from "../../../../memory/pages/lifecycle.ts";
 import { command } from "../../registry.ts";
-import { common, type MemoryCli, oneOf, run, say, selector, selectorArgs } from "./_cli.ts";
+import { common, flag, type MemoryCli, oneOf, opsDeps, run, say, selectorArgs } from "./_cli.ts";
+
+type Flags = Record<string, unknown>;
+
+/** The page a slug means when it names more than one: --scope, and --project-id with it. */
+function where(args: Flags) {
+  return {
+    ...opt("scope", oneOf(args, "scope", ["global", "project"] as const)),
+    ...opt("project_id", flag(args, "project-id")),
+  };
+}
 
 export const forgetCommand = (cli: MemoryCli) =>
   command({
@@ -14,11 +27,17 @@ export const forgetCommand = (cli: MemoryCli) =>
       ...selectorArgs,
       slug: { type: "positional", description: "the page", required: true },
       mode: { type: "string", description: "hard (default), soft, decay or archive" },
+      "valid-until": { type: "string", description: "soft or decay: hide it from this UTC time instead" },
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const mode = oneOf(args, "mode", FORGET_MODES) ?? "hard";
-        const r = forget(store, String(args.slug), mode, await selector(cli, args));
+        const r = await forgetOp(opsDeps(cli, store), {
+          slug: String(args.slug),
+          mode,
+          ...where(args),
+          ...opt("valid_until", flag(args, "valid-until")),
+        });
         say(cli, args, r, () => [
           `${r.slug}: ${mode === "hard" ? "deleted" : mode === "archive" ? "archived" : `hidden from ${r.valid_until}`}`,
         ]);
@@ -32,7 +51,7 @@ export const approveCommand = (cli: MemoryCli) =>
     args: { ...common, ...selectorArgs, slug: { type: "positional", description: "the page", required: true } },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const r = approve(store, String(args.slug), await selector(cli, args));
+        const r = approve(store, String(args.slug), await selectorOf(opsDeps(cli, store), where(args)));
         say(cli, args, r, () => [`${r.slug}: ${r.status}`]);
         return 0;
       }),
@@ -49,7 +68,8 @@ export const mergeCommand = (cli: MemoryCli) =>
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const r = merge(store, String(args.target), String(args.source), await selector(cli, args));
+        const sel = await selectorOf(opsDeps(cli, store), where(args));
+        const r = merge(store, String(args.target), String(args.source), sel);
         say(cli, args, r, () => [`${r.source} merged into ${r.target}; ${r.source} is superseded`]);
         return 0;
       }),

@@ -52,26 +52,24 @@ export const restoreCommand = (cli: MemoryCli) =>
 
 export const exportCommand = (cli: MemoryCli) =>
   command({
-    meta: { name: "export", description: "every page as one JSON node document" },
-    args: { ...common, output: { type: "string", description: "the JSON file to write (default: stdout)" } },
+    meta: { name: "export", description: "every page as one JSON node document (printed; --output also writes it)" },
+    args: { ...common, output: { type: "string", description: "also write the document to this file" } },
     run: ({ args }) =>
       run(cli, args, (store) => {
-        if (typeof args.output !== "string" || !args.output) {
-          cli.ctx.io.out(exportDocument(store).text);
-          return 0;
-        }
-        const r = exportNodes(store, path(cli, args.output));
-        say(cli, args, r, () => [
-          `exported ${r.nodes} pages to ${r.output}`,
-          ...r.skipped.map((s) => `skipped ${s.path}: ${s.message}`),
-        ]);
+        // memex prints the document either way; --output writes it as well.
+        const d =
+          typeof args.output === "string" && args.output
+            ? exportNodes(store, path(cli, args.output))
+            : exportDocument(store);
+        cli.ctx.io.out(d.text);
+        for (const s of d.skipped) cli.ctx.io.err(`memnox: skipped ${s.path}: ${s.message}\n`);
         return 0;
       }),
   });
 
 export const importCommand = (cli: MemoryCli) =>
   command({
-    meta: { name: "import", description: "write the nodes of an export; invalid entries are skipped and named" },
+    meta: { name: "import", description: "write the nodes of an export; invalid entries are skipped and reported" },
     args: { ...common, input: { type: "string", description: "the JSON file to read", required: true } },
     run: ({ args }) =>
       run(cli, args, (store) => {
@@ -79,14 +77,19 @@ export const importCommand = (cli: MemoryCli) =>
         let text: string;
         try {
           text = readFileSync(file, "utf8");
-        } catch {
-          throw new MemnoxError("not_found", `cannot read \`${String(args.input)}\``);
+        } catch (e) {
+          throw new MemnoxError(
+            "refused",
+            `cannot read import file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+            `\`${String(args.input)}\``,
+          );
         }
         const r = importNodes(store, text, String(args.input));
         say(cli, args, r, () => [
           `imported ${r.imported}`,
-          ...r.skipped.map((s) => `skipped #${s.index} ${s.slug}: ${s.reason}`),
+          ...r.skipped.map((s) => `skipped (no slug): ${s}`),
+          ...r.errors.map((e) => `error: ${e}`),
         ]);
-        return r.skipped.length > 0 ? 1 : 0;
+        return 0;
       }),
   });

@@ -1,6 +1,7 @@
 // `memnox memory types list | add | enable | remove | suggest`: a project's types, declared by directory and log.md.
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../../../core/errors.ts";
+import { BUILTIN_DESCRIPTIONS, isBuiltin } from "../../../../memory/format/kinds.ts";
 import {
   addType,
   enableType,
@@ -15,7 +16,8 @@ import { command } from "../../registry.ts";
 import { common, flag, integer, type MemoryCli, oneOf, project, projectArgs, run, say } from "./_cli.ts";
 
 function rows(types: readonly TypeRow[]): string[] {
-  return types.map((t) => `${t.name.padEnd(16)} ${t.kind.padEnd(10)} ${String(t.pages).padStart(5)}  ${t.description}`);
+  const about = (t: TypeRow) => t.description || (isBuiltin(t.name) ? BUILTIN_DESCRIPTIONS[t.name] : "");
+  return types.map((t) => `${t.name.padEnd(16)} ${t.kind.padEnd(10)} ${String(t.pages).padStart(5)}  ${about(t)}`);
 }
 
 const name = { type: "positional", description: "the type's name", required: true } as const;
@@ -27,8 +29,8 @@ function projectScope(args: Record<string, unknown>, verb: string): void {
   if (given === "global")
     throw new MemnoxError(
       "refused",
-      `types ${verb} needs project scope: catalogue and custom types are project-scoped, and the global scope holds only the five built-ins`,
-      "pass --scope project (the default) and --project-id <id>, or run it inside the project",
+      "catalogue and custom types exist at project scope only; global scope keeps the built-in types",
+      `types ${verb} needs project scope: pass --scope project (the default) and --project-id <id>, or run it inside the project`,
     );
 }
 
@@ -105,7 +107,7 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
               force: args.force === true,
               by: personName(cli.ctx.env),
             });
-            say(cli, args, t, () => [`${t.name} withdrawn${t.archived ? `; ${t.archived} pages archived` : ""}`]);
+            say(cli, args, t, () => [`${t.removed} withdrawn${t.archived ? `; ${t.archived} pages archived` : ""}`]);
             return 0;
           }),
       }),
@@ -133,7 +135,7 @@ export const typesCommand = (cli: MemoryCli): CommandDef =>
             const s = suggestTypes(store, p, min);
             say(cli, args, s, () =>
               s.length
-                ? s.map((x) => `suggested type: ${x.name} (tag on ${x.pages} pages); ${x.command}`)
+                ? s.map((x) => `suggested type: ${x.tag} (tag on ${x.pages} pages); ${x.command}`)
                 : [`no tag recurs on ${min} or more pages that is not a type already`],
             );
             return 0;

@@ -2,17 +2,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
-import type { TypedLink } from "../../../../memory/format/page.ts";
-import { writePage } from "../../../../memory/pages/write.ts";
+import { opt } from "../../../../memory/format/opt.ts";
+import { writeOp } from "../../../../memory/ops.ts";
 import { command } from "../../registry.ts";
-import { common, flag, list, type MemoryCli, many, number, oneOf, project, projectArgs, run, say } from "./_cli.ts";
-
-function links(raw: readonly string[]): TypedLink[] {
-  return raw.map((l) => {
-    const [target = "", rel = "relates-to"] = l.split(":");
-    return { target: target.trim().toLowerCase(), rel: rel.trim() || "relates-to" };
-  });
-}
+import { common, csv, flag, type MemoryCli, many, number, oneOf, opsDeps, projectArgs, run, say } from "./_cli.ts";
 
 async function bodyOf(cli: MemoryCli, args: Record<string, unknown>): Promise<string> {
   const body = flag(args, "body");
@@ -27,7 +20,12 @@ async function bodyOf(cli: MemoryCli, args: Record<string, unknown>): Promise<st
       throw new MemnoxError("not_found", `cannot read \`${file}\``);
     }
   }
-  if (body === undefined) throw new MemnoxError("refused", "a page needs --body (or --body-file, `-` for stdin)");
+  if (body === undefined)
+    throw new MemnoxError(
+      "missing_value",
+      "the following arguments are required: --body",
+      "or --body-file, `-` for stdin",
+    );
   return body;
 }
 
@@ -67,29 +65,29 @@ export const writeCommand = (cli: MemoryCli) =>
     },
     run: ({ args, rawArgs }) =>
       run(cli, args, async (store) => {
-        const scope = oneOf(args, "scope", ["global", "project"] as const) ?? "global";
-        const importance = number(args, "importance");
-        const r = writePage(store, {
+        const r = await writeOp(opsDeps(cli, store), {
           type: String(args.type),
           title: String(args.title),
           body: await bodyOf(cli, args),
-          scope,
+          scope: oneOf(args, "scope", ["global", "project"] as const) ?? "global",
           author: "person",
-          tags: list(rawArgs, "tags"),
-          links: links([...list(rawArgs, "links"), ...many(rawArgs, "link")]),
-          supersedes: list(rawArgs, "supersedes"),
-          implements: list(rawArgs, "implements"),
-          dependsOn: list(rawArgs, "depends-on"),
-          ...opt("sessionId", flag(args, "session-id")),
-          ...(scope === "project" ? { project: await project(cli, args) } : {}),
+          tags: csv(rawArgs, "tags"),
+          links: [...csv(rawArgs, "links"), ...many(rawArgs, "link")],
+          supersedes: csv(rawArgs, "supersedes"),
+          implements: csv(rawArgs, "implements"),
+          depends_on: csv(rawArgs, "depends-on"),
+          ...opt("importance", number(args, "importance")),
           ...opt("description", flag(args, "description")),
-          ...opt("importance", importance),
+          ...opt("session_id", flag(args, "session-id")),
           ...opt("slug", flag(args, "slug")),
-          ...opt("validFrom", flag(args, "valid-from")),
-          ...opt("validUntil", flag(args, "valid-until")),
-          ...opt("staleAfter", flag(args, "stale-after")),
+          ...opt("valid_from", flag(args, "valid-from")),
+          ...opt("valid_until", flag(args, "valid-until")),
+          ...opt("stale_after", flag(args, "stale-after")),
           ...opt("parent", flag(args, "parent")),
           ...opt("resource", flag(args, "resource")),
+          ...opt("project_id", flag(args, "project-id")),
+          ...opt("project_label", flag(args, "project-label")),
+          ...opt("project_locator", flag(args, "project-locator")),
         });
         say(cli, args, r, () => [
           `${r.created ? "wrote" : "updated"} ${r.slug} (${r.type}, ${r.scope}${r.status === "active" ? "" : `, ${r.status}`})`,
@@ -99,7 +97,3 @@ export const writeCommand = (cli: MemoryCli) =>
         return 0;
       }),
   });
-
-function opt<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
-}

@@ -2,13 +2,16 @@
 // memnox keeps, the rules that deny reading. Read here once, handed to the pure builders in description.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AGENTS } from "../../../../hooks/types.ts";
-import { gitDir } from "../../../io/repo.ts";
-import { globMatcher } from "../../../policy/engine/pattern.ts";
-import { MATCH_FIELDS } from "../../../policy/engine/types.ts";
-import { loadRuleSet } from "../../../policy/load/index.ts";
-import type { Context } from "../../../ports/context.ts";
-import { credentialPlaces } from "../../../scan/credentials.ts";
+import { AGENTS } from "../../../hooks/types.ts";
+import { gitDir } from "../../io/repo.ts";
+import { globMatcher } from "../../policy/engine/pattern.ts";
+import { MATCH_FIELDS } from "../../policy/engine/types.ts";
+import { loadRuleSet } from "../../policy/load/index.ts";
+import type { Context } from "../../ports/context.ts";
+import { credentialPlaces } from "../../scan/credentials.ts";
+import { agentOfProgram } from "../../wire/agents.ts";
+import { candidateFiles } from "../../wire/clients.ts";
+import { hookTarget } from "../../wire/hooks/targets.ts";
 import {
   beneath,
   HISTORIES,
@@ -18,12 +21,9 @@ import {
   TEMPS,
   type UntrustedInput,
   type WallPath,
-} from "../../../wall/description.ts";
-import { physical } from "../../../wall/disk.ts";
-import { providerHosts } from "../../../wall/hosts.ts";
-import { agentOfProgram } from "../../../wire/agents.ts";
-import { candidateFiles } from "../../../wire/clients.ts";
-import { hookTarget } from "../../../wire/hooks/targets.ts";
+} from "../description.ts";
+import { physical } from "../disk.ts";
+import { providerHosts } from "../hosts.ts";
 
 type Ctx = Pick<Context, "paths" | "env" | "cwd">;
 
@@ -135,16 +135,16 @@ function literalPaths(target: string, home: string): string[] | undefined {
   }
 }
 
-/** The guard's input: credentials, and every rule that denies reading, as literal paths where it can be one. */
-export function osGuardInput(ctx: Ctx): OsGuardInput {
+/** Literal paths the rules in force deny outright for `action`, and the patterns no literal path can stand for. */
+export function deniedPaths(ctx: Ctx, action: string): { denied: WallPath[]; unexpressed: string[] } {
   const home = ctx.paths.home;
   const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
   const denied: WallPath[] = [];
   const unexpressed: string[] = [];
   for (const rule of set.checked.filter((c) => c.applies).flatMap((c) => c.rules)) {
     if (rule.decision.effect !== "deny" || rule.decision.mode === "observe") continue;
-    const reads = (rule.match.actions ?? ["*"]).some((a) => globMatcher(a)("filesystem.read"));
-    if (!reads) continue;
+    const hits = (rule.match.actions ?? ["*"]).some((a) => globMatcher(a)(action));
+    if (!hits) continue;
     const condition = CONDITIONS.find((c) => rule.match[c] !== undefined);
     const targets = rule.match.targets ?? [];
     if (condition || targets.length === 0) {
@@ -157,5 +157,11 @@ export function osGuardInput(ctx: Ctx): OsGuardInput {
       else for (const p of paths) denied.push({ path: physical(p), why: `rule ${rule.name}` });
     }
   }
-  return { home: physical(home), secrets: secretPaths(ctx, false), denied, unexpressed };
+  return { denied, unexpressed };
+}
+
+/** The guard's input: credentials, and every rule that denies reading, as literal paths where it can be one. */
+export function osGuardInput(ctx: Ctx): OsGuardInput {
+  const { denied, unexpressed } = deniedPaths(ctx, "filesystem.read");
+  return { home: physical(ctx.paths.home), secrets: secretPaths(ctx, false), denied, unexpressed };
 }
