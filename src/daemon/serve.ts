@@ -20,6 +20,7 @@ import { agentHooksPass } from "./passes/hooks.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
 import { skillsPass } from "./passes/skills.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
+import { startRetentionSweep } from "./retention.ts";
 import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
@@ -151,6 +152,8 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const main = egress.main;
   if (main) writeEgress(paths, { host: main.host, port: main.port, pid: process.pid, startedAt });
   const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
+  // History past retentionDays goes on an hourly sweep, as `memnox purge` would drop it.
+  const stopSweep = startRetentionSweep(ctx, recorder, log);
   // The workspace loop: with no account.json it reads that file and calls nothing.
   const { startWorkspaceSync } = await import("../workspace/daemon.ts");
   const sync = startWorkspaceSync(
@@ -170,6 +173,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   if (stamp(paths.sock) === sockStamp) rmSync(paths.sock, { force: true });
   removeEgress(paths, process.pid);
   await egress?.close();
+  stopSweep();
   await passes.close();
   await sync.close();
   rules.close();

@@ -19,10 +19,13 @@ export function findEntry(
   idPrefix?: string,
   session?: string,
   which: "notable" | "any" = "notable",
+  agent?: string,
 ): Entry | undefined {
   let row: LedgerRow | undefined;
   const where = which === "notable" ? NOTABLE : "kind = 'decision'";
   if (idPrefix) row = rowByIdPrefix(ledger, idPrefix);
+  else if (agent)
+    [row] = ledger.select(`SELECT * FROM events WHERE ${where} AND agent = ? ORDER BY seq DESC LIMIT 1`, agent);
   else if (session)
     [row] = ledger.select(`SELECT * FROM events WHERE ${where} AND session = ? ORDER BY seq DESC LIMIT 1`, session);
   else [row] = ledger.select(`SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT 1`);

@@ -79,8 +79,12 @@ async function usage(trail: readonly string[], def: CommandDef): Promise<string>
       const aliases = "alias" in a && a.alias ? [a.alias].flat() : [];
       const alias = aliases.map((x) => (x.length === 1 ? `-${x}, ` : `--${x}, `)).join("");
       const hint = a.type === "string" || a.type === "enum" ? ` <${a.valueHint ?? n}>` : "";
-      const name = a.type === "boolean" && a.default === true ? `no-${n}` : n;
-      lines.push(`  ${pad(`${alias}--${name}${hint}`, 28)}${a.description ?? ""}`);
+      const negative = a.type === "boolean" && a.default === true;
+      const name = negative ? `no-${n}` : n;
+      // A flag shown as `--no-x` says what `--no-x` does, where the command wrote it.
+      const said =
+        negative && "negativeDescription" in a && a.negativeDescription ? a.negativeDescription : a.description;
+      lines.push(`  ${pad(`${alias}--${name}${hint}`, 28)}${said ?? ""}`);
     }
     lines.push("");
   }

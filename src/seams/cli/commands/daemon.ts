@@ -34,7 +34,8 @@ export const daemon: CommandFactory = (ctx) =>
       if (args.install || args.uninstall) {
         const report = args.install ? await installDaemonService(ctx) : await uninstallDaemonService(ctx);
         emit(ctx, args.json, report, () => report.lines);
-        return args.install && report.verified === "problems" ? 1 : 0;
+        // A service file nothing enables has not handed the daemon to the machine: that is a failure, said so.
+        return args.install && (report.verified === "problems" || !report.enabled) ? 1 : 0;
       }
       if (args.status) {
         const status = await daemonServiceStatus(ctx);

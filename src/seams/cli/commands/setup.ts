@@ -13,6 +13,7 @@ import { emit, printLines } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { homeWords, renderReach, renderSetup } from "./_setup-report.ts";
 import { recordState } from "./_state-record.ts";
+import { enrol } from "./workspace.ts";
 
 export interface Asker {
   /** One yes/no question at the terminal; `initial` is what Enter means. */
@@ -51,6 +52,15 @@ export const setupWith =
         yes: { type: "boolean", alias: "y", description: "wire without the question" },
         enforce: { type: "boolean", description: "start in enforce rather than observe" },
         probe: { type: "boolean", default: true, description: "start MCP servers to ask what they offer (--no-probe)" },
+        url: {
+          type: "string",
+          description: "also connect this machine to the control plane at this address, as memnox login does",
+        },
+        open: {
+          type: "boolean",
+          default: true,
+          description: "with --url: open the approval page (--no-open prints it instead)",
+        },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
@@ -81,6 +91,15 @@ export const setupWith =
         const wall = await wallAtSetup(ctx);
         const path = await loginPath(ctx, report, args.yes === true, asker);
         const failed = report.hooks.some((h) => h.status === "refused" || h.status === "unparsable");
+        // --url: the one step that reaches the network, taken only when it is asked for, after the wiring.
+        const joined = args.url
+          ? await enrol(ctx, {
+              url: args.url,
+              enforce: args.enforce === true,
+              open: args.open !== false,
+              say: (line) => (args.json ? ctx.io.err(`${line}\n`) : ctx.io.out(`${line}\n`)),
+            })
+          : undefined;
         emit(
           ctx,
           args.json,
@@ -92,15 +111,19 @@ export const setupWith =
             ...report,
             wall: wall.wiring ?? null,
             path,
-            nothingLeft: true,
+            nothingLeft: joined === undefined,
+            ...(joined ? { login: joined.json } : {}),
           },
           () =>
             [
               ...renderSetup(report, ctx.paths.home),
               ...wall.words,
               ...path.words,
+              ...(joined ? ["", ...joined.lines] : []),
               "",
-              `This machine is under memnox. ${NOTHING_LEFT}`,
+              joined
+                ? `This machine is under memnox, and connected to ${args.url}.`
+                : `This machine is under memnox. ${NOTHING_LEFT}`,
               "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox login · memnox uninstall",
             ].map(homeWords(ctx.paths.home)),
         );
