@@ -93,15 +93,10 @@ export function daemonCore(p: CoreParts): DaemonCore {
         return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
       }
       const set = p.rules.get(r.cwd, r.policies, actingPlaces(r.cwd, resolutionOf(r).actions));
-      // Where a push lands reads its flags (`--tags`, `--all`), which stay in the seam: a push is decided there.
-      const reads = r.actions.find(
-        (a) => a.args && (a.name === "git.push" || matchesOnArguments(set.compiled, a.name)),
-      );
+      const reads = r.actions.find((a) => a.args && matchesOnArguments(set.compiled, a.name));
       // Arguments never cross the socket, so a rule that reads them is decided where they are.
       const elsewhere = reads
-        ? reads.name === "git.push"
-          ? "where a push lands is read from its flags, which stay in the seam"
-          : `a rule in force matches on the arguments of \`${reads.name}\``
+        ? `a rule in force matches on the arguments of \`${reads.name}\``
         : set.usesWindows && (r.tz ?? "") !== (p.ctx.env.TZ ?? "")
           ? "a rule in force has time windows, and the caller's time zone is not the daemon's"
           : !direct && (set.usesCaller || (set.usesAmount && r.actions.some((a) => a.args)))

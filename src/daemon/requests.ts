@@ -26,6 +26,7 @@ const WireAction = v.object({
   shown: opt(strings),
   cwd: opt(str),
   possible: opt(v.array(v.object({ target: str, bare: v.boolean(), could: strings }))),
+  pushFlags: opt(strings),
   args: v.boolean(),
 });
 

@@ -81,7 +81,15 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
 function withVerdict(reply: Replies["evaluate"]): Record<string, unknown> {
   if (!("answer" in reply)) return reply;
   const a = reply.answer;
-  return { ...reply, effect: a.effect, reason: a.reason, ...(a.alternative ? { alternative: a.alternative } : {}) };
+  return {
+    ...reply,
+    effect: a.effect,
+    reason: a.reason,
+    ...(a.alternative ? { alternative: a.alternative } : {}),
+    // A held call: the id a person answers, and who may (a retry is claimed by fingerprint, the id is optional).
+    ...(a.holdId ? { approvalId: a.holdId } : {}),
+    ...(a.quorum ? { approvers: a.quorum.approvers, minApprovals: a.quorum.minApprovals } : {}),
+  };
 }
 
 /** One action asked about by something that is not a seam: decided here, recorded with surface `cli`. */

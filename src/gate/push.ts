@@ -72,14 +72,22 @@ function classify(dst: string, dir: string, remote: string, current: string | un
   return PROTECTED.some((re) => re.test(ref)) ? "protected" : "branch";
 }
 
+const TAG_FLAGS = new Set(["--tags", "--follow-tags"]);
+const ALL_FLAGS = new Set(["--all", "--branches"]);
+
+/** The flags of a push that say where it lands: what crosses the daemon's socket (flags only, no values). */
+export function pushFlagsOf(action: Action): string[] {
+  return (action.arguments.argv ?? []).filter((a) => TAG_FLAGS.has(a) || ALL_FLAGS.has(a));
+}
+
 /** Where a push action lands, read from its targets (`remote refspec…`) and flags. */
 export function pushWhere(action: Action, cwd: string): PushWhere {
   const root = repoRoot(action.cwd ?? cwd);
   const dir = root ? gitDir(root) : undefined;
   if (!dir) return "unknown";
   const argv = action.arguments.argv ?? [];
-  if (argv.some((a) => a === "--tags" || a === "--follow-tags")) return "tag";
-  if (argv.some((a) => a === "--all" || a === "--branches")) return "default";
+  if (argv.some((a) => TAG_FLAGS.has(a))) return "tag";
+  if (argv.some((a) => ALL_FLAGS.has(a))) return "default";
   const [remote = "origin", ...refspecs] = action.targets;
   const current = currentBranch(root ?? cwd);
   // No refspec: what push.default pushes, the current branch to its namesake.

@@ -3,7 +3,7 @@
 // person would see: the agent asking `why`, a person's deny reaching the retry, a two-approver rule one approval does
 // not release, a rate limit stopping the call past its max, and a rule about the principal firing for that principal.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "../../hooks/claude-code.ts";
 import { scriptedModel, type Turn } from "../support/anthropic.ts";
@@ -195,4 +195,29 @@ test("a rule about the principal fires for the principal it names, and not for a
   expect(theirs?.isError).toBe(false);
   expect(existsSync(join(p.dir, "mine.txt"))).toBe(false);
   expect(existsSync(join(p.dir, "theirs.txt"))).toBe(true);
+}, 120_000);
+
+test("a credential in a tool's result reaches the model masked, and a filesystem server's read of .env is refused", async () => {
+  const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+  await using model = scriptedModel([
+    bash("cat notes.txt"),
+    { toolUse: { name: "mcp__filesystem__read_text_file", input: { path: "notes.txt" } } },
+    { toolUse: { name: "mcp__filesystem__read_text_file", input: { path: ".env" } } },
+    { text: "done" },
+  ]);
+  await using p = await project(model, { "notes.txt": `deploy with ${token} today\n`, ".env": `API_TOKEN=${token}\n` });
+  const claudeJson = join(p.home, ".claude.json");
+  const doc = JSON.parse(readFileSync(claudeJson, "utf8")) as { mcpServers?: Record<string, unknown> };
+  const server = join(import.meta.dir, "..", "..", "node_modules", ".bin", "mcp-server-filesystem");
+  doc.mcpServers = { ...doc.mcpServers, filesystem: { type: "stdio", command: server, args: [p.dir] } };
+  writeFileSync(claudeJson, JSON.stringify(doc));
+  const r = await run(p, "read my notes");
+  expect(r.code).toBe(0);
+  const [shell, notes, env] = model.toolResults();
+  expect(shell?.text).toContain("deploy with");
+  expect(shell?.text).not.toContain(token);
+  expect(notes?.text ?? "").not.toContain(token);
+  expect(env?.isError).toBe(true);
+  expect(env?.text).toContain("a .env file holds live credentials");
+  for (const req of model.conversation()) expect(model.visibleText(req)).not.toContain(token);
 }, 120_000);

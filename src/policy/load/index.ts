@@ -150,11 +150,17 @@ function shareProjects(read: readonly Read[], registryPath: string, cacheDir: st
   noteProjectFiles(file, Object.fromEntries(here.map((r) => [r.checked.path, r.checked.project ?? ""])));
   const projects = new Set(here.map((r) => r.checked.project ?? ""));
   const loaded = new Set(read.map((r) => r.checked.path));
+  const contents = new Set(read.flatMap((r) => (r.checked.hash ? [r.checked.hash] : [])));
   const shared = filesOfProjects(file, projects, loaded)
     .map((path) => readCandidate({ path, origin: "repository", applies: true }, cacheDir))
-    // Only a file that still declares the project, and reads: a broken one elsewhere is that repository's problem.
+    // Only a file that still declares the project, reads, and says something this set does not already say: a
+    // broken one elsewhere is that repository's problem, and a copy of a file here adds nothing.
     .filter(
-      (r) => r.checked.problems.length === 0 && r.checked.project !== undefined && projects.has(r.checked.project),
+      (r) =>
+        r.checked.problems.length === 0 &&
+        r.checked.project !== undefined &&
+        projects.has(r.checked.project) &&
+        !contents.has(r.checked.hash ?? ""),
     );
   return [...read, ...shared];
 }

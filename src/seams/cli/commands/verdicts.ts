@@ -170,6 +170,9 @@ function checkPhrase(ctx: Context, line: string, words: readonly string[], file:
       `read as: ${[...reading.acts, ...reading.names].join(" · ")}`,
       ...rows.map((r) => `${r.effect.padEnd(5)}  ${r.action}  ${r.governed ? r.reason : "(ungoverned)"}`),
       `${stopping.length} of ${rows.length} would stop, and nothing was run to find out.`,
+      ...(rows.some((r) => r.reason.includes(" is frozen"))
+        ? ["memnox freeze --lift (or memnox freeze <subject> --lift) when the incident is over"]
+        : []),
     ],
   );
   return stopping.length > 0 ? 1 : 0;
