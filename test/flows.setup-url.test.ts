@@ -5,6 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { initAcme, type RunningCloud, startCloud } from "./support/cloud.ts";
 import { compiledBinary, fakeHome } from "./support/index.ts";
+import { enrolApproved } from "./support/machine.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
 let pg: TestPostgres;
@@ -26,36 +27,8 @@ afterAll(async () => {
 
 test("setup --url wires the machine, then enrols it: the code approved, account.json written, the words honest", async () => {
   const bin = await compiledBinary();
-  const child = Bun.spawn([bin, "setup", "--yes", "--no-probe", "--url", cloud.url, "--no-open"], {
-    env: home.env(),
-    cwd: home.home,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let out = "";
-  let code = "";
-  while (!code) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value, { stream: true });
-    code = /code ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1] ?? "";
-  }
-  expect(code, out).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
-  const approve = await fetch(`${cloud.url}/v1/devices/${code}/approve`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${admin}` },
-  });
-  expect(approve.status).toBe(200);
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value, { stream: true });
-  }
-  const exit = await child.exited;
-  expect(exit, `${out}${await new Response(child.stderr).text()}`).toBe(0);
+  const argv = [bin, "setup", "--yes", "--no-probe", "--url", cloud.url, "--no-open"];
+  const { out } = await enrolApproved(argv, home.env(), home.home, cloud.url, admin);
   // Wired as setup always wires it…
   expect(readFileSync(join(home.memnoxHome, "machine.policies.toml"), "utf8")).toContain("ssh-keys-not-read");
   // …and connected, with the credential owner-only.

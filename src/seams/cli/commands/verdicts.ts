@@ -1,7 +1,9 @@
 // `memnox policy test '<cmd>'` and `memnox check '<line>'`: the gate's own stages, run dry, nothing recorded.
 import { basename, resolve } from "node:path";
+import type { Action } from "../../../core/action.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import { type Assessment, assess } from "../../../gate/assess.ts";
+import type { Combined } from "../../../gate/combine.ts";
 import { gateDeps } from "../../../gate/create.ts";
 import { findRealBinary } from "../../../io/real-binary.ts";
 import type { Context } from "../../../ports/context.ts";
@@ -9,6 +11,20 @@ import { verbTables } from "../../../resolve/index.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { readPhrase } from "./_phrase.ts";
+
+/** One action of `check` with its verdict, as the JSON and the lines show it. */
+function checkRow(action: Action, c: Combined) {
+  return {
+    action: action.name,
+    class: action.class,
+    targets: action.targets,
+    effect: c.effect,
+    governed: c.governed,
+    rule: c.rule?.name ?? null,
+    reason: c.reason,
+    alternative: c.alternative ?? null,
+  };
+}
 
 function dryRun(ctx: Context, line: string, file: string | undefined): { a: Assessment; mode: string } {
   const deps = gateDeps(
@@ -89,16 +105,7 @@ export const check: CommandFactory = (ctx) =>
       const { a, mode } = dryRun(ctx, line, args.file);
       const phrase = unplaced(ctx, a);
       if (phrase) return checkPhrase(ctx, line, phrase, args.file, Boolean(args.json));
-      const rows = a.perAction.map(({ action, combined: c }) => ({
-        action: action.name,
-        class: action.class,
-        targets: action.targets,
-        effect: c.effect,
-        governed: c.governed,
-        rule: c.rule?.name ?? null,
-        reason: c.reason,
-        alternative: c.alternative ?? null,
-      }));
+      const rows = a.perAction.map(({ action, combined }) => checkRow(action, combined));
       const stops = a.combined.effect !== "allow";
       emit(
         ctx,
@@ -141,19 +148,9 @@ function checkPhrase(ctx: Context, line: string, words: readonly string[], file:
     file ? { ruleFile: resolve(ctx.cwd, file) } : {},
   );
   const at = deps.now();
-  const rows = reading.actions.map((action) => {
-    const c = assess({ surface: "cli", action, cwd: ctx.cwd, canAsk: true }, deps, at).combined;
-    return {
-      action: action.name,
-      class: action.class,
-      targets: action.targets,
-      effect: c.effect,
-      governed: c.governed,
-      rule: c.rule?.name ?? null,
-      reason: c.reason,
-      alternative: c.alternative ?? null,
-    };
-  });
+  const rows = reading.actions.map((action) =>
+    checkRow(action, assess({ surface: "cli", action, cwd: ctx.cwd, canAsk: true }, deps, at).combined),
+  );
   const stopping = rows.filter((r) => r.effect !== "allow");
   const effect = rows.some((r) => r.effect === "deny") ? "deny" : stopping.length > 0 ? "ask" : "allow";
   emit(
