@@ -44,7 +44,9 @@ unit: node_modules/.installed
 
 test: typecheck lint unit
 
-# The slow end-to-end runs (real binaries released, installed and upgraded; npm pack and install), kept out of unit.
+# The slow end-to-end runs, kept out of unit: real binaries released, installed and upgraded; npm pack and install;
+# the real agent CLIs over wrapped configs and through the MCP proxy; the control plane and its console on PostgreSQL
+# in Chromium; canaries through every seam; setup and uninstall driven at a real terminal (tmux).
 e2e: node_modules/.installed
 	$(BUN) test --timeout 120000 $(addprefix ./,$(wildcard test/e2e/*.e2e.ts))
 

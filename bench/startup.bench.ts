@@ -22,12 +22,32 @@ try {
     gitDirect: () => once([realGit, "--version"], { env, cwd: repo }),
     gitWrapped: () => once([join(bin, "git"), "--version"], { env: wrapped, cwd: repo }),
   });
+  // With the daemon setup leaves running, on a terminal of its own (script): a person's own git (no agent above),
+  // the same git from an agent's seat (CLAUDECODE set), and git alone on the same kind of terminal.
+  const daemon = Bun.spawn([memnox, "daemon"], { env: { ...env, MEMNOX_EGRESS_PORT: "0" }, stderr: "pipe" });
+  for await (const chunk of daemon.stderr) if (new TextDecoder().decode(chunk).includes("daemon ready")) break;
+  const onTerminal = (line: string, e: Record<string, string>) =>
+    once(["script", "-qec", line, "/dev/null"], { env: e, cwd: repo });
+  const tty = await interleave(RUNS, {
+    gitDirectTty: () => onTerminal(`${realGit} --version`, env),
+    gitPersonTty: () => onTerminal(`${join(bin, "git")} --version`, wrapped),
+    gitAgentTty: () => onTerminal(`${join(bin, "git")} --version`, { ...wrapped, CLAUDECODE: "1" }),
+  });
+  daemon.kill();
+  await daemon.exited;
+  Object.assign(t, tty);
   const r = (a: string, b: string, p: number) => (pct(t[a] ?? [], p) / pct(t[b] ?? [], p)).toFixed(2);
   console.log(`runs: ${RUNS} each, interleaved; baseline rules, enforce`);
   for (const [k, xs] of Object.entries(t)) console.log(row(k, xs));
   console.log(`policy test / floor      p50 ${r("policyTest", "floor", 50)}x   p99 ${r("policyTest", "floor", 99)}x`);
   console.log(
     `git via wrapper / direct p50 ${r("gitWrapped", "gitDirect", 50)}x   p99 ${r("gitWrapped", "gitDirect", 99)}x`,
+  );
+  console.log(
+    `a person's git / direct  p50 ${r("gitPersonTty", "gitDirectTty", 50)}x   p99 ${r("gitPersonTty", "gitDirectTty", 99)}x (on a terminal, daemon up)`,
+  );
+  console.log(
+    `an agent's git / direct  p50 ${r("gitAgentTty", "gitDirectTty", 50)}x   p99 ${r("gitAgentTty", "gitDirectTty", 99)}x (on a terminal, daemon up)`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,6 @@ import {
 } from "../src/adapters/index.ts";
 import { describeError, isMemnoxError } from "../src/core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../src/core/plain.ts";
-import { maskSecrets, secretValues } from "../src/core/secrets.ts";
 import type { Context } from "../src/ports/context.ts";
 import type { Stdio } from "../src/ports/index.ts";
 import { memnoxPaths } from "../src/ports/paths.ts";
@@ -122,7 +121,9 @@ async function main(): Promise<number> {
     return await face(ctx);
   } catch (e) {
     if (r?.face === "hook") return hookFallback(r.args, io, root, describeError(e));
-    // An error may quote the arguments: a credential among them is masked, as the CLI masks all it prints.
+    // An error may quote the arguments: a credential among them is masked, as the CLI masks all it prints. The masker
+    // is loaded only here: its patterns cost every interceptor and hook a few milliseconds at start otherwise.
+    const { maskSecrets, secretValues } = await import("../src/core/secrets.ts");
     const known = secretValues(process.argv.slice(2).join(" "));
     const words = `memnox: ${maskSecrets(describeError(e), { known })}
 `;

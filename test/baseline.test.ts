@@ -99,14 +99,15 @@ describe("the machine part: secret reads denied", () => {
 });
 
 describe("the repository part, from the verb tables", () => {
-  test("git push --force is denied with git push as the alternative", () => {
+  test("git push --force is denied with --force-with-lease as the alternative, and a lease push is a push", () => {
     const v = verdict("git.push-force");
     expect(v).toMatchObject({
       effect: "deny",
       rule: { name: "git-push-force-denied" },
       reason: "a force-push can destroy work that exists nowhere else",
-      alternative: { action: "git.push" },
+      alternative: { action: "git.push-lease" },
     });
+    expect(verdict("git.push-lease")).toMatchObject({ effect: "ask", rule: { name: "outward-commands-asked" } });
   });
 
   test.each([

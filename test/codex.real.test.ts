@@ -81,7 +81,8 @@ describe("codex 0.171 under memnox setup, enforce", () => {
     const outputs = model.outputs();
     const refused = outputs.get("call_1") ?? "";
     expect(refused).toContain("Command blocked by PreToolUse hook");
-    expect(refused).toContain("a force-push can destroy work that exists nowhere else");
+    // Setup wrote the team's own rules into the repository: its rule about main is the more specific one here.
+    expect(refused).toContain("main is the history everyone on this team builds on");
     expect(originHead()).toBe(before);
 
     const all = await rows();

@@ -27,7 +27,7 @@ describe("under the baseline", () => {
     const out = JSON.parse(r.out);
     expect(out).toMatchObject({ effect: "deny", action: "git.push-force", rule: { name: "git-push-force-denied" } });
     expect(out.reason).toContain("force-push");
-    expect(out.alternative.action).toBe("git.push");
+    expect(out.alternative.action).toBe("git.push-lease");
     expect(out.actions).toEqual(["shell.execute", "git.push-force"]);
   });
 
@@ -148,7 +148,7 @@ test("the compiled binary answers policy test on a force push with deny, reason 
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("DENY  git.push-force");
   expect(r.stdout).toContain("a force-push can destroy work");
-  expect(r.stdout).toContain("instead     Push without --force");
+  expect(r.stdout).toContain("instead     Push with --force-with-lease instead");
 });
 
 test("check in enforce with a broken rule file: the head row carries the refusal, naming file and line", async () => {

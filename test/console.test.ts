@@ -11,7 +11,7 @@ import { type Db, openDb } from "../src/cloud/store/db.ts";
 import { migrate } from "../src/cloud/store/migrate.ts";
 import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
 import { newKeyPair, signWith } from "../src/ledger/sign.ts";
-import { api, publish } from "./support/cloud.ts";
+import { api, memberWithToken, operatorToken, publish } from "./support/cloud.ts";
 import { type Browser, formsOf, organizationState, type PageForm, sessionFor } from "./support/console.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 
@@ -25,10 +25,8 @@ const people: Record<"admin" | "admin2" | "reviewer" | "viewer", { id: string; t
 
 const config = { deviceIntervalS: 1, deviceTtlS: 600, version: "test" };
 
-async function member(email: string, role: string): Promise<{ id: string; token: string }> {
-  const r = await api(url, "POST", "/v1/members", { token: org.token, body: { email, role, token: true } });
-  expect(r.status).toBe(201);
-  return { id: r.body.id, token: r.body.token };
+async function member(email: string, role: "viewer" | "reviewer" | "admin"): Promise<{ id: string; token: string }> {
+  return memberWithToken(db, org.org.id, email, role);
 }
 
 interface Machine {
@@ -381,9 +379,9 @@ describe("rule changes need two admins", () => {
     const before = (await api(url, "GET", "/v1/bundle", { token: org.token })).body.hash;
     const pending = (await api(url, "GET", "/v1/policies/proposals", { token: org.token })).body.proposals;
     const p = pending.find((x: { changes: { added: string[] } }) => x.changes.added.includes("no-force-push"));
-    const own = await api(url, "POST", `/v1/policies/proposals/${p.id}/approve`, { token: org.token });
+    const own = await people.admin.browser.post("/waiting", { _action: "approve-proposal", id: p.id });
     expect(own.status).toBe(403);
-    expect(own.body.error.code).toBe("second_admin");
+    expect(own.html).toContain("a second admin approves this");
     expect((await api(url, "GET", "/v1/bundle", { token: org.token })).body.hash).toBe(before);
     // In the console the proposer is offered Withdraw, never Approve; the second admin is offered Approve.
     const mine = await formsOf((await people.admin.browser.get("/waiting")).html);
@@ -402,31 +400,26 @@ describe("rule changes need two admins", () => {
   });
 
   test("an operator token counts as the admin who made it; a stale proposal is refused; a proposer withdraws alone", async () => {
-    const op = await api(url, "POST", "/v1/operator-tokens", {
-      token: people.admin2.token,
-      body: { name: "ci", role: "admin" },
-    });
+    const op = await operatorToken(db, org.org.id, "ci", "admin", "second@acme.dev");
     const proposed = await api(url, "POST", "/v1/policies/proposals", {
-      token: op.body.token,
+      token: op,
       raw: RULES.replace('"no"', '"never"'),
     });
     expect(proposed.body.changes.modified).toEqual(["no-force-push"]);
-    const byMaker = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, {
-      token: people.admin2.token,
-    });
+    const byMaker = await people.admin2.browser.post("/waiting", { _action: "approve-proposal", id: proposed.body.id });
     expect(byMaker.status).toBe(403);
-    const byToken = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, {
-      token: op.body.token,
-    });
+    expect(byMaker.html).toContain("an operator token you made");
+    const byToken = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, { token: op });
     expect(byToken.status).toBe(403);
+    expect(byToken.body.error.code).toBe("not_automation");
     // Another proposal published first makes this one stale: approving it would silently drop what that published.
-    const other = await publish(url, people.admin2.token, RULES.replace('"no"', '"no!"'), { approver: org.token });
-    expect(other.proposal.status).toBe("published");
-    const stale = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, { token: org.token });
-    expect(stale.status).toBe(409);
-    const withdrawn = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/reject`, {
-      token: op.body.token,
+    const other = await publish(url, people.admin2.token, RULES.replace('"no"', '"no!"'), {
+      approver: people.admin.browser,
     });
+    expect(other.proposal.status).toBe("published");
+    const stale = await people.admin.browser.post("/waiting", { _action: "approve-proposal", id: proposed.body.id });
+    expect(stale.status).toBe(409);
+    const withdrawn = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/reject`, { token: op });
     expect(withdrawn.body.status).toBe("withdrawn");
   });
 
@@ -437,7 +430,7 @@ describe("rule changes need two admins", () => {
     expect((await people.admin.browser.post(block.action, block.fields)).status).toBe(303);
     const p = (await api(url, "GET", "/v1/policies/proposals", { token: org.token })).body.proposals[0];
     expect(p).toMatchObject({ kind: "block-mcp", changes: { added: ["team-blocks-mcp-stripe"], removed: [] } });
-    await api(url, "POST", `/v1/policies/proposals/${p.id}/approve`, { token: people.admin2.token });
+    expect((await people.admin2.browser.post("/waiting", { _action: "approve-proposal", id: p.id })).status).toBe(303);
     const rules = JSON.parse((await api(url, "GET", "/v1/bundle", { token: org.token })).body.rules).policies;
     expect(rules.map((r: { name: string }) => r.name)).toEqual(["no-force-push", "team-blocks-mcp-stripe"]);
     expect(rules[1]).toMatchObject({ match: { actions: ["mcp.stripe.*"] }, decision: { effect: "deny" } });

@@ -9,7 +9,7 @@ import { fakeHome } from "./support/index.ts";
 const ROOT = resolve(import.meta.dir, "..");
 
 /** Measured agreement per corpus; raise a floor when agreement rises, never lower one. */
-const FLOORS: Record<string, number> = { rampart: 78.9, dcg: 90.6, "claude-code-safety-net": 87.7 };
+const FLOORS: Record<string, number> = { rampart: 79.6, dcg: 90.6, "claude-code-safety-net": 87.7 };
 
 interface Difference {
   readonly corpus: string;

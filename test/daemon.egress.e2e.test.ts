@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { daemonClient } from "../src/gate/remote/client.ts";
 import { openLedger } from "../src/ledger/store.ts";
 import { type RunningDaemon, startDaemon } from "./support/daemon.ts";
+import { agentSeat } from "./support/governed.ts";
 import { fakeHome, runBinary } from "./support/index.ts";
 import { whenChanged } from "./support/wait.ts";
 
@@ -166,13 +167,15 @@ describe("memnox run and the egress proxy", () => {
       );
       expect(ok.stdout).toBe("ok /own");
       expect(ok.stderr).toContain("this run's own egress proxy (no daemon answers)");
+      // An agent's shell asks (a command memnox run is handed itself is judged, and refused, before it starts).
+      using seat = agentSeat();
       const refused = await runBinary(
         "memnox",
-        ["run", "--no-milestone", "--", "curl", "-s", `http://localhost:${UP()}/own`],
+        ["run", "--no-milestone", "--", seat.bin, "-c", `curl -s http://localhost:${UP()}/own`],
         { env: e, cwd: home.home },
       );
       expect(refused.stdout).toContain("loopback by name is not for agents");
-      expect(egressRows().at(-1)).toMatchObject({ resourceRef: "localhost", effect: "deny", agent: "curl" });
+      expect(egressRows().at(-1)).toMatchObject({ resourceRef: "localhost", effect: "deny", agent: "claude" });
     } finally {
       daemon = await startDaemon(home);
     }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { classify, DEFAULT_RULES } from "../src/cloud/intent/classify.ts";
 import { agentReader, canRead, filtered, inherited, narrower, type Reader } from "../src/cloud/intent/clearance.ts";
-import { decisionRules, spellings, withDecisions } from "../src/cloud/intent/compile.ts";
+import { decisionRules, matchHash, spellings, withDecisions } from "../src/cloud/intent/compile.ts";
 import { readCandidates, type WindowEvent } from "../src/cloud/intent/extract.ts";
 import { nodeId, normalKey } from "../src/cloud/intent/graph.ts";
 import { dedupKey, normalize } from "../src/cloud/intent/normalize.ts";
@@ -233,8 +233,9 @@ describe("a decision compiled into the bundle", () => {
     expect(checked.problems).toEqual([]);
     expect(checked.rules.map((r) => r.name)).toEqual([
       "keep",
-      "decision-we-do-not-log-pii-names",
       "decision-we-do-not-log-pii-targets",
+      "decision-we-do-not-log-pii-names-log",
+      "decision-we-do-not-log-pii-names-pii",
     ]);
     for (const r of decisionRules(decision)) expect((r.decision as { effect: string }).effect).toBe("deny");
     expect(withDecisions("", [])).toBe("");
@@ -255,22 +256,65 @@ describe("a decision compiled into the bundle", () => {
       return effects.includes("deny") ? "deny" : "allow";
     };
     for (const line of [
+      "data.write logs/pii.csv",
+      "echo user@example.com >> /var/log/pii/app.log",
+      "tee logs/pii_requests.txt",
+      "cp users.csv /srv/logging/pii-dumps/",
+      "echo a > pii-logs.csv",
+      "pii-export.run logs",
+    ])
+      expect([line, verdict(line)]).toEqual([line, "deny"]);
+    // Writing logs is not logging PII, nor is handling PII without a log: the over-reach of matching any one word.
+    for (const line of [
+      "echo hi > logs/x.txt",
       "data.write logs",
       "echo user@example.com >> /var/log/app.log",
       "tee logs/requests.txt",
       "cp users.csv /srv/logging/",
       "pii-export.run --all",
-    ])
-      expect([line, verdict(line)]).toEqual([line, "deny"]);
-    for (const line of [
-      "cat /var/log/app.log",
+      "echo a > src/pii/model.ts",
+      "cat /var/log/pii/app.log",
       "git log --oneline",
       "ls logs",
       "npm test",
       "catalog-sync run",
-      "echo hi > blog.md",
+      "echo hi > blog/pii.md",
+      "echo hi > catalog/pii.txt",
     ])
       expect([line, verdict(line)]).toEqual([line, "allow"]);
+  });
+});
+
+describe("what a reviewer chose is what binds", () => {
+  const base = {
+    id: "dec_2",
+    nodeId: "decision:payments-code-needs-a-second-reviewer",
+    statement: "Payments code needs a second reviewer.",
+    terms: ["payment", "code", "second", "reviewer"],
+    effect: "ask" as const,
+    approvedBy: "r@acme.dev",
+    sourceRef: "https://github.com/acme/checkout/pull/9",
+    quoted: true,
+  };
+
+  test("at most three terms bind, the first ones unless chosen; a term alone binds by its own word", () => {
+    const all = decisionRules(base);
+    expect(all.map((r) => r.name)).toEqual([
+      "decision-payments-code-needs-a-second-reviewer-targets",
+      "decision-payments-code-needs-a-second-reviewer-names-payment",
+      "decision-payments-code-needs-a-second-reviewer-names-code",
+      "decision-payments-code-needs-a-second-reviewer-names-second",
+    ]);
+    const one = decisionRules({ ...base, boundTerms: ["payment"] });
+    expect(one.map((r) => r.match.targets !== undefined)).toEqual([true, false]);
+    expect(decisionRules({ ...base, boundTerms: [] })).toEqual([]);
+  });
+
+  test("the hash a reviewer approves moves with what the rules match and do, never with names or words", () => {
+    const a = matchHash(decisionRules(base));
+    expect(matchHash(decisionRules({ ...base, approvedBy: "someone-else@acme.dev", id: "dec_9" }))).toBe(a);
+    expect(matchHash(decisionRules({ ...base, effect: "deny" }))).not.toBe(a);
+    expect(matchHash(decisionRules({ ...base, boundTerms: ["payment"] }))).not.toBe(a);
   });
 });
 

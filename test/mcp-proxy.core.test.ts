@@ -63,6 +63,7 @@ function memoryGate(answers: Record<string, Answer | (() => never)> = {}) {
     },
     async recordAnswer() {},
     async recordSession() {},
+    async recordForgedOutcome() {},
     async briefing() {
       return { mode: "enforce", rules: [] };
     },

@@ -5,6 +5,7 @@ import { claudeToolCalls } from "../hooks/claude-code.ts";
 import { assess } from "../src/gate/assess.ts";
 import { baselineGateDeps, CORPUS_CTX } from "./support/corpus.ts";
 import { fakeHome } from "./support/index.ts";
+import { describeClasses, describeLocalLoop, type VerdictCase } from "./support/verdicts.ts";
 
 const home = fakeHome();
 afterAll(() => home[Symbol.dispose]());
@@ -13,10 +14,7 @@ const d = baselineGateDeps(home);
 const at = d.now();
 const judge = (command: string) => assess({ surface: "hook", command, cwd: CORPUS_CTX.cwd, canAsk: true }, d, at);
 
-/** [line, effect, the rule that decides] */
-type Case = readonly [string, "deny" | "ask", string?];
-
-const CLASSES: Record<string, readonly Case[]> = {
+const CLASSES: Record<string, readonly VerdictCase[]> = {
   "wrappers that run a command line": [
     ["script -qc 'git push -f origin main' /dev/null", "deny", "git-push-force-denied"],
     ["script -q /dev/null git push --force origin main", "deny", "git-push-force-denied"],
@@ -277,19 +275,8 @@ const LOCAL_LOOP = [
   "git clone https://github.com/o/r.git",
 ];
 
-describe("no bypass by indirection: each class is stopped by the rule that names it", () => {
-  for (const [cls, cases] of Object.entries(CLASSES)) {
-    describe(cls, () => {
-      for (const [line, effect, rule] of cases) {
-        test(line, () => {
-          const a = judge(line);
-          expect(a.combined.effect).toBe(effect);
-          if (rule) expect(a.combined.deciding.verdict?.rule?.name).toBe(rule);
-        });
-      }
-    });
-  }
-});
+describe("no bypass by indirection: each class is stopped by the rule that names it", () =>
+  describeClasses(CLASSES, judge));
 
 describe("the Grep tool reads what is under where it starts", () => {
   const pc = { cwd: CORPUS_CTX.cwd, home: CORPUS_CTX.home };
@@ -308,15 +295,4 @@ describe("the Grep tool reads what is under where it starts", () => {
   });
 });
 
-describe("the local loop beside them proceeds at the hook", () => {
-  for (const line of LOCAL_LOOP) {
-    test(line, () => {
-      const a = judge(line);
-      expect({ line, effect: a.combined.effect, because: a.combined.reason }).toEqual({
-        line,
-        effect: "allow",
-        because: expect.any(String),
-      });
-    });
-  }
-});
+describe("the local loop beside them proceeds at the hook", () => describeLocalLoop(LOCAL_LOOP, judge));

@@ -45,9 +45,11 @@ describe("doctor --prove through the installed seams", () => {
   test("every seam setup and protect --hooks installed refuses, through the stable copy of the binary", async () => {
     const lines = await prove(`${bin}:${systemPath}`);
     said.push(JSON.stringify(lines));
+    // Claude Code (folder trust) and Codex (/hooks) skip a hook nobody trusted yet: it refuses when run, but the agent
+    // does not run it, which is what setup said waits on the person.
     expect(results(lines)).toEqual({
-      "hooks:claude-code": "refused",
-      "hooks:codex": "refused",
+      "hooks:claude-code": "inactive",
+      "hooks:codex": "inactive",
       "hooks:gemini-cli": "refused",
       "hooks:cursor": "refused",
       "hooks:windsurf": "refused",
@@ -62,8 +64,22 @@ describe("doctor --prove through the installed seams", () => {
       "proxy:linear": "refused",
       "proxy:notion": "refused",
     });
-    const hook = lines.find((l) => l.seam === "hooks:codex");
+    const hook = lines.find((l) => l.seam === "hooks:gemini-cli");
     expect(hook?.words).toContain("refused it: memnox doctor --prove asked this seam to refuse");
+    expect(lines.find((l) => l.seam === "hooks:claude-code")?.words).toContain("accept Claude Code's trust dialog");
+    // Trusted as Claude Code records it, the same hook is proven.
+    const state = home.join(".claude.json");
+    const before = readFileSync(state, "utf8");
+    const doc = JSON.parse(before) as { projects?: Record<string, unknown> };
+    writeFileSync(
+      state,
+      JSON.stringify({ ...doc, projects: { ...doc.projects, [repo.path]: { hasTrustDialogAccepted: true } } }),
+    );
+    try {
+      expect(results(await prove(`${bin}:${systemPath}`))["hooks:claude-code"]).toBe("refused");
+    } finally {
+      writeFileSync(state, before);
+    }
     expect(readFileSync(home.join(".codex", "hooks.json"), "utf8")).toContain(join(home.memnoxHome, "app", "memnox"));
   }, 120_000);
 
@@ -73,7 +89,7 @@ describe("doctor --prove through the installed seams", () => {
     said.push(prove.stdout, prove.stderr);
     expect(prove.code).toBe(0);
     const lines = (JSON.parse(prove.stdout) as { lines: ProofLine[] }).lines;
-    expect(lines.filter((l) => l.result !== "refused")).toEqual([]);
+    expect(lines.filter((l) => l.result !== "refused" && l.result !== "inactive")).toEqual([]);
     expect(lines).toHaveLength(15);
     const wiring = await runBinary("memnox", ["doctor", "--wiring"], { env, cwd: repo.path });
     said.push(wiring.stdout, wiring.stderr);
@@ -98,7 +114,7 @@ describe("doctor --prove through the installed seams", () => {
         /^git on this PATH is .*, not memnox's interceptor/,
       );
       expect(r["hooks:cursor"]).toBe("allowed");
-      expect(r["hooks:claude-code"]).toBe("refused");
+      expect(r["hooks:claude-code"]).toBe("inactive");
     } finally {
       writeFileSync(cursor, before);
     }

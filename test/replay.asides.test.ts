@@ -3,6 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { createGate } from "../src/gate/index.ts";
+import { rewindDeps, takeMilestone } from "../src/rewind/index.ts";
 import { run } from "../src/seams/cli/index.ts";
 import { fakeHome, gitRepo, testContext } from "./support/index.ts";
 
@@ -99,14 +100,16 @@ test("a held call still waiting is in the replay with how long it waited and how
 
 test("the session's pauses and who resumed them, and the milestones kept for it in its repository", async () => {
   await push("ses_m", "topic", NOW);
-  const kept = JSON.parse(
-    (
-      await cli(["rewind", "--take", "--reason", "before the refactor", "--json"], NOW + MIN, {
-        MEMNOX_SESSION: "ses_m",
-      })
-    ).out,
-  );
-  await cli(["rewind", "--take", "--json"], NOW + 2 * MIN, { MEMNOX_SESSION: "ses_not_this_one" });
+  // Kept for the sessions as the seams keep them (`memnox rewind --take` from a session's seat is refused).
+  const take = (session: string, now: number, reason: string) =>
+    takeMilestone(rewindDeps(testContext(home, { cwd: repo.path, now }).ctx), {
+      dir: repo.path,
+      kind: "manual",
+      reason,
+      session,
+    });
+  const kept = await take("ses_m", NOW + MIN, "before the refactor");
+  await take("ses_not_this_one", NOW + 2 * MIN, "another session's");
   await createGate(testContext(home, { cwd: repo.path, now: NOW + 3 * MIN }).ctx).markWary(
     "ses_m",
     "instruction-shaped result from mcp.web.fetch",

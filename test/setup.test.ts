@@ -6,9 +6,12 @@ import { join, relative } from "node:path";
 import { runCommand } from "citty";
 import { AGENTS } from "../hooks/types.ts";
 import { verbTables } from "../src/resolve/index.ts";
-import { type Asker, setupWith } from "../src/seams/cli/commands/setup.ts";
+import { setupWith } from "../src/seams/cli/commands/setup.ts";
 import { run } from "../src/seams/cli/index.ts";
+import type { Reply } from "../src/seams/cli/prompt.ts";
 import { readConfig } from "../src/state/config.ts";
+import { codexTrust } from "../src/wire/hooks/codex-trust.ts";
+import { codexConfig, trustAsCodexDoes } from "./support/codex.ts";
 import { type FakeHome, fakeHome, fixtureTree, gitRepo, tempDir, testContext } from "./support/index.ts";
 
 const MACHINE = {
@@ -21,13 +24,27 @@ const MACHINE = {
   ...fixtureTree("homes", "opencode"),
 };
 
+/** What the background daemon writes as it runs: its record, not wiring. */
+const DAEMON_OWN = new Set([
+  "daemon.log",
+  "daemon.out.log",
+  "daemon.pid",
+  "keeper.json",
+  "egress.json",
+  "memnox.db",
+  "memnox.db-wal",
+  "memnox.db-shm",
+  "ledger-tip.json",
+  "memnox.sock",
+]);
+
 /** Every file under `root` as bytes (base64), optionally leaving one folder out; the last scan is a record, not wiring. */
 function snapshot(root: string, skip?: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
-      if (p === skip || name === "scan.json") continue;
+      if (p === skip || name === "scan.json" || DAEMON_OWN.has(name)) continue;
       if (statSync(p).isDirectory()) walk(p);
       else out[relative(root, p)] = readFileSync(p).toString("base64");
     }
@@ -61,17 +78,18 @@ async function setup(
   cwd: string,
   env: Record<string, string>,
   args: string[],
-  opts: { tty?: boolean; answers?: boolean[] } = {},
+  opts: { tty?: boolean; answers?: (string | Reply)[] } = {},
 ) {
   const { ctx, io } = testContext(home, { args, cwd, env, tty: opts.tty ?? false });
   const answers = [...(opts.answers ?? [])];
   const asked: string[] = [];
-  const asker: Asker = {
-    confirm: async (q) => {
+  const asker = () => ({
+    ask: async (q: string): Promise<Reply> => {
       asked.push(q);
-      return answers.shift() ?? false;
+      const a = answers.shift();
+      return a === undefined ? { kind: "eof" } : typeof a === "string" ? { kind: "line", text: a } : a;
     },
-  };
+  });
   const { result } = await runCommand(setupWith(asker, verbTables)(ctx), { rawArgs: args });
   said.push(io.stdout(), io.stderr());
   return { code: result as number, out: io.stdout(), err: io.stderr(), asked };
@@ -113,14 +131,24 @@ describe("memnox setup", () => {
       ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"].map((c) => [c, "added"]),
     );
     expect(j.rules.machine.added).toEqual(expect.arrayContaining(["git-push-force-denied", "ssh-keys-not-read"]));
-    // The whole baseline is the machine's: no file is left in the repository setup ran in.
+    // The baseline is the machine's; the repository gets the team's own five rules, commented, to review in a diff.
     expect(j.rules.repository).toBeUndefined();
-    expect(existsSync(m.repo.join("memnox.policies.toml"))).toBe(false);
+    expect(j.team).toMatchObject({ created: true, path: m.repo.join("memnox.policies.toml") });
+    expect(j.team.added).toHaveLength(5);
+    const team = readFileSync(m.repo.join("memnox.policies.toml"), "utf8");
+    expect(team).toContain("# main is the history everyone here builds on");
+    expect(team).toContain('name = "main-history-not-rewritten"');
+    const check = await cli(m.home, m.repo.path, m.env, ["policy", "check"]);
+    expect(check.out).toContain(`${m.repo.join("memnox.policies.toml")}  (repository)  5 rule(s)  ok`);
+    expect(check.out).toContain("machine.policies.toml  (machine)");
     expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "sealed.json"), "utf8"))).toMatchObject({ mode: "observe" });
     expect(j.mode).toEqual({ mode: "observe", changed: false });
-    // No user service manager on this PATH: the unit is written and setup says how to enable it.
-    expect(j.daemon).toMatchObject({ status: "failed", fix: "memnox daemon --install" });
-    expect(j.daemon.words).toContain("could not be enabled");
+    // No user service manager on this PATH: the daemon runs in the background instead, and no unit file is left.
+    expect(j.daemon).toMatchObject({ status: "done" });
+    expect(j.daemon.words).toContain("runs in the background");
+    expect(existsSync(m.home.join(".config", "systemd"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(m.home.memnoxHome, "daemon.pid"), "utf8"))).toBeGreaterThan(1);
+    expect(j.waiting.map((w: { what: string }) => w.what)).toEqual(["Claude Code's hook", "Codex's hook"]);
     expect(j.kept).toMatchObject({ hooked: [...AGENTS], takenOut: [], wrapNewMcpServers: true, sessionServer: true });
     expect(j.path).toMatchObject({ ahead: false, added: false, profile: m.home.join(".profile") });
     expect(j.nothingLeft).toBe(true);
@@ -140,10 +168,11 @@ describe("memnox setup", () => {
     expect(human.out).toContain("Codex: installed, not active until you trust it in Codex");
     expect(human.out).toContain("→ run `codex`, type /hooks and trust memnox's hooks");
     expect(human.out).toContain("Gemini CLI: hooked");
-    expect(human.out).toContain(`add this line to ~/.profile:`);
+    expect(human.out).toContain("add this line to ~/.profile");
     expect(human.out).toContain("Nothing left this machine: no account, no key, no network call.");
+    expect(human.out).toContain("Waiting on you: Claude Code's hook, Codex's hook.");
     expect(human.out).toContain(
-      "Next: memnox status · memnox doctor --wiring · memnox config set mode enforce · memnox login · memnox uninstall",
+      "Next: memnox status · memnox doctor --prove · memnox config set mode enforce · memnox login · memnox uninstall",
     );
   });
 
@@ -182,6 +211,39 @@ describe("memnox setup", () => {
     expect(existsSync(m.home.memnoxHome)).toBe(false);
   });
 
+  test("after `mcp session off`, uninstall still gives every agent's file back, Codex's config.toml included", async () => {
+    using m = machine();
+    const before = snapshot(m.home.home, m.home.memnoxHome);
+    await setup(m.home, m.repo.path, m.env, ["--yes"]);
+    const off = await cli(m.home, m.repo.path, m.env, ["mcp", "session", "off"]);
+    expect(off.code).toBe(0);
+    const r = await cli(m.home, m.repo.path, m.env, ["uninstall"]);
+    expect(r.out).not.toContain("refused");
+    expect(r.code).toBe(0);
+    expect(snapshot(m.home.home, m.home.memnoxHome)).toEqual(before);
+  });
+
+  test("Codex with no MCP server of its own, trusted in /hooks, then `mcp session off`: uninstall gives config.toml back byte for byte", async () => {
+    using home = fakeHome();
+    using repo = gitRepo({ "a.txt": "a" });
+    const env = { PATH: process.env.PATH ?? "" };
+    const config = codexConfig(home.home, "http://127.0.0.1:9/v1");
+    const before = readFileSync(config, "utf8");
+    expect((await setup(home, repo.path, env, ["--yes"])).code).toBe(0);
+    // Codex's /hooks writes a trust record per handler, keyed and hashed as Codex does (test/codex.trust.test.ts).
+    const hooksFile = home.join(".codex", "hooks.json");
+    const trust = codexTrust(hooksFile, JSON.parse(readFileSync(hooksFile, "utf8")), {}, () => true);
+    trustAsCodexDoes(
+      home.home,
+      trust.map((t) => ({ key: t.key, currentHash: t.currentHash })),
+    );
+    expect((await cli(home, repo.path, env, ["mcp", "session", "off"])).code).toBe(0);
+    const r = await cli(home, repo.path, env, ["uninstall"]);
+    expect(r.out).not.toContain("refused");
+    expect(r.code).toBe(0);
+    expect(readFileSync(config, "utf8")).toBe(before);
+  });
+
   test("a person's edit after setup survives uninstall: only memnox's entries go, and it says so", async () => {
     using m = machine();
     await setup(m.home, m.repo.path, m.env, ["--yes"]);
@@ -216,23 +278,35 @@ describe("memnox setup", () => {
     expect(snapshot(m.home.home, join(m.home.memnoxHome, "app"))).toEqual(before);
   });
 
-  test("at a terminal one question decides, and the login PATH is written only after its own yes", async () => {
+  test("at a terminal one question decides: no, Ctrl-C and end of input change nothing; p also writes the login PATH", async () => {
     using m = machine();
-    const no = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [false] });
+    const before = snapshot(m.home.home);
+    const no = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: ["n"] });
     expect(no.code).toBe(0);
     expect(no.out).toContain("nothing was wired: you said no");
-    expect(existsSync(join(m.home.memnoxHome, "kept.json"))).toBe(false);
-    const yes = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [true, true] });
-    expect(yes.asked).toEqual([
-      "Put them under memnox?",
-      `Add ~/.memnox/bin to your login PATH in ${m.home.join(".profile")}?`,
-    ]);
+    const cancel = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [{ kind: "cancel" }] });
+    expect(cancel.code).toBe(130);
+    expect(cancel.out).toContain("cancelled: nothing on this machine was changed");
+    const eof = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [] });
+    expect(eof.code).toBe(1);
+    expect(eof.out).toContain("no answer (end of input): nothing on this machine was changed");
+    // Not one file written by any of the three: no app copy, no scan kept, no probe cache, no ledger.
+    expect(snapshot(m.home.home)).toEqual(before);
+    expect(existsSync(m.repo.join("memnox.policies.toml"))).toBe(false);
+    expect(no.asked).toHaveLength(1);
+    expect(no.asked[0]).toContain("Put them under memnox?");
+    expect(no.asked[0]).toContain("[Y/p/n]");
+    expect(no.asked[0]).toContain("about 60 ms a call");
+
+    const path = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: ["maybe", "p"] });
+    expect(path.code).toBe(0);
+    expect(path.asked).toEqual([expect.stringContaining("Put them under memnox?"), "y, p or n? "]);
     expect(readFileSync(m.home.join(".profile"), "utf8")).toBe(
       'export PATH="$HOME/.memnox/bin:$PATH"  # memnox: interceptors first (memnox uninstall removes this line)\n',
     );
-    const again = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [true] });
-    expect(again.asked).toEqual(["Put them under memnox?"]);
-    expect(again.out).toContain("already in ~/.profile");
+    const again = await setup(m.home, m.repo.path, m.env, [], { tty: true, answers: [""] });
+    expect(again.asked[0]).toContain("[Y/n]");
+    expect(again.code).toBe(0);
     await cli(m.home, m.repo.path, m.env, ["uninstall"]);
     expect(existsSync(m.home.join(".profile"))).toBe(false);
   });

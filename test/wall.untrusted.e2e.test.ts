@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { listHolds } from "../src/state/pending.ts";
 import type { Claim } from "../src/wall/held.ts";
 import { startDaemon } from "./support/daemon.ts";
+import { agentSeat } from "./support/governed.ts";
 import { compiledBinary, gitRepo, runBinary } from "./support/index.ts";
 import { FORCE_PUSH_DENIED } from "./support/rules.ts";
 import { whenChanged } from "./support/wait.ts";
@@ -252,7 +253,9 @@ describe.skipIf(abi < 1)("inside memnox run --untrusted, on this kernel", () => 
       const hooks = await runBinary("memnox", ["protect", "--hooks"], { env: home.env(), cwd: repo.path });
       expect(hooks.code, hooks.stderr).toBe(0);
       const git = Bun.which("git") ?? "/usr/bin/git";
-      const r = await walled(["--", "bash", "-c", `${git} push --force origin HEAD:main`]);
+      // An agent's shell does it (a command memnox run is handed itself is judged, and refused, before it starts).
+      using seat = agentSeat();
+      const r = await walled(["--", seat.bin, "-c", `${git} push --force origin HEAD:main`]);
       expect(r.code).not.toBe(0);
       expect(r.stderr).toContain("a force-push can destroy work");
       expect(Bun.spawnSync(["git", "rev-parse", "main"], { cwd: bare }).stdout.toString().trim()).toBe(pushed);

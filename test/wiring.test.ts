@@ -35,7 +35,7 @@ function machine() {
 
 async function setup(home: FakeHome, cwd: string, env: Record<string, string>) {
   const { ctx } = testContext(home, { cwd, env });
-  const asker = { confirm: async () => false };
+  const asker = () => ({ ask: async () => ({ kind: "eof" as const }) });
   await runCommand(setupWith(asker, verbTables)(ctx), { rawArgs: ["--yes", "--json"] });
 }
 
@@ -54,7 +54,7 @@ describe("doctor --wiring", () => {
     expect(lines.proxy?.status).toBe("idle");
     expect(lines.daemon).toMatchObject({
       status: "ok",
-      words: "not running; seams evaluate in process, which is the same rules",
+      words: "not running: the seams decide in process on the same rules",
     });
     expect(lines.ledger).toMatchObject({
       status: "idle",
@@ -67,7 +67,10 @@ describe("doctor --wiring", () => {
     await setup(m.home, m.repo.path, m.env);
     const lines = byseam(await wiringReport(testContext(m.home, { cwd: m.repo.path, env: m.env }).ctx));
     expect(lines.rules?.status).toBe("ok");
-    expect(lines.rules?.words).toMatch(/^\d+ rule\(s\) from machine\.policies\.toml · v[0-9a-f]{12}$/);
+    // The machine's baseline and the repository's own file setup wrote beside it.
+    expect(lines.rules?.words).toMatch(
+      /^\d+ rule\(s\) from memnox\.policies\.toml, machine\.policies\.toml · v[0-9a-f]{12}$/,
+    );
     expect(lines.interceptors).toMatchObject({ status: "ok", words: "1 installed" });
     expect(lines.path).toMatchObject({
       status: "warn",
@@ -154,7 +157,7 @@ describe("doctor --wiring", () => {
     expect(lines["hooks:gemini-cli"]).toMatchObject({ status: "fail", fix: "memnox setup" });
     expect(lines["hooks:gemini-cli"]?.words).toContain(`starts ${app}, which is gone`);
     expect(lines.proxy).toMatchObject({ status: "fail", fix: "memnox mcp wrap" });
-    expect(lines.daemon).toMatchObject({ status: "warn", fix: "memnox daemon" });
+    expect(lines.daemon).toMatchObject({ status: "warn", fix: "memnox daemon --background" });
   });
 
   test("a daemon answering ping is answering; a socket that accepts but never answers is not", async () => {

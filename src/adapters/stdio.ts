@@ -37,6 +37,8 @@ export function processStdio(): Stdio {
     out: (text) => writeAll(1, text),
     err: (text) => writeAll(2, text),
     readAll: () => Bun.stdin.text(),
+    // Asked only by the CLI's human output, so the hot path never loads the stream behind it.
+    columns: () => (isatty(1) ? process.stdout.columns || undefined : undefined),
   };
 }
 

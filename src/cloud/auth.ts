@@ -4,6 +4,7 @@ import { HttpError, iso } from "./http.ts";
 import { secretHash } from "./ids.ts";
 import { isRole, type Role } from "./roles.ts";
 import type { Db } from "./store/db.ts";
+import { settleOwn } from "./store/elevations.ts";
 import { liveSession } from "./store/sessions.ts";
 
 interface Scope {
@@ -13,7 +14,14 @@ interface Scope {
 }
 
 export type Principal =
-  | (Scope & { readonly kind: "person"; readonly memberId: string; readonly email: string; readonly role: Role })
+  | (Scope & {
+      readonly kind: "person";
+      readonly memberId: string;
+      readonly email: string;
+      readonly role: Role;
+      /** A bearer token of theirs, or the console's session a sign-in made: only the second does a person's own acts. */
+      readonly via: "token" | "session";
+    })
   | (Scope & { readonly kind: "operator"; readonly name: string; readonly role: Role })
   | (Scope & { readonly kind: "machine"; readonly machineId: string });
 
@@ -39,46 +47,82 @@ interface TokenRow {
   machine_id: string | null;
   machine_revoked_at: Date | null;
   machine_revoked_by: string | null;
+  /** A grant of power to this member whose cooling-off has ended, not yet applied. */
+  due: boolean;
 }
 
-function bearer(req: Request): string | undefined {
+export function bearer(req: Request): string | undefined {
   const h = req.headers.get("authorization");
   const m = h ? /^Bearer\s+(\S+)$/i.exec(h) : null;
   return m?.[1];
 }
 
-/** The caller, or undefined when no token was sent; a token that does not hold is a 401 saying why. */
-export async function principalOf(db: Db, req: Request): Promise<Principal | undefined> {
+/** Why a credential was refused, with the organization it belongs to when it is one of ours (for the audit). */
+export interface Refused {
+  readonly refusal: HttpError;
+  readonly orgId: string | null;
+  /** `unknown`: no such token anywhere, the one an attacker guessing tokens meets. */
+  readonly why: "unknown" | "revoked" | "suspended" | "unusable";
+}
+
+/** The caller (undefined when no token was sent), or why the token it sent does not hold. */
+export async function authenticate(
+  db: Db,
+  req: Request,
+  now: number,
+): Promise<{ readonly who: Principal | undefined } | Refused> {
   const token = bearer(req);
-  if (token === undefined) return undefined;
+  if (token === undefined) return { who: undefined };
   const [t]: TokenRow[] = await db`
     SELECT t.id, t.org_id, t.kind, t.role, t.name, t.revoked_at, w.id AS workspace_id,
            m.id AS member_id, m.email, m.role AS member_role, m.status AS member_status,
-           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by
+           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${new Date(now)}) AS due
     FROM tokens t
     JOIN workspaces w ON w.org_id = t.org_id
     LEFT JOIN members m ON m.id = t.member_id
     LEFT JOIN machines x ON x.id = t.machine_id
     WHERE t.hash = ${secretHash(token)}`;
-  if (!t) throw new HttpError(401, "unauthenticated", "this token is not known here");
+  if (!t) return refused(null, "unknown", 401, "unauthenticated", "this token is not known here");
   const scope = { orgId: t.org_id, workspaceId: t.workspace_id, tokenId: t.id };
   if (t.machine_id !== null) {
     if (t.machine_revoked_at !== null || t.revoked_at !== null)
-      throw new HttpError(401, "revoked", "this machine's credential was revoked", {
-        revokedAt: iso(t.machine_revoked_at ?? t.revoked_at),
-        revokedBy: t.machine_revoked_by,
-      });
-    return { ...scope, kind: "machine", machineId: t.machine_id };
+      return {
+        orgId: t.org_id,
+        why: "revoked",
+        refusal: new HttpError(401, "revoked", "this machine's credential was revoked", {
+          revokedAt: iso(t.machine_revoked_at ?? t.revoked_at),
+          revokedBy: t.machine_revoked_by,
+        }),
+      };
+    return { who: { ...scope, kind: "machine", machineId: t.machine_id } };
   }
-  if (t.revoked_at !== null) throw new HttpError(401, "revoked", "this token was revoked");
-  if (t.kind === "operator" && isRole(t.role)) return { ...scope, kind: "operator", name: t.name, role: t.role };
+  if (t.revoked_at !== null) return refused(t.org_id, "revoked", 401, "revoked", "this token was revoked");
+  if (t.kind === "operator" && isRole(t.role))
+    return { who: { ...scope, kind: "operator", name: t.name, role: t.role } };
   if (t.kind === "person" && t.member_id !== null && t.email !== null && isRole(t.member_role)) {
-    if (t.member_status !== "active") throw new HttpError(401, "suspended", "this member is suspended");
+    if (t.member_status !== "active")
+      return refused(t.org_id, "suspended", 401, "suspended", "this member is suspended");
     await db`UPDATE tokens SET last_used_at = now()
              WHERE id = ${t.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
-    return { ...scope, kind: "person", memberId: t.member_id, email: t.email, role: t.member_role };
+    const role = (t.due ? await settleOwn(db, t.org_id, t.member_id, now) : undefined) ?? t.member_role;
+    return {
+      who: { ...scope, kind: "person", memberId: t.member_id, email: t.email, role, via: "token" },
+    };
   }
-  throw new HttpError(401, "unauthenticated", "this token is not usable");
+  return refused(t.org_id, "unusable", 401, "unauthenticated", "this token is not usable");
+}
+
+function refused(orgId: string | null, why: Refused["why"], status: number, code: string, message: string): Refused {
+  return { orgId, why, refusal: new HttpError(status, code, message) };
+}
+
+/** The caller, or undefined when no token was sent; a token that does not hold is a 401 saying why. */
+export async function principalOf(db: Db, req: Request, now = Date.now()): Promise<Principal | undefined> {
+  const r = await authenticate(db, req, now);
+  if ("refusal" in r) throw r.refusal;
+  return r.who;
 }
 
 /** The browser's session cookie: `__Host-` so it is only ever set by this origin, over a secure context, for `/`. */
@@ -106,15 +150,20 @@ export interface Session {
 export async function sessionPrincipal(
   db: Db,
   req: Request,
+  now = Date.now(),
 ): Promise<{ readonly who: Principal; readonly session: Session } | undefined> {
   const secret = cookie(req, SESSION_COOKIE);
   if (!secret) return undefined;
   const s = await liveSession(db, secret);
   if (!s) return undefined;
-  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string }[] = await db`
-    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status FROM members m
-    JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
+  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean }[] =
+    await db`
+    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${new Date(now)}) AS due
+    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
   if (m?.status !== "active" || !isRole(m.role)) return undefined;
+  const role = (m.due ? await settleOwn(db, m.org_id, s.member_id, now) : undefined) ?? m.role;
   return {
     who: {
       kind: "person",
@@ -123,7 +172,8 @@ export async function sessionPrincipal(
       tokenId: s.id,
       memberId: s.member_id,
       email: m.email,
-      role: m.role,
+      role,
+      via: "session",
     },
     session: { id: s.id, csrf: s.csrf },
   };

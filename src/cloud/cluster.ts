@@ -3,12 +3,17 @@
 import {
   chmodSync,
   chownSync,
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -38,8 +43,12 @@ export interface Cluster extends AsyncDisposable {
   /** A `postgres://` URL for Bun's SQL client, through the private socket. */
   readonly url: string;
   readonly dataDir: string;
-  /** False when the cluster was already running (another process started it): stop() then leaves it running. */
+  /** False when the cluster was already running (another process started it). */
   readonly startedHere: boolean;
+  /**
+   * This process stops using it: the cluster is stopped only when no other live process still uses it, whichever of
+   * them started it, so a server that started it never stops it under another.
+   */
   stop(): Promise<void>;
 }
 
@@ -113,6 +122,62 @@ function runningSocketDir(dataDir: string): string | undefined {
   return existsSync(join(socketDir, `.s.PGSQL.${PORT}`)) ? socketDir : undefined;
 }
 
+/** Each process using the cluster holds a file named after its pid here; the last one out stops the cluster. */
+function usersDir(home: string): string {
+  return join(home, "users");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The other live processes using the cluster; the files of dead ones are removed on the way. */
+function otherUsers(home: string): number[] {
+  const dir = usersDir(home);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const n of names) {
+    const pid = Number(n);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    if (alive(pid)) out.push(pid);
+    else rmSync(join(dir, n), { force: true });
+  }
+  return out;
+}
+
+const LOCK_STALE_MS = 90_000;
+
+/** `fn` while holding the cluster's lock file: starting, joining and the last stop never interleave. */
+async function withClusterLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(home, "cluster.lock");
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else await Bun.sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 export function clusterUrl(socketDir: string): string {
   return `postgres://${ROLE}@localhost:${PORT}/${DATABASE}?path=${encodeURIComponent(socketDir)}`;
 }
@@ -147,56 +212,92 @@ export async function privateCluster(opts: ClusterOptions): Promise<Cluster> {
         `choose a data directory whose parents it can enter (--data /srv/memnox-cloud), or pass --db postgres://…`,
       );
   }
-  const already = runningSocketDir(dataDir);
-  if (already) {
-    say(`PostgreSQL: joined the cluster already running in ${dataDir}`);
-    return handle(clusterUrl(already), dataDir, false, async () => {});
-  }
-  if (!existsSync(join(dataDir, "PG_VERSION"))) {
-    say(`PostgreSQL: initialising a private cluster in ${dataDir} (${bin})`);
-    await run(
-      [
-        join(bin, "initdb"),
-        "-D",
-        dataDir,
-        "-U",
-        ROLE,
-        "--auth=trust",
-        "-E",
-        "UTF8",
-        "--no-locale",
-        ...(opts.fast ? ["--no-sync"] : []),
-      ],
-      "initdb",
-    );
-  }
-  const socketDir = privateSocketDir(home, who);
-  const settings = [
-    "-c listen_addresses=''",
-    `-c unix_socket_directories='${socketDir}'`,
-    "-c unix_socket_permissions=0700",
-    ...(opts.fast ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),
-  ].join(" ");
-  try {
-    await run(
-      [join(bin, "pg_ctl"), "-D", dataDir, "-l", join(home, "postgres.log"), "-w", "-t", "60", "-o", settings, "start"],
-      "pg_ctl start",
-    );
-  } catch (e) {
-    // Another process may have started it a moment before us.
-    const theirs = runningSocketDir(dataDir);
-    if (!theirs) throw e;
-    return handle(clusterUrl(theirs), dataDir, false, async () => {});
-  }
-  say(`PostgreSQL: started a private cluster in ${dataDir}, socket in ${socketDir}`);
-  await ensureDatabase(clusterUrl(socketDir).replace(`/${DATABASE}?`, "/postgres?"));
-  let stopped = false;
-  return handle(clusterUrl(socketDir), dataDir, true, async () => {
-    if (stopped) return;
-    stopped = true;
-    await run([join(bin, "pg_ctl"), "-D", dataDir, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop");
-    say(`PostgreSQL: stopped the private cluster in ${dataDir}`);
+  return withClusterLock(home, async () => {
+    mkdirSync(usersDir(home), { recursive: true, mode: 0o700 });
+    writeFileSync(join(usersDir(home), String(process.pid)), `${new Date().toISOString()}\n`, { mode: 0o600 });
+    let stopped = false;
+    // Leaving: this process's file goes; the cluster stops only when nobody else alive still uses it.
+    const leave = async () => {
+      if (stopped) return;
+      stopped = true;
+      await withClusterLock(home, async () => {
+        rmSync(join(usersDir(home), String(process.pid)), { force: true });
+        const others = otherUsers(home);
+        if (others.length > 0) {
+          say(`PostgreSQL: left running in ${dataDir} for ${others.length} other process(es) using it`);
+          return;
+        }
+        if (!runningSocketDir(dataDir)) return;
+        await run([join(bin, "pg_ctl"), "-D", dataDir, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop");
+        say(`PostgreSQL: stopped the private cluster in ${dataDir}`);
+      });
+    };
+    try {
+      return await startOrJoin(leave);
+    } catch (e) {
+      rmSync(join(usersDir(home), String(process.pid)), { force: true });
+      throw e;
+    }
   });
+
+  async function startOrJoin(leave: () => Promise<void>): Promise<Cluster> {
+    const already = runningSocketDir(dataDir);
+    if (already) {
+      say(`PostgreSQL: joined the cluster already running in ${dataDir}`);
+      return handle(clusterUrl(already), dataDir, false, leave);
+    }
+    if (!existsSync(join(dataDir, "PG_VERSION"))) {
+      say(`PostgreSQL: initialising a private cluster in ${dataDir} (${bin})`);
+      await run(
+        [
+          join(bin, "initdb"),
+          "-D",
+          dataDir,
+          "-U",
+          ROLE,
+          "--auth=trust",
+          "-E",
+          "UTF8",
+          "--no-locale",
+          ...(opts.fast ? ["--no-sync"] : []),
+        ],
+        "initdb",
+      );
+    }
+    const socketDir = privateSocketDir(home, who);
+    const settings = [
+      "-c listen_addresses=''",
+      `-c unix_socket_directories='${socketDir}'`,
+      "-c unix_socket_permissions=0700",
+      ...(opts.fast ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),
+    ].join(" ");
+    try {
+      await run(
+        [
+          join(bin, "pg_ctl"),
+          "-D",
+          dataDir,
+          "-l",
+          join(home, "postgres.log"),
+          "-w",
+          "-t",
+          "60",
+          "-o",
+          settings,
+          "start",
+        ],
+        "pg_ctl start",
+      );
+    } catch (e) {
+      // Another process may have started it a moment before us.
+      const theirs = runningSocketDir(dataDir);
+      if (!theirs) throw e;
+      return handle(clusterUrl(theirs), dataDir, false, leave);
+    }
+    say(`PostgreSQL: started a private cluster in ${dataDir}, socket in ${socketDir}`);
+    await ensureDatabase(clusterUrl(socketDir).replace(`/${DATABASE}?`, "/postgres?"));
+    return handle(clusterUrl(socketDir), dataDir, true, leave);
+  }
 }
 
 function handle(url: string, dataDir: string, startedHere: boolean, stop: () => Promise<void>): Cluster {

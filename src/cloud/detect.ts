@@ -9,6 +9,8 @@ export interface Arrived {
   readonly effect: string | null;
   /** The lineage id the action carried, when its run had one. */
   readonly correlation?: string | null;
+  /** When it happened: what says whether it can fall among the first actions of its lineage. */
+  readonly occurredAt?: Date;
 }
 
 export interface Detector {
@@ -20,6 +22,8 @@ export interface Detector {
 
 /** Refusals of one agent session within the window that open an incident: misconfigured, or never told what instead. */
 export const REFUSALS = 3;
+/** The refusals an incident cites at most (the first ones): a loop's ten thousandth is no more evidence than its third. */
+export const INCIDENT_EVIDENCE = 500;
 export const REFUSAL_WINDOW_MIN = 10;
 
 const REPEATED_REFUSALS = "repeated_refusals";
@@ -34,13 +38,19 @@ const repeatedRefusals: Detector = {
       if (e.effect === "deny" && e.session)
         sessions.set(`${e.agent}\n${e.session}`, { agent: e.agent, session: e.session });
     for (const { agent, session } of sessions.values()) {
+      // An open incident already citing all it may cites nothing more: a loop's next refusals cost one lookup.
+      const [full] = await db`
+        SELECT 1 FROM incidents WHERE workspace_id = ${workspaceId} AND detector = ${REPEATED_REFUSALS}
+          AND coalesce(session, '') = ${session} AND coalesce(agent, '') = ${agent ?? ""} AND resolved_at IS NULL
+          AND cardinality(evidence) >= ${INCIDENT_EVIDENCE}`;
+      if (full) continue;
       const rows: { id: string; machine_id: string }[] = await db`
         SELECT e.id, e.machine_id FROM events e
         WHERE e.workspace_id = ${workspaceId} AND e.effect = 'deny' AND e.agent_session_id = ${session}
           AND e.agent IS NOT DISTINCT FROM ${agent} AND e.subject_id = e.dedup_key
           AND e.occurred_at > (SELECT max(occurred_at) FROM events WHERE workspace_id = ${workspaceId}
                                  AND agent_session_id = ${session}) - make_interval(mins => ${REFUSAL_WINDOW_MIN})
-        ORDER BY e.id`;
+        ORDER BY e.id LIMIT ${INCIDENT_EVIDENCE}`;
       if (rows.length < REFUSALS) continue;
       const ids = rows.map((r) => Number(r.id));
       const machines = [...new Set(rows.map((r) => r.machine_id))];
@@ -50,7 +60,8 @@ const repeatedRefusals: Detector = {
                 ${repeatedRefusals.title(agent)}, ${agent}, ${session}, ${machines}, ${ids})
         ON CONFLICT (workspace_id, detector, coalesce(session, ''), coalesce(agent, '')) WHERE resolved_at IS NULL
         DO UPDATE SET
-          evidence = ARRAY(SELECT DISTINCT x FROM unnest(incidents.evidence || EXCLUDED.evidence) x ORDER BY x),
+          evidence = ARRAY(SELECT DISTINCT x FROM unnest(incidents.evidence || EXCLUDED.evidence) x ORDER BY x
+                           LIMIT ${INCIDENT_EVIDENCE}),
           machine_ids = ARRAY(SELECT DISTINCT x FROM unnest(incidents.machine_ids || EXCLUDED.machine_ids) x ORDER BY x)`;
     }
   },
@@ -75,6 +86,9 @@ export function stepOf(e: { operation: string; resource_ref: string | null }): S
 /** How far apart in time two actions of one session may be and still be stitched into one chain. */
 export const STITCH_WINDOW_MIN = 60;
 
+/** How many actions of one lineage are read, the first ones, in time order. */
+export const CHAIN_READ = 500;
+
 /** A chain is an escalation once it spans this many machines or agents: authority none of them held alone. */
 export const CHAIN_ACTORS = 3;
 const CROSS_MACHINE_CHAIN = "cross_machine_chain";
@@ -89,6 +103,19 @@ const crossMachineChain: Detector = {
       if (e.correlation) chains.set(e.correlation, "propagated");
       else if (e.session && !chains.has(e.session)) chains.set(e.session, "inferred");
     for (const [correlation, method] of chains) {
+      const lineage =
+        method === "propagated"
+          ? db`correlation_id = ${correlation}`
+          : db`agent_session_id = ${correlation} AND correlation_id IS NULL
+               AND occurred_at > now() - make_interval(mins => ${STITCH_WINDOW_MIN})`;
+      // A lineage is read up to its first CHAIN_READ actions; when what arrived falls after those, nothing can change.
+      const [edge]: { occurred_at: Date }[] = await db`
+        SELECT occurred_at FROM events WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key AND ${lineage}
+        ORDER BY occurred_at, id OFFSET ${CHAIN_READ - 1} LIMIT 1`;
+      const times = arrived
+        .filter((e) => (method === "propagated" ? e.correlation === correlation : e.session === correlation))
+        .map((e) => e.occurredAt?.getTime() ?? Number.NEGATIVE_INFINITY);
+      if (edge && times.length > 0 && times.every((t) => t > edge.occurred_at.getTime())) continue;
       const rows: {
         id: string;
         machine_id: string;
@@ -99,14 +126,8 @@ const crossMachineChain: Detector = {
         occurred_at: Date;
       }[] = await db`
         SELECT id, machine_id, agent, operation, resource_ref, effect, occurred_at FROM events
-        WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key
-          AND ${
-            method === "propagated"
-              ? db`correlation_id = ${correlation}`
-              : db`agent_session_id = ${correlation} AND correlation_id IS NULL
-                   AND occurred_at > now() - make_interval(mins => ${STITCH_WINDOW_MIN})`
-          }
-        ORDER BY occurred_at, id LIMIT 500`;
+        WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key AND ${lineage}
+        ORDER BY occurred_at, id LIMIT ${CHAIN_READ}`;
       const hops = rows.flatMap((r) => {
         const step = stepOf(r);
         return step ? [{ ...r, step }] : [];

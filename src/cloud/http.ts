@@ -1,6 +1,10 @@
 // JSON in and out, errors as `{error: {code, message}}`, and the shape every route handler has.
+
+import type { GenericSchema } from "valibot";
 import type { Principal } from "./auth.ts";
-import type { Need } from "./roles.ts";
+import type { Detections } from "./detection.ts";
+import type { Guard } from "./limits.ts";
+import type { Acts, Need } from "./roles.ts";
 import type { Db } from "./store/db.ts";
 
 export class HttpError extends Error {
@@ -55,6 +59,12 @@ export interface Call {
   readonly db: Db;
   readonly config: ServerConfig;
   readonly now: () => number;
+  /** The server's limits, for what a handler counts itself (a batch's rows, a source's deliveries). */
+  readonly guard?: Guard;
+  /** The address the request came from, as the server saw it. */
+  readonly address?: string;
+  /** The server's passes of the detectors, shared by the batches of one workspace. */
+  readonly detections?: Detections;
 }
 
 export type Handler = (c: Call) => Promise<Response>;
@@ -65,6 +75,10 @@ export interface Route {
   readonly path: string;
   /** Checked before the handler runs, in roles.ts and nowhere else. */
   readonly needs: readonly Need[];
+  /** What kind of act it is (roles.ts): reading is automation's, changing a person's, unless said here. */
+  readonly by?: Acts;
+  /** The one schema its JSON body is held to before the handler reads it; `text` for a body read as text. */
+  readonly body?: GenericSchema<unknown, unknown> | "text";
   readonly handler: Handler;
 }
 
@@ -75,7 +89,12 @@ export function json(value: unknown, status = 200, headers: Record<string, strin
 }
 
 export function errorResponse(e: HttpError): Response {
-  return json({ error: { code: e.code, message: e.message, ...e.extra } }, e.status);
+  const retry = e.status === 429 || e.status === 503 ? e.extra.retryAfter : undefined;
+  return json(
+    { error: { code: e.code, message: e.message, ...e.extra } },
+    e.status,
+    typeof retry === "number" ? { "retry-after": String(retry) } : {},
+  );
 }
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -17,6 +17,8 @@ export interface ServeArgs {
   readonly signIn?: SignInConfig | undefined;
   readonly webhookSecret?: string | undefined;
   readonly model?: ModelConfig | undefined;
+  /** Every rate limit multiplied by this: a load test's whole fleet from one address (default 1). */
+  readonly rateScale?: number | undefined;
   /** Resolves to stop as a signal would (tests). */
   readonly until?: Promise<void>;
 }
@@ -49,6 +51,8 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
       port: a.port,
       now: () => ctx.clock.now(),
       log: say,
+      ...(a.rateScale ? { rateScale: a.rateScale } : {}),
+      ...(a.pool ? { pool: a.pool } : {}),
     });
     const orgs: { n: string }[] = await store.db`SELECT count(*) AS n FROM orgs`;
     say(`serving ${server.url} (pid ${process.pid}, schema ${store.schemaVersion}, database: ${store.describe})`);
@@ -63,6 +67,7 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
         : "extraction has no model credential (ANTHROPIC_API_KEY): it answers 503, and everything else works",
     );
     if (!a.webhookSecret) say("no MEMNOX_WEBHOOK_SECRET: the inbound route refuses every delivery");
+    if (a.rateScale && a.rateScale > 1) say(`every rate limit is ${a.rateScale} times its default (--rate-scale)`);
     if (Number(orgs[0]?.n ?? 0) === 0)
       say("no organization yet: `memnox cloud init --org <name> --admin <email>` against the same database makes one");
     const why = await stopSignal(a.until);

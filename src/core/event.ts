@@ -6,7 +6,7 @@ import type { Alternative, ArgumentMatch } from "./verdict.ts";
 
 export const EVENT_SCHEMA_VERSION = 1;
 
-export const SURFACES = ["hook", "shell", "interceptor", "mcp", "git", "egress", "config", "cli"] as const;
+export const SURFACES = ["hook", "shell", "interceptor", "mcp", "git", "egress", "config", "cli", "run"] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** decision: written before the action runs; outcome: its exit code, linked by parent; answer: a person's reply. */

@@ -170,3 +170,47 @@ describe("one masker for every record and output", () => {
     expect(secretKinds(j("sk-proj-", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"), "memory")).toEqual(["openai_key"]);
   });
 });
+
+describe("credentials in files a config is written in", () => {
+  // An AWS secret access key has no shape of its own: only where it stands says what it is.
+  const AWS = j("wJalrXUtnFEMI/K7MDENG/", "bPxRfiCYEXAMPLEKEY");
+  const FILES: [string, string][] = [
+    [`[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = ${AWS}\n`, AWS],
+    [`aws_secret_access_key=${AWS}`, AWS],
+    [`[profile ci]\naws_session_token   =   ${V}\n`, V],
+    [`[database]\npassword = "${V}"\n`, V],
+    [`api_key = '${V}'`, V],
+    [`DB_PASSWORD = ${V}`, V],
+    [`export STRIPE_SECRET_KEY = ${V}`, V],
+    [`$env:AWS_SECRET_ACCESS_KEY = "${V}"`, V],
+    [`token := "${V}"`, V],
+    [`:password => "${V}",`, V],
+    [`machine api.example.com login me password ${V}`, V],
+    [`<password>${V}</password>`, V],
+    [`{"aws_secret_access_key" : "${AWS}"}`, AWS],
+    [`echo "aws_secret_access_key = ${AWS}" >> ~/.aws/credentials`, AWS],
+  ];
+  test.each(FILES)("%s", (text, secret) => {
+    const out = maskSecrets(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain(MASK);
+  });
+
+  test("the key, the spacing and the line around it stay; only the value goes", () => {
+    expect(maskSecrets(`aws_secret_access_key = ${AWS}\nregion = eu-west-1`)).toBe(
+      "aws_secret_access_key = ***\nregion = eu-west-1",
+    );
+  });
+
+  test("a name followed by code, a reference, a path or a literal is not a value", () => {
+    for (const line of [
+      "token = getToken()",
+      "api_key = $API_KEY",
+      "password_file = ~/.config/pw",
+      "secret = null",
+      "if token == other",
+      "credentials = ./creds.json",
+    ])
+      expect(maskSecrets(line)).toBe(line);
+  });
+});

@@ -54,6 +54,18 @@ const SAME_COMMAND = "[^|;&\\n]*?";
 const re = (source: string, flags = "") => new RegExp(source, `dg${flags}`);
 const mixed = (v: string) => /[0-9]/.test(v) && /[A-Za-z]/.test(v);
 
+/**
+ * Whether what stands after a credential's name and a spaced `=` is a value rather than code or a reference: quoted,
+ * holding a digit, or long; never a path, a variable (`$TOKEN`), a literal (`null`) or a call (`getToken(`).
+ */
+function looksLikeValue(v: string): boolean {
+  const bare = v.replace(/^\\?["']|\\?["']$/g, "");
+  if (bare === "" || /^(?:true|false|null|none|nil|undefined|\*\*\*)$/i.test(bare) || /^[~.]?\//.test(bare))
+    return false;
+  if (/^[$%]/.test(bare)) return false;
+  return bare !== v || /[0-9]/.test(bare) || bare.length >= 8;
+}
+
 const DETECTORS: readonly Detector[] = [
   // Shapes: the text itself is the credential, wherever it stands.
   {
@@ -163,6 +175,26 @@ const DETECTORS: readonly Detector[] = [
     kind: "assignment",
     in: "records",
     re: re(`(?<![\\w.-])(?<k>${NAME})=(?<v>${VALUE})`, "i"),
+    accept: (g) => isSecretName(g.k ?? ""),
+  },
+  {
+    // A config file's line (ini, TOML, .env, PowerShell, code): `aws_secret_access_key = wJalr…`, `:=`, `=>`.
+    kind: "assignment",
+    in: "records",
+    re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\?["'])?[ \\t]*(?::=|=>|=)[ \\t]*(?<v>${VALUE})(?![(\\w])`, "i"),
+    accept: (g) => isSecretName(g.k ?? "") && looksLikeValue(g.v ?? ""),
+  },
+  // A .netrc line: `machine host login me password V`.
+  {
+    kind: "netrc",
+    in: "records",
+    re: re(`\\bmachine\\s+\\S+(?:\\s+login\\s+\\S+)?\\s+password\\s+(?<v>${VALUE})`),
+  },
+  // An XML element named for a credential: `<password>V</password>`, `<apiKey>V</apiKey>`.
+  {
+    kind: "keyed",
+    in: "records",
+    re: re(`<(?<k>${NAME})>(?<v>[^<\\s]{3,})</\\k<k>>`, "i"),
     accept: (g) => isSecretName(g.k ?? ""),
   },
   {

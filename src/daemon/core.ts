@@ -6,6 +6,7 @@ import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
 import type { GateDeps } from "../gate/deps.ts";
 import { awaitHold } from "../gate/holds.ts";
 import { tripBreaker } from "../gate/notice/breaker.ts";
+import { personRow } from "../gate/person-row.ts";
 import { actingPlaces } from "../gate/places.ts";
 import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
@@ -153,7 +154,8 @@ export function daemonCore(p: CoreParts): DaemonCore {
     },
     record(r) {
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;
-      const id = p.recorder.record(inheritParent(r.event, parent))?.id;
+      const event = r.personArgv ? personRow(r.event, r.personArgv, p.ctx.paths.home) : inheritParent(r.event, parent);
+      const id = p.recorder.record(event)?.id;
       answered.record += 1;
       return id ? { eventId: id } : {};
     },

@@ -38,6 +38,7 @@ const Evaluate = v.object({
   canAsk: v.boolean(),
   walled: opt(v.literal(true)),
   underWall: opt(v.literal(true)),
+  seat: opt(v.literal("person")),
   agent: opt(str),
   session: opt(str),
   caller: v.object({
@@ -71,6 +72,7 @@ const Record = v.object({
   method: v.literal("record"),
   event: v.looseObject({ kind: str, surface: str, operation: str, occurredAt: str }),
   inherit: opt(v.boolean()),
+  personArgv: opt(v.pipe(v.array(str), v.minLength(1), v.maxLength(10_000))),
 });
 const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 

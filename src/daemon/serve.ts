@@ -1,6 +1,6 @@
 // `memnox daemon`: hold the rules in one process, answer the socket, run the egress proxy and the keeping passes.
 // Until SIGTERM or SIGINT, which end it cleanly: socket and egress.json removed, the ledger closed, nothing half-written.
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
 import { lazyInstant } from "../gate/wiring.ts";
@@ -43,6 +43,7 @@ export interface ServeOptions {
 }
 
 const LOCK_STALE_MS = 10_000;
+const SOCKET_CHECK_MS = 2_000;
 
 /** MEMNOX_EGRESS_PORT moves the proxy off 8888 (0: any free port); 8888 taken means any free port anyway. */
 function egressPortOf(raw: string | undefined): number {
@@ -101,6 +102,15 @@ function shutdownSignal(until: Promise<void> | undefined, signals: boolean): Pro
   }).then((why) => String(why));
 }
 
+/** The pid file goes only while it still names this daemon (a second one may have written its own). */
+function removeOwnPid(file: string): void {
+  try {
+    if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file, { force: true });
+  } catch {
+    // Already gone.
+  }
+}
+
 /** sockaddr_un holds 104 bytes on macOS (108 on Linux): a longer path cannot be bound or reached. */
 const MAX_SOCKET_PATH = 103;
 
@@ -143,6 +153,9 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
     return listenSocket(paths.sock, core);
   });
   const sockStamp = stamp(paths.sock);
+  const sockInode = statSync(paths.sock, { throwIfNoEntry: false })?.ino;
+  // Written as soon as the socket answers, so whoever saw it answer finds the pid too.
+  if (!opts.embedded) writeFileSync(paths.daemonPid, `${process.pid}\n`, { mode: 0o600 });
   const digest = createArgsDigest(paths);
   const now = () => lazyInstant(ctx.clock.now());
   egress = await egressListeners(daemonEgressGate(paths, core, now, digest, ctx.env.TZ, ctx.version), {
@@ -167,11 +180,26 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   if (!opts.embedded)
     ctx.io.err(`memnox: daemon ready (pid ${process.pid}) on ${paths.sock}${where}; log ${paths.daemonLog}\n`);
 
-  const why = await shutdownSignal(opts.until, !opts.embedded);
+  // A daemon whose socket file was taken (its home deleted, `uninstall --purge`, a second daemon) has nobody left to
+  // answer: it ends rather than run on unseen.
+  let orphaned: ReturnType<typeof setInterval> | undefined;
+  const gone = opts.embedded
+    ? undefined
+    : new Promise<void>((resolve) => {
+        orphaned = setInterval(() => {
+          if (statSync(paths.sock, { throwIfNoEntry: false })?.ino !== sockInode) resolve();
+        }, SOCKET_CHECK_MS);
+      });
+  const why = await shutdownSignal(
+    gone ? Promise.race([opts.until ?? new Promise<void>(() => undefined), gone]) : opts.until,
+    !opts.embedded,
+  );
+  clearInterval(orphaned);
   server.stop();
   // Only our own socket file goes: a second daemon that failed to start must not take the first one's.
   if (stamp(paths.sock) === sockStamp) rmSync(paths.sock, { force: true });
   removeEgress(paths, process.pid);
+  if (!opts.embedded) removeOwnPid(paths.daemonPid);
   await egress?.close();
   stopSweep();
   await passes.close();

@@ -3,6 +3,7 @@ import type { Action, PossibleTarget } from "../core/action.ts";
 import { effectRank } from "../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import { credentialShapes } from "../core/secrets.ts";
+import { PERSON } from "../policy/engine/index.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
@@ -50,7 +51,8 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const resolution = resolve(req, deps);
   const also = actingPlaces(req.cwd, resolution.actions);
   const rules = also.length > 0 ? deps.rules(req.cwd, also) : deps.rules(req.cwd);
-  const agent = req.agent ?? deps.caller.agent;
+  const person = req.seat === "person";
+  const agent = person ? PERSON : notPerson(req.agent ?? deps.caller.agent);
   const session = req.session ?? deps.caller.session;
   const boundary = deps.caller.boundary(req.cwd, session);
   // Leases are read for the paths this call writes, beside the facts in force, and recorded with them.
@@ -73,54 +75,64 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const opaque = resolution.actions.find((a) => a.name === "shell.unknown");
   const why = resolution.parseError ?? (opaque ? "it is nested too deep or could not be read" : undefined);
   if (head && why) lineWide.push(unparsable(head, why));
-  if (head && rules.problems.length > 0) lineWide.push(unreadableRules(head, rules.problems));
+  // A person's own command is not refused for a rule file that does not read; an agent's is.
+  if (head && rules.problems.length > 0 && !person) lineWide.push(unreadableRules(head, rules.problems));
   // Decisions recorded in memory only tighten: each contradicted one adds an ask beside the rules' verdicts.
-  const decisions = deps.decisions?.(req.cwd) ?? [];
+  const decisions = person ? [] : (deps.decisions?.(req.cwd) ?? []);
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
   const settings = settingsOrUndefined(deps);
   const ruled = resolution.actions.map((action, i) =>
     withGrants(
-      (byAction[i] ?? []).map((r) => ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment)),
+      (byAction[i] ?? []).map((r) => wholeTree(ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment))),
       stateFacts,
       at.epochMs,
     ),
   );
   // One layer under the rules: from local history handed in as facts, recorded with the row's facts.
-  const noticed = gatherNotice(
-    {
-      surface: req.surface,
-      agent,
-      session,
-      actions: resolution.actions,
-      boundary,
-      nowMs: at.epochMs,
-      // A read a rule asks about or refuses is guarded, and so is one a grant let through.
-      guarded: ruled.map((fs) => fs.some((f) => (f.source === "rule" && f.effect !== "allow") || f.source === "grant")),
-      facts: stateFacts,
-      carries: req.carries ?? credentialShapes(callText(req)),
-    },
-    settings?.notice ?? { on: false, warmupDays: 0 },
-    deps.history,
-  );
+  const noticed = person
+    ? NOTHING_NOTICED
+    : gatherNotice(
+        {
+          surface: req.surface,
+          agent,
+          session,
+          actions: resolution.actions,
+          boundary,
+          nowMs: at.epochMs,
+          // A read a rule asks about or refuses is guarded, and so is one a grant let through.
+          guarded: ruled.map((fs) =>
+            fs.some((f) => (f.source === "rule" && f.effect !== "allow") || f.source === "grant"),
+          ),
+          facts: stateFacts,
+          carries: req.carries ?? credentialShapes(callText(req)),
+        },
+        settings?.notice ?? { on: false, warmupDays: 0 },
+        deps.history,
+      );
   const facts = noticed.facts.length > 0 ? [...stateFacts, ...noticed.facts] : stateFacts;
-  const checks = (action: Action) =>
-    ownChecks({
-      action,
-      agent,
-      session,
-      facts,
-      boundary,
-      nowMs: at.epochMs,
-      ...(settings ? { settings: settings.config ?? settings } : {}),
-      ...(deps.protect ? { protect: deps.protect } : {}),
-    });
+  // memnox's own checks hold agents; a person at their own terminal meets only the rules they wrote for themselves.
+  const checks = (action: Action): Finding[] =>
+    person
+      ? []
+      : ownChecks({
+          action,
+          agent,
+          session,
+          facts,
+          boundary,
+          nowMs: at.epochMs,
+          ...(settings ? { settings: settings.config ?? settings } : {}),
+          ...(deps.protect ? { protect: deps.protect } : {}),
+        });
   const holds = req.underWall ? deps.wallHolds?.() : undefined;
   const perFindings = resolution.actions.map((action, i) => [
     ...(ruled[i] ?? []),
     ...checks(action),
     ...(holds ? wallFindings(holds, action) : []),
-    ...noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs }),
-    ...(decisions.length > 0 ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
+    ...(person
+      ? []
+      : noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs })),
+    ...(decisions.length > 0 && !person ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
     ...(action.possible ?? []).flatMap((p) => {
       // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it; one
       // the kernel wall holds for a command inside it is no question for a person: the kernel answers it.
@@ -169,6 +181,24 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
     because: withStates(combined.reason, combined.deciding.verdict?.states, facts, at.epochMs),
     noticed,
   };
+}
+
+const NOTHING_NOTICED: Noticed = { facts: [], seen: [], noted: [] };
+
+/**
+ * A recursive delete refused for something inside the tree says first what it deletes: `rm -rf ~` loses the whole
+ * home at once, which is the harm; the rule that caught it (a key inside) is the evidence, said after.
+ */
+function wholeTree(f: Finding): Finding {
+  if (f.action.name !== "filesystem.delete" || f.effect === "allow" || f.source !== "rule") return f;
+  const roots = f.action.targets.filter((t) => t.endsWith("/**")).map((t) => t.slice(0, -3) || "/");
+  if (roots.length === 0) return f;
+  return { ...f, reason: `it deletes all of ${roots.join(", ")} at once, and ${f.reason}` };
+}
+
+/** The name a person's seat is decided under is the seam's to give: an agent calling itself `person` is not one. */
+function notPerson(agent: string | undefined): string | undefined {
+  return agent === PERSON ? `${PERSON} (named so by an agent)` : agent;
 }
 
 /**

@@ -236,6 +236,20 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
         detail: { forMinutes: WARY_MS / 60_000 },
       });
     },
+    async recordForgedOutcome(f) {
+      await write({
+        kind: "state",
+        occurredAt: nowIso(),
+        surface: f.surface,
+        operation: "memnox.forged-outcome",
+        parent: f.decision,
+        cwd: f.cwd,
+        ...(f.session ? { session: f.session } : {}),
+        ...(f.agent ? { agent: f.agent } : {}),
+        reason: `an after-tool event reported that a call memnox refused ran (${f.claimed}); a refused call never runs, so it is recorded as a finding on the session, never as that call's outcome`,
+        detail: { refused: f.decision },
+      });
+    },
     async briefing(req) {
       const start = req.session ? sessionStart(paths, req.session) : undefined;
       return briefingFor(ctx, req, {

@@ -94,6 +94,16 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
       };
     }
   }
+  // A refusal by a rule that a person let through once with its code (`memnox allow-once`): this exact call, once.
+  let allowedOnce: string | undefined;
+  if (effect === "deny" && !req.ran && combined.deciding.source === "rule") {
+    const once = deps.claimAllowOnce?.(parts, session, at.epochMs);
+    if (once) {
+      effect = "allow";
+      allowedOnce = once.approvedBy ?? "a person";
+      reason = `let through once by ${allowedOnce} from their own terminal (memnox allow-once): ${because}`;
+    }
+  }
   if (effect === "ask" && !asksHere && req.walled) {
     // Held answers live in files the wall keeps this seam from: the ask is refused here, with its reason.
     effect = "deny";
@@ -154,11 +164,24 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     });
     holdId = hold.id;
   }
+  const allowOnce =
+    effect === "deny" && !req.ran && !req.walled && combined.deciding.source === "rule"
+      ? deps.issueAllowOnce?.({
+          parts,
+          action: deciding.name,
+          target,
+          session,
+          reason: because,
+          decisionEventId: eventId,
+          nowMs: at.epochMs,
+        })
+      : undefined;
   return {
     effect,
     enforceEffect: combined.wouldEffect,
     mode,
     reason,
+    ...(allowOnce ? { allowOnce } : {}),
     ...(combined.alternative ? { alternative: combined.alternative } : {}),
     ...(combined.rule ? { rule: combined.rule } : {}),
     ...(eventId ? { eventId } : {}),

@@ -8,6 +8,7 @@ import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
 import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
+import type { AllowOnce, IssueRequest } from "../state/allow-once.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
@@ -96,6 +97,10 @@ export interface GateDeps {
   claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
   /** A person's recent no to this very call in this session (`memnox deny`): the retry hears it, not a new hold. */
   refusedBefore?(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** A refusal's code a person typed (`memnox allow-once`) for this exact call, taken so it is used once. */
+  claimAllowOnce?(parts: FingerprintParts, session: string | undefined, nowMs: number): AllowOnce | undefined;
+  /** A code for a refused call, which a person can type at their own terminal to let it through once. */
+  issueAllowOnce?(input: Omit<IssueRequest, "fingerprint"> & { readonly parts: FingerprintParts }): string | undefined;
   /** A call a person let through at another seam in this session, while that lasts. */
   clearedCall(session: string, call: ClearedKey, nowMs: number): ClearedCall | undefined;
   /** What the seam above handed down for this working directory, while it lasts. */

@@ -135,7 +135,7 @@ function segmentTest(seg: string): (name: string) => boolean {
 }
 
 /** The paths an absolute glob names on this disk, walking only the folders it reaches (dotfiles included). */
-function globMatches(pattern: string): string[] {
+export function globMatches(pattern: string): string[] {
   const segs = pattern.split("/").filter((s) => s !== "");
   let found: string[] = ["/"];
   let walked = 0;

@@ -5,6 +5,7 @@ import { repoRoot } from "../io/repo.ts";
 import { classFromName } from "../resolve/mcp-tools.ts";
 import { recoverable } from "../resolve/project.ts";
 import { loadManifest } from "../state/mcp-manifest.ts";
+import { unkeptDeletes } from "./kept.ts";
 import { sessionToolClass } from "./session-tools.ts";
 
 /**
@@ -16,7 +17,13 @@ export function settled(action: Action, cwd: string, mcpDir: string): Action {
   // Its targets went through THE expansion first (expand.ts): every physical path they reach is among them.
   const real = action;
   if (real.name === "filesystem.delete") {
-    const covered = recoverable(real.targets, repoRoot(cwd));
+    const root = repoRoot(cwd);
+    // Inside the checkout, what a milestone keeps is bounded (ignored files): past it the delete is not taken back.
+    // A move leaves what it takes on the disk, under its new name.
+    const moved = real.arguments.argv?.[0]?.split("/").pop() === "mv";
+    const covered =
+      recoverable(real.targets, root) &&
+      (moved || !root || recoverable(real.targets, root, unkeptDeletes(root, real.targets)));
     const cls = covered ? "write" : "destructive";
     return cls === real.class || real.class === "read" ? real : { ...real, class: cls };
   }

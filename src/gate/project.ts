@@ -1,14 +1,15 @@
 // The project facts the resolver is handed: read here, cheaply (a few small files a hook can afford), never there.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { repoRoot } from "../io/repo.ts";
+import { gitDir, repoRoot } from "../io/repo.ts";
 import type { ProjectFacts } from "../resolve/project.ts";
 
 /** Larger files are not read: a script that size is not one a hook reads line by line. */
 const MAX_SCRIPT_BYTES = 64 * 1024;
 const NODE_WORDS = /\b(npm|npx|pnpm|pnpx|yarn|bun|bunx)\b/;
 const PYTHON_WORDS = /\b(uvx|uv|pipx|pip3?|poetry)\b/;
+const GIT_WORDS = /\bgit\b/;
 
 function readText(path: string): string | undefined {
   try {
@@ -113,6 +114,55 @@ function pythonFacts(dirs: readonly string[]): Set<string> {
   return out;
 }
 
+/**
+ * The repositories on this machine the checkout's remotes name: writing their refs from here is what a push to them
+ * would do. Read from the git directory's config (a linked worktree's shared one), never by running git.
+ */
+export function localRemotes(repository: string): string[] {
+  const dir = gitDir(repository);
+  if (!dir) return [];
+  const common = readText(join(dir, "commondir"))?.trim();
+  const text = readText(join(common ? resolve(dir, common) : dir, "config")) ?? "";
+  const out = new Set<string>();
+  let inRemote = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) inRemote = /^\[remote\s/i.test(line);
+    const m = inRemote ? /^(url|pushurl)\s*=\s*"?([^"]*)"?\s*$/i.exec(line) : null;
+    const url = m?.[2]?.trim();
+    if (!url) continue;
+    const local = url.startsWith("file://") ? url.slice("file://".length) : /^[^:]*$|^\.{0,2}\//.test(url) ? url : "";
+    if (local && !local.startsWith("~")) out.add(resolve(repository, local).replace(/\/+$/, ""));
+  }
+  return [...out];
+}
+
+/** A line that could move a branch or tag by force: `-B`, `-C`, `-f`, `--force…`, `update-ref`, a `+refspec`. */
+const FORCING_WORDS = /\s(-[A-Za-z]*[BCf][A-Za-z]*|--force\S*|update-ref|\+\S+)/;
+
+/** The checkout's branches and tags, from its loose refs and packed-refs (a few directory reads, no git process). */
+export function localRefs(repository: string): string[] | undefined {
+  const dir = gitDir(repository);
+  if (!dir) return undefined;
+  const common = readText(join(dir, "commondir"))?.trim();
+  const base = common ? resolve(dir, common) : dir;
+  const out = new Set<string>();
+  for (const kind of ["heads", "tags"]) {
+    try {
+      for (const e of readdirSync(join(base, "refs", kind), { recursive: true, withFileTypes: true })) {
+        if (e.isFile()) out.add(join(e.parentPath, e.name).slice(base.length + 1));
+      }
+    } catch {
+      // None of that kind.
+    }
+  }
+  for (const line of (readText(join(base, "packed-refs")) ?? "").split("\n")) {
+    const ref = /^[0-9a-f]{40,64} (refs\/(heads|tags)\/\S+)$/.exec(line)?.[1];
+    if (ref) out.add(ref);
+  }
+  return [...out];
+}
+
 /** What the resolver needs to know about the project at `cwd` for `line`; only the manifests the line could use. */
 export function projectFacts(cwd: string, line: string): ProjectFacts {
   const repository = repoRoot(cwd);
@@ -120,8 +170,13 @@ export function projectFacts(cwd: string, line: string): ProjectFacts {
   const node = NODE_WORDS.test(line) ? nodeFacts(dirs) : undefined;
   const python = PYTHON_WORDS.test(line) ? pythonFacts(dirs) : undefined;
   const packages = [...(node?.packages ?? []), ...(python ?? [])];
+  const git = repository !== undefined && GIT_WORDS.test(line);
+  const remotes = git ? localRemotes(repository) : [];
+  const refs = git && FORCING_WORDS.test(line) ? localRefs(repository) : undefined;
   return {
     ...(repository ? { repository } : {}),
+    ...(remotes.length > 0 ? { remotes } : {}),
+    ...(refs ? { refs } : {}),
     ...(node?.packageDir ? { packageDir: node.packageDir, scripts: node.scripts ?? {} } : {}),
     ...(packages.length > 0 ? { packages } : {}),
     ...(node && node.bins.size > 0 ? { bins: [...node.bins] } : {}),

@@ -20,6 +20,16 @@ const WHY = {
   project: "this file can add hooks, permissions or MCP servers to an agent, so a person looks at the change first",
   rules: "this repository's rules are changed in a diff a person reviews, not by the agent they govern",
   gitHooks: "git hooks run on every commit and push, and memnox's pre-push hook is one of them",
+  milestones: "memnox's milestones are what memnox rewind brings work back from",
+  binary:
+    "this is memnox itself, the program every hook and interceptor runs, and an agent does not disable its own guard",
+  python:
+    "python runs a .pth file's import lines, and sitecustomize or usercustomize, at every start, in every project: code that outlives the session",
+  site: "modules here are imported in place of the ones a project installed, in every python run of this account",
+  persistence:
+    "what is written here runs again later, unattended (a service, a login item, a directory hook), outliving the session",
+  shadow: "a program here runs in place of the one of the same name further down PATH, for every later command",
+  packedRefs: "this file holds the repository's branches, tags and memnox's milestones, which git itself rewrites",
 } as const;
 
 export interface ProtectedPlaces {
@@ -41,8 +51,16 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
   const roots = [...new Set([at.root.replace(/\/+$/, ""), `${h}/.memnox`])];
   const deny = (why: string) => (pattern: string) => ({ pattern, effect: "deny" as const, why });
   const ask = (why: string) => (pattern: string) => ({ pattern, effect: "ask" as const, why });
+  // Wherever `memnox` and its faces resolve: the links install.sh puts in ~/.local/bin, and every PATH directory.
+  const binDirs = [...new Set([`${h}/.local/bin`, ...(e.PATH ?? "").split(":").filter((d) => d.startsWith("/"))])];
+  const userBase = e.PYTHONUSERBASE || `${h}/.local`;
+  const sites = [`${userBase}/lib/python*/site-packages`, `${h}/Library/Python/*/lib/python/site-packages`];
   return [
     ...roots.flatMap((r) => [r, `${r}/**`]).map(deny(WHY.memnox)),
+    ...binDirs
+      .flatMap((d) => [`${d.replace(/\/+$/, "")}/memnox`, `${d.replace(/\/+$/, "")}/memnox-*`])
+      .map(deny(WHY.binary)),
+    ...sites.flatMap((d) => [`${d}/*.pth`, `${d}/sitecustomize.py`, `${d}/usercustomize.py`]).map(deny(WHY.python)),
     ...[
       `${claude}/settings.json`,
       `${claude}/settings.local.json`,
@@ -62,7 +80,23 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
       `${e.OPENCLAW_STATE_DIR || `${h}/.openclaw`}/openclaw.json`,
     ].map(deny(WHY.agent)),
     ...["memnox.policies.toml", "memnox.policies.yaml"].map((n) => `/**/${n}`).map(ask(WHY.rules)),
+    ...sites.map((d) => `${d}/**`).map(ask(WHY.site)),
+    ...[
+      `${config}/systemd/user`,
+      `${config}/systemd/user/**`,
+      `${h}/.local/share/systemd/user/**`,
+      `${config}/autostart/**`,
+      `${config}/environment.d/**`,
+      `${h}/Library/LaunchAgents/**`,
+      `${config}/direnv/direnvrc`,
+      `${config}/direnv/lib/**`,
+      `${h}/.direnvrc`,
+      `${h}/.pam_environment`,
+    ].map(ask(WHY.persistence)),
+    ...[`${h}/.local/bin/*`, `${h}/bin/*`].map(ask(WHY.shadow)),
+    ...["/**/.git/refs/memnox", "/**/.git/refs/memnox/**"].map(deny(WHY.milestones)),
     ...["/**/.git/hooks", "/**/.git/hooks/**"].map(ask(WHY.gitHooks)),
+    ask(WHY.packedRefs)("/**/.git/packed-refs"),
     ...[
       "/**/.claude/settings.json",
       "/**/.claude/settings.local.json",

@@ -38,10 +38,9 @@ describe("a person's terminal or an agent's seat", () => {
     }
   });
 
-  test("a memnox seam above (the governed shell, an interceptor, run) is an agent's seat; a person's memnox CLI is not", () => {
+  test("a memnox seam above (the governed shell, run) is an agent's seat; a person's memnox CLI is not", () => {
     for (const [face, proc] of [
       ["shell", memnox(250, 100, ["-c", "x"], "/home/u/.memnox/bin/memnox-bash")],
-      ["interceptor", memnox(250, 100, ["push"], "git")],
       ["run", memnox(250, 100, ["run", "--", "bash"])],
     ] as const) {
       const s = seatOf({}, chain(memnox(300, 250, ["stop"]), proc, login), self);
@@ -50,6 +49,16 @@ describe("a person's terminal or an agent's seat", () => {
     expect(seatOf({}, chain(memnox(300, 250, ["stop"]), memnox(250, 100, ["status"]), login), self).kind).toBe(
       "person",
     );
+  });
+
+  test("an interceptor above stands in front of whoever called it: a person's own git's hook is the person's", () => {
+    const git = memnox(250, 100, ["commit"], "git");
+    const hook = p(260, 250, ["/bin/sh", ".git/hooks/pre-commit"]);
+    expect(seatOf({}, chain(memnox(300, 260, ["x"], "rm"), hook, git, login), self).kind).toBe("person");
+    // The same under an agent: the agent above decides.
+    const agent = p(200, 100, ["claude"]);
+    const under = memnox(250, 200, ["commit"], "git");
+    expect(seatOf({}, chain(memnox(300, 260, ["x"], "rm"), hook, under, agent, login), self).kind).toBe("agent");
   });
 
   test("a variable an agent or a seam sets says agent; unsetting it changes nothing the ancestry says", () => {

@@ -1,31 +1,14 @@
 // Who is calling: a person's own terminal, or an agent's seat. Pure: the environment and the ancestry come in.
 //
 // An agent's seat is any of: a variable an agent or a memnox seam sets for the commands it runs; an agent program or
-// a memnox seam (hook, interceptor, governed shell, `memnox run`, the MCP faces) among the process's ancestors; or a
+// a memnox seam (hook, governed shell, `memnox run`, the MCP faces) among the process's ancestors; or a
 // process cut off from any terminal session a person started (reparented to the system with no terminal, or on a
 // terminal whose session leader is not among its ancestors, or a walk that broke). Variables can be unset by the
-// agent, so the ancestry is read whatever they say; they only add.
+// agent, so the ancestry is read whatever they say; they only add. An interceptor above says nothing by itself: it
+// stands in front of whoever called it, so a person's own `git commit` whose hook runs `rm` is still the person's,
+// and an agent's is the agent's (the agent, or the seam that started it, is further up).
+import { AGENT_PROGRAMS } from "../core/agents.ts";
 import type { Ancestry, Env, ProcessInfo } from "../ports/index.ts";
-
-/** Agents' own programs, by executable or script name. */
-const AGENT_PROGRAMS = new Set([
-  "claude",
-  "codex",
-  "gemini",
-  "cursor-agent",
-  "aider",
-  "goose",
-  "opencode",
-  "amp",
-  "cline",
-  "qwen",
-  "crush",
-  "copilot",
-  "auggie",
-  "droid",
-  "kiro-cli",
-  "openhands",
-]);
 
 /** Package folders an agent's script lives in, when it runs under node, bun or python. */
 const AGENT_PACKAGES = /\/(@anthropic-ai\/claude-code|@openai\/codex|@google\/gemini-cli|aider|goose)\//;
@@ -43,7 +26,6 @@ const AGENT_VARIABLES = [
   "CURSOR_AGENT",
   "MEMNOX_SESSION",
   "MEMNOX_AGENT_NAME",
-  "MEMNOX_SHIM_DEPTH",
   "MEMNOX_SEAT",
 ] as const;
 
@@ -107,10 +89,17 @@ export function memnoxFace(p: ProcessInfo, self: SelfBinary): MemnoxFace | undef
   return "cli";
 }
 
-const SEAT_FACES = new Set<MemnoxFace>(["hook", "interceptor", "shell", "run", "mcp-proxy", "session"]);
+const SEAT_FACES = new Set<MemnoxFace>(["hook", "shell", "run", "mcp-proxy", "session"]);
 
 function describe(p: ProcessInfo, what: string): string {
   return `${what} (pid ${p.pid}, ${base(p.argv[0] ?? p.comm) || p.comm})`;
+}
+
+/** The environment with every variable that marks an agent's seat taken out (for what memnox starts on its own). */
+export function withoutSeatVariables(env: Env): Env {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const k of AGENT_VARIABLES) delete out[k];
+  return out;
 }
 
 /** The variable that marks this environment as an agent's, if one does. */

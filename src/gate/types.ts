@@ -35,6 +35,11 @@ export interface GateRequest {
    * nothing is granted, cleared, leased or held for it.
    */
   readonly ran?: true;
+  /**
+   * `person`: the seam read the process's ancestry and found a person at their own terminal (no agent, no seam
+   * above): the call meets only the rules written for `agents = ["person"]`, and none of memnox's checks on agents.
+   */
+  readonly seat?: "person";
   /** Raw arguments for the keyed digest; never stored. */
   readonly rawArguments?: string;
   /**
@@ -64,6 +69,8 @@ export interface GateAnswer {
   readonly granted?: string;
   /** Set when an ask was written to ~/.memnox/pending/ for `memnox approve`. */
   readonly holdId?: string;
+  /** A refusal's code: a person who types `memnox allow-once <code>` at their own terminal lets this call run once. */
+  readonly allowOnce?: string;
   /**
    * An ask only named people can answer, or more than one: no prompt in the agent's session and no `[a]` at its
    * terminal settles it (neither can tell who said yes), only `memnox approve` from the accounts named.
@@ -119,10 +126,26 @@ export interface GateServices {
   pauseSession(session: string, reason: string, surface: Surface): Promise<void>;
   /** Mark a session wary for 30 minutes (instruction-shaped tool result): its outward and destructive actions ask. */
   markWary(session: string, reason: string): Promise<void>;
+  /**
+   * An after-tool event for a call the gate refused: a `memnox.forged-outcome` finding on the session, naming the
+   * refused decision, never an outcome (a refused call never ran, so whatever reported it ran is not the agent's tool).
+   */
+  recordForgedOutcome(forged: ForgedOutcome): Promise<void>;
   /** What a session is told at its start and reminded of later, from the rule files and state in force at `cwd`. */
   briefing(request: BriefingRequest): Promise<Briefing>;
   /** A session opened or closed in an agent's own hook: one `session` row; a start fixes its project boundary. */
   recordSession(event: SessionEvent): Promise<void>;
+}
+
+export interface ForgedOutcome {
+  /** The refusal the event claims ran. */
+  readonly decision: string;
+  readonly surface: Surface;
+  readonly cwd: string;
+  readonly session?: string;
+  readonly agent?: string;
+  /** What the event said of it, in words (exit code, failure), never its output. */
+  readonly claimed: string;
 }
 
 export interface BriefingRequest {

@@ -11,6 +11,7 @@ import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import type { Resolution } from "../resolve/types.ts";
+import { claimAllowOnce, issueAllowOnce } from "../state/allow-once.ts";
 import { type Budget, readBudgets } from "../state/budgets.ts";
 import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
 import { type Config, readConfig } from "../state/config.ts";
@@ -81,6 +82,8 @@ type StateDeps = Pick<
   | "stale"
   | "claimGrant"
   | "refusedBefore"
+  | "claimAllowOnce"
+  | "issueAllowOnce"
   | "clearedCall"
   | "clearCalls"
   | "handedDown"
@@ -146,6 +149,17 @@ export function stateDeps(
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
     refusedBefore: (parts, session, now) =>
       sink.dry ? undefined : deniedHold(paths.pending, fingerprint(parts), session, now, HOLD_TTL_MS),
+    claimAllowOnce: (parts, session, now) =>
+      sink.dry ? undefined : claimAllowOnce(paths.allowOnce, fingerprint(parts), session, now),
+    issueAllowOnce: ({ parts, ...rest }) => {
+      if (sink.dry) return undefined;
+      try {
+        return issueAllowOnce(paths.allowOnce, { ...rest, fingerprint: fingerprint(parts) });
+      } catch {
+        // No code to print only means this refusal cannot be let through once; the refusal itself stands.
+        return undefined;
+      }
+    },
     clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
     clearCalls: (session, calls, now) => {
       if (sink.dry) return;

@@ -13,6 +13,53 @@ export interface Tampering {
   readonly at?: string;
 }
 
+/** A session's record holds an attempt to mislead it: an after-tool event claiming a refused call ran. */
+export interface RecordFinding {
+  readonly kind: "forged-outcome";
+  readonly seq: number;
+  readonly id: string;
+  readonly at: string;
+  /** The refusal the event claimed ran. */
+  readonly refused?: string;
+  readonly session?: string;
+  readonly reason: string;
+}
+
+/** Every `memnox.forged-outcome` row: the chain holds them intact, and a person should still hear of them. */
+export function recordFindings(ledger: Ledger): RecordFinding[] {
+  return ledger.db
+    .query<
+      {
+        seq: number;
+        id: string;
+        occurred_at: string;
+        parent: string | null;
+        session: string | null;
+        reason: string | null;
+      },
+      []
+    >(
+      "SELECT seq, id, occurred_at, parent, session, reason FROM events WHERE kind = 'state' AND operation = 'memnox.forged-outcome' ORDER BY seq",
+    )
+    .all()
+    .map((r) => ({
+      kind: "forged-outcome" as const,
+      seq: r.seq,
+      id: r.id,
+      at: r.occurred_at,
+      ...(r.parent ? { refused: r.parent } : {}),
+      ...(r.session ? { session: r.session } : {}),
+      reason: r.reason ?? "an after-tool event claimed a refused call ran",
+    }));
+}
+
+export function findingLines(f: readonly RecordFinding[]): string[] {
+  return f.map(
+    (x) =>
+      `finding (row ${x.seq}, ${x.at}${x.session ? `, session ${x.session}` : ""}): forged outcome for ${x.refused ?? "a refused call"}: ${x.reason}`,
+  );
+}
+
 export interface OutsideReport {
   readonly tampered: readonly Tampering[];
   /** Facts worth saying that are not tampering (since which row the tip is kept outside). */

@@ -58,7 +58,7 @@ export const REASONS = {
   processSecrets: "another process's memory and the system's password files hold secrets no task needs",
   privilege: "as another user, root above all, a command reaches past every boundary this session has",
   unrecoverable:
-    "nothing can bring it back: outside the repository (or in its .git) no milestone is kept, and memnox rewind has nothing to restore",
+    "nothing can bring it back: outside the repository (or in its .git), past what a milestone keeps of ignored files, or for a file named like a credential, no milestone keeps it, and memnox rewind has nothing to restore",
   envDelete:
     "a .env file is ignored by git, so no milestone keeps it, and the credentials in it may exist nowhere else",
   fetched:
@@ -75,6 +75,8 @@ export const REASONS = {
     "a package manager, direnv or husky runs the code this names on a later ordinary command (npm test, cd, git commit), where nobody sees it",
   keys: "a key or an authorized_keys line written here lets somebody in, or loses a key that may exist nowhere else",
   credentialsWrite: "this overwrites a credential a CLI depends on, which may exist nowhere else",
+  rewrites:
+    "it moves a branch or tag over what it held, or drops what only a reflog still kept, so work may end up where neither git nor memnox rewind can bring it back",
 } as const;
 
 /** Why each part of the local loop proceeds without a question: said by protect and in a session's opening block. */
@@ -82,7 +84,7 @@ export const LOCAL_LOOP = {
   scripts:
     "the project's own scripts and tools (npm/pnpm/yarn/bun scripts, make, test runners, linters, npx of a package it has): their lines are read here and ruled, and their children meet the interceptors",
   deletes:
-    "deletes and moves inside the repository: a milestone is kept first, so memnox rewind brings them back; outside it, or in .git, they ask",
+    "deletes and moves inside the repository: a milestone is kept first (ignored files too, up to a bound; build output and caches are made again), so memnox rewind brings them back; outside it, or in .git, they ask",
   loopback: "HTTP to this machine (localhost, 127.0.0.1): it reaches a server running here, and nothing leaves",
   mcpReads: "MCP tools classified as reads: reading changes nothing",
   inline:
@@ -100,13 +102,28 @@ const RUN_DIRECTLY: Alternative = {
   note: "Run the command itself instead, not through a setting or variable: then it is ruled on where it runs.",
 };
 
+/**
+ * Forced updates of local refs and the pruning that empties a reflog's safety net: destructive, yet often meant
+ * (`git checkout -B topic`), so a person says yes rather than being refused outright.
+ */
+export const HISTORY_REWRITES = [
+  "git.checkout-reset-branch",
+  "git.switch-reset-branch",
+  "git.update-ref-branch",
+  "git.fetch-force",
+  "git.tag-force",
+  "git.gc-prune",
+  "git.prune",
+  "git.repack-drop",
+];
+
 /** A destructive verb with a safe substitute: its own rule, so the refusal can name what to do instead. */
 const ALTERNATIVES: Readonly<Record<string, { readonly reason: string; readonly alternative: Alternative }>> = {
   "git.push-force": {
     reason: "a force-push can destroy work that exists nowhere else",
     alternative: {
-      action: "git.push",
-      note: "Push without --force; if the remote has moved on, fetch and rebase onto it first.",
+      action: "git.push-lease",
+      note: "Push with --force-with-lease instead: git then refuses if the remote holds work this repository has not seen.",
     },
   },
   "git.reset-hard": {
@@ -180,6 +197,8 @@ export const SECRET_STORE_READS = [
   "az.keyvault-secret-show",
   "heroku.config",
   "heroku.config-get",
+  "kubectl.get-secret",
+  "kubectl.describe-secret",
 ];
 export const DECRYPTED_PARAMETERS = {
   actions: ["aws.ssm-get-parameter", "aws.ssm-get-parameters", "aws.ssm-get-parameters-by-path"],
@@ -524,12 +543,18 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
     ...rule(
       "destructive-commands-denied",
       `destructive verbs from the verb tables, ${by}`,
-      destructive.filter((a) => !substituted.includes(a)),
+      destructive.filter((a) => !substituted.includes(a) && !HISTORY_REWRITES.includes(a)),
       {
         effect: "deny",
         reason: REASONS.destructive,
       },
     ).map((r) => ({ ...r, match: { ...r.match, classes: ["destructive" as const] } })),
+    ...rule(
+      "history-rewrites-asked",
+      `forced updates of local branches and tags, and pruning that drops unreachable work at once, ${by}`,
+      HISTORY_REWRITES.filter((a) => destructive.includes(a)),
+      { effect: "ask", reason: REASONS.rewrites },
+    ),
     ...rule("outward-commands-asked", `verbs whose effect others see, ${by}`, patternsOf(tables, "communication"), {
       effect: "ask",
       reason: REASONS.outward,
@@ -622,7 +647,7 @@ function localLoop(by: string): RuleSpec[] {
   return [
     {
       name: "deletes-asked",
-      description: `file deletes no milestone can bring back (outside the repository, or in its .git), ${by}`,
+      description: `file deletes no milestone can bring back (outside the repository or in its .git, ignored files past the bound, credentials), ${by}`,
       match: { actions: ["filesystem.delete"], classes: ["destructive"] },
       decision: { effect: "ask", reason: REASONS.unrecoverable },
     },

@@ -74,8 +74,9 @@ function renderMatch(m: RuleMatch): string[] {
   return lines;
 }
 
-export function renderRule(r: RuleSpec): string {
-  const lines = ["[[policies]]", `name = ${str(r.name)}`];
+/** A rule as TOML, after the comment lines that say why it is there (each `# `-prefixed). */
+export function renderRule(r: RuleSpec, comment: readonly string[] = []): string {
+  const lines = [...comment.map((c) => `# ${c}`), "[[policies]]", `name = ${str(r.name)}`];
   if (r.description) lines.push(`description = ${str(r.description)}`);
   const match = renderMatch(r.match);
   if (match.length > 0) lines.push("", "[policies.match]", ...match);
@@ -95,10 +96,14 @@ export function renderRule(r: RuleSpec): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A whole new rule file: a comment saying what it is, the version, and the rules. */
-export function renderRuleFile(header: readonly string[], rules: readonly RuleSpec[]): string {
-  const top = [...header.map((h) => `# ${h}`), "version = 1", ""].join("\n");
-  return `${top}\n${rules.map(renderRule).join("\n")}`;
+/** A whole new rule file: a comment saying what it is, the version, and the rules, each after its own comment. */
+export function renderRuleFile(
+  header: readonly string[],
+  rules: readonly RuleSpec[],
+  comments: (name: string) => readonly string[] = () => [],
+): string {
+  const top = [...header.map((h) => (h ? `# ${h}` : "#")), "version = 1", ""].join("\n");
+  return `${top}\n${rules.map((r) => renderRule(r, comments(r.name))).join("\n")}`;
 }
 
 /** The same rule as plain data, the shape a YAML file holds. */

@@ -24,6 +24,8 @@ export interface MergeOptions {
   readonly mode: number;
   /** Called with the path before an existing file is rewritten, so it can be copied aside. */
   readonly backup?: (path: string) => void;
+  /** Comment lines written above a rule, saying why it is there. */
+  readonly comments?: (name: string) => readonly string[];
 }
 
 /** JSON with keys and lists sorted: a rule's lists are any-of, so their order (which render may regroup) is no content. */
@@ -50,9 +52,9 @@ function appendYaml(text: string, rules: readonly RuleSpec[]): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-function appendToml(text: string, rules: readonly RuleSpec[]): string {
+function appendToml(text: string, rules: readonly RuleSpec[], comments: (name: string) => readonly string[]): string {
   const sep = text.endsWith("\n") ? "\n" : "\n\n";
-  return `${text}${sep}${rules.map(renderRule).join("\n")}`;
+  return `${text}${sep}${rules.map((r) => renderRule(r, comments(r.name))).join("\n")}`;
 }
 
 /** Every rule that was there is still there, unchanged, and the new ones read back as written. */
@@ -85,10 +87,15 @@ export function mergeRules(path: string, rules: readonly RuleSpec[], opts: Merge
 }
 
 /** The merge `mergeRules` would make, computed and read back, with nothing written: what a diff is shown from. */
-export function planMerge(path: string, rules: readonly RuleSpec[], opts: Pick<MergeOptions, "header">): MergePlan {
+export function planMerge(
+  path: string,
+  rules: readonly RuleSpec[],
+  opts: Pick<MergeOptions, "header" | "comments">,
+): MergePlan {
+  const comments = opts.comments ?? (() => []);
   const text = readTextIfExists(path);
   if (text === undefined) {
-    const fresh = renderRuleFile(opts.header, rules);
+    const fresh = renderRuleFile(opts.header, rules, comments);
     verify(path, [], fresh, rules);
     const result = { path, created: true, added: rules.map((r) => r.name), unchanged: [], keptYours: [] };
     return { result, before: undefined, after: fresh };
@@ -117,7 +124,7 @@ export function planMerge(path: string, rules: readonly RuleSpec[], opts: Pick<M
     keptYours: present.filter((r) => !unchanged.includes(r)).map((r) => r.name),
   };
   if (missing.length === 0) return { result, before: text, after: text };
-  const next = isYamlPath(path) ? appendYaml(text, missing) : appendToml(text, missing);
+  const next = isYamlPath(path) ? appendYaml(text, missing) : appendToml(text, missing, comments);
   verify(path, existing.rules, next, missing);
   return { result, before: text, after: next };
 }

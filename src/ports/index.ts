@@ -17,6 +17,8 @@ export interface Stdio {
   err(text: string): void;
   /** The whole of stdin as text (hooks read their payload this way). */
   readAll(): Promise<string>;
+  /** The terminal's width when stdout is one (undefined when it is not, or nobody can tell). */
+  columns?(): number | undefined;
 }
 
 export interface RunOptions {

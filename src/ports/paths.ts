@@ -28,6 +28,10 @@ export interface Paths {
   readonly notice: string;
   readonly checkpoints: string;
   readonly daemonLog: string;
+  /** The pid of a daemon started in the background (no service manager), written and removed by that daemon. */
+  readonly daemonPid: string;
+  /** What a background daemon prints, and when the last hook started one (its mtime). */
+  readonly daemonOut: string;
   readonly sock: string;
   /** Where the daemon's egress proxy listens (`{host, port, pid}`), for `memnox run` and `memnox env`. */
   readonly egress: string;
@@ -64,6 +68,10 @@ export interface Paths {
   readonly budgets: string;
   /** The skills, subagents and instruction files a person accepted, by content hash. */
   readonly skills: string;
+  /** The repositories memnox kept milestones in, so `uninstall --purge` takes its refs back out of each. */
+  readonly milestoneRepos: string;
+  /** The one-time codes refusals print, for `memnox allow-once <code>` (digests only). */
+  readonly allowOnce: string;
 }
 
 export function memnoxPaths(env: Env): Paths {
@@ -92,6 +100,8 @@ export function memnoxPaths(env: Env): Paths {
     notice: at("notice"),
     checkpoints: at("checkpoints.json"),
     daemonLog: at("daemon.log"),
+    daemonPid: at("daemon.pid"),
+    daemonOut: at("daemon.out.log"),
     sock: at("memnox.sock"),
     egress: at("egress.json"),
     overlays: at("overlays.json"),
@@ -115,5 +125,7 @@ export function memnoxPaths(env: Env): Paths {
     leases: at("leases"),
     budgets: at("budgets.json"),
     skills: at("skills.json"),
+    milestoneRepos: at("milestone-repos.json"),
+    allowOnce: at("allow-once"),
   };
 }

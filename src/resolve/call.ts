@@ -10,6 +10,11 @@ export interface Arg {
   readonly static: boolean;
   /** Contains an unquoted glob character. */
   readonly glob: boolean;
+  /**
+   * Not static: the text as bash sees it after expansion, with `CALLER` for a value from the caller's environment and
+   * `DATA` for data the line computed at run time (src/resolve/evaluate.ts); for what is evaluated again.
+   */
+  readonly seen?: string;
 }
 
 /** Where the command's standard input comes from; a pipe from `find` carries the files it names. */
@@ -25,12 +30,14 @@ export type Printed = { readonly text: string } | { readonly paths: readonly str
 /** A variable the line set (or the caller's environment handed in): its possible values, or the text it came from. */
 export type VarValue =
   | { readonly known: true; readonly values: readonly string[] }
-  | { readonly known: false; readonly raw: string };
+  | { readonly known: false; readonly raw: string; readonly data?: boolean };
 
 /** Mutable within one list of commands: `cd` changes the directory later commands see. */
 export interface Scope {
   cwd: string;
   readonly home: string;
+  /** Where the line started: the checkout's top when the gate knows it, else the working directory. */
+  readonly started: string;
   readonly depth: number;
   readonly maxDepth: number;
   readonly functions: Set<string>;
@@ -44,6 +51,8 @@ export interface Scope {
   readonly vars: Map<string, VarValue>;
   /** Paths made earlier in the line that lead to others: `ln -s ~/.ssh /tmp/s`, `cp -r ~/.aws /tmp/x`. */
   readonly links: Map<string, readonly string[]>;
+  /** Attributes `declare` gave names earlier in the line (`A` associative, `i` integer): how bash evaluates them. */
+  readonly attributes: Map<string, string>;
 }
 
 /** A copy for a subshell, a pipeline member or a function body: what it sets does not leak back. */
@@ -55,6 +64,7 @@ export function forkScope(scope: Scope, over: Partial<Pick<Scope, "cwd" | "depth
     vars: new Map(scope.vars),
     aliases: new Map(scope.aliases),
     links: new Map(scope.links),
+    attributes: new Map(scope.attributes),
   };
 }
 
@@ -87,6 +97,10 @@ export interface Engine {
   madeHere(path: string): boolean;
   /** Resolve lines the project declares (a package.json script) one level deeper, in `cwd`; never recorded as typed. */
   lines(text: string, from: Call, cwd?: string): void;
+  /** An earlier command of the line puts code fetched from outside at `place` (a clone, a download). */
+  fetched(place: string): void;
+  /** Whether `path` is, or is under, a place this line fetched from outside: what runs there nobody has read. */
+  fromOutside(path: string): boolean;
 }
 
 export interface Call {

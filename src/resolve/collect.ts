@@ -7,6 +7,8 @@ import { type ProjectFacts, recoverable } from "./project.ts";
 /** Programs whose write to a file leaves its text as it was. */
 const KEEPS_TEXT = new Set(["chmod", "chown", "chgrp", "touch"]);
 
+const WRITES = new Set(["filesystem.write", "filesystem.delete"]);
+
 /** git's discards of working-tree edits to named paths: what a milestone taken before them keeps. */
 const DISCARDS = new Set(["git.restore", "git.checkout-paths"]);
 
@@ -38,6 +40,18 @@ export class Collector {
       ...(spec.cli !== undefined ? { cli: spec.cli } : {}),
       ...(where !== undefined && this.cwd !== undefined && where !== this.cwd ? { cwd: where } : {}),
     });
+    const remote = WRITES.has(spec.name) ? this.remoteWritten(spec.targets ?? []) : undefined;
+    if (remote) this.add({ name: "git.push-force", class: "destructive", targets: [remote], cli: "git" }, argv, at);
+  }
+
+  /** A file written or deleted inside a local remote of the checkout (its refs, objects, hooks): a forced push's effect. */
+  private remoteWritten(targets: readonly string[]): string | undefined {
+    const remotes = this.project?.remotes ?? [];
+    for (const t of targets) {
+      const hit = remotes.find((r) => t === r || t.startsWith(`${r}/`));
+      if (hit) return hit;
+    }
+    return undefined;
   }
 
   /** A `shell.execute` for a line, placed before the actions that line produced from `from` on. */
@@ -87,6 +101,17 @@ export class Collector {
       .filter((a) => writes(a) && !KEEPS_TEXT.has(basename(a.arguments.argv?.[0] ?? "")));
     if (known) return later.length === 0 ? known.text : undefined;
     return later.length > 0 ? undefined : null;
+  }
+
+  /** Places an earlier command of the line filled from outside (a clone's destination, a downloaded file). */
+  private readonly outside: string[] = [];
+
+  noteFetched(place: string): void {
+    if (place.startsWith("/") && !this.outside.includes(place)) this.outside.push(place);
+  }
+
+  fetchedAt(path: string): boolean {
+    return this.outside.some((p) => path === p || path.startsWith(`${p}/`));
   }
 
   noteRun(path: string): void {

@@ -6,6 +6,7 @@ import { EDITOR_HANDLERS } from "./commands/editors.ts";
 import { FILE_HANDLERS, isFormatter } from "./commands/files.ts";
 import { git } from "./commands/git.ts";
 import { interpretedFile, interpreterFor } from "./commands/interpreters.ts";
+import { kubectl } from "./commands/kubectl.ts";
 import { LAUNCHER_HANDLERS, systemdRun } from "./commands/launchers.ts";
 import { memnox } from "./commands/memnox.ts";
 import { NETWORK_HANDLERS } from "./commands/network.ts";
@@ -43,6 +44,7 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ["systemd-run", systemdRun],
   ["git", git],
   ["memnox", memnox],
+  ["kubectl", kubectl],
 ]);
 
 /** `tclsh8.6`, `wish8.6`: versioned names of the same program. */
@@ -79,6 +81,7 @@ export function dispatch(call: Call): void {
   if (call.scope.functions.has(first.text)) return;
   const name = commandName(first.text);
   if (name === "docker" || name === "podman") containerReads(call, call.args.slice(1));
+  if (BUILDERS.has(name)) buildsFetched(call);
   const handler = HANDLERS.get(isFormatter(name) ? "mkfs" : versioned(name)) ?? interpreterFor(name);
   if (handler) {
     handler(call);
@@ -89,8 +92,36 @@ export function dispatch(call: Call): void {
     runTable(table, call, call.args.slice(1));
     return;
   }
-  if (first.text.includes("/") && (madeThisLine(call, first.text) || shellScript(call, first.text))) return;
+  if (first.text.includes("/") && (linkedThisLine(call, first.text) || madeThisLine(call, first.text))) return;
+  if (first.text.includes("/") && shellScript(call, first.text)) return;
   runUnknown(call, name);
+}
+
+/** Tools that run the code of the project they build or install (its makefile, lifecycle scripts, build.rs, setup.py). */
+const BUILDERS = new Set(
+  "make gmake cmake meson ninja npm pnpm yarn bun pip pip3 uv poetry cargo go gradle mvn bundle rake composer".split(
+    " ",
+  ),
+);
+
+/** `git clone URL d && cd d && make`, `npm install ./d`: a builder run on code this line fetched runs that code. */
+function buildsFetched(call: Call): void {
+  const places = [call.scope.cwd, ...call.args.slice(1).filter((a) => a.static && !a.text.startsWith("-"))];
+  const at = places
+    .map((p) => (typeof p === "string" ? p : absolutePath(p.text, call.scope.cwd, call.scope.home)))
+    .find((p) => call.engine.fromOutside(p));
+  if (at) call.emit({ name: "shell.fetched", class: "unknown", targets: [at] });
+}
+
+/** `ln -s /bin/bash ./claude && ./claude -c …`: a program this line linked (or copied) runs what it leads to. */
+function linkedThisLine(call: Call, program: string): boolean {
+  const path = absolutePath(program, call.scope.cwd, call.scope.home);
+  const to = call.scope.links.get(path);
+  const target = to?.length === 1 ? to[0] : undefined;
+  if (!target?.startsWith("/") || target === path) return false;
+  // As a line one level deeper: links that lead to each other end at the nesting limit.
+  call.engine.shell([target, ...call.args.slice(1).map((a) => a.text)].map(renderArg).join(" "), call);
+  return true;
 }
 
 /** `printf … > p.sh && ./p.sh`: a program this very line writes has no text yet for anybody to read before it runs. */

@@ -1,6 +1,7 @@
 // Words to arguments: quotes removed, `~`, $HOME and $PWD known, everything else kept as written and marked dynamic.
 import { expandBraces, type Marked } from "./braces.ts";
 import type { Arg, VarValue } from "./call.ts";
+import { CALLER, DATA, type Evaluated, nothingEvaluated, parameterCode, printsNumber } from "./evaluate.ts";
 import type { Script, Word } from "./shell/ast.ts";
 import { literalText, scriptsOf } from "./shell/words.ts";
 
@@ -10,6 +11,8 @@ export interface Expanded {
   readonly args: readonly Arg[];
   /** Substitutions inside the word, which run before the command does. */
   readonly subs: readonly Script[];
+  /** What its arithmetic, subscripts, indirection and prompt expansions evaluate as code. */
+  readonly evaluated: Evaluated;
 }
 
 export interface ExpandEnv {
@@ -17,6 +20,8 @@ export interface ExpandEnv {
   readonly home: string;
   /** Variables the line set earlier, and the caller's place variables. */
   readonly vars?: ReadonlyMap<string, VarValue>;
+  /** Attributes `declare` gave names earlier in the line (an associative array's subscript is not arithmetic). */
+  readonly attributes?: ReadonlyMap<string, string>;
 }
 
 /** `*`, `?` and a closed `[…]` make a word a pattern; a lone `[` is the test command. */
@@ -30,13 +35,15 @@ const MAX_WORDS = 64;
 
 export function expandWord(w: Word, env: ExpandEnv): Expanded {
   // Each alternative is one way the word can come out: more than one only when a loop variable is in it.
-  let alts: { text: string; marked: Marked[] }[] = [{ text: "", marked: [] }];
+  let alts: { text: string; seen: string; marked: Marked[] }[] = [{ text: "", seen: "", marked: [] }];
   let isStatic = true;
   let glob = false;
   const subs: Script[] = [];
-  const append = (value: string, active: boolean) => {
+  const evaluated = nothingEvaluated();
+  const append = (value: string, active: boolean, seen = value) => {
     for (const a of alts) {
       a.text += value;
+      a.seen += seen;
       for (const ch of value) a.marked.push({ ch, active });
     }
   };
@@ -49,6 +56,7 @@ export function expandWord(w: Word, env: ExpandEnv): Expanded {
       append(t, !p.quoted);
       return;
     }
+    if (p.kind === "var" || p.kind === "arith") parameterCode(p.raw, env, evaluated);
     const known = p.kind === "var" ? KNOWN_VAR.exec(p.raw)?.[1] : undefined;
     if (known !== undefined) {
       append(known === "HOME" ? env.home : env.cwd, false);
@@ -62,13 +70,14 @@ export function expandWord(w: Word, env: ExpandEnv): Expanded {
         if (value.values.length === 1) append(value.values[0] ?? "", false);
         else {
           isStatic = false;
-          append(p.raw, false);
+          append(p.raw, false, value.values.some((v) => /[$`]/.test(v)) ? DATA : CALLER);
         }
         return;
       }
       alts = alts.flatMap((a) =>
         value.values.map((v) => ({
           text: a.text + v,
+          seen: a.seen + v,
           marked: [...a.marked, ...[...v].map((ch) => ({ ch, active: false }))],
         })),
       );
@@ -77,7 +86,7 @@ export function expandWord(w: Word, env: ExpandEnv): Expanded {
     if (value && !value.known) {
       // Set from something run at run time (`d=$(cmd)`): unknown, but its text is kept for the gate to read.
       isStatic = false;
-      append(value.raw, false);
+      append(value.raw, false, value.data === false ? CALLER : DATA);
       return;
     }
     if (p.kind === "cmdsub") {
@@ -88,12 +97,30 @@ export function expandWord(w: Word, env: ExpandEnv): Expanded {
       }
     }
     isStatic = false;
-    append(p.raw, false);
+    append(p.raw, false, partSeen(p, env));
   });
-  const first = alts[0] ?? { text: "", marked: [] };
-  const arg = { text: first.text, static: isStatic, glob };
-  const words = alts.flatMap((a) => (isStatic && a.text.includes("{") ? expandBraces(a.marked) : [a.text]));
-  return { arg, args: words.length === 1 ? [arg] : words.map((t) => ({ ...arg, text: t })), subs };
+  const first = alts[0] ?? { text: "", seen: "", marked: [] };
+  const arg: Arg = isStatic
+    ? { text: first.text, static: true, glob }
+    : { text: first.text, static: false, glob, seen: first.seen };
+  const words: { text: string; seen?: string }[] = alts.flatMap((a) =>
+    isStatic && a.text.includes("{")
+      ? expandBraces(a.marked).map((text) => ({ text }))
+      : [{ text: a.text, ...(isStatic ? {} : { seen: a.seen }) }],
+  );
+  const args = words.length === 1 ? [arg] : words.map((x) => ({ ...arg, ...x }));
+  return { arg, args, subs, evaluated };
+}
+
+/** What a part the line cannot know stands for once expanded: a number, the caller's value, or data. */
+function partSeen(p: Word["parts"][number], env: ExpandEnv): string {
+  if (p.kind === "arith") return CALLER;
+  if (p.kind === "cmdsub") return printsNumber(p.script) ? CALLER : DATA;
+  if (p.kind !== "var" || p.raw.startsWith("${#")) return CALLER;
+  const v = env.vars?.get(p.name);
+  if (!v) return CALLER;
+  if (v.known) return v.values.join(" ");
+  return v.data === false ? CALLER : DATA;
 }
 
 /** `$(echo ls)` is `ls`: the one substitution whose output is known without running anything. */

@@ -13,6 +13,19 @@ export interface ProjectFacts {
   readonly bins?: readonly string[];
   /** Text of the script files the line runs, by absolute path, read by the gate (inside the checkout, small). */
   readonly files?: Readonly<Record<string, string>>;
+  /** Repositories on this machine the checkout's remotes name (`../origin.git`, `file:///srv/x`), absolute. */
+  readonly remotes?: readonly string[];
+  /** The checkout's branches and tags (`refs/heads/main`), read when a line could move one by force. */
+  readonly refs?: readonly string[];
+}
+
+/**
+ * Whether the checkout has this ref. In a checkout whose refs memnox could not read it may (a forced update is
+ * assumed); outside any checkout there is none for git to move.
+ */
+export function mayExist(project: ProjectFacts | undefined, ref: string): boolean {
+  if (project?.refs !== undefined) return project.refs.includes(ref);
+  return project?.repository !== undefined;
 }
 
 function within(path: string, root: string): boolean {
@@ -23,8 +36,13 @@ function within(path: string, root: string): boolean {
  * A delete the automatic milestone covers: every target a literal absolute path inside the checkout and outside any
  * `.git` (the history and the milestones themselves). A variable or substitution could point anywhere, so never.
  */
-export function recoverable(targets: readonly string[], repository: string | undefined): boolean {
+export function recoverable(
+  targets: readonly string[],
+  repository: string | undefined,
+  unkept: readonly string[] = [],
+): boolean {
   if (!repository || targets.length === 0) return false;
+  const kept = (t: string) => !unkept.some((u) => within(u, t) || within(t, subtreeBase(u)));
   return targets
     .map(subtreeBase)
     .every(
@@ -33,7 +51,8 @@ export function recoverable(targets: readonly string[], repository: string | und
         !/[$`]/.test(t) &&
         t !== repository &&
         within(t, repository) &&
-        !t.slice(repository.length).split("/").some(mayBeGitDir),
+        !t.slice(repository.length).split("/").some(mayBeGitDir) &&
+        kept(t),
     );
 }
 

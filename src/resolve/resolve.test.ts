@@ -91,7 +91,8 @@ table("the spec's examples", [
 
 table("git", [
   ["git push -f origin main", [["git.push-force", "destructive", ["origin", "main"], "main"]]],
-  ["git push --force-with-lease origin feat", [["git.push-force", "destructive", ["origin", "feat"], "feat"]]],
+  ["git push --force-with-lease origin feat", [["git.push-lease", "communication", ["origin", "feat"], "feat"]]],
+  ["git push --force-with-lease -f origin feat", [["git.push-force", "destructive", ["origin", "feat"], "feat"]]],
   ["git push origin +main", [["git.push-force", "destructive", ["origin", "+main"], "main"]]],
   [
     "git push origin +main feat HEAD:refs/heads/release/1 :old",
@@ -110,7 +111,14 @@ table("git", [
       ["git.push-force", "destructive"],
     ],
   ],
-  ["git -C /elsewhere reset --hard", [["git.reset-hard", "destructive", ["/elsewhere"]]]],
+  // Another repository written from here is a write of it: outside the checkout, the boundary asks.
+  [
+    "git -C /elsewhere reset --hard",
+    [
+      ["git.reset-hard", "destructive", ["/elsewhere"]],
+      ["filesystem.write", "write", ["/elsewhere"]],
+    ],
+  ],
   ["git reset --merge HEAD~1", [["git.reset-merge", "destructive"]]],
   ["git reset --soft HEAD~1", [["git.reset", "write"]]],
   ["git clean -fdx", [["git.clean", "destructive"]]],

@@ -14,6 +14,7 @@ function rootScope(ctx: ResolveContext): Scope {
   return {
     cwd: ctx.cwd,
     home: ctx.home,
+    started: ctx.project?.repository ?? ctx.cwd,
     depth: 0,
     maxDepth: ctx.maxDepth ?? DEFAULT_MAX_DEPTH,
     functions: new Set(),
@@ -21,6 +22,7 @@ function rootScope(ctx: ResolveContext): Scope {
     vars: environmentVars(ctx.env),
     aliases: new Map(),
     links: new Map(),
+    attributes: new Map(),
   };
 }
 

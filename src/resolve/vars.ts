@@ -1,6 +1,7 @@
 // What earlier parts of the same line set up for later ones, tracked purely: variables (`d=.ssh; cat ~/$d/id`),
 // loop variables with their lists, and paths that lead elsewhere (`ln -s ~/.ssh /tmp/s && cat /tmp/s/id`).
 import type { ActionSpec, Arg, Scope, VarValue } from "./call.ts";
+import { DATA } from "./evaluate.ts";
 import { basename, normalizePath } from "./paths.ts";
 
 /** More possible values than this and a variable is unknown: a rule should not be decided by a list that long. */
@@ -15,7 +16,15 @@ export function environmentVars(env: Readonly<Record<string, string>> | undefine
 
 /** `name=value` in this shell: known when the value is, else the text it came from (`$(cmd)`) stays as a hint. */
 export function setVar(scope: Scope, name: string, value: Arg): void {
-  scope.vars.set(name, value.static ? { known: true, values: [value.text] } : { known: false, raw: value.text });
+  scope.vars.set(
+    name,
+    value.static ? { known: true, values: [value.text] } : { known: false, raw: value.text, data: fromData(value) },
+  );
+}
+
+/** Whether an argument holds data the line computed at run time (not a number, not the caller's own value). */
+export function fromData(a: Arg): boolean {
+  return (a.seen ?? "").includes(DATA);
 }
 
 export function unsetVar(scope: Scope, name: string): void {
@@ -27,7 +36,9 @@ export function bindLoop(scope: Scope, name: string, list: readonly Arg[]): void
   const known = list.every((a) => a.static) && list.length > 0 && list.length <= MAX_VALUES;
   scope.vars.set(
     name,
-    known ? { known: true, values: list.map((a) => a.text) } : { known: false, raw: list.map((a) => a.text).join(" ") },
+    known
+      ? { known: true, values: list.map((a) => a.text) }
+      : { known: false, raw: list.map((a) => a.text).join(" "), data: list.length === 0 || list.some(fromData) },
   );
 }
 

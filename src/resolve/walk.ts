@@ -5,7 +5,17 @@ import type { Collector } from "./collect.ts";
 import { type Assignment, assignmentEffects, assignmentOf } from "./commands/assignments.ts";
 import { writeActions } from "./commands/fs-emit.ts";
 import { dispatch } from "./dispatch.ts";
-import { expandWord } from "./expand.ts";
+import {
+  arithmeticCode,
+  type Evaluated,
+  evaluatedArithmetic,
+  evaluatedIn,
+  expansionCode,
+  nameRef,
+  nothingEvaluated,
+  seenOf,
+} from "./evaluate.ts";
+import { type Expanded, expandWord } from "./expand.ts";
 import { absolutePath, isInertDevice } from "./paths.ts";
 import type { AndOr, Command, Redirect, Script, SimpleCommand, Word } from "./shell/ast.ts";
 import { describeSyntaxError, parseLine } from "./shell/parse.ts";
@@ -51,11 +61,24 @@ export class Walker implements Engine {
   }
 
   source(path: string, from: Call): string | undefined {
+    // A script a clone or a download of this very line put there: fetched code, which nobody here has read.
+    if (this.out.fetchedAt(path)) {
+      from.emit({ name: "shell.fetched", class: "unknown", targets: [path] });
+      return undefined;
+    }
     const made = this.out.madeText(path);
     if (made !== null) return made;
     const text = from.scope.project?.files?.[path];
     if (text === undefined && path.startsWith("/")) this.out.noteRun(path);
     return text;
+  }
+
+  fetched(place: string): void {
+    this.out.noteFetched(place);
+  }
+
+  fromOutside(path: string): boolean {
+    return this.out.fetchedAt(path);
   }
 
   madeHere(path: string): boolean {
@@ -139,6 +162,9 @@ export class Walker implements Engine {
     }
     const own = this.redirects(cmd.redirects, scope).stdin;
     const listed = this.words(cmd.words, scope);
+    if (cmd.arithmetic !== undefined)
+      this.evaluated(arithmeticCode(cmd.arithmetic, scope), scope, `((${cmd.arithmetic}))`);
+    if (cmd.kind === "cond") this.evaluated(condCode(listed, scope), scope, "[[ … ]]");
     const inner = cmd.kind === "subshell" ? forkScope(scope) : scope;
     if (cmd.variable !== undefined) bindLoop(inner, cmd.variable, listed);
     for (const body of cmd.bodies) this.script(body, inner, own ?? stdin);
@@ -158,13 +184,22 @@ export class Walker implements Engine {
     const capture = (out: Printed) => {
       if ("text" in out) given = out.text;
     };
+    // `GIT_DIR=x git …`: the command's own environment holds them while it runs, and its handler reads them.
+    const before = assigned.map(([name]) => [name, scope.vars.get(name)] as const);
+    for (const [name, value] of assigned) setVar(scope, name, value);
+    const during = assigned.map(([name]) => scope.vars.get(name));
     dispatch(this.call(args, scope, redirected ?? stdin, toFile ? capture : prints));
+    before.forEach(([name, was], i) => {
+      if (scope.vars.get(name) !== during[i]) return;
+      if (was === undefined) scope.vars.delete(name);
+      else scope.vars.set(name, was);
+    });
     if (replaced && given !== undefined) this.out.noteText(replaced, given);
   }
 
   private words(words: readonly Word[], scope: Scope): Arg[] {
     return words.flatMap((w) => {
-      const e = expandWord(w, scope);
+      const e = this.expand(w, scope);
       const only = w.parts.length === 1 && w.parts[0]?.kind === "cmdsub" ? w.parts[0].script : undefined;
       if (!only || e.subs.length !== 1) {
         this.subs(e.subs, scope);
@@ -188,14 +223,36 @@ export class Walker implements Engine {
   }
 
   private assignment(w: Word, scope: Scope): Assignment[] {
-    const e = expandWord(w, scope);
+    const e = this.expand(w, scope);
     // `t=$(mktemp)`: a value that is one lister's output names the path it prints.
     const sub = w.parts.length === 2 && w.parts[1]?.kind === "cmdsub" ? w.parts[1].script : undefined;
     const listed = sub && e.subs.length === 1 ? this.listed(sub, scope) : [];
     if (listed.length !== 1) this.subs(e.subs, scope);
+    const seen = seenOf(e.arg);
+    // `a[sub]=v`: the subscript is evaluated; `n=v` where `declare -i n` was given: the value is arithmetic.
+    const ev = nameRef(seen, scope);
     const a = assignmentOf(e.arg);
+    if (a && scope.attributes.get(a[0])?.includes("i")) evaluatedArithmetic(seenOf(a[1]), scope, ev);
+    this.evaluated(ev, scope, w.raw);
     if (a && listed.length === 1) return [[a[0], { text: listed[0] ?? "", static: true, glob: true }]];
     return a ? [a] : [];
+  }
+
+  /** A word's expansion, with what its arithmetic, subscripts and prompt strings evaluate resolved now. */
+  private expand(w: Word, scope: Scope): Expanded {
+    const e = expandWord(w, scope);
+    this.evaluated(e.evaluated, scope, w.raw);
+    // `a=([i]=v …)`: each element's subscript is evaluated as the array is made.
+    const array = w.elements ? (/^([A-Za-z_][A-Za-z0-9_]*)\+?=\(/.exec(e.arg.text)?.[1] ?? "a") : "";
+    for (const el of w.elements ?? []) {
+      const seen = seenOf(expandWord(el, scope).arg);
+      if (seen.startsWith("[")) this.evaluated(nameRef(`${array}${seen}`, scope), scope, el.raw);
+    }
+    return e;
+  }
+
+  private evaluated(ev: Evaluated, scope: Scope, what: string): void {
+    if (ev.runs.length > 0 || ev.hidden) evaluatedIn(this.call([], scope, undefined), ev, what);
   }
 
   /** File reads and writes of the redirections; returns the stdin they give the command, if any. */
@@ -205,10 +262,11 @@ export class Walker implements Engine {
     const outputs: string[] = [];
     let whole: string | undefined;
     for (const r of redirects) {
-      const e = expandWord(r.target, scope);
+      const e = this.expand(r.target, scope);
       this.subs(e.subs, scope);
       if (r.heredoc) {
         this.subs(r.heredoc.inner, scope);
+        if (!r.heredoc.quoted) this.evaluated(expansionCode(r.heredoc.body, scope), scope, `<<${r.heredoc.delimiter}`);
         stdin = { kind: "data", text: r.heredoc.body };
         continue;
       }
@@ -253,6 +311,21 @@ export class Walker implements Engine {
       ...(prints ? { prints } : {}),
     };
   }
+}
+
+/** `[[ A -eq B ]]` evaluates A and B as arithmetic; `[[ -v NAME ]]` evaluates NAME's subscript. */
+function condCode(args: readonly Arg[], scope: Scope): Evaluated {
+  const ev = nothingEvaluated();
+  args.forEach((a, i) => {
+    const next = args[i + 1];
+    if (a.text === "-v" && next) nameRef(seenOf(next), scope, ev);
+    if (/^-(eq|ne|lt|le|gt|ge)$/.test(a.text)) {
+      const before = args[i - 1];
+      if (before) evaluatedArithmetic(seenOf(before), scope, ev);
+      if (next) evaluatedArithmetic(seenOf(next), scope, ev);
+    }
+  });
+  return ev;
 }
 
 /** The next command's stdin: known text as data, known file names with the pipe, otherwise just a pipe. */

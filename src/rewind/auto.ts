@@ -4,6 +4,7 @@ import { describeError } from "../core/errors.ts";
 import { repoRoot } from "../io/repo.ts";
 import { changeSession, readCheckpoints, type SessionChange } from "./checkpoints.ts";
 import { isWorkDestroying } from "./destroying.ts";
+import { ignoredToKeep } from "./ignored.ts";
 import { keepMilestone } from "./milestones.ts";
 import { openRepo } from "./repo.ts";
 import type { Logger, Milestone, MilestoneKind, RewindDeps } from "./types.ts";
@@ -66,16 +67,23 @@ export async function milestoneBeforeDestroy(deps: AutoDeps, c: DestroyingComman
     if (!root) return { status: "not-a-repository" };
     const now = deps.clock.now();
     const session = c.session || NO_SESSION;
+    // Ignored files it deletes are in no earlier milestone: this one keeps them, whatever was kept a moment ago.
+    const ignored = await ignoredToKeep(deps, root, c.actions).catch((e: unknown) => {
+      deps.log(`memnox: the ignored files it deletes could not be listed (${describeError(e)}); the milestone goes on`);
+      return [] as string[];
+    });
     // The same tree a moment ago: a second milestone would only use up one of the twenty kept.
-    if (c.keptIn === root) {
+    if (c.keptIn === root && ignored.length === 0) {
       changeSession(deps.checkpoints, session, now, () => ({ destroyAtMs: now }), deps.log);
       return { status: "owed-nothing", repo: root };
     }
     const last = readCheckpoints(deps.checkpoints, now, deps.log).sessions[session]?.destroyAtMs;
-    if (last !== undefined && now >= last && now - last < DESTROY_THROTTLE_MS) return { status: "throttled" };
+    const recent = last !== undefined && now >= last && now - last < DESTROY_THROTTLE_MS;
+    if (recent && ignored.length === 0) return { status: "throttled" };
     const names = [...new Set(c.actions.map((a) => a.name).filter((n) => n !== "shell.execute"))];
-    const reason = `before a command that destroys work${names.length ? ` (${names.join(", ")})` : ""}`;
-    const result = await keep(deps, root, "destroy", reason, c.session, c.agent);
+    const kept = ignored.length > 0 ? `, keeping ${ignored.length} ignored file(s) it deletes` : "";
+    const reason = `before a command that destroys work${names.length ? ` (${names.join(", ")})` : ""}${kept}`;
+    const result = await keep(deps, root, "destroy", reason, c.session, c.agent, ignored);
     const mark = markRepo(root, result, now);
     changeSession(deps.checkpoints, session, now, (s) => ({ ...mark(s), destroyAtMs: now }), deps.log);
     return result;
@@ -107,10 +115,11 @@ async function keep(
   reason: string,
   session: string | undefined,
   agent: string | undefined,
+  ignored: readonly string[] = [],
 ): Promise<AutoResult> {
   try {
     const repo = await openRepo(deps, root);
-    const { milestone } = await keepMilestone(deps, repo, { kind, reason, session, agent });
+    const { milestone } = await keepMilestone(deps, repo, { kind, reason, session, agent, ignored });
     return { status: "taken", repo: repo.root, milestone };
   } catch (e) {
     return failed(deps, root, e);

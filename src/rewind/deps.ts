@@ -2,6 +2,7 @@
 import type { Context } from "../ports/context.ts";
 import type { AutoDeps } from "./auto.ts";
 import { idGenerator } from "./id.ts";
+import { noteMilestoneRepo } from "./repos.ts";
 
 export function rewindDeps(ctx: Context): AutoDeps {
   return {
@@ -10,6 +11,7 @@ export function rewindDeps(ctx: Context): AutoDeps {
     clock: ctx.clock,
     newId: idGenerator(() => ctx.clock.now()),
     checkpoints: ctx.paths.checkpoints,
+    noteRepo: (root) => noteMilestoneRepo(ctx.paths.milestoneRepos, root),
     log: (line) => ctx.io.err(`${line}\n`),
   };
 }

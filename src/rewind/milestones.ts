@@ -1,7 +1,7 @@
 // Taking, listing and forgetting milestones: the working tree as a tree object under refs/memnox/.
 import { MemnoxError } from "../core/errors.ts";
 import { openRepo, type Repo } from "./repo.ts";
-import { captureWorktree, indexEntryCount, withScratchIndex, writeTree } from "./scratch.ts";
+import { captureWorktree, forceAdd, indexEntryCount, withScratchIndex, writeTree } from "./scratch.ts";
 import { overLimit } from "./select.ts";
 import { dropMilestones, readMilestones, writeMilestone } from "./store.ts";
 import { KEEP_NEWEST, type Milestone, type MilestoneKind, type RewindDeps } from "./types.ts";
@@ -14,6 +14,8 @@ export interface TakeRequest {
   readonly reason: string;
   readonly agent?: string | undefined;
   readonly session?: string | undefined;
+  /** Ignored files (relative) to keep beside the tree: what a destroying command is about to take. */
+  readonly ignored?: readonly string[];
 }
 
 export interface Taken {
@@ -33,10 +35,13 @@ export async function keepMilestone(deps: RewindDeps, repo: Repo, req: Omit<Take
   const id = deps.newId();
   return withScratchIndex(repo, id, async (index) => {
     const [existing] = await Promise.all([readMilestones(deps, repo), captureWorktree(deps, repo, index)]);
+    const { ignored, ...facts } = req;
+    if (ignored && ignored.length > 0) await forceAdd(deps, repo, index, ignored);
     const tree = await writeTree(deps, repo, index);
     const dropped = overLimit(existing, KEEP_NEWEST, 1);
-    const rec = { id, tree, takenAtMs, files: indexEntryCount(index), ...req };
+    const rec = { id, tree, takenAtMs, files: indexEntryCount(index), ...facts };
     const milestone = await writeMilestone(deps, repo, rec, dropped);
+    deps.noteRepo?.(repo.root);
     return { repo, milestone, dropped };
   });
 }

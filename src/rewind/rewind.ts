@@ -1,6 +1,7 @@
 // The rewind itself: keep what is there, then move only the files that differ back to a milestone.
 import { describeError, isMemnoxError, MemnoxError } from "../core/errors.ts";
 import type { Surface } from "../core/event.ts";
+import { gitRaw, gitText } from "./git.ts";
 import { openRepo, operationInProgress, type Repo } from "./repo.ts";
 import { applyRestore, assertNoDirectoryInTheWay, hiddenFiles, planRestore } from "./restore.ts";
 import { type RowFacts, rewindRow } from "./row.ts";
@@ -38,8 +39,13 @@ export async function rewind(deps: RewindDeps, req: RewindRequest): Promise<Rewi
     const repo = await openRepo(deps, req.dir);
     facts = { ...facts, repo: repo.root };
     refuseMidOperation(repo);
-    const target = selectMilestone(await readMilestones(deps, repo), req.target, repo.root);
-    facts = { ...facts, target: target.id };
+    const milestones = await readMilestones(deps, repo);
+    const chosen = selectMilestone(milestones, req.target, repo.root);
+    facts = { ...facts, target: chosen.id };
+    const target =
+      req.target.kind === "session" || req.target.kind === "last-session"
+        ? await withKeptIgnored(deps, repo, chosen, milestones)
+        : chosen;
     const result = await restoreTo(deps, repo, target, req);
     await record(req, rewindRow(deps.clock.now(), { ...facts, outcome: "done", result }));
     return result;
@@ -107,4 +113,59 @@ async function record(req: RewindRequest, row: Parameters<Recorder>[0]): Promise
       `memnox: the memnox.rewind row could not be recorded: ${isMemnoxError(e) ? e.message : describeError(e)}`,
     );
   }
+}
+
+/**
+ * Back to before a session touched anything includes the ignored files it deleted: the milestones taken before its
+ * destroying commands kept them (a local database, an uncommitted secret file memnox never keeps aside), and the
+ * session's start milestone, which keeps no ignored file, is restored with the earliest kept copy of each.
+ */
+async function withKeptIgnored(
+  deps: RewindDeps,
+  repo: Repo,
+  start: Milestone,
+  milestones: readonly Milestone[],
+): Promise<Milestone> {
+  const later = milestones
+    .filter((m) => m.session === start.session && m.kind === "destroy" && m.takenAtMs >= start.takenAtMs)
+    .sort((a, b) => a.takenAtMs - b.takenAtMs);
+  if (later.length === 0) return start;
+  const inStart = new Set(await treeFiles(deps, repo, start.tree));
+  const added = new Map<string, string>();
+  for (const m of later) {
+    const entries = await treeEntries(deps, repo, m.tree);
+    const fresh = [...entries.keys()].filter((p) => !inStart.has(p) && !added.has(p));
+    if (fresh.length === 0) continue;
+    const ignored = await ignoredAmong(deps, repo, fresh);
+    for (const p of ignored) added.set(p, entries.get(p) ?? "");
+  }
+  if (added.size === 0) return start;
+  return withScratchIndex(repo, `${deps.newId()}-kept`, async (index) => {
+    await gitText(deps, repo.root, ["read-tree", start.tree], { index });
+    const info = [...added].map(([path, entry]) => `${entry}\t${path}`).join("\0");
+    await gitText(deps, repo.root, ["update-index", "--add", "-z", "--index-info"], { index, input: `${info}\0` });
+    return { ...start, tree: await writeTree(deps, repo, index) };
+  });
+}
+
+/** `<mode> <type> <object>` of every file in `tree`, by path. */
+async function treeEntries(deps: RewindDeps, repo: Repo, tree: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const line of (await gitText(deps, repo.root, ["ls-tree", "-r", "-z", tree])).split("\0")) {
+    const tab = line.indexOf("\t");
+    if (tab > 0) out.set(line.slice(tab + 1), line.slice(0, tab));
+  }
+  return out;
+}
+
+async function treeFiles(deps: RewindDeps, repo: Repo, tree: string): Promise<string[]> {
+  return [...(await treeEntries(deps, repo, tree)).keys()];
+}
+
+/** Which of `paths` git's ignore rules cover, as this checkout has them now. */
+async function ignoredAmong(deps: RewindDeps, repo: Repo, paths: readonly string[]): Promise<string[]> {
+  const r = await gitRaw(deps, repo.root, ["check-ignore", "--no-index", "-z", "--stdin"], {
+    input: paths.map((p) => `${p}\0`).join(""),
+  });
+  return new TextDecoder().decode(r.stdout).split("\0").filter(Boolean);
 }

@@ -36,6 +36,8 @@ export interface RewindDeps {
   readonly clock: Clock;
   /** A fresh milestone id (see `milestoneId`). */
   readonly newId: () => string;
+  /** Told each repository a milestone was kept in, so `uninstall --purge` finds its refs again. */
+  readonly noteRepo?: (root: string) => void;
 }
 
 /** Newest kept per working tree. */

@@ -15,6 +15,7 @@ import { cliRows } from "./clis.ts";
 import { findCredentials } from "./credentials.ts";
 import { harnessRows } from "./harnesses.ts";
 import { scanServers } from "./mcp-servers.ts";
+import type { ProbeProgress } from "./probe.ts";
 import { reach } from "./reach.ts";
 import { Trail } from "./trail.ts";
 import { type ConfigProblem, INVENTORY_VERSION, type Inventory } from "./types.ts";
@@ -23,8 +24,16 @@ export interface ScanOptions {
   /** Start stdio MCP servers to list their tools (default true). */
   readonly probe?: boolean;
   readonly probeTimeoutMs?: number;
-  /** Keep this reading as the last scan (`agents list` and `status` read it). */
+  /** Keep this reading as the last scan (`agents list` and `status` read it), and what probes listed. */
   readonly keep?: boolean;
+  /** Hears each MCP server a probe starts and each that answers or gives up. */
+  readonly onProbe?: (p: ProbeProgress) => void;
+}
+
+/** A scan whose keeping is the caller's to do: setup keeps nothing until a person says yes. */
+export interface HeldScan {
+  readonly inventory: Inventory;
+  readonly keep: () => void;
 }
 
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -34,6 +43,13 @@ export function instantOf(epochMs: number): Instant {
 }
 
 export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise<Inventory> {
+  const held = await scanHeld(ctx, opts);
+  if (opts.keep ?? true) held.keep();
+  return held.inventory;
+}
+
+/** The scan, with nothing written: `keep()` writes the last scan and the probe cache. */
+export async function scanHeld(ctx: Context, opts: Omit<ScanOptions, "keep"> = {}): Promise<HeldScan> {
   const now = ctx.clock.now();
   const trail = new Trail();
   const repository = repoRoot(ctx.cwd);
@@ -48,6 +64,7 @@ export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise
     timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
     version: ctx.version,
     nowIso: new Date(now).toISOString(),
+    ...(opts.onProbe ? { onProbe: opts.onProbe } : {}),
   });
   const agentProblems: ConfigProblem[] = [];
   const detected = detectAgents(trail, loc, repo, agentProblems);
@@ -89,8 +106,13 @@ export async function scanMachine(ctx: Context, opts: ScanOptions = {}): Promise
     problems,
     read: [...new Set([...trail.list(), ...rules.files])].sort(),
   };
-  if (opts.keep ?? true) keepLast(ctx, inventory);
-  return inventory;
+  return {
+    inventory,
+    keep: () => {
+      servers.keep();
+      keepLast(ctx, inventory);
+    },
+  };
 }
 
 function safeNames(file: string): Map<string, string> {

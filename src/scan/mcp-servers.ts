@@ -7,7 +7,7 @@ import { describeServer, readClientFiles } from "../wire/read.ts";
 import { isRecord, type ServerEntry } from "../wire/servers.ts";
 import { isSessionServer, unwrapCommand } from "../wire/wrapping.ts";
 import { toolOutside } from "./outside.ts";
-import { type ProbeResult, type ProbeTarget, probeServers } from "./probe.ts";
+import { type ProbeProgress, type ProbeResult, type ProbeTarget, probeServers } from "./probe.ts";
 import { type CachedTool, cachedTools, cacheFile, classify, writeCache } from "./tool-cache.ts";
 import type { Trail } from "./trail.ts";
 import type { ConfigProblem, ServerRow, ToolRow, ToolsFrom } from "./types.ts";
@@ -21,6 +21,7 @@ export interface ServerScanOptions {
   readonly timeoutMs: number;
   readonly version: string;
   readonly nowIso: string;
+  readonly onProbe?: (p: ProbeProgress) => void;
 }
 
 export interface ServerScan {
@@ -28,6 +29,8 @@ export interface ServerScan {
   readonly problems: ConfigProblem[];
   /** Each readable client file's document, by path (harness readers look at more than its servers). */
   readonly docs: Map<string, unknown>;
+  /** Writes what the probes listed into the scan's cache; the caller decides whether and when. */
+  readonly keep: () => void;
 }
 
 interface Pending {
@@ -71,7 +74,12 @@ function pending(o: ServerScanOptions, file: ClientFile, doc: unknown, e: Server
   const raw = rawAt(doc, e.path);
   const env = { ...definedEnv(o.loc.env), ...envValues(raw), ...OFFLINE };
   const cwd = typeof raw.cwd === "string" ? raw.cwd : o.loc.cwd;
-  return { row, entry: e, cache, target: { key: cache, command, args: inner?.args ?? e.args ?? [], env, cwd } };
+  return {
+    row,
+    entry: e,
+    cache,
+    target: { key: cache, name: e.name, command, args: inner?.args ?? e.args ?? [], env, cwd },
+  };
 }
 
 /** A probe fetches nothing: npx, pnpm dlx, bunx and uvx run only what is already cached, or fail at once. */
@@ -90,14 +98,15 @@ function filtered(tools: readonly CachedTool[], e: ServerEntry): { kept: CachedT
   return { kept, hidden: tools.length - kept.length };
 }
 
-function finish(o: ServerScanOptions, p: Pending, probed: ProbeResult | undefined): ServerRow {
+function finish(o: ServerScanOptions, p: Pending, probed: ProbeResult | undefined, keepers: (() => void)[]): ServerRow {
   let tools: CachedTool[] | undefined;
   let from: ToolsFrom = "none";
   let note: string | undefined;
   if (probed?.ok) {
     tools = classify(probed.tools);
     from = "probe";
-    writeCache(p.cache, p.entry.name, o.nowIso, tools);
+    const listed = tools;
+    keepers.push(() => writeCache(p.cache, p.entry.name, o.nowIso, listed));
   } else {
     const c = cachedTools(o.mcpDir, p.entry.name, p.cache);
     tools = c.tools;
@@ -143,6 +152,15 @@ export async function scanServers(o: ServerScanOptions): Promise<ServerScan> {
   }
   const targets = new Map<string, ProbeTarget>();
   for (const p of all) if (p.target) targets.set(p.target.key, p.target);
-  const probed = await probeServers([...targets.values()], o.timeoutMs, o.version);
-  return { rows: all.map((p) => finish(o, p, probed.get(p.cache))), problems, docs };
+  const probed = await probeServers([...targets.values()], o.timeoutMs, o.version, o.onProbe);
+  const keepers: (() => void)[] = [];
+  const rows = all.map((p) => finish(o, p, probed.get(p.cache), keepers));
+  return {
+    rows,
+    problems,
+    docs,
+    keep: () => {
+      for (const k of keepers) k();
+    },
+  };
 }

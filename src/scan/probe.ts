@@ -3,6 +3,8 @@
 
 export interface ProbeTarget {
   readonly key: string;
+  /** The server's name in its client's file, for the progress a person watches. */
+  readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
   /** The full environment the agent would hand it, its config's own values included; never printed. */
@@ -20,6 +22,8 @@ export type ProbeResult =
   | { readonly ok: false; readonly why: string };
 
 const MAX_PAGES = 50;
+const CLOSE_MS = 3000;
+const CLOSE_SLOW_MS = 300;
 
 class TimedOut extends Error {}
 
@@ -54,25 +58,53 @@ async function probeOne(t: ProbeTarget, timeoutMs: number, version: string): Pro
     }
     return tools;
   };
+  let slow = false;
   try {
     return { ok: true, tools: await within(work(), timeoutMs) };
   } catch (e) {
-    if (e instanceof TimedOut)
-      return { ok: false, why: `it did not list its tools within ${Math.round(timeoutMs / 1000)} s` };
+    slow = e instanceof TimedOut;
+    if (slow) return { ok: false, why: `it did not list its tools within ${Math.round(timeoutMs / 1000)} s` };
     // The SDK's message can quote what the server said; only its kind is kept.
     const code = (e as NodeJS.ErrnoException).code;
     return { ok: false, why: code === "ENOENT" ? "its command was not found" : "it did not answer as an MCP server" };
   } finally {
-    await within(client.close(), 3000).catch(() => undefined);
+    // A server that never answered is not waited on again: closing ends its process either way.
+    await within(client.close(), slow ? CLOSE_SLOW_MS : CLOSE_MS).catch(() => undefined);
   }
 }
 
-/** Every target at once, each bounded by `timeoutMs`. */
+/** Where a probe of several servers stands: which have answered (or given up) and which are still starting. */
+export interface ProbeProgress {
+  readonly total: number;
+  readonly done: number;
+  readonly waiting: readonly string[];
+  readonly timeoutMs: number;
+}
+
+/** Every target at once, each bounded by `timeoutMs`; `onProgress` hears each start and each answer. */
 export async function probeServers(
   targets: readonly ProbeTarget[],
   timeoutMs: number,
   version: string,
+  onProgress?: (p: ProbeProgress) => void,
 ): Promise<Map<string, ProbeResult>> {
-  const results = await Promise.all(targets.map(async (t) => [t.key, await probeOne(t, timeoutMs, version)] as const));
+  const waiting = new Set(targets.map((t) => t.key));
+  const names = new Map(targets.map((t) => [t.key, t.name]));
+  const tell = () =>
+    onProgress?.({
+      total: targets.length,
+      done: targets.length - waiting.size,
+      waiting: [...waiting].map((k) => names.get(k) ?? k),
+      timeoutMs,
+    });
+  if (targets.length > 0) tell();
+  const results = await Promise.all(
+    targets.map(async (t) => {
+      const r = await probeOne(t, timeoutMs, version);
+      waiting.delete(t.key);
+      tell();
+      return [t.key, r] as const;
+    }),
+  );
   return new Map(results);
 }

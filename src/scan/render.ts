@@ -85,6 +85,10 @@ function serverLines(inv: Inventory): string[] {
   const shown = inv.mcpServers.filter((s) => inv.agents.some((a) => a.servers.includes(s.id)));
   if (shown.length === 0) return [];
   const hidden = shown.reduce((n, s) => n + s.hiddenByHost, 0);
+  // Starting a server runs its code, so only a scan a person asked for does it; the others say what it would learn.
+  const unstarted = inv.probed
+    ? 0
+    : shown.filter((s) => s.tools === null && s.transport === "stdio" && !s.disabled).length;
   const rows = shown.map((s) => [
     s.name,
     toolSummary(s),
@@ -95,6 +99,9 @@ function serverLines(inv: Inventory): string[] {
     ...columns(rows),
     ...(hidden
       ? [`  ${plural(hidden, "more tool")} hidden by the host's own filter, so they are not counted here`]
+      : []),
+    ...(unstarted > 0
+      ? [`  ${plural(unstarted, "server")} not started, so their tools are unknown: memnox scan starts them to ask`]
       : []),
   ];
 }

@@ -15,11 +15,14 @@ const MODE_WORDS: Readonly<Record<Status["mode"], string>> = {
   enforce: "enforce, applying every verdict",
 };
 
+/** Where no service manager runs, --install cannot help: --background starts it now, anywhere. */
+const DAEMON_FIX = "memnox daemon --background starts it now; the first agent hook starts it too";
+
 function daemonWords(s: Status): string {
   if (s.daemon === "running") return "running, and keeping new agents and servers under memnox";
   if (s.daemon === "not-answering")
-    return "not answering on ~/.memnox/memnox.sock: the rules are in force, but nothing keeps new agents under memnox (memnox daemon --install)";
-  return "not running: the rules are in force, but nothing keeps new agents under memnox (memnox daemon --install)";
+    return `not answering on ~/.memnox/memnox.sock: the rules are in force, but nothing keeps new agents under memnox (${DAEMON_FIX})`;
+  return `not running: the rules are in force, but nothing keeps new agents under memnox (${DAEMON_FIX})`;
 }
 
 function hookWords(s: Status): string {
@@ -62,7 +65,7 @@ export function renderStatus(s: Status): string[] {
       ? 'Setup has not run on this machine. "memnox setup" puts it under memnox.'
       : s.daemon === "running"
         ? 'Memnox is keeping this machine. "memnox login" connects this machine to your team.'
-        : 'The rules are in force, but nothing keeps new agents under memnox: "memnox daemon --install".';
+        : 'The rules are in force, but nothing keeps new agents under memnox: "memnox daemon --background".';
   return [
     "┌ memnox status",
     "│",

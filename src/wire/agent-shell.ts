@@ -15,6 +15,9 @@ import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 import { applyEdits, parseDocument } from "./edit/document.ts";
+import { readConfigFile, replaceConfigFile } from "./files.ts";
+import { codexTrust } from "./hooks/codex-trust.ts";
+import { memnoxHookIn } from "./hooks/command.ts";
 import { agentHookState } from "./hooks/install.ts";
 import { isRecord } from "./servers.ts";
 
@@ -151,16 +154,69 @@ export function codexShellOff(ctx: WireContext): { file: string; outcome: string
             ...(set.MEMNOX_AGENT_NAME === "codex" ? (["MEMNOX_AGENT_NAME"] as const) : []),
           ];
           if (ours.length === 0) return undefined;
-          return applyEdits(
-            "toml",
-            text,
-            ours.map((k) => ({ op: "remove" as const, path: [...POLICY, k] })),
-            b.path,
-          );
+          // A table memnox's keys were all that held is taken out with them, rather than left as an empty header.
+          const emptied = Object.keys(set).every((k) => (ours as readonly string[]).includes(k));
+          const edits = emptied
+            ? [{ op: "remove" as const, path: [...POLICY] }]
+            : ours.map((k) => ({ op: "remove" as const, path: [...POLICY, k] }));
+          return applyEdits("toml", text, edits, b.path);
         },
       });
       return { file: b.path, outcome: r.outcome };
     });
+}
+
+/** The `[hooks.state]` keys Codex keeps for memnox's own hook entries, read before those entries are taken out. */
+export function codexMemnoxTrustKeys(ctx: WireContext): string[] {
+  const hooksFile = join(codexHome(ctx), "hooks.json");
+  try {
+    const hooks = parseDocument("json", readTextIfExists(hooksFile) ?? "{}");
+    const config = parseDocument("toml", readTextIfExists(codexConfigFile(ctx)) ?? "");
+    return codexTrust(
+      hooksFile,
+      hooks,
+      config,
+      (h) => typeof h.command === "string" && memnoxHookIn(h.command, "codex") !== undefined,
+    )
+      .filter((h) => h.status !== "untrusted")
+      .map((h) => h.key);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Codex's trust records for memnox's hooks (written by Codex when a person trusted them in /hooks) taken out of
+ * config.toml once the hooks are gone: they name entries that no longer exist, and they are memnox's leftovers.
+ */
+export function forgetCodexTrust(ctx: WireContext, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  const file = codexConfigFile(ctx);
+  const bytes = readConfigFile(file);
+  const text = bytes?.text;
+  if (!bytes || text === undefined) return;
+  try {
+    const doc = parseDocument("toml", text);
+    const state = isRecord(doc) && isRecord(doc.hooks) && isRecord(doc.hooks.state) ? doc.hooks.state : {};
+    const present = keys.filter((k) => k in state);
+    if (present.length === 0) return;
+    const emptied = Object.keys(state).every((k) => present.includes(k));
+    const hooksTable = isRecord(doc) && isRecord(doc.hooks) ? doc.hooks : {};
+    const edits =
+      emptied && Object.keys(hooksTable).length === 1
+        ? [{ op: "remove" as const, path: ["hooks"] }]
+        : present.map((k) => ({ op: "remove" as const, path: ["hooks", "state", k] }));
+    replaceConfigFile(bytes, endingAsBefore(applyEdits("toml", text, edits, file), text));
+  } catch {
+    // A config Codex can no longer read is left for Codex to say so; the records only name entries that are gone.
+  }
+}
+
+/** Codex appends each record after a blank line: with the last ones gone, the file ends as it ended with them. */
+function endingAsBefore(out: string, before: string): string {
+  const tail = (t: string) => t.length - t.replace(/\n+$/, "").length;
+  const extra = tail(out) - Math.max(1, tail(before));
+  return extra > 0 ? out.slice(0, out.length - extra) : out;
 }
 
 /** Whether `agent`'s shell commands meet the interceptors, by its own mechanism, said honestly for doctor --wiring. */

@@ -59,21 +59,45 @@ export function managedSettings(ctx: Ctx, applier: string): Record<string, unkno
   for (const [event, items] of Object.entries(settingsHooks("memnox"))) {
     hooks[event] = items.map((item) => {
       const i = item as { matcher?: string; hooks: { timeout?: number }[] };
+      const words = [command, ...lead, "hook", "claude-code", event];
+      const run = event === "PreToolUse" ? failClosed(words, ctx.paths.sealed) : { command, args: words.slice(1) };
       return {
         ...(i.matcher ? { matcher: "*" } : {}),
-        hooks: [
-          {
-            type: "command",
-            command,
-            args: [...lead, "hook", "claude-code", event],
-            timeout: i.hooks[0]?.timeout ?? 10,
-          },
-        ],
+        hooks: [{ type: "command", ...run, timeout: i.hooks[0]?.timeout ?? 10 }],
       };
     });
   }
   for (const [event, items] of Object.entries(personHooks(ctx))) hooks[event] = [...(hooks[event] ?? []), ...items];
   return { allowManagedHooksOnly: true, env: { [PREFIX_VAR]: applier }, hooks };
+}
+
+const SH = "/bin/sh";
+const FALLBACK_NAME = "memnox-hook";
+
+/**
+ * The gating hook in a shell that answers for memnox when memnox cannot run at all (its binary made not executable
+ * or removed: Claude Code would read that as "go ahead"): in enforce a refusal in Claude Code's own format.
+ */
+function failClosed(words: readonly string[], sealed: string): { command: string; args: string[] } {
+  const deny = JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason:
+        "memnox cannot run (its binary is missing or not executable), so in enforce this call is refused; a person puts it back with memnox setup",
+    },
+  });
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const script = `"$@"; c=$?; if [ $c -eq 126 ] || [ $c -eq 127 ]; then grep -qs '"mode": "enforce"' ${q(sealed)} && printf '%s\\n' ${q(deny)}; exit 0; fi; exit $c`;
+  return { command: SH, args: ["-c", script, FALLBACK_NAME, ...words] };
+}
+
+/** The words a managed hook runs, with the fail-closed shell taken off. */
+function hookWords(h: Record<string, unknown>): string[] | undefined {
+  if (typeof h.command !== "string" || !Array.isArray(h.args)) return undefined;
+  const args = h.args.filter((a): a is string => typeof a === "string");
+  if (h.command === SH && args[0] === "-c" && args[2] === FALLBACK_NAME) return args.slice(3);
+  return [h.command, ...args];
 }
 
 /** Which directories memnox made for the drop-in, so uninstall takes back exactly those. */
@@ -187,10 +211,9 @@ export function managedHookLauncher(env: Env): string[] | undefined {
   for (const event of Object.keys(settingsHooks("memnox"))) {
     const list = raw.hooks[event];
     const h = Array.isArray(list) && isRecord(list[0]) && Array.isArray(list[0].hooks) ? list[0].hooks[0] : undefined;
-    if (!isRecord(h) || typeof h.command !== "string" || !Array.isArray(h.args)) return undefined;
-    const args = h.args.filter((a): a is string => typeof a === "string");
-    if (args.slice(-3).join(" ") !== `hook claude-code ${event}`) return undefined;
-    launcher = [h.command, ...args.slice(0, -3)];
+    const words = isRecord(h) ? hookWords(h) : undefined;
+    if (!words || words.slice(-3).join(" ") !== `hook claude-code ${event}`) return undefined;
+    launcher = words.slice(0, -3);
   }
   return launcher;
 }

@@ -3,11 +3,12 @@
 // the file is still written, and the report says it could not be enabled.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pingDaemon } from "../gate/remote/client.ts";
 import type { PingReply } from "../gate/remote/protocol.ts";
 import { writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
+import { missingDirs, noteCreatedDirs, removeCreatedDirs } from "./created.ts";
 import {
   AGENT_LABEL,
   launchdPlist,
@@ -120,7 +121,10 @@ export async function installDaemonService(
   const text = render(ctx, manager);
   const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
   const changed = before !== text;
-  if (changed) writeFileAtomic(file, text, 0o644);
+  if (changed) {
+    noteCreatedDirs(ctx.paths, missingDirs(dirname(file), ctx.paths.home));
+    writeFileAtomic(file, text, 0o644);
+  }
   const lines = [`${changed ? "wrote" : "kept"} ${file}`];
   const check = manager === "systemd" ? await verifyUnit(ctx, file) : { verified: "unavailable" as const };
   if (check.verified === "problems") {
@@ -147,15 +151,19 @@ export async function uninstallDaemonService(
   if (!manager) return { manager: "none", changed: false, verified: "unavailable", enabled: false, lines: [] };
   const file = serviceFile(manager, ctx.paths.home, ctx.env);
   const lines: string[] = [];
-  const off =
-    manager === "systemd"
-      ? await run(ctx, ["systemctl", "--user", "disable", "--now", UNIT_NAME])
-      : await run(ctx, ["launchctl", "bootout", `gui/${uid()}/${AGENT_LABEL}`]);
-  lines.push(off.ok ? "stopped and disabled" : `the service manager did not answer (${off.text})`);
   const existed = existsSync(file);
-  rmSync(file, { force: true });
-  lines.push(existed ? `removed ${file}` : `${file} was not there`);
-  if (manager === "systemd" && existed) await run(ctx, ["systemctl", "--user", "daemon-reload"]);
+  // No file: nothing was installed, and a service manager asked about it would only say so at length.
+  if (existed) {
+    const off =
+      manager === "systemd"
+        ? await run(ctx, ["systemctl", "--user", "disable", "--now", UNIT_NAME])
+        : await run(ctx, ["launchctl", "bootout", `gui/${uid()}/${AGENT_LABEL}`]);
+    lines.push(off.ok ? "stopped and disabled" : `the service manager did not answer (${off.text})`);
+    rmSync(file, { force: true });
+    lines.push(`removed ${file}`);
+    if (manager === "systemd") await run(ctx, ["systemctl", "--user", "daemon-reload"]);
+  }
+  removeCreatedDirs(ctx.paths);
   return { manager, file, changed: existed, verified: "unavailable", enabled: false, lines };
 }
 

@@ -20,6 +20,7 @@ import { parseDocument } from "./edit/document.ts";
 import { readConfigFile } from "./files.ts";
 import { gitHookState } from "./git-hooks.ts";
 import { shellWord } from "./hooks/command.ts";
+import { agentHookState } from "./hooks/install.ts";
 import { commandsOf, hookMap, isMemnoxItem } from "./hooks/plan.ts";
 import { pluginHook } from "./hooks/plugin-file.ts";
 import { hookTarget } from "./hooks/targets.ts";
@@ -169,7 +170,15 @@ async function proveHook(ctx: Context, s: Scratch, agent: AgentName): Promise<Pr
   const payload = JSON.stringify(forcePushPayload(agent, s.repo, new Date(ctx.clock.now()).toISOString()));
   const r = await runIn(["/bin/sh", "-c", command], s, payload);
   const refused = refusedBy(agent, r.code, r.stdout) && (r.stdout + r.stderr).includes("doctor --prove");
-  return verdict(seam, refused, r, `the ${target.preShell} hook in ${file}, fed \`${FORCE_PUSH}\`,`);
+  const line = verdict(seam, refused, r, `the ${target.preShell} hook in ${file}, fed \`${FORCE_PUSH}\`,`);
+  // A hook that refuses when run proves nothing while its agent skips it: the agent's own switch or trust decides.
+  const trust = agentHookState(ctx, agent).trust;
+  if (line.result !== "refused" || !trust || trust.active) return line;
+  return {
+    seam,
+    result: "inactive",
+    words: `the ${target.preShell} hook in ${file} refuses when run, but ${trust.words}${trust.step ? ` → ${trust.step}` : ""}`,
+  };
 }
 
 function firstOnPath(name: string, pathVar: string | undefined): string | undefined {

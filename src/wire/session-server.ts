@@ -87,6 +87,8 @@ export function sessionServerKeptOff(keptFile: string): boolean {
 export interface SessionOptions {
   readonly clients?: readonly ClientId[];
   readonly dryRun?: boolean;
+  /** Off without recording it as a person's choice (uninstall, which leaves no kept.json behind). */
+  readonly unrecorded?: boolean;
 }
 
 /** Adds (or repoints) the session server in every installed agent's user file; clears a recorded off. */
@@ -152,7 +154,7 @@ export async function sessionServerOff(ctx: WireContext, opts: SessionOptions = 
     if (!r.servers.some(isOurs) && !ownedByUs(ctx, r.config.target)) continue;
     files.push(removeOne(ctx, file));
   }
-  setKeptSessionServer(ctx.paths.kept, false);
+  if (!opts.unrecorded) setKeptSessionServer(ctx.paths.kept, false);
   const [command = "memnox", ...args] = [...linkTarget(ctx), "mcp", "session", "serve"];
   return { action: "off", entry: { command, args }, files, notInstalled: [] };
 }

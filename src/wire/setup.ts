@@ -8,6 +8,8 @@ import type { VerbTable } from "../resolve/types.ts";
 import { readConfig, sealCurrentMode, setSetting } from "../state/config.ts";
 import { type AgentShellReport, codexShellOn } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
+import { noteCreatedFile } from "./created.ts";
+import { startBackgroundDaemon, stopDaemon } from "./daemon-background.ts";
 import {
   installDaemonService as installService,
   uninstallDaemonService as uninstallService,
@@ -17,7 +19,7 @@ import { type InterceptorReport, installInterceptors, type PathPosition } from "
 import { type Kept, readKept, writeKept } from "./kept.ts";
 import { pathLine, profileFile } from "./login-path.ts";
 import { type McpReport, wrapMcpServers } from "./mcp-wrap.ts";
-import { type BaselineResult, writeBaseline } from "./protect/baseline.ts";
+import { type BaselineResult, type TeamRulesResult, writeBaseline, writeTeamRules } from "./protect/baseline.ts";
 import { type SessionServerReport, sessionServerKeptOff, sessionServerOn } from "./session-server.ts";
 
 export interface Step {
@@ -27,26 +29,38 @@ export interface Step {
   readonly fix?: string;
 }
 
-/** The user service that keeps the daemon running, installed and enabled through the daemon's own module. */
+/**
+ * The daemon kept running: a user service where a service manager answers; else one started in the background now
+ * (the first hook after a reboot starts it again), and the service file that was written is taken back out.
+ */
 export async function installDaemonService(ctx: Context): Promise<Step> {
   const r = await installService(ctx);
-  if (r.manager === "none") return { step: "daemon", status: "skipped", words: r.lines.join("; ") };
+  if (r.enabled) return { step: "daemon", status: r.changed ? "done" : "unchanged", words: r.lines.join("; ") };
+  const why = r.manager === "none" ? r.lines.join("; ") : "no user service manager answers here";
+  if (r.manager !== "none") await uninstallService(ctx);
+  const bg = await startBackgroundDaemon(ctx);
+  if (bg.status === "failed") {
+    return { step: "daemon", status: "failed", words: `${why}; ${bg.words}`, fix: "memnox daemon --background" };
+  }
   return {
     step: "daemon",
-    status: r.enabled ? (r.changed ? "done" : "unchanged") : "failed",
-    words: r.lines.join("; "),
-    ...(r.enabled ? {} : { fix: "memnox daemon --install" }),
+    status: bg.status === "started" ? "done" : "unchanged",
+    words: `${why}, so it runs in the background instead: ${bg.words}; the first agent hook after a restart starts it again`,
   };
 }
 
-/** The user service stopped and its file removed. */
+/** Every daemon stopped (the service disabled and its file removed, a background one ended). */
 export async function uninstallDaemonService(ctx: Context): Promise<Step> {
   const r = await uninstallService(ctx);
-  return { step: "daemon", status: r.changed ? "done" : "unchanged", words: r.lines.join("; ") || "no user service" };
+  const stopped = await stopDaemon(ctx);
+  const words = [...r.lines, stopped.words].filter(Boolean).join("; ");
+  return { step: "daemon", status: r.changed || stopped.stopped ? "done" : "unchanged", words };
 }
 
 export interface SetupOptions {
   readonly enforce: boolean;
+  /** Write the team's own rules into the repository here (setup does; a rewire after an update does not). */
+  readonly team?: boolean;
 }
 
 export interface SetupReport {
@@ -59,6 +73,8 @@ export interface SetupReport {
   readonly mcp: McpReport | { readonly skipped: string };
   readonly session: SessionServerReport | { readonly skipped: string };
   readonly rules: BaselineResult;
+  /** The repository's own rule file: written or merged, or why not. */
+  readonly team: TeamRulesResult;
   readonly mode: { readonly mode: Mode; readonly changed: boolean };
   readonly daemon: Step;
   readonly kept: Kept;
@@ -102,6 +118,8 @@ export async function wireMachine(
     ? { skipped: "you took the session server out (memnox mcp session on puts it back)" }
     : await sessionServerOn(ctx);
   const rules = writeBaseline(ctx, tables);
+  const team: TeamRulesResult = opts.team ? writeTeamRules(ctx) : { skipped: "not asked for" };
+  if ("created" in team && team.created) noteCreatedFile(ctx.paths, team.written);
   const mode = setMode(ctx, opts.enforce);
   const daemon = await installDaemonService(ctx);
   const kept = writeKept(ctx.paths.kept, (k) => ({
@@ -120,8 +138,9 @@ export async function wireMachine(
     ("files" in mcp && mcp.files.some((f) => f.status === "changed")) ||
     ("files" in session && session.files.some((s) => s.status === "added" || s.status === "updated")) ||
     rules.machine.added.length > 0 ||
+    ("added" in team && team.added.length > 0) ||
     mode.changed;
-  return { interceptors, hooks, shells, keptOut, mcp, session, rules, mode, daemon, kept, path, changed };
+  return { interceptors, hooks, shells, keptOut, mcp, session, rules, team, mode, daemon, kept, path, changed };
 }
 
 /** The mode setup leaves, sealed: after setup a missing or damaged config.toml means this mode, never observe. */

@@ -16,7 +16,7 @@ import { gitHookState } from "./git-hooks.ts";
 import { agentHookState } from "./hooks/install.ts";
 import { interceptorReach } from "./interceptor-reach.ts";
 import { interceptorState } from "./interceptors.ts";
-import { readKept } from "./kept.ts";
+import { readKept, setupRan } from "./kept.ts";
 import { readClientFile, readClientFiles } from "./read.ts";
 import { installedFile, SESSION_CLIENTS, sessionServerKeptOff } from "./session-server.ts";
 import type { WiringLine } from "./wiring.ts";
@@ -262,11 +262,21 @@ async function answers(sock: string): Promise<boolean> {
 }
 
 async function daemon(ctx: Context): Promise<{ readonly line: WiringLine; readonly up: boolean }> {
-  if (!existsSync(ctx.paths.sock))
+  if (!existsSync(ctx.paths.sock)) {
+    // Before setup no daemon is expected; after it, nothing keeps new agents and servers under memnox without one.
+    const words = "not running: the seams decide in process on the same rules";
     return {
-      line: { seam: "daemon", status: "ok", words: "not running; seams evaluate in process, which is the same rules" },
+      line: setupRan(ctx.paths.kept)
+        ? {
+            seam: "daemon",
+            status: "warn",
+            words: `${words}, but nothing puts back a hook that is taken out or wraps a new MCP server`,
+            fix: "memnox daemon --background",
+          }
+        : { seam: "daemon", status: "ok", words },
       up: false,
     };
+  }
   if (await answers(ctx.paths.sock))
     return { line: { seam: "daemon", status: "ok", words: `answering on ${ctx.paths.sock}` }, up: true };
   return {
@@ -274,7 +284,7 @@ async function daemon(ctx: Context): Promise<{ readonly line: WiringLine; readon
       seam: "daemon",
       status: "warn",
       words: `${ctx.paths.sock} is there but nothing answers; seams evaluate in process`,
-      fix: "memnox daemon",
+      fix: "memnox daemon --background",
     },
     up: false,
   };

@@ -15,8 +15,12 @@ export interface WiringLine {
 
 export interface ProofLine {
   readonly seam: string;
-  /** refused: the seam said no; allowed: it let the test through (a failure); declined: the seam is absent. */
-  readonly result: "refused" | "allowed" | "declined" | "error";
+  /**
+   * refused: the seam said no; allowed: it let the test through (a failure); declined: the seam is absent;
+   * inactive: the hook refuses when run, but its agent does not run it yet (a trust dialog, a switch), so the agent's
+   * calls are not checked here until the person takes the step the words name.
+   */
+  readonly result: "refused" | "allowed" | "declined" | "error" | "inactive";
   readonly words: string;
 }
 

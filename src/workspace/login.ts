@@ -106,7 +106,13 @@ async function poll(deps: LoginDeps, base: string, code: DeviceCode): Promise<Gr
       throw new MemnoxError("refused", "the code expired before anybody approved it", "memnox login again");
     const r = await call(base, "POST", "/v1/devices/token", {
       json: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.deviceCode },
+      tolerate429: true,
     });
+    // Told to wait: as slow_down, for as long as it said.
+    if (r.status === 429) {
+      interval = Math.max(interval, Number(r.headers.get("retry-after")) || interval + 5);
+      continue;
+    }
     const o = (typeof r.json === "object" && r.json !== null ? r.json : {}) as Record<string, unknown>;
     if (r.status === 200 && typeof o.access_token === "string" && typeof o.machine_id === "string") {
       const named = (v: unknown) => {

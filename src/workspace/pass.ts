@@ -13,6 +13,7 @@ import {
 import type { Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
+import { repoRoot } from "../io/repo.ts";
 import { signWith } from "../ledger/sign.ts";
 import { type Ledger, openLedger } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -139,7 +140,7 @@ async function passBody(
     answers: answers.map((a) => ({ holdId: a.localId, grant: a.grant, by: a.by, outcome: a.outcome })),
     holdsUp: first.holdsUp,
     bundle,
-    sent: sent?.out ?? { accepted: 0, duplicates: 0, batches: 0, more: false },
+    sent: sent?.out ?? { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false, limited: false },
   };
 }
 
@@ -152,9 +153,10 @@ async function beat(
   const { paths } = deps;
   const now = deps.now();
   const stop = readStop(paths.stop);
-  const holds = holdsWaiting(paths.pending, now).map(
-    (h): SentHold => sentHold(h, resourceOf(ledger, h.decisionEventId)),
-  );
+  const holds = holdsWaiting(paths.pending, now).map((h): SentHold => {
+    const row = decisionRow(ledger, h.decisionEventId);
+    return sentHold(h, row?.resourceRef, row?.cwd ? (repoRoot(row.cwd) ?? row.cwd) : undefined);
+  });
   const inventory = readInventory(paths.lastScan);
   const body: Heartbeat = {
     ...(inventory && inventory.hash !== state.inventoryAck ? { inventory } : {}),
@@ -177,10 +179,10 @@ function acknowledged(state: SyncState, reply: HeartbeatReply): SyncState {
   return reply.inventoryHash ? { ...rest, inventoryAck: reply.inventoryHash } : rest;
 }
 
-/** The decision row's resource, which already leaves out targets that are the call's own arguments. */
-function resourceOf(ledger: Ledger | undefined, eventId: string | undefined): string | undefined {
+/** The hold's decision row: its resource leaves out targets that are the call's own arguments; its cwd says where. */
+function decisionRow(ledger: Ledger | undefined, eventId: string | undefined) {
   if (!ledger || !eventId) return undefined;
-  return ledger.select("SELECT * FROM events WHERE id = ?", eventId)[0]?.resourceRef;
+  return ledger.select("SELECT * FROM events WHERE id = ?", eventId)[0];
 }
 
 /** A change somebody made in the workspace, applied once: a later hand edit here shows as drift, never reverted. */
@@ -232,7 +234,7 @@ async function sendRows(
   const tip = ledger.tip()?.seq ?? 0;
   if (state.lastSentSeq > tip) state = { ...state, lastSentSeq: 0 };
   const secret = secretKeyOf(account);
-  const out = { accepted: 0, duplicates: 0, batches: 0, more: false };
+  const out = { accepted: 0, duplicates: 0, refused: 0, batches: 0, more: false, limited: false };
   for (let n = 0; n < (deps.maxBatches ?? 40); n++) {
     const rows = ledger.select("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", state.lastSentSeq, MAX_BATCH);
     const last = rows[rows.length - 1];
@@ -245,11 +247,20 @@ async function sendRows(
         token: account.token,
         bytes,
         headers: { [SIGNATURE_HEADER]: signWith(secret, bytes) },
+        tolerate429: true,
       });
+      // The workspace takes no more for now: the rest waits for the next pass, with nothing lost and nothing failed.
+      if (r.status === 429) {
+        out.more = true;
+        out.limited = true;
+        return { out, state };
+      }
       if (r.status !== 200) throw unexpected("sending a batch", r);
-      const got = r.json as { accepted?: number; duplicates?: number };
+      const got = r.json as { accepted?: number; duplicates?: number; refused?: unknown[] };
       out.accepted += got.accepted ?? 0;
       out.duplicates += got.duplicates ?? 0;
+      // A row the workspace refused stays refused: it is counted here and on the machine's page there, never resent.
+      out.refused += Array.isArray(got.refused) ? got.refused.length : 0;
       out.batches += 1;
     }
     state = { ...state, lastSentSeq: last.seq };

@@ -44,9 +44,11 @@ export interface CallOptions {
   readonly bytes?: Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** Hand a 429 back as a reply (the caller waits as told) instead of failing the call as a busy server. */
+  readonly tolerate429?: boolean;
 }
 
-/** One request; a network failure or a 5xx is `unreachable`, a revoked credential is `revoked`. */
+/** One request; a network failure, a 5xx or a 429 is `unreachable`, a revoked credential is `revoked`. */
 export async function call(base: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
   const url = new URL(path.replace(/^\/+/, ""), `${checkedBase(base).href.replace(/\/?$/, "/")}`);
   const headers: Record<string, string> = { accept: "application/json", ...(opts.headers ?? {}) };
@@ -79,6 +81,12 @@ export async function call(base: string, method: string, path: string, opts: Cal
     throw new MemnoxError("refused", `the control plane at ${url.origin} redirected; memnox does not follow redirects`);
   if (r.status >= 500)
     throw new MemnoxError("unreachable", `the control plane at ${url.origin} failed (HTTP ${r.status})`);
+  // Too many requests: the same as a busy server to a pass, which the loop backs off from.
+  if (r.status === 429 && !opts.tolerate429)
+    throw new MemnoxError(
+      "unreachable",
+      `the control plane at ${url.origin} asked to slow down (retry after ${r.headers.get("retry-after") ?? "?"}s)`,
+    );
   const err = errorOf(parsed);
   if (r.status === 401 && err?.code === "revoked")
     throw new MemnoxError("revoked", `the workspace revoked this machine's credential${err.by ? ` (${err.by})` : ""}`);

@@ -1,7 +1,8 @@
 // Automatic milestones: once per session and repository, throttled before destruction, never thrown into the caller.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import type { Action } from "../../src/core/action.ts";
+import { KEEP_IGNORED_BYTES } from "../../src/core/kept.ts";
 import { resolveCommand } from "../../src/resolve/index.ts";
 import { DESTROY_THROTTLE_MS, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "../../src/rewind/auto.ts";
 import { listMilestones } from "../../src/rewind/milestones.ts";
@@ -140,6 +141,37 @@ describe("before a command that destroys work", () => {
     const { a, deps } = world();
     await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions: [act("filesystem.delete")] });
     expect((await milestoneBeforeFirstWrite(deps, { session: "s1", path: a.path })).status).toBe("owed-nothing");
+  });
+});
+
+describe("ignored files a delete takes", () => {
+  test("are kept by the milestone before it, even right after another one; caches, credentials and what is past the bound are not", async () => {
+    const { a, deps, advance } = world();
+    writeFileSync(a.join(".gitignore"), "data/\nnode_modules/\n.env\n");
+    a.git("add", ".gitignore");
+    a.git("commit", "-q", "-m", "ignore");
+    mkdirSync(a.join("data"), { recursive: true });
+    mkdirSync(a.join("node_modules", "pkg"), { recursive: true });
+    writeFileSync(a.join("data", "app.sqlite"), "rows\n");
+    writeFileSync(a.join("data", "huge.db"), "");
+    truncateSync(a.join("data", "huge.db"), KEEP_IGNORED_BYTES + 1);
+    writeFileSync(a.join("node_modules", "pkg", "index.js"), "x\n");
+    writeFileSync(a.join(".env"), "TOKEN=x\n");
+    const first = await milestoneBeforeDestroy(deps, { session: "s1", cwd: a.path, actions: [act("git.reset-hard")] });
+    expect(first.status).toBe("taken");
+    advance(1);
+    const del = (targets: string[]): Action => ({ ...act("filesystem.delete"), targets });
+    const r = await milestoneBeforeDestroy(deps, {
+      session: "s1",
+      cwd: a.path,
+      actions: [del([`${a.path}/data/**`, `${a.path}/node_modules/**`, `${a.path}/.env`])],
+    });
+    expect(r.status).toBe("taken");
+    if (r.status !== "taken") return;
+    const files = a.git("ls-tree", "-r", "--name-only", r.milestone.tree).trim().split("\n");
+    expect(files).toContain("data/app.sqlite");
+    expect(files).not.toContain("data/huge.db");
+    expect(files.filter((f) => f.startsWith("node_modules/") || f === ".env")).toEqual([]);
   });
 });
 

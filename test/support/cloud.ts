@@ -1,6 +1,9 @@
 // A real `memnox cloud serve` process on a test database, awaited on its readiness line; and a small API client.
 import { join } from "node:path";
+import type { Db } from "../../src/cloud/store/db.ts";
+import { mintToken } from "../../src/cloud/store/people.ts";
 import { compiledBinary, runBinary } from "./binary.ts";
+import type { Browser } from "./console.ts";
 import { tempDir } from "./fs.ts";
 import { hermeticEnv } from "./home.ts";
 
@@ -20,6 +23,8 @@ export interface CloudOptions {
   /** A port chosen beforehand (an OpenID provider must know the console's callback before it starts). */
   readonly port?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** Serve from a private cluster under this directory (`--data`) instead of the database URL. */
+  readonly data?: string;
 }
 
 /** `memnox cloud serve --db <url> --port 0 --device-interval 1`, with a HOME of its own. */
@@ -32,8 +37,7 @@ export async function startCloud(db: string, opts: CloudOptions = {}): Promise<R
       ...argv,
       "cloud",
       "serve",
-      "--db",
-      db,
+      ...(opts.data ? ["--data", opts.data] : ["--db", db]),
       "--port",
       String(opts.port ?? 0),
       "--device-interval",
@@ -195,14 +199,15 @@ export function establishedTcp(pid: number): number {
 }
 
 /**
- * A rule set published the only way there is: proposed, then approved (by `approver`, or by the proposer where the
- * organization has one admin). Returns the approval's reply and the bundle hash then in force.
+ * A rule set published the only way there is: proposed (with `token`), then approved by a person signed in to the
+ * console (`approver`, the proposer's own session where the organization has one admin). Returns the approval's reply
+ * and the bundle hash then in force.
  */
 export async function publish(
   url: string,
   token: string,
   source: string,
-  opts: { approver?: string; headers?: Record<string, string> } = {},
+  opts: { approver: Browser; headers?: Record<string, string> },
 ): Promise<{ proposal: ReturnType<typeof JSON.parse>; hash: string }> {
   const proposed = await api(url, "POST", "/v1/policies/proposals", {
     token,
@@ -211,13 +216,48 @@ export async function publish(
   });
   if (proposed.status !== 201)
     throw new Error(`the proposal was refused (${proposed.status}): ${JSON.stringify(proposed.body)}`);
-  const approved = await api(url, "POST", `/v1/policies/proposals/${proposed.body.id}/approve`, {
-    token: opts.approver ?? token,
-  });
-  if (approved.status !== 200)
-    throw new Error(`the approval was refused (${approved.status}): ${JSON.stringify(approved.body)}`);
+  const approved = await opts.approver.post("/waiting", { _action: "approve-proposal", id: proposed.body.id });
+  if (approved.status !== 303) throw new Error(`the approval was refused (${approved.status}): ${approved.html}`);
+  const shown = await api(url, "GET", `/v1/policies/proposals/${proposed.body.id}`, { token });
+  if (shown.body.status !== "published")
+    throw new Error(`the proposal was not published: ${JSON.stringify(shown.body)}`);
   const bundle = await api(url, "GET", "/v1/bundle", { token });
-  return { proposal: approved.body, hash: bundle.body.hash };
+  return { proposal: shown.body, hash: bundle.body.hash };
+}
+
+/**
+ * A member with the role given and a token of their own, written to the database directly: what an admin's add, a
+ * second admin's confirmation, the member's sign-in and their own mint would make, for tests about something else.
+ */
+export async function memberWithToken(
+  db: Db,
+  orgId: string,
+  email: string,
+  role: "viewer" | "reviewer" | "admin",
+): Promise<{ readonly id: string; readonly token: string }> {
+  const id = `mem_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`;
+  await db`INSERT INTO members (id, org_id, email, role, created_by) VALUES (${id}, ${orgId}, ${email}, ${role}, 'test')`;
+  const { token } = await mintToken(db, { orgId, kind: "person", memberId: id, name: "test", createdBy: email });
+  return { id, token };
+}
+
+/** An operator token written to the database directly (an admin mints one signed in). */
+export async function operatorToken(
+  db: Db,
+  orgId: string,
+  name: string,
+  role: "viewer" | "reviewer" | "admin",
+  createdBy = "admin@acme.dev",
+): Promise<string> {
+  return (await mintToken(db, { orgId, kind: "operator", role, name, createdBy })).token;
+}
+
+/** The organization `memnox cloud init` made on `db`, and its first admin's member id. */
+export async function acmeIds(db: Db, org = "acme"): Promise<{ readonly orgId: string; readonly adminId: string }> {
+  const [r]: { org_id: string; id: string }[] = await db`
+    SELECT m.org_id, m.id FROM members m JOIN orgs o ON o.id = m.org_id WHERE o.name = ${org} ORDER BY m.created_at LIMIT 1`;
+  if (!r) throw new Error(`no organization ${org}`);
+  return { orgId: r.org_id, adminId: r.id };
 }
 
 /** `memnox cloud init --org acme --admin admin@acme.dev` on `db` (the compiled binary, in `env`): the admin's token. */

@@ -196,7 +196,7 @@ export async function listHooks(home: string, cwd: string): Promise<ListedHook[]
 }
 
 /** What a person does in /hooks: each listed hook's current hash recorded as trusted in config.toml (once per key). */
-export function trustAsCodexDoes(home: string, hooks: readonly ListedHook[]): void {
+export function trustAsCodexDoes(home: string, hooks: readonly Pick<ListedHook, "key" | "currentHash">[]): void {
   const file = join(home, ".codex", "config.toml");
   let text = readFileSync(file, "utf8");
   for (const h of hooks) {

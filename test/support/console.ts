@@ -18,12 +18,18 @@ const CHANGED_BY_ACTIONS = [
   "mcp_servers",
   "incidents",
   "audit",
+  "elevations",
+  "candidates",
+  "decisions",
+  "decision_confirmations",
 ];
 
 /** What the organization's state is, as text, to compare before and after something that must change nothing. */
 export async function organizationState(db: Db): Promise<string> {
   const parts: string[] = [];
   for (const t of CHANGED_BY_ACTIONS) parts.push(JSON.stringify(await db.unsafe(`SELECT * FROM ${t} ORDER BY 1`)));
+  // Which credentials exist and whether they hold; when one was last used moves with any use, so it is left out.
+  parts.push(JSON.stringify(await db`SELECT id, kind, member_id, role, name, revoked_at FROM tokens ORDER BY id`));
   return parts.join("\n");
 }
 

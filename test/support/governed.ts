@@ -1,6 +1,6 @@
 // A machine governed the way setup leaves it, with the compiled binary: the whole baseline in the machine file,
 // enforce sealed; a repository with a real bare origin that only a force push could rewrite; and an agent's seat.
-import { mkdirSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../src/ports/index.ts";
 import { compiledBinary, type RunResult, runBinary, runProcess } from "./binary.ts";
@@ -72,14 +72,22 @@ export function pushable(tree: Record<string, string> = { "README.md": "one\n" }
 
 /**
  * A stand-in for an agent's process: bash, run under the name `claude`, so every process it starts has an agent
- * among its parents exactly as under the real CLI. `script` runs with no variable an agent would set.
+ * among its parents exactly as under the real CLI. `script` runs with no variable an agent would set. `bin` is that
+ * bash of its own, for `memnox run -- <bin> -c …`, which starts it as an agent (a command it is handed otherwise is
+ * judged first).
  */
-export function agentSeat(): TempDir & { run(script: string, env: Env, cwd?: string): Promise<AgentRun> } {
+export function agentSeat(): TempDir & { bin: string; run(script: string, env: Env, cwd?: string): Promise<AgentRun> } {
   const dir = tempDir("memnox-agent");
   const claude = join(dir.path, "claude");
   symlinkSync("/bin/bash", claude);
+  // A link to bash is bash to `memnox run` (it follows the name to the program): a program of its own is an agent.
+  const own = join(dir.path, "own", "claude");
+  mkdirSync(join(dir.path, "own"));
+  copyFileSync("/bin/bash", own);
+  chmodSync(own, 0o755);
   return {
     ...dir,
+    bin: own,
     async run(script, env, cwd) {
       // The agent stays alive above what it runs, as the real CLI does (a last command would otherwise replace it).
       return runProcess([claude, "-c", `${script}\nstatus=$?\nexit $status`], {

@@ -71,6 +71,7 @@ export function scriptedGate(pendingDir: string, rules: Record<string, Rule> = {
     },
     async recordAnswer() {},
     async recordSession() {},
+    async recordForgedOutcome() {},
     async briefing() {
       return { mode: "enforce", rules: [] };
     },

@@ -1,5 +1,5 @@
 // A fake HOME with its own MEMNOX_HOME, and the hermetic environment a child process gets.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bunGit, bunProc, ownGit } from "../../src/adapters/proc.ts";
 import { bufferStdio } from "../../src/adapters/stdio.ts";
@@ -19,12 +19,38 @@ export function fakeHome(tree: Tree = {}, base?: string): FakeHome {
   const dir = tempDir("memnox-home", tree, base);
   const memnoxHome = join(dir.path, ".memnox");
   mkdirSync(memnoxHome, { recursive: true });
+  // Setup and the first hook start a daemon where no service manager runs: it goes with the home.
+  const dispose = () => {
+    stopDaemonOf(memnoxHome);
+    dir[Symbol.dispose]();
+  };
   return {
     ...dir,
+    [Symbol.dispose]: dispose,
+    [Symbol.asyncDispose]: async () => dispose(),
     home: dir.path,
     memnoxHome,
     env: (extra = {}) => hermeticEnv({ HOME: dir.path, MEMNOX_HOME: memnoxHome, ...extra }),
   };
+}
+
+/** Ends a daemon a test started in this home (its pid file), so none outlives the test. */
+export function stopDaemonOf(memnoxHome: string): void {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(memnoxHome, "daemon.pid"), "utf8").trim());
+    process.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 200; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    Bun.sleepSync(10);
+  }
 }
 
 /** Only what a child needs, so nothing from the developer's environment leaks into a test. */

@@ -1,5 +1,5 @@
 // GateServices that answer from a script and remember every call a seam made, for testing seams without the gate.
-import type { Briefing, GateAnswer, GateRequest, GateServices } from "../../src/gate/types.ts";
+import type { Briefing, ForgedOutcome, GateAnswer, GateRequest, GateServices } from "../../src/gate/types.ts";
 
 export type ServiceCall =
   | { readonly method: "decide"; readonly request: GateRequest }
@@ -14,6 +14,7 @@ export type ServiceCall =
   | { readonly method: "briefing"; readonly request: unknown }
   | { readonly method: "awaitHold"; readonly holdId: string }
   | { readonly method: "markWary"; readonly session: string }
+  | { readonly method: "recordForgedOutcome"; readonly forged: ForgedOutcome }
   | { readonly method: "pauseSession"; readonly session: string };
 
 export interface ScriptedGate extends GateServices {
@@ -70,6 +71,9 @@ export function scriptedGate(script: GateScript = {}): ScriptedGate {
     },
     async markWary(session) {
       calls.push({ method: "markWary", session });
+    },
+    async recordForgedOutcome(forged) {
+      calls.push({ method: "recordForgedOutcome", forged });
     },
     async briefing(request) {
       calls.push({ method: "briefing", request });

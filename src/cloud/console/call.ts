@@ -2,6 +2,7 @@
 // the signed-in person, through the same role check (roles.ts) and the same handler a script's request meets.
 import type { Session } from "../auth.ts";
 import { type Call, HttpError } from "../http.ts";
+import { checkRequestText } from "../input.ts";
 import { authorize } from "../roles.ts";
 import { ROUTES } from "../routes/index.ts";
 
@@ -45,13 +46,15 @@ export async function invoke<T>(c: ConsoleCall, key: ApiKey, opts: Invoke = {}):
   const params = opts.params ?? {};
   const url = new URL(pathOf(route.path, params), c.url.origin);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, v);
+  // A form's fields become the route's path and query here: held to the same edge a script's request meets.
+  checkRequestText(params, url);
   const body = opts.text ?? (opts.body ? JSON.stringify(opts.body) : undefined);
   const req = new Request(url.href, {
     method: route.method,
     headers: opts.body ? { "content-type": "application/json" } : {},
     ...(body !== undefined && route.method !== "GET" ? { body } : {}),
   });
-  authorize(c.who, route.needs);
+  authorize(c.who, route);
   const res = await route.handler({ ...c, req, url, params });
   const text = await res.text();
   const parsed: unknown = text ? JSON.parse(text) : null;
@@ -67,7 +70,7 @@ export function may(c: ConsoleCall, key: ApiKey): boolean {
   const route = byKey.get(key);
   if (!route) return false;
   try {
-    authorize(c.who, route.needs);
+    authorize(c.who, route);
     return true;
   } catch {
     return false;

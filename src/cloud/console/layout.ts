@@ -8,6 +8,7 @@ export interface Me {
   readonly actor: string;
   readonly role: "viewer" | "reviewer" | "admin";
   readonly email?: string;
+  readonly memberId?: string;
   readonly name?: string | null;
   readonly org: { readonly id: string; readonly name: string; readonly onboarded: boolean };
   readonly otherOrgs: readonly { readonly id: string; readonly name: string }[];

@@ -4,6 +4,7 @@
 import { sessionPrincipal } from "../auth.ts";
 import { HttpError, type ServerConfig } from "../http.ts";
 import { sameText } from "../ids.ts";
+import { type Guard, RATES, spend } from "../limits.ts";
 import { consoleOrigin } from "../signin.ts";
 import type { Db } from "../store/db.ts";
 import type { ConsoleCall } from "./call.ts";
@@ -16,6 +17,7 @@ export interface ConsoleDeps {
   readonly config: ServerConfig;
   readonly now: () => number;
   readonly log: (line: string) => void;
+  readonly guard?: Guard;
 }
 
 const MAX_FORM_BYTES = 64 * 1024;
@@ -46,7 +48,12 @@ export function consoleHandler(route: ConsoleRoute, deps: ConsoleDeps) {
   return async (req: Request & { params?: Record<string, string> }): Promise<Response> => {
     const url = new URL(req.url);
     try {
-      const signed = await sessionPrincipal(deps.db, req);
+      const signed = await sessionPrincipal(deps.db, req, deps.now());
+      // A signed-in person's pages count against them and their workspace, as a token's requests do.
+      if (signed && deps.guard) {
+        spend(deps.guard.buckets, `caller:${signed.who.tokenId}`, RATES.caller, "from this session");
+        spend(deps.guard.buckets, `ws:${signed.who.workspaceId}`, RATES.workspace, "for this workspace");
+      }
       if (route.access === "session" && !signed) {
         if (req.method === "GET")
           return seeOther(`/signin?return=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
@@ -73,14 +80,18 @@ export function consoleHandler(route: ConsoleRoute, deps: ConsoleDeps) {
         config: deps.config,
         now: deps.now,
         log: deps.log,
+        ...(deps.guard ? { guard: deps.guard } : {}),
       };
       return await route.handler(c);
     } catch (e) {
-      if (e instanceof HttpError && e.status < 500)
-        return page(
+      if (e instanceof HttpError && e.status < 500) {
+        const r = page(
           bare("Not done", html`<p class="said error" role="alert">${e.message}</p><p><a href="/">Back</a></p>`),
           e.status,
         );
+        if (e.status === 429) r.headers.set("retry-after", String(e.extra.retryAfter ?? 1));
+        return r;
+      }
       deps.log(`error ${route.method} ${route.path}: ${(e as Error).stack ?? String(e)}`);
       return page(bare("Something failed", html`<p>The control plane failed on this request; it is logged.</p>`), 500);
     }

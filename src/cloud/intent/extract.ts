@@ -1,6 +1,7 @@
 // Extraction's two pure halves: the prompt a window of events becomes (the onboarding profile first, each event with
 // its id, where it came from and whether its author is trusted), and the answer read back strictly: a candidate cites
 // event ids from the window or it is dropped, and it inherits the strongest classification of what it cites.
+import { maskSecrets } from "../../core/secrets.ts";
 import { type Classified, inherited, type Level } from "./clearance.ts";
 
 export interface WindowEvent extends Classified {
@@ -31,10 +32,14 @@ Answer with JSON only, no prose: {"candidates": [{"statement": "...", "rationale
 
 /** The user turn: the profile, then every event in the window, oldest first, fenced so its words stay its own. */
 export function extractionPrompt(profile: Profile, events: readonly WindowEvent[]): string {
-  const head = [`Team: ${profile.team}`, `What the team does: ${profile.about?.trim() || "(not said yet)"}`];
+  // Masked once more on the way out: whatever was stored, no credential goes to the model provider.
+  const head = [
+    `Team: ${maskSecrets(profile.team)}`,
+    `What the team does: ${maskSecrets(profile.about?.trim() || "(not said yet)")}`,
+  ];
   const body = events.map((e) => {
     const trust = e.tainted ? "UNTRUSTED" : "trusted";
-    return `<event id="${e.id}" source="${e.sourceType}" kind="${e.kind}"${e.stream ? ` where="${e.stream}"` : ""} author="${e.author ?? ""}" trust="${trust}" at="${e.occurredAt}">\n${e.content.replace(/<\/event>/gi, "</ event>")}\n</event>`;
+    return `<event id="${e.id}" source="${e.sourceType}" kind="${e.kind}"${e.stream ? ` where="${e.stream}"` : ""} author="${e.author ?? ""}" trust="${trust}" at="${e.occurredAt}">\n${maskSecrets(e.content).replace(/<\/event>/gi, "</ event>")}\n</event>`;
   });
   return `${head.join("\n")}\n\nEvents (${events.length}):\n\n${body.join("\n\n")}\n`;
 }

@@ -59,14 +59,21 @@ export async function putNode(db: Db, workspaceId: string, n: GraphNode): Promis
              classification = EXCLUDED.classification, audiences = EXCLUDED.audiences, props = EXCLUDED.props`;
 }
 
+/**
+ * How many citations an edge keeps (the first, in order): enough to read why it stands; a looping agent's ten
+ * thousand refusals of one target would otherwise make every later write of the edge cost more than the last.
+ */
+export const EDGE_EVIDENCE = 200;
+
 /** Stores an edge unless nothing asserts it; a confirmed basis stays confirmed, and evidence only accumulates. */
 export async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promise<boolean> {
-  const evidence = [...new Set(e.evidence)];
+  const evidence = [...new Set(e.evidence)].sort().slice(0, EDGE_EVIDENCE);
   if (evidence.length === 0) return false;
   await db`INSERT INTO graph_edges (workspace_id, from_id, relation, to_id, evidence, basis)
            VALUES (${workspaceId}, ${e.from}, ${e.relation}, ${e.to}, ${evidence}, ${e.basis})
            ON CONFLICT (workspace_id, from_id, relation, to_id) DO UPDATE SET
-             evidence = ARRAY(SELECT DISTINCT x FROM unnest(graph_edges.evidence || EXCLUDED.evidence) x ORDER BY x),
+             evidence = ARRAY(SELECT DISTINCT x FROM unnest(graph_edges.evidence || EXCLUDED.evidence) x ORDER BY x
+                              LIMIT ${EDGE_EVIDENCE}),
              basis = CASE WHEN graph_edges.basis = 'confirmed' THEN 'confirmed' ELSE EXCLUDED.basis END`;
   return true;
 }
@@ -190,11 +197,25 @@ export interface IncidentRow {
 }
 
 /** An incident's node, caused_by each agent it names and touching each resource its evidence reached: inferred ties. */
-export async function projectIncident(db: Db, workspaceId: string, i: IncidentRow, base: string): Promise<void> {
+export async function projectIncident(
+  db: Db,
+  workspaceId: string,
+  i: IncidentRow,
+  base: string,
+  arrived?: readonly number[],
+): Promise<void> {
   const id = nodeId("incident", i.id);
+  // Evidence only accumulates: an incident already projected needs only what just arrived, never all it holds again.
+  const [known] = arrived
+    ? await db`SELECT 1 FROM graph_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}`
+    : [undefined];
+  const fresh = new Set(arrived ?? []);
+  const ids = i.evidence.map(Number).filter((n) => !known || fresh.has(n));
   await putNode(db, workspaceId, { id, kind: "incident", label: i.title, sourceRef: `${base}/caught#${i.id}` });
-  const events: { id: string; agent: string | null; resource_ref: string | null }[] = await db`
-    SELECT id, agent, resource_ref FROM events WHERE workspace_id = ${workspaceId} AND id IN ${db(i.evidence.map(Number))}`;
+  const events: { id: string; agent: string | null; resource_ref: string | null }[] =
+    ids.length === 0
+      ? []
+      : await db`SELECT id, agent, resource_ref FROM events WHERE workspace_id = ${workspaceId} AND id IN ${db(ids)}`;
   const agents = [...new Set([...(i.agents ?? []), ...(i.agent ? [i.agent] : [])])];
   for (const name of agents) {
     const agent = nodeId("agent", name);
@@ -212,15 +233,23 @@ export async function projectIncident(db: Db, workspaceId: string, i: IncidentRo
       basis: "inferred",
     });
   }
+  // One tie per system touched, citing every action that touched it: a looping agent's thousand refusals of one
+  // target are one edge written once, not a thousand writes of the same row.
+  const bySystem = new Map<string, number[]>();
   for (const e of events) {
     const ref = e.resource_ref?.trim();
     if (!ref) continue;
-    const sys = await systemNode(db, workspaceId, ref, `${base}/caught?trace=${Number(e.id)}`);
+    const list = bySystem.get(ref) ?? [];
+    list.push(Number(e.id));
+    bySystem.set(ref, list);
+  }
+  for (const [ref, cited] of bySystem) {
+    const sys = await systemNode(db, workspaceId, ref, `${base}/caught?trace=${cited[0]}`);
     await putEdge(db, workspaceId, {
       from: id,
       relation: "touched",
       to: sys,
-      evidence: [`action:${Number(e.id)}`],
+      evidence: cited.map((n) => `action:${n}`),
       basis: "inferred",
     });
   }

@@ -1,7 +1,8 @@
 // The one signature on the one inbound route every connected system's deliveries arrive through: Standard Webhooks
-// (an HMAC-SHA256 with the deployment's secret over the delivery's id, timestamp and raw body, inside a replay window),
-// checked over the raw bytes before anything is parsed, compared in constant time. No provider's own signature is
-// verified here: the integration provider delivers, and this is the only door.
+// (an HMAC-SHA256 over the delivery's id, timestamp and raw body, inside a replay window), checked over the raw bytes
+// before anything is parsed, compared in constant time. The key is the route's own: derived from the deployment's
+// secret, the workspace and the source, so a delivery signed for one workspace's route checks on no other's. No
+// provider's own signature is verified here: the integration provider delivers, and this is the only door.
 
 import { sameText } from "../ids.ts";
 
@@ -22,6 +23,17 @@ export function secretKey(secret: string): Uint8Array {
   return secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : new TextEncoder().encode(secret);
 }
 
+/**
+ * The secret one route's deliveries are signed with (`whsec_…`): the deployment's secret keyed to the workspace and
+ * the source, so nothing signed for one route holds on another, and nothing per route has to be stored.
+ */
+export function routeSecret(deploymentSecret: string, workspaceId: string, sourceType: string): string {
+  const mac = new Bun.CryptoHasher("sha256", secretKey(deploymentSecret))
+    .update(`memnox-inbound-v1\n${workspaceId}\n${sourceType}`)
+    .digest("base64");
+  return `whsec_${mac}`;
+}
+
 /** The `v1,<base64>` signature of one delivery, as a sender makes it. */
 export function signDelivery(secret: string, id: string, timestamp: number, body: Uint8Array | string): string {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
@@ -40,6 +52,8 @@ export function verifyDelivery(secret: string, headers: Headers, body: Uint8Arra
   const sigs = (headers.get("webhook-signature") ?? "").split(" ").filter(Boolean);
   if (!id || !/^\d+$/.test(ts) || sigs.length === 0)
     return { ok: false, why: "the delivery carries no webhook-id, webhook-timestamp and webhook-signature" };
+  // The id is kept (a replay is refused by it): printable and short, or the delivery is not one.
+  if (!/^[\x21-\x7e]{1,256}$/.test(id)) return { ok: false, why: "the delivery's webhook-id is not a printable id" };
   const timestamp = Number(ts);
   if (Math.abs(nowMs / 1000 - timestamp) > REPLAY_WINDOW_S)
     return { ok: false, why: "the delivery's timestamp is outside the replay window" };

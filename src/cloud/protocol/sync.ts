@@ -71,6 +71,8 @@ export interface SentHold {
   readonly surface: string;
   readonly action: string;
   readonly target?: string;
+  /** The repository the agent stood in when it asked (its root), or the directory when it stood in none. */
+  readonly repository?: string;
   readonly agent?: string;
   readonly session?: string;
   readonly reason: string;

@@ -1,11 +1,15 @@
 // What the team intended, as the API answers it: extraction runs (the one place a model runs, 503 without the
 // deployment's credential), the review queue filtered by the reviewer's clearance, approvals that record a person's
 // name, scope and what is superseded (and compile into the bundle), rejections kept as signal, and the four questions.
+import type * as v from "valibot";
 import { decisionTerms } from "../../core/decisions.ts";
+import { maskSecrets } from "../../core/secrets.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
-import { canRead, filtered, LEVELS, type Level, levelRank } from "../intent/clearance.ts";
+import { cursorParam } from "../input.ts";
+import { canRead, filtered, type Level, levelRank } from "../intent/clearance.ts";
+import { boundTermsOf, decisionRules, MAX_BOUND_TERMS, matchHash } from "../intent/compile.ts";
 import { EXTRACTION_SYSTEM, extractionPrompt, readCandidates, type WindowEvent } from "../intent/extract.ts";
 import { nodeId, projectDecision, projectSourceEvent, rebuildGraph } from "../intent/graph.ts";
 import { anthropic, ModelFailure, type ModelPort } from "../intent/model.ts";
@@ -20,8 +24,16 @@ import {
   type SourceEventRow,
   sourceEventView,
 } from "../intent/rows.ts";
+import { caughtBy, recentActions } from "../preview.ts";
+import { escapeControls } from "../protocol/text.ts";
 import { audit } from "../store/people.ts";
+import type { CandidateApproval, CandidateRejection, ExtractionChange, ExtractionRun } from "./bodies.ts";
 import { propose, withRule } from "./proposals.ts";
+
+/** A model's words as they may be stored: masked, and any control character written out (the model is not trusted). */
+function storable(text: string): string {
+  return escapeControls(maskSecrets(text), true);
+}
 
 /** How many events one run reads at most: a window, never the whole history at once. */
 export const WINDOW_EVENTS = 200;
@@ -48,7 +60,7 @@ export function modelOf(c: Call): ModelPort {
 }
 
 /** POST /v1/extraction/runs {after?, through?}: reads the next window up to `readsUpTo` and proposes candidates. */
-export async function startExtraction(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function startExtraction(c: Call, body: v.InferOutput<typeof ExtractionRun>): Promise<Response> {
   const who = caller(c);
   const model = modelOf(c);
   const [ws]: { reads_up_to: Level; team: string; about: string | null }[] = await c.db`
@@ -57,8 +69,8 @@ export async function startExtraction(c: Call, body: Record<string, unknown>): P
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
   const [last]: { through: string | null }[] = await c.db`
     SELECT max(window_through) AS through FROM extraction_runs WHERE workspace_id = ${who.workspaceId} AND status = 'done'`;
-  const after = typeof body.after === "number" ? body.after : Number(last?.through ?? 0);
-  const through = typeof body.through === "number" ? body.through : Number.MAX_SAFE_INTEGER;
+  const after = body.after ?? Number(last?.through ?? 0);
+  const through = body.through ?? Number.MAX_SAFE_INTEGER;
   const rows: SourceEventRow[] = await c.db`
     SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId} AND id > ${after} AND id <= ${through}
       AND source_type <> 'memnox' ORDER BY id LIMIT ${WINDOW_EVENTS}`;
@@ -112,8 +124,9 @@ export async function startExtraction(c: Call, body: Record<string, unknown>): P
     const [row]: CandidateRow[] = await c.db`
       INSERT INTO candidates (id, workspace_id, origin, run_id, statement, rationale, affects, evidence, classification,
                               audiences, tainted)
-      VALUES (${newId("cand")}, ${who.workspaceId}, 'extraction', ${runId}, ${k.statement}, ${k.rationale},
-              ${[...k.affects]}, ${[...k.evidence]}, ${k.classification}, ${[...k.audiences]}, ${k.tainted})
+      VALUES (${newId("cand")}, ${who.workspaceId}, 'extraction', ${runId}, ${storable(k.statement)},
+              ${k.rationale === null ? null : storable(k.rationale)}, ${k.affects.map(storable)}, ${[...k.evidence]},
+              ${k.classification}, ${[...k.audiences]}, ${k.tainted})
       RETURNING *`;
     if (row) made.push(row);
   }
@@ -158,37 +171,111 @@ export async function listCandidates(c: Call): Promise<Response> {
   return json({ candidates: out, withheld });
 }
 
-async function candidateFor(c: Call, workspaceId: string): Promise<CandidateRow> {
+async function candidateFor(c: Call, workspaceId: string, decidedToo = false): Promise<CandidateRow> {
   const [k]: CandidateRow[] = await c.db`
     SELECT * FROM candidates WHERE workspace_id = ${workspaceId} AND id = ${c.params.id ?? ""}`;
   const who = caller(c);
   // A candidate the reviewer may not read is not theirs to decide: it is not there for them.
   if (!k || !canRead(await readerOf(c.db, who), k)) throw new HttpError(404, "not_found", "no such candidate");
-  if (k.status !== "pending")
+  if (k.status !== "pending" && !decidedToo)
     throw new HttpError(409, "decided", `it was already ${k.status} by ${k.decided_by ?? "somebody"}`);
   return k;
 }
 
+/** The decision a candidate would become, compiled for a reviewer: its terms, those it binds by, its rules. */
+function compiledFor(k: CandidateRow, terms: readonly string[] | undefined, effect: "ask" | "deny") {
+  const all = decisionTerms(k.statement);
+  const chosen = terms === undefined ? boundTermsOf({ terms: all, statement: k.statement }) : [...new Set(terms)];
+  const stray = chosen.find((t) => !all.includes(t));
+  if (stray !== undefined)
+    throw new HttpError(
+      400,
+      "bad_request",
+      `\`terms\`: \`${stray}\` is not a term of the statement (${all.join(", ")})`,
+      {
+        field: "terms",
+      },
+    );
+  if (chosen.length > MAX_BOUND_TERMS)
+    throw new HttpError(400, "bad_request", `\`terms\`: a decision binds by ${MAX_BOUND_TERMS} terms at most`, {
+      field: "terms",
+    });
+  const rules = decisionRules({
+    id: k.id,
+    nodeId: nodeId("decision", k.statement),
+    statement: k.statement,
+    terms: all,
+    boundTerms: chosen,
+    effect,
+    approvedBy: "its approver",
+    sourceRef: "its evidence",
+    quoted: true,
+  });
+  return { all, chosen, rules, hash: matchHash(rules) };
+}
+
 /**
- * POST /v1/candidates/:id/approve {scope?, effect?, supersedes?}: a person (never a token without a name) records it as
- * a decision; it compiles into the bundle as a rule that only tightens, and the graph gains its node and ties.
+ * GET /v1/candidates/:id/preview?terms=a,b&effect=deny: the rules the candidate would compile to, read before any
+ * approval, and what they would have caught of the fleet's last week: which actions and targets, how many, examples.
+ * An approval sends back `rules` (this hash), so what is published is exactly what was read here.
  */
-export async function approveCandidate(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function previewCandidate(c: Call): Promise<Response> {
+  const who = caller(c);
+  const k = await candidateFor(c, who.workspaceId, true);
+  if (k.origin === "pattern") throw new HttpError(409, "pattern", "a pattern becomes a rule proposal, previewed there");
+  const q = c.url.searchParams;
+  const raw = q.get("terms");
+  const terms =
+    raw === null
+      ? undefined
+      : raw
+          .split(",")
+          .map((t) => t.trim())
+          .filter(Boolean);
+  const effect = q.get("effect") === "ask" ? "ask" : "deny";
+  const made = compiledFor(k, terms, effect);
+  const doc = `${JSON.stringify({ version: 1, policies: made.rules }, null, 2)}\n`;
+  return json({
+    candidate: k.id,
+    statement: k.statement,
+    terms: made.all,
+    bound: made.chosen,
+    effect,
+    rules: made.rules,
+    rulesHash: made.hash,
+    fleet: caughtBy(doc, await recentActions(c.db, who.workspaceId, c.now())),
+  });
+}
+
+/**
+ * POST /v1/candidates/:id/approve {effect?, terms?, rules, supersedes?}: a person, signed in, records it as a
+ * decision; it compiles into the bundle as rules that only tighten, exactly the rules the reviewer was shown (the
+ * `rules` hash of the preview), and the graph gains its node and ties.
+ */
+export async function approveCandidate(c: Call, body: v.InferOutput<typeof CandidateApproval>): Promise<Response> {
   const who = caller(c);
   if (who.kind !== "person")
     throw new HttpError(403, "forbidden", "a decision is approved by a person, by name: this token holds no person");
   const k = await candidateFor(c, who.workspaceId);
   if (k.origin === "pattern") return approvePattern(c, k);
-  const scope = str(body, "scope", { optional: true }) ?? "workspace";
+  const scope = body.scope ?? "workspace";
   // One workspace per organization, and every machine in it pulls one bundle: that is the scope a decision binds.
   if (scope !== "workspace")
     throw new HttpError(400, "bad_request", "`scope` is `workspace`: a decision binds every machine of the workspace");
-  const effect = body.effect === undefined ? "deny" : body.effect;
-  if (effect !== "ask" && effect !== "deny")
-    throw new HttpError(400, "bad_request", "`effect` is ask or deny: a decision only ever tightens");
-  const supersedes = str(body, "supersedes", { optional: true });
-  const terms = decisionTerms(k.statement);
-  if (terms.length === 0) throw new HttpError(422, "no_terms", "the statement names nothing an action could touch");
+  const effect = body.effect;
+  const supersedes = body.supersedes;
+  const made = compiledFor(k, body.terms, effect);
+  if (body.rules === undefined)
+    throw new HttpError(400, "bad_request", "`rules`: read what it compiles to first (its preview) and approve that", {
+      field: "rules",
+    });
+  if (body.rules !== made.hash)
+    throw new HttpError(
+      409,
+      "rules_changed",
+      "the rules this would publish are not the ones you were shown: read them again",
+    );
+  const terms = made.all;
   const evidence = await eventsById(c, who.workspaceId, k.evidence);
   const first = evidence[0];
   if (!first || (k.origin === "extraction" && evidence.length !== k.evidence.length))
@@ -233,11 +320,13 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
     const [d]: DecisionRow[] = await tx`
       INSERT INTO decisions (id, workspace_id, node_id, version, statement, terms, effect, scope, project_id,
                              source_type, source_ref, evidence, affects, classification, audiences, tainted,
-                             approved_by, approver_member_id, approval_event, candidate_id, supersedes)
+                             approved_by, approver_member_id, approval_event, candidate_id, supersedes, rules_json,
+                             bound_terms)
       VALUES (${id}, ${who.workspaceId}, ${node}, ${version}, ${k.statement}, ${terms}, ${effect}, ${scope},
               'machine', ${first.source_type}, ${first.source_ref},
               ${k.evidence.map(Number)}, ${k.affects}, ${k.classification}, ${k.audiences}, ${k.tainted},
-              ${who.email}, ${who.memberId}, ${approval?.id ?? 0}, ${k.id}, ${supersedes ?? null})
+              ${who.email}, ${who.memberId}, ${approval?.id ?? 0}, ${k.id}, ${supersedes ?? null},
+              ${JSON.stringify(made.rules)}, ${made.chosen})
       RETURNING *`;
     if (!d) throw new Error("the decision was not stored");
     if (supersedes) await tx`UPDATE decisions SET superseded_by = ${id} WHERE id = ${supersedes}`;
@@ -248,7 +337,16 @@ export async function approveCandidate(c: Call, body: Record<string, unknown>): 
       actor: who.email,
       action: "decision.approve",
       subject: id,
-      detail: { candidate: k.id, scope, effect, supersedes: supersedes ?? null },
+      detail: {
+        candidate: k.id,
+        scope,
+        effect,
+        supersedes: supersedes ?? null,
+        terms: made.chosen,
+        rules: made.hash,
+        via: who.via,
+        session: who.tokenId,
+      },
     });
     await projectDecision(tx, who.workspaceId, d, base);
     return d;
@@ -317,15 +415,21 @@ export async function drift(c: Call): Promise<Response> {
 }
 
 /** POST /v1/candidates/:id/reject {reason?}: recorded as signal, what the team does not treat as a decision. */
-export async function rejectCandidate(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function rejectCandidate(c: Call, body: v.InferOutput<typeof CandidateRejection>): Promise<Response> {
   const who = caller(c);
   const k = await candidateFor(c, who.workspaceId);
-  const reason = str(body, "reason", { optional: true }) ?? null;
+  const reason = body.reason ?? null;
   const [row]: CandidateRow[] = await c.db`
     UPDATE candidates SET status = 'rejected', decided_by = ${actorName(who)}, decided_at = now(), reason = ${reason}
     WHERE id = ${k.id} AND status = 'pending' RETURNING *`;
   if (!row) throw new HttpError(409, "decided", "it was decided meanwhile");
-  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "candidate.reject", subject: k.id });
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "candidate.reject",
+    subject: k.id,
+    detail: who.kind === "person" ? { via: who.via, session: who.tokenId } : {},
+  });
   return json(candidateView(row));
 }
 
@@ -429,7 +533,7 @@ export async function whyAction(c: Call): Promise<Response> {
     machine_id: string;
     agent: string | null;
   }[] = await c.db`SELECT id, operation, effect, reason, rule_id, policy_hash, occurred_at, machine_id, agent
-                   FROM events WHERE workspace_id = ${who.workspaceId} AND id = ${Number(c.params.id) || 0}`;
+                   FROM events WHERE workspace_id = ${who.workspaceId} AND id = ${cursorParam(c.params.id)}`;
   if (!e) throw new HttpError(404, "not_found", "no such event");
   const conditions: { kind: string; subject: string; set_by: string }[] = await c.db`
     SELECT kind, subject, set_by FROM conditions WHERE workspace_id = ${who.workspaceId}
@@ -439,7 +543,7 @@ export async function whyAction(c: Call): Promise<Response> {
   let decision: ReturnType<typeof decisionView> | null = null;
   let evidence: ReturnType<typeof sourceEventView>[] = [];
   let withheld = 0;
-  const m = e.rule_id ? /^decision-(.+)-(names|targets)$/.exec(e.rule_id) : null;
+  const m = e.rule_id ? /^decision-(.+?)-(?:names-[a-z0-9]+|names|targets)$/.exec(e.rule_id) : null;
   if (m?.[1]) {
     const [d]: DecisionRow[] = await c.db`
       SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${`decision:${m[1]}`}
@@ -469,11 +573,9 @@ export async function whyAction(c: Call): Promise<Response> {
 }
 
 /** PATCH /v1/extraction {readsUpTo}: how far extraction reads; raising it sends more to the model provider. */
-export async function setExtraction(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function setExtraction(c: Call, body: v.InferOutput<typeof ExtractionChange>): Promise<Response> {
   const who = caller(c);
   const level = body.readsUpTo;
-  if (level !== "public" && level !== "internal" && level !== "confidential")
-    throw new HttpError(400, "bad_request", `\`readsUpTo\` is public, internal or confidential (never ${LEVELS[3]})`);
   await c.db`UPDATE workspaces SET extraction_reads_up_to = ${level} WHERE id = ${who.workspaceId}`;
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.reads_up_to", detail: { level } });
   return json({ readsUpTo: level, model: c.config.model ? c.config.model.model : null });

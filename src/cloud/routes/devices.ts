@@ -1,10 +1,14 @@
 // Machine enrolment by device code (RFC 8628): the machine asks for a code, somebody with access approves it, the
 // machine's next poll receives a token scoped to that machine. The approver becomes the owner; an operator, nobody.
-import { isMode, type Mode } from "../../core/effect.ts";
+import type * as v from "valibot";
+import type { Mode } from "../../core/effect.ts";
+import { hmacSha256Hex } from "../../io/hash.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, json, str } from "../http.ts";
+import { type Call, HttpError, json } from "../http.ts";
 import { hostnameHash, newDeviceCode, newId, newUserCode, normalUserCode, secretHash } from "../ids.ts";
+import { tooMany } from "../limits.ts";
 import { audit, mintToken } from "../store/people.ts";
+import type { DeviceRequest } from "./bodies.ts";
 
 interface DeviceRow {
   id: string;
@@ -25,24 +29,54 @@ interface DeviceRow {
 
 const deviceUrl = (c: Call) => `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/device`;
 
+/** Codes waiting at once from one address, and in the whole deployment: a flood fills neither table nor queue. */
+export const PENDING_PER_REQUESTER = 20;
+export const PENDING_IN_ALL = 5_000;
+
+// Read once per database this process serves.
+const addressKeys = new WeakMap<object, Promise<string>>();
+
+/** The requester's address as stored: keyed by the deployment's own key, so the table is no list of addresses. */
+async function requesterOf(c: Call): Promise<string> {
+  let known = addressKeys.get(c.db);
+  if (!known) {
+    known = (c.db`SELECT address_key FROM deployment WHERE id = 1` as Promise<{ address_key: string }[]>).then(
+      (r) => r[0]?.address_key ?? "",
+    );
+    addressKeys.set(c.db, known);
+  }
+  const key = await known.catch(() => {
+    addressKeys.delete(c.db);
+    return "";
+  });
+  return hmacSha256Hex(Buffer.from(key), `memnox-requester-v1\n${c.address ?? "unknown"}`).slice(0, 32);
+}
+
 /** POST /v1/devices: a machine asks to be enrolled, sending the public half of the key it just made. */
-export async function requestCode(c: Call, body: Record<string, unknown>): Promise<Response> {
-  const publicKey = str(body, "publicKey");
+export async function requestCode(c: Call, body: v.InferOutput<typeof DeviceRequest>): Promise<Response> {
+  const { publicKey, hostname, mode } = body;
   if (Buffer.from(publicKey, "base64").length !== 32)
-    throw new HttpError(400, "bad_request", "`publicKey` must be a base64 Ed25519 public key (32 bytes)");
-  const hostname = str(body, "hostname").slice(0, 255);
-  const mode = body.mode === undefined ? "observe" : body.mode;
-  if (!isMode(mode)) throw new HttpError(400, "bad_request", "`mode` must be off, observe, advise or enforce");
+    throw new HttpError(400, "bad_request", "`publicKey` must be a base64 Ed25519 public key (32 bytes)", {
+      field: "publicKey",
+    });
   const deviceCode = newDeviceCode();
   const userCode = newUserCode();
   const ttl = c.config.deviceTtlS;
-  // A code nobody decided has its hostname dropped once it expires: only the approver ever needed to see it.
+  const requester = await requesterOf(c);
+  // A code nobody decided has its hostname dropped once it expires, and is forgotten a day later.
   await c.db`UPDATE device_codes SET hostname = NULL WHERE hostname IS NOT NULL AND expires_at < now()`;
+  await c.db`DELETE FROM device_codes WHERE status = 'pending' AND expires_at < now() - interval '1 day'`;
+  const [n]: { mine: string; all: string }[] = await c.db`
+    SELECT count(*) FILTER (WHERE requester = ${requester}) AS mine, count(*) AS all FROM device_codes
+    WHERE status = 'pending' AND expires_at > now()`;
+  const scale = c.guard?.scale ?? 1;
+  if (Number(n?.mine ?? 0) >= PENDING_PER_REQUESTER * scale || Number(n?.all ?? 0) >= PENDING_IN_ALL * scale)
+    throw tooMany("for an enrolment: codes already wait to be approved", Math.min(ttl, 60));
   await c.db`INSERT INTO device_codes (id, device_code_hash, user_code, public_key, hostname, version, platform,
-                                       requested_mode, interval_s, expires_at)
+                                       requested_mode, interval_s, expires_at, requester)
              VALUES (${newId("dev")}, ${secretHash(deviceCode)}, ${userCode}, ${publicKey}, ${hostname},
-                     ${str(body, "version", { optional: true }) ?? null}, ${str(body, "platform", { optional: true }) ?? null},
-                     ${mode}, ${c.config.deviceIntervalS}, now() + make_interval(secs => ${ttl}))`;
+                     ${body.version ?? null}, ${body.platform ?? null},
+                     ${mode}, ${c.config.deviceIntervalS}, now() + make_interval(secs => ${ttl}), ${requester})`;
   return json({
     device_code: deviceCode,
     user_code: userCode,
@@ -59,8 +93,8 @@ function oauthError(error: string, description: string, extra: Record<string, un
 }
 
 /** POST /v1/devices/token: the machine's poll. Pending, slow down, refused, expired, or (exactly once) its token. */
-export async function pollToken(c: Call, body: Record<string, unknown>): Promise<Response> {
-  const code = typeof body.device_code === "string" ? body.device_code : "";
+export async function pollToken(c: Call, body: { readonly device_code?: string | undefined }): Promise<Response> {
+  const code = body.device_code ?? "";
   if (!code) return oauthError("invalid_request", "device_code is required");
   return c.db.begin(async (tx) => {
     const [d]: (DeviceRow & { elapsed_ms: number | null; expired: boolean })[] = await tx`

@@ -4,49 +4,57 @@ import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
-import { runDetectors } from "../detect.ts";
+import { detectPending, PASS_ROWS } from "../detection.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
-import { projectIncident } from "../intent/graph.ts";
-import { type EventBatch, MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
-import { noteAgents } from "../store/fleet.ts";
-
-const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
-const instant = v.pipe(
-  v.string(),
-  v.check((s) => !Number.isNaN(Date.parse(s)), "is not an ISO-8601 instant"),
-);
+import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, text, whole } from "../input.ts";
+import { RATES, spend } from "../limits.ts";
+import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
 
 // Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
+// Every text is checked for control characters and masked on its way in, whatever the machine did before sending.
 const EventSchema = v.strictObject({
-  dedupKey: text(80),
-  subjectId: text(80),
+  dedupKey: ident(80),
+  subjectId: ident(80),
   occurredAt: instant,
-  agentSessionId: v.optional(text(200)),
-  agent: v.optional(text(200)),
-  surface: text(40),
-  operation: text(300),
+  agentSessionId: v.optional(line(200)),
+  agent: v.optional(line(200)),
+  surface: ident(40),
+  operation: line(300),
   classes: v.optional(v.pipe(v.array(v.picklist(ACTION_CLASSES)), v.maxLength(8))),
   effect: v.optional(v.picklist(EFFECTS)),
-  reason: v.optional(v.pipe(v.string(), v.maxLength(2000))),
-  ruleId: v.optional(text(300)),
-  resourceRef: v.optional(v.pipe(v.string(), v.maxLength(600))),
-  argsDigest: v.optional(text(200)),
-  exitCode: v.optional(v.pipe(v.number(), v.integer())),
+  reason: v.optional(prose(2000)),
+  ruleId: v.optional(line(300)),
+  resourceRef: v.optional(text(600)),
+  argsDigest: v.optional(ident(200)),
+  exitCode: v.optional(whole(-2_147_483_648)),
   startedAt: v.optional(instant),
-  policyHash: v.optional(text(200)),
-  correlationId: v.optional(v.pipe(text(120), v.regex(/^[A-Za-z0-9._:-]+$/, "is letters, digits and . _ : -"))),
+  policyHash: v.optional(ident(200)),
+  correlationId: v.optional(ident(120, /^[A-Za-z0-9._:-]+$/, "is letters, digits and . _ : -")),
 });
 
+// The batch as a whole: who sent it and when; its events are each held to EventSchema on their own.
 const BatchSchema = v.strictObject({
-  machineId: text(80),
+  machineId: ident(80),
   sentAt: instant,
-  events: v.pipe(v.array(EventSchema), v.maxLength(MAX_BATCH, `holds more than ${MAX_BATCH} events`)),
+  events: v.pipe(v.array(v.unknown()), v.maxLength(MAX_BATCH, `holds more than ${MAX_BATCH} events`)),
 });
 
 // The schema and the allow-list are one list: a test holds them equal, so neither can grow alone.
 export const ACCEPTED_FIELDS: readonly string[] = Object.keys(EventSchema.entries);
 
-function parseBatch(body: string): EventBatch {
+/** A row of a batch that was refused, the rest of the batch stored: which, and why, named by its field. */
+export interface RefusedRow {
+  readonly index: number;
+  /** Its dedupKey when that much could be read safely. */
+  readonly dedupKey: string | null;
+  readonly field: string;
+  readonly message: string;
+}
+
+function parseBatch(
+  body: string,
+  counted: (rows: number) => void,
+): { machineId: string; events: SentEvent[]; refused: RefusedRow[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
@@ -54,12 +62,26 @@ function parseBatch(body: string): EventBatch {
     throw new HttpError(400, "bad_json", "the batch is not JSON");
   }
   const r = v.safeParse(BatchSchema, raw);
-  if (!r.success) {
-    const issue = r.issues[0];
-    const where = (issue.path ?? []).map((p) => String(p.key)).join(".");
-    throw new HttpError(400, "bad_batch", `the batch is refused at \`${where || "(top)"}\`: ${issue.message}`);
-  }
-  return r.output as EventBatch;
+  if (!r.success) throw refusal(r.issues, "the batch");
+  counted(r.output.events.length);
+  const events: SentEvent[] = [];
+  const refused: RefusedRow[] = [];
+  r.output.events.forEach((e, index) => {
+    const one = v.safeParse(EventSchema, e);
+    if (one.success) {
+      events.push(one.output as SentEvent);
+      return;
+    }
+    const issue = one.issues[0];
+    const key = (e as { dedupKey?: unknown } | null)?.dedupKey;
+    refused.push({
+      index,
+      dedupKey: typeof key === "string" && key.length <= 80 && controlIn(key, false) === undefined ? key : null,
+      field: fieldOf(issue) || "(the event)",
+      message: issue.message,
+    });
+  });
+  return { machineId: r.output.machineId, events, refused };
 }
 
 export async function postEvents(c: Call): Promise<Response> {
@@ -71,42 +93,32 @@ export async function postEvents(c: Call): Promise<Response> {
   // The batch is checked against the key this machine enrolled with: a token alone cannot speak for it.
   if (!m || !verifySignature(body, signature, m.public_key))
     throw new HttpError(401, "bad_signature", "the batch's signature does not check against this machine's key");
-  const batch = parseBatch(new TextDecoder().decode(body));
+  const batch = parseBatch(new TextDecoder().decode(body), (rows) => {
+    // Counted before any row is read closely: a batch over the workspace's rate costs the server next to nothing.
+    if (c.guard && rows > 0) {
+      spend(c.guard.buckets, `rows:${who.machineId}`, RATES.machineRows, "events from this machine", rows);
+      spend(c.guard.buckets, `rows:${who.workspaceId}`, RATES.rows, "events for this workspace", rows);
+    }
+  });
   if (batch.machineId !== who.machineId)
     throw new HttpError(403, "forbidden", "the batch names another machine than the credential it came with");
-  if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0 });
-  const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: {
-    id: string;
-    agent: string | null;
-    agent_session_id: string | null;
-    effect: string | null;
-    correlation_id: string | null;
-  }[] = await c.db`INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
-                   RETURNING id, agent, agent_session_id, effect, correlation_id`;
-  if (inserted.length > 0) {
-    const agents = inserted.flatMap((e) => (e.agent ? [{ name: e.agent }] : []));
-    if (agents.length > 0) await noteAgents(c.db, who.workspaceId, who.machineId, agents);
-    await runDetectors(
-      c.db,
-      who.workspaceId,
-      inserted.map((e) => ({
-        id: Number(e.id),
-        agent: e.agent,
-        session: e.agent_session_id,
-        effect: e.effect,
-        correlation: e.correlation_id,
-      })),
-    );
-    // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
-    const ids = inserted.map((e) => Number(e.id));
-    const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
-      await c.db`SELECT id, title, agent, agents, evidence FROM incidents
-                 WHERE workspace_id = ${who.workspaceId} AND evidence && ${ids}::bigint[]`;
-    const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
-    for (const i of touched) await projectIncident(c.db, who.workspaceId, i, base);
+  // One bad row never blinds a machine: it is refused and counted where the console shows the machine, the rest stored.
+  if (batch.refused.length > 0) {
+    const last = batch.refused[batch.refused.length - 1];
+    await c.db`UPDATE machines SET refused_events = refused_events + ${batch.refused.length},
+                 last_refusal = ${{ field: last?.field, message: last?.message, dedupKey: last?.dedupKey }},
+                 last_refusal_at = now() WHERE id = ${who.machineId}`;
   }
-  return json({ accepted: inserted.length, duplicates: rows.length - inserted.length });
+  if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
+  const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
+  const inserted: { id: string }[] = await c.db`
+    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING RETURNING id`;
+  // Answered once the detectors have looked at what arrived (and at anything of the workspace left waiting): a pass
+  // shared with the batches arriving beside this one.
+  const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
+  if (c.detections) await c.detections.settle(who.workspaceId, base);
+  else while ((await detectPending(c.db, who.workspaceId, base)) >= PASS_ROWS);
+  return json({ accepted: inserted.length, duplicates: rows.length - inserted.length, refused: batch.refused });
 }
 
 /** Every column named, null when absent: a bulk insert takes its columns from the first row. */
@@ -184,10 +196,7 @@ function view(r: EventRow) {
 
 export type EventView = ReturnType<typeof view>;
 
-const cursor = (raw: string | null) => {
-  const n = Number(raw ?? 0);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-};
+const cursor = (raw: string | null | undefined) => cursorParam(raw);
 
 /**
  * GET /v1/events?machine=&agent=&effect=&rule=&session=&after=&limit= (oldest first after the cursor) or

@@ -4,70 +4,60 @@ import * as v from "valibot";
 import { MODES, type Mode } from "../../core/effect.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
+import { ident, instant, line, prose, text, whole } from "../input.ts";
 import type { HeartbeatReply, HoldAnswerDown, SentInventory } from "../protocol/sync.ts";
 import { bundleInForce } from "../store/bundle.ts";
 import { noteAgents, noteInventory } from "../store/fleet.ts";
 
-const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
-const instant = v.pipe(
-  v.string(),
-  v.check((s) => !Number.isNaN(Date.parse(s)), "is not an ISO-8601 instant"),
-);
-
 const HoldSchema = v.strictObject({
-  id: v.pipe(text(40), v.regex(/^a_[0-9a-f]{6,}$/, "is not a hold id")),
-  surface: text(40),
-  action: text(300),
-  target: v.optional(v.pipe(v.string(), v.maxLength(600))),
-  agent: v.optional(text(200)),
-  session: v.optional(text(200)),
-  reason: v.pipe(v.string(), v.maxLength(2000)),
-  ruleId: v.optional(text(300)),
+  id: ident(40, /^a_[0-9a-f]{6,}$/, "is not a hold id"),
+  surface: ident(40),
+  action: line(300),
+  target: v.optional(text(600)),
+  repository: v.optional(line(600)),
+  agent: v.optional(line(200)),
+  session: v.optional(ident(200)),
+  reason: prose(2000),
+  ruleId: v.optional(line(300)),
   createdAt: instant,
   expiresAt: instant,
 });
 
-const name = v.pipe(text(200), v.regex(/^[^\s]+$/, "is not a name"));
+const name = ident(200, /^[^\s]+$/, "is not a name");
 
 const InventorySchema = v.strictObject({
-  hash: text(100),
+  hash: ident(100),
   scannedAt: instant,
-  agents: v.pipe(v.array(v.strictObject({ name, kind: text(100) })), v.maxLength(200)),
+  agents: v.pipe(v.array(v.strictObject({ name, kind: line(100) })), v.maxLength(200)),
   mcpServers: v.pipe(
     v.array(
       v.strictObject({
         name,
         proxied: v.boolean(),
-        tools: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-        writeTools: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-        agents: v.pipe(v.array(text(200)), v.maxLength(50)),
+        tools: v.optional(whole()),
+        writeTools: v.optional(whole()),
+        agents: v.pipe(v.array(line(200)), v.maxLength(50)),
       }),
     ),
     v.maxLength(500),
   ),
 });
 
-const HeartbeatSchema = v.strictObject({
-  bundleHash: v.nullable(text(100)),
+/** The heartbeat a machine sends: what it applied, what it runs, what waits on a person there, its inventory. */
+export const HeartbeatSchema = v.strictObject({
+  bundleHash: v.nullable(ident(100)),
   modeRunning: v.picklist(MODES),
   stoppedUntil: v.optional(instant),
-  modeChangeApplied: v.optional(v.pipe(v.number(), v.integer())),
+  modeChangeApplied: v.optional(whole(0, Number.MAX_SAFE_INTEGER)),
   holds: v.pipe(v.array(HoldSchema), v.maxLength(200)),
-  answersApplied: v.pipe(v.array(text(40)), v.maxLength(200)),
-  version: text(60),
+  answersApplied: v.pipe(v.array(ident(40)), v.maxLength(200)),
+  version: line(60),
   inventory: v.optional(InventorySchema),
 });
 
-export async function heartbeat(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function heartbeat(c: Call, hb: v.InferOutput<typeof HeartbeatSchema>): Promise<Response> {
   const who = c.who;
   if (who?.kind !== "machine") throw new HttpError(403, "forbidden", "only a machine beats");
-  const r = v.safeParse(HeartbeatSchema, body);
-  if (!r.success) {
-    const issue = r.issues[0];
-    const where = (issue.path ?? []).map((p) => String(p.key)).join(".");
-    throw new HttpError(400, "bad_heartbeat", `the heartbeat is refused at \`${where || "(top)"}\`: ${issue.message}`);
-  }
-  const hb = r.output;
   const machineId = who.machineId;
   const reply = await c.db.begin(async (tx) => {
     const [m]: { mode_set: Mode }[] = await tx`
@@ -87,11 +77,11 @@ export async function heartbeat(c: Call, body: Record<string, unknown>): Promise
                WHERE machine_id = ${machineId} AND id IN ${tx(hb.answersApplied)} AND applied_at IS NULL`;
     const waiting = hb.holds.map((h) => h.id);
     for (const h of hb.holds)
-      await tx`INSERT INTO holds (id, workspace_id, machine_id, local_id, surface, action, target, agent, session, reason,
-                                  rule_id, created_at, expires_at)
+      await tx`INSERT INTO holds (id, workspace_id, machine_id, local_id, surface, action, target, repository, agent,
+                                  session, reason, rule_id, created_at, expires_at)
                VALUES (${newId("hld")}, ${who.workspaceId}, ${machineId}, ${h.id}, ${h.surface}, ${h.action},
-                       ${h.target ?? null}, ${h.agent ?? null}, ${h.session ?? null}, ${h.reason}, ${h.ruleId ?? null},
-                       ${new Date(h.createdAt)}, ${new Date(h.expiresAt)})
+                       ${h.target ?? null}, ${h.repository ?? null}, ${h.agent ?? null}, ${h.session ?? null},
+                       ${h.reason}, ${h.ruleId ?? null}, ${new Date(h.createdAt)}, ${new Date(h.expiresAt)})
                ON CONFLICT (machine_id, local_id) DO NOTHING`;
     // A hold the machine no longer reports was settled there (answered at the machine, or expired).
     await tx`UPDATE holds SET settled_at = now()

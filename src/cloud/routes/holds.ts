@@ -1,9 +1,11 @@
 // Calls held on machines nobody is at: listed for the workspace and answered here; the answer goes down on the
 // machine's next beat and releases the call there, once, by the same fingerprint grant a local approval makes.
+import type * as v from "valibot";
 import { actorName } from "../auth.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { detectPatterns } from "../intent/practice.ts";
 import { audit } from "../store/people.ts";
+import type { HoldAnswer } from "./bodies.ts";
 
 interface HoldRow {
   id: string;
@@ -12,6 +14,7 @@ interface HoldRow {
   surface: string;
   action: string;
   target: string | null;
+  repository: string | null;
   agent: string | null;
   session: string | null;
   reason: string;
@@ -43,6 +46,8 @@ function view(h: HoldRow) {
     surface: h.surface,
     action: h.action,
     target: h.target,
+    // Where the agent stood when it asked: what an approver needs to know what the call would touch.
+    repository: h.repository,
     agent: h.agent,
     session: h.session,
     reason: h.reason,
@@ -70,13 +75,14 @@ export async function listHolds(c: Call): Promise<Response> {
   return json({ holds: rows.map(view) });
 }
 
-/** POST /v1/holds/:id/answer {grant, scope?}: first answer wins; a later one is told what already happened. */
-export async function answerHold(c: Call, body: Record<string, unknown>): Promise<Response> {
+/**
+ * POST /v1/holds/:id/answer {grant, scope?}: a person's own act, signed in (the route says so); first answer wins, a
+ * later one is told what already happened.
+ */
+export async function answerHold(c: Call, body: v.InferOutput<typeof HoldAnswer>): Promise<Response> {
   const who = c.who;
-  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  if (typeof body.grant !== "boolean") throw new HttpError(400, "bad_request", "`grant` must be true or false");
-  const scope = body.scope === undefined ? "once" : body.scope;
-  if (scope !== "once" && scope !== "session") throw new HttpError(400, "bad_request", "`scope` is once or session");
+  if (who?.kind !== "person") throw new HttpError(403, "forbidden", "a person answers a held call");
+  const { scope } = body;
   const by = actorName(who);
   const id = c.params.id ?? "";
   const answered = await c.db.begin(async (tx) => {
@@ -93,7 +99,7 @@ export async function answerHold(c: Call, body: Record<string, unknown>): Promis
       actor: by,
       action: body.grant ? "hold.grant" : "hold.deny",
       subject: id,
-      detail: { machine: h.machine_id, action: h.action },
+      detail: { machine: h.machine_id, action: h.action, repository: h.repository, via: who.via, session: who.tokenId },
     });
     return { outcome: "decided", hold: u ? view(u) : view(h) };
   });

@@ -1,9 +1,12 @@
-// Every route of the control plane's API, with what it needs. A script and the console's pages call the same ones; the
-// requirement is checked in roles.ts before any handler runs, so no handler decides who may call it.
+// Every route of the control plane's API, with what it needs and what kind of act it is. A script and the console's
+// pages call the same ones; the requirement is checked in roles.ts before any handler runs, so no handler decides who
+// may call it, and a body is held to its route's one schema (bodies.ts) before the handler reads it.
 
-import { bodyJson, json, type Route } from "../http.ts";
-import { SCHEMA_VERSION } from "../store/migrate.ts";
+import type * as v from "valibot";
+import type { Call, Route } from "../http.ts";
+import { bodyOf, type Schema } from "../input.ts";
 import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent } from "./agents.ts";
+import * as B from "./bodies.ts";
 import { getBundle } from "./bundle.ts";
 import {
   approveCandidate,
@@ -13,6 +16,7 @@ import {
   listCandidates,
   listDecisions,
   listExtractionRuns,
+  previewCandidate,
   reach,
   rebuild,
   rejectCandidate,
@@ -26,7 +30,8 @@ import {
 import { decideCode, pollToken, requestCode, showCode } from "./devices.ts";
 import { listEvents, postEvents, showEvent } from "./events.ts";
 import { formBody } from "./form.ts";
-import { heartbeat } from "./heartbeat.ts";
+import { health } from "./health.ts";
+import { HeartbeatSchema, heartbeat } from "./heartbeat.ts";
 import { answerHold, listHolds } from "./holds.ts";
 import { acknowledgeIncident, containIncident, listIncidents, resolveIncident } from "./incidents.ts";
 import { listMachines, revokeMachine, setMode, showMachine } from "./machines.ts";
@@ -35,7 +40,9 @@ import { changeMe, changeOrg, showOrg } from "./org.ts";
 import { autonomy, search, summary } from "./overview.ts";
 import {
   addMember,
+  cancelMember,
   changeMember,
+  confirmMember,
   createOperatorToken,
   createToken,
   listAudit,
@@ -53,6 +60,7 @@ import {
   showProposal,
 } from "./proposals.ts";
 import {
+  deliverySecret,
   inbound,
   linkAccount,
   listSourceEvents,
@@ -67,35 +75,52 @@ import {
 } from "./sources.ts";
 import { liftState, listState, setState } from "./state.ts";
 
-export const ROUTES: readonly Route[] = [
-  {
-    method: "GET",
-    path: "/v1/health",
-    needs: ["public"],
-    handler: async () => json({ ok: true, schemaVersion: SCHEMA_VERSION }),
-  },
+/** A handler whose JSON body is held to `schema` first: the route names the schema, the handler gets its output. */
+function withBody<S extends Schema>(
+  schema: S,
+  handler: (c: Call, body: v.InferOutput<S>) => Promise<Response>,
+): Pick<Route, "body" | "handler"> {
+  return { body: schema, handler: async (c) => handler(c, await bodyOf(c, schema)) };
+}
 
-  // Enrolment: the machine's two calls are public (it has no credential yet); deciding needs an admin.
-  { method: "POST", path: "/v1/devices", needs: ["public"], handler: async (c) => requestCode(c, await bodyJson(c)) },
+export const ROUTES: readonly Route[] = [
+  { method: "GET", path: "/v1/health", needs: ["public"], handler: health },
+
+  // Enrolment: the machine's two calls are public (it has no credential yet); deciding needs an admin, and an operator
+  // token may (it enrols a CI runner unowned).
+  { method: "POST", path: "/v1/devices", needs: ["public"], ...withBody(B.DeviceRequest, requestCode) },
   {
     method: "POST",
     path: "/v1/devices/token",
     needs: ["public"],
-    handler: async (c) => pollToken(c, await formBody(c)),
+    body: B.DeviceTokenRequest,
+    handler: async (c) => pollToken(c, await formBody(c, B.DeviceTokenRequest)),
   },
   { method: "GET", path: "/v1/devices/:code", needs: ["admin"], handler: showCode },
-  { method: "POST", path: "/v1/devices/:code/approve", needs: ["admin"], handler: (c) => decideCode(c, true) },
-  { method: "POST", path: "/v1/devices/:code/deny", needs: ["admin"], handler: (c) => decideCode(c, false) },
+  {
+    method: "POST",
+    path: "/v1/devices/:code/approve",
+    needs: ["admin"],
+    by: "automation",
+    handler: (c) => decideCode(c, true),
+  },
+  {
+    method: "POST",
+    path: "/v1/devices/:code/deny",
+    needs: ["admin"],
+    by: "automation",
+    handler: (c) => decideCode(c, false),
+  },
 
-  // Every connected system delivers here; the deployment's one signature over the body is the credential.
-  { method: "POST", path: "/v1/inbound/:workspace/:source", needs: ["public"], handler: inbound },
+  // Every connected system delivers here; a signature keyed to this workspace and source is the credential.
+  { method: "POST", path: "/v1/inbound/:workspace/:source", needs: ["public"], body: "text", handler: inbound },
 
   // What machines call with their own credential.
-  { method: "POST", path: "/v1/heartbeat", needs: ["machine"], handler: async (c) => heartbeat(c, await bodyJson(c)) },
-  { method: "POST", path: "/v1/events", needs: ["machine"], handler: postEvents },
+  { method: "POST", path: "/v1/heartbeat", needs: ["machine"], ...withBody(HeartbeatSchema, heartbeat) },
+  { method: "POST", path: "/v1/events", needs: ["machine"], body: "text", handler: postEvents },
   { method: "GET", path: "/v1/bundle", needs: ["machine", "viewer"], handler: getBundle },
 
-  // Seeing: every role.
+  // Seeing: every role, and automation.
   { method: "GET", path: "/v1/me", needs: ["viewer"], handler: me },
   { method: "GET", path: "/v1/org", needs: ["viewer"], handler: showOrg },
   { method: "GET", path: "/v1/summary", needs: ["viewer"], handler: summary },
@@ -119,6 +144,7 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
   { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
+  { method: "GET", path: "/v1/candidates/:id/preview", needs: ["viewer"], handler: previewCandidate },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
   { method: "GET", path: "/v1/decisions/decay", needs: ["viewer"], handler: decay },
   { method: "GET", path: "/v1/decisions/drift", needs: ["viewer"], handler: drift },
@@ -126,23 +152,42 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/reach", needs: ["viewer"], handler: reach },
   { method: "GET", path: "/v1/graph", needs: ["viewer"], handler: showGraph },
   { method: "GET", path: "/v1/events/:id/why", needs: ["viewer"], handler: whyAction },
-  // Only the caller's own: their name, their tokens.
-  { method: "PATCH", path: "/v1/me", needs: ["viewer"], handler: async (c) => changeMe(c, await bodyJson(c)) },
-  { method: "POST", path: "/v1/tokens", needs: ["viewer"], handler: async (c) => createToken(c, await bodyJson(c)) },
+  // Only the caller's own: their name, their tokens. A token is minted signed in, so a token cannot mint another.
+  { method: "PATCH", path: "/v1/me", needs: ["viewer"], ...withBody(B.MeChange, changeMe) },
+  { method: "POST", path: "/v1/tokens", needs: ["viewer"], by: "signed-in", ...withBody(B.TokenBody, createToken) },
   { method: "POST", path: "/v1/tokens/:id/revoke", needs: ["viewer"], handler: revokeToken },
 
-  // Approving and stopping: a reviewer.
+  // A person's own acts: answering, approving, rejecting. Signed in, never by a token.
   {
     method: "POST",
     path: "/v1/holds/:id/answer",
     needs: ["reviewer"],
-    handler: async (c) => answerHold(c, await bodyJson(c)),
+    by: "signed-in",
+    ...withBody(B.HoldAnswer, answerHold),
   },
+  {
+    method: "POST",
+    path: "/v1/candidates/:id/approve",
+    needs: ["reviewer"],
+    by: "signed-in",
+    ...withBody(B.CandidateApproval, approveCandidate),
+  },
+  {
+    method: "POST",
+    path: "/v1/candidates/:id/reject",
+    needs: ["reviewer"],
+    by: "signed-in",
+    ...withBody(B.CandidateRejection, rejectCandidate),
+  },
+  { method: "POST", path: "/v1/decisions/:id/confirm", needs: ["reviewer"], by: "signed-in", handler: confirmDecision },
+
+  // Stopping: a reviewer, and automation may (it only ever stops).
   {
     method: "POST",
     path: "/v1/agents/:name/halt",
     needs: ["reviewer"],
-    handler: async (c) => haltAgent(c, await bodyJson(c)),
+    by: "automation",
+    ...withBody(B.HaltBody, haltAgent),
   },
   { method: "POST", path: "/v1/agents/:name/lift", needs: ["reviewer"], handler: liftAgent },
   { method: "POST", path: "/v1/incidents/:id/acknowledge", needs: ["reviewer"], handler: acknowledgeIncident },
@@ -150,119 +195,111 @@ export const ROUTES: readonly Route[] = [
     method: "POST",
     path: "/v1/incidents/:id/resolve",
     needs: ["reviewer"],
-    handler: async (c) => resolveIncident(c, await bodyJson(c)),
+    ...withBody(B.ResolveBody, resolveIncident),
   },
 
+  // Configuring: an admin. A rule set is only ever a proposal until a second admin, signed in, approves it.
   {
     method: "POST",
-    path: "/v1/candidates/:id/approve",
-    needs: ["reviewer"],
-    handler: async (c) => approveCandidate(c, await bodyJson(c)),
+    path: "/v1/policies/proposals",
+    needs: ["admin"],
+    by: "automation",
+    body: "text",
+    handler: createProposal,
   },
-  { method: "POST", path: "/v1/decisions/:id/confirm", needs: ["reviewer"], handler: confirmDecision },
-  {
-    method: "POST",
-    path: "/v1/candidates/:id/reject",
-    needs: ["reviewer"],
-    handler: async (c) => rejectCandidate(c, await bodyJson(c)),
-  },
-
-  // Configuring: an admin. A rule set is only ever a proposal until a second admin approves it.
-  { method: "POST", path: "/v1/policies/proposals", needs: ["admin"], handler: createProposal },
   {
     method: "POST",
     path: "/v1/policies/proposals/drop-rule",
     needs: ["admin"],
-    handler: async (c) => proposeDrop(c, await bodyJson(c)),
+    by: "automation",
+    ...withBody(B.DropRule, proposeDrop),
   },
-  { method: "POST", path: "/v1/policies/proposals/:id/approve", needs: ["admin"], handler: approveProposal },
-  { method: "POST", path: "/v1/policies/proposals/:id/reject", needs: ["admin"], handler: rejectProposal },
-  { method: "POST", path: "/v1/state", needs: ["admin"], handler: async (c) => setState(c, await bodyJson(c)) },
-  { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
   {
     method: "POST",
-    path: "/v1/machines/:id/mode",
+    path: "/v1/policies/proposals/:id/approve",
     needs: ["admin"],
-    handler: async (c) => setMode(c, await bodyJson(c)),
+    by: "signed-in",
+    handler: approveProposal,
   },
-  { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], handler: revokeMachine },
+  // Its proposer (any credential of theirs) withdraws it; anybody else rejecting it is signed in (the handler says).
   {
-    method: "PATCH",
-    path: "/v1/agents/:name",
+    method: "POST",
+    path: "/v1/policies/proposals/:id/reject",
     needs: ["admin"],
-    handler: async (c) => changeAgent(c, await bodyJson(c)),
+    by: "automation",
+    handler: rejectProposal,
   },
-  { method: "POST", path: "/v1/agents/:name/revoke", needs: ["admin"], handler: revokeAgent },
-  { method: "POST", path: "/v1/mcp-servers/:name/approve", needs: ["admin"], handler: approveMcpServer },
-  { method: "POST", path: "/v1/mcp-servers/:name/block", needs: ["admin"], handler: blockMcpServer },
+  { method: "POST", path: "/v1/state", needs: ["admin"], by: "automation", ...withBody(B.StateBody, setState) },
+  { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
+  { method: "POST", path: "/v1/machines/:id/mode", needs: ["admin"], ...withBody(B.ModeBody, setMode) },
+  { method: "POST", path: "/v1/machines/:id/revoke", needs: ["admin"], by: "automation", handler: revokeMachine },
+  { method: "PATCH", path: "/v1/agents/:name", needs: ["admin"], ...withBody(B.AgentChange, changeAgent) },
+  { method: "POST", path: "/v1/agents/:name/revoke", needs: ["admin"], by: "automation", handler: revokeAgent },
+  {
+    method: "POST",
+    path: "/v1/mcp-servers/:name/approve",
+    needs: ["admin"],
+    by: "signed-in",
+    handler: approveMcpServer,
+  },
+  { method: "POST", path: "/v1/mcp-servers/:name/block", needs: ["admin"], by: "automation", handler: blockMcpServer },
   {
     method: "POST",
     path: "/v1/incidents/:id/contain",
     needs: ["admin"],
-    handler: async (c) => containIncident(c, await bodyJson(c)),
+    by: "automation",
+    ...withBody(B.ContainBody, containIncident),
   },
-  { method: "PATCH", path: "/v1/org", needs: ["admin"], handler: async (c) => changeOrg(c, await bodyJson(c)) },
-  { method: "POST", path: "/v1/members", needs: ["admin"], handler: async (c) => addMember(c, await bodyJson(c)) },
-  {
-    method: "PATCH",
-    path: "/v1/members/:id",
-    needs: ["admin"],
-    handler: async (c) => changeMember(c, await bodyJson(c)),
-  },
+  { method: "PATCH", path: "/v1/org", needs: ["admin"], ...withBody(B.OrgChange, changeOrg) },
+  // Who is here and with what power: adding somebody and raising a role are signed in, and a role that approves waits
+  // on a second admin's confirmation (or a cooling-off); taking power away needs neither.
+  { method: "POST", path: "/v1/members", needs: ["admin"], by: "signed-in", ...withBody(B.MemberBody, addMember) },
+  { method: "PATCH", path: "/v1/members/:id", needs: ["admin"], ...withBody(B.MemberChange, changeMember) },
+  { method: "POST", path: "/v1/members/:id/confirm", needs: ["admin"], by: "signed-in", handler: confirmMember },
+  { method: "POST", path: "/v1/members/:id/cancel", needs: ["admin"], handler: cancelMember },
   {
     method: "POST",
     path: "/v1/operator-tokens",
     needs: ["admin"],
-    handler: async (c) => createOperatorToken(c, await bodyJson(c)),
+    by: "signed-in",
+    ...withBody(B.OperatorTokenBody, createOperatorToken),
   },
   { method: "POST", path: "/v1/operator-tokens/:id/revoke", needs: ["admin"], handler: revokeOperatorToken },
-  // Connected systems, documents, need to know and extraction: an admin.
-  { method: "PUT", path: "/v1/sources/:type", needs: ["admin"], handler: async (c) => setSource(c, await bodyJson(c)) },
-  {
-    method: "POST",
-    path: "/v1/people/accounts",
-    needs: ["admin"],
-    handler: async (c) => linkAccount(c, await bodyJson(c)),
-  },
-  { method: "POST", path: "/v1/files", needs: ["admin"], handler: async (c) => uploadFile(c, await bodyJson(c)) },
+  // Connected systems, documents, need to know and extraction: an admin; a relay uploads documents as automation.
+  { method: "PUT", path: "/v1/sources/:type", needs: ["admin"], ...withBody(B.SourceBody, setSource) },
+  // The route's own signing secret: a credential, shown signed in.
+  { method: "GET", path: "/v1/sources/:type/delivery", needs: ["admin"], by: "signed-in", handler: deliverySecret },
+  { method: "POST", path: "/v1/people/accounts", needs: ["admin"], ...withBody(B.AccountLink, linkAccount) },
+  { method: "POST", path: "/v1/files", needs: ["admin"], by: "automation", ...withBody(B.FileBody, uploadFile) },
   {
     method: "POST",
     path: "/v1/source-events/:id/classify",
     needs: ["admin"],
-    handler: async (c) => reclassify(c, await bodyJson(c)),
+    ...withBody(B.Reclassify, reclassify),
   },
   { method: "GET", path: "/v1/sensitivity", needs: ["admin"], handler: showSensitivity },
-  {
-    method: "PUT",
-    path: "/v1/sensitivity",
-    needs: ["admin"],
-    handler: async (c) => setSensitivity(c, await bodyJson(c)),
-  },
+  { method: "PUT", path: "/v1/sensitivity", needs: ["admin"], ...withBody(B.SensitivityBody, setSensitivity) },
   {
     method: "POST",
     path: "/v1/members/:id/clearance",
     needs: ["admin"],
-    handler: async (c) => setClearance(c, await bodyJson(c)),
+    ...withBody(B.ClearanceBody, setClearance),
   },
   {
     method: "POST",
     path: "/v1/agents/:name/clearance",
     needs: ["admin"],
-    handler: async (c) => setAgentClearance(c, await bodyJson(c)),
+    ...withBody(B.AgentClearanceBody, setAgentClearance),
   },
   {
     method: "POST",
     path: "/v1/extraction/runs",
     needs: ["admin"],
-    handler: async (c) => startExtraction(c, await bodyJson(c)),
+    by: "automation",
+    ...withBody(B.ExtractionRun, startExtraction),
   },
   { method: "GET", path: "/v1/extraction/runs", needs: ["admin"], handler: listExtractionRuns },
-  { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], handler: scanPatterns },
-  { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], handler: rebuild },
-  {
-    method: "PATCH",
-    path: "/v1/extraction",
-    needs: ["admin"],
-    handler: async (c) => setExtraction(c, await bodyJson(c)),
-  },
+  { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], by: "automation", handler: scanPatterns },
+  { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], by: "automation", handler: rebuild },
+  { method: "PATCH", path: "/v1/extraction", needs: ["admin"], ...withBody(B.ExtractionChange, setExtraction) },
 ];

@@ -25,6 +25,9 @@ interface MachineRow {
   change_to: Mode | null;
   change_by: string | null;
   change_at: Date | null;
+  refused_events: string;
+  last_refusal: { field?: string; message?: string; dedupKey?: string | null } | null;
+  last_refusal_at: Date | null;
 }
 
 function view(r: MachineRow, inForce: string) {
@@ -41,6 +44,12 @@ function view(r: MachineRow, inForce: string) {
     revokedAt: iso(r.revoked_at),
     revokedBy: r.revoked_by,
     bundle: { applied: r.bundle_applied, inForce, current: r.bundle_applied === inForce },
+    // Rows of its batches refused one by one (the rest stored): a machine reporting is not a machine heard in full.
+    refused: {
+      count: Number(r.refused_events),
+      last: r.last_refusal,
+      lastAt: iso(r.last_refusal_at),
+    },
     mode: {
       set: r.mode_set,
       running: r.mode_running,
@@ -61,6 +70,7 @@ async function machines(c: Call, workspaceId: string, id?: string): Promise<Mach
   return c.db`
     SELECT x.id, x.hostname_hash, p.email AS owner, x.approved_by, x.version, x.platform, x.enrolled_at,
            x.last_seen_at, x.bundle_applied, x.mode_set, x.mode_running, x.stopped_until, x.revoked_at, x.revoked_by,
+           x.refused_events, x.last_refusal, x.last_refusal_at,
            ch.id AS change_id, ch.to_mode AS change_to, ch.by AS change_by, ch.at AS change_at
     FROM machines x
     LEFT JOIN members p ON p.id = x.owner_id
@@ -112,7 +122,7 @@ async function ownMachine(
 }
 
 /** POST /v1/machines/:id/mode {mode}: up or down the ramp; the machine's next heartbeat reply carries the change. */
-export async function setMode(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function setMode(c: Call, body: { readonly mode: Mode }): Promise<Response> {
   const who = c.who;
   if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine cannot set modes");
   const to = body.mode;

@@ -1,14 +1,31 @@
 // Who is in the organization and with which role; tokens for people and operators; the audit trail. The role always
 // comes from the member record, so a token can never carry more than its person holds.
+import type * as v from "valibot";
 import { actorName, type Principal } from "../auth.ts";
-import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
-import { isRole } from "../roles.ts";
+import { cursorParam } from "../input.ts";
+import { ROLES, type Role, signedIn } from "../roles.ts";
+import {
+  approves,
+  cancelElevation,
+  confirmElevation,
+  type ElevationRow,
+  elevationView,
+  requestElevation,
+  settleDue,
+} from "../store/elevations.ts";
 import { audit, mintToken } from "../store/people.ts";
 import { endSessionsOf } from "../store/sessions.ts";
+import type { MemberBody, MemberChange, OperatorTokenBody, TokenBody } from "./bodies.ts";
 
 function need(who: Principal | undefined): Principal {
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  return who;
+}
+
+function person(who: Principal | undefined): Extract<Principal, { kind: "person" }> {
+  if (who?.kind !== "person") throw new HttpError(403, "forbidden", "only a person does this");
   return who;
 }
 
@@ -46,6 +63,7 @@ export async function me(c: Call): Promise<Response> {
 
 export async function listMembers(c: Call): Promise<Response> {
   const who = need(c.who);
+  await settleDue(c.db, who.orgId, c.now());
   const rows: {
     id: string;
     email: string;
@@ -57,6 +75,9 @@ export async function listMembers(c: Call): Promise<Response> {
     last_sign_in_at: Date | null;
   }[] = await c.db`SELECT id, email, role, status, created_at, created_by, display_name, last_sign_in_at
                    FROM members WHERE org_id = ${who.orgId} ORDER BY created_at, id`;
+  const open: ElevationRow[] = await c.db`
+    SELECT * FROM elevations WHERE org_id = ${who.orgId} AND status = 'pending' ORDER BY requested_at`;
+  const pending = new Map(open.map((e) => [e.member_id, elevationView(e)]));
   return json({
     members: rows.map((m) => ({
       id: m.id,
@@ -64,6 +85,8 @@ export async function listMembers(c: Call): Promise<Response> {
       name: m.display_name,
       role: m.role,
       status: m.status,
+      // Power to approve asked for and not yet in force: who asked, and whether it waits on an admin or a cooling-off.
+      pending: pending.get(m.id) ?? null,
       // Provisioned and never signed in: an invite still open. One organization holds one workspace, so the role held
       // here is the grant on that workspace.
       invited: m.last_sign_in_at === null,
@@ -74,68 +97,138 @@ export async function listMembers(c: Call): Promise<Response> {
   });
 }
 
-/** POST /v1/members {email, role}: an admin provisions somebody; `token: true` also mints their first token. */
-export async function addMember(c: Call, body: Record<string, unknown>): Promise<Response> {
-  const who = need(c.who);
-  const email = str(body, "email").toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new HttpError(400, "bad_request", "`email` is not an address");
-  const role = body.role ?? "viewer";
-  if (!isRole(role)) throw new HttpError(400, "bad_request", "`role` is viewer, reviewer or admin");
+/**
+ * POST /v1/members {email, role}: an admin, signed in, provisions somebody. A viewer is in at once; a reviewer or an
+ * admin starts as a viewer with an elevation another admin confirms (or that cools off). Nobody mints their token.
+ */
+export async function addMember(c: Call, body: v.InferOutput<typeof MemberBody>): Promise<Response> {
+  const who = person(c.who);
+  const { email: address, role } = body;
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [dup] = await tx`SELECT id FROM members WHERE org_id = ${who.orgId} AND email = ${email}`;
-    if (dup) throw new HttpError(409, "exists", `\`${email}\` is already a member`);
+    const [dup] = await tx`SELECT id FROM members WHERE org_id = ${who.orgId} AND email = ${address}`;
+    if (dup) throw new HttpError(409, "exists", `\`${address}\` is already a member`);
     const id = newId("mem");
-    await tx`INSERT INTO members (id, org_id, email, role, created_by) VALUES (${id}, ${who.orgId}, ${email}, ${role}, ${by})`;
-    await audit(tx, { orgId: who.orgId, actor: by, action: "member.add", subject: id, detail: { email, role } });
-    const minted =
-      body.token === true
-        ? await mintToken(tx, { orgId: who.orgId, kind: "person", memberId: id, name: "first", createdBy: by })
-        : undefined;
-    return json({ id, email, role, ...(minted ? { token: minted.token } : {}) }, 201);
+    await tx`INSERT INTO members (id, org_id, email, role, created_by)
+             VALUES (${id}, ${who.orgId}, ${address}, 'viewer', ${by})`;
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "member.add",
+      subject: id,
+      detail: { email: address, role },
+    });
+    const pending = approves(role)
+      ? await requestElevation(
+          tx,
+          who.orgId,
+          { id, role: "viewer" },
+          role,
+          { actor: by, memberId: who.memberId },
+          c.now(),
+        )
+      : undefined;
+    return json(
+      { id, email: address, role: "viewer", status: "active", pending: pending ? elevationView(pending) : null },
+      201,
+    );
   });
 }
 
-/** PATCH /v1/members/:id {role?, status?}: the last active admin cannot be demoted or suspended. */
-export async function changeMember(c: Call, body: Record<string, unknown>): Promise<Response> {
+/**
+ * PATCH /v1/members/:id {role?, status?}: taking power away (a lower role, a suspension) is immediate and any admin's
+ * to do, by token too; giving it (a role that approves, or letting a suspended approver back in) is an elevation, asked
+ * for signed in. The last active admin cannot be demoted or suspended, and nobody changes their own role here.
+ */
+export async function changeMember(c: Call, body: v.InferOutput<typeof MemberChange>): Promise<Response> {
   const who = need(c.who);
   const id = c.params.id ?? "";
-  const role = body.role;
-  const status = body.status;
-  if (role !== undefined && !isRole(role))
-    throw new HttpError(400, "bad_request", "`role` is viewer, reviewer or admin");
-  if (status !== undefined && status !== "active" && status !== "suspended")
-    throw new HttpError(400, "bad_request", "`status` is active or suspended");
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [m]: { id: string; role: string; status: string }[] = await tx`
+    const [m]: { id: string; role: Role; status: string }[] = await tx`
       SELECT id, role, status FROM members WHERE id = ${id} AND org_id = ${who.orgId} FOR UPDATE`;
     if (!m) throw new HttpError(404, "not_found", `no member \`${id}\``);
-    const nextRole = role ?? m.role;
-    const nextStatus = status ?? m.status;
+    const wantRole = body.role ?? m.role;
+    const wantStatus = body.status ?? m.status;
+    const backIn = m.status !== "active" && wantStatus === "active";
+    // What would give power: a higher role, or an approver let back in. Both wait on a second admin.
+    const raises = ROLES.indexOf(wantRole) > ROLES.indexOf(m.role) || (backIn && approves(wantRole));
+    if (raises && who.kind === "person" && who.memberId === id)
+      throw new HttpError(403, "forbidden", "nobody raises their own role");
+    if (raises && !signedIn(who))
+      throw new HttpError(
+        403,
+        "sign_in_required",
+        "giving somebody the power to approve is done signed in to the console, and another admin confirms it",
+      );
+    const nextRole: Role = raises ? (backIn ? "viewer" : m.role) : wantRole;
+    const nextStatus = wantStatus;
     if (m.role === "admin" && (nextRole !== "admin" || nextStatus !== "active")) {
       const [n]: { n: string }[] = await tx`SELECT count(*) AS n FROM members
                                              WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
       if (Number(n?.n) <= 1) throw new HttpError(409, "last_admin", "the last active admin stays an active admin");
     }
-    await tx`UPDATE members SET role = ${nextRole}, status = ${nextStatus} WHERE id = ${id}`;
+    const stoppedAdmin =
+      m.role === "admin" && m.status === "active" && (nextRole !== "admin" || nextStatus !== "active");
+    await tx`UPDATE members SET role = ${nextRole}, status = ${nextStatus},
+               admin_until = CASE WHEN ${stoppedAdmin} THEN ${new Date(c.now())} ELSE admin_until END WHERE id = ${id}`;
     if (nextStatus === "suspended") await endSessionsOf(tx, id, by);
+    // Power taken back also takes back what was on its way.
+    if (!raises || nextStatus === "suspended")
+      await tx`UPDATE elevations SET status = 'cancelled', decided_by = ${by}, decided_at = ${new Date(c.now())}
+               WHERE member_id = ${id} AND status = 'pending'`;
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
       action: "member.change",
       subject: id,
-      detail: { role: nextRole, status: nextStatus },
+      detail: { from: { role: m.role, status: m.status }, role: nextRole, status: nextStatus },
     });
-    return json({ id, role: nextRole, status: nextStatus });
+    const pending =
+      raises && nextStatus === "active"
+        ? await requestElevation(
+            tx,
+            who.orgId,
+            { id, role: nextRole },
+            wantRole,
+            { actor: by, memberId: who.kind === "person" ? who.memberId : null },
+            c.now(),
+          )
+        : undefined;
+    return json(
+      { id, role: nextRole, status: nextStatus, pending: pending ? elevationView(pending) : null },
+      pending ? 202 : 200,
+    );
   });
 }
 
-/** POST /v1/tokens {name}: a person mints another token for themselves (a script's, a second machine's). */
-export async function createToken(c: Call, body: Record<string, unknown>): Promise<Response> {
+/** POST /v1/members/:id/confirm: another admin, signed in, confirms the power to approve somebody was given. */
+export async function confirmMember(c: Call): Promise<Response> {
+  const who = person(c.who);
+  const e = await confirmElevation(
+    c.db,
+    who.orgId,
+    c.params.id ?? "",
+    { actor: actorName(who), memberId: who.memberId },
+    c.now(),
+  );
+  return json(elevationView(e));
+}
+
+/** POST /v1/members/:id/cancel: any admin takes back an elevation still waiting. */
+export async function cancelMember(c: Call): Promise<Response> {
   const who = need(c.who);
-  if (who.kind !== "person") throw new HttpError(403, "forbidden", "only a person mints a person's token");
-  const name = str(body, "name");
+  const e = await cancelElevation(c.db, who.orgId, c.params.id ?? "", actorName(who), c.now());
+  return json(elevationView(e));
+}
+
+/**
+ * POST /v1/tokens {name}: a person, signed in, mints a token for themselves (a script's). It reads and configures as
+ * them; it never approves, answers or grants, which are done signed in.
+ */
+export async function createToken(c: Call, body: v.InferOutput<typeof TokenBody>): Promise<Response> {
+  const who = person(c.who);
+  const { name } = body;
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     const t = await mintToken(tx, { orgId: who.orgId, kind: "person", memberId: who.memberId, name, createdBy: by });
@@ -144,12 +237,13 @@ export async function createToken(c: Call, body: Record<string, unknown>): Promi
   });
 }
 
-/** POST /v1/operator-tokens {name, role}: automation's token; it approves machines as unowned (a CI runner). */
-export async function createOperatorToken(c: Call, body: Record<string, unknown>): Promise<Response> {
-  const who = need(c.who);
-  const name = str(body, "name");
-  const role = body.role ?? "viewer";
-  if (!isRole(role)) throw new HttpError(400, "bad_request", "`role` is viewer, reviewer or admin");
+/**
+ * POST /v1/operator-tokens {name, role}: automation's token, minted by an admin signed in. It does what the spec gives
+ * automation (reading, enrolling a CI runner unowned, proposing, freezing), never what a person does.
+ */
+export async function createOperatorToken(c: Call, body: v.InferOutput<typeof OperatorTokenBody>): Promise<Response> {
+  const who = person(c.who);
+  const { name, role } = body;
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     const t = await mintToken(tx, { orgId: who.orgId, kind: "operator", role, name, createdBy: by });
@@ -181,10 +275,17 @@ export const revokeOperatorToken = (c: Call) => revoke(c, "operator");
 
 export async function listAudit(c: Call): Promise<Response> {
   const who = need(c.who);
-  const after = Number(c.url.searchParams.get("after") ?? 0) || 0;
-  const rows: { id: string; at: Date; actor: string; action: string; subject: string | null; detail: unknown }[] =
-    await c.db`SELECT id, at, actor, action, subject, detail FROM audit WHERE org_id = ${who.orgId} AND id > ${after}
-               ORDER BY id LIMIT 500`;
+  const after = cursorParam(c.url.searchParams.get("after"));
+  const rows: {
+    id: string;
+    at: Date;
+    actor: string;
+    action: string;
+    subject: string | null;
+    detail: unknown;
+    severity: string;
+  }[] = await c.db`SELECT id, at, actor, action, subject, detail, severity FROM audit
+                   WHERE org_id = ${who.orgId} AND id > ${after} ORDER BY id LIMIT 500`;
   return json({
     audit: rows.map((r) => ({
       id: Number(r.id),
@@ -193,6 +294,7 @@ export async function listAudit(c: Call): Promise<Response> {
       action: r.action,
       subject: r.subject,
       detail: r.detail,
+      severity: r.severity,
     })),
   });
 }

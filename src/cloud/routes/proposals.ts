@@ -1,10 +1,18 @@
 // A rule set for the fleet is a proposal until a second admin approves it, compared by identity; the approval
 // publishes it as the bundle machines pull, in the same transaction. Where only one admin exists, that admin may.
 // Withdrawing your own needs nobody. Derived proposals (block an MCP server, drop a rule) add to the set in force.
+import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
 import { actorName, type Principal } from "../auth.ts";
+import { lineDiff, unified } from "../diff.ts";
 import { type Call, HttpError, iso, json } from "../http.ts";
 import { newId } from "../ids.ts";
+import { controlIn } from "../input.ts";
+import { withDecisions } from "../intent/compile.ts";
+import { recentActions, verdictChanges } from "../preview.ts";
+import { signedIn } from "../roles.ts";
+import { decisionsInForce } from "../store/bundle.ts";
 import type { Db } from "../store/db.ts";
+import { COOLING_OFF_MS, grantChain, settleDue } from "../store/elevations.ts";
 import { audit } from "../store/people.ts";
 import { checkRules, formatOf, type RuleDoc, type RuleFormat, rulesOf } from "./bundle.ts";
 
@@ -25,7 +33,7 @@ export function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[])
   };
 }
 
-interface ProposalRow {
+export interface ProposalRow {
   id: string;
   kind: string;
   title: string;
@@ -132,12 +140,37 @@ export async function withoutRule(db: Db, workspaceId: string, name: string): Pr
   return `${JSON.stringify({ ...doc, policies: rules }, null, 2)}\n`;
 }
 
+/**
+ * A rule set's text as it may be stored and shown: no control character (a 400 naming the line), and no credential
+ * (a 422 naming the line): a rule names where a secret is, never its value, and the text is shown to every viewer.
+ */
+function checkSource(source: string): void {
+  const lines = source.split("\n");
+  for (const [i, l] of lines.entries()) {
+    const bad = controlIn(l.replace(/\r$/, ""), true);
+    if (bad)
+      throw new HttpError(400, "bad_request", `the rule set holds a control character (${bad}) on line ${i + 1}`, {
+        field: "body",
+        line: i + 1,
+      });
+  }
+  for (const [i, l] of lines.entries())
+    if (credentialShapes(l).length > 0)
+      throw new HttpError(
+        422,
+        "holds_credential",
+        `line ${i + 1} of the rule set holds a credential (${credentialShapes(l).join(", ")}); a rule names where a secret is, never its value`,
+        { line: i + 1 },
+      );
+}
+
 /** POST /v1/policies/proposals: the body is a rule set (TOML, YAML or JSON, `?format=`); `?title=` names it. */
 export async function createProposal(c: Call): Promise<Response> {
   const who = person(c.who);
   const format = formatOf(c);
   const source = await c.req.text();
-  const title = c.url.searchParams.get("title") || "A rule set for the fleet";
+  checkSource(source);
+  const title = maskSecrets(c.url.searchParams.get("title") || "A rule set for the fleet");
   return json(await propose(c.db, who, { kind: "rules", title, format, source }), 201);
 }
 
@@ -151,12 +184,33 @@ export async function listProposals(c: Call): Promise<Response> {
   return json({ proposals: rows.map((p) => view(p)) });
 }
 
+/**
+ * GET /v1/policies/proposals/:id: the proposal with its source, the diff of its rules against the rules it was
+ * proposed over (both as the JSON machines write), and what it changes on the fleet: which of last week's verdicts it
+ * turns, from what to what, with examples.
+ */
 export async function showProposal(c: Call): Promise<Response> {
   const who = person(c.who);
   const [p]: ProposalRow[] = await c.db`
     SELECT * FROM proposals WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId}`;
   if (!p) throw new HttpError(404, "not_found", `no proposal \`${c.params.id ?? ""}\``);
-  return json(view(p, true));
+  return json({ ...view(p, true), ...(await whatItChanges(c, who.workspaceId, p)) });
+}
+
+/** The diff and the fleet's changed verdicts of one proposal, against the rules in force it was proposed over. */
+export async function whatItChanges(c: Call, workspaceId: string, p: ProposalRow) {
+  const [b]: { rules_json: string }[] =
+    p.base_bundle_id === null ? [] : await c.db`SELECT rules_json FROM bundles WHERE id = ${p.base_bundle_id}`;
+  const before = b?.rules_json ?? "";
+  const lines = lineDiff(before, p.rules_json);
+  // Decisions in force bind either way: the change is the rule set's alone, read with them as machines read it.
+  const decisions = await decisionsInForce(c.db, workspaceId);
+  const fleet = verdictChanges(
+    withDecisions(before, decisions),
+    withDecisions(p.rules_json, decisions),
+    await recentActions(c.db, workspaceId, c.now()),
+  );
+  return { diff: lines ? unified(lines) : null, fleet };
 }
 
 /** Whether `who` sent it: the same member, or the same operator token; never a matching name. */
@@ -182,17 +236,28 @@ async function pending(tx: Db, c: Call, who: Principal, retry = false): Promise<
  */
 export async function approveProposal(c: Call): Promise<Response> {
   const who = person(c.who);
-  if (who.kind !== "person")
-    throw new HttpError(403, "forbidden", "a person approves a rule set, not a token of theirs");
+  if (who.kind !== "person" || !signedIn(who))
+    throw new HttpError(403, "forbidden", "a person approves a rule set, signed in, not a token of theirs");
+  await settleDue(c.db, who.orgId, c.now());
   const by = actorName(who);
   const decided = await publishing(c, by, () =>
     c.db.begin(async (tx) => {
       const p = await pending(tx, c, who, true);
-      const [n]: { n: string }[] = await tx`
-      SELECT count(*) AS n FROM members WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
+      const [n]: { n: string; recent: Date | null }[] = await tx`
+        SELECT count(*) FILTER (WHERE role = 'admin' AND status = 'active') AS n,
+               max(admin_until) FILTER (WHERE id <> ${who.memberId}) AS recent
+        FROM members WHERE org_id = ${who.orgId}`;
       const admins = Number(n?.n ?? 0);
       if (isProposer(p, who) && admins > 1)
         throw new HttpError(403, "second_admin", "a second admin approves this: the one who proposed it cannot");
+      // Alone only once alone for a while: suspending the other admin does not make a second approval unnecessary.
+      const until = n?.recent ? n.recent.getTime() + COOLING_OFF_MS : 0;
+      if (isProposer(p, who) && until > c.now())
+        throw new HttpError(
+          403,
+          "second_admin",
+          `another admin was an admin until ${iso(n?.recent)}: until ${new Date(until).toISOString()} a second admin approves this`,
+        );
       if (p.proposer_token_id !== null && admins > 1) {
         const [t]: { created_by: string }[] = await tx`SELECT created_by FROM tokens WHERE id = ${p.proposer_token_id}`;
         if (t?.created_by === by)
@@ -218,7 +283,16 @@ export async function approveProposal(c: Call): Promise<Response> {
         actor: by,
         action: "rules.publish",
         subject: p.id,
-        detail: { bundle: Number(b?.id), proposedBy: p.proposed_by },
+        detail: {
+          bundle: Number(b?.id),
+          proposedBy: p.proposed_by,
+          approvedBy: by,
+          approval: isProposer(p, who) ? "sole-admin" : "second-admin",
+          via: who.via,
+          session: who.tokenId,
+          // How the approver came to be an admin: the grant, who asked for it, who confirmed it.
+          approverGrant: await grantChain(tx, who.memberId),
+        },
       });
       return row;
     }),
@@ -250,6 +324,12 @@ export async function rejectProposal(c: Call): Promise<Response> {
   const row = await c.db.begin(async (tx) => {
     const p = await pending(tx, c, who);
     const status = isProposer(p, who) ? "withdrawn" : "rejected";
+    if (status === "rejected" && !signedIn(who))
+      throw new HttpError(
+        403,
+        "sign_in_required",
+        "rejecting somebody else's rule set is a person's own act, signed in",
+      );
     const [r]: ProposalRow[] = await tx`
       UPDATE proposals SET status = ${status}, decided_by = ${by}, decided_at = now() WHERE id = ${p.id} RETURNING *`;
     await audit(tx, {
@@ -265,10 +345,9 @@ export async function rejectProposal(c: Call): Promise<Response> {
 }
 
 /** POST /v1/policies/proposals/drop-rule {rule}: propose the set in force without one rule. */
-export async function proposeDrop(c: Call, body: Record<string, unknown>): Promise<Response> {
+export async function proposeDrop(c: Call, body: { readonly rule: string }): Promise<Response> {
   const who = person(c.who);
-  const rule = typeof body.rule === "string" ? body.rule : "";
-  if (!rule) throw new HttpError(400, "bad_request", "`rule` is required");
+  const { rule } = body;
   const source = await withoutRule(c.db, who.workspaceId, rule);
   const title = `Stop asking: drop the rule ${rule}`;
   return json(await propose(c.db, who, { kind: "drop-rule", title, format: "json", source }), 201);

@@ -4,13 +4,15 @@
 import { actorName } from "../auth.ts";
 import { type Call, HttpError, json, MAX_BODY_BYTES, str } from "../http.ts";
 import { newId } from "../ids.ts";
+import { controlInValue, cursorParam } from "../input.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
 import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
-import { verifyDelivery } from "../intent/webhook.ts";
+import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
+import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
@@ -30,8 +32,10 @@ export async function settingOf(db: Db, workspaceId: string, sourceType: string)
 }
 
 /**
- * POST /v1/inbound/:workspace/:source: a delivery signed with the deployment's secret (Standard Webhooks headers).
- * 201 stored, 200 a resend of something stored, 202 not something listened to, 422 no permalink, 401 a bad signature.
+ * POST /v1/inbound/:workspace/:source: a delivery signed with this route's own secret (routeSecret: the deployment's
+ * keyed to the workspace and source), Standard Webhooks headers. Each delivery id is taken once across every route:
+ * a replay elsewhere is refused, a resend to the same route is the resend it is. 201 stored, 200 a resend of something
+ * stored, 202 not something listened to, 422 no permalink, 401 a bad signature, 409 a delivery replayed elsewhere.
  */
 export async function inbound(c: Call): Promise<Response> {
   const secret = c.config.webhookSecret;
@@ -39,18 +43,42 @@ export async function inbound(c: Call): Promise<Response> {
     throw new HttpError(503, "not_configured", "this deployment has no webhook secret (MEMNOX_WEBHOOK_SECRET)");
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.length > MAX_BODY_BYTES) throw new HttpError(413, "too_large", "the delivery is too large");
-  const verified = verifyDelivery(secret, c.req.headers, bytes, c.now());
-  if (!verified.ok) throw new HttpError(401, "bad_signature", verified.why);
   const workspaceId = c.params.workspace ?? "";
+  const sourceType = sourceTypeOf(c);
+  const refusedKey = `refused:${c.address ?? "unknown"}`;
+  // An address whose signatures keep failing is refused before one more is checked.
+  const wait = c.guard?.buckets.peek(refusedKey, RATES.refused) ?? 0;
+  if (wait > 0) throw tooMany("with signatures that do not hold", wait);
+  const verified = verifyDelivery(routeSecret(secret, workspaceId, sourceType), c.req.headers, bytes, c.now());
+  if (!verified.ok) {
+    // Counted against the address like any credential that does not hold: guessing signatures is slow.
+    c.guard?.buckets.take(refusedKey, RATES.refused);
+    throw new HttpError(401, "bad_signature", `${verified.why} (with this workspace's and source's own secret)`);
+  }
+  if (c.guard) spend(c.guard.buckets, `inbound:${workspaceId}:${sourceType}`, RATES.inboundSource, "for this source");
   const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
-  const sourceType = sourceTypeOf(c);
+  await c.db`DELETE FROM inbound_deliveries WHERE received_at < now() - make_interval(secs => ${2 * REPLAY_WINDOW_S})`;
+  const [taken]: { workspace_id: string; source_type: string }[] = await c.db`
+    WITH fresh AS (
+      INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type)
+      VALUES (${verified.delivery.id}, ${workspaceId}, ${sourceType}) ON CONFLICT (delivery_id) DO NOTHING RETURNING 1)
+    SELECT workspace_id, source_type FROM inbound_deliveries WHERE delivery_id = ${verified.delivery.id}
+      AND NOT EXISTS (SELECT 1 FROM fresh)`;
+  if (taken && (taken.workspace_id !== workspaceId || taken.source_type !== sourceType))
+    throw new HttpError(409, "replayed", "this delivery was already received on another route");
+  const text = new TextDecoder().decode(bytes);
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder().decode(bytes));
+    data = JSON.parse(text);
   } catch {
     throw new HttpError(400, "bad_json", "the delivery is not JSON");
   }
+  const bad = controlInValue(data);
+  if (bad)
+    throw new HttpError(400, "bad_request", `\`${bad.path}\` holds a control character (${bad.char})`, {
+      field: bad.path,
+    });
   // Slack's handshake when a subscription's URL is set: answered, stored nowhere.
   const o = data as { type?: unknown; challenge?: unknown } | null;
   if (o?.type === "url_verification" && typeof o.challenge === "string") return json({ challenge: o.challenge });
@@ -64,6 +92,26 @@ export async function inbound(c: Call): Promise<Response> {
     { id: landed.id, duplicate: landed.duplicate, tainted: landed.tainted, classification: landed.classification },
     landed.duplicate ? 200 : 201,
   );
+}
+
+/**
+ * GET /v1/sources/:type/delivery: where a connected system delivers for this workspace, and the secret it signs with
+ * there (valid on that route only). A credential, so shown to an admin signed in, and audited.
+ */
+export async function deliverySecret(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const secret = c.config.webhookSecret;
+  if (!secret)
+    throw new HttpError(503, "not_configured", "this deployment has no webhook secret (MEMNOX_WEBHOOK_SECRET)");
+  const sourceType = sourceTypeOf(c);
+  await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "source.secret.shown", subject: sourceType });
+  return json({
+    sourceType,
+    url: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/${sourceType}`,
+    secret: routeSecret(secret, who.workspaceId, sourceType),
+    scheme: "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)",
+  });
 }
 
 function stringList(v: unknown, key: string): string[] {
@@ -171,6 +219,16 @@ export async function uploadFile(c: Call, body: Record<string, unknown>): Promis
   if (typeof content !== "string" || content.trim() === "")
     throw new HttpError(400, "bad_request", "`content` is the document's text");
   const own = body.own === true;
+  // Calling a document the team's own takes its taint away: a person's judgement, never a relay's.
+  if (own && who.kind !== "person")
+    throw new HttpError(
+      403,
+      "forbidden",
+      "a person marks a document as the team's own; a relay uploads it as forwarded",
+      {
+        field: "own",
+      },
+    );
   const parts = sections(content);
   const id = newId("file");
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
@@ -234,7 +292,7 @@ export async function reclassify(c: Call, body: Record<string, unknown>): Promis
   const audiences = stringList(body.audiences, "audiences");
   const [row]: SourceEventRow[] = await c.db`
     UPDATE source_events SET classification = ${level}, audiences = ${audiences}, classified_by = ${actorName(who)}
-    WHERE workspace_id = ${who.workspaceId} AND id = ${Number(c.params.id) || 0} RETURNING *`;
+    WHERE workspace_id = ${who.workspaceId} AND id = ${cursorParam(c.params.id)} RETURNING *`;
   if (!row) throw new HttpError(404, "not_found", "no such event");
   await projectSourceEvent(c.db, who.workspaceId, row);
   await audit(c.db, {

@@ -88,7 +88,10 @@ export async function agentStops(db: Db, workspaceId: string): Promise<Condition
 }
 
 /** Decisions in force that bind machines: approved by a person, never restricted (restricted never reaches a machine). */
-export async function decisionsInForce(db: Db, workspaceId: string): Promise<CompilableDecision[]> {
+export async function decisionsInForce(
+  db: Db,
+  workspaceId: string,
+): Promise<(CompilableDecision & { readonly rulesJson: string | null })[]> {
   const rows: {
     id: string;
     node_id: string;
@@ -98,7 +101,10 @@ export async function decisionsInForce(db: Db, workspaceId: string): Promise<Com
     approved_by: string;
     source_ref: string;
     classification: string;
-  }[] = await db`SELECT id, node_id, statement, terms, effect, approved_by, source_ref, classification FROM decisions
+    rules_json: string | null;
+    bound_terms: string[] | null;
+  }[] = await db`SELECT id, node_id, statement, terms, effect, approved_by, source_ref, classification, rules_json,
+                        bound_terms FROM decisions
                  WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL AND classification <> 'restricted'
                  ORDER BY approved_at, id`;
   return rows.map((r) => ({
@@ -110,6 +116,8 @@ export async function decisionsInForce(db: Db, workspaceId: string): Promise<Com
     approvedBy: r.approved_by,
     sourceRef: r.source_ref,
     quoted: r.classification === "public" || r.classification === "internal",
+    boundTerms: r.bound_terms,
+    rulesJson: r.rules_json,
   }));
 }
 

@@ -5,6 +5,9 @@ import { maskSecrets } from "../../core/secrets.ts";
 
 export type Db = SQL;
 
+/** The connections a server's pool holds unless told (`--pool`). */
+export const DEFAULT_POOL = 10;
+
 export interface OpenDbOptions {
   /** Connections in this process's pool. */
   readonly max?: number;
@@ -14,7 +17,7 @@ export interface OpenDbOptions {
 export async function openDb(url: string, opts: OpenDbOptions = {}): Promise<Db> {
   if (!/^postgres(?:ql)?:\/\//.test(url))
     throw new MemnoxError("usage", "the database must be a postgres:// URL", "--db postgres://user@host/db");
-  const db = new Bun.SQL(url, { max: opts.max ?? 10, idleTimeout: 30, connectionTimeout: 10 });
+  const db = new Bun.SQL(url, { max: opts.max ?? DEFAULT_POOL, idleTimeout: 30, connectionTimeout: 10 });
   try {
     await db`SELECT 1`;
   } catch (e) {

@@ -4,6 +4,7 @@ import type { Db } from "./db.ts";
 import init from "./migrations/0001_init.sql" with { type: "text" };
 import consoleTables from "./migrations/0002_console.sql" with { type: "text" };
 import decisionTables from "./migrations/0003_decisions.sql" with { type: "text" };
+import guarantees from "./migrations/0004_guarantees.sql" with { type: "text" };
 
 export interface Migration {
   readonly version: number;
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "console", sql: consoleTables },
   { version: 3, name: "decisions", sql: decisionTables },
+  { version: 4, name: "guarantees", sql: guarantees },
 ];
 
 /** The schema version this code writes: the newest migration it carries. */

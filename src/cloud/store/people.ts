@@ -1,20 +1,25 @@
 // Organizations, their one workspace, members and tokens; every mutation leaves an audit row in the same transaction.
+import { maskDeep, maskSecrets } from "../../core/secrets.ts";
 import { HttpError } from "../http.ts";
 import { newId, newSalt, newToken, secretHash } from "../ids.ts";
 import type { Role } from "../roles.ts";
 import type { Db } from "./db.ts";
 
 export interface AuditEntry {
-  readonly orgId: string;
+  /** Null for what belongs to no organization we know (a credential nobody issued). */
+  readonly orgId: string | null;
   readonly actor: string;
   readonly action: string;
   readonly subject?: string;
   readonly detail?: Readonly<Record<string, unknown>>;
+  readonly severity?: "info" | "warning" | "critical";
 }
 
+/** One audit row; its detail goes through the one masker like every other text stored. */
 export async function audit(db: Db, e: AuditEntry): Promise<void> {
-  await db`INSERT INTO audit (org_id, actor, action, subject, detail)
-           VALUES (${e.orgId}, ${e.actor}, ${e.action}, ${e.subject ?? null}, ${e.detail ?? {}})`;
+  await db`INSERT INTO audit (org_id, actor, action, subject, detail, severity)
+           VALUES (${e.orgId}, ${maskSecrets(e.actor)}, ${e.action}, ${e.subject ?? null}, ${maskDeep(e.detail ?? {})},
+                   ${e.severity ?? "info"})`;
 }
 
 export interface MintInput {

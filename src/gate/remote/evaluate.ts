@@ -48,6 +48,7 @@ export function evaluateRequest(req: GateRequest, f: SeamFacts): EvaluateRequest
     canAsk: req.canAsk,
     ...(req.walled ? { walled: true as const } : {}),
     ...(req.underWall ? { underWall: true as const } : {}),
+    ...(req.seat ? { seat: req.seat } : {}),
     ...(req.agent !== undefined ? { agent: req.agent } : {}),
     ...(req.session !== undefined ? { session: req.session } : {}),
     caller: {
@@ -105,6 +106,7 @@ export function gateRequestOf(r: EvaluateRequest): GateRequest {
     canAsk: r.canAsk,
     ...(r.walled ? { walled: true as const } : {}),
     ...(r.underWall ? { underWall: true as const } : {}),
+    ...(r.seat === "person" ? { seat: "person" as const } : {}),
     ...(r.agent !== undefined ? { agent: r.agent } : {}),
     ...(r.session !== undefined ? { session: r.session } : {}),
     ...(r.given === "action" && first ? { action: actionOf(first) } : { command: "" }),

@@ -34,6 +34,8 @@ export interface EvaluateRequest {
   readonly canAsk: boolean;
   readonly walled?: true;
   readonly underWall?: true;
+  /** The seam found a person at their own terminal (GateRequest.seat). */
+  readonly seat?: "person";
   /** The request's own agent and session, as the seam passed them to decide(). */
   readonly agent?: string;
   readonly session?: string;
@@ -82,6 +84,8 @@ export interface RecordRequest {
   readonly event: EventInput;
   /** Fill surface, operation, session and agent from the row named by `event.parent` (an outcome from elsewhere). */
   readonly inherit?: boolean;
+  /** A person's own command (src/gate/person.ts): the daemon names its action from this argv, so the seam need not. */
+  readonly personArgv?: readonly string[];
 }
 
 export interface PingRequest {

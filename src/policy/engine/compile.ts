@@ -1,7 +1,14 @@
 // Rules to matchers, once: every pattern compiled, rules indexed by literal action name.
 import type { RuleRef } from "../../core/verdict.ts";
 import { globMatcher, isWildcardOnly, literalLength, type Matcher, pathMatcher } from "./pattern.ts";
-import { type CompileOptions, MATCH_FIELDS, type PolicyRule, type RuleMatch, type TimeWindow } from "./types.ts";
+import {
+  type CompileOptions,
+  MATCH_FIELDS,
+  PERSON,
+  type PolicyRule,
+  type RuleMatch,
+  type TimeWindow,
+} from "./types.ts";
 
 /** One named argument's patterns, kept beside their matchers so a match can say which pattern it was. */
 export interface ArgumentPatterns {
@@ -46,6 +53,8 @@ export interface CompiledRuleSet {
   readonly byAction: ReadonlyMap<string, readonly CompiledRule[]>;
   /** Rules with no `actions` or a wildcard action pattern: tried for every action. */
   readonly anyAction: readonly CompiledRule[];
+  /** The rules a person wrote for their own terminal (`agents` names `person`): all a person's own call meets. */
+  readonly person?: CompiledRuleSet;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -178,6 +187,11 @@ export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): Compil
 /** Compiles every rule of every file; order is irrelevant to the verdict, so none is kept. */
 export function compile(rules: readonly PolicyRule[], opts: CompileOptions = {}): CompiledRuleSet {
   const compiled = rules.map((r) => compileRule(r, opts));
+  const mine = compiled.filter((c) => c.rule.match.agents?.includes(PERSON));
+  return { ...indexed(compiled), person: indexed(mine) };
+}
+
+function indexed(compiled: readonly CompiledRule[]): CompiledRuleSet {
   const byAction = new Map<string, CompiledRule[]>();
   const anyAction: CompiledRule[] = [];
   for (const c of compiled) {

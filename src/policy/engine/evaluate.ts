@@ -4,9 +4,10 @@ import type { PolicyRequest, StateFact } from "../../core/request.ts";
 import type { ArgumentMatch, RateLimited, Verdict } from "../../core/verdict.ts";
 import type { CompiledRule, CompiledRuleSet } from "./compile.ts";
 import { matchRule, Probe } from "./match.ts";
-import type { Instant } from "./types.ts";
+import { type Instant, PERSON } from "./types.ts";
 
 const NONE: readonly CompiledRule[] = [];
+const EMPTY: CompiledRuleSet = { rules: NONE, byAction: new Map(), anyAction: NONE };
 
 /** Stricter first; then enforcing before observe-only; then more fields, longer literal, name, file, line. */
 export function byPrecedence(a: CompiledRule, b: CompiledRule): number {
@@ -99,7 +100,9 @@ export function evaluate(
   const probe = new Probe(request, facts, at);
   const hits: CompiledRule[] = [];
   const argumentMatches: ArgumentMatch[] = [];
-  for (const list of [set.byAction.get(request.action.name) ?? NONE, set.anyAction]) {
+  // A person at their own terminal meets only the rules written for them: the agents' rules never reach them.
+  const rules = request.agent === PERSON ? (set.person ?? EMPTY) : set;
+  for (const list of [rules.byAction.get(request.action.name) ?? NONE, rules.anyAction]) {
     for (const c of list) {
       const args = matchRule(c, probe);
       if (args === undefined) continue;

@@ -17,4 +17,4 @@ export type {
   RuleMatch,
   TimeWindow,
 } from "./types.ts";
-export { MATCH_FIELDS } from "./types.ts";
+export { MATCH_FIELDS, PERSON } from "./types.ts";

@@ -76,6 +76,12 @@ export interface CompileOptions {
 }
 
 /** Every match field, in the order the schema page lists them. */
+/**
+ * The agent name a person's own call at their own terminal is decided under (the seams tell it by the seat): it
+ * meets only rules whose `agents` names `person`, the rules a person wrote for themselves.
+ */
+export const PERSON = "person";
+
 export const MATCH_FIELDS = [
   "actions",
   "classes",

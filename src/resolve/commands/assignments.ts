@@ -2,6 +2,7 @@
 // those whose value is a command (EDITOR, GIT_SSH_COMMAND) and GIT_CONFIG_* are judged by the value.
 import type { Arg, Call } from "../call.ts";
 import { injectionVar } from "../env-vars.ts";
+import { evaluatedIn, promptCode, seenOf } from "../evaluate.ts";
 import { emitSetting } from "./git.ts";
 import { commandVarValue, configParameters, isCommandVar } from "./git-settings.ts";
 
@@ -26,6 +27,14 @@ export function assignmentEffects(call: Call, pairs: readonly Assignment[]): voi
       continue;
     }
     if (name === "GIT_CONFIG_COUNT") continue;
+    if (/^PS[0-4]$/.test(name)) {
+      // A prompt string is expanded each time it is shown (PS4 under `set -x`): its substitutions run then.
+      const ev = promptCode(seenOf(value), call.scope);
+      if (ev.runs.length > 0 || ev.hidden)
+        call.emit({ name: "environment.command", class: "unknown", targets: [name] });
+      evaluatedIn(call, ev, `${name}=${value.text}`);
+      continue;
+    }
     if (name === "GIT_CONFIG_PARAMETERS") {
       if (!value.static) inject(call, name);
       else for (const [key, v] of configParameters(value.text)) emitSetting(call, key, v);

@@ -63,6 +63,12 @@ const SHELLS = [
   /%x\s*[({[]/g,
   /\bDeno\.(?:run|Command)\s*\(/g,
   /\bBun\.(?:spawn|spawnSync|\$)\s*[(`]/g,
+  // Perl's and Ruby's `exec "cmd"`, `exec { "sh" } …`, `spawn "cmd"` take no parentheses; Lua's os.execute, io.popen.
+  /(?<![.\w$])(?:Kernel\.)?(?:exec|spawn)\s+(?=['"{[])/g,
+  /\bProcess\.(?:spawn|exec)\s*\(?/g,
+  /\bos\.execute\s*\(?/g,
+  /\bio\.popen\s*\(?/g,
+  /\bpcntl_exec\s*\(/g,
 ];
 
 // Constructs that turn data into code or into a name looked up at run time: what they do cannot be read here.
@@ -164,8 +170,12 @@ export function scanCode(code: string, lang: Lang): Effect[] {
     else out.push({ kind: "opaque", why: "a command computed at run time" });
   });
   for (const [re, why] of OPAQUE) if (re.test(code)) out.push({ kind: "opaque", why });
-  // Python's and PHP's `exec(…)` evaluate code; JavaScript's is child_process, a shell call seen above.
-  if (lang !== "node" && /(?<![.\w$])exec\s*\(/.test(code)) out.push({ kind: "opaque", why: "an eval" });
+  // Python's `exec(…)` evaluates code; JavaScript's, Perl's, Ruby's and PHP's start a program, a shell call seen above.
+  if ((lang === "python" || lang === "other") && /(?<![.\w$])exec\s*\(/.test(code))
+    out.push({ kind: "opaque", why: "an eval" });
+  // Perl's `open(F, "cmd |")` and `open(F, "-|", …)` run a command and read what it prints.
+  if (lang === "perl" && /\bopen\s*\(?[^;]*['"](?:[^'"]*\|\s*|\s*\|[^'"]*|-\||\|-)['"]/.test(code))
+    out.push({ kind: "opaque", why: "a command opened as a pipe" });
   literalPaths(code, out);
   if (lang === "ruby" || lang === "perl" || lang === "php") {
     for (const m of code.matchAll(/`([^`]*)`/g)) out.push({ kind: "shell", text: m[1] ?? "" });

@@ -120,7 +120,9 @@ function tar(call: Call, input: readonly Arg[]): void {
   if (has(p, "-x", "--extract", "--get")) {
     emitRead(call, archivePath);
     // An archive's members land anywhere under where it is unpacked: `~/.bashrc` and `~/.ssh/` among them.
-    emitWrite(call, [subtree(dir ? pathOf(call, dir) : call.scope.cwd)]);
+    const into = dir ? pathOf(call, dir) : call.scope.cwd;
+    emitWrite(call, [subtree(into)]);
+    unpackedFromOutside(call, archivePath, into);
   } else if (has(p, "-c", "--create", "-r", "--append", "-u", "--update")) {
     // Members are named from `-C DIR`, and each takes everything under it; --remove-files deletes them after.
     const base = dir?.static ? { ...call, scope: { ...call.scope, cwd: pathOf(call, dir) } } : call;
@@ -136,7 +138,14 @@ function unzip(call: Call, args: readonly Arg[]): void {
   emitRead(call, paths(call, p.operands.slice(0, 1)));
   if (has(p, "-l", "-v", "-t", "-z", "-c", "-p")) return;
   const dir = optValue(p, "-d");
-  emitWrite(call, [subtree(dir ? pathOf(call, dir) : call.scope.cwd)]);
+  const into = dir ? pathOf(call, dir) : call.scope.cwd;
+  emitWrite(call, [subtree(into)]);
+  unpackedFromOutside(call, paths(call, p.operands.slice(0, 1)), into);
+}
+
+/** An archive this line downloaded, unpacked: what lands where it is unpacked was fetched from outside too. */
+function unpackedFromOutside(call: Call, archive: readonly string[], into: string): void {
+  if (archive.some((a) => call.engine.fromOutside(a))) call.engine.fetched(into);
 }
 
 function zip(call: Call, args: readonly Arg[]): void {

@@ -74,6 +74,8 @@ function awkEffects(call: Call, program: string): void {
 
 interface WriterSpec extends OptSpec {
   readonly skipFirst?: boolean;
+  /** A mode given as an option (`chmod -x f`): then there is no mode operand to skip. */
+  readonly modeOption?: RegExp;
   /** Options that make it change everything under a directory (`chmod -R`). */
   readonly recursive?: readonly string[];
 }
@@ -83,26 +85,39 @@ function writer(spec: WriterSpec): Handler {
   return (call) => {
     const args = call.args.slice(1);
     if (asksForHelp(args)) return;
-    const p = parseOpts(args, spec);
-    const operands = spec.skipFirst && !has(p, "--reference") ? p.operands.slice(1) : p.operands;
+    const moded = spec.modeOption ? args.filter((a) => a.static && spec.modeOption?.test(a.text)) : [];
+    const p = parseOpts(
+      args.filter((a) => !moded.includes(a)),
+      spec,
+    );
+    const skip = spec.skipFirst && !has(p, "--reference") && moded.length === 0;
+    const operands = skip ? p.operands.slice(1) : p.operands;
     const targets = paths(call, operands);
     emitWrite(call, spec.recursive && has(p, ...spec.recursive) ? targets.map(subtree) : targets);
   };
 }
 
-/** cp, install, ln: sources are read (all under them with `cp -r`), the destination (last operand or `-t DIR`) written. */
+/**
+ * cp, install, ln: sources are read (all under them with `cp -r`), the destination (last operand or `-t DIR`) written.
+ * A hard link (`ln`, `cp -l`) is the source's own content under a second name: a read of it that also lets a later
+ * write through the new name change the source, so the source is written too.
+ */
 function copier(spec: OptSpec, readsSources: boolean, recursive: readonly string[] = []): Handler {
   return (call) => {
     const args = call.args.slice(1);
     if (asksForHelp(args)) return;
     const p = parseOpts(args, spec);
+    const ln = call.args[0]?.text.split("/").pop() === "ln";
+    const hard = ln ? !has(p, "-s", "--symbolic") : has(p, "-l", "--link");
     const dir = optValue(p, "-t", "--target-directory");
     if (has(p, "-d", "--directory") && call.args[0]?.text.endsWith("install"))
       return emitWrite(call, paths(call, p.operands));
     const sources = dir ? p.operands : p.operands.slice(0, -1);
     const dest = dir ?? (p.operands.length > 1 ? p.operands[p.operands.length - 1] : undefined);
     const read = paths(call, sources);
-    if (readsSources) emitRead(call, recursive.length > 0 && has(p, ...recursive) ? read.map(subtree) : read);
+    const all = recursive.length > 0 && has(p, ...recursive);
+    if (readsSources || hard) emitRead(call, all ? read.map(subtree) : read);
+    if (hard && read.length > 0) emitWrite(call, all ? read.map(subtree) : read);
     emitWrite(call, dest ? [pathOf(call, dest)] : paths(call, sources.length === 1 ? [] : sources));
     if (dest) aliasAfter(call, dest, sources, dir !== undefined);
   };
@@ -199,6 +214,7 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
     long: ["recursive"],
     skipFirst: true,
     recursive: RECURSIVE,
+    modeOption: /^-[rwxXst]+$/,
   }),
   chown: writer({
     flags: "cfvRhHLP",
@@ -239,7 +255,7 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
       flags: "aAbdfHiLlnPpRrsTuvxZ",
       values: "St",
       longValues: ["target-directory", "suffix", "backup"],
-      long: ["recursive", "archive"],
+      long: ["recursive", "archive", "link"],
     },
     true,
     ["-r", "-R", "-a", "--recursive", "--archive"],
@@ -248,7 +264,15 @@ export const FILE_HANDLERS: Readonly<Record<string, Handler>> = {
     { flags: "bcCdDpsTv", values: "gmoStZ", longValues: ["target-directory", "mode", "owner", "group"] },
     true,
   ),
-  ln: copier({ flags: "bdfFinLPrsTv", values: "St", longValues: ["target-directory", "suffix"] }, false),
+  ln: copier(
+    {
+      flags: "bdfFinLPrsTv",
+      values: "St",
+      longValues: ["target-directory", "suffix"],
+      long: ["symbolic", "force", "relative", "logical", "physical", "no-dereference", "interactive", "verbose"],
+    },
+    false,
+  ),
   mv,
   rm: deleter({ flags: "fiIrRdv", longOptional: ["interactive"], long: ["force", "recursive", "dir", "verbose"] }, [
     "-r",

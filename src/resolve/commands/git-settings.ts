@@ -15,6 +15,9 @@ const COMMAND_KEYS =
 /** Keys that load code or settings from somewhere else, whatever their value. */
 const LOADS_CODE = /^(core\.hookspath|include\.path|includeif\..+\.path|init\.templatedir|protocol\.(ext\.)?allow)$/;
 
+/** How long git keeps what only a reflog or nothing at all still reaches: shortened, work is beyond rewind sooner. */
+const DROPS_HISTORY = /^gc\.(.+\.)?(reflogexpire|reflogexpireunreachable|pruneexpire|worktreepruneexpire)$/;
+
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 
 /** Characters that make a value a shell line rather than a program and its arguments. */
@@ -73,6 +76,8 @@ export function codeSetting(
     return BOOLEAN.test(value.trim()) && !/^(false|no|off|0|)$/i.test(value.trim())
       ? { why: "a plain `git push` then mirrors: every remote branch is forced to match, and missing ones deleted" }
       : undefined;
+  if (DROPS_HISTORY.test(key) || (key === "core.logallrefupdates" && /^(false|no|off|0)$/i.test(value.trim())))
+    return { why: "git then drops what only a reflog or an unreachable object still holds, on its next gc" };
   if (LOADS_CODE.test(key)) {
     if (key.startsWith("protocol.") && /^(never|user)$/i.test(value.trim())) return undefined;
     return { why: "git then loads hooks, settings or transports from there" };

@@ -1,6 +1,7 @@
 // memnox itself, as a command an agent typed: each subcommand is `memnox.<verb>`, and the ones that loosen or remove
 // governance are named here once, for the gate (which refuses them from an agent's seat) and for the CLI's own check.
 import type { ActionClass } from "../../core/action.ts";
+import { isAgentProgram } from "../../core/agents.ts";
 import type { Call } from "../call.ts";
 
 export interface MemnoxCommand {
@@ -68,6 +69,7 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.protect-revert-os-guard": "takes the kernel wall out",
   "memnox.run-no-guard": "runs an agent without the kernel wall",
   "memnox.allow": "lets what a rule asks about proceed unasked",
+  "memnox.allow-once": "lets a call a rule refused through once",
   "memnox.next-hand-over": "writes allow rules for what was approved",
   "memnox.budget-set": "changes how much of an action may proceed",
   "memnox.budget-remove": "drops a limit on how much may proceed",
@@ -76,6 +78,10 @@ export const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.skills-accept": "marks a new or changed skill as reviewed",
   "memnox.login": "makes this machine follow another workspace's rules",
   "memnox.logout": "stops sending this machine's record to its workspace",
+  "memnox.rewind": "moves the working tree back, and its own milestone pushes the oldest one out",
+  "memnox.rewind-take":
+    "keeps a milestone that pushes the oldest one out, so a few of them put earlier work beyond rewind",
+  "memnox.rewind-forget": "drops milestones, and with them the work only they still held",
 };
 
 /** How a loosening action is typed, where that is not its name's words (`memnox lock --release`). */
@@ -85,9 +91,23 @@ const SPELLED: Readonly<Record<string, string>> = {
   "memnox.lock-release": "memnox lock --release",
   "memnox.lock-forget": "memnox lock --forget",
   "memnox.skills-accept": "memnox skills --accept",
+  "memnox.rewind-take": "memnox rewind --take",
+  "memnox.rewind-forget": "memnox rewind --forget",
 };
 
-const ALWAYS = ["stop", "approve", "deny", "ui", "resume", "uninstall", "hook", "shim", "login", "logout"];
+const ALWAYS = [
+  "stop",
+  "approve",
+  "deny",
+  "ui",
+  "resume",
+  "uninstall",
+  "hook",
+  "shim",
+  "login",
+  "logout",
+  "allow-once",
+];
 const PROTECT_FLAGS = [
   "--revert",
   "--allow",
@@ -166,8 +186,13 @@ export function memnoxCommand(words: readonly string[]): MemnoxCommand {
       return named("sync", "write");
     case "run":
       return has(rest, "--no-guard") ? named("run-no-guard", "write") : named("run", "write");
-    case "setup":
     case "rewind":
+      // Every kind but the list keeps or drops milestones: only twenty are kept, so each one can push work out.
+      if (has(rest, "--list")) return named("rewind-list", "read");
+      if (has(rest, "--take")) return named("rewind-take", "destructive");
+      if (has(rest, "--forget")) return named("rewind-forget", "destructive");
+      return named("rewind", "destructive");
+    case "setup":
     case "memory":
     case "shell":
     case "wall":
@@ -267,10 +292,26 @@ export function memnoxLoosens(
   return { command: `memnox ${spelled}`, does };
 }
 
-/** The resolver's handler: `memnox <words>` is the action its subcommand names; a setting rides in the targets. */
+/**
+ * The resolver's handler: `memnox <words>` is the action its subcommand names; a setting rides in the targets. The
+ * command `memnox run` is handed is resolved like any other line, unless it is an agent starting.
+ */
 export function memnox(call: Call): void {
   const words = call.args.slice(1).map((a) => a.text);
   const c = memnoxCommand(words);
   const targets = c.setting ? [c.setting.name, c.setting.value] : [];
   call.emit({ name: c.action, class: c.class, targets });
+  const handed = runCommand(call.args);
+  // Only an agent found by name on PATH starts unread: `./claude` can be anything the line made.
+  const first = handed?.[0];
+  const agent = first?.static === true && !first.text.includes("/") && isAgentProgram(first.text);
+  if (handed && !agent) call.engine.run(handed, call);
+}
+
+/** The command after `memnox run [options] --`, when there is one. */
+export function runCommand<T extends { readonly text: string }>(args: readonly T[]): readonly T[] | undefined {
+  if (args[1]?.text !== "run") return undefined;
+  const dash = args.findIndex((a) => a.text === "--");
+  const handed = dash >= 0 ? args.slice(dash + 1) : [];
+  return handed.length > 0 ? handed : undefined;
 }

@@ -63,10 +63,15 @@ const curl: Handler = (call) => {
   const remoteNames = has(p, "-O", "--remote-name")
     ? urls.map((u) => ({ ...u, text: basename(u.text.replace(/[?#].*$/, "")) || "index.html" }))
     : [];
+  const saved = [...optValues(p, "-o", "--output").filter((a) => a.text !== "-"), ...remoteNames].map((a) =>
+    pathOf(call, a),
+  );
   emitWrite(
     call,
     [...outputs, ...remoteNames].map((a) => pathOf(call, a)),
   );
+  if (urls.some((u) => isLoopbackHost(hostOf(u.text) ?? "localhost") === false))
+    for (const f of saved) call.engine.fetched(f);
 };
 
 function request(call: Call, urls: readonly Arg[], sends: boolean): void {
@@ -141,6 +146,8 @@ const wget: Handler = (call) => {
     ...outputs,
     ...optValues(p, "-o", "--output-file", "-a", "--append-output").map((a) => pathOf(call, a)),
   ]);
+  if (p.operands.some((u) => isLoopbackHost(hostOf(u.text) ?? "localhost") === false))
+    for (const f of outputs) call.engine.fetched(f);
 };
 
 /** httpie and xh: `http [METHOD] URL items…`; a data item or a writing method sends. */

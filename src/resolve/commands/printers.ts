@@ -2,6 +2,8 @@
 
 import { holdsSecretValue } from "../../core/secrets.ts";
 import type { Arg, Call } from "../call.ts";
+import { DATA, evaluatedIn, nameRef, seenOf } from "../evaluate.ts";
+import { setVar } from "../vars.ts";
 
 type Handler = (call: Call) => void;
 
@@ -53,10 +55,13 @@ const echo: Handler = (call) => {
   if (text !== undefined) call.prints?.({ text: newline ? `${text}\n` : text });
 };
 
-/** `printf FORMAT` with no conversions but `%%`, or `printf '%s\n' words…`. */
+/** `printf FORMAT` with no conversions but `%%`, or `printf '%s\n' words…`; `-v NAME` sets NAME instead. */
 const printf: Handler = (call) => {
-  const [format, ...rest] = call.args.slice(1);
   secretVariables(call, call.args.slice(1));
+  const given = call.args.slice(1);
+  const v = given[0]?.text === "-v" ? given[1] : undefined;
+  if (v) return printfInto(call, v);
+  const [format, ...rest] = given;
   if (!format?.static || format.text.startsWith("-") || !rest.every((a: Arg) => a.static)) return;
   const f = format.text;
   if (rest.length === 0 && !/%[^%]/.test(f.replace(/%%/g, ""))) {
@@ -67,5 +72,12 @@ const printf: Handler = (call) => {
   const each = /^%s(\\n)?$/.exec(f);
   if (each) call.prints?.({ text: rest.map((a) => a.text + (each[1] ? "\n" : "")).join("") });
 };
+
+/** `printf -v NAME …`: NAME's subscript is evaluated (`printf -v 'a[$(cmd)]' x` runs cmd); its value is unknown. */
+function printfInto(call: Call, name: Arg): void {
+  evaluatedIn(call, nameRef(seenOf(name), call.scope), call.args.map((a) => a.text).join(" "));
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text))
+    setVar(call.scope, name.text, { text: `$${name.text}`, static: false, glob: false, seen: DATA });
+}
 
 export const PRINT_HANDLERS: Readonly<Record<string, Handler>> = { echo, printf };

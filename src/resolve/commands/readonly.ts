@@ -5,10 +5,10 @@ type Handler = (call: Call) => void;
 
 const LOOK_ONLY = (
   "pwd true false : date cal ncal whoami id groups uname uptime w who users which type whereis " +
-  "hash man help info apropos whatis sleep test [ basename dirname seq yes logname tty locale nproc " +
+  "man help info apropos whatis sleep basename dirname seq yes logname tty locale nproc " +
   "free vmstat iostat lscpu lsblk lsusb lspci ps top htop pgrep pidof lsof ss netstat arch getconf expr bc " +
-  "dc factor clear tput set shift getopts wait jobs fg bg times ulimit umask history " +
-  "shopt let dirs disown caller compgen complete exit return break continue logout " +
+  "dc factor clear tput set shift jobs fg bg times ulimit umask history " +
+  "shopt dirs disown caller compgen complete exit return break continue logout " +
   "df env-update tldr"
 ).split(" ");
 

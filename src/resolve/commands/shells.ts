@@ -1,6 +1,9 @@
 // Shells and their relatives: `sh -c`, heredocs fed to a shell, `eval`, `source`, `trap`.
+import { parseOpts } from "../argv.ts";
 import type { Arg, Call } from "../call.ts";
+import { DATA, evaluatedArithmetic, evaluatedIn, nameRef, nothingEvaluated, seenOf } from "../evaluate.ts";
 import { absolutePath } from "../paths.ts";
+import { renderArg } from "../shell/render.ts";
 import { setVar, unsetVar } from "../vars.ts";
 import { assignmentEffects, assignmentOf } from "./assignments.ts";
 
@@ -114,28 +117,128 @@ const trap: Handler = (call) => {
   if (action.text !== "") call.engine.shell(action.text, call);
 };
 
-/** `export LD_PRELOAD=…`, `declare -x EDITOR=…`: a variable that loads or runs code asks; any is kept for later. */
+/**
+ * `export LD_PRELOAD=…`, `declare -x EDITOR=…`: a variable that loads or runs code asks; any is kept for later. A name's
+ * subscript is evaluated (`declare 'a[$(cmd)]=1'` runs cmd), so is a nameref's target, and an integer's value.
+ */
 const declare: Handler = (call) => {
-  const pairs = call.args
-    .slice(1)
-    .map(assignmentOf)
-    .filter((p) => p !== undefined);
-  if (pairs.length > 0) assignmentEffects(call, pairs);
+  const own = call.args[0]?.text ?? "";
+  const typed = own === "declare" || own === "typeset" || own === "local";
+  let flags = "";
+  const operands: Arg[] = [];
   for (const a of call.args.slice(1)) {
+    if (operands.length === 0 && a.static && /^[-+][A-Za-z]+$/.test(a.text)) {
+      if (a.text.startsWith("-")) flags += a.text.slice(1);
+      continue;
+    }
+    if (a.text !== "--") operands.push(a);
+  }
+  const pairs = operands.map(assignmentOf).filter((p) => p !== undefined);
+  if (pairs.length > 0) assignmentEffects(call, pairs);
+  const ev = nothingEvaluated();
+  for (const a of operands) {
+    const seen = seenOf(a);
+    nameRef(seen, call.scope, ev);
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(a.text);
+    const named = /^[A-Za-z_][A-Za-z0-9_]*/.exec(a.text)?.[0];
+    const valueSeen = /^[A-Za-z_][A-Za-z0-9_]*\+?=([\s\S]*)$/.exec(seen)?.[1];
+    if (typed && named) {
+      const attrs = [...(call.scope.attributes.get(named) ?? ""), ...flags.replace(/[^Ain]/g, "")].join("");
+      if (attrs !== "") call.scope.attributes.set(named, attrs);
+      if (valueSeen !== undefined && attrs.includes("n")) nameRef(valueSeen, call.scope, ev);
+      if (valueSeen !== undefined && attrs.includes("i")) evaluatedArithmetic(valueSeen, call.scope, ev);
+    }
     if (!m?.[1]) continue;
-    const arg = { ...a, text: a.text.slice(m[0].length) };
+    const arg = { ...a, text: a.text.slice(m[0].length), ...(valueSeen !== undefined ? { seen: valueSeen } : {}) };
     if (m[2] === "+") setVar(call.scope, m[1], { ...arg, static: false, text: `$${m[1]}${arg.text}` });
     else setVar(call.scope, m[1], arg);
   }
+  evaluatedIn(call, ev, call.args.map((a) => a.text).join(" "));
 };
 
-/** `read x`, `mapfile x`, `unset x`: whatever x held before is no longer what it holds. */
-const forget: Handler = (call) => {
-  for (const a of call.args.slice(1)) {
+/** The names a builtin is handed to set or test: each one's subscript is evaluated; what it held is forgotten. */
+function names(call: Call, given: readonly Arg[], unset = false): void {
+  const ev = nothingEvaluated();
+  for (const a of given) {
+    nameRef(seenOf(a), call.scope, ev);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.text)) continue;
-    if (call.args[0]?.text === "unset") unsetVar(call.scope, a.text);
-    else setVar(call.scope, a.text, { text: `$${a.text}`, static: false, glob: false });
+    if (unset) unsetVar(call.scope, a.text);
+    // What `read` or `mapfile` puts there comes from input: data, anything at all.
+    else setVar(call.scope, a.text, { text: `$${a.text}`, static: false, glob: false, seen: DATA });
+  }
+  evaluatedIn(call, ev, call.args.map((a) => a.text).join(" "));
+}
+
+/** `read x`, `read -a arr`: whatever x held before is now what the input says. */
+const read: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "ers", values: "adinNptu" });
+  const arrays = p.opts.filter((o) => o.name === "-a" && o.value).map((o) => o.value as Arg);
+  names(call, [...arrays, ...p.operands]);
+};
+
+/** `mapfile -C cmd arr`: cmd runs for every few lines it reads. */
+const mapfile: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "t", values: "dnOsucC" });
+  for (const o of p.opts) {
+    if (o.name !== "-C" || !o.value) continue;
+    if (!o.value.static) dynamic(call, o.value.text);
+    else call.engine.shell(o.value.text, call);
+  }
+  names(call, p.operands);
+};
+
+const unset: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "fvn" });
+  if (p.opts.some((o) => o.name === "-f")) return;
+  names(call, p.operands, true);
+};
+
+/** `let EXPR…`: each argument is arithmetic, evaluated. */
+const letCmd: Handler = (call) => {
+  const ev = nothingEvaluated();
+  for (const a of call.args.slice(1)) evaluatedArithmetic(seenOf(a), call.scope, ev);
+  evaluatedIn(call, ev, call.args.map((a) => a.text).join(" "));
+};
+
+/** `test -v NAME`, `[ -v NAME ]`: the name's subscript is evaluated. */
+const test: Handler = (call) => {
+  const args = call.args.slice(1);
+  const ev = nothingEvaluated();
+  args.forEach((a, i) => {
+    const next = args[i + 1];
+    if (a.text === "-v" && next) nameRef(seenOf(next), call.scope, ev);
+  });
+  evaluatedIn(call, ev, call.args.map((a) => a.text).join(" "));
+};
+
+/** `getopts OPTS NAME`, `wait -p NAME`: NAME is set, so its subscript is evaluated. */
+const getopts: Handler = (call) => names(call, call.args.slice(2, 3));
+const wait: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "nf", values: "p" });
+  names(
+    call,
+    p.opts.flatMap((o) => (o.name === "-p" && o.value ? [o.value] : [])),
+  );
+};
+
+/** `enable -f lib.so name` loads a builtin from a shared object: code nobody here can read. */
+const enable: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "adnps", values: "f" });
+  for (const o of p.opts) {
+    if (o.name !== "-f" || !o.value) continue;
+    const path = o.value.static ? absolutePath(o.value.text, call.scope.cwd, call.scope.home) : o.value.text;
+    call.emit({ name: "shell.script", class: "unknown", targets: [path] });
+    call.unknown(`a builtin loaded from ${o.value.text}`);
+  }
+};
+
+/** `hash -p /tmp/x git`: a later `git` runs /tmp/x, as an alias would. */
+const hash: Handler = (call) => {
+  const p = parseOpts(call.args.slice(1), { flags: "rdlt", values: "p" });
+  const path = p.opts.find((o) => o.name === "-p")?.value;
+  if (!path) return;
+  for (const name of p.operands) {
+    call.scope.aliases.set(name.text, path.static && name.static ? renderArg(path.text) : null);
   }
 };
 
@@ -194,10 +297,17 @@ export const SHELL_HANDLERS: Readonly<Record<string, Handler>> = {
   readonly: declare,
   cd,
   pushd: cd,
-  read: forget,
-  mapfile: forget,
-  readarray: forget,
-  unset: forget,
+  read,
+  mapfile,
+  readarray: mapfile,
+  unset,
+  let: letCmd,
+  test,
+  "[": test,
+  getopts,
+  wait,
+  enable,
+  hash,
   popd,
   alias,
   unalias,

@@ -18,6 +18,8 @@ export interface Word {
   readonly parts: readonly WordPart[];
   /** The source text of the word, quotes and all. */
   readonly raw: string;
+  /** `name=(…)`: the array's elements, each a word (`[i]=v` among them, whose subscript bash evaluates). */
+  readonly elements?: readonly Word[];
 }
 
 export type RedirectOp = ">" | ">>" | ">|" | "<" | "<>" | "&>" | "&>>" | ">&" | "<&" | "<<" | "<<-" | "<<<";
@@ -57,6 +59,8 @@ export interface CompoundCommand {
   readonly redirects: readonly Redirect[];
   /** `for NAME in …`: the variable each word of the list is given in turn. */
   readonly variable?: string;
+  /** `(( … ))` and `for (( …; …; … ))`: the arithmetic, as written. */
+  readonly arithmetic?: string;
 }
 
 export interface FunctionDef {

@@ -26,10 +26,11 @@ export function arithCommand(g: Grammar): CompoundCommand | undefined {
     }
   }
   if (src[i] !== ")" || src[i + 1] !== ")") return undefined;
-  const inner = innerScripts(src.slice(g.c.pos + 2, i), g);
+  const arithmetic = src.slice(g.c.pos + 2, i);
+  const inner = innerScripts(arithmetic, g);
   g.c.record(src.slice(g.c.pos, i + 2).replace(/\s+/g, " "));
   g.c.pos = i + 2;
-  return g.compound("arith", inner, []);
+  return { ...g.compound("arith", inner, []), arithmetic };
 }
 
 export function group(g: Grammar): CompoundCommand {
@@ -74,9 +75,11 @@ export function forClause(g: Grammar): CompoundCommand {
   const words: Word[] = [];
   const bodies: Script[] = [];
   let variable: string | undefined;
+  let arithmetic: string | undefined;
   if (g.c.startsWith("((")) {
     const arith = arithCommand(g);
     if (arith) bodies.push(...arith.bodies);
+    arithmetic = arith?.arithmetic;
   } else {
     const name = readWord(g.c, g);
     if (name) g.c.record(renderWord(name));
@@ -98,14 +101,15 @@ export function forClause(g: Grammar): CompoundCommand {
   const op = g.c.peekOp();
   if (op === ";") g.c.take(";");
   g.skipNewlines();
+  const withArithmetic = (c: CompoundCommand) => (arithmetic === undefined ? c : { ...c, arithmetic });
   if (g.peekReserved() === "{") {
     bodies.push(...group(g).bodies);
-    return g.compound(kind, bodies, words, variable);
+    return withArithmetic(g.compound(kind, bodies, words, variable));
   }
   g.expectWord("do");
   bodies.push(g.list({ words: ["done"] }));
   g.expectWord("done");
-  return g.compound(kind, bodies, words, variable);
+  return withArithmetic(g.compound(kind, bodies, words, variable));
 }
 
 export function caseClause(g: Grammar): CompoundCommand {

@@ -69,6 +69,7 @@ class PartBuilder {
 export function readWord(c: Cursor, nested: Nested): Word | undefined {
   const start = c.pos;
   const b = new PartBuilder();
+  let elements: Word[] | undefined;
   while (!c.eof) {
     const ch = c.at();
     if ((ch === "<" || ch === ">") && c.at(1) === "(") {
@@ -91,7 +92,7 @@ export function readWord(c: Cursor, nested: Nested): Word | undefined {
     else if (ch === "`") b.push(readBacktick(c, nested, false));
     else if (EXTGLOB.has(ch) && c.at(1) === "(") b.lit(ch + readBalanced(c, 1), false);
     else if (ch === "=" && c.at(1) === "(" && /^[A-Za-z_][A-Za-z0-9_]*\+?$/.test(b.unquotedSoFar)) {
-      b.lit(`=${readBalanced(c, 1)}`, false);
+      elements = readArray(c, nested, b);
     } else {
       const end = runEnd(c.src, c.pos + 1, PLAIN_STOP);
       b.lit(c.src.slice(c.pos, end), false);
@@ -100,7 +101,45 @@ export function readWord(c: Cursor, nested: Nested): Word | undefined {
   }
   if (c.pos === start) return undefined;
   b.flush();
-  return { parts: b.parts, raw: c.src.slice(start, c.pos) };
+  return { parts: b.parts, raw: c.src.slice(start, c.pos), ...(elements ? { elements } : {}) };
+}
+
+/**
+ * `name=(a "$(cmd)" [i]=v)`: each element is a word of its own, its substitutions run as the array is made; the parts
+ * go into the word (one space apart) and the elements are kept, for the subscripts bash evaluates.
+ */
+function readArray(c: Cursor, nested: Nested, b: PartBuilder): Word[] {
+  b.lit("=(", false);
+  c.pos += 2;
+  const elements: Word[] = [];
+  for (;;) {
+    while (!c.eof && /[ \t\r\n]/.test(c.at())) c.pos++;
+    if (c.at() === "#") {
+      while (!c.eof && c.at() !== "\n") c.pos++;
+      continue;
+    }
+    if (c.eof) {
+      if (!c.lenient) c.fail("an array's parenthesis is never closed");
+      return elements;
+    }
+    if (c.at() === ")") {
+      c.pos++;
+      b.lit(")", false);
+      return elements;
+    }
+    const w = readWord(c, nested);
+    if (!w) {
+      if (!c.lenient) c.fail(`unexpected \`${c.at()}\` in an array`);
+      c.pos++;
+      continue;
+    }
+    if (elements.length > 0) b.lit(" ", false);
+    for (const p of w.parts) {
+      if (p.kind === "lit") b.lit(p.text, p.quoted);
+      else b.push(p);
+    }
+    elements.push(w);
+  }
 }
 
 function readSingle(c: Cursor): string {
@@ -168,6 +207,10 @@ function readDollar(c: Cursor, nested: Nested, b: PartBuilder, inDouble: boolean
   }
   if (n === "{") {
     b.push(readBraceParam(c, nested));
+    return;
+  }
+  if (n === "[") {
+    b.push(readOldArith(c, nested));
     return;
   }
   if (n === "'" && !inDouble) {
@@ -245,6 +288,21 @@ function tryArith(c: Cursor, nested: Nested): WordPart | undefined {
   if (c.src[i] !== ")" || c.src[i + 1] !== ")") return undefined;
   const inner = innerScripts(c.src.slice(start + 3, i), nested);
   c.pos = i + 2;
+  return { kind: "arith", raw: c.src.slice(start, c.pos), inner };
+}
+
+/** `$[…]`, the old spelling of `$((…))`. */
+function readOldArith(c: Cursor, nested: Nested): WordPart {
+  const start = c.pos;
+  let depth = 0;
+  let i = c.pos + 1;
+  for (; i < c.src.length; i++) {
+    if (c.src[i] === "[") depth++;
+    else if (c.src[i] === "]" && --depth === 0) break;
+  }
+  if (i >= c.src.length && !c.lenient) c.fail("a $[ is never closed");
+  const inner = innerScripts(c.src.slice(start + 2, i), nested);
+  c.pos = Math.min(i + 1, c.src.length);
   return { kind: "arith", raw: c.src.slice(start, c.pos), inner };
 }
 

@@ -4,7 +4,7 @@ export const CHECKSUMS: Readonly<Record<string, string>> = {
   gcloud: "c53-18212845d79fd0",
   az: "c53-17b4ee3014fb36",
   gh: "c53-17a736ce42407c",
-  kubectl: "c53-0d7870f068b85a",
+  kubectl: "c53-125f91cf9ea6a7",
   terraform: "c53-06050efab7589b",
   docker: "c53-10d1abc7c0baec",
   vercel: "c53-1a9ed0c02f17b2",
@@ -17,6 +17,6 @@ export const CHECKSUMS: Readonly<Record<string, string>> = {
   mongosh: "c53-146fef614f74c3",
   npm: "c53-145d1a01a545c8",
   stripe: "c53-07a0d882e2e616",
-  git: "c53-0af48823640486",
+  git: "c53-156f66b2f6be12",
   playwright: "c53-1b783547844992",
 };

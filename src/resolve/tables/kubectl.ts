@@ -1,6 +1,6 @@
 // kubectl: a cluster is shared, so changes others see are communication; deletes are destructive.
 import type { VerbTable } from "../types.ts";
-import { help, many, v } from "./entry.ts";
+import { decided, help, many, v } from "./entry.ts";
 
 export const kubectl = (): VerbTable => ({
   cli: "kubectl",
@@ -40,6 +40,13 @@ export const kubectl = (): VerbTable => ({
     help("kubectl"),
     ...many("", "kubectl", "read", "get describe logs top explain api-resources api-versions version cluster-info"),
     ...many("", "kubectl", "read", "events diff wait port-forward proxy completion plugin kustomize"),
+    decided(
+      "get",
+      "kubectl.get-secret",
+      "read",
+      "a Secret printed with its values (-o yaml|json|jsonpath|go-template…)",
+    ),
+    decided("describe", "kubectl.describe-secret", "read", "a Secret described: its annotations can hold the values"),
     ...many("auth", "kubectl", "read", "can-i whoami"),
     v("config", "kubectl.config", "read"),
     ...many("config", "kubectl", "read", "view get-contexts current-context get-clusters get-users"),

@@ -5,6 +5,8 @@ import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import { describeError, type ErrorCode, isMemnoxError, MemnoxError } from "../../core/errors.ts";
 import { colourAllowed, withoutEscapes } from "../../core/plain.ts";
 import type { Env, Stdio } from "../../ports/index.ts";
+import { colourise } from "./colour.ts";
+import { wrapText } from "./wrap.ts";
 
 type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
 export const value = async <T>(v: Lazy<T> | undefined): Promise<T | undefined> =>
@@ -219,8 +221,11 @@ export class ReaderGone extends Error {
  * The stdio every command writes through: escape codes stripped unless the stream is a terminal and NO_COLOR is
  * unset, and a closed pipe on stdout turned into one quiet stop instead of an EPIPE report.
  */
-export function contractStdio(io: Stdio, env: Env): Stdio {
+export function contractStdio(io: Stdio, env: Env, opts: { readonly wrap?: boolean } = {}): Stdio {
+  // Human output only (wrap is off for JSON): verdicts and severities get their colour where colour is allowed.
   const outColour = colourAllowed(io.stdoutIsTTY, env);
+  // A person's terminal gets lines cut at spaces; a pipe, a file and JSON get them as they are.
+  const width = opts.wrap && io.stdoutIsTTY ? terminalWidth(io, env) : undefined;
   const errColour = colourAllowed(io.stderrIsTTY, env);
   let gone = false;
   return {
@@ -230,7 +235,8 @@ export function contractStdio(io: Stdio, env: Env): Stdio {
     out(text) {
       if (gone) throw new ReaderGone();
       try {
-        io.out(outColour ? text : withoutEscapes(text));
+        const shown = outColour ? (opts.wrap ? colourise(text) : text) : withoutEscapes(text);
+        io.out(width ? wrapText(shown, width) : shown);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EPIPE") throw e;
         gone = true;
@@ -245,5 +251,12 @@ export function contractStdio(io: Stdio, env: Env): Stdio {
       }
     },
     readAll: () => io.readAll(),
+    columns: () => width ?? io.columns?.(),
   };
+}
+
+/** The terminal's width: what the terminal says, else COLUMNS. */
+function terminalWidth(io: Stdio, env: Env): number | undefined {
+  const n = io.columns?.() ?? Number(env.COLUMNS);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -79,12 +79,11 @@ async function usage(trail: readonly string[], def: CommandDef): Promise<string>
       const aliases = "alias" in a && a.alias ? [a.alias].flat() : [];
       const alias = aliases.map((x) => (x.length === 1 ? `-${x}, ` : `--${x}, `)).join("");
       const hint = a.type === "string" || a.type === "enum" ? ` <${a.valueHint ?? n}>` : "";
-      const negative = a.type === "boolean" && a.default === true;
-      const name = negative ? `no-${n}` : n;
-      // A flag shown as `--no-x` says what `--no-x` does, where the command wrote it.
-      const said =
-        negative && "negativeDescription" in a && a.negativeDescription ? a.negativeDescription : a.description;
-      lines.push(`  ${pad(`${alias}--${name}${hint}`, 28)}${said ?? ""}`);
+      // A flag on by default is shown as its `--no-` form, so its words are what the `--no-` form does.
+      const negated = a.type === "boolean" && a.default === true;
+      const name = negated ? `no-${n}` : n;
+      const words = negated && "negativeDescription" in a ? a.negativeDescription : a.description;
+      lines.push(`  ${pad(`${alias}--${name}${hint}`, 28)}${words ?? ""}`);
     }
     lines.push("");
   }

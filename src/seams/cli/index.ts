@@ -27,7 +27,7 @@ const UNMASKED = new Set(["memory", "cloud"]);
 
 export async function run(given: Context): Promise<number> {
   const first = given.args[0];
-  const io = contractStdio(given.io, given.env);
+  const io = contractStdio(given.io, given.env, { wrap: !wantsJson(given.args) });
   const ctx: Context = { ...given, io: first && UNMASKED.has(first) ? io : maskedStdio(io, given.args) };
   try {
     return await dispatch(ctx);
@@ -130,7 +130,8 @@ async function subcommandAt(def: CommandDef, words: readonly string[]): Promise<
 /** Bare `memnox`: the scan on a machine nobody set up (setup writes `kept.json`), where it stands after. */
 async function bare(ctx: Context): Promise<number> {
   if (setupRan(ctx.paths.kept)) return (await import("./commands/status.ts")).runStatus(ctx, false);
-  return (await import("./commands/scan.ts")).runScan(ctx, {});
+  // Bare `memnox` starts nobody's MCP server: `memnox scan` does, when a person asks for it.
+  return (await import("./commands/scan.ts")).runScan(ctx, { probe: false });
 }
 
 function say(ctx: Context, text: string): number {

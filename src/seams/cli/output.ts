@@ -22,6 +22,7 @@ export function maskedStdio(io: Stdio, args: readonly string[]): Stdio {
     out: (text) => io.out(maskSecrets(text, opts)),
     err: (text) => io.err(maskSecrets(text, opts)),
     readAll: () => io.readAll(),
+    columns: () => io.columns?.(),
   };
 }
 

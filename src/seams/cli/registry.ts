@@ -120,6 +120,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/allow.ts").then((m) => m.allow),
   },
   {
+    name: "allow-once",
+    summary: "let one refused call through once, by the code its refusal printed",
+    load: () => import("./commands/allow-once.ts").then((m) => m.allowOnce),
+  },
+
+  {
     name: "approvals",
     summary: "calls held for a person",
     load: () => import("./commands/approvals.ts").then((m) => m.approvals),

@@ -33,7 +33,8 @@ export function guardSeat(ctx: Context, words: readonly string[]): void {
     { name: c.action, class: c.class, targets: c.setting ? [c.setting.name, c.setting.value] : [] },
     now,
   );
-  if (!loosens || now.mode !== "enforce") return;
+  // A refusal's code is for a person in any mode: a seam of its own can refuse while the machine only observes.
+  if (!loosens || (now.mode !== "enforce" && c.action !== "memnox.allow-once")) return;
   const seat = callerSeat(ctx);
   if (seat.kind === "person") return;
   record(ctx, c.action, loosens, seat);

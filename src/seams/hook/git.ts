@@ -38,12 +38,13 @@ export function parsePrePush(stdin: string): RefUpdate[] {
 }
 
 /** The `git push` argv this ref update amounts to, so the one resolver names it (`git.push`, `git.push-force`…). */
-export function pushArgv(remote: string, u: RefUpdate, forced: boolean): string[] {
+export function pushArgv(remote: string, u: RefUpdate, forced: boolean, leased = false): string[] {
   if (ZERO.test(u.localSha)) return ["git", "push", remote, `:${u.remoteRef}`];
   // A branch pushed to its namesake reads as a person wrote it (`git push origin main`), so it is the same call the
   // agent's hook or the interceptor ruled on.
   const branch = u.localRef === u.remoteRef && u.localRef.startsWith("refs/heads/") ? u.localRef.slice(11) : undefined;
-  return ["git", "push", ...(forced ? ["--force"] : []), remote, branch ?? `${u.localRef}:${u.remoteRef}`];
+  const flag = forced ? [leased ? "--force-with-lease" : "--force"] : [];
+  return ["git", "push", ...flag, remote, branch ?? `${u.localRef}:${u.remoteRef}`];
 }
 
 async function isForced(ctx: Context, u: RefUpdate): Promise<boolean> {
@@ -51,6 +52,24 @@ async function isForced(ctx: Context, u: RefUpdate): Promise<boolean> {
   const r = await ctx.git.run(["merge-base", "--is-ancestor", u.remoteSha, u.localSha], { cwd: ctx.cwd });
   // 1: not an ancestor; anything else (an object we never fetched) cannot be a fast-forward either.
   return r.code !== 0;
+}
+
+/**
+ * Whether the `git push` that runs this hook leases its rewrite (`--force-with-lease` and no plain force): git then
+ * checks the remote itself before it updates anything, so the rewrite is the safe kind. Read from the push's own
+ * argv among this process's parents; where it cannot be read, a rewrite is taken as a plain force push.
+ */
+function pushedWithLease(ctx: Context): boolean {
+  const push = ctx.processes
+    ?.ancestry()
+    .chain.slice(1)
+    .find((p) => /(^|\/)git$/.test(p.argv[0] ?? "") && p.argv.includes("push"));
+  if (!push) return false;
+  const words = push.argv.slice(push.argv.indexOf("push") + 1);
+  const named = (w: string, flag: string) => w === flag || w.startsWith(`${flag}=`);
+  const lease = words.some((w) => named(w, "--force-with-lease"));
+  const force = words.some((w) => w === "--force" || w === "--mirror" || /^-[a-zA-Z]*f/.test(w) || w.startsWith("+"));
+  return lease && !force;
 }
 
 export async function gitHook(ctx: Context, gate: GateServices): Promise<number> {
@@ -62,7 +81,9 @@ export async function gitHook(ctx: Context, gate: GateServices): Promise<number>
   const session = ctx.env.MEMNOX_SESSION;
   const argvs: string[][] = [];
   if (hook === "pre-push") {
-    for (const u of parsePrePush(await ctx.io.readAll())) argvs.push(pushArgv(remote, u, await isForced(ctx, u)));
+    const leased = pushedWithLease(ctx);
+    for (const u of parsePrePush(await ctx.io.readAll()))
+      argvs.push(pushArgv(remote, u, await isForced(ctx, u), leased));
   } else if (hook === "pre-commit") {
     argvs.push(["git", "commit"]);
   } else {

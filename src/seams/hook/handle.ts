@@ -5,7 +5,9 @@ import { ADAPTERS } from "../../../hooks/index.ts";
 import { type HookAdapter, type HookEvent, HookInputError, type HookReply, isAgentName } from "../../../hooks/types.ts";
 import { describeError } from "../../core/errors.ts";
 import { type FailurePosture, failsClosed } from "../../gate/posture.ts";
+import { startDaemonIfNone } from "../../gate/remote/start.ts";
 import type { Context } from "../../ports/context.ts";
+import { insideWall } from "../../wall/inside.ts";
 import type { HookDeps } from "./deps.ts";
 import { onPrompt, onSessionEnd, onSessionStart } from "./session.ts";
 import { onTool, onToolDone } from "./tool.ts";
@@ -48,6 +50,9 @@ export async function handleHook(ctx: Context, deps: HookDeps): Promise<number> 
   if (reply.stderr) ctx.io.err(reply.stderr);
   if (deps.byHand)
     ctx.io.err(`memnox: this hook was run from inside an agent's tool call (${deps.byHand}): nothing was recorded\n`);
+  // After the answer is out: where setup ran and no daemon answers, one is started (a spawn, never waited on).
+  else if (isAgentName(ctx.args[0] ?? "") && !insideWall(ctx.env))
+    startDaemonIfNone({ launcher: ctx.selfArgv, paths: ctx.paths, env: ctx.env, nowMs: ctx.clock.now() });
   return reply.exitCode;
 }
 

@@ -24,6 +24,8 @@ export interface PendingCall {
   readonly tree?: TreeSnapshot;
   /** The paths the gate already decided a write to before the call: not checked twice. */
   readonly checked?: readonly string[];
+  /** The agent was refused this call: the decision that refused it. Whatever reports it ran is not its outcome. */
+  readonly refused?: string;
 }
 
 export interface SessionNotice {

@@ -6,7 +6,6 @@ import type { Briefing } from "../../gate/types.ts";
 import { repoRoot } from "../../io/repo.ts";
 import { type AgentWallFile, archOf, holdLocalRemotes, readAgentWall } from "../../wall/agent.ts";
 import { agentWallLine, currentWall, wallLine } from "../../wall/inside.ts";
-import { ensureDaemon } from "./daemon-start.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
@@ -41,10 +40,8 @@ export async function onSessionStart(f: Face, ev: Ev<"session-start">): Promise<
     ...(session ? { session } : {}),
     ...(ev.source ? { detail: ev.source } : {}),
   });
-  if (!f.deps.byHand) {
-    await ensureDaemon(f.ctx);
-    holdLocalRemotes(f.ctx.paths, repoRoot(ev.cwd) ?? ev.cwd, archOf(process.arch));
-  }
+  // The daemon the seams inside the wall answer through is started by the hook face after its answer (handle.ts).
+  if (!f.deps.byHand) holdLocalRemotes(f.ctx.paths, repoRoot(ev.cwd) ?? ev.cwd, archOf(process.arch));
   const b = await briefing(f, ev);
   const around = await configAround(f, ev, b);
   if (!f.adapter.hearsContext) return f.adapter.neutral(f.event);

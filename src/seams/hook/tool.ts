@@ -73,7 +73,11 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
     });
   }
   const tree = verdict.effect !== "deny" ? await beforeShell(f, ev, answers) : undefined;
-  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, tree);
+  const refused = verdict.effect === "deny" ? (deciding.eventId ?? answers.find((a) => a.eventId)?.eventId) : undefined;
+  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, {
+    ...tree,
+    ...(refused ? { refused } : {}),
+  });
   const context = [adviseNote(deciding), said?.text].filter(Boolean).join("\n");
   const shell = verdict.effect === "allow" ? shellEnv(f, ev) : undefined;
   return f.adapter.decision(f.event, { ...verdict, ...(context ? { context } : {}), ...(shell ? { shell } : {}) });
@@ -113,7 +117,7 @@ function remember(
   answers: readonly GateAnswer[],
   asked: GateAnswer | undefined,
   reminder: Reminder | undefined,
-  tree?: Pick<PendingCall, "tree" | "checked">,
+  tree?: Pick<PendingCall, "tree" | "checked" | "refused">,
 ): Reminder | undefined {
   const eventIds = answers.flatMap((a) => (a.eventId ? [a.eventId] : []));
   const keep = ev.callKey !== undefined && (eventIds.length > 0 || asked !== undefined);
@@ -164,6 +168,10 @@ async function recordDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   });
   if (!pending) return f.adapter.neutral(f.event);
   const gate = f.deps.gate();
+  if (pending.refused) {
+    await refusedCallDone(f, ev, pending.refused);
+    return f.adapter.neutral(f.event);
+  }
   if (pending.asked) {
     const call = ev.calls[0];
     const request = call ? gateRequest(f, ev, call, true) : answerOnly(f, ev, pending.asked);
@@ -184,6 +192,27 @@ async function recordDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   for (const id of pending.eventIds) await gate.recordOutcome(id, outcome);
   if (pending.tree) await afterShell(f, ev, pending);
   return f.adapter.neutral(f.event);
+}
+
+/**
+ * An after-tool event for a call the agent was refused. Claude Code reports a blocked call as a failure with the
+ * refusal for its error, which is no outcome: nothing ran. An event that says it ran (success, or exit code 0) is
+ * not the agent's tool reporting: a finding on the session naming the refusal, never that call's outcome.
+ */
+async function refusedCallDone(f: Face, ev: DoneEvent, decision: string): Promise<void> {
+  if (ev.failed && ev.exitCode !== 0) return;
+  const session = gateSession(f.ctx, ev.session);
+  const said = ev.failed
+    ? "a failure with exit code 0"
+    : `success${ev.exitCode !== undefined ? `, exit code ${ev.exitCode}` : ""}`;
+  await f.deps.gate().recordForgedOutcome({
+    decision,
+    surface: "hook",
+    cwd: ev.cwd,
+    ...(session ? { session } : {}),
+    agent: f.adapter.agent,
+    claimed: `${f.event}: ${said}`,
+  });
 }
 
 /**

@@ -8,6 +8,11 @@ export function refusalText(what: string, a: GateAnswer): string {
   const lines = [`memnox: ${maskSecrets(what)} was refused: ${a.reason}`];
   if (a.rule) lines.push(`  rule ${a.rule.name} (${a.rule.file}:${a.rule.line})`);
   if (a.alternative) lines.push(`  instead: ${a.alternative.note}`);
+  // Typed by a person at their own terminal, never by an agent: from an agent's seat the command is refused.
+  if (a.allowOnce)
+    lines.push(
+      `  a person who wants it anyway can let this exact call through once, from their own terminal: memnox allow-once ${a.allowOnce}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

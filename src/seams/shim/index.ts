@@ -1,23 +1,18 @@
 // The PATH interceptor: stands in for `git`, `gh`, `rm`…, gates the exact argv, then runs the real binary as a child.
+// This entry stays small: a person's own command where no rule names them never loads the gate, and an agent's
+// call loads it once it is known to need it (gated-call.ts).
 import { join } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
-import { createGate } from "../../gate/index.ts";
+import { seatOf, selfBinary } from "../../gate/seat.ts";
 import { findRealBinary } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
 import type { Env } from "../../ports/index.ts";
-import { commandWords } from "../../resolve/words.ts";
-import { underOsGuard } from "../../wall/guard.ts";
-import { insideWall } from "../../wall/inside.ts";
 import { runChild } from "../shared/child.ts";
-import { gateThenRun } from "../shared/gated.ts";
-import { keepMilestones } from "../shared/milestones.ts";
-import { DENY_EXIT } from "../shared/refusal.ts";
-import { stampHold } from "../shared/requester.ts";
-import { openTerminal } from "../shared/terminal.ts";
-import { type GitPlan, gitPlan } from "./git.ts";
 import { gitExecDir, startedByGit } from "./git-exec.ts";
 
 const MAX_DEPTH = 8;
+/** What a refused call exits with (shared/refusal.ts holds the same number for the gated path). */
+const LOOP_EXIT = 126;
 
 export async function run(ctx: Context): Promise<number> {
   const name = ctx.invokedName;
@@ -25,7 +20,7 @@ export async function run(ctx: Context): Promise<number> {
   const depth = Number(ctx.env.MEMNOX_SHIM_DEPTH ?? "0");
   if (depth >= MAX_DEPTH) {
     ctx.io.err(`memnox: \`${name}\` interceptors call each other in a loop; refusing\n`);
-    return DENY_EXIT;
+    return LOOP_EXIT;
   }
   const realBin = findRealBinary(name, ctx.env.PATH, [ctx.paths.bin, ctx.paths.gitExec], ctx.execPath);
   if (!realBin) {
@@ -34,68 +29,43 @@ export async function run(ctx: Context): Promise<number> {
   }
   const argv = [name, ...ctx.args];
   const childEnv: Record<string, string | undefined> = { ...ctx.env, MEMNOX_SHIM_DEPTH: String(depth + 1) };
-  let plan: GitPlan = { request: { argv } };
   if (name === "git") {
     const exec = gitExecDir(ctx, realBin);
     if (exec) childEnv.GIT_EXEC_PATH = exec.dir;
     // git's own plumbing, started by git itself (pack-objects under a push): neither asked nor recorded.
     const gits = exec ? [realBin, join(exec.real, "git")] : [realBin];
     if (startedByGit(gits, process.ppid)) return passThrough(ctx, realBin, childEnv);
-    plan = gitPlan(argv, realBin, ctx.cwd, childEnv);
   }
-  const typed = argv.map(displayWord).join(" ");
-  const shown = plan.note ? `${typed} (${plan.note})` : typed;
-  // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
-  const walled = insideWall(ctx.env);
-  const terminal = ctx.io.stdinIsTTY && !walled ? openTerminal() : undefined;
-  return gateThenRun(
-    {
-      text: shown,
-      request: (text) => ({
-        surface: "interceptor",
-        cwd: ctx.cwd,
-        canAsk: terminal !== undefined,
-        ...(walled ? { walled: true as const } : {}),
-        ...(text === shown ? plan.request : { command: text }),
-        ...(ctx.env.MEMNOX_SESSION ? { session: ctx.env.MEMNOX_SESSION } : {}),
-        ...(ctx.env.MEMNOX_RULED ? { handedDown: ctx.env.MEMNOX_RULED } : {}),
-      }),
-      beforeRun: (answer) =>
-        keepMilestones(ctx, {
-          surface: "interceptor",
-          session: ctx.env.MEMNOX_SESSION,
-          agent: ctx.env.MEMNOX_AGENT_NAME,
-          cwd: ctx.cwd,
-          actions: answer.actions,
-          argv,
-          firstWrite: false,
-        }),
-      exec: async (text, ruled) => {
-        const args = text === shown ? ctx.args : editedArgs(name, text);
-        // What this CLI reads itself (gh its login, git its keys) stays readable to it under the machine's guard.
-        const guarded = await underOsGuard(ctx.paths, [realBin, ...args], name);
-        const env = ruled ? { ...childEnv, MEMNOX_RULED: ruled } : childEnv;
-        return runChild(guarded, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
-      },
-    },
-    { gate: createGate(ctx), io: ctx.io, terminal, waitingOn: (id) => stampHold(ctx, id, "self") },
-  );
+  // A person at their own terminal is recorded as the person and meets only the rules they wrote for themselves.
+  const person = personAtTerminal(ctx);
+  if (person) {
+    const { personRulesMayApply } = await import("../../gate/person-rules.ts");
+    if (!personRulesMayApply(ctx.paths, ctx.env, ctx.cwd, argv)) return runAsPerson(ctx, realBin, argv, childEnv);
+  }
+  const { runGated } = await import("./gated-call.ts");
+  return runGated(ctx, { name, realBin, argv, childEnv, person });
+}
+
+/**
+ * Whether a person at their own terminal started this: it has a controlling terminal, no agent variable is set, and
+ * no agent or seam is among its parents. A script with no terminal (CI, cron) is not a person at a terminal.
+ */
+function personAtTerminal(ctx: Context): boolean {
+  const ancestry = ctx.processes?.ancestry();
+  if (!ancestry?.chain[0]?.tty) return false;
+  return seatOf(ctx.env, ancestry, selfBinary(ctx)).kind === "person";
+}
+
+/** The person's command runs as typed; one row records it as theirs once it ends. */
+async function runAsPerson(ctx: Context, realBin: string, argv: readonly string[], env: Env): Promise<number> {
+  const startedAtMs = ctx.clock.now();
+  const ran = await runChild([realBin, ...argv.slice(1)], { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
+  const { recordPersonCall } = await import("../../gate/person.ts");
+  await recordPersonCall(ctx, { argv, cwd: ctx.cwd, exitCode: ran.exitCode, durationMs: ran.durationMs, startedAtMs });
+  return ran.exitCode;
 }
 
 async function passThrough(ctx: Context, realBin: string, env: Env): Promise<number> {
   const ran = await runChild([realBin, ...ctx.args], { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
   return ran.exitCode;
-}
-
-function displayWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
-}
-
-/** An edit at the terminal must stay one plain call of the same command; its words are read as a shell would. */
-function editedArgs(name: string, text: string): string[] {
-  const words = commandWords(text);
-  if (!words || words[0] !== name) {
-    throw new MemnoxError("refused", `an edited \`${name}\` call must be one plain \`${name}\` command`);
-  }
-  return words.slice(1);
 }

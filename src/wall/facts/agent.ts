@@ -2,7 +2,7 @@
 // the credential places the scan knows, every agent's own configuration, start-up files, persistence places, the
 // checkouts' local remotes. Gathered here (setup, protect --wall, the daemon when a rule file changes), then the
 // pure builder, the one planner, and the files the applier reads.
-import { existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
 import { readJsonIfExists } from "../../io/files.ts";
@@ -76,6 +76,23 @@ function knownCheckouts(ctx: Ctx): string[] {
 /** procfs names processes, not places: a path under it stands for the process that gathered it, gone by then. */
 const inProc = (p: WallPath) => p.path === "/proc" || p.path.startsWith("/proc/");
 
+/**
+ * Outside the home, a place this account cannot read (or write) already is held by the system's own permissions:
+ * carving it too would only cost a rule for every sibling on the way down (/etc's hundred and more) on every command.
+ * A place not there yet is kept: it may be made later.
+ */
+function heldByAccount(home: string, mode: number): (p: WallPath) => boolean {
+  return (p) => {
+    if (beneath(p.path, home)) return false;
+    try {
+      accessSync(p.path, mode);
+      return false;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EACCES" || (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+  };
+}
+
 export function agentWallInput(ctx: Ctx): AgentWallInput {
   const home = physical(ctx.paths.home);
   const at = (names: readonly string[], why: string): WallPath[] =>
@@ -86,11 +103,13 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
   const reads = deniedPaths(ctx, "filesystem.read");
   const writes = deniedPaths(ctx, "filesystem.write");
   const temps = [...TEMPS, ...(ctx.env.TMPDIR ? [ctx.env.TMPDIR] : [])].filter((t) => existsSync(t)).map(physical);
+  const unreadable = heldByAccount(home, constants.R_OK);
+  const unwritable = heldByAccount(home, constants.W_OK);
   return {
     home,
     memnoxRoot: physical(ctx.paths.root),
     memnoxKeys: [physical(join(ctx.paths.keys, "ledger-ed25519.key"))],
-    secrets: [...secretPaths(ctx, false), ...reads.denied].filter((p) => !inProc(p)),
+    secrets: [...secretPaths(ctx, false), ...reads.denied].filter((p) => !inProc(p) && !unreadable(p)),
     unexpressed: [...reads.unexpressed, ...writes.unexpressed],
     protectedPaths: [
       ...at(AGENT_CONFIG, "an agent's own settings, hooks, skills and commands"),
@@ -104,12 +123,12 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
         .map((path) => ({ path, why: REMOTE_WHY })),
       ...writes.denied,
       // One inside temp cannot be carved out of it without costing temp itself: it is left to the rules.
-    ].filter((p) => !temps.some((t) => beneath(p.path, t)) && !inProc(p)),
+    ].filter((p) => !temps.some((t) => beneath(p.path, t)) && !inProc(p) && !unwritable(p)),
     temps: [...new Set(temps)],
     system: [
       { path: "/dev", why: "device files (terminals and the null devices stay writable)" },
       { path: "/proc", why: "the kernel's process and setting files" },
-    ],
+    ].filter((p) => !unwritable(p)),
   };
 }
 

@@ -43,7 +43,23 @@ export function applyEdits(format: EditableFormat, text: string, edits: readonly
   } catch (e) {
     throw refusal(file, e instanceof Error ? `it would no longer parse (${e.message})` : "it would no longer parse");
   }
-  if (!sameValue(expected, actual)) throw refusal(file, "reading it back did not give what it held plus the change");
+  // TOML has no empty parent: `[mcp_servers.x]` gone takes an `mcp_servers` that only held it with it.
+  const same =
+    format === "toml"
+      ? sameValue(withoutEmptyTables(expected), withoutEmptyTables(actual))
+      : sameValue(expected, actual);
+  if (!same) throw refusal(file, "reading it back did not give what it held plus the change");
+  return out;
+}
+
+/** A table with every key whose value is an empty table (after the same pruning) left out. */
+function withoutEmptyTables(v: unknown): unknown {
+  if (!isTable(v)) return v;
+  const out: Table = {};
+  for (const [k, x] of Object.entries(v)) {
+    const pruned = withoutEmptyTables(x);
+    if (!(isTable(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
+  }
   return out;
 }
 

@@ -4,10 +4,13 @@
 // this layout keeps whatever it holds: its copies of the baseline still apply there, and are said to be duplicates.
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { MemnoxError } from "../../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../../io/files.ts";
+import { sha256Hex } from "../../io/hash.ts";
 import { repoRoot } from "../../io/repo.ts";
 import { baselineRules, type RuleSpec } from "../../policy/baseline.ts";
 import { checkText, nearestRuleFiles } from "../../policy/load/index.ts";
+import { teamFileHeader, teamRuleComment, teamRules } from "../../policy/team.ts";
 import { type MergeResult, mergeRules, sameRule } from "../../policy/write.ts";
 import type { Context } from "../../ports/context.ts";
 import type { VerbTable } from "../../resolve/types.ts";
@@ -117,6 +120,33 @@ export function writeMachineRules(ctx: Context, rules: readonly RuleSpec[], by: 
     mode: 0o600,
     backup: copyAside(ctx),
   });
+}
+
+export type TeamRulesResult =
+  | (MergeResult & { readonly written: { readonly path: string; readonly sha256: string } })
+  | { readonly skipped: string };
+
+/**
+ * The team's own five rules, commented, in this repository's rule file (created, or the missing ones appended): the
+ * file a team reviews in a diff. Outside a repository there is no team file to write.
+ */
+export function writeTeamRules(ctx: Context): TeamRulesResult {
+  const root = repoRoot(ctx.cwd);
+  if (!root) return { skipped: `${ctx.cwd} is not in a git repository, so there is no repository file to write` };
+  let r: MergeResult;
+  try {
+    r = mergeRules(repositoryRuleFile(ctx.cwd), teamRules(), {
+      header: teamFileHeader(today(ctx)),
+      comments: teamRuleComment,
+      mode: 0o644,
+      backup: copyAside(ctx),
+    });
+  } catch (e) {
+    // A rule file of the team's own that does not parse is theirs to fix; the machine is wired all the same.
+    if (e instanceof MemnoxError) return { skipped: e.message };
+    throw e;
+  }
+  return { ...r, written: { path: r.path, sha256: sha256Hex(readFileSync(r.path)) } };
 }
 
 /** What protect says about a repository file from before the baseline moved to the machine. */

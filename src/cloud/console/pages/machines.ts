@@ -16,7 +16,12 @@ function row(c: ConsoleCall, m: MachineView, inForce: string) {
   return html`<tr id="${m.id}">
   <th scope="row"><a href="/machines?id=${m.id}"><code>${m.id}</code></a>
     <div class="muted">${m.owner ? `owner ${m.owner}` : "unowned"}</div></th>
-  <td>${m.revokedAt ? html`<strong>revoked</strong> ${ago(m.revokedAt, c.now())} by ${m.revokedBy}` : ago(m.lastSeenAt, c.now())}</td>
+  <td>${m.revokedAt ? html`<strong>revoked</strong> ${ago(m.revokedAt, c.now())} by ${m.revokedBy}` : ago(m.lastSeenAt, c.now())}${
+    m.refused.count > 0
+      ? html`<div class="warn" role="status">${m.refused.count} reported action(s) refused, the last ${ago(m.refused.lastAt, c.now())}:
+      <code>${m.refused.last?.field ?? "?"}</code> ${m.refused.last?.message ?? ""}</div>`
+      : ""
+  }</td>
   <td>${m.bundle.current ? html`<span class="ok">current</span>` : html`<span class="warn">${m.bundle.applied ? "behind" : "none yet"}</span>`}
     <div class="muted"><code>${short(m.bundle.applied)}</code> applied · <code>${short(inForce)}</code> in force</div></td>
   <td>set <strong>${m.mode.set}</strong> · running <strong>${m.mode.running ?? "not yet reported"}</strong>

@@ -15,6 +15,7 @@ interface Member {
   readonly invited: boolean;
   readonly lastSignInAt: string | null;
   readonly createdBy: string;
+  readonly pending: { readonly to: string; readonly coolingOffUntil: string | null } | null;
 }
 
 export const people: PageDef = {
@@ -32,7 +33,11 @@ export const people: PageDef = {
     const row = (
       m: Member,
     ) => html`<tr id="${m.id}"><th scope="row">${m.email}${m.name ? html`<div class="muted">${m.name}</div>` : ""}</th>
-<td>${m.role}</td><td>${me.workspace.name}</td><td>${m.status}</td>
+<td>${m.role}${
+      m.pending
+        ? html`<div class="warn">to ${m.pending.to} once ${m.pending.coolingOffUntil ? `its cooling-off ends (${ago(m.pending.coolingOffUntil, c.now())})` : "a second admin confirms it"}, under <a href="/waiting#elevate-${m.id}">Waiting on you</a></div>`
+        : ""
+    }</td><td>${me.workspace.name}</td><td>${m.status}</td>
 <td>${m.invited ? html`<span class="muted">invited by ${m.createdBy}</span>` : ago(m.lastSignInAt, c.now())}</td>
 <td>${
       admin
@@ -69,7 +74,8 @@ ${
         html`<h2>Invite somebody</h2><label for="add-email">Email</label><input id="add-email" name="email" type="email" required>
   <label for="add-role">Role</label>${roleSelect("add-role", "viewer")}
   <button type="submit">Invite</button>
-  <p class="muted">They sign in as themselves and land in ${me.org.name} with this role.</p>`,
+  <p class="muted">They sign in as themselves and land in ${me.org.name} as a viewer; a role that approves takes
+  effect once a second admin confirms it.</p>`,
         { className: "stack", label: "Invite somebody" },
       )
     : ""

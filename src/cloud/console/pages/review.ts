@@ -10,6 +10,85 @@ import type { WaitingSection } from "./waiting.ts";
 
 type Queued = CandidateView & { events: SourceEventView[]; eventsWithheld: number };
 
+interface Counted {
+  readonly value: string;
+  readonly count: number;
+}
+
+/** What GET /v1/candidates/:id/preview answers: the compiled rules and what they would have caught. */
+export interface Preview {
+  readonly candidate: string;
+  readonly terms: readonly string[];
+  readonly bound: readonly string[];
+  readonly effect: "ask" | "deny";
+  readonly rules: readonly unknown[];
+  readonly rulesHash: string;
+  readonly fleet: {
+    readonly since: string;
+    readonly read: number;
+    readonly truncated: boolean;
+    readonly caught: number;
+    readonly byAction: readonly Counted[];
+    readonly byTarget: readonly Counted[];
+    readonly examples: readonly {
+      readonly operation: string;
+      readonly target: string | null;
+      readonly machine: string;
+      readonly agent: string | null;
+      readonly at: string | null;
+    }[];
+  };
+}
+
+/** The reviewer's own choice for one candidate, carried in the page's query (`?candidate=&term=&effect=`). */
+function choiceFor(c: ConsoleCall, id: string): { terms?: string; effect?: string } {
+  const q = c.url.searchParams;
+  if (q.get("candidate") !== id) return {};
+  return { terms: q.getAll("term").join(","), effect: q.get("effect") === "ask" ? "ask" : "deny" };
+}
+
+const counts = (label: string, xs: readonly Counted[]) =>
+  xs.length === 0
+    ? ""
+    : html`<div class="muted">${label}: ${xs.slice(0, 8).map((x, i) => html`${i > 0 ? ", " : ""}<code>${x.value}</code> (${x.count})`)}</div>`;
+
+/**
+ * What the decision would bind on machines, read before approving: the terms every caught action must carry (the
+ * reviewer picks them), refuse or ask, what that would have stopped of last week's actions, and the rules themselves.
+ */
+function compiled(c: ConsoleCall, k: Queued, p: Preview): Html {
+  const f = p.fleet;
+  const verb = p.effect === "deny" ? "stopped" : "held for a person";
+  return html`<div class="compiled" id="compiled-${k.id}">
+  <form method="get" action="/waiting#${k.id}" class="inline" aria-label="What ${k.statement} binds">
+    <input type="hidden" name="candidate" value="${k.id}">
+    <fieldset><legend>Machines hold an action to it when the action carries every one of</legend>${p.terms.map(
+      (t) =>
+        html`<label><input type="checkbox" name="term" value="${t}"${p.bound.includes(t) ? html` checked` : ""}> <code>${t}</code></label> `,
+    )}</fieldset>
+    <label for="eff-${k.id}">and then</label> <select id="eff-${k.id}" name="effect"><option value="deny"${
+      p.effect === "deny" ? html` selected` : ""
+    }>refuses it</option><option value="ask"${p.effect === "ask" ? html` selected` : ""}>asks a person first</option></select>
+    <button type="submit">Show what that catches</button>
+  </form>
+  <p class="${f.caught > 0 ? "warn" : "muted"}" role="status"><strong>${
+    p.bound.length === 0
+      ? "Binds no machine: recorded, not enforced."
+      : `Would have ${verb} ${f.caught} of last week's ${f.read}${f.truncated ? "+" : ""} actions.`
+  }</strong></p>
+  ${counts("Actions it catches", f.byAction)}${counts("Targets it catches", f.byTarget)}
+  ${
+    f.examples.length > 0
+      ? html`<details><summary>Examples</summary><ul class="evidence-list">${f.examples.map(
+          (e) =>
+            html`<li><code>${e.operation}</code>${e.target ? html` on <code>${e.target}</code>` : ""} <span class="muted">by ${e.agent ?? "an agent"} on <code>${e.machine}</code>, ${ago(e.at, c.now())}</span></li>`,
+        )}</ul></details>`
+      : ""
+  }
+  <details><summary>The rules it publishes (${p.rules.length})</summary><pre>${JSON.stringify(p.rules, null, 2)}</pre></details>
+</div>`;
+}
+
 interface Decayed {
   readonly id: string;
   readonly statement: string;
@@ -50,6 +129,16 @@ export const decisionsToConfirm: WaitingSection = {
     if (candidates.length === 0 && withheld === 0) return undefined;
     const decide = may(c, "POST /v1/candidates/:id/approve");
     const { decisions } = await invoke<{ decisions: DecisionView[] }>(c, "GET /v1/decisions");
+    const previews = new Map<string, Preview>();
+    for (const k of candidates)
+      if (k.origin !== "pattern")
+        previews.set(
+          k.id,
+          await invoke<Preview>(c, "GET /v1/candidates/:id/preview", {
+            params: { id: k.id },
+            query: choiceFor(c, k.id),
+          }),
+        );
     // What an approval can replace: a decision in force this reviewer may read.
     const replaces = (id: string) =>
       decisions.length === 0
@@ -67,17 +156,23 @@ export const decisionsToConfirm: WaitingSection = {
       } · ${k.classification}${k.tainted ? html` · <strong class="warn">drawn from tainted evidence</strong>` : ""}</div>
   ${k.origin === "pattern" ? approvals(k) : html`<ul class="evidence-list">${k.events.map((e) => evidence(c, e))}</ul>`}
   <p><strong>${k.statement}</strong></p>${k.rationale ? html`<p class="muted">${k.rationale}</p>` : ""}
+  ${(() => {
+    const p = previews.get(k.id);
+    return p ? compiled(c, k, p) : "";
+  })()}
   ${
     decide
       ? html`<div class="row">${form(
           c,
           "approve-decision",
-          { id: k.id },
+          (() => {
+            const p = previews.get(k.id);
+            // Exactly what was shown above goes back: the terms, the effect and the hash of the rules they compile to.
+            return p ? { id: k.id, terms: p.bound.join(","), effect: p.effect, rules: p.rulesHash } : { id: k.id };
+          })(),
           k.origin === "pattern"
             ? html`<button type="submit" class="primary">Approve</button>`
-            : html`<label for="eff-${k.id}">Machines</label> <select id="eff-${k.id}" name="effect"><option value="deny" selected>refuse what contradicts it</option><option value="ask">ask a person first</option></select>${replaces(
-                k.id,
-              )} <button type="submit" class="primary">Approve</button>`,
+            : html`${replaces(k.id)} <button type="submit" class="primary">Approve these rules</button>`,
           { label: `Approve: ${k.statement}` },
         )}${form(
           c,
@@ -118,9 +213,16 @@ export const reviewActions: Readonly<Record<string, Action>> = {
   async "approve-decision"(c) {
     const effect = c.form.get("effect") ?? "";
     const supersedes = c.form.get("supersedes") ?? "";
+    const rules = c.form.get("rules");
+    const terms = c.form.get("terms");
     await invoke(c, "POST /v1/candidates/:id/approve", {
       params: { id: field(c, "id") },
-      body: { ...(effect ? { effect } : {}), ...(supersedes ? { supersedes } : {}) },
+      body: {
+        ...(effect ? { effect } : {}),
+        ...(supersedes ? { supersedes } : {}),
+        ...(rules !== null ? { rules } : {}),
+        ...(terms !== null ? { terms: terms.split(",").filter(Boolean) } : {}),
+      },
     });
     return undefined;
   },

@@ -5,6 +5,7 @@ import type { ConditionFact } from "../../protocol/bundle.ts";
 import type { AgentView } from "../../routes/agents.ts";
 import type { HoldView } from "../../routes/holds.ts";
 import type { McpServerView } from "../../routes/mcp.ts";
+import type { ElevationView } from "../../store/elevations.ts";
 import { type ConsoleCall, invoke, may } from "../call.ts";
 import { ago, type Html, html } from "../html.ts";
 import { form, type Me, meOf } from "../layout.ts";
@@ -30,6 +31,7 @@ const heldCalls: WaitingSection = {
       (
         h,
       ) => html`<li id="${h.id}"><strong><code>${h.action}</code></strong>${h.target ? html` on <code>${h.target}</code>` : ""}
+  <div>in <code>${h.repository ?? "a directory it did not say"}</code></div>
   <div class="muted">${h.agent ?? "an agent"} on <code>${h.machineId}</code> · asked ${ago(h.createdAt, c.now())} · holds until ${ago(h.expiresAt, c.now())}${
     h.ruleId ? html` · rule <code>${h.ruleId}</code>` : ""
   }</div>
@@ -49,6 +51,51 @@ const heldCalls: WaitingSection = {
       : ""
   }</li>`,
     )}</ul>`;
+  },
+};
+
+interface MemberRow {
+  readonly id: string;
+  readonly email: string;
+  readonly role: string;
+  readonly pending: ElevationView | null;
+}
+
+/** Power to approve, given and not yet in force: another admin confirms it, or its cooling-off runs out. */
+const elevations: WaitingSection = {
+  id: "elevations",
+  title: "Power to approve, waiting on a second admin",
+  async load(c, me) {
+    const { members } = await invoke<{ members: MemberRow[] }>(c, "GET /v1/members");
+    const waiting = members.filter((m) => m.pending !== null);
+    if (waiting.length === 0) return undefined;
+    const canConfirm = may(c, "POST /v1/members/:id/confirm");
+    const canCancel = may(c, "POST /v1/members/:id/cancel");
+    return html`<ul class="items">${waiting.map((m) => {
+      const e = m.pending as ElevationView;
+      const own = m.id === me.memberId || e.requestedBy === me.actor;
+      return html`<li id="elevate-${m.id}"><strong>${m.email}</strong> to <strong>${e.to}</strong> (now ${m.role})
+  <div class="muted">asked by ${e.requestedBy} ${ago(e.requestedAt, c.now())} · ${
+    e.coolingOffUntil
+      ? html`nobody else could confirm it, so it takes effect ${ago(e.coolingOffUntil, c.now())} unless cancelled`
+      : "another admin confirms it"
+  }</div>
+  <div class="row">${
+    canConfirm && !own
+      ? form(c, "confirm-member", { id: m.id }, html`<button type="submit" class="primary">Confirm</button>`, {
+          label: `Confirm ${m.email} as ${e.to}`,
+        })
+      : own
+        ? html`<span class="muted">A second admin confirms it.</span>`
+        : ""
+  }${
+    canCancel
+      ? form(c, "cancel-member", { id: m.id }, html`<button type="submit">Cancel</button>`, {
+          label: `Cancel ${m.email} as ${e.to}`,
+        })
+      : ""
+  }</div></li>`;
+    })}</ul>`;
   },
 };
 
@@ -115,6 +162,7 @@ export const WAITING_SECTIONS: WaitingSection[] = [
   heldCalls,
   decisionsToConfirm,
   ruleChanges,
+  elevations,
   factsToSettle,
   shadowServers,
   conditions,
@@ -129,7 +177,7 @@ export const waiting: PageDef = {
       (x) => x.body !== undefined,
     );
     // Polled without a reload where scripts run (an empty element, so no form inherits the polling); read whole without.
-    return html`<div hidden hx-get="/waiting" hx-trigger="every 15s" hx-select="#sections" hx-target="#sections" hx-swap="outerHTML"></div>
+    return html`<div hidden hx-get="/waiting${c.url.search}" hx-trigger="every 15s" hx-select="#sections" hx-target="#sections" hx-swap="outerHTML"></div>
 <div id="sections">${
       drawn.length === 0
         ? html`<p class="calm">Nothing needs you. Memnox is running.</p>`
@@ -148,6 +196,14 @@ export const waiting: PageDef = {
         params: { id: field(c, "id") },
         body: a === "deny" ? { grant: false } : { grant: true, scope: a === "session" ? "session" : "once" },
       });
+      return undefined;
+    },
+    async "confirm-member"(c) {
+      await invoke(c, "POST /v1/members/:id/confirm", { params: { id: field(c, "id") } });
+      return undefined;
+    },
+    async "cancel-member"(c) {
+      await invoke(c, "POST /v1/members/:id/cancel", { params: { id: field(c, "id") } });
       return undefined;
     },
     async "approve-mcp"(c) {

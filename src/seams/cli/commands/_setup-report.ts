@@ -1,8 +1,6 @@
 // The human form of `memnox setup`; the JSON form is the report itself.
-import type { AppCopy } from "../../../wire/app.ts";
 import { clientDef } from "../../../wire/clients.ts";
 import type { HookReport } from "../../../wire/hooks/install.ts";
-import type { Reach } from "../../../wire/reach.ts";
 import type { SessionServerReport } from "../../../wire/session-server.ts";
 import type { SetupReport } from "../../../wire/setup.ts";
 import { pad } from "../output.ts";
@@ -33,10 +31,6 @@ function sessionLine(r: SessionServerReport): string {
 /** Paths under HOME written with `~` inside a line of words. */
 export function homeWords(home: string): (line: string) => string {
   return (l) => l.replaceAll(`${home}/`, "~/");
-}
-
-export function renderReach(reach: Reach, app: AppCopy, home: string): string[] {
-  return ["memnox setup", `  ${app.words}`, ...reach.lines, ""].map(homeWords(home));
 }
 
 export function renderSetup(r: SetupReport, home: string): string[] {
@@ -71,6 +65,7 @@ export function renderSetup(r: SetupReport, home: string): string[] {
     ...(rules.repository
       ? [row("", `${t(rules.repository.path)} keeps its own rules, which add to these and can only tighten them`)]
       : []),
+    row("", teamLine(r, t)),
   );
   lines.push(
     row(
@@ -82,4 +77,85 @@ export function renderSetup(r: SetupReport, home: string): string[] {
   );
   lines.push(row("daemon", `${r.daemon.words}${r.daemon.fix ? ` (${r.daemon.fix})` : ""}`));
   return lines;
+}
+
+function teamLine(r: SetupReport, t: (p: string) => string): string {
+  const team = r.team;
+  if ("skipped" in team) return `no repository rule file: ${team.skipped}`;
+  if (team.created)
+    return `${t(team.path)}: ${team.added.length} rules of this repository's own, new and not yet committed: read it, then commit it so the team reviews it`;
+  if (team.added.length > 0)
+    return `${t(team.path)}: added ${team.added.join(", ")} to the rules already there (a copy of the file before is in ~/.memnox/backup/protect)`;
+  return `${t(team.path)}: already holds this repository's rules`;
+}
+
+export interface Standing {
+  /** What holds now, in a few words each. */
+  readonly active: readonly string[];
+  /** What does not hold until the person does something: what, why not yet, and the step. */
+  readonly waiting: readonly { readonly what: string; readonly why: string; readonly step: string }[];
+  readonly lines: readonly string[];
+  /** The last line: exactly what is active now and what waits on the person. */
+  readonly end: string;
+}
+
+interface PathChoice {
+  readonly ahead: boolean;
+  readonly written: boolean;
+  readonly added: boolean;
+  readonly line: string;
+  readonly profile: string;
+}
+
+function hookOk(h: HookReport): boolean {
+  return h.status === "added" || h.status === "repointed" || h.status === "unchanged";
+}
+
+/** What setup leaves in force and what waits on the person, from the report (never a claim it did not check). */
+export function setupStanding(r: SetupReport, path: PathChoice): Standing {
+  const active: string[] = [];
+  const waiting: { what: string; why: string; step: string }[] = [];
+  const running = r.hooks.filter((h) => hookOk(h) && (h.trust?.active ?? true)).map((h) => h.label);
+  if (running.length) active.push(`the hook in ${running.join(", ")}`);
+  for (const h of r.hooks) {
+    if (hookOk(h) && h.trust && !h.trust.active)
+      waiting.push({ what: `${h.label}'s hook`, why: h.trust.words, step: h.trust.step ?? "" });
+    if (!hookOk(h))
+      waiting.push({
+        what: `${h.label}'s hook`,
+        why: `not installed: ${h.problem?.message ?? h.status}`,
+        step: `fix ${h.file}, then run memnox setup again`,
+      });
+  }
+  if (!("skipped" in r.mcp)) {
+    const c = r.mcp.counts;
+    const through = (c.wrapped ?? 0) + (c["already-wrapped"] ?? 0) + (c.repointed ?? 0);
+    if (through) active.push(`${through} MCP server(s) through the proxy`);
+  }
+  const rules = r.rules.machine.added.length + r.rules.machine.unchanged.length + r.rules.machine.keptYours.length;
+  const team = "skipped" in r.team ? 0 : r.team.added.length + r.team.unchanged.length + r.team.keptYours.length;
+  active.push(`${rules + team} rules in ${r.mode.mode}`);
+  const reach = path.ahead
+    ? "every command on this PATH"
+    : path.added
+      ? "what agents start, and your own commands from your next login"
+      : "what agents start through their hooks and memnox run";
+  active.push(`${r.interceptors.installed.length} interceptors for ${reach}`);
+  if (r.daemon.status === "failed")
+    waiting.push({ what: "the daemon", why: "not running", step: r.daemon.fix ?? "memnox daemon --background" });
+  else active.push("the daemon");
+  const lines = [
+    ...(path.ahead || path.added || path.written
+      ? []
+      : [
+          `  ${pad("PATH", 13)} ~/.memnox/bin is not on your login PATH, so your own commands and the programs an editor starts do not meet the interceptors; to change that, add this line to ${path.profile}:`,
+          `  ${pad("", 13)} ${path.line}`,
+        ]),
+    ...(path.written && !path.ahead ? [`  ${pad("PATH", 13)} in ${path.profile}: a new login shell picks it up`] : []),
+    ...(waiting.length ? ["", "Waiting on you", ...waiting.map((w) => `  ${w.what}: ${w.why} → ${w.step}`)] : []),
+  ];
+  const end = waiting.length
+    ? `Active now: ${active.join("; ")}. Waiting on you: ${waiting.map((w) => w.what).join(", ")}.`
+    : `Active now: ${active.join("; ")}. Nothing waits on you.`;
+  return { active, waiting, lines, end };
 }

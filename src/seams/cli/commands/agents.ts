@@ -63,7 +63,12 @@ const discover = (ctx: Context) =>
     meta: { name: "discover", description: "scan this machine for agents and say what each can reach" },
     args: {
       ...JSON_FLAG,
-      probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+      probe: {
+        type: "boolean",
+        default: true,
+        description: "start each MCP server configured here to ask what it offers (runs their code)",
+        negativeDescription: "start no MCP server: tools come from the cache",
+      },
     },
     async run({ args }) {
       let inv = await scanMachine(ctx, { probe: args.probe !== false });

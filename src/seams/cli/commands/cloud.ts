@@ -68,6 +68,10 @@ const SERVE_ARGS = {
     type: "boolean",
     description: "an unknown verified identity gets an organization of its own (default: refused)",
   },
+  "rate-scale": {
+    type: "string",
+    description: "multiply every rate limit by this (a load test's fleet from one address; default 1)",
+  },
 } as const;
 
 const INIT_ARGS = {
@@ -99,6 +103,7 @@ export const cloud: CommandFactory = (ctx) =>
             signIn: signInOf(ctx.env, args["oidc-issuer"], args["oidc-client-id"], args["self-service"] === true),
             webhookSecret: ctx.env.MEMNOX_WEBHOOK_SECRET,
             model: modelOf(ctx.env),
+            rateScale: args["rate-scale"] === undefined ? undefined : whole(args["rate-scale"], "rate-scale", 1, 1),
           });
         },
       }),

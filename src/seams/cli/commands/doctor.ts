@@ -38,7 +38,7 @@ export function renderProof(lines: readonly ProofLine[]): string[] {
   const w = seamWidth(lines);
   return [
     ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(w)}${l.words}`),
-    "A declined seam is absent here: it declined the test rather than failing it.",
+    "A declined seam is absent here: it declined the test rather than failing it. An inactive one refuses when run, but its agent does not run it until the step named.",
   ];
 }
 
@@ -96,7 +96,10 @@ export const doctorWith =
       args: {
         wiring: { type: "boolean", description: "whether each seam is actually in the path" },
         prove: { type: "boolean", description: "attempt a refusal at every seam and report what came back" },
-        probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+        probe: {
+          type: "boolean",
+          description: "start each MCP server configured here to ask what it offers (runs their code); else the cache",
+        },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
@@ -113,7 +116,7 @@ export const doctorWith =
           emit(ctx, args.json, { lines }, () => renderProof(lines));
           return lines.some((l) => l.result === "allowed" || l.result === "error") ? 1 : 0;
         }
-        return findings(ctx, args.probe !== false, args.json);
+        return findings(ctx, args.probe === true, args.json);
       },
     });
 

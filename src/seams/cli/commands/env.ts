@@ -44,7 +44,7 @@ export const env: CommandFactory = (ctx) =>
       const egress = await egressAddress(ctx);
       if (!egress.live) {
         ctx.io.err(
-          `memnox: no daemon answers, so nothing listens at ${egress.host}:${egress.port} yet; memnox daemon --install starts one at login\n`,
+          `memnox: no daemon answers, so nothing listens at ${egress.host}:${egress.port} yet; memnox daemon --background starts one now\n`,
         );
       }
       // SHELL names the governed shell's link, so the link must exist for whatever starts the agent.

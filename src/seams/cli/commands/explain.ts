@@ -38,7 +38,8 @@ export const explain: CommandFactory = (ctx) =>
       probe: {
         type: "boolean",
         default: true,
-        description: "explain starts no MCP server either way: tools come from the cache (--no-probe is what it does)",
+        description: "accepted for scan's sake: explain starts no MCP server either way",
+        negativeDescription: "start no MCP server (explain never does: tools come from the cache)",
       },
       json: { type: "boolean", description: "structured output" },
     },

@@ -12,6 +12,7 @@ import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { runHooks } from "./_run-hooks.ts";
+import { runJudged } from "./_run-judged.ts";
 import { unfamiliarLine } from "./_run-unfamiliar.ts";
 import { type Prepared, prepareWall, type Raised, raiseWall, type WallRun } from "./_run-wall.ts";
 
@@ -52,7 +53,7 @@ export const run: CommandFactory = (ctx) =>
       const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
       if (cmd.length === 0 || !cmd[0])
         throw new MemnoxError("usage", "memnox run needs a command after --", "memnox run -- claude");
-      return runAgent(ctx, cmd, {
+      const opts: RunOptions = {
         scope: {
           ...(args.task ? { task: args.task } : {}),
           paths: list(args.paths),
@@ -66,7 +67,11 @@ export const run: CommandFactory = (ctx) =>
         transcript: args.transcript === true,
         untrusted: args.untrusted === true,
         guard: args.guard !== false,
-      });
+      };
+      // Whether anybody here worked in this repository is read before the judgment below records a row in it.
+      const unfamiliar = opts.untrusted ? undefined : await unfamiliarLine(ctx, ctx.cwd);
+      // What it is handed is judged before it starts, like any line an agent types; an agent starting is not.
+      return runJudged(ctx, cmd, (argv) => runAgent(ctx, argv, { ...opts, ...(unfamiliar ? { unfamiliar } : {}) }));
     },
   });
 
@@ -78,6 +83,8 @@ interface RunOptions {
   readonly untrusted: boolean;
   /** false: `--no-guard`, no kernel wall. */
   readonly guard: boolean;
+  /** The line suggesting `--untrusted` in a repository nobody here has worked in. */
+  readonly unfamiliar?: string;
 }
 
 async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions): Promise<number> {
@@ -97,8 +104,7 @@ async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions):
   const name = basename(cmd[0] ?? program);
   const walled: WallRun = { session, agent, program, name, root, untrusted: opts.untrusted, guard: opts.guard };
   // A repository nobody here has worked in: one line suggests the preset, which stays the person's choice.
-  const unfamiliar = opts.untrusted ? undefined : await unfamiliarLine(ctx, ctx.cwd);
-  if (unfamiliar) ctx.io.err(`${unfamiliar}\n`);
+  if (opts.unfamiliar) ctx.io.err(`${opts.unfamiliar}\n`);
   const prepared = await prepareWall(ctx, walled);
   try {
     return await runPrepared(ctx, cmd, opts, { session, agent, root, env, program, walled, prepared });

@@ -9,7 +9,12 @@ import { changesReport, mcpReport, shareReport, usageReport } from "./_scan-repo
 
 export const SCAN_ARGS = {
   json: { type: "boolean", description: "the capability inventory (version 2)" },
-  probe: { type: "boolean", default: true, description: "start no MCP server: tools come from the cache" },
+  probe: {
+    type: "boolean",
+    default: true,
+    description: "start each MCP server configured here to ask what it offers (runs their code)",
+    negativeDescription: "start no MCP server: tools come from the cache",
+  },
   save: { type: "boolean", description: "keep this scan as the baseline later ones are compared against" },
   since: { type: "string", description: "what moved since the saved scan this long ago (1d, 12h, an ISO date)" },
   from: { type: "string", description: "compare two saved scans: the older one (a date, or a duration back)" },

@@ -6,6 +6,7 @@ import { type CommandFactory, command } from "../registry.ts";
 import { removedBecause } from "./_mcp-report.ts";
 import { homeWords } from "./_setup-report.ts";
 import { recordState } from "./_state-record.ts";
+import { purgeRepos } from "./_uninstall-repos.ts";
 
 const OUTCOME: Readonly<Record<string, string>> = {
   restored: "restored byte for byte from the backup",
@@ -79,11 +80,26 @@ export function renderUninstall(r: UninstallReport): string[] {
     ...r.shells.map((p) => row("commands", `${p.file} ${OUTCOME[p.outcome] ?? p.outcome}`)),
     row("daemon", r.daemon.words),
     row("kept", r.kept ? "kept.json removed: nothing keeps the boundary now" : "kept.json was not there"),
+    ...(r.repos ?? []).map((p, i) =>
+      row(
+        i === 0 ? "milestones" : "",
+        p.problem
+          ? `${p.repo}: memnox's refs could not be taken out (${p.problem})`
+          : `${p.repo}: ${p.refs} ref(s) under refs/memnox/ taken out, with the ${p.objects} object(s) only they kept${p.packed ? `; ${p.packed} already packed by git go at its next gc` : ""}`,
+      ),
+    ),
+    ...(r.teamFiles ?? []).map((f, i) =>
+      row(
+        i === 0 ? "team rules" : "",
+        f.outcome === "removed" ? `${f.path} removed, as setup wrote it` : `${f.path} stays: ${f.why}`,
+      ),
+    ),
+    ...(r.links?.length ? [row("links", `${r.links.join(", ")} removed`)] : []),
     r.purged
-      ? row("purged", `${r.purged} deleted, history and rules included`)
+      ? row("purged", `${r.purged} deleted, history and rules included; memnox is off this machine`)
       : row(
-          "rules",
-          "your rules stay: ~/.memnox/machine.policies.toml and memnox.policies.toml in repositories (--purge deletes ~/.memnox)",
+          "kept",
+          "the memnox binary, your history and your rules stay: ~/.memnox/machine.policies.toml and memnox.policies.toml in repositories; memnox uninstall --purge deletes them too",
         ),
   ];
 }
@@ -105,7 +121,8 @@ export const uninstall: CommandFactory = (ctx) =>
       json: { type: "boolean", description: "structured output" },
     },
     async run({ args }) {
-      const r = await uninstallMachine(ctx, { purge: args.purge === true });
+      const purge = args.purge === true;
+      const r = await uninstallMachine(ctx, { purge, purgeRepos: () => purgeRepos(ctx) });
       if (!r.purged) recordState(ctx, "memnox.uninstall", "every seam taken out");
       emit(ctx, args.json, r, () => renderUninstall(r).map(homeWords(ctx.paths.home)));
       return failed(r) ? 1 : 0;

@@ -1,7 +1,7 @@
 // `memnox verify [file]`: the ledger's hash chain (or an exported file, named or with -f) checked row by row, and
 // against the tip kept outside the database: rows truncated, every row deleted, the database removed, triggers dropped.
 import { MemnoxError } from "../../../core/errors.ts";
-import { checkOutside, missingLedger, tamperLines } from "../../../ledger/integrity.ts";
+import { checkOutside, findingLines, missingLedger, recordFindings, tamperLines } from "../../../ledger/integrity.ts";
 import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { chainLines, fileLines } from "../../../ledger/read/chain-text.ts";
 import { unwrittenCount } from "../../../ledger/recorder.ts";
@@ -45,14 +45,17 @@ export const verify: CommandFactory = (ctx) =>
         (ledger) => {
           const r = verifyLedger(ledger, key);
           const { tampered, notes } = checkOutside(ledger);
+          // Rows the chain holds intact that still say somebody tried to mislead the record: listed, not "broken".
+          const findings = recordFindings(ledger);
           const chain = r.chain === "intact" && tampered.length === 0 ? "intact" : "broken";
           const head =
             r.chain === "intact" && tampered.length > 0
               ? [`broken: the rows that remain verify, but the ledger was tampered with (${r.rows} row(s) now)`]
               : chainLines(r);
-          emit(ctx, args.json, { ...r, chain, tampered, notes, unwritten }, () => [
+          emit(ctx, args.json, { ...r, chain, tampered, findings, notes, unwritten }, () => [
             ...head,
             ...tamperLines(tampered),
+            ...findingLines(findings),
             ...notes,
             ...note,
           ]);

@@ -19,7 +19,7 @@ export const watchCommand: CommandFactory = (ctx) =>
       const ping = await pingDaemon(ctx.paths.sock);
       const header = ping
         ? `memnox: watching; the daemon (pid ${ping.pid}) keeps this machine. Ctrl-C stops.\n`
-        : "memnox: watching, but no daemon answers: nothing notices changes until one runs (memnox daemon --install). Ctrl-C stops.\n";
+        : "memnox: watching, but no daemon answers: nothing notices changes until one runs (memnox daemon --background starts one). Ctrl-C stops.\n";
       ctx.io.err(header);
       const stop = new AbortController();
       const end = () => stop.abort();

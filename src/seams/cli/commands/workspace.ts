@@ -13,7 +13,12 @@ const JSON_ONLY = { json: JSON_FLAG } as const;
 const LOGIN_ARGS = {
   url: { type: "string", description: "the control plane (default https://api.memnox.com)" },
   enforce: { type: "boolean", description: "start in enforce rather than the mode this machine is in" },
-  open: { type: "boolean", default: true, description: "open the approval page (--no-open prints it instead)" },
+  open: {
+    type: "boolean",
+    default: true,
+    description: "open the approval page in a browser",
+    negativeDescription: "print the approval page's address instead of opening a browser",
+  },
   json: JSON_FLAG,
 } as const;
 

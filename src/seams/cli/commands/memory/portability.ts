@@ -21,7 +21,12 @@ export const backupCommand = (cli: MemoryCli) =>
         description: "include an index snapshot (--no-index leaves it out; restore rebuilds it)",
         negativeDescription: "leave the index snapshot out",
       },
-      "mem-db": { type: "boolean", default: true, description: "memex's name for --index (--no-mem-db)" },
+      "mem-db": {
+        type: "boolean",
+        default: true,
+        description: "memex's name for --index",
+        negativeDescription: "memex's name for --no-index",
+      },
     },
     run: ({ args }) =>
       run(cli, args, (store) => {

@@ -3,10 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { McpReport } from "../src/wire/mcp-wrap.ts";
-import { compiledBinary, fakeHome, runBinary } from "./support/index.ts";
+import type { McpReport } from "../../src/wire/mcp-wrap.ts";
+import { compiledBinary, fakeHome, runBinary } from "../support/index.ts";
 
-const BIN = join(import.meta.dir, "..", "node_modules", ".bin");
+const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 const EVERYTHING = realpathSync(join(BIN, "mcp-server-everything"));
 // Each agent CLI takes one to three seconds to start; these tests run several of them in turn.
 const SLOW = { timeout: 60_000 };

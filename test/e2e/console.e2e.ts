@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { PAGES } from "../src/cloud/console/index.ts";
-import { type RunningChromium, startChromium } from "./support/chromium.ts";
-import { api, type RunningCloud, startCloud } from "./support/cloud.ts";
-import { formsOf, organizationState } from "./support/console.ts";
-import { compiledBinary, runBinary } from "./support/index.ts";
-import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
-import { freePort, type RunningProvider, startProvider } from "./support/oidc.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+import { PAGES } from "../../src/cloud/console/index.ts";
+import { type RunningChromium, startChromium } from "../support/chromium.ts";
+import { api, type RunningCloud, startCloud } from "../support/cloud.ts";
+import { formsOf, organizationState } from "../support/console.ts";
+import { compiledBinary, runBinary } from "../support/index.ts";
+import { gitOn, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
+import { freePort, type RunningProvider, startProvider } from "../support/oidc.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const BUNDLE = `version = 1
 
@@ -212,9 +212,20 @@ describe("signing in through OpenID Connect", () => {
       await press(admin, admin.getByRole("button", { name: "Invite" }));
     }
     await shot(admin, "people");
-    expect(await admin.getByRole("table", { name: "Invites not yet taken up" }).textContent()).toContain(
-      "viewer@acme.dev",
-    );
+    const invites = (await admin.getByRole("table", { name: "Invites not yet taken up" }).textContent()) ?? "";
+    expect(invites).toContain("viewer@acme.dev");
+    // The admin role is power to approve: with no other admin to confirm it, it waits out its cooling-off, shown.
+    expect(invites).toContain("to admin once its cooling-off ends");
+    await admin.goto(`${cloud.url}/waiting`);
+    const waitingOn = (await admin.locator("section#elevations").textContent()) ?? "";
+    expect(waitingOn).toContain("second@acme.dev to admin");
+    expect(waitingOn).toContain("nobody else could confirm it");
+    expect(await admin.locator("section#elevations").getByRole("button", { name: "Confirm" }).count()).toBe(0);
+    await shot(admin, "waiting-elevation");
+    // A day passes (the cooling-off's end moved to now): the grant takes effect on its own, and the audit says so.
+    const sql = new Bun.SQL(pg.url, { max: 1 });
+    await sql`UPDATE elevations SET cooling_off_until = now() - interval '1 second' WHERE status = 'pending'`;
+    await sql.close();
     second = await person();
     await signIn(second, cloud.url, "second@acme.dev", "/machines");
     expect(new URL(second.url()).pathname).toBe("/machines");
@@ -223,6 +234,11 @@ describe("signing in through OpenID Connect", () => {
     await signIn(viewer, cloud.url, "viewer@acme.dev", "/machines");
     expect(await viewer.locator(".avatar summary").textContent()).toContain("viewer");
     expect(await viewer.locator(".workspace").textContent()).toBe("acme");
+    const audit = (await api(cloud.url, "GET", "/v1/audit", { token: adminToken })).body.audit;
+    expect(audit.find((a: { action: string }) => a.action === "member.elevate.cooled")).toMatchObject({
+      actor: "cooling-off",
+      detail: { role: "admin", requestedBy: "admin@acme.dev" },
+    });
   });
 
   test("refused: an unverified email, an unknown one while self-service is off, and the same email from another subject", async () => {

@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { compiledBinary, fakeHome, runBinary } from "./support/index.ts";
+import { compiledBinary, fakeHome, runBinary } from "../support/index.ts";
 
-const BIN = join(import.meta.dir, "..", "node_modules", ".bin");
+const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 const EVERYTHING = realpathSync(join(BIN, "mcp-server-everything"));
 const SLOW = { timeout: 120_000 };
 
@@ -77,6 +77,9 @@ describe("setup and uninstall under the real agent CLIs", () => {
       expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
       expect(existsSync(home.join(".claude", "settings.json"))).toBe(false);
       expect(existsSync(home.join(".codex", "hooks.json"))).toBe(false);
+      // The binary stays until --purge, so `memnox uninstall --purge` still runs; then it goes.
+      expect(existsSync(app)).toBe(true);
+      expect((await runBinary("memnox", ["uninstall", "--purge"], { env: own, cwd: project })).code).toBe(0);
       expect(existsSync(app)).toBe(false);
       const again = await agent("claude", ["mcp", "list"], env, project);
       expect(again.out).toContain(`ev: ${EVERYTHING} stdio - ✔ Connected`);

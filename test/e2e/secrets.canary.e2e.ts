@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runProcess } from "./support/binary.ts";
-import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "./support/index.ts";
-import { MCP_OPENING, SCRIPTED } from "./support/mcp.ts";
+import { runProcess } from "../support/binary.ts";
+import { agentSeat } from "../support/governed.ts";
+import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "../support/index.ts";
+import { MCP_OPENING, SCRIPTED } from "../support/mcp.ts";
 
 // Case-insensitive, since some forms must be upper case (an AWS key id); nothing else in the test spells it.
 const CANARY = "cnry7f3a9q";
@@ -225,7 +226,9 @@ describe("a credential in a call reaches no file and no output", () => {
       `$SHELL -c ${lineOf([lineOf(FORMS[14] ?? [])])}`,
       "true",
     ].join("; ");
-    const r = await spawn([bin, "run", "--no-milestone", "--", "bash", "-c", script], denyRepo.path);
+    // Started as an agent (a command memnox run is handed otherwise is judged, and refused, before it starts).
+    using seat = agentSeat();
+    const r = await spawn([bin, "run", "--no-milestone", "--", seat.bin, "-c", script], denyRepo.path);
     expect(r.stdout.trim().split("\n")[0]).toBe("403");
   }, 60_000);
 

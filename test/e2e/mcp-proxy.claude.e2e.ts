@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedModel, scriptedModel } from "./support/anthropic.ts";
-import { compiledBinary, runBinary } from "./support/binary.ts";
-import { type ClaudeProject, claudeProject } from "./support/claude.ts";
-import { hermeticEnv } from "./support/home.ts";
-import { EVERYTHING, ROOT } from "./support/mcp.ts";
+import { type ScriptedModel, scriptedModel } from "../support/anthropic.ts";
+import { compiledBinary, runBinary } from "../support/binary.ts";
+import { type ClaudeProject, claudeProject } from "../support/claude.ts";
+import { hermeticEnv } from "../support/home.ts";
+import { EVERYTHING, ROOT } from "../support/mcp.ts";
 
 const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
 const RULES = `version = 1
@@ -108,7 +108,11 @@ test("the agent asks memnox-session why, then for a rewind: under claude -p nobo
     { toolUse: { name: "mcp__memnox-session__rewind", input: {} } },
     { text: "done" },
   ]);
+  // One kept for the session (in enforce `rewind --take` from a session's seat is refused: it can push work out).
+  const config = join(project.home, ".memnox", "config.toml");
+  writeFileSync(config, 'mode = "observe"\n');
   const take = await runBinary("memnox", ["rewind", "--take"], { env, cwd: project.dir });
+  writeFileSync(config, 'mode = "enforce"\n');
   expect(take.code).toBe(0);
   writeFileSync(join(project.dir, "README.md"), "changed by the agent\n");
   const run = await project.run("why was that stopped? then put my files back", {

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
+import { type Db, openDb } from "../../src/cloud/store/db.ts";
 import {
+  acmeIds,
   api,
   countingProxy,
   establishedTcp,
@@ -13,12 +15,13 @@ import {
   publish,
   type RunningCloud,
   startCloud,
-} from "./support/cloud.ts";
-import { startDaemon } from "./support/daemon.ts";
-import { compiledBinary, runBinary, tempDir } from "./support/index.ts";
-import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "./support/machine.ts";
-import { MCP_OPENING } from "./support/mcp.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+} from "../support/cloud.ts";
+import { type Browser, sessionFor } from "../support/console.ts";
+import { startDaemon } from "../support/daemon.ts";
+import { compiledBinary, runBinary, tempDir } from "../support/index.ts";
+import { gitOn, loginWith, type Machine, machine, mx, remoteRef, syncNow, waitFor, wire } from "../support/machine.ts";
+import { MCP_OPENING } from "../support/mcp.ts";
+import { startPostgres, type TestPostgres } from "../support/postgres.ts";
 
 const BUNDLE = `version = 1
 
@@ -42,6 +45,10 @@ let pg: TestPostgres;
 let cloud1: RunningCloud;
 let cloud2: RunningCloud;
 let admin = "";
+let db: Db;
+// The admin signed in to the console: what approves a rule set and answers a held call.
+let signedIn: Browser;
+let signedIn2: Browser;
 let bin = "";
 const realPath = process.env.PATH ?? "";
 
@@ -64,10 +71,15 @@ beforeAll(async () => {
   pg = await startPostgres();
   [cloud1, cloud2] = await Promise.all([startCloud(pg.url), startCloud(pg.url)]);
   admin = await initAcme(pg.url, A.home.env());
+  db = await openDb(pg.url);
+  const { adminId } = await acmeIds(db);
+  signedIn = await sessionFor(db, cloud1.url, adminId);
+  signedIn2 = await sessionFor(db, cloud2.url, adminId);
   for (const m of [A, B]) wire(m, bin, ["git", "memnox-shell", "memnox-mcp-proxy"]);
 }, 120_000);
 
 afterAll(async () => {
+  await db?.close();
   await cloud1?.stop();
   await cloud2?.stop();
   await pg?.stop();
@@ -148,7 +160,7 @@ describe("enrolment", () => {
 describe("rules for the fleet", () => {
   test("a bundle published once (proposed, then approved) is in force on both machines after sync now, shown as applied; unchanged is a 304", async () => {
     // The organization's one admin may approve their own proposal: the second approver is needed where one exists.
-    const put = { body: await publish(cloud1.url, admin, BUNDLE) };
+    const put = { body: await publish(cloud1.url, admin, BUNDLE, { approver: signedIn }) };
     for (const m of [A, B]) {
       const r = await sync(m);
       expect(r.bundle).toMatchObject({ outcome: "applied", hash: put.body.hash, rules: 3 });
@@ -255,7 +267,7 @@ describe("a held call on a machine nobody is at", () => {
       return a.approvals[0]?.id;
     });
 
-  test("travels up on the beat, is answered through the API, and releases the call exactly once", async () => {
+  test("travels up on the beat, is answered signed in to the console, and releases the call exactly once", async () => {
     B.repo.git("checkout", "-q", "-b", "release/1");
     B.repo.git("commit", "-q", "--allow-empty", "-m", "release one");
     const spawnPush = () =>
@@ -274,8 +286,15 @@ describe("a held call on a machine nobody is at", () => {
     const h = listed.find((x: { localId: string }) => x.localId === localId);
     expect(h).toMatchObject({ machineId: B.id, action: "git.push", target: "origin release/1", status: "waiting" });
     expect(h.reason).toContain("a person looks at release pushes");
-    const answered = await api(cloud2.url, "POST", `/v1/holds/${h.id}/answer`, { token: admin, body: { grant: true } });
-    expect(answered.body.outcome).toBe("decided");
+    // Where the agent stood: the repository the held call would act in.
+    expect(h.repository).toBe(B.repo.path);
+    // The admin's token answers nothing; the admin signed in does, on either server.
+    const byToken = await api(cloud2.url, "POST", `/v1/holds/${h.id}/answer`, { token: admin, body: { grant: true } });
+    expect(byToken.body.error.code).toBe("sign_in_required");
+    const waiting = await signedIn2.get("/waiting");
+    expect(waiting.html).toContain(B.repo.path);
+    const answered = await signedIn2.post("/waiting", { _action: "answer", id: h.id, answer: "once" });
+    expect(answered.status).toBe(303);
     expect(remoteRef(B, "release/1")).toBe("");
     const down = await sync(B);
     expect(down.answers).toEqual([{ holdId: localId, grant: true, by: "admin@acme.dev", outcome: "decided" }]);
@@ -297,7 +316,7 @@ describe("a held call on a machine nobody is at", () => {
     const h2 = (await api(cloud1.url, "GET", "/v1/holds", { token: admin })).body.holds.find(
       (x: { localId: string }) => x.localId === second,
     );
-    await api(cloud1.url, "POST", `/v1/holds/${h2.id}/answer`, { token: admin, body: { grant: false } });
+    expect((await signedIn.post("/waiting", { _action: "answer", id: h2.id, answer: "deny" })).status).toBe(303);
     await sync(B);
     expect(await again.exited).toBe(126);
     const approvals = JSON.parse((await mx(B, ["timeline", "--json", "--since", "30d"])).stdout).events.filter(
@@ -373,7 +392,7 @@ describe("secrets never leave", () => {
         "scripted",
         "--",
         process.execPath,
-        join(import.meta.dir, "..", "fixtures", "mcp", "scripted-server.ts"),
+        join(import.meta.dir, "..", "..", "fixtures", "mcp", "scripted-server.ts"),
       ],
       {
         env: A.env(),
