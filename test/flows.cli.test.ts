@@ -203,7 +203,7 @@ describe("the daemon", () => {
     });
     expect(reply).toMatchObject({ id: 7, ok: true, effect: "deny" });
     expect(String(reply.reason)).toContain("force-push");
-    expect(reply.alternative).toMatchObject({ action: "git.push" });
+    expect(reply.alternative).toMatchObject({ action: "git.push-lease" });
     expect(bin).not.toBe("");
   }, 60_000);
 
