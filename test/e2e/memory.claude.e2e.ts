@@ -77,7 +77,8 @@ test("memory in a hooked Claude Code session: the project's holdings at start, e
     expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
   }
   const env = { MEMNOX_HOME: g.home.memnoxHome, IS_SANDBOX: "1" };
-  const first = await p.run("when do we deploy the shop?", { env, permissionMode: "bypassPermissions" });
+  const runAs = { env, permissionMode: "bypassPermissions" };
+  const first = await p.run("when do we deploy the shop?", runAs);
   expect(first.code).toBe(0);
   const [opening] = model.conversation();
   const seen = opening ? model.visibleText(opening) : "";
@@ -95,40 +96,11 @@ test("memory in a hooked Claude Code session: the project's holdings at start, e
   // A new session asking about deploys hears the decision, not the previous session's prompt: a captured session is
   // history, recalled when asked for and never pushed as a reminder.
   await using second = scriptedModel([{ text: "ok" }]);
-  const again = await claudeProjectRun(p.dir, p.home, second, "what did we decide about when to deploy the shop?");
-  expect(again).toBe(0);
+  const again = await p.run("what did we decide about when to deploy the shop?", { ...runAs, model: second });
+  expect(again.code).toBe(0);
   const [next] = second.conversation();
   const nextSeen = next ? second.visibleText(next) : "";
   expect(nextSeen).toContain(DECISION);
   expect(nextSeen).not.toContain("A previous session");
   expect(nextSeen).not.toMatch(/Memory \(episode\)/);
 }, 180_000);
-
-/** The same project and home, another model: a second session, as a person would start one. */
-async function claudeProjectRun(
-  dir: string,
-  home: string,
-  model: ReturnType<typeof scriptedModel>,
-  prompt: string,
-): Promise<number> {
-  const claude = join(import.meta.dir, "..", "..", "node_modules", ".bin", "claude");
-  const child = Bun.spawn([claude, "-p", prompt, "--output-format", "json", "--permission-mode", "bypassPermissions"], {
-    cwd: dir,
-    env: {
-      ...g.env({ HOME: home }),
-      MEMNOX_HOME: g.home.memnoxHome,
-      IS_SANDBOX: "1",
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-scripted-test-key",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  await new Response(child.stdout).text();
-  return child.exited;
-}
