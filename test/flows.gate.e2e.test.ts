@@ -406,14 +406,16 @@ describe("leases", () => {
 });
 
 describe("the MCP proxy", () => {
-  test("a filesystem server's read of .env is refused, and a credential in another file's content is masked", async () => {
-    using repo = gitRepo({ "README.md": "x\n" });
-    writeFileSync(repo.join(".env"), "API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n");
-    writeFileSync(repo.join("notes.txt"), "deploy with ghp_zyxwvutsrqponmlkjihgfedcba9876543210 today\n");
+  interface ToolResult {
+    result?: { content?: { text: string }[]; isError?: boolean };
+  }
+
+  /** The compiled proxy in front of the real filesystem server on `dir`, initialized, as an agent's session would. */
+  async function fsProxy(dir: string, session: string) {
     const server = join(import.meta.dir, "..", "node_modules", ".bin", "mcp-server-filesystem");
-    const child = Bun.spawn([g.bin, "mcp", "proxy", "--name", "filesystem", "--", server, repo.path], {
-      env: g.env({ MEMNOX_SESSION: "ses_fs", MEMNOX_AGENT_NAME: "claude" }),
-      cwd: repo.path,
+    const child = Bun.spawn([g.bin, "mcp", "proxy", "--name", "filesystem", "--", server, dir], {
+      env: g.env({ MEMNOX_SESSION: session, MEMNOX_AGENT_NAME: "claude" }),
+      cwd: dir,
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
@@ -422,7 +424,7 @@ describe("the MCP proxy", () => {
       child.stdin.write(`${JSON.stringify(m)}\n`);
       child.stdin.flush();
     };
-    const answers = new Map<number, { result?: { content?: { text: string }[]; isError?: boolean } }>();
+    const answers = new Map<number, ToolResult>();
     const reading = (async () => {
       let buf = "";
       for await (const chunk of child.stdout) {
@@ -447,15 +449,23 @@ describe("the MCP proxy", () => {
     });
     await until(1);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const read = (id: number, path: string) =>
-      send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_text_file", arguments: { path } } });
-    read(2, repo.join("notes.txt"));
-    read(3, repo.join(".env"));
-    const notes = await until(2);
-    const env = await until(3);
-    child.stdin.end();
-    await child.exited;
-    await reading;
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+    return { child, call, until, reading };
+  }
+
+  test("a filesystem server's read of .env is refused, and a credential in another file's content is masked", async () => {
+    using repo = gitRepo({ "README.md": "x\n" });
+    writeFileSync(repo.join(".env"), "API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n");
+    writeFileSync(repo.join("notes.txt"), "deploy with ghp_zyxwvutsrqponmlkjihgfedcba9876543210 today\n");
+    const p = await fsProxy(repo.path, "ses_fs");
+    p.call(2, "read_text_file", { path: repo.join("notes.txt") });
+    p.call(3, "read_text_file", { path: repo.join(".env") });
+    const notes = await p.until(2);
+    const env = await p.until(3);
+    p.child.stdin.end();
+    await p.child.exited;
+    await p.reading;
     const notesText = notes?.result?.content?.map((c) => c.text).join("") ?? "";
     expect(notesText).toContain("deploy with");
     expect(notesText).not.toContain("ghp_zyxwvutsrqponmlkjihgfedcba9876543210");
@@ -463,5 +473,23 @@ describe("the MCP proxy", () => {
     const envText = env?.result?.content?.map((c) => c.text).join("") ?? "";
     expect(envText).toContain("a .env file holds live credentials");
     expect(envText).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+  }, 60_000);
+
+  test("a hold the proxy waits on ends with the proxy: killed, its write is not left in approvals nor written", async () => {
+    using repo = gitRepo({ "README.md": "x\n" });
+    const p = await fsProxy(repo.path, "ses_fs_killed");
+    p.call(2, "write_file", { path: repo.join("planted.txt"), content: "from the agent\n" });
+    let id = "";
+    for (let i = 0; i < 200 && !id; i++) {
+      id = (await approvals()).find((h) => h.action === "mcp.filesystem.write_file")?.id ?? "";
+      if (!id) await Bun.sleep(50);
+    }
+    expect(id).toMatch(/^a_/);
+    p.child.kill("SIGKILL");
+    await p.child.exited;
+    expect((await approvals()).map((h) => h.id)).not.toContain(id);
+    const late = await g.memnox(["approve", id]);
+    expect(late.stdout).toContain("what asked for it has exited");
+    expect(existsSync(repo.join("planted.txt"))).toBe(false);
   }, 60_000);
 });

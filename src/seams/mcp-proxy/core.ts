@@ -52,6 +52,8 @@ export interface CoreOptions {
   readonly elapsed: () => number;
   /** The agent's own session when its hook recorded this call too, so wariness reaches its other tools. */
   readonly hookedSession?: (call: HookedLookup) => Promise<string | undefined>;
+  /** A hold this proxy waits on is stamped as its own, so it stops waiting once the proxy (and its agent) is gone. */
+  readonly waitingOn?: (holdId: string) => void;
 }
 
 /** A relayed call as the agent's hook would have recorded it: the action, the raw arguments, how long ago it began. */
@@ -207,7 +209,10 @@ export class ProxyCore {
         hiddenBy: this.o.visibility.hiddenBy(tool),
         signal,
         log: this.o.log,
-        onHeld: (holdId) => heldProgress(msg, holdId, this.o.holdHeartbeatMs, (line) => this.o.toClient(frame(line))),
+        onHeld: (holdId) => {
+          this.o.waitingOn?.(holdId);
+          return heldProgress(msg, holdId, this.o.holdHeartbeatMs, (line) => this.o.toClient(frame(line)));
+        },
       });
     const called = await judge(this.request(action, tool, params(msg).arguments), action);
     // The files its arguments name meet the rules about them too: a filesystem server's read of `.env` is a read.
