@@ -28,6 +28,7 @@ import {
   hostOf,
   httpCall,
   mcpCall,
+  mcpCalls,
   searchCall,
   splitDoubleUnderscore,
 } from "./tools.ts";
@@ -111,7 +112,7 @@ export function claudeToolCalls(tool: string, input: unknown, cwd: string, pc: P
     }
   }
   const mcp = splitDoubleUnderscore(tool);
-  if (mcp) return [mcpCall(mcp.server, mcp.tool, input)];
+  if (mcp) return mcpCalls(mcp.server, mcp.tool, input, at);
   return agentToolCalls(tool, input, cwd, pc);
 }
 
@@ -237,6 +238,8 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
         calls: safeCalls(p.tool_name, p.tool_input, b.cwd, pc),
         failed,
         ...(output ? { output } : {}),
+        // Only PostToolUse may replace the result (PostToolUseFailure takes context alone).
+        ...(!failed && p.tool_response !== undefined ? { response: p.tool_response } : {}),
         ...(exitCode !== undefined ? { exitCode } : {}),
         ...(durationMs !== undefined ? { durationMs } : {}),
       };
@@ -307,4 +310,5 @@ export const claudeCode: HookAdapter = {
   context: (event, text) =>
     text ? json({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) : silence,
   neutral: () => silence,
+  replaceOutput: (event, output) => json({ hookSpecificOutput: { hookEventName: event, updatedToolOutput: output } }),
 };

@@ -14,7 +14,7 @@
 // Protocol traps: allow is exactly `{}`; `permissionDecision: "ask"` or `"allow"`, `continue`, `stopReason` or any
 // unknown field count as a failed hook and Codex RUNS the tool. So an ask is refused here, with the hold to approve.
 import { num, payloadEvent, read, resultText, v } from "./payload.ts";
-import { mcpCall, patchCalls, splitDoubleUnderscore } from "./tools.ts";
+import { mcpCalls, patchCalls, splitDoubleUnderscore } from "./tools.ts";
 import {
   type HookAdapter,
   type HookEvent,
@@ -57,7 +57,7 @@ export function codexToolCalls(tool: string, input: unknown, cwd: string, pc: Pa
     return calls;
   }
   const mcp = splitDoubleUnderscore(tool);
-  return mcp ? [mcpCall(mcp.server, mcp.tool, input)] : undefined;
+  return mcp ? mcpCalls(mcp.server, mcp.tool, input, { cwd, home: pc.home }) : undefined;
 }
 
 function base(p: v.InferOutput<typeof Common>, pc: ParseContext) {

@@ -16,7 +16,7 @@
 // shell and MCP calls; a yes there is not learned, because its later payloads do not say which call it was.
 // Cursor also runs Claude Code's hooks; the claude-code adapter steps aside for payloads carrying `cursor_version`.
 import { payloadEvent, read, Search, v } from "./payload.ts";
-import { absolute, contentSearchCall, fileCall, mcpCall } from "./tools.ts";
+import { absolute, contentSearchCall, fileCall, mcpCalls } from "./tools.ts";
 import {
   type HookAdapter,
   type HookEvent,
@@ -68,7 +68,7 @@ function pathOf(input: unknown, tool: string, cwd: string, pc: ParseContext): st
 }
 
 export function cursorToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
-  if (tool.startsWith("MCP:")) return [mcpCall(undefined, tool.slice(4), input)];
+  if (tool.startsWith("MCP:")) return mcpCalls(undefined, tool.slice(4), input, { cwd, home: pc.home });
   switch (tool) {
     case "Shell":
       return [{ command: read(v.looseObject({ command: v.string() }), input, "Shell input").command }];
@@ -100,8 +100,12 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
     }
     case "beforeMCPExecution": {
       const p = read(Mcp, payload, "cursor beforeMCPExecution payload");
-      const call = mcpCall(p.mcp_server_name || undefined, p.tool_name, mcpInput(p.tool_input));
-      return { ...base(p, pc), kind: "tool", tool: p.tool_name, calls: [call], canAsk: true };
+      const b = base(p, pc);
+      const calls = mcpCalls(p.mcp_server_name || undefined, p.tool_name, mcpInput(p.tool_input), {
+        cwd: b.cwd,
+        home: pc.home,
+      });
+      return { ...b, kind: "tool", tool: p.tool_name, calls, canAsk: true };
     }
     case "beforeReadFile": {
       const p = read(ReadFile, payload, "cursor beforeReadFile payload");

@@ -23,7 +23,7 @@ import {
   hostOf,
   httpCall,
   inputKey,
-  mcpCall,
+  mcpCalls,
   searchCall,
   urlsIn,
 } from "./tools.ts";
@@ -59,7 +59,7 @@ export function geminiToolCalls(
   const at = { cwd, home: pc.home };
   const file = () => absolute(read(FilePath, input, `${tool} input`).file_path, cwd, pc.home);
   const mcp = v.safeParse(McpContext, mcpContext);
-  if (mcp.success) return [mcpCall(mcp.output.server_name, mcp.output.tool_name, input)];
+  if (mcp.success) return mcpCalls(mcp.output.server_name, mcp.output.tool_name, input, at);
   switch (tool) {
     case "run_shell_command": {
       const s = read(v.looseObject({ command: v.string(), dir_path: str }), input, "run_shell_command input");
@@ -104,7 +104,7 @@ export function geminiToolCalls(
   }
   // An MCP tool whose server Gemini did not describe: `mcp_<server>_<tool>`, the server never holding `_`.
   const m = /^mcp_([^_]+)_(.+)$/.exec(tool);
-  return m?.[1] && m[2] ? [mcpCall(m[1], m[2], input)] : undefined;
+  return m?.[1] && m[2] ? mcpCalls(m[1], m[2], input, { cwd, home: pc.home }) : undefined;
 }
 
 function base(p: v.InferOutput<typeof Common>, pc: ParseContext) {

@@ -3,6 +3,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Action } from "../src/core/action.ts";
 import { httpActionName } from "../src/core/hosts.ts";
+import { pathArguments, toolFileVerb } from "../src/core/mcp-paths.ts";
 import { sha256Hex } from "../src/io/hash.ts";
 import type { ParseContext, SeamCall } from "./types.ts";
 
@@ -96,6 +97,21 @@ export function mcpCall(server: string | undefined, tool: string, input: unknown
     arguments: argumentsOf(input),
   };
   return { action, rawArguments: JSON.stringify(input ?? null) };
+}
+
+/**
+ * An MCP call, and beside it the file action for each path its arguments name (read, write or delete by the tool's
+ * name), so a rule about a file holds whichever server reaches it. memnox's own session server names no files.
+ */
+export function mcpCalls(
+  server: string | undefined,
+  tool: string,
+  input: unknown,
+  at: { readonly cwd: string; readonly home: string },
+): SeamCall[] {
+  const call = mcpCall(server, tool, input);
+  const paths = server === "memnox-session" ? [] : pathArguments(input).map((p) => absolute(p, at.cwd, at.home));
+  return paths.length > 0 ? [call, fileCall(toolFileVerb(tool), paths, input)] : [call];
 }
 
 /** `mcp__server__tool` (Claude Code, Codex): the server is the first part, the tool the rest. */

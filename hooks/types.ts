@@ -59,6 +59,8 @@ export type HookEvent =
       readonly outcomeIn?: { readonly transcript: string; readonly callId: string };
       /** What a shell command or a web fetch handed back into the session: read for instruction-shaped text. */
       readonly output?: string;
+      /** The tool's whole result, where the agent lets a hook replace it (Claude Code's PostToolUse). */
+      readonly response?: unknown;
     })
   | (Base & { readonly kind: "session-end"; readonly reason?: string })
   /** An event memnox does not act on, or a payload from another caller (Cursor running Claude Code's hooks). */
@@ -136,6 +138,8 @@ export interface HookAdapter {
   context(event: string, text: string | undefined): HookReply;
   /** Nothing to say: the agent goes on exactly as it would without memnox. */
   neutral(event: string): HookReply;
+  /** The tool's result replaced before the model reads it (credentials masked), where the agent allows it. */
+  replaceOutput?(event: string, output: unknown): HookReply;
 }
 
 /** A payload memnox must rule on but cannot read; the face turns it into the mode's answer. */

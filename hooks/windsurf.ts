@@ -12,7 +12,7 @@
 // Cascade shows stderr to the agent; any other exit lets it run. No JSON is read back, so an ask is refused with
 // the hold to approve, and nothing reaches the agent at a session start or a prompt. Web fetches have no hook.
 import { payloadEvent, read, v } from "./payload.ts";
-import { absolute, fileCall, mcpCall } from "./tools.ts";
+import { absolute, fileCall, mcpCalls } from "./tools.ts";
 import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
 
 /** Cascade blocks a pre-hook only on this exit code. */
@@ -57,7 +57,12 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
     case "pre_mcp_tool_use": {
       const t = tool("mcp_tool_use");
       const info = read(McpInfo, t.info, `${what} tool_info`);
-      return done(t, pc.cwd, [mcpCall(info.mcp_server_name || undefined, info.mcp_tool_name, info.mcp_tool_arguments)]);
+      const at = { cwd: pc.cwd, home: pc.home };
+      return done(
+        t,
+        pc.cwd,
+        mcpCalls(info.mcp_server_name || undefined, info.mcp_tool_name, info.mcp_tool_arguments, at),
+      );
     }
     default:
       return { kind: "ignore", why: `windsurf ${event} is not an event memnox acts on` };

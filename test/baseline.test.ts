@@ -133,6 +133,17 @@ describe("the repository part, from the verb tables", () => {
     expect(v.rule?.name).toBe(rule);
   });
 
+  test("a push proceeds on a branch of its own and asks on the default branch, a protected one or a tag", () => {
+    const at = (where: string) => {
+      const action: Action = { name: "git.push", class: "communication", targets: ["origin"], arguments: {} };
+      const fact = { kind: "push", subject: where, expiresAt: "2099-01-01T00:00:00.000Z" };
+      return pick(evaluate(set, { action, cwd: "/repo", scope: "undeclared" }, [fact], AT));
+    };
+    expect(at("branch")).toEqual({ effect: "allow", rule: "branch-pushes-allowed" });
+    for (const where of ["default", "protected", "tag", "unknown"])
+      expect(at(where)).toEqual({ effect: "ask", rule: "shared-pushes-asked" });
+  });
+
   test("a delete asks only where nothing brings it back; inside the repository the milestone does", () => {
     expect(verdict("filesystem.delete", ["/home/sam/notes"], "destructive")).toMatchObject({
       effect: "ask",

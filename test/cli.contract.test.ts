@@ -220,10 +220,14 @@ describe("the bad inputs the issue names, each with its right answer", () => {
     expect(JSON.parse(r.out)).toEqual(JSON.parse(viaFlag.out));
   });
 
-  test("freeze --for 2h with no subject is an error, not 'nothing is frozen'", async () => {
+  test("freeze --for 2h with no subject freezes the machine, and --lift with none lifts it", async () => {
     const r = await cli(["freeze", "--for", "2h"]);
-    expect(r.code).toBe(2);
-    expect(String((r.error as Error).message)).toContain("needs a subject");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("froze this machine until");
+    expect((await cli(["freeze", "--lift"])).code).toBe(0);
+    const reasonOnly = await cli(["freeze", "--reason", "incident"]);
+    expect(reasonOnly.code).toBe(2);
+    expect(String((reasonOnly.error as Error).message)).toContain("a freeze needs --for");
   });
 
   test("resume of a session that is not held says it is not held", async () => {

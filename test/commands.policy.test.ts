@@ -207,10 +207,10 @@ describe("memnox protect --yes", () => {
     expect(readFileSync(home.join(".memnox", "config.toml"), "utf8")).toBe('mode = "enforce"\n');
   });
 
-  test("a later flag, two steps at once or an unknown flag: a clear error and nothing written", async () => {
+  test("two steps at once or an unknown flag: a clear error and nothing written", async () => {
     using home = fakeHome();
     using repo = gitRepo({ "a.txt": "a" });
-    await expect(protect(home, ["--interactive"], repo.path)).rejects.toThrow(/--interactive is not built yet/);
+    await expect(protect(home, ["--interactive", "--yes"], repo.path)).rejects.toThrow(/one step at a time/);
     await expect(protect(home, ["--yes", "--interceptors"], repo.path)).rejects.toThrow(/one step at a time/);
     await expect(protect(home, ["--yes", "--frobnicate"], repo.path)).rejects.toThrow(/unknown flag `--frobnicate`/);
     await expect(protect(home, ["stray"], repo.path)).rejects.toThrow(/takes no argument `stray`/);

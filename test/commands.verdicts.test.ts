@@ -51,11 +51,14 @@ describe("under the baseline", () => {
     expect((await cli(["check", "ls -la"])).code).toBe(0);
   });
 
-  test("check: a phrase is not a command line, and it says reading one is not built yet", async () => {
-    await expect(cli(["check", "deploy the payments service"])).rejects.toThrow(
-      /reads as a phrase, not a command line \(`deploy` is no program memnox knows or this machine has\), and reading a phrase is not built yet/,
+  test("check: a phrase is read as every action it could mean, and the reading is said", async () => {
+    const r = await cli(["check", "deploy the payments service", "--json"]);
+    const out = JSON.parse(r.out) as { phrase: { acts: string[]; names: string[] }; actions: unknown[] };
+    expect(out.phrase).toEqual({ acts: ["deploy"], names: ["payments"] });
+    expect(out.actions.length).toBeGreaterThan(0);
+    await expect(cli(["check", "tidy the garden"])).rejects.toThrow(
+      /reads as a phrase .* no act in it is one a verb table names/,
     );
-    await expect(cli(["check", "deploy payments"])).rejects.toThrow(/reading a phrase is not built yet/);
   });
 
   test.each([

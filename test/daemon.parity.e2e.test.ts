@@ -92,16 +92,21 @@ function mcp(owner: string, tool: string): GateRequest {
   };
 }
 
+/** A path a glob over the shared temp directory listed, which another process may have made or taken since. */
+function listed(text: string | undefined): string | undefined {
+  return text?.replace(/\/tmp\/[^*\s`'",)]+/g, "/tmp/<listed>");
+}
+
 /** Everything a seam acts on; hold ids and row ids differ by construction, so only their presence counts. */
 function verdict(a: GateAnswer) {
   return {
     effect: a.effect,
     enforceEffect: a.enforceEffect,
     mode: a.mode,
-    reason: a.reason,
+    reason: listed(a.reason),
     rule: a.rule,
     alternative: a.alternative,
-    decided: a.decided,
+    decided: a.decided && { ...a.decided, target: listed(a.decided.target) },
     stopped: a.stopped,
     held: a.holdId !== undefined,
     recorded: a.eventId !== undefined,

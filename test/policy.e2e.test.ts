@@ -42,9 +42,10 @@ describe("compiled binary: rules and settings", () => {
     expect(get.stdout).toBe("enforce\n");
   });
 
-  test("protect with a flag that is not built yet says so and exits 2", async () => {
-    const r = await runBinary("memnox", ["protect", "--interactive"], { env: home.env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("memnox protect --interactive is not built yet");
+  test("protect --interactive with nobody at a terminal takes one answer a line, and none (Enter) is yes", async () => {
+    const r = await runBinary("memnox", ["protect", "--interactive"], { env: home.env(), stdin: "\n\n\n\n" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Write these");
+    expect(r.stdout).toContain("machine rules");
   });
 });

@@ -101,21 +101,38 @@ describe("rules said at the terminal", () => {
   test("--allow of an action a stricter rule still asks about says which rule, where, and how to change it", async () => {
     using home = fakeHome();
     using repo = gitRepo({ "a.txt": "a" });
-    const machine = join(home.memnoxHome, "machine.policies.toml");
+    // An ask in the repository's own file: an allow beside the machine's baseline cannot take its place.
+    const file = join(repo.path, "memnox.policies.toml");
     writeFileSync(
-      machine,
+      file,
       'version = 1\n\n[[policies]]\nname = "pushes-ask"\n[policies.match]\nactions = ["git.push"]\n[policies.decision]\neffect = "ask"\nreason = "a push is seen by others"\n',
     );
     const r = await cli(home, repo.path, ["protect", "--allow", "git.push"]);
     expect(r.code).toBe(1);
     expect(r.err).not.toContain("now runs without a question");
-    expect(r.err).toContain(`rule pushes-ask (${machine}:3) asks first (a push is seen by others)`);
-    expect(r.err).toContain(`change that rule at ${machine}:3`);
+    expect(r.err).toContain(`rule pushes-ask (${file}:3) asks first (a push is seen by others)`);
+    expect(r.err).toContain(`change that rule at ${file}:3`);
     // And it is so: the push still asks.
     const check = JSON.parse((await cli(home, repo.path, ["check", "git push origin main", "--json"])).out);
     expect(check.effect).toBe("ask");
     const j = await json(home, repo.path, ["protect", "--allow", "git.push"]);
     expect(j.stillStopped).toMatchObject({ effect: "ask", rule: { name: "pushes-ask", line: 3 } });
+  });
+
+  test("--allow relaxes the machine file's asks it meets: the action runs without a question after it", async () => {
+    using home = fakeHome();
+    using repo = gitRepo({ "a.txt": "a" });
+    const machine = join(home.memnoxHome, "machine.policies.toml");
+    writeFileSync(
+      machine,
+      'version = 1\n\n[[policies]]\nname = "merges-ask"\n[policies.match]\nactions = ["gh.pr-merge"]\n[policies.decision]\neffect = "ask"\nreason = "a merge is somebody\'s review"\n',
+    );
+    const r = await cli(home, repo.path, ["protect", "--allow", "gh.pr-merge"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("now runs without a question");
+    expect(readFileSync(machine, "utf8")).toContain('relaxes = ["merges-ask"]');
+    const check = JSON.parse((await cli(home, repo.path, ["check", "gh pr merge 12", "--json"])).out);
+    expect(check.effect).toBe("allow");
   });
 });
 

@@ -321,7 +321,6 @@ describe("rewind: the agent asks, only a person says yes", () => {
   test.each([
     ["a no", { action: "decline" }],
     ["an accept without the yes", { action: "accept", content: { rewind: false } }],
-    ["a cancel", { action: "cancel" }],
   ] as const)("%s is a no: nothing moves, and the refusal is recorded", async (_, elicit) => {
     await mess();
     const c = await connect({ env: { MEMNOX_SESSION: "ses_rw" }, elicit });
@@ -330,6 +329,32 @@ describe("rewind: the agent asks, only a person says yes", () => {
     expect(r.text).toContain("the person said no");
     expect(readme()).toBe("overwritten by the agent\n");
     expect(rewindRows().at(-1)).toMatchObject({ surface: "mcp", detail: { outcome: "refused" } });
+  });
+
+  test("a cancelled question was answered by nobody: it says so, never that the person said no", async () => {
+    await mess();
+    const c = await connect({ env: { MEMNOX_SESSION: "ses_rw" }, elicit: { action: "cancel" } });
+    const r = await c.call("rewind");
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("nobody answered the question to rewind");
+    expect(r.text).not.toContain("said no");
+    expect(readme()).toBe("overwritten by the agent\n");
+    expect(rewindRows().at(-1)).toMatchObject({ surface: "mcp", detail: { outcome: "refused" } });
+  });
+
+  test("under `claude -p` nobody is at the prompt: it asks nobody, and never claims a no", async () => {
+    await mess();
+    const c = await connect({
+      env: { MEMNOX_SESSION: "ses_rw", CLAUDE_CODE_ENTRYPOINT: "sdk-cli" },
+      terminal: true,
+      elicit: { action: "decline" },
+    });
+    const r = await c.call("rewind");
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("runs without a person at its prompt (sdk-cli), so nobody was asked");
+    expect(r.text).not.toContain("said no");
+    expect(c.asked).toHaveLength(0);
+    expect(readme()).toBe("overwritten by the agent\n");
   });
 
   test("with no way to ask and nobody at a terminal, it refuses and says to run memnox rewind", async () => {

@@ -21,6 +21,12 @@ export interface RecordedRequest {
   readonly cwd: string;
   readonly agent?: string;
   readonly role?: string;
+  /** The person the agent acted for, its model and provider: recorded only when a rule in force named them. */
+  readonly principal?: string;
+  readonly model?: string;
+  readonly provider?: string;
+  /** The size the call stated, recorded only when a rule in force had a ceiling (`aboveAmount`). */
+  readonly amount?: number;
   /** The environment the rules were asked about; with several declared, the one whose verdict decided. */
   readonly environment?: string;
   /** Every environment declared, when there were several: each was ruled on and the strictest applied. */

@@ -39,8 +39,24 @@ export interface Verdict {
   readonly minApprovals?: number;
   /** The deciding rule's `rateLimit`: at most `max` of its actions proceed per agent in any `windowSeconds`. */
   readonly rateLimit?: { readonly max: number; readonly windowSeconds: number };
+  /**
+   * Every enforcing rule that matched with a `rateLimit`, the decider's among them: a broader allow deciding beside a
+   * rate-limited rule does not lift its limit.
+   */
+  readonly rateLimits?: readonly RateLimited[];
   /** A stricter `mode = "observe"` rule that matched beside an enforcing `ask`: recorded, never applied. */
   readonly observed?: ObservedRule;
+}
+
+export interface RateLimited {
+  readonly rule: RuleRef;
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+/** How a row names a rate-limited rule it spends a slot of: `name@file`. */
+export function rateLimitKey(rule: Pick<RuleRef, "name" | "file">): string {
+  return `${rule.name}@${rule.file}`;
 }
 
 export interface ObservedRule {

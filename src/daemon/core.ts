@@ -43,7 +43,11 @@ export interface CoreParts {
 }
 
 export interface DaemonCore {
-  evaluate(r: EvaluateRequest): Promise<Replies["evaluate"]>;
+  /** `direct`: a caller that is not a seam (the reference's `{action, target, argsDigest}`), always answered here. */
+  evaluate(r: EvaluateRequest, direct?: boolean): Promise<Replies["evaluate"]>;
+  readonly version: string;
+  /** The daemon's clock: the instant a direct evaluate is decided at. */
+  now(): number;
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
   record(r: RecordRequest): Replies["record"];
   ping(r: PingRequest, held: AbortSignal): Promise<PingReply>;
@@ -81,7 +85,9 @@ export function daemonCore(p: CoreParts): DaemonCore {
   };
 
   return {
-    async evaluate(r) {
+    version: p.ctx.version,
+    now: () => p.ctx.clock.now(),
+    async evaluate(r, direct = false) {
       // Older or newer code could decide otherwise on the same files: only the same version answers for a seam.
       if (r.version !== p.ctx.version) {
         answered.local += 1;
@@ -94,7 +100,9 @@ export function daemonCore(p: CoreParts): DaemonCore {
         ? `a rule in force matches on the arguments of \`${reads.name}\``
         : set.usesWindows && (r.tz ?? "") !== (p.ctx.env.TZ ?? "")
           ? "a rule in force has time windows, and the caller's time zone is not the daemon's"
-          : undefined;
+          : !direct && (set.usesCaller || (set.usesAmount && r.actions.some((a) => a.args)))
+            ? "a rule in force names a principal, model or provider, or a ceiling a call's arguments state"
+            : undefined;
       if (elsewhere) {
         answered.local += 1;
         return { local: elsewhere };

@@ -143,7 +143,8 @@ export function startPasses(o: RunnerOptions): PassRunner {
     let armed = false;
     const rewatch = () => {
       if (closed) return;
-      const added = watching.set(pass.watched(ctx));
+      // The stop file too: `memnox start` ending a stop puts the keeping back at once, not at the next backstop.
+      const added = watching.set([...pass.watched(ctx), ctx.paths.stop]);
       if (added && armed) kick("change");
       armed = true;
     };

@@ -26,6 +26,7 @@ const WireAction = v.object({
   shown: opt(strings),
   cwd: opt(str),
   possible: opt(v.array(v.object({ target: str, bare: v.boolean(), could: strings }))),
+  pushFlags: opt(strings),
   args: v.boolean(),
 });
 
@@ -76,6 +77,33 @@ const Record = v.object({
 const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 
 const Request = v.variant("method", [Evaluate, Hold, Record, Ping]);
+
+/** The reference's evaluate: `{ action, target?, argsDigest?, cwd?, agent?, session? }`, from a caller that is no seam. */
+const Direct = v.object({
+  method: v.literal("evaluate"),
+  action: v.pipe(str, v.regex(/^[a-z0-9*][\w.*:-]*$/i, "must be an action name like git.push")),
+  target: opt(str),
+  argsDigest: opt(str),
+  cwd: opt(v.pipe(str, v.startsWith("/", "must be an absolute path"))),
+  agent: opt(str),
+  session: opt(str),
+});
+
+export type DirectEvaluate = v.InferOutput<typeof Direct>;
+
+/** A direct evaluate (its `action` a name, not the seam's list), or undefined for anything else. */
+export function parseDirect(
+  raw: unknown,
+): { ok: true; request: DirectEvaluate } | { ok: false; error: string } | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const o = raw as Record<string, unknown>;
+  if (o.method !== "evaluate" || typeof o.action !== "string") return undefined;
+  const r = v.safeParse(Direct, raw);
+  if (r.success) return { ok: true, request: r.output };
+  const issue = r.issues[0];
+  const path = issue ? v.getDotPath(issue) : null;
+  return { ok: false, error: `${path ? `\`${path}\` ` : ""}${issue?.message ?? "is not a request"}`.toLowerCase() };
+}
 
 export type Parsed =
   | { readonly ok: true; readonly request: DaemonRequest }

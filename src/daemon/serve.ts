@@ -21,6 +21,7 @@ import { agentHooksPass } from "./passes/hooks.ts";
 import { mcpServersPass } from "./passes/mcp-servers.ts";
 import { skillsPass } from "./passes/skills.ts";
 import { type DaemonPass, startPasses } from "./passes.ts";
+import { startRetentionSweep } from "./retention.ts";
 import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
@@ -153,6 +154,8 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   const main = egress.main;
   if (main) writeEgress(paths, { host: main.host, port: main.port, pid: process.pid, startedAt });
   const passes = startPasses({ ctx, passes: opts.passes ?? PASSES, log, recorder });
+  // History past retentionDays goes on an hourly sweep, as `memnox purge` would drop it.
+  const stopSweep = startRetentionSweep(ctx, recorder, log);
   // The workspace loop: with no account.json it reads that file and calls nothing.
   const { startWorkspaceSync } = await import("../workspace/daemon.ts");
   const sync = startWorkspaceSync(
@@ -187,6 +190,7 @@ export async function serve(ctx: Context, opts: ServeOptions = {}): Promise<numb
   removeEgress(paths, process.pid);
   if (!opts.embedded) removeOwnPid(paths.daemonPid);
   await egress?.close();
+  stopSweep();
   await passes.close();
   await sync.close();
   rules.close();

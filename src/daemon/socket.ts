@@ -1,9 +1,13 @@
 // The listening side of memnox.sock: one JSON request per line in, one JSON answer per line out, by id.
 import { chmodSync } from "node:fs";
+import type { ActionClass } from "../core/action.ts";
 import { describeError } from "../core/errors.ts";
+import type { EvaluateRequest, Replies } from "../gate/remote/protocol.ts";
 import { MAX_LINE } from "../gate/remote/protocol.ts";
+import { verbTable } from "../resolve/tables/index.ts";
+import { actionPattern } from "../resolve/tables/match.ts";
 import type { DaemonCore } from "./core.ts";
-import { parseRequest } from "./requests.ts";
+import { parseDirect, parseRequest } from "./requests.ts";
 
 interface Conn {
   buffer: string;
@@ -50,13 +54,15 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
     return send(s, { id: 0, ok: false, error: "the line is not JSON" });
   }
   const id = typeof (raw as { id?: unknown })?.id === "number" ? (raw as { id: number }).id : 0;
+  const direct = parseDirect(raw);
+  if (direct) return answerDirect(core, s, id, direct);
   const parsed = parseRequest(raw);
   if (!parsed.ok) return send(s, { id, ok: false, error: parsed.error });
   const r = parsed.request;
   try {
     switch (r.method) {
       case "evaluate":
-        send(s, { id, ok: true, ...(await core.evaluate(r)) });
+        send(s, { id, ok: true, ...withVerdict(await core.evaluate(r)) });
         // The row follows its answer in the same turn: nothing else is read before it is on the record.
         return core.settle();
       case "hold":
@@ -70,6 +76,67 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
     send(s, { id, ok: false, error: describeError(e) });
   }
 }
+
+/** `effect`, `reason` and `alternative` beside the answer, as the reference names them. */
+function withVerdict(reply: Replies["evaluate"]): Record<string, unknown> {
+  if (!("answer" in reply)) return reply;
+  const a = reply.answer;
+  return {
+    ...reply,
+    effect: a.effect,
+    reason: a.reason,
+    ...(a.alternative ? { alternative: a.alternative } : {}),
+    // A held call: the id a person answers, and who may (a retry is claimed by fingerprint, the id is optional).
+    ...(a.holdId ? { approvalId: a.holdId } : {}),
+    ...(a.quorum ? { approvers: a.quorum.approvers, minApprovals: a.quorum.minApprovals } : {}),
+  };
+}
+
+/** One action asked about by something that is not a seam: decided here, recorded with surface `cli`. */
+async function answerDirect(
+  core: DaemonCore,
+  s: Sock,
+  id: number,
+  parsed: NonNullable<ReturnType<typeof parseDirect>>,
+): Promise<void> {
+  if (!parsed.ok) return send(s, { id, ok: false, error: parsed.error });
+  const d = parsed.request;
+  const cli = d.action.split(".")[0] ?? "";
+  const entry = verbTable(cli)?.verbs.find((e) => actionPattern(e) === d.action);
+  const cls: ActionClass = entry?.class ?? FILE_CLASSES[d.action] ?? "unknown";
+  const request: EvaluateRequest = {
+    method: "evaluate",
+    version: core.version,
+    surface: "cli",
+    cwd: d.cwd ?? "/",
+    canAsk: false,
+    ...(d.agent ? { agent: d.agent } : {}),
+    ...(d.session ? { session: d.session } : {}),
+    caller: {},
+    given: "action",
+    actions: [{ name: d.action, class: cls, targets: d.target ? [d.target] : [], args: false }],
+    normalized: d.action,
+    unknown: [],
+    rawArguments: false,
+    argsDigest: d.argsDigest ?? "",
+    at: { epochMs: core.now() },
+  };
+  try {
+    send(s, { id, ok: true, ...withVerdict(await core.evaluate(request, true)) });
+    return core.settle();
+  } catch (e) {
+    send(s, { id, ok: false, error: describeError(e) });
+  }
+}
+
+const FILE_CLASSES: Readonly<Record<string, ActionClass>> = {
+  "filesystem.read": "read",
+  "filesystem.list": "read",
+  "filesystem.write": "write",
+  "filesystem.delete": "destructive",
+  "http.request": "communication",
+  "http.loopback": "read",
+};
 
 function onData(core: DaemonCore, s: Sock, chunk: Uint8Array): void {
   const c = s.data;

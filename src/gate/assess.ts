@@ -9,13 +9,15 @@ import type { Boundary } from "./boundary.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
 import { callText } from "./decide.ts";
 import { decisionFindings } from "./decisions.ts";
-import type { GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
+import type { CallerFacts, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
 import { noticeFindings } from "./notice/findings.ts";
 import { gatherNotice, type Noticed } from "./notice/gather.ts";
 import { actingPlaces } from "./places.ts";
+import { pushFacts } from "./push.ts";
 import { scopeFit } from "./scope.ts";
+import { isOwnSessionTool, SESSION_TOOL_REASON } from "./session-tools.ts";
 import type { GateRequest } from "./types.ts";
 import { held, wallFindings } from "./wall-held.ts";
 
@@ -58,12 +60,14 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   const stateFacts = [
     ...deps.facts(at.epochMs),
     ...(writes.length > 0 && deps.leases ? deps.leases(writes, at.epochMs) : []),
+    // Where a push lands (its own branch, the default, a protected one, a tag): a fact its rules can name.
+    ...pushFacts(resolution.actions, req.cwd, at.epochMs),
   ];
   // No environment declared is one evaluation without one; several are each ruled on, the strictest applying.
   const declared = deps.caller.environments ?? [];
   const environments = declared.length > 0 ? declared : [undefined];
   const byAction = resolution.actions.map((action) =>
-    environments.map((env) => policyRequest(req, deps, action, agent, boundary, env)),
+    environments.map((env) => policyRequest(req, deps, rules, action, agent, boundary, env)),
   );
   const requests = byAction.flat();
   const lineWide: Finding[] = [];
@@ -138,7 +142,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
         const as: Action = { ...action, targets: [w], possible: [] };
         return [
           ...environments.map((env) => {
-            const r = policyRequest(req, deps, as, agent, boundary, env);
+            const r = policyRequest(req, deps, rules, as, agent, boundary, env);
             return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
           }),
           ...checks(as),
@@ -147,6 +151,17 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
       return couldMatch(action, p, found);
     }),
   ]);
+  // memnox's own session tools are never asked about: they read the record, or (rewind) ask their person themselves.
+  if (req.surface === "hook") {
+    resolution.actions.forEach((action, i) => {
+      const found = perFindings[i];
+      if (!found || !isOwnSessionTool(action)) return;
+      perFindings[i] = [
+        ...found.filter((f) => f.effect !== "ask"),
+        { action, effect: "allow", source: "session-tool", reason: SESSION_TOOL_REASON },
+      ];
+    });
+  }
   const combined = combine([...perFindings.flat(), ...lineWide]);
   return {
     resolution,
@@ -251,6 +266,7 @@ function resolve(req: GateRequest, deps: GateDeps): Resolution {
 function policyRequest(
   req: GateRequest,
   deps: GateDeps,
+  rules: RuleSetView,
   action: Action,
   agent: string | undefined,
   boundary: Boundary | undefined,
@@ -258,6 +274,8 @@ function policyRequest(
 ): PolicyRequest {
   const c = deps.caller;
   const branch = action.branch || c.branch(req.cwd);
+  const who = rules.usesCaller ? callerRuns(c, agent, req.cwd) : {};
+  const amount = rules.usesAmount ? statedAmount(action) : undefined;
   return {
     action,
     cwd: req.cwd,
@@ -266,5 +284,51 @@ function policyRequest(
     ...(c.role ? { role: c.role } : {}),
     ...(environment ? { environment } : {}),
     ...(branch ? { branch } : {}),
+    ...who,
+    ...(amount !== undefined ? { amount } : {}),
   };
+}
+
+/** The principal, model and provider a rule can name, read once per call from their sources. */
+const runsRead = new WeakMap<CallerFacts, Map<string, Pick<PolicyRequest, "principal" | "model" | "provider">>>();
+function callerRuns(
+  c: CallerFacts,
+  agent: string | undefined,
+  cwd: string,
+): Pick<PolicyRequest, "principal" | "model" | "provider"> {
+  let byKey = runsRead.get(c);
+  if (!byKey) {
+    byKey = new Map();
+    runsRead.set(c, byKey);
+  }
+  const key = `${agent ?? ""}\0${cwd}`;
+  let got = byKey.get(key);
+  if (!got) {
+    const principal = c.principal?.();
+    const r = c.runs?.(agent, cwd) ?? {};
+    got = {
+      ...(principal ? { principal } : {}),
+      ...(r.model ? { model: r.model } : {}),
+      ...(r.provider ? { provider: r.provider } : {}),
+    };
+    byKey.set(key, got);
+  }
+  return got;
+}
+
+/**
+ * The size a call states: an `amount` argument (an MCP tool's), or `--amount N` / `--amount=N` / `amount=N` among a
+ * command's words (`stripe … -d amount=2000`). A call that states none is unsized, and a ceiling still covers it.
+ */
+export function statedAmount(action: Action): number | undefined {
+  const direct = action.arguments.amount?.[0];
+  if (direct !== undefined && Number.isFinite(Number(direct))) return Number(direct);
+  const words = [...(action.arguments.argv ?? []), ...(action.arguments.args ?? [])];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] ?? "";
+    const m = /^(?:--amount=|amount=)(-?\d+(?:\.\d+)?)$/.exec(w);
+    if (m?.[1]) return Number(m[1]);
+    if (w === "--amount" && /^-?\d+(?:\.\d+)?$/.test(words[i + 1] ?? "")) return Number(words[i + 1]);
+  }
+  return undefined;
 }

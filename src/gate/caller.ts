@@ -7,12 +7,18 @@ import type { Context } from "../ports/context.ts";
 import type { Boundary } from "./boundary.ts";
 import type { CallerFacts } from "./deps.ts";
 import { environmentsOf } from "./environments.ts";
+import { agentRuns, principalOf } from "./principal.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
+import { snapshotDir } from "./snapshots.ts";
 
-/** Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads) and /dev. */
-export function exemptDirs(ctx: Pick<Context, "env">): string[] {
-  const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? ""].filter(Boolean);
+/**
+ * Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads), /dev and
+ * Claude Code's shell snapshots.
+ */
+export function exemptDirs(ctx: Pick<Context, "env" | "paths">): string[] {
+  // Claude Code's shell snapshots are its own state, written before its Bash commands: never outside the project.
+  const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? "", snapshotDir(ctx.paths.home, ctx.env)].filter(Boolean);
   return [...new Set(dirs.flatMap((d) => [d, realOr(d)]))];
 }
 
@@ -54,6 +60,8 @@ export function callerFacts(ctx: Context): CallerFacts {
     ...(env.MEMNOX_ROLE ? { role: env.MEMNOX_ROLE } : {}),
     ...(scope ? { scope } : {}),
     branch: (cwd) => currentBranch(cwd),
+    principal: () => principalOf(env, ctx.paths.account),
+    runs: (agent, cwd) => agentRuns(agent, env, ctx.paths.home, cwd),
     boundary(cwd, session): Boundary | undefined {
       if (declaredRoots.length > 0) return { roots: declaredRoots, exempt };
       const started = session ? sessionStart(ctx.paths, session)?.root : undefined;

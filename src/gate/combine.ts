@@ -3,7 +3,14 @@ import type { Action } from "../core/action.ts";
 import type { Decision } from "../core/decisions.ts";
 import { type Effect, effectRank } from "../core/effect.ts";
 import type { StateFact } from "../core/request.ts";
-import type { Alternative, ArgumentMatch, RuleRef, Verdict } from "../core/verdict.ts";
+import {
+  type Alternative,
+  type ArgumentMatch,
+  type RateLimited,
+  type RuleRef,
+  rateLimitKey,
+  type Verdict,
+} from "../core/verdict.ts";
 
 /** Where a verdict came from: a rule, no rule, or one of memnox's own checks. */
 export type Source =
@@ -31,6 +38,10 @@ export type Source =
   | "novel"
   | "chain"
   | "paused"
+  /** A call to memnox's own session server, never asked about. */
+  | "session-tool"
+  /** A freeze in force (`memnox freeze`): outward and destructive actions wait. */
+  | "freeze"
   /** The kernel wall around the agent's shell refuses it, whatever the rules ask. */
   | "wall";
 
@@ -64,6 +75,8 @@ export interface Combined {
   readonly approvers: readonly string[];
   readonly minApprovals: number;
   readonly rateLimit?: { readonly max: number; readonly windowSeconds: number };
+  /** Every rate-limited rule any applied finding matched, once each: each is counted, whichever rule speaks. */
+  readonly rateLimits: readonly RateLimited[];
 }
 
 /** A verdict as a finding, with the effect enforce applies (allow when only an observe-mode rule decided). */
@@ -85,10 +98,18 @@ function applied(f: Finding): Effect {
 /** On a tie in effect: a grant that let a rule's ask through speaks first (so its row names it), then a rule. */
 const SPEAKS: Partial<Record<Source, number>> = { grant: 2, rule: 1 };
 
+function approvalNeed(f: Finding): number {
+  const v = f.verdict;
+  return (v?.minApprovals ?? 1) * 2 + (v?.approvers && v.approvers.length > 0 ? 1 : 0);
+}
+
 /** Stricter first; on a tie a rule beats memnox's own checks, and a specific action beats `shell.execute`. */
 function better(a: Finding, b: Finding, effectOf: (f: Finding) => Effect): boolean {
   const d = effectRank(effectOf(a)) - effectRank(effectOf(b));
   if (d !== 0) return d > 0;
+  // Between asks, the strictest approval requirement speaks: its quorum and approvers are what the hold needs.
+  const n = approvalNeed(a) - approvalNeed(b);
+  if (effectOf(a) === "ask" && n !== 0) return n > 0;
   const ra = SPEAKS[a.source] ?? 0;
   const rb = SPEAKS[b.source] ?? 0;
   if (ra !== rb) return ra > rb;
@@ -120,5 +141,14 @@ export function combine(findings: readonly Finding[]): Combined {
     approvers: v?.approvers ?? [],
     minApprovals: v?.minApprovals ?? 1,
     ...(v?.rateLimit ? { rateLimit: v.rateLimit } : {}),
+    rateLimits: limitsOf(findings),
   };
+}
+
+function limitsOf(findings: readonly Finding[]): RateLimited[] {
+  const seen = new Map<string, RateLimited>();
+  for (const f of findings) {
+    for (const l of f.verdict?.rateLimits ?? []) seen.set(rateLimitKey(l.rule), l);
+  }
+  return [...seen.values()];
 }

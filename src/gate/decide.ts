@@ -6,6 +6,7 @@ import type { Effect, Mode } from "../core/effect.ts";
 import { describeError } from "../core/errors.ts";
 import type { EventInput, RecordedRequest } from "../core/event.ts";
 import { factKey, type PolicyRequest, type StateFact } from "../core/request.ts";
+import { rateLimitKey } from "../core/verdict.ts";
 import { assess, writtenPaths } from "./assess.ts";
 import type { Boundary } from "./boundary.ts";
 import { budgetsSpentBy } from "./budgets.ts";
@@ -67,7 +68,14 @@ async function decideRuled(req: GateRequest, deps: GateDeps, at: Instant, settin
     // Only another seam honours the mark: at its own seam a once-grant stays spent by one use.
     const passed = mark && mark.surface !== req.surface ? mark : undefined;
     const above = grant || passed || !req.handedDown ? undefined : deps.handedDown(req.handedDown, req.cwd, at.epochMs);
-    if (grant) {
+    // Only within a session: a call nothing ties to the one refused (a person's own, at their terminal) asks afresh.
+    const refused = grant || passed || above || !session ? undefined : deps.refusedBefore?.(parts, session, at.epochMs);
+    if (refused) {
+      // The person already said no to this very call: the retry hears that answer instead of asking again.
+      const no = refused.denials[refused.denials.length - 1];
+      effect = "deny";
+      reason = `a person (${no?.by ?? "someone"}) said no to this at ${no?.at ?? refused.createdAt} (hold ${refused.id}): ${because}`;
+    } else if (grant) {
       effect = "allow";
       grantedBy = grant.grants.map((g) => g.by).join(", ");
       reason = `approved by ${grantedBy} (${grant.id}): ${because}`;
@@ -210,8 +218,9 @@ function cleared(p: { action: string; target: string; binding?: string; environm
 }
 
 /**
- * A rule's `rateLimit`, counted from the ledger (so a restart changes nothing): once `max` of its actions proceeded
- * for this agent within the window, the next is refused until the oldest of them leaves it. A grant is not spent.
+ * Every rate-limited rule the call matched (the deciding one or not), counted from the ledger so a restart changes
+ * nothing: once `max` of a rule's actions proceeded for this agent within its window, the next is refused until the
+ * oldest of them leaves it. A grant is not spent.
  */
 function withRateLimit(
   c: Combined,
@@ -220,27 +229,30 @@ function withRateLimit(
   at: Instant,
   deps: GateDeps,
 ): { combined: Combined; because: string } {
-  const limit = c.rateLimit;
-  const rule = c.rule;
-  if (!limit || !rule || !deps.proceeded || c.wouldEffect === "deny") return { combined: c, because };
-  const windowMs = limit.windowSeconds * 1000;
-  const sinceIso = new Date(at.epochMs - windowMs).toISOString();
-  const spent = deps.proceeded({ rule, agent, sinceIso, limit: limit.max });
-  const oldest = spent[limit.max - 1];
-  if (oldest === undefined) return { combined: c, because };
-  const opens = new Date(Date.parse(oldest) + windowMs).toISOString();
-  const reason = `rule ${rule.name} lets ${limit.max} of these run per ${formatDuration(windowMs)} for ${agent ?? "an agent with no name"}, and ${limit.max} already ran since ${sinceIso}; the next can run after ${opens}`;
-  const observeOnly = c.deciding.verdict?.observeOnly === true;
-  return {
-    combined: {
-      ...c,
-      effect: observeOnly ? c.effect : "deny",
-      wouldEffect: "deny",
-      reason,
-      deciding: { ...c.deciding, effect: "deny", source: "rate-limit", reason },
-    },
-    because: reason,
-  };
+  if (c.rateLimits.length === 0 || !deps.proceeded || c.wouldEffect === "deny") return { combined: c, because };
+  for (const limit of c.rateLimits) {
+    const rule = limit.rule;
+    const windowMs = limit.windowSeconds * 1000;
+    const sinceIso = new Date(at.epochMs - windowMs).toISOString();
+    const spent = deps.proceeded({ rule, agent, sinceIso, limit: limit.max });
+    const oldest = spent[limit.max - 1];
+    if (oldest === undefined) continue;
+    const opens = new Date(Date.parse(oldest) + windowMs).toISOString();
+    const reason = `rule ${rule.name} lets ${limit.max} of these run per ${formatDuration(windowMs)} for ${agent ?? "an agent with no name"}, and ${limit.max} already ran since ${sinceIso}; the next can run after ${opens}`;
+    const observeOnly = c.deciding.verdict?.observeOnly === true;
+    return {
+      combined: {
+        ...c,
+        effect: observeOnly ? c.effect : "deny",
+        wouldEffect: "deny",
+        reason,
+        rule,
+        deciding: { ...c.deciding, effect: "deny", source: "rate-limit", reason },
+      },
+      because: reason,
+    };
+  }
+  return { combined: c, because };
 }
 
 /**
@@ -294,6 +306,10 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
     ...(r.boundary ? { boundary: r.boundary } : {}),
     ...(decidingRequest.agent ? { agent: decidingRequest.agent } : {}),
     ...(decidingRequest.role ? { role: decidingRequest.role } : {}),
+    ...(decidingRequest.principal ? { principal: decidingRequest.principal } : {}),
+    ...(decidingRequest.model ? { model: decidingRequest.model } : {}),
+    ...(decidingRequest.provider ? { provider: decidingRequest.provider } : {}),
+    ...(decidingRequest.amount !== undefined ? { amount: decidingRequest.amount } : {}),
     ...(decidingRequest.environment ? { environment: decidingRequest.environment } : {}),
     ...(r.declared.length > 1 ? { environments: r.declared } : {}),
     ...(decidingRequest.branch ? { branch: decidingRequest.branch } : {}),
@@ -323,6 +339,10 @@ function decisionRow(req: GateRequest, deps: GateDeps, at: Instant, r: RowInput)
       source: c.deciding.source,
       ...(c.deciding.fact ? { fact: factKey(c.deciding.fact) } : {}),
       ...(r.spends.length > 0 ? { budgets: r.spends.join(",") } : {}),
+      // The rate-limited rules this call matched, so each is counted whichever rule decided the row.
+      ...(c.rateLimits.length > 0
+        ? { rateLimited: `|${c.rateLimits.map((l) => rateLimitKey(l.rule)).join("|")}|` }
+        : {}),
       ...(r.rules.usesWindows ? { utcOffsetMinutes: at.utcOffsetMinutes } : {}),
       ...(c.deciding.decision ? decisionDetail(c.deciding.decision) : {}),
       ...noticeDetail(r.noticed),

@@ -40,6 +40,10 @@ export interface RuleSetView {
   readonly problems: readonly RuleProblem[];
   /** Whether any rule has time windows: only then does the local UTC offset (costly to read) matter. */
   readonly usesWindows?: boolean;
+  /** Whether any rule names principals, models or providers: only then are they read. */
+  readonly usesCaller?: boolean;
+  /** Whether any rule has `aboveAmount`: only then is a call's stated amount read from its arguments. */
+  readonly usesAmount?: boolean;
   evaluate(request: PolicyRequest, facts: readonly StateFact[], at: Instant): Verdict;
 }
 
@@ -66,6 +70,10 @@ export interface CallerFacts {
   boundary(cwd: string, session: string | undefined): Boundary | undefined;
   /** The checked-out branch at the request's cwd. */
   branch(cwd: string): string | undefined;
+  /** The person the agent acts for (read only when a rule names `principals`). */
+  principal?(): string | undefined;
+  /** The model and provider the agent's own settings name (read only when a rule names `models` or `providers`). */
+  runs?(agent: string | undefined, cwd: string): { readonly model?: string; readonly provider?: string };
 }
 
 export interface GateDeps {
@@ -87,6 +95,8 @@ export interface GateDeps {
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;
   claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** A person's recent no to this very call in this session (`memnox deny`): the retry hears it, not a new hold. */
+  refusedBefore?(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
   /** A refusal's code a person typed (`memnox allow-once`) for this exact call, taken so it is used once. */
   claimAllowOnce?(parts: FingerprintParts, session: string | undefined, nowMs: number): AllowOnce | undefined;
   /** A code for a refused call, which a person can type at their own terminal to let it through once. */

@@ -26,12 +26,38 @@ export interface CheckInput {
   readonly nowMs: number;
 }
 
+/** What a freeze stops: outward and destructive actions, and an MCP tool's writes (its server is elsewhere). */
+function changesOutside(action: Action): boolean {
+  return RISKY.has(action.class) || (action.class === "write" && action.name.startsWith("mcp."));
+}
+
+/** The subject `memnox freeze --for …` with no subject declares: the whole machine. */
+export const MACHINE_FREEZE = "machine";
+
+/** Whether a freeze covers an action: the machine's covers every one, a subject's those whose name or targets name it. */
+function frozenBy(f: StateFact, action: Action): boolean {
+  if (f.subject === MACHINE_FREEZE || f.subject === "*") return true;
+  const s = f.subject.toLowerCase();
+  const word = new RegExp(`(^|[^a-z0-9])${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9])`);
+  return [action.name, ...action.targets].some((t) => word.test(t.toLowerCase()));
+}
+
 export function ownChecks(input: CheckInput): Finding[] {
   const { action } = input;
   const out: Finding[] = [];
   const left = (f: StateFact) => formatDuration(Date.parse(f.expiresAt) - input.nowMs);
   const server = action.name.startsWith("mcp.") ? action.name.split(".")[1] : undefined;
   for (const f of input.facts) {
+    if (f.kind === "freeze" && changesOutside(action) && frozenBy(f, action)) {
+      const what = f.subject === MACHINE_FREEZE ? "this machine is frozen" : `${f.subject} is frozen`;
+      out.push({
+        action,
+        effect: "deny",
+        source: "freeze",
+        fact: f,
+        reason: `${what}${f.by ? ` by ${f.by}` : ""}${f.reason ? ` (${f.reason})` : ""} for ${left(f)} more: outward and destructive actions wait until it ends or a person lifts it`,
+      });
+    }
     const stopped = agentStopped(f, input.agent, left);
     if (stopped) out.push({ action, effect: "deny", source: "agent-stopped", reason: stopped });
     if (f.kind === "probation" && OUTWARD.has(action.class)) {

@@ -6,6 +6,7 @@ import { classFromName } from "../resolve/mcp-tools.ts";
 import { recoverable } from "../resolve/project.ts";
 import { loadManifest } from "../state/mcp-manifest.ts";
 import { unkeptDeletes } from "./kept.ts";
+import { sessionToolClass } from "./session-tools.ts";
 
 /**
  * The class a milestone or a manifest settles: a delete is a write only while every path it really reaches is inside
@@ -26,6 +27,9 @@ export function settled(action: Action, cwd: string, mcpDir: string): Action {
     const cls = covered ? "write" : "destructive";
     return cls === real.class || real.class === "read" ? real : { ...real, class: cls };
   }
+  // memnox's own session tools take their own class, or stay unknown where a project file could shadow the server.
+  const own = sessionToolClass(real, cwd);
+  if (own !== undefined) return own === real.class ? real : { ...real, class: own };
   if (real.class === "unknown" && real.name.startsWith("mcp.")) {
     const [, server = "*", ...rest] = real.name.split(".");
     const tool = rest.join(".");

@@ -30,6 +30,8 @@ export function withGrants(findings: readonly Finding[], facts: readonly StateFa
   if (!facts.some((f) => f.kind === "grant")) return [...findings];
   return findings.map((f) => {
     if (f.source !== "rule" || f.effect !== "ask" || f.verdict?.observeOnly) return f;
+    // A grant is one person's word: an ask that needs named approvers or a quorum is theirs to answer.
+    if ((f.verdict?.minApprovals ?? 1) > 1 || (f.verdict?.approvers?.length ?? 0) > 0) return f;
     const g = grantCovering(facts, f.action, f.environment);
     if (!g) return f;
     const left = formatDuration(Date.parse(g.expiresAt) - nowMs);

@@ -50,6 +50,10 @@ export function replayWith(home: string): Reevaluate {
       ...(req.targetMatches ? { recordedTargetMatches: req.targetMatches } : {}),
       ...(req.agent ? { agent: req.agent } : {}),
       ...(req.role ? { role: req.role } : {}),
+      ...(req.principal ? { principal: req.principal } : {}),
+      ...(req.model ? { model: req.model } : {}),
+      ...(req.provider ? { provider: req.provider } : {}),
+      ...(req.amount !== undefined ? { amount: req.amount } : {}),
       ...(req.environment ? { environment: req.environment } : {}),
       ...(req.branch ? { branch: req.branch } : {}),
     };

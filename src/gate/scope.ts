@@ -36,7 +36,9 @@ export function scopeFit(
 ): ScopeFit {
   if (!isDeclared(scope)) return "undeclared";
   const roots = [...scope.paths, ...scope.repos];
-  if (roots.length > 0 && action.class !== "read") {
+  // A path outside what was declared is out of scope whether it is written or read (a read a task never needed is
+  // what a scope rule about `filesystem.read` is for); a listing of names is not.
+  if (roots.length > 0 && action.name !== "filesystem.list") {
     const paths = action.targets.filter((t) => t.startsWith("/") && action.name.startsWith("filesystem."));
     const outside = paths.filter((p) => !roots.some((r) => within(p, r)) && !tmpDirs.some((t) => within(p, t)));
     if (outside.length > 0) return "out_of_scope";

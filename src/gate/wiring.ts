@@ -18,7 +18,7 @@ import { type Config, readConfig } from "../state/config.ts";
 import { leasesOn, takeLease, WRITE_LEASE_MS } from "../state/leases.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
-import { claimGrant, createHold, fingerprint } from "../state/pending.ts";
+import { claimGrant, createHold, deniedHold, fingerprint } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
@@ -29,6 +29,7 @@ import { type TargetExpander, targetExpander } from "./expand.ts";
 import { scanReach } from "./notice/reach.ts";
 import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
+import { snapshotText } from "./snapshots.ts";
 import type { GateRequest } from "./types.ts";
 import { readWallHolds } from "./wall-held.ts";
 
@@ -80,6 +81,7 @@ type StateDeps = Pick<
   | "stop"
   | "stale"
   | "claimGrant"
+  | "refusedBefore"
   | "claimAllowOnce"
   | "issueAllowOnce"
   | "clearedCall"
@@ -145,6 +147,8 @@ export function stateDeps(
     },
     claimGrant: (parts, session, now) =>
       sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
+    refusedBefore: (parts, session, now) =>
+      sink.dry ? undefined : deniedHold(paths.pending, fingerprint(parts), session, now, HOLD_TTL_MS),
     claimAllowOnce: (parts, session, now) =>
       sink.dry ? undefined : claimAllowOnce(paths.allowOnce, fingerprint(parts), session, now),
     issueAllowOnce: ({ parts, ...rest }) => {
@@ -255,7 +259,7 @@ export function resolveWithProject(req: GateRequest, home: string, env?: Readonl
   for (let pass = 0; pass < SCRIPT_PASSES && r.runs; pass++) {
     const files: Record<string, string> = { ...project.files };
     for (const path of r.runs) {
-      const text = scriptText(path, project.repository);
+      const text = scriptText(path, project.repository) ?? snapshotText(path, home, env);
       if (text !== undefined) files[path] = text;
     }
     if (Object.keys(files).length === Object.keys(project.files ?? {}).length) break;

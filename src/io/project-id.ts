@@ -91,9 +91,36 @@ export function originUrl(root: string): string | undefined {
   return undefined;
 }
 
-/** The project id of `cwd`, as memory derives it with git: by origin when usable, else by the real top level. */
+/** A top-level `project = "…"` in the checkout's memnox.policies.toml (before its first table), when declared. */
+export function declaredProject(root: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, "memnox.policies.toml"), "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) return undefined;
+    const m = /^project\s*=\s*"([^"\\]+)"\s*(#.*)?$/.exec(line);
+    if (m?.[1]) return m[1];
+  }
+  return undefined;
+}
+
+/** A declared project's id: opaque like the others, from its name, so every repository declaring it shares it. */
+export function declaredProjectId(project: string): string {
+  return projectDigest(`memnox-project:${project}`);
+}
+
+/**
+ * The project id of `cwd`, as memory derives it: a `project` the checkout's rule file declares (two repositories
+ * declaring the same one share one scope), else by git origin when usable, else by the real top level.
+ */
 export function projectIdAt(cwd: string): string {
   const top = repoRoot(cwd);
+  const declared = top ? declaredProject(top) : undefined;
+  if (declared) return declaredProjectId(declared);
   const root = realOr(top ?? cwd);
   const origin = top ? originUrl(root) : undefined;
   const remote = origin ? normalizeRemote(origin) : undefined;

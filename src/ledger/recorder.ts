@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describeError } from "../core/errors.ts";
 import type { EventInput } from "../core/event.ts";
+import { rateLimitKey } from "../core/verdict.ts";
 import type { Paths } from "../ports/paths.ts";
 import { rowById } from "./read/rows.ts";
 import type { LedgerRow } from "./row.ts";
@@ -124,10 +125,10 @@ export function createRecorder(
     proceeded(q) {
       try {
         return open()
-          .db.query<{ at: string }, [string, string, string | null, string, number]>(
-            "SELECT occurred_at AS at FROM events WHERE kind = 'decision' AND effect = 'allow' AND rule_id = ? AND rule_file = ? AND agent IS ? AND occurred_at >= ? ORDER BY occurred_at DESC LIMIT ?",
+          .db.query<{ at: string }, [string, string, string, string | null, string, number]>(
+            "SELECT occurred_at AS at FROM events WHERE kind = 'decision' AND effect = 'allow' AND ((rule_id = ? AND rule_file = ?) OR instr(json_extract(detail, '$.rateLimited'), ?) > 0) AND agent IS ? AND occurred_at >= ? ORDER BY occurred_at DESC LIMIT ?",
           )
-          .all(q.rule.name, q.rule.file, q.agent ?? null, q.sinceIso, q.limit)
+          .all(q.rule.name, q.rule.file, `|${rateLimitKey(q.rule)}|`, q.agent ?? null, q.sinceIso, q.limit)
           .map((r) => r.at);
       } catch (e) {
         err(`memnox: could not count a rate limit in the ledger (${describeError(e)})\n`);

@@ -37,6 +37,8 @@ export const REASONS = {
   env: "a .env file holds live credentials, and almost no task needs the values themselves",
   destructive: "it rewrites or destroys what may exist nowhere else, so a person runs it on purpose",
   outward: "these are the calls whose consequences other people see",
+  sharedPush:
+    "the default branch, a protected branch and tags are what others build on and deploy from, so a push there is a person's call",
   unknown: "memnox has no entry for this subcommand, so it cannot tell a read from a delete, and a person should look",
   mcp: "these are the calls whose consequences other people see",
   http: "denying every unknown host breaks ordinary work on the first package install",
@@ -90,6 +92,8 @@ export const LOCAL_LOOP = {
   publicKeys: "public keys (*.pub, known_hosts) and directory listings: they hold no secret",
   deferred:
     "a command a repository script builds at run time (`$PY -m pytest`): the interceptors rule on it when it starts",
+  branchPush:
+    "a push to a branch of its own, neither the default nor a protected one: unforced, git only adds a branch or fast-forwards it, so nothing can be destroyed (the pull request it opens is still a person's to merge)",
 } as const;
 
 /** What a refusal of a setting or variable that runs code says to do instead. */
@@ -555,6 +559,7 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
       effect: "ask",
       reason: REASONS.outward,
     }),
+    ...pushRules(by),
     ...rule("unknown-subcommands-asked", `subcommands no verb table knows, ${by}`, [...new Set(unknown)].sort(), {
       effect: "ask",
       reason: REASONS.unknown,
@@ -615,6 +620,29 @@ export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineO
  * The local loop, redrawn so enforce is livable: a delete asks only where nothing brings it back, fetched code asks,
  * publishing asks; what proceeds is said by allow rules whose reasons a person reads (LOCAL_LOOP).
  */
+/**
+ * A push is asked where others build on what it lands on (the remote's default branch, a protected branch, a tag, or
+ * where memnox cannot tell), and proceeds on a branch of its own: unforced, it can only add a branch or fast-forward
+ * one (a forced or deleting push is another action, denied above). `push:<where>` is the gate's fact for the call;
+ * the allow relaxes the outward ask of its own file only there, so a push with no such fact still asks.
+ */
+function pushRules(by: string): RuleSpec[] {
+  return [
+    {
+      name: "shared-pushes-asked",
+      description: `pushes to the default branch, a protected branch or a tag, ${by}`,
+      match: { actions: ["git.push"], state: ["push:default", "push:protected", "push:tag", "push:unknown"] },
+      decision: { effect: "ask", reason: REASONS.sharedPush },
+    },
+    {
+      name: "branch-pushes-allowed",
+      description: `pushes to a branch of the agent's own, ${by}`,
+      match: { actions: ["git.push"], state: ["push:branch"] },
+      decision: { effect: "allow", reason: LOCAL_LOOP.branchPush, relaxes: ["outward-commands-asked"] },
+    },
+  ];
+}
+
 function localLoop(by: string): RuleSpec[] {
   return [
     {

@@ -4,6 +4,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { maskSecrets } from "../core/secrets.ts";
 import type { RuleRef } from "../core/verdict.ts";
+import { type ProcessRef, processAlive } from "../io/alive.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { mayAnswer } from "./identity.ts";
@@ -38,6 +39,8 @@ export interface Hold {
   readonly denials: readonly HoldAnswer[];
   readonly spentAt?: string;
   readonly decisionEventId?: string;
+  /** The process waiting on it (an interceptor), or the agent it holds (a hook's ask): the hold dies with it. */
+  readonly requester?: ProcessRef;
 }
 
 export interface FingerprintParts {
@@ -58,9 +61,32 @@ export function fingerprint(p: FingerprintParts): string {
 
 const holdPath = (dir: string, id: string) => join(dir, `${id}.json`);
 
-/** Waiting past its expiry is unattended: nobody answered, which is not somebody's denial. */
+/**
+ * Waiting past its expiry, or after the process it held went away, is unattended: nobody answered, which is not
+ * somebody's denial, and nothing is left waiting for an answer.
+ */
 export function effectiveStatus(h: Hold, nowMs: number): HoldStatus {
-  return h.status === "waiting" && Date.parse(h.expiresAt) <= nowMs ? "unattended" : h.status;
+  if (h.status !== "waiting") return h.status;
+  if (Date.parse(h.expiresAt) <= nowMs) return "unattended";
+  return h.requester && !processAlive(h.requester) ? "unattended" : "waiting";
+}
+
+/** Whether the hold ended because what asked is gone (for the words `approvals` and `approve` say). */
+export function requesterGone(h: Hold): boolean {
+  return h.requester !== undefined && !processAlive(h.requester);
+}
+
+/** Names the process a hold waits for; a hold already naming one keeps it. */
+export function stampRequester(dir: string, id: string, requester: ProcessRef): void {
+  const file = holdPath(dir, id);
+  try {
+    withLock(file, () => {
+      const h = readHold(dir, id);
+      if (h && !h.requester && h.status === "waiting") writeJsonAtomic(file, { ...h, requester });
+    });
+  } catch {
+    // A hold that cannot be stamped (inside a wall) waits out its expiry, as before.
+  }
 }
 
 export function readHold(dir: string, id: string): Hold | undefined {
@@ -193,7 +219,8 @@ export function answerHold(
     if (status !== "waiting") return { outcome: "already", hold, status };
     if (!mayAnswer({ name: answer.by, groups: answer.groups ?? [] }, hold.approvers))
       return { outcome: "not-approver", hold };
-    if (hold.grants.some((g) => g.by === answer.by)) return { outcome: "duplicate", hold };
+    // One person counts once towards the quorum, but a denial ends it whoever gives it, an earlier approver too.
+    if (answer.grant && hold.grants.some((g) => g.by === answer.by)) return { outcome: "duplicate", hold };
     const entry: HoldAnswer = {
       by: answer.by,
       at: new Date(answer.nowMs).toISOString(),
@@ -231,6 +258,27 @@ export function claimGrant(dir: string, fp: string, session: string | undefined,
     if (claimed) return claimed;
   }
   return undefined;
+}
+
+/**
+ * The person's no to this call in this session, answered within `windowMs`: a retry is refused with that answer
+ * rather than put to a person again as a fresh hold.
+ */
+export function deniedHold(
+  dir: string,
+  fp: string,
+  session: string | undefined,
+  nowMs: number,
+  windowMs: number,
+): Hold | undefined {
+  let found: Hold | undefined;
+  for (const h of listHolds(dir)) {
+    if (h.fingerprint !== fp || h.status !== "denied" || h.session !== session) continue;
+    const at = Math.max(...h.denials.map((d) => Date.parse(d.at)));
+    if (!(nowMs - at < windowMs)) continue;
+    if (!found || at > Math.max(...found.denials.map((d) => Date.parse(d.at)))) found = h;
+  }
+  return found;
 }
 
 function isHold(v: unknown): v is Hold {

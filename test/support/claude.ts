@@ -32,6 +32,8 @@ export interface RunClaudeOptions {
   /** Tools Claude Code's own permissions let run without asking (`--allowedTools`). */
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: string;
+  /** Another scripted model for this run (a second session in the same project and home). */
+  readonly model?: ScriptedModel;
 }
 
 export interface ClaudeRun {
@@ -66,7 +68,7 @@ export function claudeProject(opts: ClaudeProjectOptions): ClaudeProject {
   return {
     dir: repo.path,
     home: home.path,
-    run: (prompt, runOpts = {}) => runClaude(repo.path, home.path, opts.model, prompt, runOpts),
+    run: (prompt, runOpts = {}) => runClaude(repo.path, home.path, runOpts.model ?? opts.model, prompt, runOpts),
     [Symbol.asyncDispose]: async () => {
       repo[Symbol.dispose]();
       home[Symbol.dispose]();

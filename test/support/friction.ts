@@ -13,7 +13,7 @@ export interface FrictionCase {
   readonly tool: string;
   /** What kind of work it is (test, build, lint, git, files, http…), for the report. */
   readonly kind: string;
-  /** The tool's input; `$REPO/` and `~/` in strings are the project and the home. */
+  /** The tool's input; `$REPO`, `$REPO/` and `~/` in strings are the project and the home. */
   readonly input: Readonly<Record<string, unknown>>;
 }
 
@@ -87,7 +87,8 @@ export function frictionBench(memnox: string, file = process.env.FRICTION_PROJEC
 }
 
 function placed(v: unknown, repo: string, home: string): unknown {
-  if (typeof v === "string") return v.replaceAll("$REPO/", `${repo}/`).replace(/^~\//, `${home}/`);
+  if (typeof v === "string")
+    return v === "$REPO" ? repo : v.replaceAll("$REPO/", `${repo}/`).replace(/^~\//, `${home}/`);
   if (Array.isArray(v)) return v.map((x) => placed(x, repo, home));
   if (v && typeof v === "object")
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placed(x, repo, home)]));

@@ -90,13 +90,21 @@ export async function loginWith(
   extra: readonly string[] = [],
 ): Promise<{ code: number; out: string }> {
   const bin = await compiledBinary();
-  const child = Bun.spawn([bin, "login", "--no-open", "--url", url, ...extra], {
-    env: m.env(),
-    cwd: m.repo.path,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  return enrolApproved([bin, "login", "--no-open", "--url", url, ...extra], m.env(), m.repo.path, url, admin);
+}
+
+/**
+ * Runs a command that enrols this machine by device code (`login`, `setup --url`), approves the code it prints as
+ * the admin, and waits for it to finish; throws with what it printed when any step fails.
+ */
+export async function enrolApproved(
+  argv: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
+  url: string,
+  admin: string,
+): Promise<{ code: number; out: string }> {
+  const child = Bun.spawn([...argv], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let out = "";
   const decoder = new TextDecoder();
   const reader = child.stdout.getReader();
@@ -109,7 +117,7 @@ export async function loginWith(
   }
   const call = (method: string, path: string) =>
     fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${admin}` } });
-  if (!code || !out.includes(`${url}/device?code=${code}`)) throw new Error(`login printed no code: ${out}`);
+  if (!code || !out.includes(`${url}/device?code=${code}`)) throw new Error(`no code was printed: ${out}`);
   const seen = (await (await call("GET", `/v1/devices/${code}`)).json()) as { status?: string };
   if (seen.status !== "pending") throw new Error(`the code is ${seen.status}, not pending`);
   const ok = await call("POST", `/v1/devices/${code}/approve`);
@@ -120,6 +128,6 @@ export async function loginWith(
     out += decoder.decode(value, { stream: true });
   }
   const exit = await child.exited;
-  if (exit !== 0) throw new Error(`login failed (${exit}): ${out}${await new Response(child.stderr).text()}`);
+  if (exit !== 0) throw new Error(`enrolment failed (${exit}): ${out}${await new Response(child.stderr).text()}`);
   return { code: exit, out };
 }

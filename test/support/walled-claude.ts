@@ -58,6 +58,8 @@ export async function walledMachine(tree: Tree = {}): Promise<WalledMachine> {
     ["setup", "--yes"],
     ["protect", "--wall"],
     ["config", "set", "mode", "enforce"],
+    // Setup starts a daemon of its own where no service manager answers: the test's own takes its place.
+    ["daemon", "--uninstall"],
   ]) {
     const r = await memnox(step);
     if (r.code !== 0) throw new Error(`memnox ${step.join(" ")}: ${r.stdout}${r.stderr}`);

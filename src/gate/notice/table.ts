@@ -118,7 +118,10 @@ const MAIL_AND_CHAT = new Set(
 export function sendsOutward(a: Action): string | undefined {
   if (a.name === "shell.execute" || a.name === "http.loopback") return undefined;
   const where = shownTargets(a)[0];
-  if (a.class === "communication") return where && !a.name.startsWith("mcp.") ? `${a.name} to ${where}` : a.name;
+  // A request to another host sends whatever its URL carries, a GET's query string included: it is outward whatever
+  // its method, so a secret read earlier in the session makes it ask (and a credential's shape in it, refused).
+  if (a.class === "communication" || a.name === "http.request")
+    return where && !a.name.startsWith("mcp.") ? `${a.name} to ${where}` : a.name;
   const program = a.name.endsWith(".run") ? a.name.slice(0, -".run".length) : undefined;
   if (a.class === "unknown" && program && MAIL_AND_CHAT.has(program)) return `${program} (mail or chat)`;
   return undefined;

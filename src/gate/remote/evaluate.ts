@@ -4,6 +4,7 @@ import type { Action } from "../../core/action.ts";
 import type { Resolution } from "../../resolve/types.ts";
 import { rawArguments } from "../decide.ts";
 import type { CallerFacts, Instant } from "../deps.ts";
+import { pushFlagsOf } from "../push.ts";
 import type { GateAnswer, GateRequest } from "../types.ts";
 import type { EvaluateRequest, WireAction } from "./protocol.ts";
 
@@ -28,6 +29,7 @@ function wire(a: Action): WireAction {
     ...(a.shown !== undefined ? { shown: a.shown } : {}),
     ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
     ...(a.possible?.length ? { possible: a.possible } : {}),
+    ...(a.name === "git.push" ? { pushFlags: pushFlagsOf(a) } : {}),
     args: Object.keys(a.arguments).length > 0,
   };
 }
@@ -86,7 +88,7 @@ export function actionOf(w: WireAction): Action {
     name: w.name,
     class: w.class,
     targets: w.targets,
-    arguments: {},
+    arguments: w.pushFlags?.length ? { argv: [...w.pushFlags] } : {},
     ...(w.branch !== undefined ? { branch: w.branch } : {}),
     ...(w.cli !== undefined ? { cli: w.cli } : {}),
     ...(w.shown !== undefined ? { shown: w.shown } : {}),

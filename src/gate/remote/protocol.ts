@@ -18,6 +18,8 @@ export interface WireAction {
   readonly cwd?: string;
   /** The open targets and the witnesses the seam's expansion found for them (paths, never arguments). */
   readonly possible?: readonly PossibleTarget[];
+  /** A push's flags that say where it lands (`--tags`, `--all`…): flags, never a value that could be a secret. */
+  readonly pushFlags?: readonly string[];
   /** The seam holds raw arguments for it, so a rule matching on `arguments` must be decided there. */
   readonly args: boolean;
 }

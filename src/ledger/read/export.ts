@@ -66,7 +66,8 @@ export function collectExport(ledger: Ledger, q: TimelineQuery): ExportSet {
     },
     filters: { agent: q.agent ?? null, session: q.session ?? null, only: q.only ?? null },
     excluded: [
-      ...exclusions(q, first),
+      // Whether rows were purged is the ledger's first row, not the first a filter kept.
+      ...exclusions(q, rows[0]),
       ...(unmasked > 0
         ? [`credentials: ${unmasked} row(s) recorded one and have it masked here, so they no longer match their hash`]
         : []),

@@ -6,7 +6,9 @@ import { type Entry, entryJson, joinEntries } from "./entries.ts";
 import { clock } from "./format.ts";
 import { childrenOf, rowByIdPrefix } from "./window.ts";
 
-const NOTABLE = "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow')";
+// A call to memnox's own session tools is never what a "why" asks about: the agent asking is not the refusal before it.
+const NOTABLE =
+  "kind = 'decision' AND (effect <> 'allow' OR enforce_effect <> 'allow') AND operation NOT LIKE 'mcp.memnox-session.%'";
 
 /**
  * The row and what came of it: the given id (a prefix will do), or the last decision that did not simply proceed
@@ -17,10 +19,13 @@ export function findEntry(
   idPrefix?: string,
   session?: string,
   which: "notable" | "any" = "notable",
+  agent?: string,
 ): Entry | undefined {
   let row: LedgerRow | undefined;
   const where = which === "notable" ? NOTABLE : "kind = 'decision'";
   if (idPrefix) row = rowByIdPrefix(ledger, idPrefix);
+  else if (agent)
+    [row] = ledger.select(`SELECT * FROM events WHERE ${where} AND agent = ? ORDER BY seq DESC LIMIT 1`, agent);
   else if (session)
     [row] = ledger.select(`SELECT * FROM events WHERE ${where} AND session = ? ORDER BY seq DESC LIMIT 1`, session);
   else [row] = ledger.select(`SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT 1`);

@@ -2,7 +2,14 @@
 
 import { basename } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
-import { gitProjectId, localProjectId, MACHINE_PROJECT_ID, normalizeRemote } from "../../io/project-id.ts";
+import {
+  declaredProject,
+  declaredProjectId,
+  gitProjectId,
+  localProjectId,
+  MACHINE_PROJECT_ID,
+  normalizeRemote,
+} from "../../io/project-id.ts";
 import { realOr } from "../../io/real.ts";
 import type { Git } from "../../ports/index.ts";
 import { slugify } from "./slug.ts";
@@ -86,6 +93,9 @@ async function gitText(git: Git, cwd: string, args: string[]): Promise<string | 
 export async function projectFromCwd(git: Git, cwd: string): Promise<ProjectRef> {
   const top = await gitText(git, cwd, ["rev-parse", "--show-toplevel"]);
   const root = realOr(top ?? cwd);
+  // A project the checkout's rule file declares is the scope: two repositories declaring one share it.
+  const declared = top ? declaredProject(top) : undefined;
+  if (declared) return { id: declaredProjectId(declared), label: declared, locator: slugify(declared) || "project" };
   const origin = top ? await gitText(git, root, ["config", "--get", "remote.origin.url"]) : undefined;
   const remote = origin ? normalizeRemote(origin) : undefined;
   const label = basename(root) || basename(cwd) || "project";

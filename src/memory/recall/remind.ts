@@ -86,7 +86,10 @@ export function remindersFor(input: RemindersInput): Reminder[] {
     .map((x) => ({ x, matched: counts.get(x.row.id) ?? 0 }))
     .filter(
       ({ x, matched }) =>
-        matched / terms.length >= floor && !said.has(reminderKey(x.row.scope, x.row.project_id || null, x.row.slug)),
+        // A captured session is history: the prompt that started it matches the next one, and says nothing decided.
+        x.row.node_type !== "episode" &&
+        matched / terms.length >= floor &&
+        !said.has(reminderKey(x.row.scope, x.row.project_id || null, x.row.slug)),
     )
     .sort((a, b) => b.matched - a.matched || a.x.score - b.x.score || (a.x.row.slug < b.x.row.slug ? -1 : 1));
   const budget = input.budgetTokens ?? DEFAULT_REMINDER_BUDGET;

@@ -5,6 +5,7 @@ import type { Paths } from "../../ports/paths.ts";
 import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../format/project.ts";
 import { memoryDir } from "../pages/dir.ts";
 import { openStore } from "../pages/store.ts";
+import { heldReminders } from "./held.ts";
 import { type Reminder, remindersFor } from "./remind.ts";
 
 export interface SessionContext {
@@ -34,8 +35,18 @@ export async function sessionReminders(
   try {
     store = openStore({ dir, now: s.now, env: s.env });
     const project = await projectFromCwd(s.git, s.cwd);
+    const projects = [project.id, ...MACHINE_IDS];
     const text = prompt ?? (await sessionQuery(s.git, s.cwd));
-    return remindersFor({ store, projects: [project.id, ...MACHINE_IDS], prompt: text, ...opts });
+    const found = remindersFor({ store, projects, prompt: text, ...opts });
+    // A session's start with nothing the folder's words match still hears what its project holds.
+    if (prompt !== undefined || found.length > 0) return found;
+    return heldReminders({
+      store,
+      projects: [project.id],
+      ...(opts.alreadySaid ? { alreadySaid: opts.alreadySaid } : {}),
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.budgetTokens !== undefined ? { budgetTokens: opts.budgetTokens } : {}),
+    });
   } catch {
     return [];
   } finally {

@@ -1,7 +1,7 @@
 // evaluate(): every matching rule collected, the most restrictive effect wins, the most specific rule speaks.
 import { type Effect, effectRank } from "../../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../../core/request.ts";
-import type { ArgumentMatch, Verdict } from "../../core/verdict.ts";
+import type { ArgumentMatch, RateLimited, Verdict } from "../../core/verdict.ts";
 import type { CompiledRule, CompiledRuleSet } from "./compile.ts";
 import { matchRule, Probe } from "./match.ts";
 import { type Instant, PERSON } from "./types.ts";
@@ -38,6 +38,36 @@ function relaxed(hits: CompiledRule[]): void {
       hits.splice(i, 1);
     }
   }
+}
+
+/** How much a rule's ask needs: more approvals first, then named approvers over anybody. */
+function approvalNeed(c: CompiledRule): number {
+  const d = c.rule.decision;
+  return (d.minApprovals ?? 1) * 2 + (d.approvers && d.approvers.length > 0 ? 1 : 0);
+}
+
+/**
+ * Among enforcing asks, the one with the strictest approval requirement speaks, however generic the others are:
+ * a quorum a repository asks for is never released by one yes to a broader ask beside it.
+ */
+function strictestApproval(hits: readonly CompiledRule[], decider: CompiledRule): CompiledRule {
+  if (decider.rule.decision.effect !== "ask" || decider.observe) return decider;
+  let best = decider;
+  for (const c of hits) {
+    if (c.observe || c.rule.decision.effect !== "ask") continue;
+    if (approvalNeed(c) > approvalNeed(best)) best = c;
+  }
+  return best;
+}
+
+/** Every enforcing, non-denying rule that matched with a `rateLimit`. */
+function rateLimitsOf(hits: readonly CompiledRule[]): { rateLimits?: RateLimited[] } {
+  const out: RateLimited[] = [];
+  for (const c of hits) {
+    const limit = c.rule.decision.rateLimit;
+    if (limit && !c.observe && c.rule.decision.effect !== "deny") out.push({ rule: c.ref, ...limit });
+  }
+  return out.length > 0 ? { rateLimits: out } : {};
 }
 
 function reasonOf(c: CompiledRule): string {
@@ -86,7 +116,7 @@ export function evaluate(
   if (!top) return ungoverned(request, defaultEffect);
   const enforcing = hits.find((c) => !c.observe);
   const observed = top.observe && enforcing && enforcing.rule.decision.effect !== "allow" ? top : undefined;
-  const decider = observed && enforcing ? enforcing : top;
+  const decider = strictestApproval(hits, observed && enforcing ? enforcing : top);
   const d = decider.rule.decision;
   const matched = [decider, ...hits.filter((c) => c !== decider)].map((c) => c.ref);
   const stateMatch = decider.state;
@@ -104,6 +134,7 @@ export function evaluate(
     ...(d.approvers ? { approvers: d.approvers } : {}),
     ...(d.effect === "ask" ? { minApprovals: d.minApprovals ?? 1 } : {}),
     ...(d.rateLimit ? { rateLimit: d.rateLimit } : {}),
+    ...rateLimitsOf(hits),
     ...(observed
       ? { observed: { effect: observed.rule.decision.effect, rule: observed.ref, reason: reasonOf(observed) } }
       : {}),

@@ -7,6 +7,7 @@ import { compile, evaluate } from "../engine/index.ts";
 import { readCachedCheck, writeCachedCheck } from "./cache.ts";
 import { type Candidate, type FindOptions, findRuleFiles } from "./find.ts";
 import { parseRuleText } from "./parse.ts";
+import { filesOfProjects, noteProjectFiles, projectsFileBeside } from "./projects.ts";
 import { readRegistry } from "./registry.ts";
 import type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
 import { validateRuleData } from "./validate.ts";
@@ -96,6 +97,8 @@ function assemble(checked: readonly CheckedFile[], sources: readonly RuleSource[
     checked,
     compiled,
     usesWindows: compiled.rules.some((r) => r.windows !== undefined),
+    usesCaller: compiled.rules.some((r) => r.principals ?? r.models ?? r.providers),
+    usesAmount: compiled.rules.some((r) => r.aboveAmount !== undefined),
     evaluate: (request, facts, at, defaultEffect) => evaluate(compiled, request, facts, at, defaultEffect),
   };
 }
@@ -114,7 +117,11 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
   } catch (e) {
     problems.push({ file: opts.paths.policiesRegistry, message: describeError(e) });
   }
-  const read = findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir));
+  const read = shareProjects(
+    findRuleFiles(opts, registered).map((c) => readCandidate(c, opts.cacheDir)),
+    opts.paths.policiesRegistry,
+    opts.cacheDir,
+  );
   const checked = read.map((r) => r.checked);
   if (problems.length > 0)
     checked.push({
@@ -127,6 +134,35 @@ export function loadRuleSet(opts: LoadOptions): LoadedRuleSet {
     });
   const sources = read.flatMap((r) => (r.source ? [r.source] : []));
   return assemble(checked, sources, opts.paths.home);
+}
+
+type Read = ReturnType<typeof readCandidate>;
+
+/**
+ * Two repositories that declare the same `project` share one policy: the rule files of other repositories that
+ * declared it (noted as each is loaded, in projects.json) apply here too, only ever tightening, since the most
+ * restrictive verdict wins whatever file says it.
+ */
+function shareProjects(read: readonly Read[], registryPath: string, cacheDir: string | undefined): Read[] {
+  const here = read.filter((r) => r.checked.origin === "repository" && r.checked.applies && r.checked.project);
+  if (here.length === 0) return [...read];
+  const file = projectsFileBeside(registryPath);
+  noteProjectFiles(file, Object.fromEntries(here.map((r) => [r.checked.path, r.checked.project ?? ""])));
+  const projects = new Set(here.map((r) => r.checked.project ?? ""));
+  const loaded = new Set(read.map((r) => r.checked.path));
+  const contents = new Set(read.flatMap((r) => (r.checked.hash ? [r.checked.hash] : [])));
+  const shared = filesOfProjects(file, projects, loaded)
+    .map((path) => readCandidate({ path, origin: "repository", applies: true }, cacheDir))
+    // Only a file that still declares the project, reads, and says something this set does not already say: a
+    // broken one elsewhere is that repository's problem, and a copy of a file here adds nothing.
+    .filter(
+      (r) =>
+        r.checked.problems.length === 0 &&
+        r.checked.project !== undefined &&
+        projects.has(r.checked.project) &&
+        !contents.has(r.checked.hash ?? ""),
+    );
+  return [...read, ...shared];
 }
 
 /** Recompiles a set from the sources a ledger kept: the same text gives the same rules and hash. */

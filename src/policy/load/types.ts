@@ -55,6 +55,10 @@ export interface LoadedRuleSet {
   readonly compiled: CompiledRuleSet;
   /** Whether any rule in force has time windows. */
   readonly usesWindows: boolean;
+  /** Some rule names principals, models or providers. */
+  readonly usesCaller: boolean;
+  /** Some rule has `aboveAmount`. */
+  readonly usesAmount: boolean;
   evaluate(request: PolicyRequest, facts: readonly StateFact[], at: Instant, defaultEffect?: Effect): Verdict;
 }
 

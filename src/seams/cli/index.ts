@@ -63,7 +63,9 @@ async function dispatch(ctx: Context): Promise<number> {
     );
   }
   const def = (await entry.load())(ctx);
-  if (rest.includes("--help") || rest.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...rest]));
+  // Words after `--` are the started program's own (`memnox run -- claude --help`): never memnox's help.
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) return say(ctx, await renderCommandHelp(ctx, [first, ...own]));
   const segments = await descend(def, rest, ["memnox", first]);
   for (const seg of segments) await checkWords(seg, entry.rest ? { rest: true } : {});
   // The guard reads the config and may write the ledger: it loads only for words that can loosen governance.

@@ -12,6 +12,7 @@ import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { refuse, settle } from "../shared/gated.ts";
+import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 
 const ZERO = /^0+$/;
@@ -76,7 +77,7 @@ export async function gitHook(ctx: Context, gate: GateServices): Promise<number>
   // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
   const walled = insideWall(ctx.env);
   const terminal = walled ? undefined : openTerminal();
-  const deps = { gate, io: ctx.io, terminal };
+  const deps = { gate, io: ctx.io, terminal, waitingOn: (id: string) => stampHold(ctx, id, "self") };
   const session = ctx.env.MEMNOX_SESSION;
   const argvs: string[][] = [];
   if (hook === "pre-push") {

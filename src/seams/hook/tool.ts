@@ -1,10 +1,12 @@
 // A tool call: ask the gate about each thing it does, answer with the strictest, remember it for its outcome.
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import type { HookEvent, HookReply, SeamCall, ToolVerdict } from "../../../hooks/types.ts";
+import { maskDeep } from "../../core/secrets.ts";
 import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
 import type { GateAnswer, GateRequest } from "../../gate/types.ts";
 import { insideWall } from "../../wall/inside.ts";
 import { keepMilestones } from "../shared/milestones.ts";
+import { stampHold } from "../shared/requester.ts";
 import { type Face, gateSession } from "./deps.ts";
 import { claimReminders, noticeFile, type PendingCall, readNotice, updateNotice, withoutArguments } from "./notice.ts";
 import { callReminder, type Reminder } from "./reminders.ts";
@@ -55,6 +57,8 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
     if (a.effect === "deny") break;
   }
   const deciding = strictest(answers);
+  // A hold is the agent's: once the agent has gone, nobody is left to retry it, so it stops waiting.
+  if (deciding.holdId && !f.deps.byHand) stampHold(f.ctx, deciding.holdId, "agent");
   const verdict = toolVerdict(deciding, ev.canAsk);
   const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
   // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.
@@ -140,8 +144,19 @@ function remember(
   });
 }
 
-/** The call ran: a person's yes in the agent's own prompt, then the outcome of every decision it took. */
+/**
+ * The call ran: recorded as below, and a result that carries a credential is handed back to the model masked, where
+ * the agent lets a hook replace it (a shell's output, a file read, an MCP tool's result alike).
+ */
 export async function onToolDone(f: Face, ev: DoneEvent): Promise<HookReply> {
+  const recorded = await recordDone(f, ev);
+  if (ev.response === undefined || !f.adapter.replaceOutput) return recorded;
+  const masked = maskDeep(ev.response);
+  return JSON.stringify(masked) === JSON.stringify(ev.response) ? recorded : f.adapter.replaceOutput(f.event, masked);
+}
+
+/** A person's yes in the agent's own prompt, then the outcome of every decision the call took. */
+async function recordDone(f: Face, ev: DoneEvent): Promise<HookReply> {
   if (!ev.session) return f.adapter.neutral(f.event);
   if (ev.output) await readResult(f, ev.session, ev.output);
   const file = noticeFile(f.ctx.paths.notice, ev.session);

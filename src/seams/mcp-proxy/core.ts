@@ -1,5 +1,8 @@
 // The one inspection point between agent and server: everything is relayed as it came except tools/list and tools/call.
+import { isAbsolute, join, resolve } from "node:path";
 import { describeError } from "../../core/errors.ts";
+import { pathArguments, toolFileVerb } from "../../core/mcp-paths.ts";
+import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
 import type { GateRequest, GateServices } from "../../gate/types.ts";
 import { classFromName, mcpActionName, mcpArguments } from "../../resolve/mcp-tools.ts";
 import type { ManifestBuilder } from "../../state/mcp-manifest.ts";
@@ -34,6 +37,8 @@ export interface CoreOptions {
   readonly visibility: Visibility;
   readonly manifest: ManifestBuilder;
   readonly cwd: string;
+  /** The home `~` in a path argument stands for. */
+  readonly home?: string;
   readonly session?: string;
   readonly agent?: string;
   readonly toClient: (bytes: Uint8Array) => void;
@@ -47,6 +52,8 @@ export interface CoreOptions {
   readonly elapsed: () => number;
   /** The agent's own session when its hook recorded this call too, so wariness reaches its other tools. */
   readonly hookedSession?: (call: HookedLookup) => Promise<string | undefined>;
+  /** A hold this proxy waits on is stamped as its own, so it stops waiting once the proxy (and its agent) is gone. */
+  readonly waitingOn?: (holdId: string) => void;
 }
 
 /** A relayed call as the agent's hook would have recorded it: the action, the raw arguments, how long ago it began. */
@@ -193,16 +200,25 @@ export class ProxyCore {
 
   private async call(msg: Message, id: JsonRpcId, tool: string, signal: AbortSignal): Promise<void> {
     const action = mcpActionName(this.o.server, tool);
-    const verdict: CallVerdict = await judgeCall({
-      gate: this.o.gate,
-      request: this.request(action, tool, params(msg).arguments),
-      action,
-      tool,
-      hiddenBy: this.o.visibility.hiddenBy(tool),
-      signal,
-      log: this.o.log,
-      onHeld: (holdId) => heldProgress(msg, holdId, this.o.holdHeartbeatMs, (line) => this.o.toClient(frame(line))),
-    });
+    const judge = (request: GateRequest, name: string) =>
+      judgeCall({
+        gate: this.o.gate,
+        request,
+        action: name,
+        tool,
+        hiddenBy: this.o.visibility.hiddenBy(tool),
+        signal,
+        log: this.o.log,
+        onHeld: (holdId) => {
+          this.o.waitingOn?.(holdId);
+          return heldProgress(msg, holdId, this.o.holdHeartbeatMs, (line) => this.o.toClient(frame(line)));
+        },
+      });
+    const called = await judge(this.request(action, tool, params(msg).arguments), action);
+    // The files its arguments name meet the rules about them too: a filesystem server's read of `.env` is a read.
+    const files = called.kind === "forward" ? this.fileRequest(tool, params(msg).arguments) : undefined;
+    const onFiles = files ? await judge(files, files.action?.name ?? action) : undefined;
+    const verdict: CallVerdict = onFiles && onFiles.kind !== "forward" ? onFiles : called;
     if (verdict.kind === "cancelled") return;
     if (verdict.kind === "refuse") {
       const result = refusalResult(verdict.refusal, isModern(msg), this.serverInfo);
@@ -224,6 +240,26 @@ export class ProxyCore {
     return {
       surface: "mcp",
       action: { name: action, class: this.classOf(tool), targets: [], arguments: mcpArguments(args) },
+      cwd: this.o.cwd,
+      canAsk: false,
+      rawArguments: rawArgumentsOf(args),
+      ...(this.o.session ? { session: this.o.session } : {}),
+      ...(this.o.agent ? { agent: this.o.agent } : {}),
+    };
+  }
+
+  /** The file action the call's path arguments name, if any. */
+  private fileRequest(tool: string, args: unknown): GateRequest | undefined {
+    const paths = pathArguments(args).map((p) => {
+      const expanded = this.o.home && (p === "~" || p.startsWith("~/")) ? join(this.o.home, p.slice(1)) : p;
+      return isAbsolute(expanded) ? resolve(expanded) : resolve(this.o.cwd, expanded);
+    });
+    if (paths.length === 0) return undefined;
+    const verb = toolFileVerb(tool);
+    const cls = verb === "delete" ? "destructive" : verb;
+    return {
+      surface: "mcp",
+      action: { name: `filesystem.${verb}`, class: cls, targets: paths, arguments: mcpArguments(args) },
       cwd: this.o.cwd,
       canAsk: false,
       rawArguments: rawArgumentsOf(args),
@@ -299,11 +335,17 @@ export class ProxyCore {
       this.outcome(entry, 1, `json-rpc error ${String(code)}`);
       return undefined;
     }
-    const inspected = inspectToolResult(m.result);
+    // A credential in what the server hands back is masked before the model reads it, as in memnox's own output.
+    const masked = maskedResult(m.result);
+    const inspected = inspectToolResult(masked.result);
     const exitCode = m.result.isError === true ? 1 : 0;
     if (inspected.rules.length === 0) {
-      this.outcome(entry, exitCode);
-      return undefined;
+      this.outcome(
+        entry,
+        exitCode,
+        masked.kinds.length > 0 ? `credentials masked (${masked.kinds.join(", ")})` : undefined,
+      );
+      return masked.kinds.length > 0 ? { ...m, result: masked.result } : undefined;
     }
     const rules = inspected.rules.join(", ");
     this.outcome(entry, exitCode, `tool result read like instructions (${rules}); quoted as data`);
@@ -355,6 +397,34 @@ export class ProxyCore {
       });
     this.tasks.add(done);
   }
+}
+
+/**
+ * The result with every credential in its text masked (text content, and structured content as JSON text), and the
+ * kinds found; the same result when there were none.
+ */
+export function maskedResult(result: Record<string, unknown>): { result: Record<string, unknown>; kinds: string[] } {
+  const kinds = new Set<string>();
+  const mask = (text: string): string => {
+    for (const k of credentialShapes(text)) kinds.add(k);
+    const out = maskSecrets(text);
+    if (out !== text && kinds.size === 0) kinds.add("secret");
+    return out;
+  };
+  const content = Array.isArray(result.content)
+    ? result.content.map((c) => (isRecord(c) && typeof c.text === "string" ? { ...c, text: mask(c.text) } : c))
+    : result.content;
+  let structured = result.structuredContent;
+  if (structured !== undefined) {
+    const text = JSON.stringify(structured);
+    const out = mask(text);
+    if (out !== text) structured = JSON.parse(out) as unknown;
+  }
+  if (kinds.size === 0) return { result, kinds: [] };
+  return {
+    result: { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) },
+    kinds: [...kinds],
+  };
 }
 
 /** The arguments as the gate digests them, the same for the relayed call and its later lookup. */

@@ -3,6 +3,7 @@ import { createGate } from "../../gate/index.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
 import { newSessionId } from "../shared/agent-env.ts";
+import { stampHold } from "../shared/requester.ts";
 import { type ProxyArgs, parseProxyArgs } from "./args.ts";
 import { hookedSessionLookup } from "./hooked.ts";
 import { type ProxyOptions, runProxy } from "./run.ts";
@@ -35,5 +36,7 @@ export function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices):
     now: () => ctx.clock.now(),
     forwardSignals: true,
     hookedSession: hookedSessionLookup(ctx),
+    // The proxy lives as long as its agent's connection: a hold it waits on ends with it.
+    waitingOn: (holdId) => stampHold(ctx, holdId, "self"),
   };
 }

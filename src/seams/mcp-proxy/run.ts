@@ -44,6 +44,8 @@ export interface ProxyOptions {
   readonly forwardSignals?: boolean;
   /** The agent's own session for a call its hook recorded too (the face reads the ledger). */
   readonly hookedSession?: (call: HookedLookup) => Promise<string | undefined>;
+  /** Called with each hold the proxy waits on (the face stamps it with the proxy's own process). */
+  readonly waitingOn?: (holdId: string) => void;
 }
 
 /** Runs until the server exits; returns its exit code (128 + signal when a signal ended it). */
@@ -68,6 +70,7 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     visibility,
     manifest: new ManifestBuilder(manifestDir, o.name, o.now, loadManifest(manifestDir, o.name)),
     cwd: o.cwd,
+    ...(o.env.HOME ? { home: o.env.HOME } : {}),
     ...(o.session ? { session: o.session } : {}),
     ...(o.agent ? { agent: o.agent } : {}),
     toClient: (bytes) => o.output.write(bytes),
@@ -77,6 +80,7 @@ export async function runProxy(o: ProxyOptions): Promise<number> {
     holdHeartbeatMs: o.holdHeartbeatMs ?? 15_000,
     elapsed: () => performance.now(),
     ...(o.hookedSession ? { hookedSession: o.hookedSession } : {}),
+    ...(o.waitingOn ? { waitingOn: o.waitingOn } : {}),
   });
   const grace = o.shutdownGraceMs ?? 2_000;
   const timers: ReturnType<typeof setTimeout>[] = [];

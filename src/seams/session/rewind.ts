@@ -33,6 +33,11 @@ const CI_VARIABLES = [
   "TEAMCITY_VERSION",
 ];
 
+/** Claude Code run by a program (`claude -p`, the SDK): its entrypoint says so, and no prompt reaches a person. */
+export function unattendedAgent(env: Env): boolean {
+  return /^sdk(-|$)/.test(env.CLAUDE_CODE_ENTRYPOINT ?? "");
+}
+
 /** A CI run: nobody is at the machine to approve anything. */
 export function underCi(env: Env): boolean {
   const ci = env.CI?.trim().toLowerCase();
@@ -70,11 +75,21 @@ export async function rewindFromSession(deps: SessionDeps, args: RewindArgs): Pr
   }
   const at = { repo, target: target.id };
   const what = `${repo} back to ${target.id}, taken ${target.takenAt} (${target.reason})`;
+  if (unattendedAgent(ctx.env)) {
+    return refuse(
+      [
+        `this agent runs without a person at its prompt (${ctx.env.CLAUDE_CODE_ENTRYPOINT}), so nobody was asked and nothing was changed.`,
+        yourself,
+      ],
+      at,
+    );
+  }
   if (deps.ask) {
     const question = `Rewind ${what}? Files that differ are put back and files added since are removed; what is there now is kept first as a milestone. Commits, branches and the stash are not touched.`;
-    if (!(await deps.ask(question))) {
-      return refuse([`the person said no to rewinding ${what}: nothing was changed.`], at);
-    }
+    const answer = await deps.ask(question);
+    if (answer === "no") return refuse([`the person said no to rewinding ${what}: nothing was changed.`], at);
+    if (answer === "unanswered")
+      return refuse([`nobody answered the question to rewind ${what}: nothing was changed.`, yourself], at);
   } else if (!deps.terminal()) {
     return refuse([`nobody is there to approve rewinding ${what}: nothing was changed.`, yourself], at);
   }

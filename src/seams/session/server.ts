@@ -5,7 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "../../ports/context.ts";
 import { callTool } from "./call.ts";
-import type { SessionDeps } from "./deps.ts";
+import type { Answer, SessionDeps } from "./deps.ts";
 import { TOOLS } from "./tools.ts";
 
 /** A person has this long to answer the rewind question before it counts as no. */
@@ -24,7 +24,7 @@ export function createSessionServer(opts: SessionServerOptions): Server {
     { name: "memnox-session", version: opts.ctx.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const ask = async (message: string): Promise<boolean> => {
+  const ask = async (message: string): Promise<Answer> => {
     const r = await server.elicitInput(
       {
         mode: "form",
@@ -39,7 +39,9 @@ export function createSessionServer(opts: SessionServerOptions): Server {
       },
       { timeout: ASK_TIMEOUT_MS },
     );
-    return r.action === "accept" && r.content?.rewind === true;
+    // A decline is the person's no; a cancel is the question dismissed, which nobody answered.
+    if (r.action === "accept") return r.content?.rewind === true ? "yes" : "no";
+    return r.action === "decline" ? "no" : "unanswered";
   };
   const deps = (): SessionDeps => ({
     ctx: opts.ctx,
@@ -54,13 +56,13 @@ export function createSessionServer(opts: SessionServerOptions): Server {
   return server;
 }
 
-/** A question that fails (timed out, the client broke off) was not answered yes. */
-function safely(ask: (message: string) => Promise<boolean>): (message: string) => Promise<boolean> {
+/** A question that fails (timed out, the client broke off or cannot ask) was not answered at all. */
+function safely(ask: (message: string) => Promise<Answer>): (message: string) => Promise<Answer> {
   return async (message) => {
     try {
       return await ask(message);
     } catch {
-      return false;
+      return "unanswered";
     }
   };
 }

@@ -20,6 +20,8 @@ export interface GatedDeps {
   readonly io: Stdio;
   /** The person's terminal, when there is one. */
   readonly terminal: Terminal | undefined;
+  /** Names this waiting process on a hold, so the hold ends if it is killed. */
+  readonly waitingOn?: (holdId: string) => void;
 }
 
 const MAX_EDITS = 5;
@@ -80,6 +82,7 @@ async function settleAsk(text: string, request: GateRequest, answer: GateAnswer,
   it runs once a person says yes from their own terminal
 `,
   );
+  deps.waitingOn?.(answer.holdId);
   const outcome = await deps.gate.awaitHold(answer.holdId);
   if (outcome !== "granted") {
     const why = outcome === "unattended" ? "nobody answered before the hold expired" : "a person denied it";

@@ -9,6 +9,7 @@ import { insideWall } from "../../wall/inside.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
+import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { parseShellArgs } from "./args.ts";
 
@@ -53,7 +54,7 @@ export async function run(ctx: Context): Promise<number> {
           interactive,
         }),
     },
-    { gate: createGate(ctx), io: ctx.io, terminal },
+    { gate: createGate(ctx), io: ctx.io, terminal, waitingOn: (id) => stampHold(ctx, id, "self") },
   );
 }
 

@@ -9,6 +9,7 @@ import { insideWall } from "../../wall/inside.ts";
 import { runChild } from "../shared/child.ts";
 import { gateThenRun } from "../shared/gated.ts";
 import { keepMilestones } from "../shared/milestones.ts";
+import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { type GitPlan, gitPlan } from "./git.ts";
 
@@ -64,7 +65,7 @@ export async function runGated(ctx: Context, call: ShimCall): Promise<number> {
         return runChild(guarded, { env, cwd: ctx.cwd, interactive: ctx.io.stdinIsTTY });
       },
     },
-    { gate: createGate(ctx), io: ctx.io, terminal },
+    { gate: createGate(ctx), io: ctx.io, terminal, waitingOn: (id) => stampHold(ctx, id, "self") },
   );
 }
 

@@ -55,10 +55,18 @@ export function today(ctx: Pick<Context, "clock">): string {
   return new Date(ctx.clock.now()).toISOString().slice(0, 10);
 }
 
-/** Merges the whole baseline into the machine file (a rule already there under its name is kept as the person has it). */
-export function writeBaseline(ctx: Context, tables: readonly VerbTable[]): BaselineResult {
+/**
+ * Merges the baseline into the machine file (a rule already there under its name is kept as the person has it);
+ * `keep` narrows it to the rules a person chose (`protect --interactive`).
+ */
+export function writeBaseline(
+  ctx: Context,
+  tables: readonly VerbTable[],
+  keep: (rule: RuleSpec) => boolean = () => true,
+): BaselineResult {
   const date = today(ctx);
-  const base = baselineRules(tables, { date, keysDir: ctx.paths.keys });
+  const all = baselineRules(tables, { date, keysDir: ctx.paths.keys });
+  const base = { machine: all.machine.filter(keep), repository: all.repository.filter(keep) };
   const { config, created } = ensureConfig(ctx.paths.config);
   sealCurrentMode(ctx.paths.config, ctx.clock.now());
   const machine = mergeRules(ctx.paths.machinePolicies, [...base.machine, ...base.repository], {
@@ -101,6 +109,15 @@ export function writeRepositoryRules(ctx: Context, rules: readonly RuleSpec[], b
       "deny beats ask beats allow, whatever the order. Add a rule beside these to tighten; edit one to loosen.",
     ],
     mode: 0o644,
+    backup: copyAside(ctx),
+  });
+}
+
+/** Rules a person said about this machine, beside the baseline in the machine file (backed up, 0600). */
+export function writeMachineRules(ctx: Context, rules: readonly RuleSpec[], by: string): MergeResult {
+  return mergeRules(ctx.paths.machinePolicies, rules, {
+    header: [`Rules about this machine, ${by} on ${today(ctx)}.`],
+    mode: 0o600,
     backup: copyAside(ctx),
   });
 }

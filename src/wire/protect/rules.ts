@@ -1,15 +1,19 @@
-// Rules a person says at the terminal: `--ask/--deny/--allow <action>` written at once into this repository's rule
-// file and remembered as a decision, and `--for <cli>`: that CLI's credential files closed, its verbs from its table.
+// Rules a person says at the terminal: `--ask/--deny <action>` written at once into this repository's rule file,
+// `--allow <action>` into the machine file relaxing the baseline asks it meets, each remembered as a decision; and
+// `--for <cli>`: that CLI's credential files closed, its verbs from its table.
 
 import type { ActionClass } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
+import { readTextIfExists } from "../../io/files.ts";
 import { memoryDir, openStore, projectFromCwd, rememberDecision } from "../../memory/index.ts";
 import { entryPattern, REASONS, type RuleSpec } from "../../policy/baseline.ts";
+import { compile, evaluate } from "../../policy/engine/index.ts";
+import { checkText } from "../../policy/load/index.ts";
 import type { MergeResult } from "../../policy/write.ts";
 import type { Context } from "../../ports/context.ts";
 import { verbTable } from "../../resolve/index.ts";
 import { personName } from "../../state/identity.ts";
-import { today, writeRepositoryRules } from "./baseline.ts";
+import { today, writeMachineRules, writeRepositoryRules } from "./baseline.ts";
 import { CLI_CREDENTIALS } from "./credentials.ts";
 
 export type Said = "ask" | "deny" | "allow";
@@ -53,11 +57,44 @@ export interface SaidResult {
   readonly rememberError?: string;
 }
 
-/** Writes the rule into this repository's file and remembers it as a decision a later session is reminded of. */
+/**
+ * The machine file's ask rules that `action` meets (its class from its verb table, no targets): what an allow of it
+ * relaxes, so `--allow` stops exactly those questions. Denies, and other files' asks, it never touches.
+ */
+export function machineAsksFor(ctx: Context, action: string): string[] {
+  const text = readTextIfExists(ctx.paths.machinePolicies);
+  if (text === undefined) return [];
+  const checked = checkText(ctx.paths.machinePolicies, "machine", text);
+  const set = compile(checked.rules, { home: ctx.paths.home });
+  const cli = action.split(".")[0] ?? "";
+  const entry = verbTable(cli)?.verbs.find((v) => entryPattern(v) === action);
+  const cls: ActionClass = entry?.class ?? "unknown";
+  const v = evaluate(
+    set,
+    { action: { name: action, class: cls, targets: [], arguments: {} }, cwd: ctx.cwd, scope: "undeclared" },
+    [],
+    { epochMs: ctx.clock.now(), utcOffsetMinutes: 0 },
+  );
+  const asks = new Set(
+    checked.rules.filter((r) => r.decision.effect === "ask" && r.decision.mode !== "observe").map((r) => r.name),
+  );
+  return [...new Set(v.matched.map((m) => m.name).filter((n) => asks.has(n)))].sort();
+}
+
+/**
+ * Writes the rule and remembers it as a decision a later session is reminded of. `--ask` and `--deny` go into this
+ * repository's file; `--allow` into the machine file beside the baseline's asks, relaxing the ones it meets (an
+ * allow in another file could never take a stricter rule's place).
+ */
 export async function sayRule(ctx: Context, effect: Said, action: string): Promise<SaidResult> {
   const by = personName(ctx.env);
-  const rule = saidRule(effect, action, by, today(ctx));
-  const merge = writeRepositoryRules(ctx, [rule], `written by memnox protect --${effect}`);
+  const said = saidRule(effect, action, by, today(ctx));
+  const relaxes = effect === "allow" ? machineAsksFor(ctx, action) : [];
+  const rule: RuleSpec = relaxes.length > 0 ? { ...said, decision: { ...said.decision, relaxes } } : said;
+  const merge =
+    effect === "allow"
+      ? writeMachineRules(ctx, [rule], "written by memnox protect --allow")
+      : writeRepositoryRules(ctx, [rule], `written by memnox protect --${effect}`);
   try {
     const store = openStore({ dir: memoryDir(ctx.env, ctx.paths, ctx.cwd), now: () => ctx.clock.now(), env: ctx.env });
     try {
@@ -67,7 +104,7 @@ export async function sayRule(ctx: Context, effect: Said, action: string): Promi
         reason: rule.decision.reason ?? SAID_REASON[effect],
         effect,
         actions: [action],
-        where: "repository",
+        where: effect === "allow" ? "machine" : "repository",
         by,
         file: merge.path,
         project,

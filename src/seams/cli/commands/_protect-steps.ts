@@ -3,6 +3,7 @@ import type { Action } from "../../../core/action.ts";
 import { assess } from "../../../gate/assess.ts";
 import type { Combined } from "../../../gate/combine.ts";
 import { gateDeps } from "../../../gate/create.ts";
+import { baselineRules, type RuleSpec } from "../../../policy/baseline.ts";
 import type { Context } from "../../../ports/context.ts";
 import { actionPattern, verbTable } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
@@ -72,8 +73,12 @@ export function revert(ctx: Context, id: string | undefined): Outcome {
   };
 }
 
-export function baseline(ctx: Context, tables: readonly VerbTable[]): Outcome {
-  const r = writeBaseline(ctx, tables);
+export function baseline(
+  ctx: Context,
+  tables: readonly VerbTable[],
+  keep: (rule: RuleSpec) => boolean = () => true,
+): Outcome {
+  const r = writeBaseline(ctx, tables, keep);
   const shadowed =
     ctx.env.MEMNOX_POLICIES && r.repository
       ? [`note: MEMNOX_POLICIES is set, so ${r.repository.path} does not load here`]
@@ -90,6 +95,48 @@ export function baseline(ctx: Context, tables: readonly VerbTable[]): Outcome {
         : `mode is ${r.mode}`,
       ...shadowed,
     ],
+  };
+}
+
+/** The baseline's domains, as `--interactive` walks them: each a question, answered for all its rules at once. */
+export function baselineDomains(
+  tables: readonly VerbTable[],
+  ctx: Context,
+): { name: string; rules: readonly RuleSpec[] }[] {
+  const base = baselineRules(tables, { date: today(ctx), keysDir: ctx.paths.keys });
+  const of = (effect: string) => base.repository.filter((r) => r.decision.effect === effect);
+  return [
+    { name: "secret reads and this machine's own files", rules: base.machine },
+    { name: "commands that destroy work, denied", rules: of("deny") },
+    { name: "outward, unknown and hidden actions, asked", rules: of("ask") },
+    { name: "the local loop, allowed with its reason", rules: of("allow") },
+  ].filter((d) => d.rules.length > 0);
+}
+
+/**
+ * `protect --interactive`: each domain of the baseline shown (its rules and reasons) and put as one question, the
+ * recommended answer yes; only what was kept is written. Answers come from the terminal, or one per line on stdin.
+ */
+export async function interactive(
+  ctx: Context,
+  tables: readonly VerbTable[],
+  ask: (question: string) => Promise<boolean>,
+): Promise<Outcome> {
+  const domains = baselineDomains(tables, ctx);
+  const kept = new Set<string>();
+  const chosen: { domain: string; kept: boolean; rules: string[] }[] = [];
+  for (const d of domains) {
+    ctx.io.err(`\n${d.name} (${d.rules.length} rule(s)):\n`);
+    for (const r of d.rules) ctx.io.err(`  ${r.name}: ${r.decision.reason ?? r.description ?? ""}\n`);
+    const yes = await ask(`Write these ${d.rules.length} rule(s)?`);
+    chosen.push({ domain: d.name, kept: yes, rules: d.rules.map((r) => r.name) });
+    if (yes) for (const r of d.rules) kept.add(r.name);
+  }
+  const out = baseline(ctx, tables, (r) => kept.has(r.name));
+  const left = chosen.filter((c) => !c.kept).map((c) => c.domain);
+  return {
+    value: { ...(out.value as object), domains: chosen },
+    lines: [...out.lines, ...(left.length > 0 ? [`left out, as you chose: ${left.join("; ")}`] : [])],
   };
 }
 
@@ -125,7 +172,7 @@ export async function said(ctx: Context, effect: Said, action: string): Promise<
     now && still ? { stillStopped: { effect: now.effect, rule: now.rule ?? null, reason: now.reason } } : {};
   return {
     value: { ...r, ...stillValue },
-    lines: [...describeMerge("repository rules", r.merge), ...loud, remembered],
+    lines: [...describeMerge(effect === "allow" ? "machine rules" : "repository rules", r.merge), ...loud, remembered],
     ...(still ? { code: 1 } : {}),
   };
 }

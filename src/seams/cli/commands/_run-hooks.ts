@@ -9,6 +9,7 @@ import { noteSessionStart } from "../../../gate/sessions.ts";
 import type { Context } from "../../../ports/context.ts";
 import type { Env } from "../../../ports/index.ts";
 import { milestoneAtRunStart, rewindDeps } from "../../../rewind/index.ts";
+import { releaseSession } from "../../../state/leases.ts";
 import { egressVariables } from "../../shared/agent-env.ts";
 
 export interface RunHookInput {
@@ -94,6 +95,8 @@ export function runHooks(ctx: Context, input: RunHookInput): RunHooks {
     },
     async after() {
       await proxy?.close();
+      // The run is over: the paths its agent leased are free for another session's writes at once.
+      releaseSession(ctx.paths.leases, input.session);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type Hold,
   holdsWaiting,
   listHolds,
+  requesterGone,
 } from "../../../state/pending.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
@@ -116,7 +117,7 @@ function describe(r: AnswerResult, grant: boolean, by: string): string {
   const h = r.hold;
   switch (r.outcome) {
     case "already":
-      return `${h.id} was already ${r.status}${r.status === "unattended" ? " (nobody answered before it expired)" : ""}; nothing changed`;
+      return `${h.id} was already ${r.status}${r.status === "unattended" ? (requesterGone(h) ? " (what asked for it has exited, so nothing waits for an answer)" : " (nobody answered before it expired)") : ""}; nothing changed`;
     case "not-approver":
       return `${by} may not answer ${h.id}: its rule names ${h.approvers.join(", ")} (an account or a Unix group on this machine), so nothing changed (${h.grants.length}/${h.minApprovals}). memnox takes who answers from the account running it, not from USER or LOGNAME`;
     case "duplicate":

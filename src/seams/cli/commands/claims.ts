@@ -1,5 +1,7 @@
 // `memnox claims [session]`: what an agent said it did (its transcript, where the agent keeps one) against what the
 // record says it did, claim by claim. Reported, never refereed: `contradicted` is the one that matters.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { MemnoxError } from "../../../core/errors.ts";
 import { maskSecrets } from "../../../core/secrets.ts";
 import { withLedger } from "../../../ledger/open.ts";
@@ -55,6 +57,9 @@ export const claims: CommandFactory = (ctx) =>
           `no session \`${found.session}\` in the ledger`,
           "memnox timeline lists sessions",
         );
+      // A transcript named on the command line that is not there is an error, never an empty report.
+      if (args.transcript !== undefined && !existsSync(resolve(ctx.cwd, args.transcript)))
+        throw new MemnoxError("not_found", `no transcript at \`${args.transcript}\``, "name a file the agent wrote");
       const agent = agentOf(found.rows);
       const t = agent
         ? agentTranscript({ home: ctx.paths.home, env: ctx.env, agent, session: found.session }, args.transcript)

@@ -49,8 +49,8 @@ export const daemon: CommandFactory = (ctx) =>
               "nothing starts the daemon at login here; `memnox daemon --background` runs it now, and the first agent hook starts it again after a restart",
             ];
         emit(ctx, args.json, report, () => [...report.lines, ...fallback]);
-        // Not enabled is not installed: a script must be able to tell.
-        return report.enabled ? 0 : 1;
+        // Not enabled (or a unit systemd finds faults in) is not installed: a script must be able to tell.
+        return report.enabled && report.verified !== "problems" ? 0 : 1;
       }
       if (args.uninstall) {
         const report = await uninstallDaemonService(ctx);

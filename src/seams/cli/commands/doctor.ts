@@ -105,7 +105,10 @@ export const doctorWith =
       async run({ args }) {
         if (args.wiring) {
           const lines = withGuard(await (await checks()).wiringReport(ctx), await kernel(ctx));
-          emit(ctx, args.json, { lines }, () => renderWiring(lines));
+          // The set in force by content hash: how two machines are compared without diffing files.
+          const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
+          const ruleSet = { hash: set.hash, files: set.files, rules: set.compiled.rules.length };
+          emit(ctx, args.json, { lines, ruleSet }, () => renderWiring(lines));
           return lines.some((l) => l.status === "fail") ? 1 : 0;
         }
         if (args.prove) {

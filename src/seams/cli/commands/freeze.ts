@@ -1,6 +1,8 @@
-// `memnox freeze <subject> --for 2h --reason …`: a state fact every rule naming it bites on, until it expires.
+// `memnox freeze [subject] --for 2h --reason …`: a state fact, until it expires. With no subject the whole machine's
+// outward and destructive actions stop; a subject stops those that name it, and every rule whose `state` names it.
 import { formatDuration, parseDuration } from "../../../core/duration.ts";
 import { MemnoxError } from "../../../core/errors.ts";
+import { MACHINE_FREEZE } from "../../../gate/findings.ts";
 import { loadRuleSet } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
@@ -30,26 +32,22 @@ export const freeze: CommandFactory = (ctx) =>
       subject: {
         type: "positional",
         required: false,
-        description: "what is frozen, e.g. payments (rules name it as freeze:<subject>)",
+        description:
+          "what is frozen, e.g. payments (rules name it as freeze:<subject>); none freezes the whole machine's outward and destructive actions",
       },
       for: { type: "string", description: "how long: 30m, 2h, 1d (required)" },
       reason: { type: "string", description: "why, in the words your team will read" },
-      lift: { type: "boolean", description: "end the freeze on <subject> now" },
+      lift: { type: "boolean", description: "end the freeze on <subject> (or the machine's) now" },
       list: { type: "boolean", description: "freezes in force" },
       json: { type: "boolean", description: "structured output" },
     },
     run({ args }) {
       const now = ctx.clock.now();
       const file = ctx.paths.overlays;
-      if (!args.subject && (args.for !== undefined || args.reason !== undefined || args.lift)) {
-        // Saying nothing is frozen and exiting 0 would read as a freeze that took.
-        throw new MemnoxError(
-          "usage",
-          `a freeze needs a subject: what is frozen${args.lift ? " (the one to lift)" : ""}`,
-          `e.g. memnox freeze payments ${args.lift ? "--lift" : `--for ${args.for || "2h"}`}; memnox freeze --list shows what is frozen`,
-        );
-      }
-      if (args.list || !args.subject) {
+      // No subject: the whole machine, whose outward and destructive actions stop while it holds.
+      const subject =
+        args.subject ?? (args.for !== undefined || args.reason !== undefined || args.lift ? MACHINE_FREEZE : undefined);
+      if (args.list || !subject) {
         const live = overlaysInForce(readOverlays(file), now).filter((f) => f.kind === "freeze");
         emit(ctx, args.json, { freezes: live }, () =>
           live.length === 0
@@ -62,33 +60,34 @@ export const freeze: CommandFactory = (ctx) =>
       }
       const by = personName(ctx.env);
       if (args.lift) {
-        const lifted = liftFacts(file, "freeze", args.subject, by, now);
-        if (lifted.length) recordState(ctx, "memnox.freeze-lift", `${by} lifted freeze:${args.subject}`);
+        const lifted = liftFacts(file, "freeze", subject, by, now);
+        if (lifted.length) recordState(ctx, "memnox.freeze-lift", `${by} lifted freeze:${subject}`);
         emit(ctx, args.json, { lifted }, () =>
-          lifted.length ? [`lifted freeze:${args.subject}`] : [`nothing was frozen under ${args.subject}`],
+          lifted.length ? [`lifted freeze:${subject}`] : [`nothing was frozen under ${subject}`],
         );
         return lifted.length ? 0 : 1;
       }
       if (!args.for) throw new MemnoxError("usage", "a freeze needs --for", "every freeze carries an expiry: --for 2h");
       const fact = addFact(file, {
         kind: "freeze",
-        subject: args.subject,
+        subject,
         nowMs: now,
         forMs: parseDuration(args.for),
         by,
         ...(args.reason ? { reason: args.reason } : {}),
       });
+      const what = subject === MACHINE_FREEZE ? "this machine" : subject;
       recordState(
         ctx,
         "memnox.freeze",
-        `${by} froze ${args.subject} until ${fact.expiresAt}${args.reason ? ` (${args.reason})` : ""}`,
+        `${by} froze ${what} until ${fact.expiresAt}${args.reason ? ` (${args.reason})` : ""}`,
       );
-      const naming = rulesNaming(ctx, `freeze:${args.subject}`);
+      const naming = rulesNaming(ctx, `freeze:${subject}`);
       emit(ctx, args.json, { freeze: fact, rulesNamingIt: naming }, () => [
-        `froze ${args.subject} until ${fact.expiresAt}`,
-        naming.length > 0
-          ? `rules that now bite: ${naming.join(", ")}`
-          : `no rule in force here names state freeze:${args.subject}, so this freeze stops nothing yet; add state = ["freeze:${args.subject}"] to the rules it should hold`,
+        `froze ${what} until ${fact.expiresAt}`,
+        subject === MACHINE_FREEZE
+          ? "every outward and destructive action (pushes, deploys, sends, deletes) is refused until then; memnox freeze --lift ends it early"
+          : `outward and destructive actions that name ${subject} are refused until then${naming.length > 0 ? `, and these rules bite: ${naming.join(", ")}` : `; rules can tie more to it with state = ["freeze:${subject}"]`}`,
       ]);
       return 0;
     },

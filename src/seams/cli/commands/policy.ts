@@ -16,6 +16,42 @@ import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
 import { policyTest } from "./verdicts.ts";
 
+/**
+ * Match fields nothing on this machine gives a value, so a rule naming them never matches (an omitted value never
+ * meets a pattern), and fields that match only under a condition a person should know about.
+ */
+const SILENT_FIELDS: Readonly<Record<string, string>> = {
+  dataClassifications:
+    "can never fire here: nothing on this machine states what data an action touches, so no call carries a classification",
+  jurisdictions:
+    "can never fire here: nothing on this machine states where an action's data may go, so no call carries a jurisdiction",
+};
+
+export interface FieldNote {
+  readonly rule: string;
+  readonly line: number;
+  readonly field: string;
+  readonly note: string;
+}
+
+function fieldNotes(c: CheckedFile): FieldNote[] {
+  const out: FieldNote[] = [];
+  for (const r of c.rules) {
+    const m = r.match as Readonly<Record<string, unknown>>;
+    for (const [field, note] of Object.entries(SILENT_FIELDS)) {
+      if (m[field] !== undefined) out.push({ rule: r.name, line: r.line, field, note });
+    }
+    if (m.scope !== undefined)
+      out.push({
+        rule: r.name,
+        line: r.line,
+        field: "scope",
+        note: "matches only in a session that declared its task (memnox run --task, --paths, --repos, --services or --envs); elsewhere the scope is undeclared and the rule never fires",
+      });
+  }
+  return out;
+}
+
 function fileJson(c: CheckedFile) {
   return {
     path: c.path,
@@ -26,6 +62,7 @@ function fileJson(c: CheckedFile) {
     ...(c.project ? { project: c.project } : {}),
     rules: c.rules.map((r) => ({ name: r.name, line: r.line, effect: r.decision.effect })),
     problems: c.problems,
+    notes: fieldNotes(c),
   };
 }
 
@@ -33,6 +70,10 @@ function fileLine(c: CheckedFile): string {
   const state = c.problems.length ? `${c.problems.length} problem(s)` : "ok";
   const where = c.applies ? "" : ", not here";
   return `  ${c.path}  (${c.origin}${where})  ${c.rules.length} rule(s)  ${state}`;
+}
+
+function noteLines(c: CheckedFile): string[] {
+  return fieldNotes(c).map((n) => `    ${n.rule} (line ${n.line}): \`${n.field}\` ${n.note}`);
 }
 
 function readNamed(ctx: Context, file: string): { path: string; text: string } {
@@ -49,14 +90,20 @@ const check = (ctx: Context) =>
       description: "every rule file this machine loads here (or one file): rules, hash, problems",
     },
     args: {
-      file: { type: "positional", required: false, description: "check this one file only" },
+      path: { type: "positional", required: false, description: "check this one file only" },
+      file: { type: "string", alias: "f", description: "check this one file only (the same as naming it)" },
       json: { type: "boolean", description: "structured output" },
     },
     run({ args }) {
-      if (args.file) {
-        const { path, text } = readNamed(ctx, args.file);
+      const named = args.path ?? args.file;
+      if (named) {
+        const { path, text } = readNamed(ctx, named);
         const c = checkText(path, "flag", text);
-        emit(ctx, args.json, fileJson(c), () => [fileLine(c), ...c.problems.map((p) => `  ${formatProblem(p)}`)]);
+        emit(ctx, args.json, fileJson(c), () => [
+          fileLine(c),
+          ...c.problems.map((p) => `  ${formatProblem(p)}`),
+          ...noteLines(c),
+        ]);
         return c.problems.length ? 1 : 0;
       }
       const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
@@ -66,7 +113,7 @@ const check = (ctx: Context) =>
       emit(ctx, args.json, value, () => [
         `in force at ${ctx.cwd}: ${rules} rule(s) from ${set.files.length} file(s), hash ${set.hash.slice(0, 16)}`,
         ...(set.checked.length
-          ? set.checked.map(fileLine)
+          ? set.checked.flatMap((c) => [fileLine(c), ...noteLines(c)])
           : ["  no rule file applies here: every action is ungoverned"]),
         ...(problems.length
           ? ["", `${problems.length} problem(s); in enforce a broken file that applies refuses every action:`]

@@ -7,13 +7,11 @@ import { type CommandFactory, command } from "../registry.ts";
 import * as step from "./_protect-steps.ts";
 import { protectFromUsage } from "./_protect-usage.ts";
 
-/** protect flags the spec has that later work builds; named so the error says "not yet" rather than "no such flag". */
-const LATER = ["--interactive"];
-
 /** Each flag that names a step, and whether it takes a value. */
 const STEPS: Readonly<Record<string, "value" | "flag">> = {
   "--yes": "flag",
   "-y": "flag",
+  "--interactive": "flag",
   "--apply": "flag",
   "--revert": "flag",
   "--for": "value",
@@ -42,13 +40,6 @@ export function chooseStep(raw: readonly string[]): { flag: string | undefined; 
     const a = raw[i] ?? "";
     const [name = a, inline] = a.startsWith("--") ? a.split(/=(.*)/s, 2) : [a];
     if (name === "--json") continue;
-    if (LATER.includes(name)) {
-      throw new MemnoxError(
-        "not_built",
-        `memnox protect ${name} is not built yet`,
-        "memnox help protect lists the steps there are",
-      );
-    }
     const kind = STEPS[name];
     if (kind === undefined) {
       if (!a.startsWith("-")) throw new MemnoxError("usage", `memnox protect takes no argument \`${a}\``);
@@ -124,7 +115,11 @@ export const protectWith =
             "wall every hooked agent's shell commands: what the rules deny outright, and every agent's configuration, the kernel refuses",
         },
         "revert-wall": { type: "boolean", description: "take the agent wall off" },
-        interactive: { type: "boolean", description: "walk each domain and choose (not built yet)" },
+        interactive: {
+          type: "boolean",
+          description:
+            "walk the baseline's domains and choose each (answers from the terminal, or a line each on stdin)",
+        },
         "from-usage": {
           type: "string",
           valueHint: "window",
@@ -153,6 +148,8 @@ async function dispatch(
       return step.propose(ctx);
     case "--yes":
       return step.baseline(ctx, tables());
+    case "--interactive":
+      return step.interactive(ctx, tables(), await answerer(ctx));
     case "--apply":
       return step.apply(ctx);
     case "--revert":
@@ -184,6 +181,21 @@ async function dispatch(
     default:
       return step.claudeHook(ctx, flag === "--claude-hook");
   }
+}
+
+/** Yes/no at the terminal (Enter is yes), or one answer per line from stdin when it is not one (a script). */
+async function answerer(ctx: Parameters<CommandFactory>[0]): Promise<(question: string) => Promise<boolean>> {
+  if (ctx.io.stdinIsTTY) {
+    const { consola } = await import("consola");
+    return async (q) => (await consola.prompt(q, { type: "confirm", initial: true })) === true;
+  }
+  const lines = (await ctx.io.readAll()).split("\n");
+  return async (q) => {
+    const a = (lines.shift() ?? "").trim().toLowerCase();
+    const yes = a === "" || a === "y" || a === "yes";
+    ctx.io.err(`${q} ${yes ? "yes" : "no"}\n`);
+    return yes;
+  };
 }
 
 export const protect: CommandFactory = protectWith(verbTables);

@@ -19,6 +19,7 @@ import { type CommandFactory, command } from "../registry.ts";
 import { spinner } from "../spinner.ts";
 import { homeWords, renderSetup, setupStanding, tilde } from "./_setup-report.ts";
 import { recordState } from "./_state-record.ts";
+import { enrol } from "./workspace.ts";
 
 const NOTHING_LEFT = "Nothing left this machine: no account, no key, no network call.";
 
@@ -94,6 +95,16 @@ export const setupWith =
           description: "start each MCP server configured here to ask what it offers (runs their code)",
           negativeDescription: "start no MCP server: their tools come from the cache",
         },
+        url: {
+          type: "string",
+          description: "also connect this machine to the control plane at this address, as memnox login does",
+        },
+        open: {
+          type: "boolean",
+          default: true,
+          description: "with --url: open the approval page in a browser",
+          negativeDescription: "with --url: print the approval page's address instead of opening it",
+        },
         json: { type: "boolean", description: "structured output" },
       },
       async run({ args }) {
@@ -142,6 +153,15 @@ export const setupWith =
         const added = answer === "path" ? addLoginPath(ctx) : undefined;
         const standing = setupStanding(report, { ...path, added: added !== undefined });
         const failed = report.hooks.some((h) => h.status === "refused" || h.status === "unparsable");
+        // --url: the one step that reaches the network, taken only when it is asked for, after the wiring.
+        const joined = args.url
+          ? await enrol(ctx, {
+              url: args.url,
+              enforce: args.enforce === true,
+              open: args.open !== false,
+              say: (line) => (args.json ? ctx.io.err(`${line}\n`) : ctx.io.out(`${line}\n`)),
+            })
+          : undefined;
         emit(
           ctx,
           args.json,
@@ -155,7 +175,8 @@ export const setupWith =
             path: { ...path, added: added !== undefined },
             active: standing.active,
             waiting: standing.waiting,
-            nothingLeft: true,
+            nothingLeft: joined === undefined,
+            ...(joined ? { login: joined.json } : {}),
           },
           () =>
             [
@@ -164,9 +185,10 @@ export const setupWith =
               ...renderSetup(report, ctx.paths.home),
               ...wall.words,
               ...standing.lines,
+              ...(joined ? ["", ...joined.lines] : []),
               "",
               standing.end,
-              NOTHING_LEFT,
+              joined ? `This machine is under memnox, and connected to ${args.url}.` : NOTHING_LEFT,
               "Next: memnox status · memnox doctor --prove · memnox config set mode enforce · memnox login · memnox uninstall",
             ].map(homeWords(ctx.paths.home)),
         );

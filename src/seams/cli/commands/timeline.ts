@@ -21,6 +21,7 @@ import { machineSigner } from "../../../ledger/sign.ts";
 import type { Context } from "../../../ports/context.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { agentWord } from "./_agent-word.ts";
 
 export const timeline: CommandFactory = (ctx) =>
   command({
@@ -28,7 +29,7 @@ export const timeline: CommandFactory = (ctx) =>
     args: {
       since: { type: "string", description: "1h, 7d, an ISO date or instant, or all (default 1d; all for --export)" },
       until: { type: "string", description: "end of the range, the same forms as --since" },
-      agent: { type: "string", description: "only this agent" },
+      agent: { type: "string", description: "only this agent (its id, or the name memnox agents name gave it)" },
       session: { type: "string", description: "only this session" },
       only: { type: "string", valueHint: "allow|ask|deny|blocked", description: "only actions with this verdict" },
       export: { type: "string", valueHint: "jsonl|json|bundle", description: "write the rows instead of listing them" },
@@ -39,7 +40,7 @@ export const timeline: CommandFactory = (ctx) =>
       const format = exportFormat(args.export);
       const query: TimelineQuery = {
         window: windowFrom(ctx.clock.now(), args.since ?? (format ? "all" : "1d"), args.until),
-        ...(args.agent ? { agent: args.agent } : {}),
+        ...(args.agent ? { agent: agentWord(ctx, args.agent) } : {}),
         ...(args.session ? { session: args.session } : {}),
         ...(args.only ? { only: parseOnly(args.only) } : {}),
       };

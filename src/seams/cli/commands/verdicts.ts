@@ -1,12 +1,30 @@
 // `memnox policy test '<cmd>'` and `memnox check '<line>'`: the gate's own stages, run dry, nothing recorded.
 import { basename, resolve } from "node:path";
+import type { Action } from "../../../core/action.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import { type Assessment, assess } from "../../../gate/assess.ts";
+import type { Combined } from "../../../gate/combine.ts";
 import { gateDeps } from "../../../gate/create.ts";
 import { findRealBinary } from "../../../io/real-binary.ts";
 import type { Context } from "../../../ports/context.ts";
+import { verbTables } from "../../../resolve/index.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { readPhrase } from "./_phrase.ts";
+
+/** One action of `check` with its verdict, as the JSON and the lines show it. */
+function checkRow(action: Action, c: Combined) {
+  return {
+    action: action.name,
+    class: action.class,
+    targets: action.targets,
+    effect: c.effect,
+    governed: c.governed,
+    rule: c.rule?.name ?? null,
+    reason: c.reason,
+    alternative: c.alternative ?? null,
+  };
+}
 
 function dryRun(ctx: Context, line: string, file: string | undefined): { a: Assessment; mode: string } {
   const deps = gateDeps(
@@ -86,23 +104,8 @@ export const check: CommandFactory = (ctx) =>
         throw new MemnoxError("usage", "memnox check needs a command line", "memnox check 'git push origin main'");
       const { a, mode } = dryRun(ctx, line, args.file);
       const phrase = unplaced(ctx, a);
-      if (phrase) {
-        throw new MemnoxError(
-          "not_built",
-          `\`${line}\` reads as a phrase, not a command line (${phrase.map((p) => `\`${p}\``).join(", ")} is no program memnox knows or this machine has), and reading a phrase is not built yet`,
-          "give the command line it would run, e.g. memnox check 'railway up --environment production'",
-        );
-      }
-      const rows = a.perAction.map(({ action, combined: c }) => ({
-        action: action.name,
-        class: action.class,
-        targets: action.targets,
-        effect: c.effect,
-        governed: c.governed,
-        rule: c.rule?.name ?? null,
-        reason: c.reason,
-        alternative: c.alternative ?? null,
-      }));
+      if (phrase) return checkPhrase(ctx, line, phrase, args.file, Boolean(args.json));
+      const rows = a.perAction.map(({ action, combined }) => checkRow(action, combined));
       const stops = a.combined.effect !== "allow";
       emit(
         ctx,
@@ -119,3 +122,55 @@ export const check: CommandFactory = (ctx) =>
       return stops ? 1 : 0;
     },
   });
+
+/**
+ * A phrase: every action it could mean (on the CLIs this machine has, or the ones it names), each decided dry with
+ * the words it named as what it acts on; its reading is printed, so a wrong reading shows rather than misleads.
+ */
+function checkPhrase(ctx: Context, line: string, words: readonly string[], file: string | undefined, json: boolean) {
+  const tables = verbTables();
+  const named = tables.some((t) => line.toLowerCase().split(/\W+/).includes(t.cli));
+  const here = named
+    ? tables
+    : tables.filter((t) => findRealBinary(t.cli, ctx.env.PATH, [ctx.paths.bin], ctx.execPath));
+  // What it could mean here; where nothing here does it, what it could mean on any CLI memnox knows.
+  const local = readPhrase(line, here);
+  const reading = local.actions.length > 0 ? local : readPhrase(line, tables);
+  if (reading.actions.length === 0)
+    throw new MemnoxError(
+      "usage",
+      `\`${line}\` reads as a phrase (${words.map((w) => `\`${w}\``).join(", ")} is no program memnox knows), and no act in it is one a verb table names`,
+      "name the act (deploy, merge, push, delete, publish, migrate…) or give the command line it would run",
+    );
+  const deps = gateDeps(
+    ctx,
+    { dry: true, record: () => undefined, digest: () => "", keepRuleSet: () => {} },
+    file ? { ruleFile: resolve(ctx.cwd, file) } : {},
+  );
+  const at = deps.now();
+  const rows = reading.actions.map((action) =>
+    checkRow(action, assess({ surface: "cli", action, cwd: ctx.cwd, canAsk: true }, deps, at).combined),
+  );
+  const stopping = rows.filter((r) => r.effect !== "allow");
+  const effect = rows.some((r) => r.effect === "deny") ? "deny" : stopping.length > 0 ? "ask" : "allow";
+  emit(
+    ctx,
+    json,
+    {
+      command: line,
+      phrase: { acts: reading.acts, names: reading.names },
+      mode: deps.settings().mode,
+      effect,
+      actions: rows,
+    },
+    () => [
+      `read as: ${[...reading.acts, ...reading.names].join(" · ")}`,
+      ...rows.map((r) => `${r.effect.padEnd(5)}  ${r.action}  ${r.governed ? r.reason : "(ungoverned)"}`),
+      `${stopping.length} of ${rows.length} would stop, and nothing was run to find out.`,
+      ...(rows.some((r) => r.reason.includes(" is frozen"))
+        ? ["memnox freeze --lift (or memnox freeze <subject> --lift) when the incident is over"]
+        : []),
+    ],
+  );
+  return stopping.length > 0 ? 1 : 0;
+}

@@ -7,6 +7,7 @@ import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
 import { emit } from "../output.ts";
 import { type CommandFactory, command } from "../registry.ts";
+import { agentWord } from "./_agent-word.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const whyWith =
@@ -20,6 +21,10 @@ export const whyWith =
           required: false,
           description: "an event id or prefix (default: the last refusal or ask)",
         },
+        agent: {
+          type: "string",
+          description: "the last refusal or ask of this agent (its id, or the name memnox agents name gave it)",
+        },
         verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
         json: { type: "boolean", description: "structured output" },
       },
@@ -27,7 +32,8 @@ export const whyWith =
         withLedgerAsync(
           ctx,
           async (ledger) => {
-            const entry = findEntry(ledger, args.id);
+            const agent = args.agent ? agentWord(ctx, args.agent) : undefined;
+            const entry = findEntry(ledger, args.id, undefined, "notable", agent);
             if (!entry) {
               emit(ctx, args.json, { event: null }, nothingNotable);
               return 0;

@@ -59,65 +59,75 @@ function openBrowser(ctx: Context, url: string): void {
   }
 }
 
+export interface Enrolled {
+  readonly json: Record<string, unknown>;
+  readonly lines: string[];
+}
+
+/**
+ * The device-code enrolment `memnox login` runs (and `memnox setup --url`): the code printed, a person approves it,
+ * the credential kept, the first sync pass. `say` prints while it waits; the result says what happened.
+ */
+export async function enrol(
+  ctx: Context,
+  opts: { url?: string | undefined; enforce?: boolean; open: boolean; say: (line: string) => void },
+): Promise<Enrolled> {
+  const { DEFAULT_URL, login: deviceLogin } = await import("../../../workspace/login.ts");
+  const account = await deviceLogin(
+    {
+      paths: ctx.paths,
+      version: ctx.version,
+      platform: `${process.platform}-${process.arch}`,
+      now: () => ctx.clock.now(),
+      sleep: (ms) => Bun.sleep(ms),
+      show: (code) => {
+        opts.say(`To connect this machine, open ${code.verificationUriComplete}`);
+        opts.say(`and confirm the code ${code.userCode} (good for ${Math.round(code.expiresIn / 60)} min).`);
+        opts.say("Waiting for somebody with access to approve it...");
+        if (opts.open) openBrowser(ctx, code.verificationUriComplete);
+      },
+    },
+    { url: opts.url ?? DEFAULT_URL, ...(opts.enforce ? { mode: "enforce" as const } : {}) },
+  );
+  if (opts.enforce) {
+    const { previous } = setSetting(ctx.paths.config, "mode", "enforce");
+    if (previous.mode !== "enforce")
+      recordState(ctx, "memnox.mode", `mode set to enforce at login (was ${previous.mode})`, "config");
+  }
+  recordState(ctx, "memnox.login", `enrolled in workspace ${account.workspace.name} as ${account.machineId}`, "config");
+  let first: PassReport | undefined;
+  let failed: string | undefined;
+  try {
+    first = await pass(ctx, account);
+  } catch (e) {
+    failed = e instanceof Error ? e.message : String(e);
+  }
+  return {
+    json: {
+      workspace: account.workspace,
+      org: account.org,
+      machineId: account.machineId,
+      owner: account.owner,
+      url: account.url,
+      firstPass: first ?? null,
+      ...(failed ? { firstPassError: failed } : {}),
+    },
+    lines: [
+      `connected to workspace ${account.workspace.name} as machine ${account.machineId}${account.owner ? ` (owner ${account.owner})` : " (unowned)"}`,
+      ...(first ? passLines(first) : [`the first sync did not complete (${failed}); the daemon retries`]),
+      `the credential is in ${ctx.paths.account} (owner only); memnox logout forgets it`,
+    ],
+  };
+}
+
 export const login: CommandFactory = (ctx) =>
   command({
     meta: { name: "login", description: "connect this machine to a workspace, approved by somebody with access" },
     args: LOGIN_ARGS,
     async run({ args }) {
-      const { DEFAULT_URL, login: enrol } = await import("../../../workspace/login.ts");
       const say = (line: string) => (args.json ? ctx.io.err(`${line}\n`) : ctx.io.out(`${line}\n`));
-      const account = await enrol(
-        {
-          paths: ctx.paths,
-          version: ctx.version,
-          platform: `${process.platform}-${process.arch}`,
-          now: () => ctx.clock.now(),
-          sleep: (ms) => Bun.sleep(ms),
-          show: (code) => {
-            say(`To connect this machine, open ${code.verificationUriComplete}`);
-            say(`and confirm the code ${code.userCode} (good for ${Math.round(code.expiresIn / 60)} min).`);
-            say("Waiting for somebody with access to approve it...");
-            if (args.open) openBrowser(ctx, code.verificationUriComplete);
-          },
-        },
-        { url: args.url ?? DEFAULT_URL, ...(args.enforce ? { mode: "enforce" as const } : {}) },
-      );
-      if (args.enforce) {
-        const { previous } = setSetting(ctx.paths.config, "mode", "enforce");
-        if (previous.mode !== "enforce")
-          recordState(ctx, "memnox.mode", `mode set to enforce at login (was ${previous.mode})`, "config");
-      }
-      recordState(
-        ctx,
-        "memnox.login",
-        `enrolled in workspace ${account.workspace.name} as ${account.machineId}`,
-        "config",
-      );
-      let first: PassReport | undefined;
-      let failed: string | undefined;
-      try {
-        first = await pass(ctx, account);
-      } catch (e) {
-        failed = e instanceof Error ? e.message : String(e);
-      }
-      emit(
-        ctx,
-        args.json,
-        {
-          workspace: account.workspace,
-          org: account.org,
-          machineId: account.machineId,
-          owner: account.owner,
-          url: account.url,
-          firstPass: first ?? null,
-          ...(failed ? { firstPassError: failed } : {}),
-        },
-        () => [
-          `connected to workspace ${account.workspace.name} as machine ${account.machineId}${account.owner ? ` (owner ${account.owner})` : " (unowned)"}`,
-          ...(first ? passLines(first) : [`the first sync did not complete (${failed}); the daemon retries`]),
-          `the credential is in ${ctx.paths.account} (owner only); memnox logout forgets it`,
-        ],
-      );
+      const done = await enrol(ctx, { url: args.url, enforce: args.enforce === true, open: args.open !== false, say });
+      emit(ctx, args.json, done.json, () => done.lines);
       return 0;
     },
   });

@@ -8,7 +8,14 @@ import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../../../../memory/fo
 import { captureSession } from "../../../../memory/pages/capture.ts";
 import { HARNESSES } from "../../../../memory/pages/harness.ts";
 import type { Store } from "../../../../memory/pages/store.ts";
-import { buildInjection, DEFAULT_INJECTION_TOP_K } from "../../../../memory/recall/inject.ts";
+import { heldReminders } from "../../../../memory/recall/held.ts";
+import {
+  buildInjection,
+  CONSTITUTION,
+  DEFAULT_INJECTION_TOP_K,
+  MEMORY_FOOTER,
+  MEMORY_HEADER,
+} from "../../../../memory/recall/inject.ts";
 import { command } from "../../registry.ts";
 import { common, flag, integer, type MemoryCli, oneOf, run } from "./_cli.ts";
 
@@ -24,8 +31,11 @@ function bounded(args: Record<string, unknown>, name: string, max: number): numb
   return n;
 }
 
-/** The block for `query`, printed when it clears the floor; a store that cannot answer is silence, never an error. */
-async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Store, query: string): Promise<number> {
+/**
+ * The block for `query`, printed when it clears the floor (true when it was); a store that cannot answer is
+ * silence, never an error.
+ */
+async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Store, query: string): Promise<boolean> {
   const k = bounded(args, "top-k", 100);
   const budget = bounded(args, "max-tokens", 32768);
   let block = "";
@@ -45,7 +55,7 @@ async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Stor
   }
   if (args.json === true) cli.ctx.io.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (block) cli.ctx.io.out(`${block}\n`);
-  return 0;
+  return block !== "";
 }
 
 /** Raw prompt text, or a hook payload's `prompt` (Claude Code's UserPromptSubmit shape). */
@@ -85,6 +95,54 @@ export function transcriptPathOf(text: string, codexHome?: string): string | und
   return found.length > 0 ? join(sessions, found[found.length - 1] ?? "") : undefined;
 }
 
+/** Claude Code's hook payload names its transcript under its own folder: how a push hook knows it runs there. */
+function fromClaudeCode(payload: string): boolean {
+  const path = transcriptPathOf(payload);
+  return path !== undefined && /\/\.claude\/projects\//.test(path);
+}
+
+/**
+ * Whether memnox's own Claude Code hook answers this event for the session's folder: it already says what memory
+ * covers (at a session's start and at each prompt), so the push layer stays silent rather than say it twice.
+ */
+export function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
+  const env = cli.ctx.env;
+  const dir = env.CLAUDE_CONFIG_DIR || join(cli.ctx.paths.home, ".claude");
+  const files = [
+    join(dir, "settings.json"),
+    join(cli.ctx.cwd, ".claude", "settings.json"),
+    join(cli.ctx.cwd, ".claude", "settings.local.json"),
+  ];
+  const ours = new RegExp(`\\bhook claude-code ${event}\\b`);
+  return files.some((f) => {
+    try {
+      return ours.test(readFileSync(f, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The project's own durable pages as a memex block, for a session's start no query matched. */
+async function injectHeld(cli: MemoryCli, args: Record<string, unknown>, store: Store): Promise<number> {
+  const project = await projectFromCwd(cli.ctx.git, cli.ctx.cwd);
+  const k = bounded(args, "top-k", 100) ?? DEFAULT_INJECTION_TOP_K;
+  const held = heldReminders({ store, projects: [project.id], limit: k, budgetTokens: 4096 });
+  if (held.length === 0) return 0;
+  const lines = [...CONSTITUTION.map((l) => `[memex] ${l}`), MEMORY_HEADER, `[Project: ${project.label}]`, "---"];
+  held.forEach((h, i) => {
+    lines.push(
+      `${i + 1}. ${h.title} (${h.type})`,
+      `   File: ${h.file_path}`,
+      ...(h.text ? [`   ${h.text}`] : []),
+      "---",
+    );
+  });
+  lines.push(MEMORY_FOOTER);
+  cli.ctx.io.out(`${lines.join("\n")}\n`);
+  return 0;
+}
+
 const sessionStart = (cli: MemoryCli) =>
   command({
     meta: { name: "session-start", description: "a memory context block for a session's start, or nothing" },
@@ -96,8 +154,13 @@ const sessionStart = (cli: MemoryCli) =>
     },
     run: ({ args }) =>
       run(cli, args, async (store) => {
-        const query = flag(args, "query") ?? (await sessionQuery(cli.ctx.git, cli.ctx.cwd).catch(() => ""));
-        return inject(cli, args, store, query);
+        const payload = cli.ctx.io.stdinIsTTY ? "" : await cli.ctx.io.readAll();
+        if (fromClaudeCode(payload) && claudeHookAnswers(cli, "SessionStart")) return 0;
+        const asked = flag(args, "query");
+        const query = asked ?? (await sessionQuery(cli.ctx.git, cli.ctx.cwd).catch(() => ""));
+        const said = await inject(cli, args, store, query);
+        // Nothing the folder's words matched: the project's own decisions and preferences, as a session opens.
+        return said || asked !== undefined || args.json === true ? 0 : injectHeld(cli, args, store);
       }),
   });
 
@@ -113,9 +176,12 @@ const prompt = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const given = flag(args, "prompt");
-        const text = given ?? (cli.ctx.io.stdinIsTTY ? "" : promptOf(await cli.ctx.io.readAll()));
+        const payload = given !== undefined || cli.ctx.io.stdinIsTTY ? "" : await cli.ctx.io.readAll();
+        if (fromClaudeCode(payload) && claudeHookAnswers(cli, "UserPromptSubmit")) return 0;
+        const text = given ?? promptOf(payload);
         if (!text.trim()) return 0;
-        return inject(cli, args, store, text);
+        await inject(cli, args, store, text);
+        return 0;
       }),
   });
 
