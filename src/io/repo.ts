@@ -10,7 +10,7 @@ import { readRegularFile } from "./files.ts";
  */
 export function repoRoot(
   cwd: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): string | undefined {
   const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter((c) => c.startsWith("/"));
   let dir = resolve(cwd);

@@ -49,7 +49,7 @@ export interface HookReport {
 type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
 
 function place(ctx: WireContext) {
-  const root = repoRoot(ctx.cwd);
+  const root = repoRoot(ctx.cwd, ctx.env);
   return { home: ctx.paths.home, env: ctx.env, cwd: ctx.cwd, ...(root ? { root } : {}) };
 }
 

@@ -131,7 +131,7 @@ export type TeamRulesResult =
  * file a team reviews in a diff. Outside a repository there is no team file to write.
  */
 export function writeTeamRules(ctx: Context): TeamRulesResult {
-  const root = repoRoot(ctx.cwd);
+  const root = repoRoot(ctx.cwd, ctx.env);
   if (!root) return { skipped: `${ctx.cwd} is not in a git repository, so there is no repository file to write` };
   let r: MergeResult;
   try {

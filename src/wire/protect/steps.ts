@@ -65,7 +65,7 @@ export function proposeSteps(ctx: Context): { steps: ProtectStep[]; covered: str
   const at = deps.now();
   const steps: ProtectStep[] = [];
   const covered: string[] = [];
-  for (const c of credentialFiles(ctx.paths.home, repoRoot(ctx.cwd))) {
+  for (const c of credentialFiles(ctx.paths.home, repoRoot(ctx.cwd, ctx.env))) {
     const path = c.target.startsWith("~/") ? join(ctx.paths.home, c.target.slice(2)) : c.target;
     const action: Action = { name: "filesystem.read", class: "read", targets: [path], arguments: {} };
     const verdict = assess({ surface: "cli", action, cwd: ctx.cwd, canAsk: true }, deps, at).combined;

@@ -20,7 +20,7 @@ import { explainThing } from "./_explain-things.ts";
 function linkage(ctx: Context, cli: string) {
   const trail = new Trail();
   const loc = { home: ctx.paths.home, cwd: ctx.cwd, env: ctx.env };
-  const repo = repoRoot(ctx.cwd);
+  const repo = repoRoot(ctx.cwd, ctx.env);
   const credentials = findCredentials(trail, loc, repo)
     .filter((c) => cliOf(c) === cli)
     .map((c) => ({ path: c.path, kind: c.kind, label: c.label, fingerprint: c.fingerprint ?? null, facts: c.facts }));

@@ -90,7 +90,7 @@ interface RunOptions {
 async function runAgent(ctx: Context, cmd: readonly string[], opts: RunOptions): Promise<number> {
   const session = ctx.env.MEMNOX_SESSION || newSessionId(ctx.clock.now());
   const agent = ctx.env.MEMNOX_AGENT_NAME || (cmd[0] ?? "agent").split("/").pop() || "agent";
-  const root = opts.scope.paths[0] ?? repoRoot(ctx.cwd) ?? ctx.cwd;
+  const root = opts.scope.paths[0] ?? repoRoot(ctx.cwd, ctx.env) ?? ctx.cwd;
   const overlay = agentEnvironment(ctx, {
     session,
     agent,

@@ -56,7 +56,7 @@ function question(ctx: Context, offerPath: boolean): string {
     "",
     "Put them under memnox?",
     "  y  yes: the hooks, the MCP proxy, the interceptors for what agents start, the machine's baseline rules,",
-    `     ${repoRoot(ctx.cwd) ? "this repository's own five rules in memnox.policies.toml (to review and commit), " : ""}and the daemon; memnox uninstall takes it all back out`,
+    `     ${repoRoot(ctx.cwd, ctx.env) ? "this repository's own five rules in memnox.policies.toml (to review and commit), " : ""}and the daemon; memnox uninstall takes it all back out`,
   ];
   if (offerPath) {
     lines.push(

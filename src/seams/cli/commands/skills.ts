@@ -30,7 +30,7 @@ function configItems(root: string | undefined): SkillItem[] {
 
 function seen(ctx: Context): Seen[] {
   const file = readSkills(ctx.paths.skills);
-  const root = repoRoot(ctx.cwd);
+  const root = repoRoot(ctx.cwd, ctx.env);
   return [...findSkills({ home: ctx.paths.home, env: ctx.env, root }), ...configItems(root)].map((i) => ({
     ...i,
     state: skillState(file, i.id, i.hash),
