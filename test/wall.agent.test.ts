@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { heldWrite } from "../src/gate/wall-held.ts";
 import { type AgentWallFile, agentPlanFile, archOf, writeAgentPlan, writeAgentWall } from "../src/wall/agent.ts";
 import { applierScript, findPerl, installApplier } from "../src/wall/applier.ts";
-import { agentWall, DEVICES, sourcedPaths, TEMPS } from "../src/wall/description.ts";
+import { agentWall, DEVICES, serverSockets, sourcedPaths, TEMPS } from "../src/wall/description.ts";
 import { writeMachineAgentWall } from "../src/wall/facts/agent.ts";
+import { claims } from "../src/wall/held.ts";
+import { namespacesWork } from "../src/wall/probe.ts";
 import { testContext } from "./support/home.ts";
 import { kernelAbi, wallHome } from "./support/wall.ts";
 
@@ -119,6 +121,124 @@ describe.skipIf(abi < 2 || !perl || !arch)("the perl applier raises the plan", (
     expect(out(r)).toBe("clean\n");
   });
 });
+
+/** A walled home whose wall hides the servers' sockets, tmux's folder and the runtime folder inside the home. */
+function walledServers(mode = "enforce") {
+  const home = wallHome({ ".ssh/id_ed25519": "KEY-CANARY\n", "work/a.txt": "a\n", "run/.keep": "", "tt/.keep": "" });
+  const root = home.memnoxHome;
+  for (const d of ["app", "guard"]) mkdirSync(join(root, d), { recursive: true });
+  writeFileSync(join(root, "sealed.json"), JSON.stringify({ version: 1, mode }));
+  writeFileSync(join(root, "app", "memnox"), '#!/bin/sh\necho FALLBACK "$@"\n', { mode: 0o755 });
+  const uid = process.getuid?.() ?? 0;
+  const places = { home: home.home, uid, user: "me", runtime: join(home.home, "run"), tmuxTmp: join(home.home, "tt") };
+  const wall = agentWall({
+    home: home.home,
+    memnoxRoot: root,
+    memnoxKeys: [],
+    secrets: [{ path: join(home.home, ".ssh"), why: "credentials" }],
+    unexpressed: [],
+    protectedPaths: [],
+    temps: TEMPS.filter((t) => existsSync(t)),
+    system: [{ path: "/dev", why: "devices" }],
+    servers: serverSockets(places),
+  });
+  const kernel = { kind: "landlock" as const, abi, namespaces: namespacesWork(perl, arch, root) };
+  const file: AgentWallFile = { version: 1, writtenAt: "now", kernel, wall, claims: [], costs: [], exempt: [] };
+  writeAgentWall({ guard: join(root, "guard") }, file);
+  if (arch) writeAgentPlan({ guard: join(root, "guard") }, file, arch);
+  const applier = join(root, "app", "memnox-wall");
+  installApplier(applier, join(root, "app", "memnox"), perl);
+  const env = (extra: Record<string, string> = {}) => ({
+    PATH: process.env.PATH ?? "",
+    HOME: home.home,
+    TMUX_TMPDIR: places.tmuxTmp,
+    XDG_RUNTIME_DIR: places.runtime,
+    ...extra,
+  });
+  const run = (cmd: string, extra: Record<string, string> = {}) =>
+    Bun.spawnSync([applier, cmd], { cwd: join(home.home, "work"), env: env(extra) });
+  const person = (argv: string[]) => Bun.spawnSync(argv, { cwd: home.home, env: env() });
+  return { home, file, run, person, [Symbol.dispose]: () => home[Symbol.dispose]() };
+}
+
+describe.skipIf(abi < 2 || !perl || !arch || !namespacesWork(perl, arch, import.meta.dir))(
+  "servers outside the wall that run what they are sent",
+  () => {
+    test("the person's tmux server: a new window from inside never opens, so it never reads the key (in observe it does)", () => {
+      for (const mode of ["observe", "enforce"]) {
+        using w = walledServers(mode);
+        const leak = join(w.home.home, "work", "leak.txt");
+        expect(w.person(["tmux", "new-session", "-d", "-s", "person"]).exitCode).toBe(0);
+        try {
+          // wait-for makes the window's work finish before the command returns: no sleeping on a server.
+          const r = w.run(
+            `tmux new-window -d "cat ~/.ssh/id_ed25519 > ${leak}; tmux wait-for -S done" && tmux wait-for done`,
+          );
+          if (mode === "observe") {
+            expect(readFileSync(leak, "utf8")).toBe("KEY-CANARY\n");
+          } else {
+            expect(r.exitCode).not.toBe(0);
+            expect(existsSync(leak)).toBe(false);
+            // Its own tmux is inside the wall: the key stays unreadable there too.
+            w.run(`tmux -L mine new-session -d "cat ~/.ssh/id_ed25519 > ${leak}.2"; tmux -L mine kill-server`);
+            expect(existsSync(`${leak}.2`) ? readFileSync(`${leak}.2`, "utf8") : "").not.toContain("KEY-CANARY");
+          }
+        } finally {
+          w.person(["tmux", "kill-server"]);
+        }
+      }
+    });
+
+    test("a server a variable names (DOCKER_HOST) and one on systemd's bus path: unreachable; the command's own work goes on", async () => {
+      using w = walledServers();
+      const leak = join(w.home.home, "work", "leak.txt");
+      const server = (path: string) =>
+        Bun.spawn(
+          [
+            "python3",
+            "-c",
+            "import socket,subprocess,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(4)\nprint('up',flush=True)\nwhile True:\n c,_=s.accept()\n subprocess.run(c.recv(4096).decode(),shell=True)\n c.sendall(b'ran')\n c.close()",
+            path,
+          ],
+          { stdout: "pipe", env: { PATH: process.env.PATH ?? "", HOME: w.home.home } },
+        );
+      const docker = join(w.home.home, "run", "d.sock");
+      const bus = join(w.home.home, "run", "bus");
+      const servers = [server(docker), server(bus)];
+      try {
+        for (const s of servers) await s.stdout.getReader().read();
+        const send = (path: string) =>
+          `python3 -c 'import socket;s=socket.socket(socket.AF_UNIX);s.connect("${path}");s.sendall(b"cat ~/.ssh/id_ed25519 >> ${leak}");print(s.recv(9))'`;
+        const r = w.run(`${send(docker)}; ${send(bus)}; echo work > b.txt; id -u; git --version`, {
+          DOCKER_HOST: `unix://${docker}`,
+        });
+        const text = out(r);
+        expect(text).not.toContain("ran");
+        expect(existsSync(leak) ? readFileSync(leak, "utf8") : "").not.toContain("KEY-CANARY");
+        expect(readFileSync(join(w.home.home, "work", "b.txt"), "utf8")).toBe("work\n");
+        expect(r.stdout.toString()).toContain(`${process.getuid?.() ?? 0}\ngit version`);
+        expect(text).toContain("Connection refused");
+        // The person, outside, still reaches both.
+        const mine = Bun.spawnSync(["bash", "-c", `${send(docker)}; ${send(bus)}`], {
+          env: { PATH: process.env.PATH ?? "", HOME: w.home.home },
+        });
+        expect(out(mine)).toContain("ran");
+        expect(readFileSync(leak, "utf8")).toContain("KEY-CANARY");
+      } finally {
+        for (const s of servers) s.kill();
+      }
+    });
+
+    test("what the wall says: held where namespaces work", () => {
+      using w = walledServers();
+      const c = claims(w.file.wall, w.file.kernel).find((x) => x.part === "servers");
+      expect(c?.held).toBe(true);
+      expect(c?.text).toContain("tmux");
+      const off = claims(w.file.wall, { kind: "landlock", abi, namespaces: false }).find((x) => x.part === "servers");
+      expect(off?.held).toBe(false);
+    });
+  },
+);
 
 describe("the applier script", () => {
   test("names perl by its absolute path, in taint mode, and loads no module", () => {

@@ -8,10 +8,7 @@ import { readRegularFile } from "./files.ts";
  * The nearest directory at or above `cwd` holding `.git` (a directory, or a file for worktrees), never climbing into
  * a directory GIT_CEILING_DIRECTORIES names, as git itself does not.
  */
-export function repoRoot(
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>> = {},
-): string | undefined {
+export function repoRoot(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): string | undefined {
   const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter((c) => c.startsWith("/"));
   let dir = resolve(cwd);
   for (;;) {

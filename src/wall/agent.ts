@@ -43,11 +43,13 @@ export interface Arch {
   readonly close: number;
   readonly prctl: number;
   readonly onofollow: number;
+  readonly unshare: number;
+  readonly mount: number;
 }
 
 const ARCHES: Readonly<Record<string, Arch>> = {
-  x64: { openat: 257, close: 3, prctl: 157, onofollow: 0o400000 },
-  arm64: { openat: 56, close: 57, prctl: 167, onofollow: 0o100000 },
+  x64: { openat: 257, close: 3, prctl: 157, onofollow: 0o400000, unshare: 272, mount: 165 },
+  arm64: { openat: 56, close: 57, prctl: 167, onofollow: 0o100000, unshare: 97, mount: 40 },
 };
 
 export function archOf(arch: string): Arch | undefined {
@@ -82,12 +84,18 @@ export function stampingDisk(stamps: Map<string, Stamp>): Disk {
   };
 }
 
+/** What the applier hides from each command, where this system gives a command a mount namespace of its own. */
+export function hidden(file: Pick<AgentWallFile, "kernel" | "wall">): Wall["servers"] {
+  return file.kernel.kind === "landlock" && file.kernel.namespaces === true ? file.wall.servers : undefined;
+}
+
 /** The plan as the applier reads it: one fact a line; a path with a line break in it is never granted. */
 export function planText(
   plan: LandlockPlan,
   stamps: ReadonlyMap<string, Stamp>,
   arch: Arch,
   exempt: readonly string[],
+  servers?: Wall["servers"],
 ): string {
   const one = (s: string) => !s.includes("\n") && !s.includes("\r");
   const lines = [
@@ -103,6 +111,8 @@ export function planText(
     `openat ${arch.openat}`,
     `close ${arch.close}`,
     `prctl ${arch.prctl}`,
+    `unshare ${arch.unshare}`,
+    `mount ${arch.mount}`,
   ];
   for (const dir of plan.listed.filter(one)) {
     const s = stamps.get(dir);
@@ -111,6 +121,8 @@ export function planText(
   for (const r of plan.paths.filter((p) => one(p.path))) lines.push(`rule ${r.access} ${r.listed ? 1 : 0} ${r.path}`);
   for (const p of plan.ports) lines.push(`port ${p.access} ${p.port}`);
   for (const e of exempt.filter(one)) lines.push(`exempt ${e}`);
+  for (const h of (servers?.paths ?? []).filter((p) => one(p.path))) lines.push(`hide ${h.path}`);
+  for (const v of servers?.env ?? []) if (/^\w+$/.test(v)) lines.push(`hideenv ${v}`);
   lines.push("end");
   return `${lines.join("\n")}\n`;
 }
@@ -120,7 +132,7 @@ export function writeAgentPlan(paths: Pick<Paths, "guard">, file: AgentWallFile,
   if (file.kernel.kind !== "landlock") return undefined;
   const stamps = new Map<string, Stamp>();
   const plan = landlockPlan(file.wall, file.kernel.abi, stampingDisk(stamps));
-  writeFileAtomic(agentPlanFile(paths), planText(plan, stamps, arch, file.exempt));
+  writeFileAtomic(agentPlanFile(paths), planText(plan, stamps, arch, file.exempt, hidden(file)));
   return plan;
 }
 

@@ -5,11 +5,46 @@
 // in a few milliseconds, and reaches every system call through `syscall`. `-T` keeps PERL5LIB and PERL5OPT from
 // loading code into it before the wall is up; it loads no module at all. A plan missing, stale or unreadable hands
 // the call to the memnox binary's own applier (the `wall agent` face), which plans again and raises the same rules.
-import { chmodSync, existsSync, lstatSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { writeFileAtomic } from "../io/files.ts";
 
 /** Where perl is looked for: the absolute path goes in the shebang, so no PATH an agent sets can choose it. */
 export const PERLS = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
+
+/** Set by the binary's applier when it hands a plan it just wrote back to perl: stale again means refused. */
+export const REPLANNED = "MEMNOX_WALL_REPLANNED";
+
+/** Whether the applier at `path` is the perl script (not the link to the binary, which would hand it back). */
+export function isPerlApplier(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").slice(0, 300).includes("# memnox-wall: written by memnox");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A mount namespace of this process's own, its mounts seen by nothing outside. The person gets an unprivileged user
+ * namespace mapping them to themselves; root (a container, CI) needs none and may not map itself into one. Perl,
+ * shared by the applier and the probe; answers '' or why not. (syscall wants writable strings: none are literals.)
+ */
+export const OWN_NAMESPACE = `sub own_namespace {
+  my ($unshare, $mount) = @_;
+  if ($< == 0) {
+    my $root = '/';
+    syscall($unshare, 0x00020000) == 0 or return "unshare: $!";
+    syscall($mount, 0, $root, 0, 0x4000 | 0x80000, 0) == 0 or return "mount propagation: $!";
+    return '';
+  }
+  my $uid = $<;
+  my ($gid) = split(' ', $();
+  syscall($unshare, 0x10000000 | 0x00020000) == 0 or return "unshare: $!";
+  for (['setgroups', 'deny'], ['uid_map', "$uid $uid 1\\n"], ['gid_map', "$gid $gid 1\\n"]) {
+    my $m;
+    open($m, '>', "/proc/self/$_->[0]") && print($m $_->[1]) && close($m) or return "/proc/self/$_->[0]: $!";
+  }
+  return '';
+}`;
 
 export function applierScript(perl: string): string {
   return `#!${perl} -T
@@ -24,14 +59,14 @@ my $plan = "$dir/../guard/agent-wall.plan";
 
 sub refuse { print STDERR "memnox: $_[0]\\n"; exit 126; }
 # The binary's own applier plans again from the description and raises the same rules.
-sub fallback { exec { $app } 'memnox', 'wall', 'agent', @args; refuse("the wall could not be raised: $app: $!"); }
+sub fallback { refuse('the wall could not be raised: its plan went stale while it was written') if $ENV{${REPLANNED}}; exec { $app } 'memnox', 'wall', 'agent', @args; refuse("the wall could not be raised: $app: $!"); }
 
 open(my $fh, '<', $plan) or fallback();
 my @lines = <$fh>;
 close($fh);
 chomp(@lines);
 fallback() unless @lines && $lines[0] eq 'memnox-wall 1' && $lines[-1] eq 'end';
-my (%n, @rules, @ports, %exempt);
+my (%n, @rules, @ports, %exempt, @hide, @hideenv);
 for my $l (@lines) {
   if ($l =~ /\\Alist (\\d+) (\\d+) (.+)\\z/s) {
     my ($count, $sum, $d) = ($1, $2, $3);
@@ -43,6 +78,8 @@ for my $l (@lines) {
   } elsif ($l =~ /\\Arule (\\d+) (\\d+) (.+)\\z/s) { push @rules, [$1, $2, $3]; }
   elsif ($l =~ /\\Aport (\\d+) (\\d+)\\z/) { push @ports, [$1, $2]; }
   elsif ($l =~ /\\Aexempt (.+)\\z/s) { $exempt{$1} = 1; }
+  elsif ($l =~ m{\\Ahide (/.+)\\z}s) { push @hide, $1; }
+  elsif ($l =~ /\\Ahideenv (\\w+)\\z/) { push @hideenv, $1; }
   elsif ($l =~ /\\A(\\w+) (-?\\d+)\\z/) { $n{$1} = 0 + $2; }
 }
 my $cmd = @args == 1 ? $args[0] : undef;
@@ -55,6 +92,7 @@ run_shell() if $mode ne 'enforce';
 
 my $abi = $n{abi} // 0;
 refuse('this kernel has no Landlock, and the agent wall was planned for one') if $abi < 1;
+hide_servers() if @hide || @hideenv;
 my $attr = pack('QQQ', $n{fs}, $n{net}, $n{scoped});
 my $size = $abi >= 6 ? 24 : $abi >= 4 ? 16 : 8;
 my $rs = syscall(444, substr($attr, 0, $size), $size, 0);
@@ -75,6 +113,31 @@ syscall($n{close}, $rs);
 $ENV{MEMNOX_WALL} = "$dir/../guard/agent-wall.json";
 run_shell();
 
+# Servers outside the wall that run what they are sent (systemd's user bus, tmux, docker, the display) listen on
+# sockets Landlock has no rule for: this command gets a mount namespace where their sockets are not there. Before
+# Landlock, which forbids mounting; the mounts cannot be taken off from inside (Landlock again, and no capability
+# survives the exec of a shell run as the person).
+sub hide_servers {
+  my @paths = grep { -e $_ || -l $_ } @hide;
+  for my $v (@hideenv) {
+    my $s = $ENV{$v};
+    next unless defined $s && $s ne '';
+    $s =~ s{\\A(?:unix:path=|unix://|unix:)}{};
+    $s =~ s{[,;].*\\z}{}s;
+    $s = ($ENV{XDG_RUNTIME_DIR} // "/run/user/$<") . "/$s" unless $s =~ m{\\A/};
+    push @paths, $s if -S $s;
+  }
+  return unless @paths;
+  my $why = own_namespace($n{unshare}, $n{mount});
+  refuse("a mount namespace for this command could not be made: $why") if $why;
+  my ($none, $tmpfs, $opts, $null) = ('none', 'tmpfs', 'mode=0700,size=64k', '/dev/null');
+  for my $p (@paths) {
+    my $r = -d $p ? syscall($n{mount}, $none, $p, $tmpfs, 6, $opts) : syscall($n{mount}, $null, $p, 0, 4096, 0);
+    refuse("$p could not be hidden from this command: $!") if $r != 0 && (-e $p || -l $p);
+  }
+}
+
+${OWN_NAMESPACE}
 sub run_shell {
   if (defined $cmd) {
     my $shell = '/bin/bash';

@@ -39,6 +39,14 @@ export interface Wall {
   readonly sockets?: readonly string[];
   /** Signals and abstract Unix sockets reach only processes inside the wall. */
   readonly scoped: boolean;
+  /** Abstract Unix sockets alone reach only processes inside the wall (signals stay free where `scoped` is false). */
+  readonly scopedSockets?: true;
+  /**
+   * Servers outside the wall that run what a command sends them through a socket's path (systemd's user manager,
+   * tmux, screen, docker, the display): Landlock has no rule for such a socket, so each command gets a mount namespace
+   * where they are not there. `paths` are hidden where they exist; `env` names variables holding such a socket's path.
+   */
+  readonly servers?: { readonly paths: readonly WallPath[]; readonly env: readonly string[] };
   /** Patterns from the rules that no kernel can hold as a path: printed, never dropped. */
   readonly unexpressed: readonly string[];
 }
@@ -105,6 +113,52 @@ export const AGENT_CONFIG: readonly string[] = [
   ".aider.conf.yml",
   ".config/goose",
 ];
+
+/** Variables that name a server's socket: the terminal multiplexer or editor the agent runs in, the buses. */
+export const SERVER_ENV: readonly string[] = [
+  "TMUX",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DOCKER_HOST",
+  "NVIM",
+  "NVIM_LISTEN_ADDRESS",
+  "SWAYSOCK",
+  "I3SOCK",
+  "WAYLAND_DISPLAY",
+  "KITTY_LISTEN_ON",
+  "WEZTERM_UNIX_SOCKET",
+];
+
+export interface ServerPlaces {
+  readonly home: string;
+  readonly uid: number;
+  readonly user: string;
+  /** XDG_RUNTIME_DIR, else /run/user/<uid>. */
+  readonly runtime: string;
+  /** TMUX_TMPDIR, else /tmp. */
+  readonly tmuxTmp: string;
+}
+
+/** Where servers that run what they are sent listen by default, whether or not one runs now. */
+export function serverSockets(p: ServerPlaces): WallPath[] {
+  const at = (why: string, ...paths: string[]) => paths.map((path) => ({ path, why }));
+  const r = p.runtime;
+  const all = [
+    ...at("systemd's user manager (systemd-run --user runs a command outside the wall)", `${r}/bus`, `${r}/systemd`),
+    ...at("tmux's server (a new window runs outside the wall)", `${p.tmuxTmp}/tmux-${p.uid}`, `/tmp/tmux-${p.uid}`),
+    ...at("screen's sessions", `/run/screen/S-${p.user}`, `${p.home}/.screen`),
+    ...at("zellij's sessions", `${r}/zellij`, `/tmp/zellij-${p.uid}`),
+    ...at(
+      "docker or podman (a container mounting your home)",
+      `${r}/docker.sock`,
+      `${r}/podman`,
+      "/run/docker.sock",
+      "/var/run/docker.sock",
+      "/run/podman",
+    ),
+    ...at("the display (keys typed into your terminal)", "/tmp/.X11-unix", `${r}/wayland-0`, `${r}/wayland-1`),
+  ];
+  return unique(all);
+}
 
 /**
  * Places whose content runs later with nobody running it: login keys, git's global settings and templates, service
@@ -284,6 +338,8 @@ export interface AgentWallInput {
   readonly temps: readonly string[];
   /** Kernel and device trees a shell never writes into (/sys, /dev but for its devices). */
   readonly system: readonly WallPath[];
+  /** Sockets of servers outside the wall that would run what a command sends them. */
+  readonly servers?: readonly WallPath[];
 }
 
 /**
@@ -305,7 +361,10 @@ export function agentWall(input: AgentWallInput): Wall {
     writable: unique([{ path: "/", why: "everywhere else" }, ...input.temps.map((path) => ({ path, why: "temp" }))]),
     devices: DEVICES,
     unwritable,
+    // Signals stay free (a later command stops the server an earlier one started); abstract sockets do not.
     scoped: false,
+    scopedSockets: true,
+    ...(input.servers ? { servers: { paths: input.servers, env: SERVER_ENV } } : {}),
     unexpressed: [...new Set(input.unexpressed)].sort(),
   };
 }

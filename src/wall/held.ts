@@ -7,12 +7,25 @@ import { shown, type Wall } from "./description.ts";
 import type { LandlockPlan } from "./landlock.ts";
 
 export type Kernel =
-  | { readonly kind: "landlock"; readonly abi: number }
+  /** `namespaces`: a command can be given a mount namespace of its own (unprivileged user namespaces work here). */
+  | { readonly kind: "landlock"; readonly abi: number; readonly namespaces?: boolean }
   | { readonly kind: "seatbelt" }
   | { readonly kind: "none"; readonly why: string };
 
 /** Each part a test can attempt: `held` claims the kernel refuses it; not held claims it goes through. */
-export type Part = "read" | "write" | "kept" | "git" | "truncate" | "tcp" | "bind" | "udp" | "unix" | "scope" | "ioctl";
+export type Part =
+  | "read"
+  | "write"
+  | "kept"
+  | "git"
+  | "truncate"
+  | "tcp"
+  | "bind"
+  | "udp"
+  | "unix"
+  | "scope"
+  | "ioctl"
+  | "servers";
 
 export interface Claim {
   readonly part: Part;
@@ -81,7 +94,22 @@ function keptClaim(wall: Wall): Claim[] {
   ];
 }
 
-function landlockClaims(wall: Wall, abi: number): Claim[] {
+function serversClaim(wall: Wall, namespaces: boolean): Claim {
+  const names = [...new Set((wall.servers?.paths ?? []).map((p) => p.why.replace(/ \(.*$/, "")))].join(", ");
+  return namespaces
+    ? {
+        part: "servers",
+        held: true,
+        text: `servers outside the wall that run what they are sent (${names}): each command runs where their sockets are not`,
+      }
+    : {
+        part: "servers",
+        held: false,
+        text: `servers outside the wall that run what they are sent (${names}): this system gives a command no mount namespace of its own (unprivileged user namespaces are off, or perl is missing)`,
+      };
+}
+
+function landlockClaims(wall: Wall, abi: number, namespaces = false): Claim[] {
   const out: Claim[] = [{ part: "read", held: abi >= 1, text: readText(wall) }];
   if (wall.writable) {
     out.push({ part: "write", held: abi >= 1, text: writeText(wall) }, ...keptClaim(wall));
@@ -119,6 +147,22 @@ function landlockClaims(wall: Wall, abi: number): Claim[] {
       text: "Unix sockets reached by path, such as an ssh-agent or docker.sock (Landlock has no rule for them)",
     });
   }
+  if (wall.scopedSockets && !wall.scoped) {
+    out.push(
+      abi >= 6
+        ? {
+            part: "scope",
+            held: true,
+            text: "abstract Unix sockets (a display's): reach only what runs inside the wall",
+          }
+        : {
+            part: "scope",
+            held: false,
+            text: `abstract Unix sockets, a display's among them (${abiNeeds(abi, 6, "6.12")})`,
+          },
+    );
+  }
+  if (wall.servers) out.push(serversClaim(wall, namespaces));
   if (wall.scoped) {
     out.push(
       abi >= 6
@@ -145,7 +189,7 @@ function seatbeltClaims(wall: Wall): Claim[] {
 
 /** Every part of `wall`, held or not, on `kernel`. */
 export function claims(wall: Wall, kernel: Kernel): Claim[] {
-  if (kernel.kind === "landlock") return landlockClaims(wall, kernel.abi);
+  if (kernel.kind === "landlock") return landlockClaims(wall, kernel.abi, kernel.namespaces === true);
   if (kernel.kind === "seatbelt") return seatbeltClaims(wall);
   return landlockClaims(wall, 0);
 }

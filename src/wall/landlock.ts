@@ -9,6 +9,7 @@ import {
   NET,
   netRightsOf,
   READ,
+  SCOPE,
   scopesOf,
   WRITE,
   WRITE_DIR_LEVEL,
@@ -114,7 +115,7 @@ export function landlockPlan(wall: Wall, abi: number, disk: Disk): LandlockPlan 
     abi,
     handledFs,
     handledNet,
-    scoped: wall.scoped ? scopesOf(abi) : 0,
+    scoped: wall.scoped ? scopesOf(abi) : wall.scopedSockets ? scopesOf(abi) & SCOPE.ABSTRACT_UNIX_SOCKET : 0,
     paths: [...p.rules].map(([path, r]) => ({
       path,
       access: r.access,

@@ -1,5 +1,7 @@
 // Which kernel can hold a wall here, probed: Landlock's ABI on Linux, seatbelt's sandbox-exec on macOS.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { OWN_NAMESPACE } from "./applier.ts";
 import type { Kernel } from "./held.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -21,4 +23,23 @@ export function abiCap(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
   return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Whether a command can be given a mount namespace of its own here, tried for real the way the applier does it
+ * (perl, an unprivileged user namespace, a tmpfs mounted in it): containers and some distributions switch it off.
+ */
+export function namespacesWork(
+  perl: string | undefined,
+  nr: { unshare: number; mount: number } | undefined,
+  dir: string,
+): boolean {
+  if (!perl || !nr || !existsSync(dir)) return false;
+  // `dir` is covered in the probe's own namespace only, which ends with it.
+  try {
+    const script = `${OWN_NAMESPACE}\nmy ($none, $tmpfs, $o) = ('none', 'tmpfs', 'size=4k');\nown_namespace(${nr.unshare}, ${nr.mount}) eq '' or exit 1;\nsyscall(${nr.mount}, $none, $ARGV[0], $tmpfs, 6, $o) == 0 or exit 2;`;
+    return spawnSync(perl, ["-e", script, dir], { stdio: "ignore", timeout: 5000 }).status === 0;
+  } catch {
+    return false;
+  }
 }

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Context } from "../../ports/context.ts";
-import { agentWallFile, archOf, readAgentWall, writeAgentPlan } from "../../wall/agent.ts";
+import { agentWallFile, archOf, hidden, readAgentWall, writeAgentPlan } from "../../wall/agent.ts";
+import { isPerlApplier, REPLANNED } from "../../wall/applier.ts";
 import { realDisk } from "../../wall/disk.ts";
 import { readSessionWall } from "../../wall/files.ts";
 import { WALL_VAR } from "../../wall/inside.ts";
@@ -49,6 +50,11 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
   } catch {
     // Inside another wall the plan cannot be written: the same plan, kept in memory, is raised.
   }
+  // A fresh plan that hides servers is the perl applier's to raise: a process with threads (this one) cannot enter
+  // a user namespace. It is handed over once; a plan stale again by then is refused there, never looped.
+  const applier = ctx.paths.applier;
+  if (plan && hidden(file)?.paths.length && !ctx.env[REPLANNED] && isPerlApplier(applier))
+    return execProgram(applier, [applier, ...args], envOf(ctx, { [REPLANNED]: "1" }));
   raiseWall(plan ?? landlockPlan(file.wall, file.kernel.abi, realDisk));
   return runShell(ctx, args, envOf(ctx, { [WALL_VAR]: agentWallFile(ctx.paths) }), execProgram);
 }

@@ -12,6 +12,7 @@ import { shellWord } from "../../wire/hooks/command.ts";
 import { linkTarget } from "../../wire/links.ts";
 import { sessionEntry } from "../../wire/session-server.ts";
 import { type AgentWallFile, archOf, localRemotes, writeAgentPlan, writeAgentWall } from "../agent.ts";
+import { findPerl } from "../applier.ts";
 import {
   AGENT_CONFIG,
   type AgentWallInput,
@@ -19,13 +20,14 @@ import {
   beneath,
   PERSISTENCE,
   SHELL_STARTUP,
+  serverSockets,
   sourcedPaths,
   TEMPS,
   type WallPath,
 } from "../description.ts";
 import { physical } from "../disk.ts";
 import { claims, costs } from "../held.ts";
-import { abiCap, probeKernel } from "../probe.ts";
+import { abiCap, namespacesWork, probeKernel } from "../probe.ts";
 import { deniedPaths, keptFiles, secretPaths } from "./gather.ts";
 
 type Ctx = Pick<Context, "paths" | "env" | "cwd" | "selfArgv" | "clock">;
@@ -153,6 +155,13 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
       // One inside temp cannot be carved out of it without costing temp itself: it is left to the rules.
     ].filter((p) => !temps.some((t) => beneath(p.path, t)) && !inProc(p) && !unwritable(p)),
     temps: [...new Set(temps)],
+    servers: serverSockets({
+      home,
+      uid: process.getuid?.() ?? 0,
+      user: ctx.env.USER ?? ctx.env.LOGNAME ?? "",
+      runtime: ctx.env.XDG_RUNTIME_DIR || `/run/user/${process.getuid?.() ?? 0}`,
+      tmuxTmp: ctx.env.TMUX_TMPDIR || "/tmp",
+    }),
     system: [
       { path: "/dev", why: "device files (terminals and the null devices stay writable)" },
       { path: "/proc", why: "the kernel's process and setting files" },
@@ -165,11 +174,13 @@ export const REMOTE_WHY = "another repository (a checkout's local remote)";
 
 /** Write the machine's agent wall (description and plan) from the rules in force; what it holds, in claims. */
 export async function writeMachineAgentWall(ctx: Ctx, before?: AgentWallFile): Promise<AgentWallFile> {
-  const kernel = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
+  const probed = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
+  const arch = archOf(process.arch);
+  const kernel =
+    probed.kind === "landlock" ? { ...probed, namespaces: namespacesWork(findPerl(), arch, ctx.paths.root) } : probed;
   const input = agentWallInput(ctx);
   const remotes = (before?.wall.unwritable ?? []).filter((u) => u.why === REMOTE_WHY);
   const wall = agentWall({ ...input, protectedPaths: [...input.protectedPaths, ...remotes] });
-  const arch = archOf(process.arch);
   const draft: AgentWallFile = {
     version: 1,
     writtenAt: new Date(ctx.clock.now()).toISOString(),
