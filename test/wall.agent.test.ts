@@ -104,6 +104,20 @@ describe.skipIf(abi < 2 || !perl || !arch)("the perl applier raises the plan", (
     expect(out(w.run("true"))).toContain("FALLBACK");
   });
 
+  test("a command leaves the person's terminal, so it cannot push keystrokes into it; plain bash there keeps it", () => {
+    using w = walled();
+    const probe = "exec 3<>/dev/tty && echo HAS-TTY || echo NO-TTY";
+    const inPty = (argv: string[]) =>
+      Bun.spawnSync(["python3", "-c", "import pty,sys; pty.spawn(sys.argv[1:])", ...argv], {
+        cwd: join(w.home.home, "work"),
+        env: { PATH: process.env.PATH ?? "", HOME: w.home.home },
+      }).stdout.toString();
+    expect(inPty(["bash", "-c", probe])).toContain("HAS-TTY");
+    const walledOut = inPty(["bash", "-c", `${join(w.root, "app", "memnox-wall")} '${probe}'; true`]);
+    expect(walledOut).toContain("NO-TTY");
+    expect(walledOut).not.toContain("HAS-TTY");
+  });
+
   test("PERL5OPT and PERL5LIB load nothing into the applier before the wall is up", () => {
     using w = walled();
     mkdirSync(join(w.home.home, "work", "lib"), { recursive: true });

@@ -110,6 +110,10 @@ for my $p (@ports) { syscall(445, $rs, 2, pack('QQ', $p->[0], $p->[1]), 0) == 0 
 syscall($n{prctl}, 38, 1, 0, 0, 0) == 0 or refuse("prctl(PR_SET_NO_NEW_PRIVS) failed: $!");
 syscall(446, $rs, 0) == 0 or refuse("landlock_restrict_self failed: $!");
 syscall($n{close}, $rs);
+# Off the person's terminal: without it as its controlling terminal no command can push keystrokes into it (TIOCSTI),
+# which the shell or the agent's prompt would read as the person's. A prompt for a passphrase fails instead of waiting.
+# A session leader letting go of it is sent SIGHUP: ignored for that moment only (an ignored signal survives exec).
+if (open(my $tty, '+<', '/dev/tty')) { local $SIG{HUP} = 'IGNORE'; ioctl($tty, 0x5422, 0); close($tty); }
 $ENV{MEMNOX_WALL} = "$dir/../guard/agent-wall.json";
 run_shell();
 

@@ -24,6 +24,7 @@ function openLibc() {
     prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
     __errno_location: { args: [], returns: FFIType.ptr },
     execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+    ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
     signal: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.ptr },
     sigprocmask: { args: [FFIType.i32, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
   } as const;
@@ -118,6 +119,28 @@ export function raiseWall(plan: LandlockPlan): void {
     if (lc.syscall(SYS.restrictSelf, BigInt(ruleset), 0n, 0n, 0n) !== 0n) fail("landlock_restrict_self");
   } finally {
     closeSync(ruleset);
+  }
+}
+
+const TIOCNOTTY = 0x5422n;
+
+/**
+ * Off the person's terminal: a process without it as its controlling terminal cannot push keystrokes into it
+ * (TIOCSTI), which the shell or the agent's prompt would read as the person's. Nothing to do where there is none.
+ */
+export function leaveTerminal(): void {
+  let fd: number;
+  try {
+    fd = openSync("/dev/tty", constants.O_RDWR | O_CLOEXEC);
+  } catch {
+    return;
+  }
+  // A session leader letting go of it is sent SIGHUP: caught here, and exec puts the default back.
+  process.on("SIGHUP", () => {});
+  try {
+    c().ioctl(fd, TIOCNOTTY, 0n);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -36,7 +36,7 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
       "no agent wall is written on this machine, so this command cannot run inside it",
       "memnox protect --wall writes it",
     );
-  const { execProgram, raiseWall } = await import("../../wall/ffi.ts");
+  const { execProgram, leaveTerminal, raiseWall } = await import("../../wall/ffi.ts");
   const cmd = args.length === 1 ? args[0] : undefined;
   if (cmd !== undefined && file.exempt.includes(cmd)) return execProgram("/bin/sh", ["sh", "-c", cmd], envOf(ctx));
   // The wall bites in enforce only, as every verdict does; a seal that cannot be read is taken as enforce.
@@ -56,6 +56,7 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
   if (plan && hidden(file)?.paths.length && !ctx.env[REPLANNED] && isPerlApplier(applier))
     return execProgram(applier, [applier, ...args], envOf(ctx, { [REPLANNED]: "1" }));
   raiseWall(plan ?? landlockPlan(file.wall, file.kernel.abi, realDisk));
+  leaveTerminal();
   return runShell(ctx, args, envOf(ctx, { [WALL_VAR]: agentWallFile(ctx.paths) }), execProgram);
 }
 
