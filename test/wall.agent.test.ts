@@ -5,12 +5,20 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { heldWrite } from "../src/gate/wall-held.ts";
-import { type AgentWallFile, agentPlanFile, archOf, writeAgentPlan, writeAgentWall } from "../src/wall/agent.ts";
+import {
+  type AgentWallFile,
+  agentPlanFile,
+  archOf,
+  namedIn,
+  placeholderFile,
+  writeAgentPlan,
+  writeAgentWall,
+} from "../src/wall/agent.ts";
 import { applierScript, findPerl, installApplier } from "../src/wall/applier.ts";
 import { agentWall, DEVICES, serverSockets, sourcedPaths, TEMPS } from "../src/wall/description.ts";
 import { writeMachineAgentWall } from "../src/wall/facts/agent.ts";
 import { claims } from "../src/wall/held.ts";
-import { namespacesWork } from "../src/wall/probe.ts";
+import { makePlaceholder, namespacesWork } from "../src/wall/probe.ts";
 import { testContext } from "./support/home.ts";
 import { kernelAbi, wallHome } from "./support/wall.ts";
 
@@ -136,10 +144,37 @@ describe.skipIf(abi < 2 || !perl || !arch)("the perl applier raises the plan", (
   });
 });
 
+/** The baseline's names for .env files, as the rules write them. */
+const globs = [".env", ".env.!(example|sample|template)", "*.env", ".envrc"].map((glob) => ({ glob, why: "rule env" }));
+
 /** A walled home whose wall hides the servers' sockets, tmux's folder and the runtime folder inside the home. */
 function walledServers(mode = "enforce") {
-  const home = wallHome({ ".ssh/id_ed25519": "KEY-CANARY\n", "work/a.txt": "a\n", "run/.keep": "", "tt/.keep": "" });
+  const home = wallHome({
+    ".ssh/id_ed25519": "KEY-CANARY\n",
+    "work/a.txt": "a\n",
+    "work/web/.env": "PUBLIC_URL=/app\n",
+    "work/.env": "TOKEN=ENV-CANARY\n",
+    "work/.env.example": "TOKEN=\n",
+    "work/sub/.env.local": "TOKEN=LOCAL-CANARY\n",
+    "work/deep/a/prod.env": "TOKEN=DEEP-CANARY\n",
+    "run/.keep": "",
+    "tt/.keep": "",
+  });
   const root = home.memnoxHome;
+  // A real checkout: web/.env is tracked (public defaults, as some frameworks commit), the others are not.
+  const git = (...a: string[]) =>
+    Bun.spawnSync(["git", "-C", join(home.home, "work"), ...a], {
+      env: {
+        ...home.env(),
+        GIT_AUTHOR_NAME: "p",
+        GIT_AUTHOR_EMAIL: "p@x",
+        GIT_COMMITTER_NAME: "p",
+        GIT_COMMITTER_EMAIL: "p@x",
+      },
+    });
+  git("init", "-q");
+  git("add", "web/.env", "a.txt");
+  git("commit", "-qm", "tracked");
   for (const d of ["app", "guard"]) mkdirSync(join(root, d), { recursive: true });
   writeFileSync(join(root, "sealed.json"), JSON.stringify({ version: 1, mode }));
   writeFileSync(join(root, "app", "memnox"), '#!/bin/sh\necho FALLBACK "$@"\n', { mode: 0o755 });
@@ -155,10 +190,12 @@ function walledServers(mode = "enforce") {
     temps: TEMPS.filter((t) => existsSync(t)),
     system: [{ path: "/dev", why: "devices" }],
     servers: serverSockets(places),
+    names: { globs, found: namedIn(join(home.home, "work"), globs) },
   });
   const kernel = { kind: "landlock" as const, abi, namespaces: namespacesWork(perl, arch, root) };
   const file: AgentWallFile = { version: 1, writtenAt: "now", kernel, wall, claims: [], costs: [], exempt: [] };
   writeAgentWall({ guard: join(root, "guard") }, file);
+  makePlaceholder(perl, arch, placeholderFile({ guard: join(root, "guard") }));
   if (arch) writeAgentPlan({ guard: join(root, "guard") }, file, arch);
   const applier = join(root, "app", "memnox-wall");
   installApplier(applier, join(root, "app", "memnox"), perl);
@@ -169,8 +206,8 @@ function walledServers(mode = "enforce") {
     XDG_RUNTIME_DIR: places.runtime,
     ...extra,
   });
-  const run = (cmd: string, extra: Record<string, string> = {}) =>
-    Bun.spawnSync([applier, cmd], { cwd: join(home.home, "work"), env: env(extra) });
+  const run = (cmd: string, extra: Record<string, string> = {}, cwd = join(home.home, "work")) =>
+    Bun.spawnSync([applier, cmd], { cwd, env: env(extra) });
   const person = (argv: string[]) => Bun.spawnSync(argv, { cwd: home.home, env: env() });
   return { home, file, run, person, [Symbol.dispose]: () => home[Symbol.dispose]() };
 }
@@ -240,6 +277,36 @@ describe.skipIf(abi < 2 || !perl || !arch || !namespacesWork(perl, arch, import.
         expect(readFileSync(leak, "utf8")).toContain("KEY-CANARY");
       } finally {
         for (const s of servers) s.kill();
+      }
+    });
+
+    test(".env files by any computed route: covered from where the command runs up to the checkout's root and beneath it; templates and the command's own files read (in observe they leak)", () => {
+      const reads = [
+        `python3 -c 'print(open(".e"+"nv").read())'`,
+        "cat sub/.env.local",
+        `node -e 'console.log(require("fs").readFileSync("deep/a/prod"+".env","utf8"))'`,
+        "cat .env.example",
+        "echo MINE=1 > mine.env && cat mine.env",
+      ].join("; ");
+      for (const mode of ["observe", "enforce"]) {
+        using w = walledServers(mode);
+        const r = w.run(reads);
+        const text = out(r);
+        expect(text).toContain("TOKEN=\n");
+        expect(text).toContain("MINE=1");
+        if (mode === "observe") {
+          for (const c of ["ENV-CANARY", "LOCAL-CANARY", "DEEP-CANARY"]) expect(text).toContain(c);
+          continue;
+        }
+        for (const c of ["ENV-CANARY", "LOCAL-CANARY", "DEEP-CANARY"]) expect(text).not.toContain(c);
+        expect(text).toContain("No such device or address");
+        // A tracked one is git's to read: left as it is, so status stays clean and a commit goes on.
+        const status = w.run("cat web/.env; git status --porcelain web a.txt");
+        expect(status.stdout.toString()).toBe("PUBLIC_URL=/app\n");
+        // From a folder beneath the root, the root's .env is covered too; the file itself is untouched.
+        const below = w.run("cat ../.env; cat .env.local", {}, join(w.home.home, "work", "sub"));
+        expect(out(below)).not.toContain("CANARY");
+        expect(readFileSync(join(w.home.home, "work", ".env"), "utf8")).toBe("TOKEN=ENV-CANARY\n");
       }
     });
 

@@ -66,7 +66,7 @@ my @lines = <$fh>;
 close($fh);
 chomp(@lines);
 fallback() unless @lines && $lines[0] eq 'memnox-wall 1' && $lines[-1] eq 'end';
-my (%n, @rules, @ports, %exempt, @hide, @hideenv);
+my (%n, @rules, @ports, %exempt, @hide, @hideenv, $placeholder);
 for my $l (@lines) {
   if ($l =~ /\\Alist (\\d+) (\\d+) (.+)\\z/s) {
     my ($count, $sum, $d) = ($1, $2, $3);
@@ -80,6 +80,7 @@ for my $l (@lines) {
   elsif ($l =~ /\\Aexempt (.+)\\z/s) { $exempt{$1} = 1; }
   elsif ($l =~ m{\\Ahide (/.+)\\z}s) { push @hide, $1; }
   elsif ($l =~ /\\Ahideenv (\\w+)\\z/) { push @hideenv, $1; }
+  elsif ($l =~ m{\\Aplaceholder (/.+)\\z}s) { $placeholder = $1; }
   elsif ($l =~ /\\A(\\w+) (-?\\d+)\\z/) { $n{$1} = 0 + $2; }
 }
 my $cmd = @args == 1 ? $args[0] : undef;
@@ -92,7 +93,7 @@ run_shell() if $mode ne 'enforce';
 
 my $abi = $n{abi} // 0;
 refuse('this kernel has no Landlock, and the agent wall was planned for one') if $abi < 1;
-hide_servers() if @hide || @hideenv;
+hide_from_command() if @hide || @hideenv;
 my $attr = pack('QQQ', $n{fs}, $n{net}, $n{scoped});
 my $size = $abi >= 6 ? 24 : $abi >= 4 ? 16 : 8;
 my $rs = syscall(444, substr($attr, 0, $size), $size, 0);
@@ -118,10 +119,10 @@ $ENV{MEMNOX_WALL} = "$dir/../guard/agent-wall.json";
 run_shell();
 
 # Servers outside the wall that run what they are sent (systemd's user bus, tmux, docker, the display) listen on
-# sockets Landlock has no rule for: this command gets a mount namespace where their sockets are not there. Before
-# Landlock, which forbids mounting; the mounts cannot be taken off from inside (Landlock again, and no capability
-# survives the exec of a shell run as the person).
-sub hide_servers {
+# sockets Landlock has no rule for, and files the rules deny by name (.env) sit beside files the command needs: this
+# command gets a mount namespace where they are not there. Before Landlock, which forbids mounting; the mounts cannot
+# be taken off from inside (Landlock again, and no capability survives the exec of a shell run as the person).
+sub hide_from_command {
   my @paths = grep { -e $_ || -l $_ } @hide;
   for my $v (@hideenv) {
     my $s = $ENV{$v};
@@ -134,9 +135,10 @@ sub hide_servers {
   return unless @paths;
   my $why = own_namespace($n{unshare}, $n{mount});
   refuse("a mount namespace for this command could not be made: $why") if $why;
-  my ($none, $tmpfs, $opts, $null) = ('none', 'tmpfs', 'mode=0700,size=64k', '/dev/null');
+  my ($none, $tmpfs, $opts) = ('none', 'tmpfs', 'mode=0700,size=64k');
+  my $cover = defined $placeholder && -S $placeholder ? $placeholder : '/dev/null';
   for my $p (@paths) {
-    my $r = -d $p ? syscall($n{mount}, $none, $p, $tmpfs, 6, $opts) : syscall($n{mount}, $null, $p, 0, 4096, 0);
+    my $r = -d $p ? syscall($n{mount}, $none, $p, $tmpfs, 6, $opts) : syscall($n{mount}, $cover, $p, 0, 4096, 0);
     refuse("$p could not be hidden from this command: $!") if $r != 0 && (-e $p || -l $p);
   }
 }

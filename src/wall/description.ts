@@ -47,6 +47,12 @@ export interface Wall {
    * where they are not there. `paths` are hidden where they exist; `env` names variables holding such a socket's path.
    */
   readonly servers?: { readonly paths: readonly WallPath[]; readonly env: readonly string[] };
+  /**
+   * File names the rules deny reading wherever they are (`.env`, `*.env`): no Landlock rule can name every such file
+   * without listing its siblings, so each command's namespace covers the ones found, untracked, in the checkouts
+   * memnox knows when the wall is written and in each checkout a session starts in.
+   */
+  readonly names?: { readonly globs: readonly { glob: string; why: string }[]; readonly found: readonly WallPath[] };
   /** Patterns from the rules that no kernel can hold as a path: printed, never dropped. */
   readonly unexpressed: readonly string[];
 }
@@ -340,6 +346,8 @@ export interface AgentWallInput {
   readonly system: readonly WallPath[];
   /** Sockets of servers outside the wall that would run what a command sends them. */
   readonly servers?: readonly WallPath[];
+  /** Names the rules deny reading wherever a file is so named, and the files so named found in known checkouts. */
+  readonly names?: { readonly globs: readonly { glob: string; why: string }[]; readonly found: readonly WallPath[] };
 }
 
 /**
@@ -365,6 +373,7 @@ export function agentWall(input: AgentWallInput): Wall {
     scoped: false,
     scopedSockets: true,
     ...(input.servers ? { servers: { paths: input.servers, env: SERVER_ENV } } : {}),
+    ...(input.names?.globs.length ? { names: input.names } : {}),
     unexpressed: [...new Set(input.unexpressed)].sort(),
   };
 }

@@ -25,7 +25,8 @@ export type Part =
   | "unix"
   | "scope"
   | "ioctl"
-  | "servers";
+  | "servers"
+  | "named";
 
 export interface Claim {
   readonly part: Part;
@@ -109,6 +110,21 @@ function serversClaim(wall: Wall, namespaces: boolean): Claim {
       };
 }
 
+function namedClaim(wall: Wall, namespaces: boolean): Claim {
+  const globs = (wall.names?.globs ?? []).map((g) => g.glob).join(", ");
+  return namespaces
+    ? {
+        part: "named",
+        held: true,
+        text: `files the rules deny reading by name (${globs}): covered in each command, where found untracked in a checkout memnox knows or a session started in`,
+      }
+    : {
+        part: "named",
+        held: false,
+        text: `files the rules deny reading by name (${globs}): left to the rules, as this system gives a command no mount namespace of its own`,
+      };
+}
+
 function landlockClaims(wall: Wall, abi: number, namespaces = false): Claim[] {
   const out: Claim[] = [{ part: "read", held: abi >= 1, text: readText(wall) }];
   if (wall.writable) {
@@ -163,6 +179,7 @@ function landlockClaims(wall: Wall, abi: number, namespaces = false): Claim[] {
     );
   }
   if (wall.servers) out.push(serversClaim(wall, namespaces));
+  if (wall.names) out.push(namedClaim(wall, namespaces));
   if (wall.scoped) {
     out.push(
       abi >= 6

@@ -43,3 +43,11 @@ export function namespacesWork(
     return false;
   }
 }
+
+/** A socket inode at `path` that nothing listens on (mknod makes one without privilege): what covers a hidden file. */
+export function makePlaceholder(perl: string | undefined, nr: { mknodat: number } | undefined, path: string): boolean {
+  if (!perl || !nr) return false;
+  if (existsSync(path)) return true;
+  const script = `my ($p) = $ARGV[0] =~ /\\A(.*)\\z/s; syscall(${nr.mknodat}, -100, $p, 0140000 | 0600, 0) == 0 or exit 1;`;
+  return spawnSync(perl, ["-e", script, path], { stdio: "ignore", timeout: 5000 }).status === 0;
+}

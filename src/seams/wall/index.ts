@@ -53,7 +53,7 @@ async function agent(ctx: Context, args: readonly string[]): Promise<number> {
   // A fresh plan that hides servers is the perl applier's to raise: a process with threads (this one) cannot enter
   // a user namespace. It is handed over once; a plan stale again by then is refused there, never looped.
   const applier = ctx.paths.applier;
-  if (plan && hidden(file)?.paths.length && !ctx.env[REPLANNED] && isPerlApplier(applier))
+  if (plan && hidden(file) && !ctx.env[REPLANNED] && isPerlApplier(applier))
     return execProgram(applier, [applier, ...args], envOf(ctx, { [REPLANNED]: "1" }));
   raiseWall(plan ?? landlockPlan(file.wall, file.kernel.abi, realDisk));
   leaveTerminal();

@@ -11,7 +11,15 @@ import type { Context } from "../../ports/context.ts";
 import { shellWord } from "../../wire/hooks/command.ts";
 import { linkTarget } from "../../wire/links.ts";
 import { sessionEntry } from "../../wire/session-server.ts";
-import { type AgentWallFile, archOf, localRemotes, writeAgentPlan, writeAgentWall } from "../agent.ts";
+import {
+  type AgentWallFile,
+  archOf,
+  localRemotes,
+  namedIn,
+  placeholderFile,
+  writeAgentPlan,
+  writeAgentWall,
+} from "../agent.ts";
 import { findPerl } from "../applier.ts";
 import {
   AGENT_CONFIG,
@@ -27,7 +35,7 @@ import {
 } from "../description.ts";
 import { physical } from "../disk.ts";
 import { claims, costs } from "../held.ts";
-import { abiCap, namespacesWork, probeKernel } from "../probe.ts";
+import { abiCap, makePlaceholder, namespacesWork, probeKernel } from "../probe.ts";
 import { deniedPaths, keptFiles, secretPaths } from "./gather.ts";
 
 type Ctx = Pick<Context, "paths" | "env" | "cwd" | "selfArgv" | "clock">;
@@ -162,6 +170,7 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
       runtime: ctx.env.XDG_RUNTIME_DIR || `/run/user/${process.getuid?.() ?? 0}`,
       tmuxTmp: ctx.env.TMUX_TMPDIR || "/tmp",
     }),
+    names: { globs: reads.names, found: knownCheckouts(ctx).flatMap((r) => namedIn(r, reads.names)) },
     system: [
       { path: "/dev", why: "device files (terminals and the null devices stay writable)" },
       { path: "/proc", why: "the kernel's process and setting files" },
@@ -176,8 +185,11 @@ export const REMOTE_WHY = "another repository (a checkout's local remote)";
 export async function writeMachineAgentWall(ctx: Ctx, before?: AgentWallFile): Promise<AgentWallFile> {
   const probed = await probeKernel(process.platform, abiCap(ctx.env.MEMNOX_WALL_ABI));
   const arch = archOf(process.arch);
-  const kernel =
-    probed.kind === "landlock" ? { ...probed, namespaces: namespacesWork(findPerl(), arch, ctx.paths.root) } : probed;
+  const perl = findPerl();
+  const namespaces = probed.kind === "landlock" && namespacesWork(perl, arch, ctx.paths.root);
+  // What covers a hidden file must be there before the plan names it.
+  if (namespaces) makePlaceholder(perl, arch, placeholderFile(ctx.paths));
+  const kernel = probed.kind === "landlock" ? { ...probed, namespaces } : probed;
   const input = agentWallInput(ctx);
   const remotes = (before?.wall.unwritable ?? []).filter((u) => u.why === REMOTE_WHY);
   const wall = agentWall({ ...input, protectedPaths: [...input.protectedPaths, ...remotes] });

@@ -135,11 +135,24 @@ function literalPaths(target: string, home: string): string[] | undefined {
   }
 }
 
-/** Literal paths the rules in force deny outright for `action`, and the patterns no literal path can stand for. */
-export function deniedPaths(ctx: Ctx, action: string): { denied: WallPath[]; unexpressed: string[] } {
+// A target that names a file by its name wherever it is (`.env`, `*.env`, a `**/` before a name): the name's glob.
+function nameGlob(target: string): string | undefined {
+  const name = target.startsWith("**/") ? target.slice(3) : target;
+  return name !== "" && !name.includes("/") && !name.startsWith("~") && !name.startsWith("$") ? name : undefined;
+}
+
+/**
+ * Literal paths the rules in force deny outright for `action`, the names they deny wherever a file is so named, and
+ * the patterns no literal path can stand for.
+ */
+export function deniedPaths(
+  ctx: Ctx,
+  action: string,
+): { denied: WallPath[]; names: { glob: string; why: string }[]; unexpressed: string[] } {
   const home = ctx.paths.home;
   const set = loadRuleSet({ cwd: ctx.cwd, env: ctx.env, paths: ctx.paths });
   const denied: WallPath[] = [];
+  const names: { glob: string; why: string }[] = [];
   const unexpressed: string[] = [];
   for (const rule of set.checked.filter((c) => c.applies).flatMap((c) => c.rules)) {
     if (rule.decision.effect !== "deny" || rule.decision.mode === "observe") continue;
@@ -152,12 +165,14 @@ export function deniedPaths(ctx: Ctx, action: string): { denied: WallPath[]; une
       continue;
     }
     for (const t of targets) {
+      const name = nameGlob(t);
+      if (name) names.push({ glob: name, why: `rule ${rule.name}` });
       const paths = literalPaths(t, home);
       if (paths === undefined) unexpressed.push(`${t} (${rule.name})`);
       else for (const p of paths) denied.push({ path: physical(p), why: `rule ${rule.name}` });
     }
   }
-  return { denied, unexpressed };
+  return { denied, names, unexpressed };
 }
 
 /** The guard's input: credentials, and every rule that denies reading, as literal paths where it can be one. */
