@@ -13,6 +13,8 @@
 // trusts it in `/hooks`, so setup must say so; it cannot switch the hook on silently.
 // Protocol traps: allow is exactly `{}`; `permissionDecision: "ask"` or `"allow"`, `continue`, `stopReason` or any
 // unknown field count as a failed hook and Codex RUNS the tool. So an ask is refused here, with the hold to approve.
+
+import { isRecord } from "../src/core/record.ts";
 import { num, payloadEvent, read, resultText, v } from "./payload.ts";
 import { mcpCalls, patchCalls, splitDoubleUnderscore } from "./tools.ts";
 import {
@@ -136,20 +138,16 @@ export function codexOutcome(tail: string, callId: string): { exitCode: number; 
     } catch {
       continue;
     }
-    const payload = isObject(row) && isObject(row.payload) ? row.payload : undefined;
-    const item = payload && isObject(payload.item) ? payload.item : payload;
+    const payload = isRecord(row) && isRecord(row.payload) ? row.payload : undefined;
+    const item = payload && isRecord(payload.item) ? payload.item : payload;
     if (!item || (item.id !== callId && item.call_id !== callId)) continue;
     const exitCode = num(item.exit_code);
     if (exitCode === undefined) continue;
-    const d = isObject(item.duration) ? item.duration : undefined;
+    const d = isRecord(item.duration) ? item.duration : undefined;
     const ms = d ? (num(d.secs) ?? 0) * 1000 + Math.round((num(d.nanos) ?? 0) / 1e6) : undefined;
     return { exitCode, ...(ms !== undefined ? { durationMs: ms } : {}) };
   }
   return undefined;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function json(value: unknown): HookReply {

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { isRecord } from "../core/record.ts";
 import { gitDir, repoRoot } from "../io/repo.ts";
 import type { ProjectFacts } from "../resolve/project.ts";
 
@@ -31,7 +32,7 @@ function upTo(cwd: string, top: string | undefined): string[] {
 }
 
 function record(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return isRecord(v) ? v : {};
 }
 
 const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"];

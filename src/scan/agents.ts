@@ -1,10 +1,10 @@
 // Agents by their config files, never a process list: each row names the file that proved it, and whether the
 // agent has a shell (which reaches everything the user can) or had it taken away by its own settings.
 import { join } from "node:path";
+import { isRecord } from "../core/record.ts";
 import { type ClientId, clientDef, type Locations } from "../wire/clients.ts";
 import { parseDocument } from "../wire/edit/document.ts";
 import { ParseFailure } from "../wire/edit/jsonc.ts";
-import { isRecord } from "../wire/servers.ts";
 import { entries, exists, type Trail } from "./trail.ts";
 import type { ConfigProblem, Evidence } from "./types.ts";
 

@@ -1,4 +1,6 @@
 // What a credential file holds, as counts and flags only: each reader sees the text and returns no part of it.
+import { isRecord } from "../core/record.ts";
+
 type Facts = Record<string, number | boolean>;
 
 /** Whether the file holds a credential at all, and its structural facts. */
@@ -86,7 +88,7 @@ export function kubeconfig(text: string): Reading {
 function json(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isRecord(v) ? v : undefined;
   } catch {
     return undefined;
   }

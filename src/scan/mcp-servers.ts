@@ -1,10 +1,11 @@
 // MCP servers per client, read through the wire's one registry of client formats; tools from a probe when allowed,
 // else from the cache; what the host's own filter removes is counted, not granted.
 
+import { isRecord } from "../core/record.ts";
 import { isSecretName, MASK } from "../core/secrets.ts";
 import { type ClientFile, clientDef, type Locations } from "../wire/clients.ts";
 import { describeServer, readClientFiles } from "../wire/read.ts";
-import { isRecord, type ServerEntry } from "../wire/servers.ts";
+import type { ServerEntry } from "../wire/servers.ts";
 import { isSessionServer, unwrapCommand } from "../wire/wrapping.ts";
 import { toolOutside } from "./outside.ts";
 import { type ProbeProgress, type ProbeResult, type ProbeTarget, probeServers } from "./probe.ts";

@@ -5,6 +5,7 @@
 // Read loosely: these are other programs' files, and a line memnox cannot read is skipped, never guessed at.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 
 export interface Said {
@@ -21,7 +22,6 @@ export interface Transcript {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 function lines(path: string): unknown[] {
@@ -49,7 +49,7 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content
     .map((p) =>
-      isObj(p) && (p.type === "text" || p.type === "output_text" || p.type === undefined) ? (str(p.text) ?? "") : "",
+      isRecord(p) && (p.type === "text" || p.type === "output_text" || p.type === undefined) ? (str(p.text) ?? "") : "",
     )
     .filter(Boolean)
     .join("\n");
@@ -61,23 +61,23 @@ function said(text: string, at: string | undefined): Said[] {
 
 export function claudeSaid(path: string): Said[] {
   return lines(path).flatMap((l) => {
-    if (!isObj(l) || l.type !== "assistant" || !isObj(l.message)) return [];
+    if (!isRecord(l) || l.type !== "assistant" || !isRecord(l.message)) return [];
     return said(textOf(l.message.content), str(l.timestamp));
   });
 }
 
 export function codexSaid(path: string): Said[] {
-  const rows = lines(path).filter(isObj);
+  const rows = lines(path).filter(isRecord);
   const items = rows.flatMap((l) => {
     const p = l.payload;
-    if (l.type !== "response_item" || !isObj(p) || p.type !== "message" || p.role !== "assistant") return [];
+    if (l.type !== "response_item" || !isRecord(p) || p.type !== "message" || p.role !== "assistant") return [];
     return said(textOf(p.content), str(l.timestamp));
   });
   if (items.length > 0) return items;
   // Older rollouts carry the agent's words only as events.
   return rows.flatMap((l) => {
     const p = l.payload;
-    return l.type === "event_msg" && isObj(p) && p.type === "agent_message"
+    return l.type === "event_msg" && isRecord(p) && p.type === "agent_message"
       ? said(str(p.message) ?? "", str(l.timestamp))
       : [];
   });
@@ -87,12 +87,12 @@ export function geminiSaid(path: string): Said[] {
   const records = path.endsWith(".json") ? [readJson(path)] : lines(path);
   const byId = new Map<string, Obj>();
   const take = (m: unknown) => {
-    if (isObj(m) && typeof m.id === "string" && typeof m.type === "string") byId.set(m.id, m);
+    if (isRecord(m) && typeof m.id === "string" && typeof m.type === "string") byId.set(m.id, m);
   };
   for (const r of records) {
-    if (!isObj(r)) continue;
+    if (!isRecord(r)) continue;
     if (Array.isArray(r.messages)) for (const m of r.messages) take(m);
-    else if (isObj(r.$set) && Array.isArray(r.$set.messages)) {
+    else if (isRecord(r.$set) && Array.isArray(r.$set.messages)) {
       byId.clear();
       for (const m of r.$set.messages) take(m);
     } else take(r);
@@ -158,7 +158,7 @@ function geminiFile(home: string, session: string): string | undefined {
       if (!name.startsWith("session-") || !(name.endsWith(`-${short}.jsonl`) || name.endsWith(`-${short}.json`)))
         continue;
       const first = f.endsWith(".json") ? readJson(f) : lines(f)[0];
-      if (isObj(first) && first.sessionId === session) return f;
+      if (isRecord(first) && first.sessionId === session) return f;
     }
   }
   return undefined;

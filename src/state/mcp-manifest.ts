@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { ActionClass } from "../core/action.ts";
 import { isActionClass } from "../core/action.ts";
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import type { ToolBasis, ToolHints } from "../resolve/mcp-tools.ts";
 
@@ -76,8 +77,4 @@ export function loadManifest(dir: string, server: string): ManifestTool[] {
     (t): t is ManifestTool =>
       isRecord(t) && typeof t.name === "string" && isActionClass(t.class) && typeof t.basis === "string",
   );
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -1,9 +1,9 @@
 // What a workspace pull leaves for the gate: org-conditions.json (fleet-wide state facts) and the sync mark (whether
 // the workspace answered lately), and which workspace account.json names, for status.
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import type { StateFact } from "../core/request.ts";
 import { readJsonIfExists } from "../io/files.ts";
-
 export interface OrgFact extends StateFact {
   readonly id: string;
   readonly by: string;
@@ -50,7 +50,7 @@ export function looseObject(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  return isRecord(raw) ? raw : undefined;
 }
 
 /** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */

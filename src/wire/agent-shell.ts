@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AgentName } from "../../hooks/types.ts";
 import { describeError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
@@ -19,7 +20,6 @@ import { readConfigFile, replaceConfigFile } from "./files.ts";
 import { codexTrust } from "./hooks/codex-trust.ts";
 import { memnoxHookIn } from "./hooks/command.ts";
 import { agentHookState } from "./hooks/install.ts";
-import { isRecord } from "./servers.ts";
 
 /** The owner name memnox's keys in an agent's shell settings have in the backup manifest. */
 export const AGENT_SHELL_OWNER = "agent-shell";

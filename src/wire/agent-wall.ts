@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { settingsHooks } from "../../hooks/claude-code.ts";
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import type { Env } from "../ports/index.ts";
@@ -13,7 +14,6 @@ import { readConfigFile } from "./files.ts";
 import { hookMap, isMemnoxItem } from "./hooks/plan.ts";
 import { hookTarget } from "./hooks/targets.ts";
 import { linkTarget } from "./links.ts";
-import { isRecord } from "./servers.ts";
 
 export const WALL_OWNER = "agent-wall";
 

@@ -1,10 +1,11 @@
 // Every MCP client memnox knows, where each keeps its servers and in what shape: the one place that knows these
 // formats (scan, setup, wrap and uninstall all read them from here). Sources: shared/research/agent-protocols.md.
 import { join } from "node:path";
+import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 import type { EditableFormat } from "./edit/document.ts";
 import type { JsonValue } from "./edit/jsonc.ts";
-import { isRecord, type Scope, type Where } from "./servers.ts";
+import type { Scope, Where } from "./servers.ts";
 
 export type ClientId =
   | "claude-code"

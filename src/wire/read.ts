@@ -1,13 +1,14 @@
 // Reading a client's file into its servers. A file that does not parse grants nothing and is named with the
 // place it fails; what leaves this module is the masked ServerInfo, never an env value.
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { maskArgv, maskSecrets } from "../core/secrets.ts";
 import type { ClientFile, ClientId, Locations } from "./clients.ts";
 import { CLIENT_IDS, candidateFiles, serverMaps } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { type ConfigBytes, readConfigFile } from "./files.ts";
-import { isRecord, readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
+import { readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
 export interface ReadOk {

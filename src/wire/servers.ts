@@ -1,5 +1,6 @@
 // One MCP server entry, read the same way whichever client's file it came from: transport, command, argument
 // list, env keys (never values) and where in the entry its command and arguments live.
+import { isRecord } from "../core/record.ts";
 
 export type Transport = "stdio" | "http" | "sse" | "unknown";
 export type Scope = "user" | "project" | "local";
@@ -29,10 +30,6 @@ type Raw = Readonly<Record<string, unknown>>;
 export interface ToolFilter {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
-}
-
-export function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 function stringList(v: unknown): string[] | undefined {

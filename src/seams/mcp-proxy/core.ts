@@ -1,7 +1,9 @@
 // The one inspection point between agent and server: everything is relayed as it came except tools/list and tools/call.
+
 import { isAbsolute, join, resolve } from "node:path";
 import { describeError } from "../../core/errors.ts";
 import { pathArguments, toolFileVerb } from "../../core/mcp-paths.ts";
+import { isRecord } from "../../core/record.ts";
 import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
 import type { GateRequest, GateServices } from "../../gate/types.ts";
 import { classFromName, mcpActionName, mcpArguments } from "../../resolve/mcp-tools.ts";
@@ -16,7 +18,6 @@ import {
   idKey,
   isId,
   isModern,
-  isRecord,
   isResponse,
   type JsonRpcId,
   MESSAGE_TOO_LARGE,

@@ -1,7 +1,9 @@
 // Tool results that read like instructions: found by the rules in instruction-rules.ts, passed on quoted as data.
+
+import { isRecord } from "../../core/record.ts";
 import { INSTRUCTION_RULES } from "../../gate/notice/instruction-rules.ts";
 import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
-import { isRecord, type Json } from "./jsonrpc.ts";
+import type { Json } from "./jsonrpc.ts";
 
 export { detectInstructions, normalise } from "../../gate/notice/instructions.ts";
 

@@ -2,6 +2,7 @@
 // and refuse any rewrite that does not read back as exactly what the file held plus the change.
 import { parse as parseTomlText, TomlError } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import { type JsonValue, nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
 import { editJsonc } from "./jsonc-edit.ts";
 import { removeToml, setToml } from "./toml-edit.ts";
@@ -54,11 +55,11 @@ export function applyEdits(format: EditableFormat, text: string, edits: readonly
 
 /** A table with every key whose value is an empty table (after the same pruning) left out. */
 function withoutEmptyTables(v: unknown): unknown {
-  if (!isTable(v)) return v;
+  if (!isRecord(v)) return v;
   const out: Table = {};
   for (const [k, x] of Object.entries(v)) {
     const pruned = withoutEmptyTables(x);
-    if (!(isTable(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
+    if (!(isRecord(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
   }
   return out;
 }
@@ -79,18 +80,14 @@ function refusal(file: string, why: string): MemnoxError {
 
 type Table = Record<string, unknown>;
 
-function isTable(v: unknown): v is Table {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
-
 /** The same edit on a parsed value, which is what the rewritten text must read back as. */
 export function applyToValue(doc: unknown, edit: Edit): void {
-  if (!isTable(doc)) return;
+  if (!isRecord(doc)) return;
   let node: Table = doc;
   const removing = edit.op === "remove" || edit.op === "removeItem";
   for (const key of edit.path.slice(0, -1)) {
     const next = node[key];
-    if (!isTable(next)) {
+    if (!isRecord(next)) {
       if (removing) return;
       define(node, key, {});
     }

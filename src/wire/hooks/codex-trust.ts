@@ -3,8 +3,9 @@
 // `[hooks.state."<key>"].trusted_hash` in config.toml equals that hash. A trusted entry changed since (a timeout
 // 30 -> 31) is `modified` and skipped, exactly like a new one. `codex app-server`'s `hooks/list` reports the same
 // hashes (test/codex.trust.test.ts holds the two together).
+
+import { isRecord } from "../../core/record.ts";
 import { sha256Hex } from "../../io/hash.ts";
-import { isRecord } from "../servers.ts";
 
 export type CodexTrustStatus = "trusted" | "untrusted" | "modified" | "disabled";
 

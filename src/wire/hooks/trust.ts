@@ -2,10 +2,10 @@
 // a hook the agent skips is "installed, not active until …" with the exact step, never "hooked".
 import { join } from "node:path";
 import type { AgentName } from "../../../hooks/types.ts";
+import { isRecord } from "../../core/record.ts";
 import type { Env } from "../../ports/index.ts";
 import { parseDocument } from "../edit/document.ts";
 import { readConfigFile } from "../files.ts";
-import { isRecord } from "../servers.ts";
 import { codexTrust } from "./codex-trust.ts";
 import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";

@@ -4,6 +4,7 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { isRecord } from "../../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import { entryPattern } from "../../policy/baseline.ts";
 import type { PolicyRule } from "../../policy/engine/index.ts";
@@ -15,7 +16,6 @@ import { verbTable } from "../../resolve/index.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
 import { applyEdits, type Edit, parseDocument } from "../edit/document.ts";
 import { hookTarget } from "../hooks/targets.ts";
-import { isRecord } from "../servers.ts";
 
 export const NATIVE_OWNER = "native-permissions";
 
