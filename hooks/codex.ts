@@ -15,6 +15,7 @@
 // unknown field count as a failed hook and Codex RUNS the tool. So an ask is refused here, with the hold to approve.
 
 import { isRecord } from "../src/core/record.ts";
+import { shellWord } from "../src/core/shell-quote.ts";
 import { num, payloadEvent, read, resultText, v } from "./payload.ts";
 import { mcpCalls, patchCalls, splitDoubleUnderscore } from "./tools.ts";
 import {
@@ -47,7 +48,7 @@ function commandLine(command: string | readonly string[]): string {
   if (command.length === 3 && sh && /(^|\/)(ba|z|da)?sh$/.test(sh) && (flag === "-lc" || flag === "-c") && script) {
     return script;
   }
-  return command.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(" ");
+  return command.map(shellWord).join(" ");
 }
 
 export function codexToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {

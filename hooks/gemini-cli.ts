@@ -15,6 +15,8 @@
 // empty Gemini parses stderr instead, so every answer here is JSON on stdout. Deny is `decision: "deny"` + `reason`
 // (the model sees it as the tool's error). 0.61.0's source also honours `decision: "ask"`, but it is not in the
 // documented contract, so an ask is refused here with the hold to approve.
+
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
@@ -198,12 +200,11 @@ const SHELL_LINE_MARK = "# memnox: this command meets the interceptors";
  * (there MEMNOX_WALL is set, so the hand-over is skipped).
  */
 export function shellLine(bin: string, vars: Readonly<Record<string, string>>, applier?: string): string {
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const sets = Object.entries(vars).map(([k, val]) => `${k}=${q(val)}`);
+  const sets = Object.entries(vars).map(([k, val]) => `${k}=${shellQuote(val)}`);
   const wall = applier
-    ? `; [ -n "$MEMNOX_WALL" ] || [ -z "$BASH_EXECUTION_STRING" ] || exec ${q(applier)} "$BASH_EXECUTION_STRING"`
+    ? `; [ -n "$MEMNOX_WALL" ] || [ -z "$BASH_EXECUTION_STRING" ] || exec ${shellQuote(applier)} "$BASH_EXECUTION_STRING"`
     : "";
-  return `export PATH=${q(bin)}:"$PATH" ${sets.join(" ")}${wall} ${SHELL_LINE_MARK}\n`;
+  return `export PATH=${shellQuote(bin)}:"$PATH" ${sets.join(" ")}${wall} ${SHELL_LINE_MARK}\n`;
 }
 
 function withoutShellLine(tool: string, input: unknown): unknown {

@@ -12,6 +12,7 @@ import { basename, join } from "node:path";
 import type { AgentName } from "../../hooks/types.ts";
 import { describeError } from "../core/errors.ts";
 import { isRecord } from "../core/record.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
@@ -48,25 +49,23 @@ export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): str
   return join(ctx.paths.root, "agent-env", `${agent}.sh`);
 }
 
-const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 /**
  * POSIX sh, sourced by bash before each command: the interceptors first, the agent and its session named; and where
  * the agent wall is written, the whole command handed to its applier, which runs it again inside the wall (there
  * MEMNOX_WALL is set, so this line lets it through).
  */
 export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
-  const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${quote(ctx.env.MEMNOX_HOME)}`] : [];
+  const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${shellQuote(ctx.env.MEMNOX_HOME)}`] : [];
   const wall = existsSync(ctx.paths.applier)
     ? [
-        `if [ -z "$MEMNOX_WALL" ] && [ -n "$BASH_EXECUTION_STRING" ]; then exec ${quote(ctx.paths.applier)} "$BASH_EXECUTION_STRING"; fi`,
+        `if [ -z "$MEMNOX_WALL" ] && [ -n "$BASH_EXECUTION_STRING" ]; then exec ${shellQuote(ctx.paths.applier)} "$BASH_EXECUTION_STRING"; fi`,
       ]
     : [];
   return [
     `# memnox: every command ${agent} runs starts here, so the programs it starts meet the interceptors.`,
     "# Written by memnox setup; memnox uninstall takes it out of the agent's settings.",
-    `PATH=${quote(ctx.paths.bin)}:"$PATH"; export PATH`,
-    `export MEMNOX_AGENT_NAME=${quote(agent)}`,
+    `PATH=${shellQuote(ctx.paths.bin)}:"$PATH"; export PATH`,
+    `export MEMNOX_AGENT_NAME=${shellQuote(agent)}`,
     `if [ -z "$MEMNOX_SESSION" ] && [ -n "$${sessionVar}" ]; then export MEMNOX_SESSION="$${sessionVar}"; fi`,
     ...ownHome,
     ...wall,
@@ -84,7 +83,7 @@ export function refreshCodexShell(ctx: Pick<Context, "paths" | "env">): boolean 
 
 /** Whether Codex's commands go through the wall's applier (its start-up file hands them over). */
 export function codexWalled(ctx: Pick<Context, "paths">): boolean {
-  return readTextIfExists(agentEnvFile(ctx, "codex"))?.includes(quote(ctx.paths.applier)) === true;
+  return readTextIfExists(agentEnvFile(ctx, "codex"))?.includes(shellQuote(ctx.paths.applier)) === true;
 }
 
 const POLICY = ["shell_environment_policy", "set"] as const;

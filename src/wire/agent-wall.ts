@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 
 import { dirname, join } from "node:path";
 import { settingsHooks } from "../../hooks/claude-code.ts";
 import { isRecord } from "../core/record.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { readJsonIfExists, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import type { Env } from "../ports/index.ts";
@@ -87,8 +88,7 @@ function failClosed(words: readonly string[], sealed: string): { command: string
         "memnox cannot run (its binary is missing or not executable), so in enforce this call is refused; a person puts it back with memnox setup",
     },
   });
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const script = `"$@"; c=$?; if [ $c -eq 126 ] || [ $c -eq 127 ]; then grep -qs '"mode": "enforce"' ${q(sealed)} && printf '%s\\n' ${q(deny)}; exit 0; fi; exit $c`;
+  const script = `"$@"; c=$?; if [ $c -eq 126 ] || [ $c -eq 127 ]; then grep -qs '"mode": "enforce"' ${shellQuote(sealed)} && printf '%s\\n' ${shellQuote(deny)}; exit 0; fi; exit $c`;
   return { command: SH, args: ["-c", script, FALLBACK_NAME, ...words] };
 }
 

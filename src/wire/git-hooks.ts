@@ -13,11 +13,11 @@ import {
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { shellWord } from "../core/shell-quote.ts";
 import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
 import { sha256 } from "./files.ts";
-import { shellWord } from "./hooks/command.ts";
 import { linkTarget } from "./links.ts";
 
 export const GIT_HOOKS = ["pre-push", "pre-commit"] as const;

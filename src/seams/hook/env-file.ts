@@ -1,10 +1,7 @@
 // A hooked session's shell commands meet the PATH interceptors: at its start the hook writes, to the file the agent
 // sources before each shell command, ~/.memnox/bin first on PATH and the session and agent the rows join under.
 import { appendFileSync } from "node:fs";
-
-function quoted(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
+import { shellQuote } from "../../core/shell-quote.ts";
 
 export interface SessionEnv {
   readonly bin: string;
@@ -16,9 +13,9 @@ export interface SessionEnv {
 export function sessionEnvLines(e: SessionEnv): string {
   return [
     "# memnox: the interceptors first on PATH for every command of this session, and the session its rows join",
-    `export PATH=${quoted(e.bin)}:"$PATH"`,
-    ...(e.session ? [`export MEMNOX_SESSION=${quoted(e.session)}`] : []),
-    `export MEMNOX_AGENT_NAME=${quoted(e.agent)}`,
+    `export PATH=${shellQuote(e.bin)}:"$PATH"`,
+    ...(e.session ? [`export MEMNOX_SESSION=${shellQuote(e.session)}`] : []),
+    `export MEMNOX_AGENT_NAME=${shellQuote(e.agent)}`,
     "",
   ].join("\n");
 }

@@ -5,10 +5,10 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
+import { shellWord } from "../../core/shell-quote.ts";
 import { readJsonIfExists } from "../../io/files.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
-import { shellWord } from "../../wire/hooks/command.ts";
 import { linkTarget } from "../../wire/links.ts";
 import { sessionEntry } from "../../wire/session-server.ts";
 import { type AgentWallFile, archOf, localRemotes, writeAgentPlan, writeAgentWall } from "../agent.ts";

@@ -1,11 +1,6 @@
 // The command line an agent runs for memnox's hook, and how to know one when it is in somebody's settings.
 import { basename } from "node:path";
 
-/** A word as sh reads it back: bare when it is plain, else single-quoted. */
-export function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The words of a simple command line: quotes undone, nothing expanded. */
 export function commandWords(line: string): string[] {
   const words: string[] = [];

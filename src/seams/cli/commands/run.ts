@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { describeError, MemnoxError } from "../../../core/errors.ts";
+import { shellQuote } from "../../../core/shell-quote.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import { findRealBinary, isExecutable } from "../../../io/real-binary.ts";
 import { repoRoot } from "../../../io/repo.ts";
@@ -187,7 +188,7 @@ function transcriptArgv(ctx: Context, session: string, argv: readonly string[]):
   const file = `${ctx.paths.transcripts}/${session}.log`;
   const script = findRealBinary("script", ctx.env.PATH, [ctx.paths.bin], ctx.execPath);
   if (!script) throw new MemnoxError("not_found", "--transcript needs `script` (util-linux or BSD) on PATH");
-  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const quoted = argv.map(shellQuote).join(" ");
   mkdirSync(ctx.paths.transcripts, { recursive: true, mode: 0o700 });
   return process.platform === "darwin" ? [script, "-q", file, ...argv] : [script, "-q", "-f", "-e", "-c", quoted, file];
 }

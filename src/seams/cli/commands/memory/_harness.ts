@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
+import { shellWord } from "../../../../core/shell-quote.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
 import type { Context } from "../../../../ports/context.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../../../../wire/backup.ts";
@@ -38,17 +39,13 @@ type Ctx = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
 
 const owner = (h: HarnessName) => `memory-${h}`;
 
-function quote(s: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
-}
-
 /** How the hooks start memnox: the stable copy setup made, else this binary (or bun and the script, from source). */
 function launcher(ctx: Ctx): readonly string[] {
   return linkTarget(ctx);
 }
 
 function commandLine(ctx: Ctx, ...args: string[]): string {
-  return [...launcher(ctx), ...args].map(quote).join(" ");
+  return [...launcher(ctx), ...args].map(shellWord).join(" ");
 }
 
 function mcpEntry(ctx: Ctx): StdioServer {
@@ -315,7 +312,7 @@ function addCodexNotify(ctx: Ctx, r: InstallReport) {
     if (JSON.stringify(doc.notify) === JSON.stringify(want)) return undefined;
     if (doc.notify !== undefined) {
       r.notes.push(
-        `config.toml already has a notify program; left it (chain \`${want.map(quote).join(" ")}\` from it to capture rollouts)`,
+        `config.toml already has a notify program; left it (chain \`${want.map(shellWord).join(" ")}\` from it to capture rollouts)`,
       );
       return undefined;
     }
