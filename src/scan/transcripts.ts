@@ -5,6 +5,7 @@
 // Read loosely: these are other programs' files, and a line memnox cannot read is skipped, never guessed at.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
 import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 
@@ -131,7 +132,7 @@ function files(path: string): string[] {
 const SAFE = /^[A-Za-z0-9._-]{1,128}$/;
 
 function claudeFile(home: string, env: Env, session: string): string | undefined {
-  const root = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+  const root = claudeDir(home, env);
   for (const d of dirs(join(root, "projects"))) {
     const f = join(d, `${session}.jsonl`);
     if (isFile(f)) return f;
@@ -140,7 +141,7 @@ function claudeFile(home: string, env: Env, session: string): string | undefined
 }
 
 function codexFile(home: string, env: Env, session: string): string | undefined {
-  const root = join(env.CODEX_HOME || join(home, ".codex"), "sessions");
+  const root = join(codexHome(home, env), "sessions");
   for (const y of dirs(root))
     for (const m of dirs(y))
       for (const d of dirs(m)) {
@@ -150,9 +151,9 @@ function codexFile(home: string, env: Env, session: string): string | undefined 
   return undefined;
 }
 
-function geminiFile(home: string, session: string): string | undefined {
+function geminiFile(home: string, env: Env, session: string): string | undefined {
   const short = session.slice(0, 8);
-  for (const p of dirs(join(home, ".gemini", "tmp"))) {
+  for (const p of dirs(join(geminiDir(home, env), "tmp"))) {
     for (const f of files(join(p, "chats"))) {
       const name = f.slice(f.lastIndexOf("/") + 1);
       if (!name.startsWith("session-") || !(name.endsWith(`-${short}.jsonl`) || name.endsWith(`-${short}.json`)))
@@ -189,7 +190,7 @@ export function agentTranscript(
   if (!path && SAFE.test(o.session)) {
     if (o.agent === "claude-code") path = claudeFile(o.home, o.env, o.session);
     else if (o.agent === "codex") path = codexFile(o.home, o.env, o.session);
-    else path = geminiFile(o.home, o.session);
+    else path = geminiFile(o.home, o.env, o.session);
   }
   if (!path || !isFile(path)) return undefined;
   return { path, agent: o.agent, said: read(path) };

@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AgentName } from "../../hooks/types.ts";
+import { codexConfig, codexHooks } from "../core/agent-paths.ts";
 import { describeError } from "../core/errors.ts";
 import { isRecord } from "../core/record.ts";
 import { shellQuote } from "../core/shell-quote.ts";
@@ -41,8 +42,7 @@ export interface AgentShellState {
   readonly fix?: string;
 }
 
-const codexHome = (ctx: Pick<Context, "paths" | "env">) => ctx.env.CODEX_HOME || join(ctx.paths.home, ".codex");
-const codexConfigFile = (ctx: Pick<Context, "paths" | "env">) => join(codexHome(ctx), "config.toml");
+const codexConfigFile = (ctx: Pick<Context, "paths" | "env">) => codexConfig(ctx.paths.home, ctx.env);
 
 /** memnox's start-up file for `agent`'s shell: under MEMNOX_HOME, so only memnox (and its rules) write it. */
 export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): string {
@@ -167,7 +167,7 @@ export function codexShellOff(ctx: WireContext): { file: string; outcome: string
 
 /** The `[hooks.state]` keys Codex keeps for memnox's own hook entries, read before those entries are taken out. */
 export function codexMemnoxTrustKeys(ctx: WireContext): string[] {
-  const hooksFile = join(codexHome(ctx), "hooks.json");
+  const hooksFile = codexHooks(ctx.paths.home, ctx.env);
   try {
     const hooks = parseDocument("json", readTextIfExists(hooksFile) ?? "{}");
     const config = parseDocument("toml", readTextIfExists(codexConfigFile(ctx)) ?? "");

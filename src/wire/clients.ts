@@ -1,6 +1,7 @@
 // Every MCP client memnox knows, where each keeps its servers and in what shape: the one place that knows these
 // formats (scan, setup, wrap and uninstall all read them from here). Sources: shared/research/agent-protocols.md.
 import { join } from "node:path";
+import { claudeState, codexConfig, geminiSettings, PROJECT_FILES } from "../core/agent-paths.ts";
 import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 import type { EditableFormat } from "./edit/document.ts";
@@ -97,10 +98,7 @@ export const CLIENTS: readonly ClientDef[] = [
     id: "claude-code",
     label: "Claude Code",
     format: "json",
-    files: (loc) => [
-      user(join(loc.env.CLAUDE_CONFIG_DIR || loc.home, ".claude.json")),
-      project(join(loc.cwd, ".mcp.json")),
-    ],
+    files: (loc) => [user(claudeState(loc.home, loc.env)), project(join(loc.cwd, ".mcp.json"))],
     maps: claudeMaps,
     key: ["mcpServers"],
     stdioEntry: (s) => ({ type: "stdio", command: s.command, args: [...s.args], env: { ...s.env } }),
@@ -128,10 +126,7 @@ export const CLIENTS: readonly ClientDef[] = [
     id: "codex",
     label: "Codex",
     format: "toml",
-    files: (loc) => [
-      user(join(loc.env.CODEX_HOME || join(loc.home, ".codex"), "config.toml")),
-      project(join(loc.cwd, ".codex", "config.toml")),
-    ],
+    files: (loc) => [user(codexConfig(loc.home, loc.env)), project(join(loc.cwd, PROJECT_FILES.codexConfig))],
     key: ["mcp_servers"],
     stdioEntry: flat,
   },
@@ -139,10 +134,7 @@ export const CLIENTS: readonly ClientDef[] = [
     id: "gemini-cli",
     label: "Gemini CLI",
     format: "json",
-    files: (loc) => [
-      user(join(loc.env.GEMINI_CLI_HOME || loc.home, ".gemini", "settings.json")),
-      project(join(loc.cwd, ".gemini", "settings.json")),
-    ],
+    files: (loc) => [user(geminiSettings(loc.home, loc.env)), project(join(loc.cwd, PROJECT_FILES.geminiSettings))],
     key: ["mcpServers"],
     stdioEntry: flat,
     hostDisabled: (doc, name) => {

@@ -4,6 +4,7 @@
 
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { claudeDir } from "../core/agent-paths.ts";
 import { describeError, MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
@@ -74,9 +75,8 @@ export function installedFile(ctx: WireContext, client: ClientId): ClientFile | 
   if (!place) return undefined;
   const dir = dirname(place.path);
   const ownDir = dir !== ctx.paths.home && existsSync(dir);
-  const claudeDir =
-    client === "claude-code" && existsSync(join(ctx.env.CLAUDE_CONFIG_DIR || ctx.paths.home, ".claude"));
-  return existsSync(place.path) || ownDir || claudeDir ? clientFile(client, place) : undefined;
+  const claude = client === "claude-code" && existsSync(claudeDir(ctx.paths.home, ctx.env));
+  return existsSync(place.path) || ownDir || claude ? clientFile(client, place) : undefined;
 }
 
 /** Whether a person turned the session server off (`mcp session off`) and nobody has turned it on since. */

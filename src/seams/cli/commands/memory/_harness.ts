@@ -3,6 +3,7 @@
 // (byte for byte when nothing changed since), leaves modified files and unrelated settings alone and says so.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { claudeSettings } from "../../../../core/agent-paths.ts";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { shellWord } from "../../../../core/shell-quote.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
@@ -182,10 +183,6 @@ const CLAUDE_EVENTS = (ctx: Ctx) => ({
   SessionEnd: commandLine(ctx, "memory", "hook", "transcript", "--harness", "claude"),
 });
 
-function claudeSettings(ctx: Ctx): string {
-  return join(ctx.env.CLAUDE_CONFIG_DIR || join(ctx.paths.home, ".claude"), "settings.json");
-}
-
 type Group = { hooks?: unknown };
 
 function groupsOf(doc: unknown, event: string): unknown[] {
@@ -273,7 +270,7 @@ function sameDoc(format: "json" | "toml", a: string, b: string): boolean {
 }
 
 function installClaude(ctx: Ctx, r: InstallReport): void {
-  const settings = claudeSettings(ctx);
+  const settings = claudeSettings(ctx.paths.home, ctx.env);
   if (!rewrite(ctx, r, settings, addClaudeHooks(ctx, settings)))
     r.notes.push("hooks already present; settings.json left unchanged");
   if (r.mcp) {
@@ -291,7 +288,7 @@ function installClaude(ctx: Ctx, r: InstallReport): void {
 }
 
 function uninstallClaude(ctx: Ctx, r: UninstallReport): void {
-  const settings = claudeSettings(ctx);
+  const settings = claudeSettings(ctx.paths.home, ctx.env);
   takeBack(ctx, r, settings, removeClaudeHooks(ctx, settings, r.notes));
   const file = userClientFile(ctx, "claude-code");
   takeBack(ctx, r, file.path, removeServer(file));

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { CommandDef } from "citty";
+import { claudeSettings, codexHome, PROJECT_FILES } from "../../../../core/agent-paths.ts";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../../../../memory/format/project.ts";
 import { captureSession } from "../../../../memory/pages/capture.ts";
@@ -107,11 +108,10 @@ function fromClaudeCode(payload: string): boolean {
  */
 export function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
   const env = cli.ctx.env;
-  const dir = env.CLAUDE_CONFIG_DIR || join(cli.ctx.paths.home, ".claude");
   const files = [
-    join(dir, "settings.json"),
-    join(cli.ctx.cwd, ".claude", "settings.json"),
-    join(cli.ctx.cwd, ".claude", "settings.local.json"),
+    claudeSettings(cli.ctx.paths.home, env),
+    join(cli.ctx.cwd, PROJECT_FILES.claudeSettings),
+    join(cli.ctx.cwd, PROJECT_FILES.claudeLocalSettings),
   ];
   const ours = new RegExp(`\\bhook claude-code ${event}\\b`);
   return files.some((f) => {
@@ -212,14 +212,14 @@ const transcript = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const harness = oneOf(args, "harness", HARNESSES) ?? "custom";
-        const codexHome = cli.ctx.env.CODEX_HOME || join(cli.ctx.paths.home, ".codex");
-        const argument = typeof args.payload === "string" ? transcriptPathOf(args.payload, codexHome) : undefined;
+        const codex = codexHome(cli.ctx.paths.home, cli.ctx.env);
+        const argument = typeof args.payload === "string" ? transcriptPathOf(args.payload, codex) : undefined;
         const given =
           flag(args, "path") ??
           argument ??
           (cli.ctx.io.stdinIsTTY || typeof args.payload === "string"
             ? undefined
-            : transcriptPathOf(await cli.ctx.io.readAll(), codexHome));
+            : transcriptPathOf(await cli.ctx.io.readAll(), codex));
         if (!given) {
           cli.ctx.io.err("memnox: no transcript path given or found on stdin\n");
           return 1;
