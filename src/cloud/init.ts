@@ -3,7 +3,7 @@
 import { MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { openStore } from "./database.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { createOrg, type NewOrg } from "./store/people.ts";
 
 export interface InitArgs {

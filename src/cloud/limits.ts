@@ -2,7 +2,7 @@
 // query), per credential, per machine and per workspace on the rest, and a fair gate that hands turns at the database
 // to workspaces in rotation, so one tenant's flood queues behind itself and never in front of another's. A refusal is
 // a 429 with Retry-After. Several server processes each hold their own buckets: the limits below are per process.
-import { HttpError } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { DEFAULT_POOL } from "./store/db.ts";
 
 export interface Rate {

@@ -7,7 +7,8 @@ import { type Effect, effectRank } from "../core/effect.ts";
 import type { PolicyRequest } from "../core/request.ts";
 import { type CompiledRuleSet, compile, evaluate } from "../policy/engine/index.ts";
 import { checkText } from "../policy/load/index.ts";
-import { HttpError, iso } from "./http.ts";
+import { HttpError } from "./http-error.ts";
+import { iso } from "./iso.ts";
 import type { Db } from "./store/db.ts";
 
 /** How far back the fleet is read, and how many of its actions at most. */

@@ -5,7 +5,8 @@
 // organization of its own when self-service is on and is refused when it is off; nothing else gets in.
 import * as client from "openid-client";
 import { cookie, SESSION_COOKIE } from "./auth.ts";
-import { HttpError, type ServerConfig, type SignInConfig } from "./http.ts";
+import type { ServerConfig, SignInConfig } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { secretHash } from "./ids.ts";
 import type { Db } from "./store/db.ts";
 import { createOwnOrg } from "./store/people.ts";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
 import type { Paths } from "../ports/paths.ts";
-import { declaredScopeOf } from "./caller.ts";
 import type { DeclaredScope } from "./scope.ts";
+import { declaredScopeOf } from "./scope.ts";
 
 export interface SessionStart {
   readonly session: string;

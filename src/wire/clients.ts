@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { claudeState, codexConfig, geminiSettings, PROJECT_FILES } from "../core/agent-paths.ts";
 import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
-import type { EditableFormat } from "./edit/document.ts";
+import type { EditableFormat } from "./edit/edits.ts";
 import type { JsonValue } from "./edit/jsonc.ts";
 import type { Scope, Where } from "./servers.ts";
 

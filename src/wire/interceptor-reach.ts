@@ -6,7 +6,7 @@ import { agentShellState } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
 import { agentHookState, type HookState } from "./hooks/install.ts";
 import { type InterceptorState, interceptorState } from "./interceptors.ts";
-import type { WiringLine } from "./wiring.ts";
+import type { WiringLine } from "./wiring-lines.ts";
 
 interface Facts {
   readonly label: string;

@@ -27,7 +27,7 @@ import { hookTarget } from "./hooks/targets.ts";
 import { isMemnoxLink } from "./interceptors.ts";
 import { FORCE_PUSH, forcePushPayload, refusedBy } from "./prove-agents.ts";
 import { readClientFiles } from "./read.ts";
-import type { ProofLine } from "./wiring.ts";
+import type { ProofLine } from "./wiring-lines.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
 const REASON = "memnox doctor --prove asked this seam to refuse";

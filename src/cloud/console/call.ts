@@ -1,7 +1,8 @@
 // The console holds no logic of its own: every page reads, and every form writes, by calling a /v1/ route in process as
 // the signed-in person, through the same role check (roles.ts) and the same handler a script's request meets.
 import type { Session } from "../auth.ts";
-import { type Call, HttpError } from "../http.ts";
+import type { Call } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { checkRequestText } from "../input.ts";
 import { authorize } from "../roles.ts";
 import { ROUTES } from "../routes/index.ts";

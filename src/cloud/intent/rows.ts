@@ -1,5 +1,5 @@
 // The rows the decisions pipeline reads back, as PostgreSQL hands them over, and how each is shown.
-import { iso } from "../http.ts";
+import { iso } from "../iso.ts";
 import type { Level } from "./clearance.ts";
 
 export interface SourceEventRow {

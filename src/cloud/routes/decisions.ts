@@ -5,7 +5,8 @@ import type * as v from "valibot";
 import { decisionTerms } from "../../core/decisions.ts";
 import { maskSecrets } from "../../core/secrets.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { cursorParam } from "../input.ts";
 import { canRead, filtered, type Level, levelRank } from "../intent/clearance.ts";
@@ -24,6 +25,7 @@ import {
   type SourceEventRow,
   sourceEventView,
 } from "../intent/rows.ts";
+import { iso } from "../iso.ts";
 import { caughtBy, recentActions } from "../preview.ts";
 import { escapeControls } from "../protocol/text.ts";
 import { audit } from "../store/people.ts";

@@ -1,7 +1,8 @@
 // Aggregates a person reads: the home page's counts (null until some machine has reported, so nothing draws a zero
 // that later changes), Autonomy (the rules in force by what they do, and asks always granted that could stop), and
 // one search over what the workspace holds.
-import { type Call, HttpError, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { bundleInForce } from "../store/bundle.ts";
 import { rulesOf } from "./bundle.ts";
 

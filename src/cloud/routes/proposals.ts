@@ -2,13 +2,16 @@
 // publishes it as the bundle machines pull, in the same transaction. Where only one admin exists, that admin may.
 // Withdrawing your own needs nobody. Derived proposals (block an MCP server, drop a rule) add to the set in force.
 import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
-import { actorName, type Principal } from "../auth.ts";
+import { actorName } from "../auth.ts";
 import { lineDiff, unified } from "../diff.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { controlIn } from "../input.ts";
 import { withDecisions } from "../intent/compile.ts";
+import { iso } from "../iso.ts";
 import { recentActions, verdictChanges } from "../preview.ts";
+import type { Principal } from "../roles.ts";
 import { signedIn } from "../roles.ts";
 import { decisionsInForce } from "../store/bundle.ts";
 import type { Db } from "../store/db.ts";

@@ -2,7 +2,8 @@
 // once over the raw bytes), the streams chosen of each system, documents uploaded, accounts known to be a member's, and
 // the events as a reader is entitled to see them, with how many were withheld.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { type Call, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId, sameText } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
@@ -12,6 +13,7 @@ import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
 import { REPLAY_WINDOW_S, routeSecret, type Verified, verifyDelivery } from "../intent/webhook.ts";
+import { iso } from "../iso.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";

@@ -1,8 +1,8 @@
 // The rule bundle in force for a workspace: the newest published rules plus the conditions in force, as the exact text
 // of the two files a machine writes, and the hash of both.
 
-import { iso } from "../http.ts";
 import { type CompilableDecision, withDecisions, withRules } from "../intent/compile.ts";
+import { iso } from "../iso.ts";
 import { bundleHash, type ConditionFact, conditionsText } from "../protocol/bundle.ts";
 import type { Db } from "./db.ts";
 

@@ -1,6 +1,6 @@
 // Organizations, their one workspace, members and tokens; every mutation leaves an audit row in the same transaction.
 import { maskDeep, maskSecrets } from "../../core/secrets.ts";
-import { HttpError } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId, newSalt, newToken, secretHash } from "../ids.ts";
 import type { Role } from "../roles.ts";
 import type { Db } from "./db.ts";

@@ -3,19 +3,10 @@
 import { parse as parseTomlText, TomlError } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
 import { isRecord } from "../../core/record.ts";
-import { type JsonValue, nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
+import type { Edit, EditableFormat } from "./edits.ts";
+import { nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
 import { editJsonc } from "./jsonc-edit.ts";
 import { removeToml, setToml } from "./toml-edit.ts";
-
-export type EditableFormat = "json" | "json5" | "toml";
-
-export type Edit =
-  | { readonly op: "set"; readonly path: readonly string[]; readonly value: JsonValue }
-  | { readonly op: "remove"; readonly path: readonly string[] }
-  /** JSON only: one item at the end of the list at `path` (the list is made when absent). */
-  | { readonly op: "append"; readonly path: readonly string[]; readonly value: JsonValue }
-  /** JSON only: the item at `index` of the list at `path`. */
-  | { readonly op: "removeItem"; readonly path: readonly string[]; readonly index: number };
 
 const BOM = "\uFEFF";
 

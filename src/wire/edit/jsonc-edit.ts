@@ -1,7 +1,7 @@
 // Span edits on JSON/JSONC text: set a key path, remove a key. Comments, key order and the file's own indentation
 // are kept, and no line that did not change differs afterwards.
 import { MemnoxError } from "../../core/errors.ts";
-import type { Edit } from "./document.ts";
+import type { Edit } from "./edits.ts";
 import { type JsoncOptions, type JsonMember, type JsonNode, type JsonValue, parseJsonc, skipTrivia } from "./jsonc.ts";
 
 type ObjectNode = Extract<JsonNode, { kind: "object" }>;

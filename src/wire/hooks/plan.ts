@@ -2,7 +2,8 @@
 // memnox's when every command in them is memnox's hook for that agent; everything else is the person's.
 import { MemnoxError } from "../../core/errors.ts";
 import { isRecord } from "../../core/record.ts";
-import { type Edit, sameValue } from "../edit/document.ts";
+import { sameValue } from "../edit/document.ts";
+import type { Edit } from "../edit/edits.ts";
 import type { JsonValue } from "../edit/jsonc.ts";
 import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";

@@ -14,7 +14,8 @@ import { loadRuleSet } from "../../policy/load/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { verbTable } from "../../resolve/index.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
-import { applyEdits, type Edit, parseDocument } from "../edit/document.ts";
+import { applyEdits, parseDocument } from "../edit/document.ts";
+import type { Edit } from "../edit/edits.ts";
 import { hookTarget } from "../hooks/targets.ts";
 
 export const NATIVE_OWNER = "native-permissions";

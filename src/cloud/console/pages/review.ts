@@ -6,7 +6,7 @@ import { ago, type Html, html } from "../html.ts";
 import { form } from "../layout.ts";
 import type { Action } from "../page.ts";
 import { field } from "../page.ts";
-import type { WaitingSection } from "./waiting.ts";
+import type { WaitingSection } from "./waiting-section.ts";
 
 type Queued = CandidateView & { events: SourceEventView[]; eventsWithheld: number };
 

@@ -8,8 +8,8 @@ import { grantScope } from "../../../gate/grants.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { addFact, liftFacts, type OverlayFact, overlaysInForce, readOverlays } from "../../../state/overlays.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const DEFAULT_FOR = "30m";

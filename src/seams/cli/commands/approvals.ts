@@ -12,8 +12,8 @@ import {
   listHolds,
   requesterGone,
 } from "../../../state/pending.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 function view(h: Hold, now: number) {

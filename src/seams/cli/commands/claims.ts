@@ -10,8 +10,8 @@ import { childrenOf, sessionRows } from "../../../ledger/read/window.ts";
 import type { LedgerRow } from "../../../ledger/row.ts";
 import type { Ledger } from "../../../ledger/store.ts";
 import { agentTranscript } from "../../../scan/transcripts.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 /** The newest session an agent's rows name. */
 function latestSession(l: Ledger): string | undefined {

@@ -8,8 +8,8 @@ import {
   type ServiceStatus,
   uninstallDaemonService,
 } from "../../../wire/daemon-service.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const KNOWN = ["--install", "--background", "--status", "--uninstall", "--json"];
 

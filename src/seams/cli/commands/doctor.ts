@@ -10,9 +10,9 @@ import { instantOf, scanMachine } from "../../../scan/inventory.ts";
 import { configIntegrity, readConfig } from "../../../state/config.ts";
 import { stopInForce } from "../../../state/stop.ts";
 import { readKept } from "../../../wire/kept.ts";
-import type { ProofLine, WiringLine } from "../../../wire/wiring.ts";
+import type { ProofLine, WiringLine } from "../../../wire/wiring-lines.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export interface WiringChecks {
   wiringReport(ctx: Context): Promise<readonly WiringLine[]>;

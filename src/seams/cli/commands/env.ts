@@ -9,8 +9,8 @@ import { proxyUrl, readEgress } from "../../../state/egress.ts";
 import { systemdWord } from "../../../wire/daemon-units.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment } from "../../shared/agent-env.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { printJson } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const FORMATS = ["sh", "systemd", "docker"] as const;
 type Format = (typeof FORMATS)[number];

@@ -12,8 +12,8 @@ import {
   unregisterFile,
 } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { policyTest } from "./verdicts.ts";
 
 /**

@@ -2,8 +2,8 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import * as step from "./_protect-steps.ts";
 import { protectFromUsage } from "./_protect-usage.ts";
 

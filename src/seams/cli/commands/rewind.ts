@@ -12,8 +12,8 @@ import {
   takeMilestone,
 } from "../../../rewind/index.ts";
 import { rewindRecorder } from "../../../rewind/record.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const MODES = ["take", "list", "to", "session", "last", "forget"] as const;
 

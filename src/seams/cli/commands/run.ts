@@ -11,7 +11,7 @@ import { interceptorState } from "../../../wire/interceptors.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
-import { type CommandFactory, command } from "../registry.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { runHooks } from "./_run-hooks.ts";
 import { runJudged } from "./_run-judged.ts";
 import { unfamiliarLine } from "./_run-unfamiliar.ts";

@@ -6,8 +6,8 @@ import { renderTrace, traceJson, traceOf } from "../../../ledger/read/trace.ts";
 import { findEntry } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const traceWith =

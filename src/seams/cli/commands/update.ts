@@ -21,8 +21,8 @@ import { readKept, setupRan } from "../../../wire/kept.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { describeLeftovers, describeMerge, writeBaseline } from "../../../wire/protect/baseline.ts";
 import { confirm } from "../../shared/terminal.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, printLines } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 export interface UpdateOptions {

@@ -5,8 +5,8 @@ import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
 import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
 import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { agentWord } from "./_agent-word.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */

@@ -17,7 +17,7 @@ import {
   MEMORY_FOOTER,
   MEMORY_HEADER,
 } from "../../../../memory/recall/inject.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, type MemoryCli, oneOf, run } from "./_cli.ts";
 
 const topK = {

@@ -7,7 +7,7 @@ import { findPages, type Store } from "../../../../memory/pages/store.ts";
 import type { PolicyRule } from "../../../../policy/engine/index.ts";
 import { loadRuleSet, type RuleOrigin } from "../../../../policy/load/index.ts";
 import { personName } from "../../../../state/identity.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, type MemoryCli, run, say } from "./_cli.ts";
 
 interface Found {
