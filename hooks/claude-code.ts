@@ -164,7 +164,7 @@ function skillFile(name: string, cwd: string, home: string, env: string | undefi
 }
 
 /** The shell lines a skill or command runs while Claude Code expands it (`!`cmd``), which no tool call shows. */
-export function bangLines(text: string): string[] {
+function bangLines(text: string): string[] {
   return [...text.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1] ?? "").filter(Boolean);
 }
 

@@ -128,7 +128,7 @@ function exitCodeOf(response: unknown): number | undefined {
  * A call's exit code from Codex's rollout transcript: the `item_completed` event of the command execution with that
  * id (`exit_code`, `duration`), or the older `exec_command_end` event; the newest line wins.
  */
-export function codexOutcome(tail: string, callId: string): { exitCode: number; durationMs?: number } | undefined {
+function codexOutcome(tail: string, callId: string): { exitCode: number; durationMs?: number } | undefined {
   const lines = tail.split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] ?? "";

@@ -101,13 +101,6 @@ function refused(orgId: string | null, why: Refused["why"], status: number, code
   return { orgId, why, refusal: new HttpError(status, code, message) };
 }
 
-/** The caller, or undefined when no token was sent; a token that does not hold is a 401 saying why. */
-export async function principalOf(db: Db, req: Request, now = Date.now()): Promise<Principal | undefined> {
-  const r = await authenticate(db, req, now);
-  if ("refusal" in r) throw r.refusal;
-  return r.who;
-}
-
 /** The browser's session cookie: `__Host-` so it is only ever set by this origin, over a secure context, for `/`. */
 export const SESSION_COOKIE = "__Host-memnox-session";
 

@@ -56,7 +56,7 @@ export interface Call {
   readonly detections?: Detections;
 }
 
-export type Handler = (c: Call) => Promise<Response>;
+type Handler = (c: Call) => Promise<Response>;
 
 export interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -6,7 +6,7 @@ import { openStore } from "./database.ts";
 import { HttpError } from "./http-error.ts";
 import { createOrg, type NewOrg } from "./store/people.ts";
 
-export interface InitArgs {
+interface InitArgs {
   readonly org: string;
   readonly admin: string;
   readonly db?: string | undefined;

@@ -35,7 +35,7 @@ export type Need = "public" | "machine" | Role;
  */
 export type Acts = "automation" | "person" | "signed-in";
 
-export interface Requirement {
+interface Requirement {
   readonly method: string;
   readonly needs: readonly Need[];
   readonly by?: Acts;
@@ -50,7 +50,7 @@ export function atLeast(role: Role, need: Role): boolean {
 }
 
 /** What kind of act a route is: reading is automation's unless said otherwise, changing a person's. */
-export function actsOf(r: Requirement): Acts {
+function actsOf(r: Requirement): Acts {
   return r.by ?? (r.method === "GET" ? "automation" : "person");
 }
 

@@ -17,7 +17,7 @@ import { ROUTES } from "./routes/index.ts";
 import type { Db } from "./store/db.ts";
 import { audit } from "./store/people.ts";
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly db: Db;
   readonly config: ServerConfig;
   readonly hostname: string;

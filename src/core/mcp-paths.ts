@@ -19,7 +19,7 @@ const PATH_KEYS = new Set([
   "uri",
 ]);
 
-export type McpFileVerb = "read" | "write" | "delete";
+type McpFileVerb = "read" | "write" | "delete";
 
 /** What a tool does to the files it names, by its own name: deletes, writes, else reads. */
 export function toolFileVerb(tool: string): McpFileVerb {

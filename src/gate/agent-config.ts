@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { isRecord } from "../core/record.ts";
 import { readSkills, skillState } from "../state/skills.ts";
 
-export interface ConfigFinding {
+interface ConfigFinding {
   /** `<agent>:config:<file relative to the root>`: stable, what acceptance keys on. */
   readonly id: string;
   readonly agent: "claude-code" | "gemini-cli" | "cursor";

@@ -31,7 +31,7 @@ interface UseRow {
 }
 
 /** Whether an action falls under a budget. */
-export function inBudget(b: Pick<Budget, "actions">, action: string): boolean {
+function inBudget(b: Pick<Budget, "actions">, action: string): boolean {
   return namedBy(b.actions, action);
 }
 

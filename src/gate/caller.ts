@@ -16,13 +16,13 @@ import { snapshotDir } from "./snapshots.ts";
  * Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads), /dev and
  * Claude Code's shell snapshots.
  */
-export function exemptDirs(ctx: Pick<Context, "env" | "paths">): string[] {
+function exemptDirs(ctx: Pick<Context, "env" | "paths">): string[] {
   // Claude Code's shell snapshots are its own state, written before its Bash commands: never outside the project.
   const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? "", snapshotDir(ctx.paths.home, ctx.env)].filter(Boolean);
   return [...new Set(dirs.flatMap((d) => [d, realOr(d)]))];
 }
 
-export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
+function declaredScope(env: Context["env"]): DeclaredScope | undefined {
   const raw = env.MEMNOX_SCOPE;
   if (!raw) return undefined;
   try {

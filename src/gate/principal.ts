@@ -15,7 +15,7 @@ import { repoRoot } from "../io/repo.ts";
 import type { Env } from "../ports/index.ts";
 import { personName } from "../state/identity.ts";
 
-export interface AgentRuns {
+interface AgentRuns {
   readonly model?: string;
   readonly provider?: string;
 }

@@ -119,7 +119,7 @@ function pythonFacts(dirs: readonly string[]): Set<string> {
  * The repositories on this machine the checkout's remotes name: writing their refs from here is what a push to them
  * would do. Read from the git directory's config (a linked worktree's shared one), never by running git.
  */
-export function localRemotes(repository: string): string[] {
+function localRemotes(repository: string): string[] {
   const dir = gitDir(repository);
   if (!dir) return [];
   const common = readText(join(dir, "commondir"))?.trim();
@@ -142,7 +142,7 @@ export function localRemotes(repository: string): string[] {
 const FORCING_WORDS = /\s(-[A-Za-z]*[BCf][A-Za-z]*|--force\S*|update-ref|\+\S+)/;
 
 /** The checkout's branches and tags, from its loose refs and packed-refs (a few directory reads, no git process). */
-export function localRefs(repository: string): string[] | undefined {
+function localRefs(repository: string): string[] | undefined {
   const dir = gitDir(repository);
   if (!dir) return undefined;
   const common = readText(join(dir, "commondir"))?.trim();

@@ -15,7 +15,7 @@ import { pathMatcher } from "../policy/engine/index.ts";
 import type { Env } from "../ports/index.ts";
 import type { Finding } from "./combine.ts";
 
-export interface ProtectedPath {
+interface ProtectedPath {
   /** An absolute glob (`**` any depth, `*` within a segment, `{a,b}`), home already expanded. */
   readonly pattern: string;
   readonly effect: Exclude<Effect, "allow">;
@@ -40,7 +40,7 @@ const WHY = {
   packedRefs: "this file holds the repository's branches, tags and memnox's milestones, which git itself rewrites",
 } as const;
 
-export interface ProtectedPlaces {
+interface ProtectedPlaces {
   readonly home: string;
   /** MEMNOX_HOME as this process uses it. */
   readonly root: string;
@@ -148,7 +148,7 @@ export function protection(at: ProtectedPlaces): Protection {
 /** Git settings whose change turns memnox's git hooks off or points them elsewhere. */
 const HOOK_SETTINGS = new Set(["core.hookspath"]);
 
-export type PathTest = (path: string, pattern: string) => boolean;
+type PathTest = (path: string, pattern: string) => boolean;
 
 /** A write or delete of a protected path, or a change to where git finds its hooks, from an agent's seat. */
 export function protectedFindings(action: Action, { list, matches }: Protection): Finding[] {

@@ -10,7 +10,7 @@ export interface DeclaredScope {
   readonly expect: readonly string[];
 }
 
-export function isDeclared(s: DeclaredScope | undefined): s is DeclaredScope {
+function isDeclared(s: DeclaredScope | undefined): s is DeclaredScope {
   return (
     s !== undefined &&
     (Boolean(s.task) || s.paths.length + s.repos.length + s.services.length + s.envs.length + s.expect.length > 0)

@@ -6,7 +6,7 @@ import type { Paths } from "../ports/paths.ts";
 import type { DeclaredScope } from "./scope.ts";
 import { declaredScopeOf } from "./scope.ts";
 
-export interface SessionStart {
+interface SessionStart {
   readonly session: string;
   readonly agent: string;
   readonly cwd: string;

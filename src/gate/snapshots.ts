@@ -16,11 +16,7 @@ export function snapshotDir(home: string, env?: Readonly<Record<string, string |
   return join(claudeDir(home, env ?? {}), "shell-snapshots");
 }
 
-export function isAgentSnapshot(
-  path: string,
-  home: string,
-  env?: Readonly<Record<string, string | undefined>>,
-): boolean {
+function isAgentSnapshot(path: string, home: string, env?: Readonly<Record<string, string | undefined>>): boolean {
   const dir = `${snapshotDir(home, env)}/`;
   return path.startsWith(dir) && SNAPSHOT.test(path.slice(dir.length));
 }

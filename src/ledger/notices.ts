@@ -103,7 +103,7 @@ export function indexNotices(db: Database, row: LedgerRow): void {
 }
 
 /** One way of failing: how (an exit code, a refusal), what (the operation), exactly which call (its digest), where. */
-export function failureKey(how: string, operation: string, argsDigest: string | undefined, cwd?: string): string {
+function failureKey(how: string, operation: string, argsDigest: string | undefined, cwd?: string): string {
   return `${how} ${operation} ${argsDigest ?? "-"} ${cwd ?? ""}`.trim();
 }
 

@@ -12,7 +12,7 @@ import { forgetOp, provenanceOp, recallOp, writeOp } from "./ops.ts";
 import type { Store } from "./pages/store.ts";
 import { listTypes } from "./types/manage.ts";
 
-export interface MemoryServerDeps {
+interface MemoryServerDeps {
   readonly store: Store;
   /** The project of the directory the server was started in, derived once on first need. */
   readonly currentProject: () => Promise<ProjectRef>;
@@ -26,7 +26,7 @@ const projectId = { type: "string", description: "opaque project id; omitted mea
 const scopeArg = { type: "string", enum: ["global", "project"] } as const;
 
 /** The five tools memex serves, under memex's names, with typed schemas: enums and bounds in inputSchema. */
-export const TOOL_NAMES = ["memex_write", "memex_recall", "memex_consolidate", "memex_forget", "memex_provenance"];
+const TOOL_NAMES = ["memex_write", "memex_recall", "memex_consolidate", "memex_forget", "memex_provenance"];
 
 function writeTool(types: readonly string[]) {
   return {

@@ -5,7 +5,7 @@ import { isRecord } from "../core/record.ts";
 /** How a class was reached: by a verb in the name, by the server's annotations, or neither (unknown). */
 export type ToolBasis = "name" | "annotations" | "none";
 
-export interface ToolClass {
+interface ToolClass {
   readonly class: ActionClass;
   readonly basis: ToolBasis;
   /** The name word that decided, when one did. */

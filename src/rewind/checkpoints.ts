@@ -3,20 +3,20 @@ import { copyFileSync } from "node:fs";
 import { isRecord } from "../core/record.ts";
 import { readTextIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
-export interface RepoCheckpoint {
+interface RepoCheckpoint {
   /** The milestone kept, or null when keeping one failed (it is not retried on every write). */
   readonly milestone: string | null;
   readonly at: string;
 }
 
-export interface SessionCheckpoints {
+interface SessionCheckpoints {
   readonly repos: Readonly<Record<string, RepoCheckpoint>>;
   /** When the last milestone before a destructive command was attempted (ms), for the 20-second throttle. */
   readonly destroyAtMs?: number;
   readonly touchedAtMs: number;
 }
 
-export interface Checkpoints {
+interface Checkpoints {
   readonly version: 1;
   readonly sessions: Readonly<Record<string, SessionCheckpoints>>;
 }
@@ -63,7 +63,7 @@ export function sessionRepos(file: string, session: string): string[] {
   return Object.keys(cp?.sessions[session]?.repos ?? {});
 }
 
-export function updateSession(cp: Checkpoints, session: string, nowMs: number, change: SessionChange): Checkpoints {
+function updateSession(cp: Checkpoints, session: string, nowMs: number, change: SessionChange): Checkpoints {
   const before: SessionCheckpoints = cp.sessions[session] ?? { repos: {}, touchedAtMs: nowMs };
   const after: SessionCheckpoints = { ...before, ...change(before), touchedAtMs: nowMs };
   return { version: 1, sessions: { ...cp.sessions, [session]: after } };

@@ -25,7 +25,7 @@ export const AGENT_IDS = [
   "copilot-cli",
   "opencode",
 ] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
+type AgentId = (typeof AGENT_IDS)[number];
 
 export interface DetectedAgent {
   readonly id: AgentId;

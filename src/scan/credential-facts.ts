@@ -14,7 +14,7 @@ const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim());
 const count = (text: string, re: RegExp) => lines(text).filter((l) => re.test(l)).length;
 
 /** A private key, and whether it needs a passphrase (the OpenSSH format names its cipher in the clear). */
-export function sshKey(text: string): Reading {
+function sshKey(text: string): Reading {
   const m = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----([\s\S]*?)-----END/.exec(text);
   if (!m) return /^PuTTY-User-Key-File/m.test(text) ? { holds: true, facts: {} } : none;
   if ((m[1] ?? "").includes("ENCRYPTED") || /Proc-Type:.*ENCRYPTED/.test(text)) {

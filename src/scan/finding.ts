@@ -4,7 +4,7 @@ import type { RuleSpec } from "../policy/baseline.ts";
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export interface Fix {
+interface Fix {
   readonly words: string;
   /** The command that makes the change, where one does. */
   readonly command?: string;

@@ -9,7 +9,7 @@ import { chainFindings, cliFindings, credentialFindings, serverFindings } from "
 import { tilde } from "./render.ts";
 import type { Inventory } from "./types.ts";
 
-export interface MachineState {
+interface MachineState {
   readonly mode: Mode;
   readonly approvedAgents: readonly string[];
   readonly stop?: StopRecord;

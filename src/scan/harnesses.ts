@@ -8,7 +8,7 @@ import { entries, filesUnder, isDir, type Trail } from "./trail.ts";
 import type { HarnessRow } from "./types.ts";
 
 /** The parsed config of a harness's MCP client file, as the wire read it. */
-export type Docs = ReadonlyMap<string, unknown>;
+type Docs = ReadonlyMap<string, unknown>;
 
 const names = (v: unknown): string[] => {
   if (Array.isArray(v))

@@ -13,7 +13,7 @@ import { type CachedTool, cachedTools, cacheFile, classify, writeCache } from ".
 import type { Trail } from "./trail.ts";
 import type { ConfigProblem, ServerRow, ToolRow, ToolsFrom } from "./types.ts";
 
-export interface ServerScanOptions {
+interface ServerScanOptions {
   readonly loc: Locations;
   readonly trail: Trail;
   /** `paths.mcp`: the proxy's manifests and the scan's own probe cache. */
@@ -25,7 +25,7 @@ export interface ServerScanOptions {
   readonly onProbe?: (p: ProbeProgress) => void;
 }
 
-export interface ServerScan {
+interface ServerScan {
   readonly rows: ServerRow[];
   readonly problems: ConfigProblem[];
   /** Each readable client file's document, by path (harness readers look at more than its servers). */

@@ -6,15 +6,7 @@ import { join, relative } from "node:path";
 import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
 import type { Env } from "../ports/index.ts";
 
-export type SkillKind =
-  | "skill"
-  | "subagent"
-  | "command"
-  | "plugin"
-  | "extension"
-  | "prompt"
-  | "instructions"
-  | "config";
+type SkillKind = "skill" | "subagent" | "command" | "plugin" | "extension" | "prompt" | "instructions" | "config";
 
 export interface SkillItem {
   /** `<agent>:<kind>:<where>:<name>`, stable across scans; what `--accept` and skills.json key on. */
@@ -51,7 +43,7 @@ function isFile(path: string): boolean {
 }
 
 /** Content hash of a file, or of a folder's files (paths and bytes, sorted, bounded). */
-export function contentHash(path: string): string {
+function contentHash(path: string): string {
   const h = new Bun.CryptoHasher("sha256");
   if (isFile(path)) {
     h.update(readFileSync(path));

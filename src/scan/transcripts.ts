@@ -9,13 +9,13 @@ import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
 import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 
-export interface Said {
+interface Said {
   /** When the agent said it, where the file keeps a time. */
   readonly at?: string;
   readonly text: string;
 }
 
-export interface Transcript {
+interface Transcript {
   readonly path: string;
   readonly agent: string;
   /** What the agent wrote to its person, in order: its messages, not its tool calls or their results. */
@@ -60,14 +60,14 @@ function said(text: string, at: string | undefined): Said[] {
   return text.trim() ? [{ text, ...(at ? { at } : {}) }] : [];
 }
 
-export function claudeSaid(path: string): Said[] {
+function claudeSaid(path: string): Said[] {
   return lines(path).flatMap((l) => {
     if (!isRecord(l) || l.type !== "assistant" || !isRecord(l.message)) return [];
     return said(textOf(l.message.content), str(l.timestamp));
   });
 }
 
-export function codexSaid(path: string): Said[] {
+function codexSaid(path: string): Said[] {
   const rows = lines(path).filter(isRecord);
   const items = rows.flatMap((l) => {
     const p = l.payload;
@@ -84,7 +84,7 @@ export function codexSaid(path: string): Said[] {
   });
 }
 
-export function geminiSaid(path: string): Said[] {
+function geminiSaid(path: string): Said[] {
   const records = path.endsWith(".json") ? [readJson(path)] : lines(path);
   const byId = new Map<string, Obj>();
   const take = (m: unknown) => {

@@ -6,7 +6,7 @@ import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import type { ToolBasis, ToolHints } from "../resolve/mcp-tools.ts";
 
-export const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 1;
 
 export interface ManifestTool {
   readonly name: string;
@@ -20,7 +20,7 @@ export interface ManifestTool {
   readonly hints?: ToolHints;
 }
 
-export interface Manifest {
+interface Manifest {
   readonly version: number;
   readonly server: string;
   readonly updatedAt: string;

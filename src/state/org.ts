@@ -11,7 +11,7 @@ export interface OrgFact extends StateFact {
 }
 
 /** Parses org-conditions.json; anything but the exact shape throws, so a bad pull is never renamed into place. */
-export function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
+function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
   const bad = (why: string) => new MemnoxError("io", `\`${file}\` is not a workspace conditions file: ${why}`);
   if (typeof raw !== "object" || raw === null) throw bad("not an object");
   const o = raw as Record<string, unknown>;
@@ -69,7 +69,7 @@ export interface SyncMark {
 }
 
 /** A loop that has not reached the workspace for this long (beyond its longest backoff) leaves verdicts stale. */
-export const STALE_AFTER_MS = 20 * 60_000;
+const STALE_AFTER_MS = 20 * 60_000;
 
 /** A damaged sync file says nothing about reachability; the next pass rewrites it. */
 export function readSyncMark(file: string): SyncMark | undefined {

@@ -4,7 +4,7 @@ import { shellWord } from "../core/shell-quote.ts";
 import type { InstallReceipt } from "./receipt.ts";
 import { LATEST_BASE } from "./release-index.ts";
 
-export type Method = "script" | "npm" | "pnpm" | "bun" | "npx" | "pnpm-dlx" | "bunx" | "yarn" | "project" | "unknown";
+type Method = "script" | "npm" | "pnpm" | "bun" | "npx" | "pnpm-dlx" | "bunx" | "yarn" | "project" | "unknown";
 
 /** memnox runs the upgrade itself: install.sh again, or the package manager that owns the binary. */
 export type Plan =
@@ -27,7 +27,7 @@ export type Plan =
     }
   | { readonly kind: "print"; readonly method: Method; readonly command: string; readonly why: string };
 
-export interface Whereabouts {
+interface Whereabouts {
   /** The running binary, symlinks resolved. */
   readonly execPath: string;
   /** ~/.memnox/app/memnox, symlinks resolved. */

@@ -5,11 +5,11 @@
 // in a few milliseconds, and reaches every system call through `syscall`. `-T` keeps PERL5LIB and PERL5OPT from
 // loading code into it before the wall is up; it loads no module at all. A plan missing, stale or unreadable hands
 // the call to the memnox binary's own applier (the `wall agent` face), which plans again and raises the same rules.
-import { chmodSync, existsSync, lstatSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { writeFileAtomic } from "../io/files.ts";
 
 /** Where perl is looked for: the absolute path goes in the shebang, so no PATH an agent sets can choose it. */
-export const PERLS = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
+const PERLS = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
 
 export function applierScript(perl: string): string {
   return `#!${perl} -T
@@ -112,13 +112,4 @@ export function installApplier(at: string, app: string, perl: string | undefined
   symlinkSync(app, tmp);
   renameSync(tmp, at);
   return "binary";
-}
-
-export function removeApplier(at: string): void {
-  try {
-    lstatSync(at);
-  } catch {
-    return;
-  }
-  rmSync(at, { force: true });
 }

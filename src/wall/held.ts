@@ -12,7 +12,7 @@ export type Kernel =
   | { readonly kind: "none"; readonly why: string };
 
 /** Each part a test can attempt: `held` claims the kernel refuses it; not held claims it goes through. */
-export type Part = "read" | "write" | "kept" | "git" | "truncate" | "tcp" | "bind" | "udp" | "unix" | "scope" | "ioctl";
+type Part = "read" | "write" | "kept" | "git" | "truncate" | "tcp" | "bind" | "udp" | "unix" | "scope" | "ioctl";
 
 export interface Claim {
   readonly part: Part;

@@ -24,7 +24,7 @@ import { memnoxHookIn } from "./hooks/command.ts";
 import { agentHookState } from "./hooks/install.ts";
 
 /** The owner name memnox's keys in an agent's shell settings have in the backup manifest. */
-export const AGENT_SHELL_OWNER = "agent-shell";
+const AGENT_SHELL_OWNER = "agent-shell";
 
 type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
 
@@ -35,7 +35,7 @@ export interface AgentShellReport {
   readonly words: string;
 }
 
-export interface AgentShellState {
+interface AgentShellState {
   /** Whether the agent's shell commands start with the interceptors first on PATH. */
   readonly meets: boolean;
   readonly words: string;
@@ -54,7 +54,7 @@ export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): str
  * the agent wall is written, the whole command handed to its applier, which runs it again inside the wall (there
  * MEMNOX_WALL is set, so this line lets it through).
  */
-export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
+function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
   const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${shellQuote(ctx.env.MEMNOX_HOME)}`] : [];
   const wall = existsSync(ctx.paths.applier)
     ? [

@@ -21,7 +21,7 @@ export type ClientId =
   | "hermes"
   | "openclaw";
 
-export type FileFormat = EditableFormat | "yaml";
+type FileFormat = EditableFormat | "yaml";
 
 /** A stdio server as memnox adds one (the session server): env values here are memnox's own, never a secret. */
 export interface StdioServer {
@@ -36,7 +36,7 @@ export interface Locations {
   readonly env: Env;
 }
 
-export interface Place {
+interface Place {
   readonly path: string;
   readonly scope: ClientFile["scope"];
 }
@@ -48,7 +48,7 @@ export interface ClientFile {
   readonly format: FileFormat;
 }
 
-export interface ClientDef {
+interface ClientDef {
   readonly id: ClientId;
   readonly label: string;
   readonly format: FileFormat;
@@ -93,7 +93,7 @@ const VSCODE_FLAVOURS = ["Code", "Code - Insiders", "VSCodium"];
 const CLINE_HOSTS = ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"];
 const CLINE_SETTINGS = ["User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"];
 
-export const CLIENTS: readonly ClientDef[] = [
+const CLIENTS: readonly ClientDef[] = [
   {
     id: "claude-code",
     label: "Claude Code",

@@ -23,9 +23,9 @@ import { type Problem, readClientFile, readClientFiles, serversIn } from "./read
 import type { ServerEntry } from "./servers.ts";
 
 /** The owner name memnox's wrapping has in the backup manifest. */
-export const WRAP_OWNER = "mcp-wrap";
+const WRAP_OWNER = "mcp-wrap";
 
-export type FileStatus =
+type FileStatus =
   | "changed"
   | "would-change"
   | "unchanged"
@@ -59,7 +59,7 @@ export interface McpReport {
   readonly kept: KeptUpdate | "not-written";
 }
 
-export interface McpOptions {
+interface McpOptions {
   readonly dryRun?: boolean;
   readonly clients?: readonly ClientId[];
 }

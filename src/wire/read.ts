@@ -11,7 +11,7 @@ import { type ConfigBytes, readConfigFile } from "./files.ts";
 import { readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
-export interface ReadOk {
+interface ReadOk {
   readonly ok: true;
   readonly file: ClientFile;
   readonly config: ConfigBytes;
@@ -25,13 +25,13 @@ export interface Problem {
   readonly column?: number;
 }
 
-export interface ReadBad {
+interface ReadBad {
   readonly ok: false;
   readonly file: ClientFile;
   readonly problem: Problem;
 }
 
-export type ReadResult = ReadOk | ReadBad;
+type ReadResult = ReadOk | ReadBad;
 
 /** The servers in one parsed document of `file`'s client. */
 export function serversIn(file: ClientFile, doc: unknown): ServerEntry[] {
@@ -48,7 +48,7 @@ export function serversIn(file: ClientFile, doc: unknown): ServerEntry[] {
   return out;
 }
 
-export async function parseClientText(file: ClientFile, text: string): Promise<unknown> {
+async function parseClientText(file: ClientFile, text: string): Promise<unknown> {
   if (file.format !== "yaml") return parseDocument(file.format, text);
   const { parse, YAMLParseError } = await import("yaml");
   try {

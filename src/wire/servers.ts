@@ -27,7 +27,7 @@ export interface ServerEntry {
 
 type Raw = Readonly<Record<string, unknown>>;
 
-export interface ToolFilter {
+interface ToolFilter {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
 }

@@ -21,7 +21,7 @@ import type { ServerEntry } from "./servers.ts";
 import { isSessionServer, SESSION_SERVER } from "./wrapping.ts";
 
 /** The owner name the session server's entries have in the backup manifest. */
-export const SESSION_OWNER = "mcp-session";
+const SESSION_OWNER = "mcp-session";
 /** The agents that read MCP servers from a file and get the session tools (03-govern-in-your-session). */
 export const SESSION_CLIENTS: readonly ClientId[] = ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"];
 export type SessionFileStatus =
@@ -35,7 +35,7 @@ export type SessionFileStatus =
   | "unparsable"
   | "refused";
 
-export interface SessionFileReport {
+interface SessionFileReport {
   readonly client: ClientId;
   readonly file: string;
   readonly status: SessionFileStatus;
@@ -84,7 +84,7 @@ export function sessionServerKeptOff(keptFile: string): boolean {
   return readKept(keptFile)?.sessionServer === false;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   readonly clients?: readonly ClientId[];
   readonly dryRun?: boolean;
   /** Off without recording it as a person's choice (uninstall, which leaves no kept.json behind). */

@@ -1,6 +1,6 @@
 // What doctor's --wiring and --prove print: one line a seam. wiring.ts loads the reports; they and doctor name these.
 
-export type WiringStatus = "ok" | "warn" | "fail" | "idle";
+type WiringStatus = "ok" | "warn" | "fail" | "idle";
 
 export interface WiringLine {
   /** config, rules, interceptors, path, hooks:<agent>, proxy, session, daemon, egress, ledger… */

@@ -12,7 +12,7 @@ import { call, checkedBase, unexpected } from "./transport.ts";
 
 export const DEFAULT_URL = "https://api.memnox.com";
 
-export interface DeviceCode {
+interface DeviceCode {
   readonly deviceCode: string;
   readonly userCode: string;
   readonly verificationUri: string;
@@ -21,7 +21,7 @@ export interface DeviceCode {
   readonly interval: number;
 }
 
-export interface LoginDeps {
+interface LoginDeps {
   readonly paths: Paths;
   readonly version: string;
   readonly platform: string;
@@ -31,7 +31,7 @@ export interface LoginDeps {
   readonly show: (code: DeviceCode) => void;
 }
 
-export interface LoginOptions {
+interface LoginOptions {
   readonly url: string;
   readonly mode?: Mode;
 }

@@ -15,11 +15,11 @@ export interface ConsoleCall extends Call {
   readonly log: (line: string) => void;
 }
 
-export type ApiKey = `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /v1/${string}`;
+type ApiKey = `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /v1/${string}`;
 
 const byKey = new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
 
-export interface Invoke {
+interface Invoke {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | undefined>>;
   /** A JSON body, or the raw text for routes that read text (a rule set). */

@@ -13,7 +13,7 @@ import { html, page, seeOther } from "./html.ts";
 import type { ConsoleRoute } from "./index.ts";
 import { bare } from "./layout.ts";
 
-export interface ConsoleDeps {
+interface ConsoleDeps {
   readonly db: Db;
   readonly config: ServerConfig;
   readonly now: () => number;

@@ -21,7 +21,7 @@ export interface Normalized {
   readonly occurredAt: string;
 }
 
-export type Outcome =
+type Outcome =
   | { readonly ok: true; readonly event: Normalized }
   | { readonly ok: false; readonly status: "rejected" | "ignored"; readonly why: string };
 
@@ -33,7 +33,7 @@ export interface SourceSetting {
 }
 
 /** Where a decision might be visible, and nothing else: messages, pull requests opened and merged, issues opened and closed. */
-export const SUBSCRIBED_KINDS = [
+const SUBSCRIBED_KINDS = [
   "message",
   "pull_request.opened",
   "pull_request.merged",

@@ -34,7 +34,7 @@ export async function readerOf(db: Db, who: Principal): Promise<Reader> {
 }
 
 /** An agent's effective clearance: its own grant narrowed by its principal's, on both axes. */
-export async function agentReaderOf(db: Db, who: Principal, name: string): Promise<Reader | undefined> {
+async function agentReaderOf(db: Db, who: Principal, name: string): Promise<Reader | undefined> {
   const [a]: { clearance: Level | null; audiences: string[]; principal: string | null }[] = await db`
     SELECT clearance, audiences, principal FROM agents WHERE workspace_id = ${who.workspaceId} AND name = ${name}`;
   if (!a) return undefined;

@@ -119,7 +119,7 @@ export interface CandidateRow {
 }
 
 /** What a pattern candidate is drawn from: the approvals that repeat, each a held call somebody granted. */
-export interface PatternEvidence {
+interface PatternEvidence {
   readonly action: string;
   readonly shape: string;
   readonly by: string;

@@ -31,7 +31,7 @@ interface AgentRow {
   grants_lapsed: string;
 }
 
-export type AgentState = "live" | "lapsed" | "halted" | "revoked";
+type AgentState = "live" | "lapsed" | "halted" | "revoked";
 
 function view(a: AgentRow) {
   // An agent whose every grant ran out is lapsed: its temporary authority expired, and the list says so.

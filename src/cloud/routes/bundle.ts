@@ -34,7 +34,7 @@ export interface RuleDoc {
   readonly [key: string]: unknown;
 }
 
-export interface CheckedRules {
+interface CheckedRules {
   /** The same document as JSON: what machines write to org.policies.json. */
   readonly rulesJson: string;
   readonly rules: readonly RuleDoc[];

@@ -38,7 +38,7 @@ function storable(text: string): string {
 }
 
 /** How many events one run reads at most: a window, never the whole history at once. */
-export const WINDOW_EVENTS = 200;
+const WINDOW_EVENTS = 200;
 
 function caller(c: Call) {
   const who = c.who;
@@ -51,7 +51,7 @@ function baseOf(c: Call): string {
 }
 
 /** The port extraction runs through: the deployment's credential, or a 503 that leaves the rest of the product as it is. */
-export function modelOf(c: Call): ModelPort {
+function modelOf(c: Call): ModelPort {
   if (!c.config.model)
     throw new HttpError(
       503,

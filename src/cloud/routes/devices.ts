@@ -31,8 +31,8 @@ interface DeviceRow {
 const deviceUrl = (c: Call) => `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/device`;
 
 /** Codes waiting at once from one address, and in the whole deployment: a flood fills neither table nor queue. */
-export const PENDING_PER_REQUESTER = 20;
-export const PENDING_IN_ALL = 5_000;
+const PENDING_PER_REQUESTER = 20;
+const PENDING_IN_ALL = 5_000;
 
 // Read once per database this process serves.
 const addressKeys = new WeakMap<object, Promise<string>>();

@@ -48,7 +48,7 @@ const BatchSchema = v.strictObject({
 export const ACCEPTED_FIELDS: readonly string[] = Object.keys(EventSchema.entries);
 
 /** A row of a batch that was refused, the rest of the batch stored: which, and why, named by its field. */
-export interface RefusedRow {
+interface RefusedRow {
   readonly index: number;
   /** Its dedupKey when that much could be read safely. */
   readonly dedupKey: string | null;

@@ -27,7 +27,7 @@ interface GrantRow {
   revoked_at: Date | null;
 }
 
-export type GrantState = "live" | "lapsed" | "revoked";
+type GrantState = "live" | "lapsed" | "revoked";
 
 function stateOf(g: Pick<GrantRow, "expires_at" | "revoked_at">, now: number): GrantState {
   if (g.revoked_at) return "revoked";

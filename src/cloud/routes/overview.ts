@@ -48,7 +48,7 @@ export async function summary(c: Call): Promise<Response> {
 }
 
 /** A rule in force as Autonomy lists it. */
-export interface RuleSummary {
+interface RuleSummary {
   readonly name: string;
   readonly effect: string;
   readonly actions: readonly string[];
@@ -93,7 +93,7 @@ function ruleOf(r: Record<string, unknown> & { name: string }): RuleSummary {
 }
 
 /** Asks granted this often in the window, and never refused, are offered as something to stop being asked about. */
-export const HAND_OVER_AFTER = 3;
+const HAND_OVER_AFTER = 3;
 
 /** GET /v1/autonomy: what proceeds, what stops for a person, what is refused; and what could stop asking. */
 export async function autonomy(c: Call): Promise<Response> {

@@ -215,7 +215,7 @@ export async function changeMember(c: Call, body: v.InferOutput<typeof MemberCha
 }
 
 /** One table an erasure touched: how many rows, and how (a receipt is the evidence the request was honoured). */
-export interface Erased {
+interface Erased {
   readonly table: string;
   readonly records: number;
   readonly strategy: "deleted" | "anonymised" | "detached" | "kept";

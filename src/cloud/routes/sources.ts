@@ -30,7 +30,7 @@ function sourceTypeOf(c: Call): string {
   return t;
 }
 
-export async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
+async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
   const [s]: { base_url: string | null; streams: string[] }[] = await db`
     SELECT base_url, streams FROM sources WHERE workspace_id = ${workspaceId} AND source_type = ${sourceType}`;
   return { baseUrl: s?.base_url ?? null, streams: s?.streams ?? [] };
@@ -271,7 +271,7 @@ export async function linkAccount(c: Call, body: Record<string, unknown>): Promi
 }
 
 /** A document's sections: split at its headings, so each part is evidence of its own with its own anchor. */
-export function sections(content: string): { title: string; text: string }[] {
+function sections(content: string): { title: string; text: string }[] {
   const out: { title: string; text: string }[] = [];
   let title = "";
   let lines: string[] = [];

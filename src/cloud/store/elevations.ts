@@ -97,7 +97,7 @@ export async function settleDue(db: Db, orgId: string, now: number): Promise<voi
   await settle(db, orgId, now);
 }
 
-export interface Requester {
+interface Requester {
   readonly actor: string;
   readonly memberId: string | null;
 }

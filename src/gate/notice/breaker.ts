@@ -9,7 +9,7 @@ import type { Ledger } from "../../ledger/store.ts";
 import { addFact, overlaysInForce, readOverlays } from "../../state/overlays.ts";
 import { BREAKER, PAUSE_DAYS, type Threshold } from "./table.ts";
 
-export interface Trip {
+interface Trip {
   readonly session: string;
   readonly agent: string | undefined;
   readonly threshold: Threshold;
@@ -19,7 +19,7 @@ export interface Trip {
 }
 
 /** The trip the failure row `eventId` completes, if it completes one. */
-export function tripOf(db: Database, eventId: string, nowMs: number): Trip | undefined {
+function tripOf(db: Database, eventId: string, nowMs: number): Trip | undefined {
   const row = db
     .query<{ key: string; session: string | null; agent: string | null }, [string]>(
       "SELECT n.key, n.session, n.agent FROM notices n JOIN events e ON e.seq = n.seq WHERE e.id = ? AND n.kind = 'failed' LIMIT 1",
@@ -38,7 +38,7 @@ export function tripOf(db: Database, eventId: string, nowMs: number): Trip | und
   return { session: row.session, agent: row.agent ?? undefined, threshold, what, failures: seen.length };
 }
 
-export function tripReason(t: Trip): string {
+function tripReason(t: Trip): string {
   const times = `${t.threshold.count} times within ${t.threshold.windowMinutes} minutes`;
   return `the circuit breaker: the same call failed the same way (${t.what}) ${times}, so the session is paused rather than left to loop unwatched`;
 }
@@ -46,7 +46,7 @@ export function tripReason(t: Trip): string {
 export const PAUSE_MS = PAUSE_DAYS * 86_400_000;
 
 /** The `memnox.paused` row: the trip with the whole table of thresholds it was measured against. */
-export function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
+function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
   return {
     kind: "state",
     occurredAt: new Date(nowMs).toISOString(),
@@ -66,7 +66,7 @@ export function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
   };
 }
 
-export interface BreakerIo {
+interface BreakerIo {
   readonly overlays: string;
   read<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
   record(e: EventInput): unknown;

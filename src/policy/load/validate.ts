@@ -8,7 +8,7 @@ import type { ParsedText } from "./parse.ts";
 import { keysAt, type PolicyInput, RENAMED_EFFECTS, RULE_MODES, RULE_SCOPES, schemas } from "./schema.ts";
 import type { RuleProblem } from "./types.ts";
 
-export interface ValidatedFile {
+interface ValidatedFile {
   readonly project?: string;
   readonly rules: readonly PolicyRule[];
   readonly problems: readonly RuleProblem[];
@@ -17,7 +17,7 @@ export interface ValidatedFile {
 type Issue = v.BaseIssue<unknown>;
 type Located = { readonly path: KeyPath; readonly message: string };
 
-export function dotted(path: KeyPath): string {
+function dotted(path: KeyPath): string {
   return path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 }
 

@@ -63,7 +63,7 @@ export interface CompoundCommand {
   readonly arithmetic?: string;
 }
 
-export interface FunctionDef {
+interface FunctionDef {
   readonly type: "function";
   readonly name: string;
   readonly body: Command;

@@ -1,7 +1,7 @@
 // Every command, in the order a person meets them; `terminal` marks the eight `memnox --help` shows.
 import type { CommandFactory } from "./command.ts";
 
-export interface CommandEntry {
+interface CommandEntry {
   readonly name: string;
   readonly summary: string;
   readonly terminal?: true;

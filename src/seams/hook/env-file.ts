@@ -3,14 +3,14 @@
 import { appendFileSync } from "node:fs";
 import { shellQuote } from "../../core/shell-quote.ts";
 
-export interface SessionEnv {
+interface SessionEnv {
   readonly bin: string;
   readonly session?: string;
   readonly agent: string;
 }
 
 /** The `export` lines, so every command of the session (and every child it starts) finds the interceptors first. */
-export function sessionEnvLines(e: SessionEnv): string {
+function sessionEnvLines(e: SessionEnv): string {
   return [
     "# memnox: the interceptors first on PATH for every command of this session, and the session its rows join",
     `export PATH=${shellQuote(e.bin)}:"$PATH"`,

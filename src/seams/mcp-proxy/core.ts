@@ -31,7 +31,7 @@ import { refusalResult } from "./refusal.ts";
 import { sortPage } from "./tools-page.ts";
 import type { Visibility } from "./visibility.ts";
 
-export interface CoreOptions {
+interface CoreOptions {
   /** The server's name in rules: calls are `mcp.<server>.<tool>`. */
   readonly server: string;
   readonly gate: GateServices;
@@ -404,7 +404,7 @@ export class ProxyCore {
  * The result with every credential in its text masked (text content, and structured content as JSON text), and the
  * kinds found; the same result when there were none.
  */
-export function maskedResult(result: Record<string, unknown>): { result: Record<string, unknown>; kinds: string[] } {
+function maskedResult(result: Record<string, unknown>): { result: Record<string, unknown>; kinds: string[] } {
   const kinds = new Set<string>();
   const mask = (text: string): string => {
     for (const k of credentialShapes(text)) kinds.add(k);

@@ -7,7 +7,7 @@ import type { Json } from "./jsonrpc.ts";
 
 export { detectInstructions, normalise } from "../../gate/notice/instructions.ts";
 
-export interface Inspection {
+interface Inspection {
   /** Rule ids that matched anywhere in the result; empty when it reads as plain data. */
   readonly rules: readonly string[];
   /** The result to hand on: the original object when nothing matched. */

@@ -18,7 +18,7 @@ export const INVALID_PARAMS = -32602;
 /** Implementation-defined range: the message was too large to relay. */
 export const MESSAGE_TOO_LARGE = -32001;
 
-export const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 export function isId(v: unknown): v is JsonRpcId {

@@ -5,7 +5,7 @@ import { classifyTool, toolHints } from "../../resolve/mcp-tools.ts";
 import type { ManifestTool } from "../../state/mcp-manifest.ts";
 import type { Visibility } from "./visibility.ts";
 
-export function manifestTool(tool: Record<string, unknown>, hiddenBy: string | undefined): ManifestTool | undefined {
+function manifestTool(tool: Record<string, unknown>, hiddenBy: string | undefined): ManifestTool | undefined {
   const name = tool.name;
   if (typeof name !== "string") return undefined;
   const c = classifyTool(name, tool.annotations);

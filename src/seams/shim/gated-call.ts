@@ -14,7 +14,7 @@ import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { type GitPlan, gitPlan } from "./git.ts";
 
-export interface ShimCall {
+interface ShimCall {
   readonly name: string;
   readonly realBin: string;
   readonly argv: readonly string[];

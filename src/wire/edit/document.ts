@@ -72,7 +72,7 @@ function refusal(file: string, why: string): MemnoxError {
 type Table = Record<string, unknown>;
 
 /** The same edit on a parsed value, which is what the rewritten text must read back as. */
-export function applyToValue(doc: unknown, edit: Edit): void {
+function applyToValue(doc: unknown, edit: Edit): void {
   if (!isRecord(doc)) return;
   let node: Table = doc;
   const removing = edit.op === "remove" || edit.op === "removeItem";

@@ -12,7 +12,7 @@ interface Style {
 }
 
 /** The file's indentation unit and line ending, learned from its own lines. */
-export function detectStyle(text: string): Style {
+function detectStyle(text: string): Style {
   const newline = text.includes("\r\n") ? "\r\n" : "\n";
   let indent: string | undefined;
   for (const line of text.split("\n")) {

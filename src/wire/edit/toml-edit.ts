@@ -43,7 +43,7 @@ export function renderToml(value: unknown): string {
   throw new MemnoxError("unsafe_edit", "TOML has no way to write a null or undefined value");
 }
 
-export function tomlKey(key: string): string {
+function tomlKey(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
 }
 

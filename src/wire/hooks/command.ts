@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 
 /** The words of a simple command line: quotes undone, nothing expanded. */
-export function commandWords(line: string): string[] {
+function commandWords(line: string): string[] {
   const words: string[] = [];
   const re = /'([^']*)'|"((?:\\.|[^"\\])*)"|((?:\\.|[^\s'"])+)/g;
   let word = "";
@@ -21,7 +21,7 @@ export function commandWords(line: string): string[] {
   return words;
 }
 
-export interface MemnoxHook {
+interface MemnoxHook {
   /** The launcher words before `hook`: the binary (or bun and the script). */
   readonly launcher: readonly string[];
   readonly agent: string;

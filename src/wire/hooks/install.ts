@@ -21,9 +21,9 @@ import { type HookTarget, hookTarget } from "./targets.ts";
 import { hookTrust, type Trust } from "./trust.ts";
 
 /** The owner name agent hooks have in the backup manifest. */
-export const HOOK_OWNER = "agent-hook";
+const HOOK_OWNER = "agent-hook";
 
-export type HookStatus =
+type HookStatus =
   | "managed"
   | "added"
   | "repointed"
@@ -185,7 +185,7 @@ function withBackup(path: string | null | undefined): { backup?: string } {
   return path ? { backup: path } : {};
 }
 
-export type HookPresence = "hooked" | "partial" | "absent" | "unreadable";
+type HookPresence = "hooked" | "partial" | "absent" | "unreadable";
 
 export interface HookState {
   readonly agent: AgentName;

@@ -8,9 +8,9 @@ import type { JsonValue } from "../edit/jsonc.ts";
 import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";
 
-export type HookPlanStatus = "add" | "repoint" | "unchanged";
+type HookPlanStatus = "add" | "repoint" | "unchanged";
 
-export interface HookPlan {
+interface HookPlan {
   readonly edits: readonly Edit[];
   readonly status: HookPlanStatus;
 }

@@ -10,7 +10,7 @@ import { claudeSettings, codexHooks, geminiSettings } from "../../core/agent-pat
 import type { Env } from "../../ports/index.ts";
 import type { JsonValue } from "../edit/jsonc.ts";
 
-export interface HookPlace {
+interface HookPlace {
   readonly home: string;
   readonly env: Env;
 }
@@ -111,7 +111,7 @@ const copilotEntries = (launcher: string): Record<string, JsonValue[]> => {
   };
 };
 
-export const HOOK_TARGETS: readonly HookTarget[] = [
+const HOOK_TARGETS: readonly HookTarget[] = [
   {
     agent: "claude-code",
     file: (at) => claudeSettings(at.home, at.env),

@@ -18,7 +18,7 @@ export interface Trust {
   readonly step?: string;
 }
 
-export interface TrustPlace {
+interface TrustPlace {
   readonly home: string;
   readonly env: Env;
   /** The folder a session would start in (Claude Code trusts per folder). */

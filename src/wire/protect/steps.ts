@@ -17,7 +17,7 @@ import { sha256 } from "../files.ts";
 import { copyAside, today } from "./baseline.ts";
 import { type CredentialFile, credentialFiles, KIND_REASON } from "./credentials.ts";
 
-export interface ProtectStep {
+interface ProtectStep {
   /** `hs_` and eight hex digits, stable for the same step on the same machine. */
   readonly id: string;
   readonly title: string;
@@ -120,7 +120,7 @@ export function applySteps(ctx: Context, steps: readonly ProtectStep[]): MergeRe
   return result;
 }
 
-export interface Reverted {
+interface Reverted {
   readonly id: string;
   readonly rule: string;
   readonly file: string;

@@ -16,7 +16,7 @@ interface Counted {
 }
 
 /** What GET /v1/candidates/:id/preview answers: the compiled rules and what they would have caught. */
-export interface Preview {
+interface Preview {
   readonly candidate: string;
   readonly terms: readonly string[];
   readonly bound: readonly string[];

@@ -187,7 +187,7 @@ while it is open. Audited as critical, and it opens an incident.</p>
   );
 
 /** In the order a person should read them; each appears only while it has something in it. */
-export const WAITING_SECTIONS: WaitingSection[] = [
+const WAITING_SECTIONS: WaitingSection[] = [
   heldCalls,
   decisionsToConfirm,
   ruleChanges,

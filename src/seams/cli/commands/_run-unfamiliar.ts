@@ -6,7 +6,7 @@ import { repoRoot } from "../../../io/repo.ts";
 import { openLedger } from "../../../ledger/store.ts";
 import type { Context } from "../../../ports/context.ts";
 
-export const UNTRUSTED_LINE =
+const UNTRUSTED_LINE =
   "memnox: nobody here has worked in this repository before (no commit of yours, none the seams have seen, no origin you use elsewhere); `memnox run --untrusted` runs the agent inside the kernel wall";
 
 /** The one line, when `cwd` is such a repository; undefined otherwise (or when that cannot be told). */

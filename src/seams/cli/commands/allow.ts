@@ -16,7 +16,7 @@ const DEFAULT_FOR = "30m";
 const ACTION_GLOB = /^[a-z0-9*][a-z0-9_.*:-]*$/i;
 
 /** Grants in force, newest last. */
-export function grantsInForce(ctx: Context, now: number): OverlayFact[] {
+function grantsInForce(ctx: Context, now: number): OverlayFact[] {
   return overlaysInForce(readOverlays(ctx.paths.overlays), now).filter((f) => f.kind === "grant");
 }
 

@@ -62,7 +62,7 @@ function who(approvers: readonly string[], approvals: string): string {
   return approvers.length > 0 ? ` (answered by ${approvers.join(" or ")}: ${approvals})` : "";
 }
 
-export interface Answered {
+interface Answered {
   readonly id: string;
   readonly outcome: AnswerResult["outcome"];
   readonly hold: Hold;

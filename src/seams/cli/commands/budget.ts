@@ -24,7 +24,7 @@ import { recordState } from "./_state-record.ts";
 const GLOB = /^[a-z0-9*][a-z0-9_.*:-]*$/i;
 const DAY = 86_400_000;
 
-export interface BudgetView {
+interface BudgetView {
   readonly name: string;
   readonly actions: readonly string[];
   readonly limit: number;

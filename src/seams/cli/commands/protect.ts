@@ -33,7 +33,7 @@ const STEPS: Readonly<Record<string, "value" | "flag">> = {
 };
 
 /** The one step the words name, with its value; a second step, a stray word or an unknown flag is refused. */
-export function chooseStep(raw: readonly string[]): { flag: string | undefined; value: string | undefined } {
+function chooseStep(raw: readonly string[]): { flag: string | undefined; value: string | undefined } {
   let flag: string | undefined;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i++) {

@@ -7,7 +7,7 @@ import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
 import { changesReport, mcpReport, type ScanFlags, shareReport, usageReport } from "./_scan-reports.ts";
 
-export const SCAN_ARGS = {
+const SCAN_ARGS = {
   json: { type: "boolean", description: "the capability inventory (version 2)" },
   probe: {
     type: "boolean",

@@ -32,7 +32,7 @@ function fileLines(what: string, files: readonly FileLine[]) {
   return lines.map((l, i) => `  ${pad(i === 0 ? what : "", 13)} ${l}`);
 }
 
-export function renderUninstall(r: UninstallReport): string[] {
+function renderUninstall(r: UninstallReport): string[] {
   const row = (k: string, v: string) => `  ${pad(k, 13)} ${v}`;
   const hooks = r.hooks.map((h) => ({
     label: h.label,

@@ -57,7 +57,7 @@ export const update: CommandFactory = (ctx) =>
   });
 
 /** Where release.json is read: MEMNOX_INSTALL_BASE, else the base install.sh recorded, else the GitHub releases. */
-export function releaseBase(ctx: Context): string {
+function releaseBase(ctx: Context): string {
   const fromEnv = ctx.env.MEMNOX_INSTALL_BASE;
   if (fromEnv) return fromEnv.replace(/\/+$/, "");
   const r = readReceipt(ctx.paths);
@@ -117,7 +117,7 @@ function whereabouts(ctx: Context, base: string) {
   return { execPath: realOr(ctx.execPath), app: realOr(ctx.paths.app), receipt: readReceipt(ctx.paths), base };
 }
 
-export interface RewireReport {
+interface RewireReport {
   /** Interceptor names in ~/.memnox/bin that now point at this copy and did not before. */
   readonly relinked: readonly string[];
   readonly unchanged: number;

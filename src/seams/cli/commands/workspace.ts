@@ -59,7 +59,7 @@ function openBrowser(ctx: Context, url: string): void {
   }
 }
 
-export interface Enrolled {
+interface Enrolled {
   readonly json: Record<string, unknown>;
   readonly lines: string[];
 }

@@ -20,9 +20,9 @@ export const HARNESS_NAMES = ["claude", "codex", "pi", "copilot", "custom"] as c
 export type HarnessName = (typeof HARNESS_NAMES)[number];
 
 /** The MCP server's name in every client file: memnox's memory, beside memex's own `memex` should both be there. */
-export const MEMORY_SERVER = "memnox-memory";
+const MEMORY_SERVER = "memnox-memory";
 
-export interface InstallReport {
+interface InstallReport {
   readonly harness: HarnessName;
   readonly files_written: string[];
   readonly files_merged: string[];
@@ -30,7 +30,7 @@ export interface InstallReport {
   readonly mcp: boolean;
 }
 
-export interface UninstallReport {
+interface UninstallReport {
   readonly harness: HarnessName;
   readonly files_removed: string[];
   readonly files_updated: string[];
@@ -360,7 +360,7 @@ function uninstallCodex(ctx: Ctx, r: UninstallReport): void {
 // ---------------------------------------------------------------- pi
 
 /** The pi extension (an asset, so the text it runs in pi is not code of this process), for this memnox. */
-export function piExtension(ctx: Ctx): string {
+function piExtension(ctx: Ctx): string {
   return PI_EXTENSION.replace("__MEMNOX_BIN__", JSON.stringify(launcher(ctx))).replace(
     "__GUIDANCE__",
     JSON.stringify(["## Memory (memnox)", ...WRITE_GUIDANCE].join("\n")),

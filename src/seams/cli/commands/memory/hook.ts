@@ -60,7 +60,7 @@ async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Stor
 }
 
 /** Raw prompt text, or a hook payload's `prompt` (Claude Code's UserPromptSubmit shape). */
-export function promptOf(stdin: string): string {
+function promptOf(stdin: string): string {
   const raw = stdin.trim();
   if (!raw) return "";
   try {
@@ -77,7 +77,7 @@ export function promptOf(stdin: string): string {
  * A hook payload's session file: Claude Code's `transcript_path`, or what other harnesses call it. Codex's notify
  * payload (one JSON argument) names only its thread: its rollout is found under $CODEX_HOME/sessions by that id.
  */
-export function transcriptPathOf(text: string, codexHome?: string): string | undefined {
+function transcriptPathOf(text: string, codexHome?: string): string | undefined {
   let payload: Record<string, unknown> | null;
   try {
     payload = JSON.parse(text.trim()) as Record<string, unknown> | null;
@@ -106,7 +106,7 @@ function fromClaudeCode(payload: string): boolean {
  * Whether memnox's own Claude Code hook answers this event for the session's folder: it already says what memory
  * covers (at a session's start and at each prompt), so the push layer stays silent rather than say it twice.
  */
-export function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
+function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
   const env = cli.ctx.env;
   const files = [
     claudeSettings(cli.ctx.paths.home, env),
