@@ -454,6 +454,18 @@ describe("memory", () => {
   });
 });
 
+test("the ledger's SQL stays in src/ledger: other rooms ask its named readers (ledger/read/, notices.ts)", () => {
+  const asks: string[] = [];
+  for (const file of walk(join(ROOT, "src"))) {
+    const r = rel(file);
+    // The control plane's `events` is its own PostgreSQL table; memory's index is its own SQLite file.
+    if (/^src\/(ledger|cloud|memory)\//.test(r)) continue;
+    const src = readFileSync(file, "utf8");
+    if (/\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:events|notices|notices_since)\b|\.select\(\s*["'`]/.test(src)) asks.push(r);
+  }
+  expect(asks).toEqual([]);
+});
+
 describe("the control plane and the workspace loop", () => {
   test("no hot-path face reaches src/cloud or src/workspace, even through another module", () => {
     for (const face of ["hook", "shim", "shell", "mcp-proxy"]) {

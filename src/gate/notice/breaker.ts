@@ -4,7 +4,7 @@
 // refuses that session on, and a `memnox.paused` row that names the threshold it crossed.
 import type { Database } from "bun:sqlite";
 import type { EventInput, Surface } from "../../core/event.ts";
-import { readFailures } from "../../ledger/notices.ts";
+import { failureNoticeOf, readFailures } from "../../ledger/notices.ts";
 import type { Ledger } from "../../ledger/store.ts";
 import { addFact, overlaysInForce, readOverlays } from "../../state/overlays.ts";
 import { BREAKER, PAUSE_DAYS, type Threshold } from "./table.ts";
@@ -20,11 +20,7 @@ interface Trip {
 
 /** The trip the failure row `eventId` completes, if it completes one. */
 function tripOf(db: Database, eventId: string, nowMs: number): Trip | undefined {
-  const row = db
-    .query<{ key: string; session: string | null; agent: string | null }, [string]>(
-      "SELECT n.key, n.session, n.agent FROM notices n JOIN events e ON e.seq = n.seq WHERE e.id = ? AND n.kind = 'failed' LIMIT 1",
-    )
-    .get(eventId);
+  const row = failureNoticeOf(db, eventId);
   if (!row?.session) return undefined;
   const way = row.key.startsWith("refused ") ? "refused" : "exit";
   const threshold = BREAKER.find((t) => t.way === way);

@@ -6,6 +6,7 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { maskSecrets } from "../../../core/secrets.ts";
 import { withLedger } from "../../../ledger/open.ts";
 import { checkClaims, claimsReport, renderClaims } from "../../../ledger/read/claims.ts";
+import { latestAgentSessionRow } from "../../../ledger/read/rows.ts";
 import { childrenOf, sessionRows } from "../../../ledger/read/window.ts";
 import type { LedgerRow } from "../../../ledger/row.ts";
 import type { Ledger } from "../../../ledger/store.ts";
@@ -15,8 +16,7 @@ import { emit } from "../output.ts";
 
 /** The newest session an agent's rows name. */
 function latestSession(l: Ledger): string | undefined {
-  return l.select("SELECT * FROM events WHERE session IS NOT NULL AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1")[0]
-    ?.agentSessionId;
+  return latestAgentSessionRow(l)?.agentSessionId;
 }
 
 function agentOf(rows: readonly LedgerRow[]): string | undefined {
