@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { shellWord } from "../core/shell-quote.ts";
 import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
@@ -113,7 +114,7 @@ interface Registered {
 
 function registered(file: string): Registered[] {
   const raw = readJsonIfExists(file);
-  const list = typeof raw === "object" && raw !== null ? (raw as { repositories?: unknown }).repositories : undefined;
+  const list = isRecord(raw) ? raw.repositories : undefined;
   return Array.isArray(list)
     ? list.filter((r): r is Registered => typeof r?.dir === "string" && typeof r?.repository === "string")
     : [];

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
+import { isRecord } from "../../core/record.ts";
 import type { KeyPath } from "../../io/toml-lines.ts";
 import type { PolicyRule, RuleDecision, RuleMatch, TimeWindow } from "../engine/index.ts";
 import type { ParsedText } from "./parse.ts";
@@ -142,7 +143,7 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
       problems.push(at(d.path, d.message, undefined, dotted(d.path)));
     }
   }
-  const data = (typeof parsed.data === "object" && parsed.data !== null ? parsed.data : {}) as Record<string, unknown>;
+  const data = isRecord(parsed.data) ? parsed.data : {};
   const list = Array.isArray(data.policies) ? (data.policies as unknown[]) : [];
   const rules: PolicyRule[] = [];
   list.forEach((raw, i) => {

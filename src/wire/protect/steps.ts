@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { Action } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import { assess } from "../../gate/assess.ts";
 import { gateDeps } from "../../gate/create.ts";
 import { readJsonIfExists, readTextIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../../io/files.ts";
@@ -88,7 +89,7 @@ interface Applied {
 
 function readApplied(ctx: Pick<Context, "paths">): Applied[] {
   const raw = readJsonIfExists(appliedFile(ctx));
-  const list = typeof raw === "object" && raw !== null ? (raw as { applied?: unknown }).applied : undefined;
+  const list = isRecord(raw) ? raw.applied : undefined;
   return Array.isArray(list)
     ? (list as Applied[]).filter((a) => typeof a?.id === "string" && typeof a?.rule?.name === "string")
     : [];
