@@ -8,7 +8,7 @@ import { CLIENT_IDS, candidateFiles, serverMaps } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { type ConfigBytes, readConfigFile } from "./files.ts";
-import { readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
+import { readEntry, type ServerEntry, type ServerFacts } from "./servers.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
 interface ReadOk {
@@ -98,18 +98,10 @@ export async function readClientFiles(loc: Locations, ids: readonly ClientId[] =
 }
 
 /** What may be printed about a server: env keys only, credential-shaped arguments and URL secrets masked. */
-export interface ServerInfo {
+export interface ServerInfo extends ServerFacts {
   readonly client: ClientId;
   readonly file: string;
-  readonly scope: Scope;
-  readonly project?: string;
   readonly name: string;
-  readonly transport: Transport;
-  readonly command?: string;
-  readonly args?: readonly string[];
-  readonly envKeys: readonly string[];
-  readonly url?: string;
-  readonly disabled: boolean;
   /** Whether the entry runs through memnox's proxy; command and args are then the server behind it. */
   readonly wrapped: boolean;
 }
