@@ -112,7 +112,7 @@ async function runtimeFor(t: Target): Promise<string> {
   return bin;
 }
 
-export interface BuildOptions {
+interface BuildOptions {
   /** Baked in as MEMNOX_VERSION; package.json's by default. */
   readonly version?: string;
   /** Where the binary goes; dist/<target>/memnox by default. */

@@ -1,6 +1,7 @@
 // Wrapping a large ~/.claude.json (Claude Code keeps every project it has seen in it) against a same-run baseline:
 // JSON.parse + JSON.stringify of the same file, which is what a naive rewrite would cost (and what loses comments).
-import { applyEdits, type Edit } from "../src/wire/edit/document.ts";
+import { applyEdits } from "../src/wire/edit/document.ts";
+import type { Edit } from "../src/wire/edit/edits.ts";
 
 function claudeJson(projects: number, serversPerProject: number): string {
   const doc: Record<string, unknown> = { numStartups: 400, mcpServers: {}, projects: {} };

@@ -19,7 +19,7 @@ const NAMED_FACES: Readonly<Record<string, Face>> = {
   "memnox-zsh": "shell",
 };
 
-export function basename(path: string): string {
+function basename(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   const i = trimmed.lastIndexOf("/");
   return i >= 0 ? trimmed.slice(i + 1) : trimmed;

@@ -19,6 +19,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Action } from "../src/core/action.ts";
+import { claudeDir } from "../src/core/agent-paths.ts";
 import { exitCodeIn, num, Path, payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
@@ -151,7 +152,7 @@ function agentAction(name: string, cls: Action["class"], targets: readonly strin
 
 /** A skill's file: the project's, else the person's own (a plugin's `plugin:skill` is looked for under plugins). */
 function skillFile(name: string, cwd: string, home: string, env: string | undefined): string | undefined {
-  const claude = env || join(home, ".claude");
+  const claude = claudeDir(home, { CLAUDE_CONFIG_DIR: env });
   const bare = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
   const places = [
     join(cwd, ".claude", "skills", bare, "SKILL.md"),
@@ -163,7 +164,7 @@ function skillFile(name: string, cwd: string, home: string, env: string | undefi
 }
 
 /** The shell lines a skill or command runs while Claude Code expands it (`!`cmd``), which no tool call shows. */
-export function bangLines(text: string): string[] {
+function bangLines(text: string): string[] {
   return [...text.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1] ?? "").filter(Boolean);
 }
 

@@ -13,6 +13,9 @@
 // trusts it in `/hooks`, so setup must say so; it cannot switch the hook on silently.
 // Protocol traps: allow is exactly `{}`; `permissionDecision: "ask"` or `"allow"`, `continue`, `stopReason` or any
 // unknown field count as a failed hook and Codex RUNS the tool. So an ask is refused here, with the hold to approve.
+
+import { isRecord } from "../src/core/record.ts";
+import { shellWord } from "../src/core/shell-quote.ts";
 import { num, payloadEvent, read, resultText, v } from "./payload.ts";
 import { mcpCalls, patchCalls, splitDoubleUnderscore } from "./tools.ts";
 import {
@@ -45,7 +48,7 @@ function commandLine(command: string | readonly string[]): string {
   if (command.length === 3 && sh && /(^|\/)(ba|z|da)?sh$/.test(sh) && (flag === "-lc" || flag === "-c") && script) {
     return script;
   }
-  return command.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(" ");
+  return command.map(shellWord).join(" ");
 }
 
 export function codexToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
@@ -125,7 +128,7 @@ function exitCodeOf(response: unknown): number | undefined {
  * A call's exit code from Codex's rollout transcript: the `item_completed` event of the command execution with that
  * id (`exit_code`, `duration`), or the older `exec_command_end` event; the newest line wins.
  */
-export function codexOutcome(tail: string, callId: string): { exitCode: number; durationMs?: number } | undefined {
+function codexOutcome(tail: string, callId: string): { exitCode: number; durationMs?: number } | undefined {
   const lines = tail.split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] ?? "";
@@ -136,20 +139,16 @@ export function codexOutcome(tail: string, callId: string): { exitCode: number; 
     } catch {
       continue;
     }
-    const payload = isObject(row) && isObject(row.payload) ? row.payload : undefined;
-    const item = payload && isObject(payload.item) ? payload.item : payload;
+    const payload = isRecord(row) && isRecord(row.payload) ? row.payload : undefined;
+    const item = payload && isRecord(payload.item) ? payload.item : payload;
     if (!item || (item.id !== callId && item.call_id !== callId)) continue;
     const exitCode = num(item.exit_code);
     if (exitCode === undefined) continue;
-    const d = isObject(item.duration) ? item.duration : undefined;
+    const d = isRecord(item.duration) ? item.duration : undefined;
     const ms = d ? (num(d.secs) ?? 0) * 1000 + Math.round((num(d.nanos) ?? 0) / 1e6) : undefined;
     return { exitCode, ...(ms !== undefined ? { durationMs: ms } : {}) };
   }
   return undefined;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function json(value: unknown): HookReply {

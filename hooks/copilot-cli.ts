@@ -69,7 +69,7 @@ const QUIET = new Set([
 const OUTSIDE_TEXT = new Set(["bash", "powershell", "web_fetch", "web_search"]);
 
 /** `toolArgs` as an object: earlier versions send it as a JSON string. */
-export function argsOf(raw: unknown): unknown {
+function argsOf(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
   try {
     return JSON.parse(raw);
@@ -90,7 +90,7 @@ function typedLine(input: string): string {
   return input.replace(/\{(enter|up|down|left|right|backspace|tab|escape|esc)\}/gi, "\n").trim();
 }
 
-export function copilotToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
+function copilotToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
   const at = { cwd, home: pc.home };
   switch (tool) {
     case "bash":

@@ -15,6 +15,8 @@
 // empty Gemini parses stderr instead, so every answer here is JSON on stdout. Deny is `decision: "deny"` + `reason`
 // (the model sees it as the tool's error). 0.61.0's source also honours `decision: "ask"`, but it is not in the
 // documented contract, so an ask is refused here with the hold to approve.
+
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { payloadEvent, read, resultText, Search, v } from "./payload.ts";
 import {
   absolute,
@@ -168,12 +170,12 @@ function parse(event: string, payload: unknown, pc: ParseContext): HookEvent {
  * The prompt as the person wrote it: Gemini hands BeforeAgent its prompt with the SessionStart hook's context in
  * front (`<hook_context>…</hook_context>`, its `<` and `>` escaped), and a reminder must not fire on memnox's own words.
  */
-export function personsWords(prompt: string): string {
+function personsWords(prompt: string): string {
   return prompt.replace(/<hook_context>[\s\S]*?<\/hook_context>\s*/g, "").trim();
 }
 
 /** `Exit Code: N` (or `Signal: N`, as a shell reports one) in the trailer Gemini writes after a command's output. */
-export function shellExitCode(llmContent: unknown): number | undefined {
+function shellExitCode(llmContent: unknown): number | undefined {
   if (typeof llmContent !== "string") return undefined;
   const lines = llmContent.split("\n");
   // Read from the end, past Gemini's own trailer lines only: the command's output above may say anything.
@@ -197,13 +199,12 @@ const SHELL_LINE_MARK = "# memnox: this command meets the interceptors";
  * and where the agent wall is written, the whole line handed to its applier, which runs it again inside the wall
  * (there MEMNOX_WALL is set, so the hand-over is skipped).
  */
-export function shellLine(bin: string, vars: Readonly<Record<string, string>>, applier?: string): string {
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const sets = Object.entries(vars).map(([k, val]) => `${k}=${q(val)}`);
+function shellLine(bin: string, vars: Readonly<Record<string, string>>, applier?: string): string {
+  const sets = Object.entries(vars).map(([k, val]) => `${k}=${shellQuote(val)}`);
   const wall = applier
-    ? `; [ -n "$MEMNOX_WALL" ] || [ -z "$BASH_EXECUTION_STRING" ] || exec ${q(applier)} "$BASH_EXECUTION_STRING"`
+    ? `; [ -n "$MEMNOX_WALL" ] || [ -z "$BASH_EXECUTION_STRING" ] || exec ${shellQuote(applier)} "$BASH_EXECUTION_STRING"`
     : "";
-  return `export PATH=${q(bin)}:"$PATH" ${sets.join(" ")}${wall} ${SHELL_LINE_MARK}\n`;
+  return `export PATH=${shellQuote(bin)}:"$PATH" ${sets.join(" ")}${wall} ${SHELL_LINE_MARK}\n`;
 }
 
 function withoutShellLine(tool: string, input: unknown): unknown {
@@ -218,7 +219,7 @@ function withoutShellLine(tool: string, input: unknown): unknown {
  * Gemini escapes `<` and `>` in hook context (`<id>` reaches the model as `&lt;id&gt;`), so the words memnox hands
  * it carry none: a placeholder reads as its name in capitals, any other bracket as a guillemet.
  */
-export function contextWords(text: string): string {
+function contextWords(text: string): string {
   return text
     .replace(/<([a-z][\w-]*)>/gi, (_, name: string) => name.toUpperCase())
     .replaceAll("<", "‹")

@@ -11,5 +11,5 @@ export const ADAPTERS: Readonly<Record<AgentName, () => Promise<HookAdapter>>> =
   opencode: () => import("./opencode.ts").then((m) => m.opencode),
 };
 
-export type { AgentName, HookAdapter, HookEvent, HookReply, SeamCall, ToolVerdict } from "./types.ts";
-export { AGENT_LABELS, AGENTS, HookInputError, isAgentName } from "./types.ts";
+export type { HookAdapter, HookEvent, HookReply } from "./types.ts";
+export { HookInputError, isAgentName } from "./types.ts";

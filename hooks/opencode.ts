@@ -35,7 +35,7 @@ import {
 } from "./types.ts";
 
 export const BEFORE = "tool.execute.before";
-export const AFTER = "tool.execute.after";
+const AFTER = "tool.execute.after";
 
 const str = v.optional(v.string());
 const Call = v.looseObject({
@@ -54,7 +54,7 @@ const QUIET = new Set(["task", "todowrite", "todoread", "skill", "question", "ls
 /** Tools whose result brings text from outside the session in. */
 const OUTSIDE_TEXT = new Set(["bash", "webfetch", "websearch", "codesearch"]);
 
-export function opencodeToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
+function opencodeToolCalls(tool: string, input: unknown, cwd: string, pc: ParseContext): SeamCall[] | undefined {
   const at = { cwd, home: pc.home };
   const file = () => absolute(read(FilePath, input, `${tool} input`).filePath, cwd, pc.home);
   switch (tool) {

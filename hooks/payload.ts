@@ -25,7 +25,6 @@ export function payloadEvent(payload: unknown, key = "hook_event_name"): string 
 }
 
 export const Path = v.looseObject({ file_path: v.string() });
-export const Command = v.looseObject({ command: v.string() });
 export const Search = v.looseObject({ pattern: optString, path: optString });
 
 /** A number, or undefined when it is not one. */

@@ -28,7 +28,7 @@ function scalar(v: unknown): string {
   return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-export type FileVerb = "read" | "write" | "delete";
+type FileVerb = "read" | "write" | "delete";
 const FILE_CLASS = { read: "read", write: "write", delete: "destructive" } as const;
 
 export function fileCall(verb: FileVerb, paths: readonly string[], input: unknown): SeamCall {

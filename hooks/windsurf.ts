@@ -16,7 +16,7 @@ import { absolute, fileCall, mcpCalls } from "./tools.ts";
 import type { HookAdapter, HookEvent, HookReply, ParseContext, SeamCall, ToolVerdict } from "./types.ts";
 
 /** Cascade blocks a pre-hook only on this exit code. */
-export const BLOCK_EXIT = 2;
+const BLOCK_EXIT = 2;
 
 const Common = v.looseObject({ trajectory_id: v.optional(v.string()), tool_info: v.unknown() });
 const RunCommand = v.looseObject({ command_line: v.string(), cwd: v.optional(v.string()) });

@@ -53,7 +53,7 @@ const rel = (p: string) => relative(ROOT, p);
  * The rooms of the tree, top to bottom, and which rooms each may import. A room is a folder: under src/ named without
  * `src/`, or bin/, bin/release/ and hooks/. A file belongs to the longest room that holds it, so `seams/cli` and
  * `seams/shim` are rooms of their own, as are the `memory/<part>` folders below `memory` (whose own files are its API).
- * Inside a room anything goes. `X/*` names X and every room below it.
+ * Inside a room any file may import any other, but never round a circle. `X/*` names X and every room below it.
  */
 const LAYERS = [
   "bin -> seams/*, daemon, cloud, adapters, ports, core",
@@ -165,6 +165,52 @@ function roomEdges(): Map<string, Map<string, string>> {
   return edges;
 }
 
+/** File -> file imports (every kind `relativeImports` names) between files of one room. */
+function fileEdgesInsideRooms(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of LAYERED()) {
+    const from = rel(file);
+    const room = roomOf(from);
+    const out = relativeImports(file)
+      .map((spec) => rel(resolve(dirname(file), spec)))
+      .filter((to) => to !== from && roomOf(to) === room);
+    graph.set(from, [...new Set(out)]);
+  }
+  return graph;
+}
+
+/** Every group of two or more nodes that reach each other (Tarjan's strongly connected components). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) {
+      onStack.delete(w);
+      group.push(w);
+    }
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 /** A cycle in a graph as `a -> b -> a`, or undefined. */
 function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | undefined {
   const state = new Map<string, "open" | "done">();
@@ -231,6 +277,39 @@ describe("layers", () => {
     const cycle = findCycle(new Map([...edges].map(([room, out]) => [room, out.keys()] as const)));
     const why = cycle?.slice(1).map((to, i) => edges.get(cycle[i] ?? "")?.get(to));
     expect(cycle ? `${cycle.join(" -> ")}: ${why?.join("; ")}` : undefined).toBeUndefined();
+  });
+});
+
+describe("no circle inside a room", () => {
+  // A circle is a hub that declares a shared name and imports its users: the shared name goes to a file of its own.
+  test("no file reaches itself through the files of its own room (static, type, re-export, dynamic imports)", () => {
+    const graph = fileEdgesInsideRooms();
+    const found = circles(graph).map(
+      (group) =>
+        `${roomOf(group[0] ?? "")}: ${group
+          .map((f) => `${f} -> ${(graph.get(f) ?? []).filter((t) => group.includes(t)).join(", ")}`)
+          .join("; ")}`,
+    );
+    expect(found).toEqual([]);
+  });
+
+  test("the circle finder finds a chain of three and leaves a tree alone", () => {
+    const chain = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["a"]],
+    ]);
+    expect(circles(chain)).toEqual([["a", "b", "c"]]);
+    expect(
+      circles(
+        new Map([
+          ["a", ["b", "c"]],
+          ["b", ["c"]],
+          ["c", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -373,6 +452,18 @@ describe("memory", () => {
     const { packages } = closure(join(ROOT, "src/seams/cli/commands/memory.ts"));
     expect([...packages].some((p) => p.startsWith("@modelcontextprotocol/sdk"))).toBe(false);
   });
+});
+
+test("the ledger's SQL stays in src/ledger: other rooms ask its named readers (ledger/read/, notices.ts)", () => {
+  const asks: string[] = [];
+  for (const file of walk(join(ROOT, "src"))) {
+    const r = rel(file);
+    // The control plane's `events` is its own PostgreSQL table; memory's index is its own SQLite file.
+    if (/^src\/(ledger|cloud|memory)\//.test(r)) continue;
+    const src = readFileSync(file, "utf8");
+    if (/\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:events|notices|notices_since)\b|\.select\(\s*["'`]/.test(src)) asks.push(r);
+  }
+  expect(asks).toEqual([]);
 });
 
 describe("the control plane and the workspace loop", () => {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ProofLine, proveSeams } from "../src/wire/wiring.ts";
+import { proveSeams } from "../src/wire/wiring.ts";
+import type { ProofLine } from "../src/wire/wiring-lines.ts";
 import { compiledBinary, fakeHome, fixtureTree, gitRepo, runBinary, testContext } from "./support/index.ts";
 
 const home = fakeHome({

@@ -2,7 +2,7 @@
 // a rule that closes a finding removes it; `--wiring` and `--prove` print what src/wire/wiring.ts reports.
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import type { Finding } from "../src/scan/findings.ts";
+import type { Finding } from "../src/scan/finding.ts";
 import { doctorWith } from "../src/seams/cli/commands/doctor.ts";
 import { run } from "../src/seams/cli/index.ts";
 import { testContext } from "./support/index.ts";

@@ -8,7 +8,8 @@ import { verbTables } from "../src/resolve/index.ts";
 import { setupWith } from "../src/seams/cli/commands/setup.ts";
 import { writeEgress } from "../src/state/egress.ts";
 import { writeStop } from "../src/state/stop.ts";
-import { type WiringLine, wiringReport } from "../src/wire/wiring.ts";
+import { wiringReport } from "../src/wire/wiring.ts";
+import type { WiringLine } from "../src/wire/wiring-lines.ts";
 import { type FakeHome, fakeHome, fixtureTree, gitRepo, tempDir, testContext } from "./support/index.ts";
 import { fakeSocket } from "./support/scan-machine.ts";
 

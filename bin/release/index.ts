@@ -8,9 +8,9 @@ import { type ArchiveOptions, checksums, describeFile, type ReleaseFile, writeAr
 import { type BuiltTarget, npmName, writeNpmPackages } from "./npm.ts";
 
 export const INSTALL_SCRIPT = join(import.meta.dir, "..", "install.sh");
-export const LAUNCHER = join(import.meta.dir, "launcher.cjs");
+const LAUNCHER = join(import.meta.dir, "launcher.cjs");
 
-export interface AssembleOptions extends ArchiveOptions {
+interface AssembleOptions extends ArchiveOptions {
   readonly version: string;
   readonly built: readonly BuiltTarget[];
   /** Every target the release names (the npm main package lists them all). */

@@ -4,7 +4,7 @@ import { copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import type { Target } from "../../build.ts";
 
-export const NPM_MAIN = "memnox";
+const NPM_MAIN = "memnox";
 const LICENSE = "Apache-2.0";
 const REPOSITORY = { type: "git", url: "git+https://github.com/memnox/memnox.git" };
 const HOMEPAGE = "https://docs.memnox.com";
@@ -18,7 +18,7 @@ export function npmName(t: Pick<Target, "name">): string {
  * os/cpu/libc, so listing them would put two 100 MB binaries on every x64 Linux machine; the launcher names the
  * baseline package when a processor needs it.
  */
-export function optionalTargets(targets: readonly Target[]): Target[] {
+function optionalTargets(targets: readonly Target[]): Target[] {
   return targets.filter((t) => !t.baseline);
 }
 
@@ -27,7 +27,7 @@ export interface BuiltTarget {
   readonly binary: string;
 }
 
-export interface NpmOptions {
+interface NpmOptions {
   readonly version: string;
   /** dist/npm: one folder per package, ready for `npm pack` / `npm publish`. */
   readonly outDir: string;

@@ -1,6 +1,6 @@
 // A ustar archive of plain files, byte for byte the same on every machine (fixed owner, mode and time).
 
-export interface TarEntry {
+interface TarEntry {
   readonly name: string;
   readonly data: Uint8Array;
   readonly mode: number;

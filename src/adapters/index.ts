@@ -1,5 +1,5 @@
-export { type Installed, installedAt, provingHome } from "./installed.ts";
+export { installedAt, provingHome } from "./installed.ts";
 export { desktopNotify } from "./notify.ts";
-export { bunGit, bunProc, ownGit, runCaptured } from "./proc.ts";
+export { bunGit, bunProc, ownGit } from "./proc.ts";
 export { osProcesses } from "./processes.ts";
-export { bufferStdio, processStdio } from "./stdio.ts";
+export { processStdio } from "./stdio.ts";

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-export interface Installed {
+interface Installed {
   /** MEMNOX_HOME as setup made it. */
   readonly root: string;
   /** The home it sits in, when it is the default `<home>/.memnox`. */

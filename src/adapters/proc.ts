@@ -7,7 +7,7 @@ export function bunProc(): Proc {
   return { run: runCaptured };
 }
 
-export async function runCaptured(argv: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+async function runCaptured(argv: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
   const input = opts.input === undefined ? "ignore" : new Blob([opts.input]);
   const child = Bun.spawn([...argv], {
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
@@ -24,7 +24,7 @@ export async function runCaptured(argv: readonly string[], opts: RunOptions = {}
   return { code, stdout, stderr };
 }
 
-export interface OwnGit {
+interface OwnGit {
   /** `~/.memnox/bin`, where memnox's own interceptors are: never run, and off the PATH git's children see. */
   readonly interceptors: string;
   /** `paths.gitExec`, the copy of git's exec path whose `git` is the interceptor: never run, never inherited. */

@@ -1,29 +1,12 @@
 // Who is calling: a bearer token looked up by its hash. A person's role is the member record's, never the token's; a
 // revoked machine is told so, which is how its loop knows to stop.
-import { HttpError, iso } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { secretHash } from "./ids.ts";
-import { isRole, type Role } from "./roles.ts";
+import { iso } from "./iso.ts";
+import { isRole, type Principal } from "./roles.ts";
 import type { Db } from "./store/db.ts";
 import { settleOwn } from "./store/elevations.ts";
 import { liveSession } from "./store/sessions.ts";
-
-interface Scope {
-  readonly orgId: string;
-  readonly workspaceId: string;
-  readonly tokenId: string;
-}
-
-export type Principal =
-  | (Scope & {
-      readonly kind: "person";
-      readonly memberId: string;
-      readonly email: string;
-      readonly role: Role;
-      /** A bearer token of theirs, or the console's session a sign-in made: only the second does a person's own acts. */
-      readonly via: "token" | "session";
-    })
-  | (Scope & { readonly kind: "operator"; readonly name: string; readonly role: Role })
-  | (Scope & { readonly kind: "machine"; readonly machineId: string });
 
 /** How a principal is named in the record: an email, `operator:<name>`, or `machine:<id>`. */
 export function actorName(p: Principal): string {
@@ -116,13 +99,6 @@ export async function authenticate(
 
 function refused(orgId: string | null, why: Refused["why"], status: number, code: string, message: string): Refused {
   return { orgId, why, refusal: new HttpError(status, code, message) };
-}
-
-/** The caller, or undefined when no token was sent; a token that does not hold is a 401 saying why. */
-export async function principalOf(db: Db, req: Request, now = Date.now()): Promise<Principal | undefined> {
-  const r = await authenticate(db, req, now);
-  if ("refusal" in r) throw r.refusal;
-  return r.who;
 }
 
 /** The browser's session cookie: `__Host-` so it is only ever set by this origin, over a secure context, for `/`. */

@@ -25,7 +25,7 @@ const ROLE = "memnox";
 /** sockaddr_un holds 108 bytes on Linux, 104 on macOS; `.s.PGSQL.5432` takes 13 of them. */
 const MAX_SOCKET_DIR = 90;
 
-export interface ClusterOptions {
+interface ClusterOptions {
   /** Where the cluster lives (`<dir>/postgres/`); made when absent. */
   readonly dir: string;
   readonly env: Env;

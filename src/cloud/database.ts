@@ -7,7 +7,7 @@ import { type Cluster, privateCluster } from "./cluster.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { migrate } from "./store/migrate.ts";
 
-export interface StoreOptions {
+interface StoreOptions {
   readonly db?: string | undefined;
   readonly data?: string | undefined;
   /** Connections in this process's pool. */
@@ -15,7 +15,7 @@ export interface StoreOptions {
   readonly say: (line: string) => void;
 }
 
-export interface Store {
+interface Store {
   readonly db: Db;
   readonly schemaVersion: number;
   /** How to name the database in a log line (no password). */
@@ -23,7 +23,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function defaultDataDir(ctx: Pick<Context, "paths">): string {
+function defaultDataDir(ctx: Pick<Context, "paths">): string {
   return join(ctx.paths.root, "cloud");
 }
 

@@ -13,7 +13,7 @@ export interface Arrived {
   readonly occurredAt?: Date;
 }
 
-export interface Detector {
+interface Detector {
   readonly name: string;
   /** What the incident says it is, in words. */
   readonly title: (agent: string | null) => string;
@@ -21,10 +21,10 @@ export interface Detector {
 }
 
 /** Refusals of one agent session within the window that open an incident: misconfigured, or never told what instead. */
-export const REFUSALS = 3;
+const REFUSALS = 3;
 /** The refusals an incident cites at most (the first ones): a loop's ten thousandth is no more evidence than its third. */
-export const INCIDENT_EVIDENCE = 500;
-export const REFUSAL_WINDOW_MIN = 10;
+const INCIDENT_EVIDENCE = 500;
+const REFUSAL_WINDOW_MIN = 10;
 
 const REPEATED_REFUSALS = "repeated_refusals";
 
@@ -68,7 +68,7 @@ const repeatedRefusals: Detector = {
 };
 
 /** A step of an escalation, told from what the action was and what it reached: deterministic, by name. */
-export type Step = "credential" | "repository" | "cloud";
+type Step = "credential" | "repository" | "cloud";
 
 const CREDENTIAL =
   /(^|[/\s.])(\.env|\.ssh|\.aws|\.kube|\.docker|\.netrc|\.npmrc|\.pypirc|id_rsa|id_ed25519|credentials?|secrets?|tokens?|[^/\s]*\.pem|[^/\s]*\.key)($|[/\s.])/i;
@@ -76,7 +76,7 @@ const CLOUD =
   /^(aws|gcloud|gsutil|az|kubectl|helm|terraform|tofu|pulumi|flyctl|railway|vercel|heroku|doctl|eksctl|cdk|serverless|wrangler)\./;
 const REPOSITORY = /^(git|gh|glab)\./;
 
-export function stepOf(e: { operation: string; resource_ref: string | null }): Step | undefined {
+function stepOf(e: { operation: string; resource_ref: string | null }): Step | undefined {
   if (CLOUD.test(e.operation)) return "cloud";
   if (CREDENTIAL.test(e.resource_ref ?? "") || /credential|secret/.test(e.operation)) return "credential";
   if (REPOSITORY.test(e.operation)) return "repository";
@@ -84,13 +84,13 @@ export function stepOf(e: { operation: string; resource_ref: string | null }): S
 }
 
 /** How far apart in time two actions of one session may be and still be stitched into one chain. */
-export const STITCH_WINDOW_MIN = 60;
+const STITCH_WINDOW_MIN = 60;
 
 /** How many actions of one lineage are read, the first ones, in time order. */
-export const CHAIN_READ = 500;
+const CHAIN_READ = 500;
 
 /** A chain is an escalation once it spans this many machines or agents: authority none of them held alone. */
-export const CHAIN_ACTORS = 3;
+const CHAIN_ACTORS = 3;
 const CROSS_MACHINE_CHAIN = "cross_machine_chain";
 
 const crossMachineChain: Detector = {

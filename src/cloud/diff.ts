@@ -2,13 +2,13 @@
 // with `-`, added with `+`. Longest common subsequence by dynamic programming: rule sets are small, and a text beyond
 // the bound is said to be too long to diff rather than diffed slowly.
 
-export interface DiffLine {
+interface DiffLine {
   readonly op: " " | "-" | "+";
   readonly text: string;
 }
 
 /** The most lines either side that are diffed, and the most the changed middles may multiply to. */
-export const DIFF_MAX_LINES = 20_000;
+const DIFF_MAX_LINES = 20_000;
 const DIFF_MAX_CELLS = 4_000_000;
 
 /** Every line of `before` and `after`, each kept, removed or added, in order; undefined when either is too long. */

@@ -1,23 +1,12 @@
 // JSON in and out, errors as `{error: {code, message}}`, and the shape every route handler has.
 
 import type { GenericSchema } from "valibot";
-import type { Principal } from "./auth.ts";
+import { isRecord } from "../core/record.ts";
 import type { Detections } from "./detection.ts";
+import { HttpError } from "./http-error.ts";
 import type { Guard } from "./limits.ts";
-import type { Acts, Need } from "./roles.ts";
+import type { Acts, Need, Principal } from "./roles.ts";
 import type { Db } from "./store/db.ts";
-
-export class HttpError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly extra: Readonly<Record<string, unknown>>;
-  constructor(status: number, code: string, message: string, extra: Readonly<Record<string, unknown>> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.extra = extra;
-  }
-}
 
 /** OpenID Connect for the console: one issuer and one audience (the client id) per deployment. */
 export interface SignInConfig {
@@ -67,7 +56,7 @@ export interface Call {
   readonly detections?: Detections;
 }
 
-export type Handler = (c: Call) => Promise<Response>;
+type Handler = (c: Call) => Promise<Response>;
 
 export interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -109,9 +98,8 @@ export async function bodyJson(c: Call): Promise<Record<string, unknown>> {
   } catch (e) {
     throw new HttpError(400, "bad_json", `the body is not JSON: ${(e as Error).message}`);
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v))
-    throw new HttpError(400, "bad_request", "the body must be a JSON object");
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw new HttpError(400, "bad_request", "the body must be a JSON object");
+  return v;
 }
 
 export function str(body: Record<string, unknown>, key: string, opts: { optional: true }): string | undefined;
@@ -125,10 +113,4 @@ export function str(body: Record<string, unknown>, key: string, opts?: { optiona
   if (typeof v !== "string" || v === "") throw new HttpError(400, "bad_request", `\`${key}\` must be non-empty text`);
   if (v.length > 4096) throw new HttpError(400, "bad_request", `\`${key}\` is longer than 4096 characters`);
   return v;
-}
-
-export function iso(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
-  const d = v instanceof Date ? v : new Date(String(v));
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }

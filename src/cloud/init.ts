@@ -3,10 +3,10 @@
 import { MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { openStore } from "./database.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { createOrg, type NewOrg } from "./store/people.ts";
 
-export interface InitArgs {
+interface InitArgs {
   readonly org: string;
   readonly admin: string;
   readonly db?: string | undefined;

@@ -4,7 +4,8 @@
 // through the one masker on its way in, so no credential is stored even where the sender forgot to mask it.
 import * as v from "valibot";
 import { maskSecrets } from "../core/secrets.ts";
-import { bodyJson, type Call, HttpError } from "./http.ts";
+import { bodyJson, type Call } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { CONTROL, LINE_CONTROL } from "./protocol/text.ts";
 
 /** The first control character's code point in `text` (U+0000 as `U+0000`), or undefined when it has none. */

@@ -2,7 +2,7 @@
 // query), per credential, per machine and per workspace on the rest, and a fair gate that hands turns at the database
 // to workspaces in rotation, so one tenant's flood queues behind itself and never in front of another's. A refusal is
 // a 429 with Retry-After. Several server processes each hold their own buckets: the limits below are per process.
-import { HttpError } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { DEFAULT_POOL } from "./store/db.ts";
 
 export interface Rate {
@@ -52,9 +52,9 @@ export const RATES = {
  * How many requests run at once in this process, how many of those turns one workspace can never take (kept for the
  * others, so a quiet tenant never waits behind a loud one's turns), and how many more of one workspace's may wait.
  */
-export const GATE_RUNNING = 8;
-export const GATE_KEPT = 2;
-export const LINE_WAITING = 32;
+const GATE_RUNNING = 8;
+const GATE_KEPT = 2;
+const LINE_WAITING = 32;
 
 interface Bucket {
   tokens: number;
@@ -62,7 +62,7 @@ interface Bucket {
 }
 
 /** Token buckets by key, refilled from the clock passed in; full ones are forgotten once many keys are held. */
-export class Buckets {
+class Buckets {
   readonly #held = new Map<string, Bucket>();
   readonly #now: () => number;
   readonly #scale: number;

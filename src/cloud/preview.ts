@@ -7,15 +7,16 @@ import { type Effect, effectRank } from "../core/effect.ts";
 import type { PolicyRequest } from "../core/request.ts";
 import { type CompiledRuleSet, compile, evaluate } from "../policy/engine/index.ts";
 import { checkText } from "../policy/load/index.ts";
-import { HttpError, iso } from "./http.ts";
+import { HttpError } from "./http-error.ts";
+import { iso } from "./iso.ts";
 import type { Db } from "./store/db.ts";
 
 /** How far back the fleet is read, and how many of its actions at most. */
-export const PREVIEW_DAYS = 7;
-export const PREVIEW_LIMIT = 20_000;
+const PREVIEW_DAYS = 7;
+const PREVIEW_LIMIT = 20_000;
 const EXAMPLES = 20;
 
-export interface FleetAction {
+interface FleetAction {
   readonly id: number;
   readonly machine: string;
   readonly agent: string | null;
@@ -26,7 +27,7 @@ export interface FleetAction {
   readonly at: Date;
 }
 
-export interface Fleet {
+interface Fleet {
   readonly since: string;
   readonly actions: readonly FleetAction[];
   /** More actions happened in the window than were read. */
@@ -66,7 +67,7 @@ export async function recentActions(db: Db, workspaceId: string, now: number): P
 }
 
 /** A rule document's JSON compiled as a machine compiles org.policies.json; a problem is the server's own fault. */
-export function ruleSetOf(rulesJson: string): CompiledRuleSet {
+function ruleSetOf(rulesJson: string): CompiledRuleSet {
   if (rulesJson.trim() === "") return compile([]);
   const checked = checkText("org.policies.json", "workspace", rulesJson);
   if (checked.problems.length > 0)
@@ -77,7 +78,7 @@ export function ruleSetOf(rulesJson: string): CompiledRuleSet {
 const CLASSES: readonly ActionClass[] = ["read", "write", "destructive", "communication", "unknown"];
 
 /** The strictest verdict the rules give the action, over each class it was recorded with. */
-export function verdictOn(set: CompiledRuleSet, a: FleetAction): { effect: Effect; rule: string | null } {
+function verdictOn(set: CompiledRuleSet, a: FleetAction): { effect: Effect; rule: string | null } {
   const classes = a.classes.filter((c): c is ActionClass => (CLASSES as readonly string[]).includes(c));
   let best: { effect: Effect; rule: string | null } = { effect: "allow", rule: null };
   for (const cls of classes.length > 0 ? classes : (["unknown"] as const)) {
@@ -125,8 +126,6 @@ export function caughtBy(rulesJson: string, fleet: Fleet) {
   };
 }
 
-export type Caught = ReturnType<typeof caughtBy>;
-
 /** Which verdicts of the fleet's recent actions change from one rule document to another, by from -> to. */
 export function verdictChanges(beforeJson: string, afterJson: string, fleet: Fleet) {
   const before = ruleSetOf(beforeJson);
@@ -150,5 +149,3 @@ export function verdictChanges(beforeJson: string, afterJson: string, fleet: Fle
     changes: [...groups.values()].sort((x, y) => effectRank(y.to) - effectRank(x.to) || y.count - x.count),
   };
 }
-
-export type VerdictChanges = ReturnType<typeof verdictChanges>;

@@ -1,7 +1,25 @@
 // Who may do what: three roles that differ in what they may change, never in what they may see, and three kinds of act.
 // The one place a route's requirement is checked against the caller; every route names its requirement in the table.
-import type { Principal } from "./auth.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "./http-error.ts";
+
+/** Who is calling, as auth.ts found them: a person, an operator, or a machine. */
+interface Scope {
+  readonly orgId: string;
+  readonly workspaceId: string;
+  readonly tokenId: string;
+}
+
+export type Principal =
+  | (Scope & {
+      readonly kind: "person";
+      readonly memberId: string;
+      readonly email: string;
+      readonly role: Role;
+      /** A bearer token of theirs, or the console's session a sign-in made: only the second does a person's own acts. */
+      readonly via: "token" | "session";
+    })
+  | (Scope & { readonly kind: "operator"; readonly name: string; readonly role: Role })
+  | (Scope & { readonly kind: "machine"; readonly machineId: string });
 
 export const ROLES = ["viewer", "reviewer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,7 +35,7 @@ export type Need = "public" | "machine" | Role;
  */
 export type Acts = "automation" | "person" | "signed-in";
 
-export interface Requirement {
+interface Requirement {
   readonly method: string;
   readonly needs: readonly Need[];
   readonly by?: Acts;
@@ -32,7 +50,7 @@ export function atLeast(role: Role, need: Role): boolean {
 }
 
 /** What kind of act a route is: reading is automation's unless said otherwise, changing a person's. */
-export function actsOf(r: Requirement): Acts {
+function actsOf(r: Requirement): Acts {
   return r.by ?? (r.method === "GET" ? "automation" : "person");
 }
 

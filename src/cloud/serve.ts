@@ -5,7 +5,7 @@ import { openStore } from "./database.ts";
 import type { ModelConfig, ServerConfig, SignInConfig } from "./http.ts";
 import { startServer } from "./server.ts";
 
-export interface ServeArgs {
+interface ServeArgs {
   readonly db?: string | undefined;
   readonly data?: string | undefined;
   readonly host: string;

@@ -3,19 +3,21 @@
 // (a refused one counted and audited), the role and kind of act, the caller's, machine's and workspace's limits, then a
 // turn in its workspace's lane, and only then the handler. Stateless apart from the limits, so any number of these
 // can serve one database.
-import { authenticate, bearer, type Principal, type Refused } from "./auth.ts";
+import { authenticate, bearer, type Refused } from "./auth.ts";
 import { CONSOLE_ROUTES, type ConsoleRoute } from "./console/index.ts";
 import { consoleHandler } from "./console/serve.ts";
 import { Detections } from "./detection.ts";
-import { type Call, errorResponse, HttpError, json, MAX_BODY_BYTES, type Route, type ServerConfig } from "./http.ts";
+import { type Call, errorResponse, json, MAX_BODY_BYTES, type Route, type ServerConfig } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { checkRequestText } from "./input.ts";
 import { type Guard, newGuard, RATES, type Rate, spend, tooMany } from "./limits.ts";
+import type { Principal } from "./roles.ts";
 import { authorize } from "./roles.ts";
 import { ROUTES } from "./routes/index.ts";
 import type { Db } from "./store/db.ts";
 import { audit } from "./store/people.ts";
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly db: Db;
   readonly config: ServerConfig;
   readonly hostname: string;

@@ -5,7 +5,8 @@
 // organization of its own when self-service is on and is refused when it is off; nothing else gets in.
 import * as client from "openid-client";
 import { cookie, SESSION_COOKIE } from "./auth.ts";
-import { HttpError, type ServerConfig, type SignInConfig } from "./http.ts";
+import type { ServerConfig, SignInConfig } from "./http.ts";
+import { HttpError } from "./http-error.ts";
 import { secretHash } from "./ids.ts";
 import type { Db } from "./store/db.ts";
 import { createOwnOrg } from "./store/people.ts";
@@ -13,12 +14,12 @@ import { createSession, SESSION_MAX_MS } from "./store/sessions.ts";
 
 export const SIGN_IN_COOKIE = "__Host-memnox-sign-in";
 const SIGN_IN_TTL_MS = 10 * 60_000;
-export const CALLBACK_PATH = "/auth/callback";
+const CALLBACK_PATH = "/auth/callback";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** Plain http is accepted only on loopback, where a browser still treats the page as a secure context. */
-export function isLoopbackHttp(url: URL): boolean {
+function isLoopbackHttp(url: URL): boolean {
   return url.protocol === "http:" && LOOPBACK.test(url.hostname);
 }
 
@@ -98,7 +99,7 @@ export async function startSignIn(db: Db, config: ServerConfig, url: URL): Promi
   });
 }
 
-export type Refusal = "unverified" | "unknown" | "suspended" | "other-identity" | "failed";
+type Refusal = "unverified" | "unknown" | "suspended" | "other-identity" | "failed";
 
 export class SignInRefused extends Error {
   readonly why: Refusal;
@@ -121,7 +122,7 @@ interface MemberRow {
  * The member this verified identity signs in as: the provisioned one (its identity bound on the first sign-in, and
  * from then on only that identity), or, with self-service on, the admin of a new organization of its own.
  */
-export async function memberFor(
+async function memberFor(
   db: Db,
   s: SignInConfig,
   identity: { readonly email: string; readonly subject: string },

@@ -4,7 +4,7 @@ import type { Action } from "./action.ts";
 
 /** Where memory keeps the binding decisions for the gate: beside its index, rewritten whenever a decision changes. */
 export const DECISIONS_FILE = "memnox-decisions.json";
-export const DECISIONS_VERSION = 1;
+const DECISIONS_VERSION = 1;
 
 export interface Decision {
   readonly slug: string;

@@ -1,5 +1,6 @@
 // The files an MCP tool call names in its arguments (a filesystem server's `read_file {path}`): each is also that
 // file action, so a rule about `.env` or `~/.ssh` holds whichever tool reaches the file. Pure.
+import { isRecord } from "./record.ts";
 
 /** Argument names that carry a path. */
 const PATH_KEYS = new Set([
@@ -18,7 +19,7 @@ const PATH_KEYS = new Set([
   "uri",
 ]);
 
-export type McpFileVerb = "read" | "write" | "delete";
+type McpFileVerb = "read" | "write" | "delete";
 
 /** What a tool does to the files it names, by its own name: deletes, writes, else reads. */
 export function toolFileVerb(tool: string): McpFileVerb {
@@ -37,9 +38,9 @@ function pathLike(v: string): string | undefined {
 
 /** The path-valued arguments of a call (top level only), as the tool was given them. */
 export function pathArguments(input: unknown): string[] {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
+  if (!isRecord(input)) return [];
   const out: string[] = [];
-  for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(input)) {
     if (!PATH_KEYS.has(k.toLowerCase())) continue;
     for (const item of Array.isArray(v) ? v : [v]) {
       const p = typeof item === "string" ? pathLike(item) : undefined;

@@ -2,7 +2,7 @@
 // provider, which the run notes as facts): the gate decides on them, the wall's screen names them. Pure.
 
 /** The registries a package manager installs from. */
-export const REGISTRY_HOSTS: readonly string[] = [
+const REGISTRY_HOSTS: readonly string[] = [
   "registry.npmjs.org",
   "registry.yarnpkg.com",
   "pypi.org",

@@ -9,9 +9,9 @@ import type { Action } from "./action.ts";
 export const MASK = "***";
 
 /** Which detectors apply: `records` everywhere memnox stores or prints, `memory` the memex write-boundary catalog. */
-export type Catalog = "records" | "memory";
+type Catalog = "records" | "memory";
 
-export interface SecretSpan {
+interface SecretSpan {
   readonly kind: string;
   readonly start: number;
   readonly end: number;
@@ -261,7 +261,7 @@ export function findSecrets(text: string, catalog: Catalog = "records"): SecretS
   return kept;
 }
 
-export interface MaskOptions {
+interface MaskOptions {
   readonly catalog?: Catalog;
   /** Values already known to be credentials (found in the raw call this text came from), masked wherever they occur. */
   readonly known?: readonly string[];

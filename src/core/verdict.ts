@@ -59,7 +59,7 @@ export function rateLimitKey(rule: Pick<RuleRef, "name" | "file">): string {
   return `${rule.name}@${rule.file}`;
 }
 
-export interface ObservedRule {
+interface ObservedRule {
   readonly effect: Effect;
   readonly rule: RuleRef;
   readonly reason: string;

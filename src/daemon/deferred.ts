@@ -14,7 +14,7 @@ export interface DeferringRecorder extends Recorder {
   readonly waiting: number;
 }
 
-export interface CheckpointPolicy {
+interface CheckpointPolicy {
   /** Rows written since the last checkpoint before a quiet-time one is due. */
   readonly afterRows: number;
   /** How long nothing must be written before it runs. */

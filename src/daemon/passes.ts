@@ -8,7 +8,7 @@ import type { Context } from "../ports/context.ts";
 import { stopInForce } from "../state/stop.ts";
 import type { DaemonLog } from "./log.ts";
 
-export type PassTrigger = "start" | "timer" | "change";
+type PassTrigger = "start" | "timer" | "change";
 
 /** One change to a file on this machine, in words: what the config row and the log line say. */
 export interface ConfigChange {
@@ -41,13 +41,13 @@ export interface DaemonPass {
   run(pc: PassContext): Promise<void>;
 }
 
-export interface PassRunner {
+interface PassRunner {
   /** Resolves when every pass has had its first run. */
   readonly started: Promise<void>;
   close(): Promise<void>;
 }
 
-export interface RunnerOptions {
+interface RunnerOptions {
   readonly ctx: Context;
   readonly passes: readonly DaemonPass[];
   readonly log: DaemonLog;

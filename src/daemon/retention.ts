@@ -10,19 +10,15 @@ import type { Context } from "../ports/context.ts";
 import { readConfig } from "../state/config.ts";
 import type { DeferringRecorder } from "./deferred.ts";
 
-export const SWEEP_MS = 60 * 60_000;
+const SWEEP_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
 
-export interface SweepLog {
+interface SweepLog {
   write(kind: string, words: string): void;
 }
 
 /** One sweep: what it dropped, in rows and transcripts. Never throws: a sweep that fails is logged and tried again. */
-export function sweepOnce(
-  ctx: Context,
-  recorder: DeferringRecorder,
-  log: SweepLog,
-): { rows: number; transcripts: number } {
+function sweepOnce(ctx: Context, recorder: DeferringRecorder, log: SweepLog): { rows: number; transcripts: number } {
   try {
     const now = ctx.clock.now();
     const { retentionDays } = readConfig(ctx.paths.config);

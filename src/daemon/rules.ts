@@ -28,7 +28,7 @@ export interface RuleCache {
   close(): void;
 }
 
-export interface RuleCacheOptions {
+interface RuleCacheOptions {
   readonly paths: Paths;
   /** Said when a set is reloaded because a file changed. */
   onReload(cwd: string, set: LoadedRuleSet, before: string): void;

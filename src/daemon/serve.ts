@@ -26,9 +26,9 @@ import { ruleCache } from "./rules.ts";
 import { listenSocket } from "./socket.ts";
 
 /** The passes every daemon runs: hooks kept, new MCP servers wrapped, drift and dormant agents noticed. */
-export const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass(), skillsPass, agentWallPass];
+const PASSES: readonly DaemonPass[] = [agentHooksPass(), mcpServersPass, driftPass(), skillsPass, agentWallPass];
 
-export interface ServeOptions {
+interface ServeOptions {
   readonly passes?: readonly DaemonPass[];
   /** The egress proxy's port: 8888 unless said, any free one when that is taken. */
   readonly egressPort?: number;

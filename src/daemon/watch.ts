@@ -8,7 +8,7 @@ import { openLedger } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
 import { type LogEntry, parseEntry } from "./log.ts";
 
-export interface WatchEvent extends LogEntry {
+interface WatchEvent extends LogEntry {
   readonly source: "daemon.log" | "ledger";
   /** A config row's operation (`hook.restore`, `drift.widened`, …), when the event is one. */
   readonly operation?: string;
@@ -37,7 +37,7 @@ export function watchLine(e: WatchEvent): string {
   return `${e.at}  ${e.attention ? "⚠" : "·"} ${e.headline}  ${e.message}`;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   readonly paths: Paths;
   readonly intervalMs: number;
   readonly onEvent: (e: WatchEvent) => void;

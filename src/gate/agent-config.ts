@@ -5,9 +5,10 @@
 // hash of its content, so a person's review of exactly that content (`memnox skills --accept`) lets it through.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { isRecord } from "../core/record.ts";
 import { readSkills, skillState } from "../state/skills.ts";
 
-export interface ConfigFinding {
+interface ConfigFinding {
   /** `<agent>:config:<file relative to the root>`: stable, what acceptance keys on. */
   readonly id: string;
   readonly agent: "claude-code" | "gemini-cli" | "cursor";
@@ -44,8 +45,6 @@ const steering = (k: string) => STEERING_VARS.has(k) || /^(MEMNOX_|GIT_)/.test(k
 
 /** Settings whose value is a command Claude Code runs itself, outside any tool call. */
 const HELPERS = ["apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"];
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A word of a simple command line: bare safe characters or one single-quoted piece, nothing a shell expands. */
 const SIMPLE_WORD = /^(?:[A-Za-z0-9_@%+=:,./-]+|'[^']*')+$/;

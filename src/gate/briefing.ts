@@ -30,7 +30,7 @@ export const MODE_LINE: Record<Exclude<Mode, "off">, string> = {
     "Memnox is ruling this session in enforce mode: what it refuses does not run, and what it asks about waits for a person.",
 };
 
-export function ruleSummaries(set: LoadedRuleSet): RuleSummary[] {
+function ruleSummaries(set: LoadedRuleSet): RuleSummary[] {
   return set.checked
     .filter((c) => c.applies)
     .flatMap((c) =>

@@ -4,6 +4,7 @@ import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import type { Action } from "../core/action.ts";
 import type { StateFact } from "../core/request.ts";
+import { outcomeMs, proceededSince } from "../ledger/read/rows.ts";
 import { type Ledger, openLedger } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
 import type { Budget } from "../state/budgets.ts";
@@ -21,17 +22,8 @@ export interface BudgetUse {
 /** Counts every budget on an open ledger; the same function wherever decide() runs. */
 export type BudgetCounter = (budgets: readonly Budget[], nowMs: number) => BudgetUse[];
 
-interface UseRow {
-  readonly id: string;
-  readonly kind: string;
-  readonly parent: string | null;
-  readonly operation: string;
-  readonly at: string;
-  readonly spends: string | null;
-}
-
 /** Whether an action falls under a budget. */
-export function inBudget(b: Pick<Budget, "actions">, action: string): boolean {
+function inBudget(b: Pick<Budget, "actions">, action: string): boolean {
   return namedBy(b.actions, action);
 }
 
@@ -43,15 +35,7 @@ export function inBudget(b: Pick<Budget, "actions">, action: string): boolean {
 export function budgetUses(db: Database | undefined, budgets: readonly Budget[], nowMs: number): BudgetUse[] {
   if (budgets.length === 0) return [];
   const widest = Math.max(...budgets.map((b) => b.windowMs));
-  const rows = db
-    ? db
-        .query<UseRow, [string]>(
-          `SELECT id, kind, parent, operation, occurred_at AS at, json_extract(detail, '$.budgets') AS spends
-           FROM events WHERE occurred_at >= ? AND effect = 'allow' AND kind IN ('decision', 'answer')
-           ORDER BY occurred_at`,
-        )
-        .all(new Date(nowMs - widest).toISOString())
-    : [];
+  const rows = db ? proceededSince(db, new Date(nowMs - widest).toISOString()) : [];
   return budgets.map((b) => {
     const since = new Date(nowMs - b.windowMs).toISOString();
     const calls = new Map<string, string>();
@@ -75,12 +59,7 @@ export function budgetUses(db: Database | undefined, budgets: readonly Budget[],
 
 function minutes(db: Database | undefined, calls: readonly string[]): number {
   if (!db || calls.length === 0) return 0;
-  const r = db
-    .query<{ ms: number | null }, [string]>(
-      "SELECT sum(duration_ms) AS ms FROM events WHERE kind = 'outcome' AND parent IN (SELECT value FROM json_each(?))",
-    )
-    .get(JSON.stringify(calls));
-  return Math.round(((r?.ms ?? 0) / 60_000) * 10) / 10;
+  return Math.round((outcomeMs(db, calls) / 60_000) * 10) / 10;
 }
 
 /** One fact per budget: `budget:<name>` while some is left, `budget-spent:<name>` once none is. */

@@ -8,7 +8,7 @@ import type { Boundary } from "./boundary.ts";
 import type { CallerFacts } from "./deps.ts";
 import { environmentsOf } from "./environments.ts";
 import { agentRuns, principalOf } from "./principal.ts";
-import type { DeclaredScope } from "./scope.ts";
+import { type DeclaredScope, declaredScopeOf } from "./scope.ts";
 import { sessionStart } from "./sessions.ts";
 import { snapshotDir } from "./snapshots.ts";
 
@@ -16,13 +16,13 @@ import { snapshotDir } from "./snapshots.ts";
  * Always writable whatever the boundary: the system temp directories (TMPDIR is what os.tmpdir() reads), /dev and
  * Claude Code's shell snapshots.
  */
-export function exemptDirs(ctx: Pick<Context, "env" | "paths">): string[] {
+function exemptDirs(ctx: Pick<Context, "env" | "paths">): string[] {
   // Claude Code's shell snapshots are its own state, written before its Bash commands: never outside the project.
   const dirs = ["/tmp", "/var/tmp", "/dev", ctx.env.TMPDIR ?? "", snapshotDir(ctx.paths.home, ctx.env)].filter(Boolean);
   return [...new Set(dirs.flatMap((d) => [d, realOr(d)]))];
 }
 
-export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
+function declaredScope(env: Context["env"]): DeclaredScope | undefined {
   const raw = env.MEMNOX_SCOPE;
   if (!raw) return undefined;
   try {
@@ -30,21 +30,6 @@ export function declaredScope(env: Context["env"]): DeclaredScope | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A declared scope read back from JSON: lists of strings, anything else dropped. */
-export function declaredScopeOf(raw: unknown): DeclaredScope | undefined {
-  if (typeof raw !== "object" || raw === null) return undefined;
-  const v = raw as Partial<Record<keyof DeclaredScope, unknown>>;
-  const list = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
-  return {
-    ...(typeof v.task === "string" ? { task: v.task } : {}),
-    paths: list(v.paths),
-    repos: list(v.repos),
-    services: list(v.services),
-    envs: list(v.envs),
-    expect: list(v.expect),
-  };
 }
 
 export function callerFacts(ctx: Context): CallerFacts {

@@ -13,7 +13,7 @@ import {
 } from "../core/verdict.ts";
 
 /** Where a verdict came from: a rule, no rule, or one of memnox's own checks. */
-export type Source =
+type Source =
   | "rule"
   | "ungoverned"
   | "boundary"

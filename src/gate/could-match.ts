@@ -34,7 +34,7 @@ function classEnd(s: string, i: number): number {
 }
 
 /** A target as the shell leaves it: unknown parts are anything, glob characters their usual meaning. */
-export function targetTokens(t: string): Tok[] {
+function targetTokens(t: string): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < t.length; ) {
     const ch = t[i] ?? "";
@@ -86,7 +86,7 @@ function braces(p: string): string[] {
 }
 
 /** A protected pattern (absolute glob) as alternatives of tokens. */
-export function patternTokens(p: string): Tok[][] {
+function patternTokens(p: string): Tok[][] {
   return braces(p).map((alt) => {
     const out: Tok[] = [];
     for (let i = 0; i < alt.length; ) {

@@ -397,15 +397,6 @@ export function targetsAreArguments(action: Action): boolean {
   return action.name === "shell.execute" || action.class === "unknown";
 }
 
-/** The call as text, to find the credentials its targets may carry (an argv spaced as a person would write it). */
-export function callText(req: GateRequest): string {
-  if (req.rawArguments !== undefined) return req.rawArguments;
-  if (req.command !== undefined) return req.command;
-  if (req.argv) return req.argv.join(" ");
-  const args = Object.entries(req.action?.arguments ?? {}).map(([k, v]) => [k, v.join(" ")]);
-  return JSON.stringify(Object.fromEntries(args));
-}
-
 /** What the argument digest is taken over: the raw arguments, else the command line, argv or action arguments. */
 export function rawArguments(req: GateRequest): string {
   if (req.rawArguments !== undefined) return req.rawArguments;

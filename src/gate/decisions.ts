@@ -14,7 +14,7 @@ import type { Finding } from "./combine.ts";
 const MACHINE: ReadonlySet<string> = new Set([MACHINE_PROJECT_ID, "machine"]);
 
 /** The page a decision is recorded on, as the rule reference rows and `why` name. */
-export function decisionRef(d: Pick<Decision, "slug" | "file">): RuleRef {
+function decisionRef(d: Pick<Decision, "slug" | "file">): RuleRef {
   return { name: `decision:${d.slug}`, file: d.file, line: 1 };
 }
 

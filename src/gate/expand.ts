@@ -19,7 +19,7 @@ const MAX_DIRS = 64;
 const GLOB = /[*?[]/;
 const OPEN = /\$[A-Za-z_({0-9@*#?$!-]/;
 
-export interface ExpandContext {
+interface ExpandContext {
   readonly home: string;
   /** MEMNOX_HOME as this process has it. */
   readonly root: string;
@@ -33,7 +33,7 @@ export interface TargetExpander {
 }
 
 /** Rule-style patterns (`~/x`, `.env`, `**\/.ssh/**`, `/etc/shadow`) as absolute globs, a folder covering what is in it. */
-export function absolutePatterns(patterns: readonly string[], home: string): string[] {
+function absolutePatterns(patterns: readonly string[], home: string): string[] {
   const out = new Set<string>();
   for (const raw of patterns) {
     const p = raw === "~" || raw.startsWith("~/") ? home + raw.slice(1) : raw;

@@ -13,7 +13,7 @@ import { type Protection, protectedFindings } from "./protected.ts";
 const OUTWARD = new Set(["write", "communication", "destructive"]);
 const RISKY = new Set(["communication", "destructive"]);
 
-export interface CheckInput {
+interface CheckInput {
   readonly action: Action;
   /** The settings in force, which a `memnox config set` from an agent's seat is compared with. */
   readonly settings?: CurrentSettings;
@@ -124,7 +124,7 @@ function budgetAsks({ action, facts }: CheckInput): Finding[] {
 const LEASED = new Set(["filesystem.write", "filesystem.delete"]);
 
 /** `<session> <path>`: a lease fact's subject, the path being the rest after the first space. */
-export function leaseSubject(subject: string): { session: string; path: string } {
+function leaseSubject(subject: string): { session: string; path: string } {
   const i = subject.indexOf(" ");
   return i < 0 ? { session: subject, path: "" } : { session: subject.slice(0, i), path: subject.slice(i + 1) };
 }

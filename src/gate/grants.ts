@@ -12,7 +12,7 @@ export function grantScope(f: Pick<StateFact, "actions" | "subject" | "environme
 }
 
 /** The grant in force that covers this action in this environment (an environment-less grant: calls naming none). */
-export function grantCovering(
+function grantCovering(
   facts: readonly StateFact[],
   action: Pick<Action, "name">,
   environment: string | undefined,

@@ -9,7 +9,7 @@ import type { Context } from "../ports/context.ts";
 import { postureAt } from "./posture.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 
-export interface PersonCall {
+interface PersonCall {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly exitCode: number;

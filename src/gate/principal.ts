@@ -9,12 +9,13 @@
 //   settings; provider `google`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { claudeSettings, codexConfig, geminiSettings, PROJECT_FILES } from "../core/agent-paths.ts";
 import { readJsonIfExists } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
 import type { Env } from "../ports/index.ts";
 import { personName } from "../state/identity.ts";
 
-export interface AgentRuns {
+interface AgentRuns {
   readonly model?: string;
   readonly provider?: string;
 }
@@ -72,13 +73,12 @@ export function agentRuns(agent: string | undefined, env: Env, home: string, cwd
   const truthy = (v: string | undefined) => v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
   switch (kind(agent)) {
     case "claude": {
-      const dir = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
       const model =
         env.ANTHROPIC_MODEL ||
         [
-          join(root, ".claude", "settings.local.json"),
-          join(root, ".claude", "settings.json"),
-          join(dir, "settings.json"),
+          join(root, PROJECT_FILES.claudeLocalSettings),
+          join(root, PROJECT_FILES.claudeSettings),
+          claudeSettings(home, env),
         ]
           .map((f) => field(f, (d) => d.model))
           .find(Boolean);
@@ -90,14 +90,14 @@ export function agentRuns(agent: string | undefined, env: Env, home: string, cwd
       return { ...(model ? { model } : {}), provider };
     }
     case "codex": {
-      const file = join(env.CODEX_HOME || join(home, ".codex"), "config.toml");
+      const file = codexConfig(home, env);
       const model = tomlTop(file, "model");
       return { ...(model ? { model } : {}), provider: tomlTop(file, "model_provider") ?? "openai" };
     }
     case "gemini": {
       const model =
         env.GEMINI_MODEL ||
-        [join(root, ".gemini", "settings.json"), join(home, ".gemini", "settings.json")]
+        [join(root, PROJECT_FILES.geminiSettings), geminiSettings(home, env)]
           .map((f) =>
             field(f, (d) => {
               const m = d.model;

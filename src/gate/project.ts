@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { isRecord } from "../core/record.ts";
 import { gitDir, repoRoot } from "../io/repo.ts";
 import type { ProjectFacts } from "../resolve/project.ts";
 
@@ -31,7 +32,7 @@ function upTo(cwd: string, top: string | undefined): string[] {
 }
 
 function record(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return isRecord(v) ? v : {};
 }
 
 const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"];
@@ -118,7 +119,7 @@ function pythonFacts(dirs: readonly string[]): Set<string> {
  * The repositories on this machine the checkout's remotes name: writing their refs from here is what a push to them
  * would do. Read from the git directory's config (a linked worktree's shared one), never by running git.
  */
-export function localRemotes(repository: string): string[] {
+function localRemotes(repository: string): string[] {
   const dir = gitDir(repository);
   if (!dir) return [];
   const common = readText(join(dir, "commondir"))?.trim();
@@ -141,7 +142,7 @@ export function localRemotes(repository: string): string[] {
 const FORCING_WORDS = /\s(-[A-Za-z]*[BCf][A-Za-z]*|--force\S*|update-ref|\+\S+)/;
 
 /** The checkout's branches and tags, from its loose refs and packed-refs (a few directory reads, no git process). */
-export function localRefs(repository: string): string[] | undefined {
+function localRefs(repository: string): string[] | undefined {
   const dir = gitDir(repository);
   if (!dir) return undefined;
   const common = readText(join(dir, "commondir"))?.trim();

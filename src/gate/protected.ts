@@ -2,12 +2,20 @@
 // a repository's rule file, git's hooks. A write there from an agent's seat is refused (or asked, where a person
 // often means it), whatever rule files say: a check of memnox's own, like the project boundary. Pure.
 import type { Action } from "../core/action.ts";
+import {
+  claudeDir,
+  claudeSettings,
+  claudeState,
+  codexConfig,
+  codexHooks,
+  geminiSettings,
+} from "../core/agent-paths.ts";
 import type { Effect } from "../core/effect.ts";
 import { pathMatcher } from "../policy/engine/index.ts";
 import type { Env } from "../ports/index.ts";
 import type { Finding } from "./combine.ts";
 
-export interface ProtectedPath {
+interface ProtectedPath {
   /** An absolute glob (`**` any depth, `*` within a segment, `{a,b}`), home already expanded. */
   readonly pattern: string;
   readonly effect: Exclude<Effect, "allow">;
@@ -32,7 +40,7 @@ const WHY = {
   packedRefs: "this file holds the repository's branches, tags and memnox's milestones, which git itself rewrites",
 } as const;
 
-export interface ProtectedPlaces {
+interface ProtectedPlaces {
   readonly home: string;
   /** MEMNOX_HOME as this process uses it. */
   readonly root: string;
@@ -45,9 +53,7 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
   const e = at.env;
   const config = e.XDG_CONFIG_HOME || `${h}/.config`;
   const mac = `${h}/Library/Application Support`;
-  const claude = e.CLAUDE_CONFIG_DIR || `${h}/.claude`;
-  const codex = e.CODEX_HOME || `${h}/.codex`;
-  const gemini = `${e.GEMINI_CLI_HOME || h}/.gemini`;
+  const claude = claudeDir(h, e);
   const roots = [...new Set([at.root.replace(/\/+$/, ""), `${h}/.memnox`])];
   const deny = (why: string) => (pattern: string) => ({ pattern, effect: "deny" as const, why });
   const ask = (why: string) => (pattern: string) => ({ pattern, effect: "ask" as const, why });
@@ -62,12 +68,12 @@ export function protectedPaths(at: ProtectedPlaces): ProtectedPath[] {
       .map(deny(WHY.binary)),
     ...sites.flatMap((d) => [`${d}/*.pth`, `${d}/sitecustomize.py`, `${d}/usercustomize.py`]).map(deny(WHY.python)),
     ...[
-      `${claude}/settings.json`,
+      claudeSettings(h, e),
       `${claude}/settings.local.json`,
-      `${e.CLAUDE_CONFIG_DIR || h}/.claude.json`,
-      `${codex}/hooks.json`,
-      `${codex}/config.toml`,
-      `${gemini}/settings.json`,
+      claudeState(h, e),
+      codexHooks(h, e),
+      codexConfig(h, e),
+      geminiSettings(h, e),
       `${h}/.cursor/hooks.json`,
       `${h}/.cursor/mcp.json`,
       `${h}/.codeium/windsurf/hooks.json`,
@@ -142,7 +148,7 @@ export function protection(at: ProtectedPlaces): Protection {
 /** Git settings whose change turns memnox's git hooks off or points them elsewhere. */
 const HOOK_SETTINGS = new Set(["core.hookspath"]);
 
-export type PathTest = (path: string, pattern: string) => boolean;
+type PathTest = (path: string, pattern: string) => boolean;
 
 /** A write or delete of a protected path, or a change to where git finds its hooks, from an agent's seat. */
 export function protectedFindings(action: Action, { list, matches }: Protection): Finding[] {

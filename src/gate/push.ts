@@ -10,8 +10,8 @@ import type { StateFact } from "../core/request.ts";
 import { readRegularFile } from "../io/files.ts";
 import { currentBranch, gitDir, repoRoot } from "../io/repo.ts";
 
-export const PUSH = "push";
-export type PushWhere = "default" | "protected" | "tag" | "branch" | "unknown";
+const PUSH = "push";
+type PushWhere = "default" | "protected" | "tag" | "branch" | "unknown";
 
 /** Branches that are shared by convention wherever the remote's default is something else. */
 const PROTECTED = [
@@ -81,7 +81,7 @@ export function pushFlagsOf(action: Action): string[] {
 }
 
 /** Where a push action lands, read from its targets (`remote refspec…`) and flags. */
-export function pushWhere(action: Action, cwd: string): PushWhere {
+function pushWhere(action: Action, cwd: string): PushWhere {
   const root = repoRoot(action.cwd ?? cwd);
   const dir = root ? gitDir(root) : undefined;
   if (!dir) return "unknown";

@@ -8,12 +8,12 @@ import type { Ledger, RuleSource } from "../ledger/store.ts";
 import type { Paths } from "../ports/paths.ts";
 import { CALL_TIMEOUT_MS, type DaemonClient } from "./remote/client.ts";
 
-export interface RecordOptions {
+interface RecordOptions {
   /** Take surface, operation, session and agent from the row `event.parent` names (an outcome decided elsewhere). */
   readonly inherit?: boolean;
 }
 
-export interface RowSink {
+interface RowSink {
   /** Queues one row and returns its id at once; `flush` makes sure it is written. */
   record(event: EventInput, opts?: RecordOptions): string;
   keepRuleSet(hash: string, sources: readonly RuleSource[]): void;

@@ -10,7 +10,7 @@ export interface DeclaredScope {
   readonly expect: readonly string[];
 }
 
-export function isDeclared(s: DeclaredScope | undefined): s is DeclaredScope {
+function isDeclared(s: DeclaredScope | undefined): s is DeclaredScope {
   return (
     s !== undefined &&
     (Boolean(s.task) || s.paths.length + s.repos.length + s.services.length + s.envs.length + s.expect.length > 0)
@@ -59,4 +59,19 @@ function serviceOf(action: Action): string | undefined {
   if (action.name.startsWith("mcp.")) return action.name.split(".")[1];
   if (action.name === "http.request" || action.name === "http.loopback") return action.targets[0];
   return undefined;
+}
+
+/** A declared scope read back from JSON: lists of strings, anything else dropped. */
+export function declaredScopeOf(raw: unknown): DeclaredScope | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const v = raw as Partial<Record<keyof DeclaredScope, unknown>>;
+  const list = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
+  return {
+    ...(typeof v.task === "string" ? { task: v.task } : {}),
+    paths: list(v.paths),
+    repos: list(v.repos),
+    services: list(v.services),
+    envs: list(v.envs),
+    expect: list(v.expect),
+  };
 }

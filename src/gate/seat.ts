@@ -29,10 +29,10 @@ const AGENT_VARIABLES = [
   "MEMNOX_SEAT",
 ] as const;
 
-export type MemnoxFace = "hook" | "interceptor" | "shell" | "run" | "mcp-proxy" | "session" | "cli" | "daemon";
+type MemnoxFace = "hook" | "interceptor" | "shell" | "run" | "mcp-proxy" | "session" | "cli" | "daemon";
 
 /** This executable, to know memnox among the ancestors: the binary, or bun and the script from source. */
-export interface SelfBinary {
+interface SelfBinary {
   readonly exe: string;
   readonly script?: string;
 }
@@ -103,7 +103,7 @@ export function withoutSeatVariables(env: Env): Env {
 }
 
 /** The variable that marks this environment as an agent's, if one does. */
-export function agentVariable(env: Env): string | undefined {
+function agentVariable(env: Env): string | undefined {
   return AGENT_VARIABLES.find((k) => env[k] !== undefined && env[k] !== "");
 }
 

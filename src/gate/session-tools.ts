@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import type { Action, ActionClass } from "../core/action.ts";
 import { repoRoot } from "../io/repo.ts";
 
-export const SESSION_SERVER = "memnox-session";
+const SESSION_SERVER = "memnox-session";
 
 /** The five tools and the class each really is (rewind writes, recoverably: the current files are kept first). */
 const TOOL_CLASS: Readonly<Record<string, ActionClass>> = {

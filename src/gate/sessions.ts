@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
 import type { Paths } from "../ports/paths.ts";
-import { declaredScopeOf } from "./caller.ts";
 import type { DeclaredScope } from "./scope.ts";
+import { declaredScopeOf } from "./scope.ts";
 
-export interface SessionStart {
+interface SessionStart {
   readonly session: string;
   readonly agent: string;
   readonly cwd: string;

@@ -4,6 +4,7 @@
 // file really holds is what is ruled on (a snapshot an agent filled with commands meets the rules as those commands).
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { claudeDir } from "../core/agent-paths.ts";
 
 /** Snapshots hold the person's functions and aliases: larger than a project script may be. */
 const MAX_SNAPSHOT_BYTES = 1 << 20;
@@ -12,14 +13,10 @@ const SNAPSHOT = /^snapshot-[a-z]+-\d+-[a-z0-9]+\.sh$/;
 
 /** Where Claude Code keeps its snapshots: CLAUDE_CONFIG_DIR, else ~/.claude. */
 export function snapshotDir(home: string, env?: Readonly<Record<string, string | undefined>>): string {
-  return join(env?.CLAUDE_CONFIG_DIR || join(home, ".claude"), "shell-snapshots");
+  return join(claudeDir(home, env ?? {}), "shell-snapshots");
 }
 
-export function isAgentSnapshot(
-  path: string,
-  home: string,
-  env?: Readonly<Record<string, string | undefined>>,
-): boolean {
+function isAgentSnapshot(path: string, home: string, env?: Readonly<Record<string, string | undefined>>): boolean {
   const dir = `${snapshotDir(home, env)}/`;
   return path.startsWith(dir) && SNAPSHOT.test(path.slice(dir.length));
 }

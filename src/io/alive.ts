@@ -9,7 +9,7 @@ export interface ProcessRef {
 }
 
 /** When this process started, where the OS says it cheaply. */
-export function processStarted(pid: number): string | undefined {
+function processStarted(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after `(comm)`: state is field 3, so starttime (22) is index 19 of what follows.

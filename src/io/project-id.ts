@@ -44,7 +44,7 @@ export function normalizeRemote(url: string): string | undefined {
 }
 
 /** memex's opaque project id: the first 24 hex digits of the SHA-256 of the identity source. */
-export function projectDigest(identity: string): string {
+function projectDigest(identity: string): string {
   return sha256Hex(identity).slice(0, 24);
 }
 

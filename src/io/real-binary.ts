@@ -43,7 +43,7 @@ export function pathWithout(pathVar: string | undefined, dirs: readonly string[]
 }
 
 /** Where the interceptors' real binaries were found at install, by name; a file that cannot be read is empty. */
-export function recordedRealBinaries(file: string): Record<string, string> {
+function recordedRealBinaries(file: string): Record<string, string> {
   const raw = readJsonIfExists(file);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
   const out: Record<string, string> = {};
@@ -51,7 +51,7 @@ export function recordedRealBinaries(file: string): Record<string, string> {
   return out;
 }
 
-export interface OwnProgram {
+interface OwnProgram {
   /** `~/.memnox/bin`: never the answer, since a program there is memnox's own interceptor. */
   readonly interceptors: string;
   /** `paths.realBinaries`. */

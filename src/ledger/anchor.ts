@@ -15,7 +15,7 @@ export interface AnchorFacts {
 }
 
 /** The exact bytes an anchor's signature covers. */
-export function anchorMessage(f: AnchorFacts): Uint8Array {
+function anchorMessage(f: AnchorFacts): Uint8Array {
   const facts = {
     throughSeq: f.throughSeq,
     firstDroppedSeq: f.firstDroppedSeq,

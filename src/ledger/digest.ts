@@ -3,7 +3,7 @@ import { hmacSha256Hex } from "../io/hash.ts";
 import type { Paths } from "../ports/paths.ts";
 import { ARGS_KEY_FILE, machineKey } from "./keys.ts";
 
-export type ArgsDigest = (raw: string) => string;
+type ArgsDigest = (raw: string) => string;
 
 /** HMAC-SHA-256 of `raw` under this machine's key (read or made on first call), as 64 hex characters. */
 export function createArgsDigest(paths: Pick<Paths, "keys">): ArgsDigest {

@@ -5,7 +5,7 @@ import type { Ledger } from "./store.ts";
 import { tipMismatch } from "./store.ts";
 import { type LedgerPaths, readTip, tipFiles } from "./tip.ts";
 
-export interface Tampering {
+interface Tampering {
   readonly reason: string;
   /** The row that recorded it, when one did (an append or an open found it); absent for what is found now. */
   readonly seq?: number;
@@ -14,7 +14,7 @@ export interface Tampering {
 }
 
 /** A session's record holds an attempt to mislead it: an after-tool event claiming a refused call ran. */
-export interface RecordFinding {
+interface RecordFinding {
   readonly kind: "forged-outcome";
   readonly seq: number;
   readonly id: string;
@@ -60,7 +60,7 @@ export function findingLines(f: readonly RecordFinding[]): string[] {
   );
 }
 
-export interface OutsideReport {
+interface OutsideReport {
   readonly tampered: readonly Tampering[];
   /** Facts worth saying that are not tampering (since which row the tip is kept outside). */
   readonly notes: readonly string[];

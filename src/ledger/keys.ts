@@ -45,10 +45,10 @@ export function readKey(file: string): Uint8Array | undefined {
   return fromHex(text);
 }
 
-export function toHex(bytes: Uint8Array): string {
+function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex");
 }
 
-export function fromHex(hex: string): Uint8Array {
+function fromHex(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex, "hex"));
 }

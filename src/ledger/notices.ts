@@ -103,7 +103,7 @@ export function indexNotices(db: Database, row: LedgerRow): void {
 }
 
 /** One way of failing: how (an exit code, a refusal), what (the operation), exactly which call (its digest), where. */
-export function failureKey(how: string, operation: string, argsDigest: string | undefined, cwd?: string): string {
+function failureKey(how: string, operation: string, argsDigest: string | undefined, cwd?: string): string {
   return `${how} ${operation} ${argsDigest ?? "-"} ${cwd ?? ""}`.trim();
 }
 
@@ -155,4 +155,18 @@ export function readFailures(db: Database, session: string, key: string, sinceIs
     )
     .all(session, key, sinceIso, limit)
     .map((r) => r.at);
+}
+
+/** The failure notice the row `eventId` wrote, if it wrote one: its key, session and agent. */
+export function failureNoticeOf(
+  db: Database,
+  eventId: string,
+): { readonly key: string; readonly session: string | null; readonly agent: string | null } | undefined {
+  return (
+    db
+      .query<{ key: string; session: string | null; agent: string | null }, [string]>(
+        "SELECT n.key, n.session, n.agent FROM notices n JOIN events e ON e.seq = n.seq WHERE e.id = ? AND n.kind = 'failed' LIMIT 1",
+      )
+      .get(eventId) ?? undefined
+  );
 }

@@ -15,12 +15,12 @@ export interface PurgePlan {
   readonly to: string | null;
 }
 
-export interface PurgeResult extends PurgePlan {
+interface PurgeResult extends PurgePlan {
   readonly anchors: readonly Appended[];
 }
 
 /** Rows per transaction, so an appending hook never waits long on a large first purge. */
-export const PURGE_BATCH = 20_000;
+const PURGE_BATCH = 20_000;
 
 /** The longest prefix whose rows all happened before `cutoff`; nothing is changed. */
 export function planPurge(ledger: Ledger, cutoff: string): PurgePlan {
@@ -40,7 +40,7 @@ export function planPurge(ledger: Ledger, cutoff: string): PurgePlan {
   return { cutoff, rows: span?.n ?? 0, firstSeq, throughSeq, from: span?.lo ?? null, to: span?.hi ?? null };
 }
 
-export interface PurgeOptions {
+interface PurgeOptions {
   /** The instant the anchors are written at (the command's clock). */
   readonly now: string;
   readonly retentionDays: number;

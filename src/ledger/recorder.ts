@@ -9,7 +9,7 @@ import { rowById } from "./read/rows.ts";
 import type { LedgerRow } from "./row.ts";
 import { type Appended, type Ledger, type OpenOptions, openLedger, type RuleSource } from "./store.ts";
 
-export interface FailureSink {
+interface FailureSink {
   /** Where the person sees it: the face's stderr. */
   err(text: string): void;
   /** Where it is counted across processes: `paths.ledgerUnwritten`. */

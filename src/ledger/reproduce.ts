@@ -4,7 +4,7 @@ import type { Reevaluate, Replayed } from "./reevaluate.ts";
 import type { LedgerRow } from "./row.ts";
 import type { Ledger } from "./store.ts";
 
-export interface Reproduction {
+interface Reproduction {
   readonly reproduces: boolean;
   readonly policyHash: string;
   readonly recorded: { effect: string | null; ruleId: string | null; reason: string | null };

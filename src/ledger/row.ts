@@ -81,7 +81,7 @@ export const FIELDS: readonly (readonly [keyof LedgerRow, string, ColumnType])[]
   ["hash", "hash", "text"],
 ];
 
-export type DbValue = string | number | bigint | boolean | null | Uint8Array;
+type DbValue = string | number | bigint | boolean | null | Uint8Array;
 export type DbRecord = Record<string, DbValue>;
 
 /** A row read back from its columns, exactly as it was hashed. */

@@ -34,7 +34,7 @@ BEGIN
   SELECT RAISE(ABORT, 'a kept rule set cannot be deleted: ledger rows refer to it');
 END;`,
 };
-export const TRIGGER_NAMES = Object.keys(TRIGGERS);
+const TRIGGER_NAMES = Object.keys(TRIGGERS);
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -120,7 +120,7 @@ function userVersion(db: Database): number {
 }
 
 /** What an open checks on an existing ledger: triggers somebody dropped, and since which row the tip is kept outside. */
-export interface Structure {
+interface Structure {
   readonly missingTriggers: readonly string[];
   /** Undefined for a ledger from before tips were kept outside the database (or whose record of it was dropped). */
   readonly tipSince: number | undefined;

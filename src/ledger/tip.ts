@@ -7,7 +7,7 @@ import { hmacSha256Hex } from "../io/hash.ts";
 import type { Paths } from "../ports/paths.ts";
 import { machineKey, readKey, SIGNING_KEY_FILE } from "./keys.ts";
 
-export const TIP_FORMAT = "memnox.ledger-tip/1";
+const TIP_FORMAT = "memnox.ledger-tip/1";
 
 /** Where a ledger keeps its tip and its key: the Paths given, else beside the database file. */
 export type LedgerPaths = Pick<Paths, "db"> & Partial<Pick<Paths, "keys" | "ledgerTip">>;
@@ -24,7 +24,7 @@ export function tipFiles(paths: LedgerPaths): TipFiles {
   };
 }
 
-export interface SealedTip {
+interface SealedTip {
   readonly seq: number;
   readonly hash: string;
 }

@@ -35,7 +35,7 @@ export function transcriptTail(paths: Pick<Paths, "transcripts">, session: strin
   }
 }
 
-export interface ExpiredTranscript {
+interface ExpiredTranscript {
   readonly file: string;
   readonly modifiedAt: string;
 }

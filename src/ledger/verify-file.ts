@@ -1,6 +1,7 @@
 // `memnox verify --file F`: an exported jsonl, json or bundle checked row by row, and a bundle's digest and signature.
 import { readFileSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { canonical, sha256Hex } from "./canonical.ts";
 import { BUNDLE_FORMAT, EVENTS_FORMAT, UNSIGNED_HEADER_FIELDS } from "./read/export.ts";
 import { verifySignature } from "./sign.ts";
@@ -31,8 +32,8 @@ export function verifyFile(file: string, thisMachineKey?: string): FileReport {
   const bundle = splitBundle(text);
   if (bundle) return checkBundle(file, bundle.header, bundle.body, thisMachineKey);
   const whole = tryJson(text);
-  if (isObject(whole) && whole.format === EVENTS_FORMAT && Array.isArray(whole.events)) {
-    const filtered = isObject(whole.filters) && Object.values(whole.filters).some((v) => v !== null);
+  if (isRecord(whole) && whole.format === EVENTS_FORMAT && Array.isArray(whole.events)) {
+    const filtered = isRecord(whole.filters) && Object.values(whole.filters).some((v) => v !== null);
     return report(file, "json", walk(whole.events as Row[], filtered), [], null);
   }
   const rows = parseLines(file, text);
@@ -52,7 +53,7 @@ function checkBundle(file: string, header: Row, body: string, thisMachineKey?: s
   const rows = parseLines(file, body);
   if (header.count !== rows.length)
     problems.push(`the header counts ${header.count} events, the body holds ${rows.length}`);
-  const filtered = isObject(header.filters) && Object.values(header.filters).some((v) => v !== null);
+  const filtered = isRecord(header.filters) && Object.values(header.filters).some((v) => v !== null);
   const chain = walk(rows, filtered);
   return report(file, "bundle", chain, problems, {
     signature,
@@ -83,7 +84,7 @@ function splitBundle(text: string): { header: Row; body: string } | undefined {
   const cut = text.indexOf("\n\n");
   if (cut < 0 || !text.startsWith("{")) return undefined;
   const header = tryJson(text.slice(0, cut));
-  if (!isObject(header) || header.format !== BUNDLE_FORMAT) return undefined;
+  if (!isRecord(header) || header.format !== BUNDLE_FORMAT) return undefined;
   return { header, body: text.slice(cut + 2) };
 }
 
@@ -93,7 +94,7 @@ function parseLines(file: string, text: string): Row[] {
   for (const [i, line] of lines.entries()) {
     if (line.trim() === "") continue;
     const v = tryJson(line);
-    if (!isObject(v))
+    if (!isRecord(v))
       throw new MemnoxError("usage", `\`${file}\` line ${i + 1} is not a JSON event`, "is it a memnox export?");
     rows.push(v);
   }
@@ -106,8 +107,4 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Row {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -5,7 +5,7 @@ import { isEventId } from "./normalize.ts";
 import { canonicalFromColumns, type DbRecord, FIELDS, hashedContent } from "./row.ts";
 import type { Ledger } from "./store.ts";
 
-export type Anchoring =
+type Anchoring =
   | { readonly kind: "empty" }
   | { readonly kind: "genesis" }
   | {
@@ -25,7 +25,7 @@ export type Anchoring =
   /** An export that starts where its range starts: it vouches for its rows, not for what came before. */
   | { readonly kind: "range"; readonly seq: number; readonly prevHash: string };
 
-export interface Broken {
+interface Broken {
   readonly seq: number;
   readonly id: string;
   readonly reason: string;
@@ -47,7 +47,7 @@ export interface ChainReport {
 type Row = Readonly<Record<string, unknown>>;
 
 /** A row as the walk sees it: the fields it links and checks, and the hash its content actually has. */
-export interface Walked {
+interface Walked {
   readonly seq: unknown;
   readonly id: unknown;
   readonly kind: unknown;
@@ -59,13 +59,13 @@ export interface Walked {
 }
 
 /** A parsed row (an export line, a LedgerRow): its content hash recomputed from the object. */
-export function walkable(row: object): Walked {
+function walkable(row: object): Walked {
   const r = row as Row;
   return { ...pick(r), contentHash: sha256Hex(canonical(hashedContent(r))) };
 }
 
 /** A database record: its content hash rebuilt from the columns, nested values left unparsed. */
-export function walkableFromDb(rec: DbRecord): Walked {
+function walkableFromDb(rec: DbRecord): Walked {
   return {
     seq: rec.seq,
     id: rec.id,
@@ -91,7 +91,7 @@ function pick(r: Row): Omit<Walked, "contentHash"> {
 }
 type Anchor = AnchorFacts & { signature: string; publicKey: string; id: string; seq: number; occurredAt: string };
 
-export interface WalkOptions {
+interface WalkOptions {
   /** A database must start at genesis or at an anchor; an export may start anywhere. */
   readonly source: "ledger" | "export";
   /** Anchors present in the source, found before the walk because they sit after the rows they replace. */
@@ -102,7 +102,7 @@ export interface WalkOptions {
   readonly thisMachineKey?: string | undefined;
 }
 
-export function verifyRows(rows: Iterable<Walked>, opts: WalkOptions): ChainReport {
+function verifyRows(rows: Iterable<Walked>, opts: WalkOptions): ChainReport {
   const anchors = collectAnchors(opts.anchors);
   let count = 0;
   let gaps = 0;

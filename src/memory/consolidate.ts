@@ -13,7 +13,7 @@ import { existingLocator, type Store, scanPages, typeInfo } from "./pages/store.
 import { type WriteResult, writePage } from "./pages/write.ts";
 import { proposeType } from "./types/manage.ts";
 
-export interface ConsolidateOptions {
+interface ConsolidateOptions {
   readonly mode: "full" | "dry-run";
   readonly maxEpisodes: number;
   /** Distil these episodes (by slug) instead of the most recent ones: a hook's fresh capture. */
@@ -32,7 +32,7 @@ const Proposal = v.object({
 const Output = v.object({ nodes: v.pipe(v.array(Proposal), v.maxLength(20)) });
 type Proposal = v.InferOutput<typeof Proposal>;
 
-export interface ConsolidationReport {
+interface ConsolidationReport {
   readonly mode: string;
   readonly episodes_processed: number;
   readonly nodes_created: readonly (Proposal & { slug?: string; status?: string })[];

@@ -10,7 +10,7 @@ import { enableType } from "./types/manage.ts";
 
 export type DecisionWhere = "machine" | "repository" | "workspace";
 
-export interface DecisionInput {
+interface DecisionInput {
   /** The rule's name (or id), as the rule file spells it. */
   readonly rule: string;
   /** The rule's reason, in its own words. */

@@ -46,7 +46,7 @@ export interface WriteArgs {
 }
 
 /** `target` or `target:rel`, as memex reads a link given as text (the relation defaults to relates-to). */
-export function typedLink(raw: string): TypedLink {
+function typedLink(raw: string): TypedLink {
   const at = raw.indexOf(":");
   return at === -1 ? { target: raw, rel: "relates-to" } : { target: raw.slice(0, at), rel: raw.slice(at + 1) };
 }
@@ -158,7 +158,7 @@ export async function recallOp(deps: OpsDeps, a: RecallArgs): Promise<RecallResu
   });
 }
 
-export interface SlugArgs {
+interface SlugArgs {
   readonly slug: string;
   readonly scope?: "global" | "project";
   readonly project_id?: string;

@@ -16,7 +16,7 @@ export interface Baseline {
   readonly repository: readonly RuleSpec[];
 }
 
-export interface BaselineOptions {
+interface BaselineOptions {
   /** The day it was written (`2026-11-30`), kept in each rule's description. */
   readonly date: string;
   /** Where memnox keeps its own signing keys, when it is not `~/.memnox/keys`. */
@@ -80,7 +80,7 @@ export const REASONS = {
 } as const;
 
 /** Why each part of the local loop proceeds without a question: said by protect and in a session's opening block. */
-export const LOCAL_LOOP = {
+const LOCAL_LOOP = {
   scripts:
     "the project's own scripts and tools (npm/pnpm/yarn/bun scripts, make, test runners, linters, npx of a package it has): their lines are read here and ruled, and their children meet the interceptors",
   deletes:
@@ -106,7 +106,7 @@ const RUN_DIRECTLY: Alternative = {
  * Forced updates of local refs and the pruning that empties a reflog's safety net: destructive, yet often meant
  * (`git checkout -B topic`), so a person says yes rather than being refused outright.
  */
-export const HISTORY_REWRITES = [
+const HISTORY_REWRITES = [
   "git.checkout-reset-branch",
   "git.switch-reset-branch",
   "git.update-ref-branch",
@@ -178,19 +178,19 @@ export const TOKEN_PRINTS = [
 ];
 
 // Flags that turn a harmless status or config read into a printed credential, in every spelling of them.
-export const TOKEN_SHOWS = {
+const TOKEN_SHOWS = {
   actions: ["gh.auth-status", "kubectl.config-view"],
   flags: ["--show-token", "--show-token=*", "-t", "--raw", "--raw=*", "--flatten", "--flatten=*"],
 };
 
 // A CLI asked for its own secret by name: `aws configure get aws_secret_access_key`, an npm `_authToken`.
-export const OWN_SECRET_GETS = {
+const OWN_SECRET_GETS = {
   actions: ["aws.configure-get", "gh.config-get", "npm.config-get", "npm.config-list"],
   words: ["*secret*", "*token*", "*Token*", "*_auth*", "*password*", "*_password*"],
 };
 
 // Verbs that print a value kept in a secret store: sometimes the task, so asked rather than denied.
-export const SECRET_STORE_READS = [
+const SECRET_STORE_READS = [
   "aws.secretsmanager-batch-get-secret-value",
   "aws.secretsmanager-get-secret-value",
   "az.keyvault-secret-download",
@@ -200,7 +200,7 @@ export const SECRET_STORE_READS = [
   "kubectl.get-secret",
   "kubectl.describe-secret",
 ];
-export const DECRYPTED_PARAMETERS = {
+const DECRYPTED_PARAMETERS = {
   actions: ["aws.ssm-get-parameter", "aws.ssm-get-parameters", "aws.ssm-get-parameters-by-path"],
   flags: ["--with-decryption"],
 };
@@ -369,7 +369,7 @@ export function secretReadTargets(keysDir = "~/.memnox/keys"): string[] {
   ];
 }
 
-export function machineBaseline(opts: BaselineOptions): RuleSpec[] {
+function machineBaseline(opts: BaselineOptions): RuleSpec[] {
   const by = `written by memnox protect --yes on ${opts.date}`;
   const signing = ["~/.gnupg", opts.keysDir ?? "~/.memnox/keys"];
   return [
@@ -520,7 +520,7 @@ function rule(
   return actions.length === 0 ? [] : [{ name, description, match: { actions }, decision }];
 }
 
-export function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineOptions): RuleSpec[] {
+function repositoryBaseline(tables: readonly VerbTable[], opts: BaselineOptions): RuleSpec[] {
   const by = `written by memnox protect --yes on ${opts.date}`;
   const known = new Set(tables.flatMap((t) => t.verbs.map(entryPattern)));
   const destructive = patternsOf(tables, "destructive");

@@ -39,7 +39,7 @@ function wrap(items: readonly string[], indent: string): string[] {
 }
 
 /** A short list on one line; a long one wrapped, with a `# cli` comment before each group of action names. */
-export function renderList(name: string, items: readonly string[]): string[] {
+function renderList(name: string, items: readonly string[]): string[] {
   const inline = `${key(name)} = [${items.map(str).join(", ")}]`;
   if (inline.length <= WIDTH) return [inline];
   const groups = group(items);

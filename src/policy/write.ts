@@ -17,7 +17,7 @@ export interface MergeResult {
   readonly keptYours: readonly string[];
 }
 
-export interface MergeOptions {
+interface MergeOptions {
   /** Comment lines for a new file. */
   readonly header: readonly string[];
   /** File mode for a new file (0644 for a repository's, 0600 for the machine's). */

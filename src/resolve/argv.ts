@@ -18,7 +18,7 @@ export interface OptSpec {
   readonly numeric?: boolean;
 }
 
-export interface Opt {
+interface Opt {
   /** `-r` or `--force`. */
   readonly name: string;
   readonly value?: Arg;

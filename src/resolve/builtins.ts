@@ -2,7 +2,7 @@
 import type { ActionClass } from "../core/action.ts";
 import { SQL_VERBS } from "./tables/sql.ts";
 
-export interface BuiltinAction {
+interface BuiltinAction {
   /** An action name, or a pattern with `*` for a family (`*.run`). */
   readonly action: string;
   /** The heaviest class it is given; `http.request` and `network.copy` are read when nothing leaves. */

@@ -123,7 +123,7 @@ export class Collector {
   }
 }
 
-export function heaviest(actions: readonly Action[]): ActionClass {
+function heaviest(actions: readonly Action[]): ActionClass {
   return actions.reduce<ActionClass>((acc, a) => heavierClass(acc, a.class), "read");
 }
 

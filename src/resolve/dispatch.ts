@@ -24,7 +24,7 @@ import { absolutePath, basename, emitOperandReads } from "./paths.ts";
 import { renderArg } from "./shell/render.ts";
 import { verbTable } from "./tables/index.ts";
 
-export type Handler = (call: Call) => void;
+type Handler = (call: Call) => void;
 
 const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...Object.entries(WRAPPER_HANDLERS),
@@ -53,7 +53,7 @@ function versioned(name: string): string {
 }
 
 /** `/usr/bin/git`, `GIT`, `git.exe` and `./git` all run git as far as a rule is concerned. */
-export function commandName(text: string): string {
+function commandName(text: string): string {
   return basename(text)
     .toLowerCase()
     .replace(/\.exe$/, "");
@@ -159,7 +159,7 @@ function expandAlias(call: Call, name: string, value: string | null): void {
 }
 
 /** A program nothing here knows: `<name>.run`, class unknown, counted; never read as safe. */
-export function runUnknown(call: Call, name: string): void {
+function runUnknown(call: Call, name: string): void {
   const safe = name.replace(/[^a-z0-9_+-]+/g, "-").replace(/^-+|-+$/g, "") || "command";
   call.emit({ name: `${safe}.run`, class: "unknown", targets: call.args.slice(1).map((a) => a.text) });
   emitOperandReads(call, call.args.slice(1));

@@ -18,7 +18,7 @@ export interface Evaluated {
   hidden: boolean;
 }
 
-export interface EvalEnv {
+interface EvalEnv {
   readonly vars?: ReadonlyMap<string, VarValue>;
   /** Attributes `declare` gave names earlier in the line: `A` (associative), `i` (integer). */
   readonly attributes?: ReadonlyMap<string, string>;

@@ -15,7 +15,7 @@ export interface Expanded {
   readonly evaluated: Evaluated;
 }
 
-export interface ExpandEnv {
+interface ExpandEnv {
   readonly cwd: string;
   readonly home: string;
   /** Variables the line set earlier, and the caller's place variables. */

@@ -1,5 +1,5 @@
 // The resolver's public surface: every seam and report resolves through these.
-export { BUILTIN_ACTIONS, type BuiltinAction } from "./builtins.ts";
+export { BUILTIN_ACTIONS } from "./builtins.ts";
 export {
   type Effective,
   effectiveGit,
@@ -9,14 +9,6 @@ export {
 } from "./commands/git-effective.ts";
 export { TOOLCHAIN_OUTWARD } from "./commands/toolchain.ts";
 export { resolveArgv, resolveCommand } from "./resolve.ts";
-export {
-  actionsOfClass,
-  type ChecksumReport,
-  checkVerbTables,
-  tableChecksum,
-  verbTable,
-  verbTables,
-} from "./tables/index.ts";
+export { verbTable, verbTables } from "./tables/index.ts";
 export { actionPattern } from "./tables/match.ts";
-export type { Resolution, ResolveContext, VerbEntry, VerbTable } from "./types.ts";
-export { commandWords } from "./words.ts";
+export type { Resolution, VerbEntry, VerbTable } from "./types.ts";

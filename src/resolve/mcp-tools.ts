@@ -1,10 +1,11 @@
 // MCP tools -> action classes: the tool's own name decides first; annotations (untrusted) only ever add caution.
 import { type ActionClass, heavierClass } from "../core/action.ts";
 
+import { isRecord } from "../core/record.ts";
 /** How a class was reached: by a verb in the name, by the server's annotations, or neither (unknown). */
 export type ToolBasis = "name" | "annotations" | "none";
 
-export interface ToolClass {
+interface ToolClass {
   readonly class: ActionClass;
   readonly basis: ToolBasis;
   /** The name word that decided, when one did. */
@@ -149,6 +150,6 @@ export function mcpArguments(args: unknown): Record<string, string[]> {
       add(key, String(value));
     }
   };
-  if (typeof args === "object" && args !== null && !Array.isArray(args)) walk(args, "", 0);
+  if (isRecord(args)) walk(args, "", 0);
   return out;
 }

@@ -55,7 +55,7 @@ export function isDiskDevice(path: string): boolean {
 }
 
 /** An operand that names a file: absolute, home-relative, explicitly relative, or a dotfile. */
-export function looksLikePath(text: string): boolean {
+function looksLikePath(text: string): boolean {
   if (text.startsWith("-") || text.includes("://") || text.includes("=")) return false;
   return /^(\/|~\/|\.\.?\/)/.test(text) || /^\.[\w-]/.test(text);
 }

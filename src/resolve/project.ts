@@ -69,7 +69,7 @@ function mayBeGitDir(segment: string): boolean {
 }
 
 /** The package name without a version or tag: `@scope/pkg@1.2` -> `@scope/pkg`, `ruff==0.5` -> `ruff`. */
-export function packageName(spec: string): string {
+function packageName(spec: string): string {
   const npm = spec.replace(/(?!^)@[^/]*$/, "");
   return npm.replace(/[<>=!~;[ ].*$/, "").toLowerCase();
 }

@@ -23,7 +23,7 @@ export function setVar(scope: Scope, name: string, value: Arg): void {
 }
 
 /** Whether an argument holds data the line computed at run time (not a number, not the caller's own value). */
-export function fromData(a: Arg): boolean {
+function fromData(a: Arg): boolean {
   return (a.seen ?? "").includes(DATA);
 }
 
@@ -40,11 +40,6 @@ export function bindLoop(scope: Scope, name: string, list: readonly Arg[]): void
       ? { known: true, values: list.map((a) => a.text) }
       : { known: false, raw: list.map((a) => a.text).join(" "), data: list.length === 0 || list.some(fromData) },
   );
-}
-
-/** The possible values of `$name`, or undefined when the line cannot know them. */
-export function varValues(vars: ReadonlyMap<string, VarValue> | undefined, name: string): VarValue | undefined {
-  return vars?.get(name);
 }
 
 /** Records that `dest` now leads to (or holds) what `source` is: a link, a copy or a move made in this line. */

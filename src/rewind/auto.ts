@@ -16,7 +16,7 @@ export interface AutoDeps extends RewindDeps {
   readonly log: Logger;
 }
 
-export type AutoResult =
+type AutoResult =
   | { readonly status: "taken"; readonly repo: string; readonly milestone: Milestone }
   /** This session already has one in this repository: nothing was started. */
   | { readonly status: "owed-nothing"; readonly repo: string }
@@ -30,7 +30,7 @@ export const DESTROY_THROTTLE_MS = 20_000;
 /** Destructive commands outside any session share one throttle. */
 const NO_SESSION = "-";
 
-export interface SessionWrite {
+interface SessionWrite {
   readonly session: string;
   /** The file or directory about to be written (or the session's working directory). */
   readonly path: string;
@@ -47,7 +47,7 @@ export function milestoneAtRunStart(deps: AutoDeps, w: SessionWrite): Promise<Au
   return firstFor(deps, w, "run", "before memnox run started the agent");
 }
 
-export interface DestroyingCommand {
+interface DestroyingCommand {
   readonly session?: string | undefined;
   /** The command's working directory. */
   readonly cwd: string;

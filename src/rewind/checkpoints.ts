@@ -1,21 +1,22 @@
 // ~/.memnox/checkpoints.json: which sessions already have a milestone where, so a hook that owes nothing starts nothing.
 import { copyFileSync } from "node:fs";
+import { isRecord } from "../core/record.ts";
 import { readTextIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
-export interface RepoCheckpoint {
+interface RepoCheckpoint {
   /** The milestone kept, or null when keeping one failed (it is not retried on every write). */
   readonly milestone: string | null;
   readonly at: string;
 }
 
-export interface SessionCheckpoints {
+interface SessionCheckpoints {
   readonly repos: Readonly<Record<string, RepoCheckpoint>>;
   /** When the last milestone before a destructive command was attempted (ms), for the 20-second throttle. */
   readonly destroyAtMs?: number;
   readonly touchedAtMs: number;
 }
 
-export interface Checkpoints {
+interface Checkpoints {
   readonly version: 1;
   readonly sessions: Readonly<Record<string, SessionCheckpoints>>;
 }
@@ -62,7 +63,7 @@ export function sessionRepos(file: string, session: string): string[] {
   return Object.keys(cp?.sessions[session]?.repos ?? {});
 }
 
-export function updateSession(cp: Checkpoints, session: string, nowMs: number, change: SessionChange): Checkpoints {
+function updateSession(cp: Checkpoints, session: string, nowMs: number, change: SessionChange): Checkpoints {
   const before: SessionCheckpoints = cp.sessions[session] ?? { repos: {}, touchedAtMs: nowMs };
   const after: SessionCheckpoints = { ...before, ...change(before), touchedAtMs: nowMs };
   return { version: 1, sessions: { ...cp.sessions, [session]: after } };
@@ -75,21 +76,17 @@ function parse(text: string): Checkpoints | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(v) || v.version !== 1 || !isObject(v.sessions)) return undefined;
+  if (!isRecord(v) || v.version !== 1 || !isRecord(v.sessions)) return undefined;
   const sessions: Record<string, SessionCheckpoints> = {};
   for (const [name, s] of Object.entries(v.sessions)) {
-    if (!isObject(s) || !isObject(s.repos) || typeof s.touchedAtMs !== "number") return undefined;
+    if (!isRecord(s) || !isRecord(s.repos) || typeof s.touchedAtMs !== "number") return undefined;
     const repos: Record<string, RepoCheckpoint> = {};
     for (const [root, r] of Object.entries(s.repos)) {
-      if (!isObject(r) || typeof r.at !== "string") return undefined;
+      if (!isRecord(r) || typeof r.at !== "string") return undefined;
       repos[root] = { milestone: typeof r.milestone === "string" ? r.milestone : null, at: r.at };
     }
     const destroy = typeof s.destroyAtMs === "number" ? { destroyAtMs: s.destroyAtMs } : {};
     sessions[name] = { repos, touchedAtMs: s.touchedAtMs, ...destroy };
   }
   return { version: 1, sessions };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -5,7 +5,7 @@ import type { RewindDeps } from "./types.ts";
 
 export type GitDeps = Pick<RewindDeps, "git" | "env">;
 
-export interface GitCall {
+interface GitCall {
   /** A scratch index file; without it git uses whatever index the environment names. */
   readonly index?: string;
   readonly input?: string | Uint8Array;
@@ -37,7 +37,7 @@ export async function gitText(
   return new TextDecoder().decode(r.stdout);
 }
 
-export function gitFailed(cwd: string, args: readonly string[], stderr: string): MemnoxError {
+function gitFailed(cwd: string, args: readonly string[], stderr: string): MemnoxError {
   const verb = args.find((a) => !a.startsWith("-") && !a.includes("=")) ?? "";
   const said = stderr
     .split("\n")

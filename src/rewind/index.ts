@@ -1,14 +1,11 @@
-export type { AutoDeps, AutoResult, DestroyingCommand, SessionWrite } from "./auto.ts";
-export { DESTROY_THROTTLE_MS, milestoneAtRunStart, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "./auto.ts";
+export { milestoneAtRunStart, milestoneBeforeDestroy, milestoneBeforeFirstWrite } from "./auto.ts";
 export { rewindDeps } from "./deps.ts";
-export { argvDestroys, isWorkDestroying } from "./destroying.ts";
-export { idGenerator, milestoneId } from "./id.ts";
-export type { Forgotten, Listed, Taken, TakeRequest } from "./milestones.ts";
+export { isWorkDestroying } from "./destroying.ts";
+
 export { forgetMilestones, listMilestones, takeMilestone } from "./milestones.ts";
-export type { RewindRequest, RewindResult } from "./rewind.ts";
+
 export { rewind } from "./rewind.ts";
 export { rewindRow } from "./row.ts";
 export type { RewindTarget } from "./select.ts";
 export { selectMilestone } from "./select.ts";
-export type { Logger, Milestone, MilestoneKind, Recorder, RewindDeps } from "./types.ts";
-export { KEEP_NEWEST, MILESTONE_KINDS } from "./types.ts";
+export type { Milestone, RewindDeps } from "./types.ts";

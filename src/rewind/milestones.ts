@@ -6,7 +6,7 @@ import { overLimit } from "./select.ts";
 import { dropMilestones, readMilestones, writeMilestone } from "./store.ts";
 import { KEEP_NEWEST, type Milestone, type MilestoneKind, type RewindDeps } from "./types.ts";
 
-export interface TakeRequest {
+interface TakeRequest {
   /** Any directory inside the working tree. */
   readonly dir: string;
   readonly kind: MilestoneKind;
@@ -18,7 +18,7 @@ export interface TakeRequest {
   readonly ignored?: readonly string[];
 }
 
-export interface Taken {
+interface Taken {
   readonly repo: Repo;
   readonly milestone: Milestone;
   /** Older milestones dropped to stay at the newest twenty. */
@@ -46,7 +46,7 @@ export async function keepMilestone(deps: RewindDeps, repo: Repo, req: Omit<Take
   });
 }
 
-export interface Listed {
+interface Listed {
   readonly repo: Repo;
   /** Newest first. */
   readonly milestones: readonly Milestone[];
@@ -57,7 +57,7 @@ export async function listMilestones(deps: RewindDeps, dir: string): Promise<Lis
   return { repo, milestones: await readMilestones(deps, repo) };
 }
 
-export interface Forgotten {
+interface Forgotten {
   readonly repo: Repo;
   readonly dropped: readonly Milestone[];
   readonly kept: readonly Milestone[];

@@ -7,7 +7,7 @@ import type { Repo } from "./repo.ts";
 
 const GITLINK = "160000";
 
-export interface RestorePlan {
+interface RestorePlan {
   /** Paths to write from the target tree (new, changed content, changed mode or type). */
   readonly write: readonly string[];
   /** Paths in the current tree and not in the target: added since. */

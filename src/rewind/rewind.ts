@@ -22,7 +22,7 @@ export interface RewindRequest {
   readonly log?: Logger;
 }
 
-export interface RewindResult {
+interface RewindResult {
   readonly repo: string;
   readonly target: Milestone;
   /** The milestone of what the rewind replaced; absent when nothing differed. */

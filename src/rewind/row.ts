@@ -11,7 +11,7 @@ export interface RowFacts {
   readonly target?: string;
 }
 
-export type RowOutcome =
+type RowOutcome =
   | {
       readonly outcome: "done";
       readonly result: {

@@ -3,9 +3,9 @@ import { type GitDeps, gitText } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import { MILESTONE_KINDS, type Milestone, type MilestoneKind } from "./types.ts";
 
-export const MILESTONE_REFS = "refs/memnox/milestones/";
+const MILESTONE_REFS = "refs/memnox/milestones/";
 
-export interface MilestoneRecord {
+interface MilestoneRecord {
   readonly id: string;
   readonly tree: string;
   readonly takenAtMs: number;
@@ -50,7 +50,7 @@ export async function readMilestones(deps: GitDeps, repo: Repo): Promise<Milesto
   return found.sort(newestFirst);
 }
 
-export function newestFirst(a: Milestone, b: Milestone): number {
+function newestFirst(a: Milestone, b: Milestone): number {
   return b.takenAtMs - a.takenAtMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 

@@ -1,10 +1,11 @@
 // Agents by their config files, never a process list: each row names the file that proved it, and whether the
 // agent has a shell (which reaches everything the user can) or had it taken away by its own settings.
 import { join } from "node:path";
+import { claudeDir, claudeSettings, codexHome, geminiDir, geminiSettings } from "../core/agent-paths.ts";
+import { isRecord } from "../core/record.ts";
 import { type ClientId, clientDef, type Locations } from "../wire/clients.ts";
 import { parseDocument } from "../wire/edit/document.ts";
 import { ParseFailure } from "../wire/edit/jsonc.ts";
-import { isRecord } from "../wire/servers.ts";
 import { entries, exists, type Trail } from "./trail.ts";
 import type { ConfigProblem, Evidence } from "./types.ts";
 
@@ -24,7 +25,7 @@ export const AGENT_IDS = [
   "copilot-cli",
   "opencode",
 ] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
+type AgentId = (typeof AGENT_IDS)[number];
 
 export interface DetectedAgent {
   readonly id: AgentId;
@@ -49,7 +50,6 @@ interface AgentDef {
 }
 
 const h = (loc: Locations, ...p: string[]) => join(loc.home, ...p);
-const claudeDir = (loc: Locations) => loc.env.CLAUDE_CONFIG_DIR || h(loc, ".claude");
 const ev = (path: string, what: string): Evidence => ({ path, what });
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -66,12 +66,12 @@ const DEFS: readonly AgentDef[] = [
     product: "Claude Code",
     client: "claude-code",
     files: (l) => [
-      ev(join(claudeDir(l), "settings.json"), "Claude Code settings"),
-      ev(claudeDir(l), "Claude Code home"),
+      ev(claudeSettings(l.home, l.env), "Claude Code settings"),
+      ev(claudeDir(l.home, l.env), "Claude Code home"),
     ],
     shellTool: "Bash",
     shellOff: {
-      file: (l) => join(claudeDir(l), "settings.json"),
+      file: (l) => claudeSettings(l.home, l.env),
       off: (d) => list(at(d, "permissions", "deny")).some((r) => /^Bash(\((\*|\*\*|:\*)\))?$/.test(r)),
     },
   },
@@ -87,17 +87,17 @@ const DEFS: readonly AgentDef[] = [
     id: "codex",
     product: "Codex",
     client: "codex",
-    files: (l) => [ev(join(l.env.CODEX_HOME || h(l, ".codex"), "auth.json"), "Codex sign-in")],
+    files: (l) => [ev(join(codexHome(l.home, l.env), "auth.json"), "Codex sign-in")],
     shellTool: "its shell tool",
   },
   {
     id: "gemini-cli",
     product: "Gemini CLI",
     client: "gemini-cli",
-    files: (l) => [ev(h(l, ".gemini"), "Gemini CLI home")],
+    files: (l) => [ev(geminiDir(l.home, l.env), "Gemini CLI home")],
     shellTool: "run_shell_command",
     shellOff: {
-      file: (l) => join(l.env.GEMINI_CLI_HOME || l.home, ".gemini", "settings.json"),
+      file: (l) => geminiSettings(l.home, l.env),
       off: (d) => {
         const core = at(d, "tools", "core") ?? at(d, "coreTools");
         const excluded = [...list(at(d, "tools", "exclude")), ...list(at(d, "excludeTools"))];

@@ -12,7 +12,7 @@ export function cliOf(c: Pick<FoundCredential, "cli" | "facts" | "label">): stri
   return c.label === "netrc logins" && c.facts.heroku === true ? "heroku" : undefined;
 }
 
-export function verbCounts(table: VerbTable): VerbCounts {
+function verbCounts(table: VerbTable): VerbCounts {
   const n = { read: 0, write: 0, destructive: 0, communication: 0, unknown: 0 };
   for (const v of table.verbs) n[v.class] += 1;
   return n;

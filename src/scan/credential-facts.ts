@@ -1,4 +1,6 @@
 // What a credential file holds, as counts and flags only: each reader sees the text and returns no part of it.
+import { isRecord } from "../core/record.ts";
+
 type Facts = Record<string, number | boolean>;
 
 /** Whether the file holds a credential at all, and its structural facts. */
@@ -12,7 +14,7 @@ const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim());
 const count = (text: string, re: RegExp) => lines(text).filter((l) => re.test(l)).length;
 
 /** A private key, and whether it needs a passphrase (the OpenSSH format names its cipher in the clear). */
-export function sshKey(text: string): Reading {
+function sshKey(text: string): Reading {
   const m = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----([\s\S]*?)-----END/.exec(text);
   if (!m) return /^PuTTY-User-Key-File/m.test(text) ? { holds: true, facts: {} } : none;
   if ((m[1] ?? "").includes("ENCRYPTED") || /Proc-Type:.*ENCRYPTED/.test(text)) {
@@ -86,7 +88,7 @@ export function kubeconfig(text: string): Reading {
 function json(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isRecord(v) ? v : undefined;
   } catch {
     return undefined;
   }

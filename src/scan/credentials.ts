@@ -1,5 +1,6 @@
 // Where credentials live on a machine, by kind; each file is opened, read for counts, and fingerprinted.
 import { join } from "node:path";
+import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
 import type { Locations } from "../wire/clients.ts";
 import * as read from "./credential-facts.ts";
 import { dotEnvFiles } from "./dotenv.ts";
@@ -158,14 +159,24 @@ const DEFS: readonly Def[] = [
     paths: (l) => [h(l, ".my.cnf"), h(l, ".mylogin.cnf")],
     read: (t, b) => (t.includes("[") ? read.iniSections(t, /^password$/) : read.whole(b)),
   },
-  { label: "Claude Code sign-in", kind: "secret", paths: (l) => [h(l, ".claude", ".credentials.json")], read: whole },
+  {
+    label: "Claude Code sign-in",
+    kind: "secret",
+    paths: (l) => [join(claudeDir(l.home, l.env), ".credentials.json")],
+    read: whole,
+  },
   {
     label: "Codex sign-in",
     kind: "secret",
-    paths: (l) => [join(l.env.CODEX_HOME || h(l, ".codex"), "auth.json")],
+    paths: (l) => [join(codexHome(l.home, l.env), "auth.json")],
     read: whole,
   },
-  { label: "Gemini CLI sign-in", kind: "secret", paths: (l) => [h(l, ".gemini", "oauth_creds.json")], read: whole },
+  {
+    label: "Gemini CLI sign-in",
+    kind: "secret",
+    paths: (l) => [join(geminiDir(l.home, l.env), "oauth_creds.json")],
+    read: whole,
+  },
 ];
 
 const NOT_KEYS = /\.pub$|^known_hosts|^authorized_keys|^config$|^environment$|\.sock$|^agent/;

@@ -5,7 +5,7 @@ import { entries, isDir } from "./trail.ts";
 const SKIP = new Set(["node_modules", ".git", "vendor", "dist", "build", ".venv", "venv", "target", ".next", ".cache"]);
 const EXAMPLE = /\.(example|sample|template|dist|defaults?)$/i;
 
-export function isDotEnv(name: string): boolean {
+function isDotEnv(name: string): boolean {
   return (name === ".env" || name.startsWith(".env.")) && !EXAMPLE.test(name);
 }
 

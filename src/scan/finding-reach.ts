@@ -5,7 +5,7 @@ import type { LoadedRuleSet } from "../policy/load/index.ts";
 import { clientDef, isClientId } from "../wire/clients.ts";
 import { verdictFor } from "./capabilities.ts";
 import { exampleBeside } from "./dotenv.ts";
-import type { Finding, Severity } from "./findings.ts";
+import type { Finding, Severity } from "./finding.ts";
 import { tilde } from "./render.ts";
 import type { CredentialRow, Inventory } from "./types.ts";
 

@@ -1,37 +1,15 @@
 // `memnox doctor`: what is risky here, why, and the one change that closes each; four counts at the end, never a
 // single number, because one figure folding severity together hides exactly the finding it should surface.
 import type { Mode } from "../core/effect.ts";
-import type { RuleSpec } from "../policy/baseline.ts";
 import type { Instant } from "../policy/engine/index.ts";
 import type { LoadedRuleSet } from "../policy/load/index.ts";
 import type { StopRecord } from "../state/stop.ts";
+import { type Finding, SEVERITIES, type Severity } from "./finding.ts";
 import { chainFindings, cliFindings, credentialFindings, serverFindings } from "./finding-reach.ts";
 import { tilde } from "./render.ts";
 import type { Inventory } from "./types.ts";
 
-export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export interface Fix {
-  readonly words: string;
-  /** The command that makes the change, where one does. */
-  readonly command?: string;
-  /** The rule that makes it, for `memnox protect` to write into ~/.memnox/machine.policies.toml. */
-  readonly rule?: RuleSpec;
-}
-
-export interface Finding {
-  /** Stable across runs: what the finding is about, not where it was printed. */
-  readonly id: string;
-  readonly severity: Severity;
-  readonly title: string;
-  readonly resource: string;
-  readonly agents: readonly string[];
-  readonly evidence: readonly string[];
-  readonly fix: Fix;
-}
-
-export interface MachineState {
+interface MachineState {
   readonly mode: Mode;
   readonly approvedAgents: readonly string[];
   readonly stop?: StopRecord;

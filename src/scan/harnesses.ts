@@ -1,14 +1,14 @@
 // Hermes, OpenClaw and Ruflo run other agents: one row each on the roster, several principals at the seam. Roles,
 // runtimes, hooks and federation are read off the directories and configs those products scaffolded.
 import { basename, extname, join } from "node:path";
+import { isRecord } from "../core/record.ts";
 import type { Locations } from "../wire/clients.ts";
-import { isRecord } from "../wire/servers.ts";
 import type { DetectedAgent } from "./agents.ts";
 import { entries, filesUnder, isDir, type Trail } from "./trail.ts";
 import type { HarnessRow } from "./types.ts";
 
 /** The parsed config of a harness's MCP client file, as the wire read it. */
-export type Docs = ReadonlyMap<string, unknown>;
+type Docs = ReadonlyMap<string, unknown>;
 
 const names = (v: unknown): string[] => {
   if (Array.isArray(v))

@@ -20,7 +20,7 @@ import { reach } from "./reach.ts";
 import { Trail } from "./trail.ts";
 import { type ConfigProblem, INVENTORY_VERSION, type Inventory } from "./types.ts";
 
-export interface ScanOptions {
+interface ScanOptions {
   /** Start stdio MCP servers to list their tools (default true). */
   readonly probe?: boolean;
   readonly probeTimeoutMs?: number;
@@ -31,12 +31,12 @@ export interface ScanOptions {
 }
 
 /** A scan whose keeping is the caller's to do: setup keeps nothing until a person says yes. */
-export interface HeldScan {
+interface HeldScan {
   readonly inventory: Inventory;
   readonly keep: () => void;
 }
 
-export const PROBE_TIMEOUT_MS = 10_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 export function instantOf(epochMs: number): Instant {
   return { epochMs, utcOffsetMinutes: -new Date(epochMs).getTimezoneOffset() };

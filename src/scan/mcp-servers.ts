@@ -1,10 +1,11 @@
 // MCP servers per client, read through the wire's one registry of client formats; tools from a probe when allowed,
 // else from the cache; what the host's own filter removes is counted, not granted.
 
+import { isRecord } from "../core/record.ts";
 import { isSecretName, MASK } from "../core/secrets.ts";
 import { type ClientFile, clientDef, type Locations } from "../wire/clients.ts";
 import { describeServer, readClientFiles } from "../wire/read.ts";
-import { isRecord, type ServerEntry } from "../wire/servers.ts";
+import type { ServerEntry } from "../wire/servers.ts";
 import { isSessionServer, unwrapCommand } from "../wire/wrapping.ts";
 import { toolOutside } from "./outside.ts";
 import { type ProbeProgress, type ProbeResult, type ProbeTarget, probeServers } from "./probe.ts";
@@ -12,7 +13,7 @@ import { type CachedTool, cachedTools, cacheFile, classify, writeCache } from ".
 import type { Trail } from "./trail.ts";
 import type { ConfigProblem, ServerRow, ToolRow, ToolsFrom } from "./types.ts";
 
-export interface ServerScanOptions {
+interface ServerScanOptions {
   readonly loc: Locations;
   readonly trail: Trail;
   /** `paths.mcp`: the proxy's manifests and the scan's own probe cache. */
@@ -24,7 +25,7 @@ export interface ServerScanOptions {
   readonly onProbe?: (p: ProbeProgress) => void;
 }
 
-export interface ServerScan {
+interface ServerScan {
   readonly rows: ServerRow[];
   readonly problems: ConfigProblem[];
   /** Each readable client file's document, by path (harness readers look at more than its servers). */

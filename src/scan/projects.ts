@@ -1,5 +1,6 @@
 // What an authenticated CLI is linked to here: the project, app or context its own files name. Names only.
 import { join } from "node:path";
+import { isRecord } from "../core/record.ts";
 import { gitDir } from "../io/repo.ts";
 import type { Locations } from "../wire/clients.ts";
 import { entries, isFile, type Trail } from "./trail.ts";
@@ -13,8 +14,8 @@ const inRepo = (repo: string | undefined, rel: string, what: string) =>
 function jsonKeys(text: string | undefined, key: string): string[] {
   try {
     const v: unknown = text ? JSON.parse(text) : undefined;
-    const o = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined;
-    return typeof o === "object" && o !== null ? Object.keys(o) : [];
+    const o = isRecord(v) ? v[key] : undefined;
+    return isRecord(o) ? Object.keys(o) : [];
   } catch {
     return [];
   }

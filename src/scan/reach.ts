@@ -10,7 +10,7 @@ const RUNS = new Set(["run", "execute", "exec", "start", "spawn", "invoke"]);
 const WHAT_RUNS = new Set(["shell", "terminal", "bash", "command", "cmd", "process", "script"]);
 
 /** A tool that runs commands: `run_command`, `execute_shell`, `startProcess`, or a bare `bash`. */
-export function runsCommands(tool: string): boolean {
+function runsCommands(tool: string): boolean {
   const ws = toolWords(tool);
   if (ws.length === 1) return ["shell", "bash", "exec", "terminal", "sh"].includes(ws[0] ?? "");
   return RUNS.has(ws[0] ?? "") && ws.slice(1).some((w) => WHAT_RUNS.has(w));
@@ -30,7 +30,7 @@ export function serverRoots(s: ServerRow, home: string, cwd: string): string[] {
 const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 
 /** Which servers belong to an agent: its client's, and for Ruflo the `.mcp.json` a swarm registers in. */
-export function serversOf(a: DetectedAgent, servers: readonly ServerRow[], repo: string): ServerRow[] {
+function serversOf(a: DetectedAgent, servers: readonly ServerRow[], repo: string): ServerRow[] {
   if (a.id === "ruflo") return servers.filter((s) => s.client === "claude-code" && s.file === join(repo, ".mcp.json"));
   return servers.filter((s) => s.client === a.client);
 }

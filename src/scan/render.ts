@@ -19,7 +19,7 @@ export function toolSummary(s: ServerRow): string {
   return `${plural(s.tools.length, "tool")}, ${w} write-capable`;
 }
 
-export function executionSurfaces(inv: Inventory): number {
+function executionSurfaces(inv: Inventory): number {
   const served = new Set(inv.agents.flatMap((a) => a.servers));
   return inv.agents.filter((a) => a.shell.has).length + served.size + inv.clis.length;
 }
@@ -130,7 +130,7 @@ function problemLines(inv: Inventory): string[] {
 }
 
 /** The two counts the page exists for; a broken rule file makes the second a floor and is named. */
-export function gapLines(inv: Inventory): string[] {
+function gapLines(inv: Inventory): string[] {
   const c = inv.coverage;
   const lines = [`${plural(c.outside, "capability", "capabilities")} can change something outside this laptop.`];
   if (c.floor) {

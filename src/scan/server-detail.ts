@@ -7,9 +7,9 @@ import { mcpActionName } from "../resolve/mcp-tools.ts";
 import { verdictFor } from "./capabilities.ts";
 import type { Inventory, ServerRow } from "./types.ts";
 
-export type Band = "high" | "medium" | "low" | "unknown";
+type Band = "high" | "medium" | "low" | "unknown";
 
-export interface ToolDetail {
+interface ToolDetail {
   readonly name: string;
   readonly action: string;
   readonly class: ActionClass;
@@ -19,7 +19,7 @@ export interface ToolDetail {
   readonly rule?: string;
 }
 
-export interface ServerDetail {
+interface ServerDetail {
   readonly server: ServerRow;
   readonly agents: readonly string[];
   readonly band: Band;
@@ -28,7 +28,7 @@ export interface ServerDetail {
 }
 
 /** high: it can destroy, or send outside; medium: it writes or runs what nobody classified; low: it only reads. */
-export function bandOf(s: ServerRow): Band {
+function bandOf(s: ServerRow): Band {
   if (s.tools === null) return "unknown";
   if (s.tools.some((t) => t.class === "destructive" || (t.outside && t.class === "communication"))) return "high";
   if (s.tools.some((t) => t.class !== "read")) return "medium";

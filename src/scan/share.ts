@@ -2,7 +2,7 @@
 import { writeCapable } from "./outside.ts";
 import { CREDENTIAL_KINDS, type CredentialKind, type Inventory } from "./types.ts";
 
-export interface ShareCard {
+interface ShareCard {
   readonly version: 2;
   readonly agents: number;
   readonly harnesses: number;

@@ -3,17 +3,10 @@
 // repository. Each is named, placed and hashed by content, so a new or changed one can be told from one accepted.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
 import type { Env } from "../ports/index.ts";
 
-export type SkillKind =
-  | "skill"
-  | "subagent"
-  | "command"
-  | "plugin"
-  | "extension"
-  | "prompt"
-  | "instructions"
-  | "config";
+type SkillKind = "skill" | "subagent" | "command" | "plugin" | "extension" | "prompt" | "instructions" | "config";
 
 export interface SkillItem {
   /** `<agent>:<kind>:<where>:<name>`, stable across scans; what `--accept` and skills.json key on. */
@@ -50,7 +43,7 @@ function isFile(path: string): boolean {
 }
 
 /** Content hash of a file, or of a folder's files (paths and bytes, sorted, bounded). */
-export function contentHash(path: string): string {
+function contentHash(path: string): string {
   const h = new Bun.CryptoHasher("sha256");
   if (isFile(path)) {
     h.update(readFileSync(path));
@@ -111,9 +104,9 @@ function plugins(dir: string, depth = 0): Found[] {
 }
 
 function inHome(home: string, env: Env): Found[] {
-  const claude = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
-  const codex = env.CODEX_HOME || join(home, ".codex");
-  const gemini = join(home, ".gemini");
+  const claude = claudeDir(home, env);
+  const codex = codexHome(home, env);
+  const gemini = geminiDir(home, env);
   return [
     ...folders(join(claude, "skills"), "claude-code", "skill"),
     ...filesIn(join(claude, "agents"), "claude-code", "subagent", ".md"),
@@ -161,8 +154,8 @@ export function findSkills(o: { home: string; env: Env; root?: string | undefine
 
 /** The folders and files to watch for a skill arriving (the daemon wakes on them). */
 export function skillPlaces(home: string, env: Env): string[] {
-  const claude = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
-  const codex = env.CODEX_HOME || join(home, ".codex");
+  const claude = claudeDir(home, env);
+  const codex = codexHome(home, env);
   return [
     join(claude, "skills"),
     join(claude, "agents"),
@@ -170,8 +163,8 @@ export function skillPlaces(home: string, env: Env): string[] {
     join(claude, "plugins"),
     join(codex, "skills"),
     join(codex, "prompts"),
-    join(home, ".gemini", "commands"),
-    join(home, ".gemini", "extensions"),
+    join(geminiDir(home, env), "commands"),
+    join(geminiDir(home, env), "extensions"),
   ];
 }
 

@@ -25,9 +25,9 @@ import { type Dormant, dormantAgents } from "./dormant.ts";
 import { type AgentHook, hookStates } from "./hooked.ts";
 import { lastScan, scanMachine } from "./inventory.ts";
 
-export type DaemonState = "running" | "not-answering" | "not-running";
+type DaemonState = "running" | "not-answering" | "not-running";
 
-export interface Today {
+interface Today {
   readonly since: string;
   readonly actions: number;
   /** What was applied. */
@@ -69,7 +69,7 @@ export interface Status {
 }
 
 /** Whether the daemon answers a ping on its socket (a leftover socket file does not). */
-export async function daemonState(sock: string, timeoutMs = 500): Promise<DaemonState> {
+async function daemonState(sock: string, timeoutMs = 500): Promise<DaemonState> {
   if (!existsSync(sock)) return "not-running";
   return (await pingDaemon(sock, { timeoutMs })) ? "running" : "not-answering";
 }

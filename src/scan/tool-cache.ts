@@ -2,11 +2,11 @@
 // the proxy keeps for that server name. `--no-probe` reads these instead of starting anything.
 import { join } from "node:path";
 import { isActionClass } from "../core/action.ts";
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { classifyTool } from "../resolve/mcp-tools.ts";
 import { loadManifest, manifestPath } from "../state/mcp-manifest.ts";
-import { isRecord } from "../wire/servers.ts";
 import type { ProbedTool } from "./probe.ts";
 import type { ToolRow, ToolsFrom } from "./types.ts";
 

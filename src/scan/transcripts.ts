@@ -5,15 +5,17 @@
 // Read loosely: these are other programs' files, and a line memnox cannot read is skipped, never guessed at.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { claudeDir, codexHome, geminiDir } from "../core/agent-paths.ts";
+import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
 
-export interface Said {
+interface Said {
   /** When the agent said it, where the file keeps a time. */
   readonly at?: string;
   readonly text: string;
 }
 
-export interface Transcript {
+interface Transcript {
   readonly path: string;
   readonly agent: string;
   /** What the agent wrote to its person, in order: its messages, not its tool calls or their results. */
@@ -21,7 +23,6 @@ export interface Transcript {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 function lines(path: string): unknown[] {
@@ -49,7 +50,7 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content
     .map((p) =>
-      isObj(p) && (p.type === "text" || p.type === "output_text" || p.type === undefined) ? (str(p.text) ?? "") : "",
+      isRecord(p) && (p.type === "text" || p.type === "output_text" || p.type === undefined) ? (str(p.text) ?? "") : "",
     )
     .filter(Boolean)
     .join("\n");
@@ -59,40 +60,40 @@ function said(text: string, at: string | undefined): Said[] {
   return text.trim() ? [{ text, ...(at ? { at } : {}) }] : [];
 }
 
-export function claudeSaid(path: string): Said[] {
+function claudeSaid(path: string): Said[] {
   return lines(path).flatMap((l) => {
-    if (!isObj(l) || l.type !== "assistant" || !isObj(l.message)) return [];
+    if (!isRecord(l) || l.type !== "assistant" || !isRecord(l.message)) return [];
     return said(textOf(l.message.content), str(l.timestamp));
   });
 }
 
-export function codexSaid(path: string): Said[] {
-  const rows = lines(path).filter(isObj);
+function codexSaid(path: string): Said[] {
+  const rows = lines(path).filter(isRecord);
   const items = rows.flatMap((l) => {
     const p = l.payload;
-    if (l.type !== "response_item" || !isObj(p) || p.type !== "message" || p.role !== "assistant") return [];
+    if (l.type !== "response_item" || !isRecord(p) || p.type !== "message" || p.role !== "assistant") return [];
     return said(textOf(p.content), str(l.timestamp));
   });
   if (items.length > 0) return items;
   // Older rollouts carry the agent's words only as events.
   return rows.flatMap((l) => {
     const p = l.payload;
-    return l.type === "event_msg" && isObj(p) && p.type === "agent_message"
+    return l.type === "event_msg" && isRecord(p) && p.type === "agent_message"
       ? said(str(p.message) ?? "", str(l.timestamp))
       : [];
   });
 }
 
-export function geminiSaid(path: string): Said[] {
+function geminiSaid(path: string): Said[] {
   const records = path.endsWith(".json") ? [readJson(path)] : lines(path);
   const byId = new Map<string, Obj>();
   const take = (m: unknown) => {
-    if (isObj(m) && typeof m.id === "string" && typeof m.type === "string") byId.set(m.id, m);
+    if (isRecord(m) && typeof m.id === "string" && typeof m.type === "string") byId.set(m.id, m);
   };
   for (const r of records) {
-    if (!isObj(r)) continue;
+    if (!isRecord(r)) continue;
     if (Array.isArray(r.messages)) for (const m of r.messages) take(m);
-    else if (isObj(r.$set) && Array.isArray(r.$set.messages)) {
+    else if (isRecord(r.$set) && Array.isArray(r.$set.messages)) {
       byId.clear();
       for (const m of r.$set.messages) take(m);
     } else take(r);
@@ -131,7 +132,7 @@ function files(path: string): string[] {
 const SAFE = /^[A-Za-z0-9._-]{1,128}$/;
 
 function claudeFile(home: string, env: Env, session: string): string | undefined {
-  const root = env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+  const root = claudeDir(home, env);
   for (const d of dirs(join(root, "projects"))) {
     const f = join(d, `${session}.jsonl`);
     if (isFile(f)) return f;
@@ -140,7 +141,7 @@ function claudeFile(home: string, env: Env, session: string): string | undefined
 }
 
 function codexFile(home: string, env: Env, session: string): string | undefined {
-  const root = join(env.CODEX_HOME || join(home, ".codex"), "sessions");
+  const root = join(codexHome(home, env), "sessions");
   for (const y of dirs(root))
     for (const m of dirs(y))
       for (const d of dirs(m)) {
@@ -150,15 +151,15 @@ function codexFile(home: string, env: Env, session: string): string | undefined 
   return undefined;
 }
 
-function geminiFile(home: string, session: string): string | undefined {
+function geminiFile(home: string, env: Env, session: string): string | undefined {
   const short = session.slice(0, 8);
-  for (const p of dirs(join(home, ".gemini", "tmp"))) {
+  for (const p of dirs(join(geminiDir(home, env), "tmp"))) {
     for (const f of files(join(p, "chats"))) {
       const name = f.slice(f.lastIndexOf("/") + 1);
       if (!name.startsWith("session-") || !(name.endsWith(`-${short}.jsonl`) || name.endsWith(`-${short}.json`)))
         continue;
       const first = f.endsWith(".json") ? readJson(f) : lines(f)[0];
-      if (isObj(first) && first.sessionId === session) return f;
+      if (isRecord(first) && first.sessionId === session) return f;
     }
   }
   return undefined;
@@ -189,7 +190,7 @@ export function agentTranscript(
   if (!path && SAFE.test(o.session)) {
     if (o.agent === "claude-code") path = claudeFile(o.home, o.env, o.session);
     else if (o.agent === "codex") path = codexFile(o.home, o.env, o.session);
-    else path = geminiFile(o.home, o.session);
+    else path = geminiFile(o.home, o.env, o.session);
   }
   if (!path || !isFile(path)) return undefined;
   return { path, agent: o.agent, said: read(path) };

@@ -2,7 +2,7 @@
 import type { ActionClass } from "../core/action.ts";
 import type { Effect } from "../core/effect.ts";
 import type { ToolBasis } from "../resolve/mcp-tools.ts";
-import type { Scope, Transport } from "../wire/servers.ts";
+import type { ServerFacts } from "../wire/servers.ts";
 
 export const INVENTORY_VERSION = 2;
 
@@ -50,22 +50,12 @@ export interface ToolRow {
 
 export type ToolsFrom = "probe" | "cache" | "proxy" | "none";
 
-export interface ServerRow {
+export interface ServerRow extends ServerFacts {
   /** `<client>:<name>@<file>` (plus `#<project>` for Claude Code's per-project servers): unique in one scan. */
   readonly id: string;
   readonly name: string;
   readonly client: string;
   readonly file: string;
-  readonly scope: Scope;
-  readonly project?: string;
-  readonly transport: Transport;
-  readonly command?: string;
-  /** Masked: a credential-shaped argument is `***`. */
-  readonly args?: readonly string[];
-  /** Names of the environment variables the config hands the server; the values never leave the file. */
-  readonly envKeys: readonly string[];
-  readonly url?: string;
-  readonly disabled: boolean;
   readonly wrapped: boolean;
   /** A hosted server, or one handed a credential: its writes land outside this machine. */
   readonly remote: boolean;

@@ -10,14 +10,14 @@ import type { Paths } from "../ports/paths.ts";
 import { mcpActionName } from "../resolve/mcp-tools.ts";
 import type { Inventory } from "./types.ts";
 
-export interface Granted {
+interface Granted {
   readonly action: string;
   readonly class: string;
   readonly outside: boolean;
   readonly grantedBy: readonly string[];
 }
 
-export interface Usage {
+interface Usage {
   readonly since: string;
   readonly until: string;
   /** Decisions recorded in the window; none means nothing can be called unused. */
@@ -31,7 +31,7 @@ export interface Usage {
 }
 
 /** Every MCP tool an agent holds (reads included) and every outward verb of an authenticated CLI it can run. */
-export function grantedOf(inv: Inventory): Granted[] {
+function grantedOf(inv: Inventory): Granted[] {
   const served = new Set(inv.agents.flatMap((a) => a.servers));
   const tools = inv.mcpServers
     .filter((s) => served.has(s.id))

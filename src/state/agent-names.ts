@@ -1,12 +1,14 @@
 // What people call each agent (`memnox agents name`): the id stays the identity ledger rows are keyed on; the
 // name is what screens print, and commands answer to either.
+
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 export function readAgentNames(file: string): Map<string, string> {
   const raw = readJsonIfExists(file);
-  const names = typeof raw === "object" && raw !== null ? (raw as { names?: unknown }).names : undefined;
+  const names = isRecord(raw) ? raw.names : undefined;
   const out = new Map<string, string>();
-  if (typeof names === "object" && names !== null) {
+  if (isRecord(names)) {
     for (const [id, name] of Object.entries(names)) if (typeof name === "string" && name) out.set(id, name);
   }
   return out;

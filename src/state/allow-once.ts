@@ -42,7 +42,7 @@ export interface IssueRequest {
 }
 
 /** `K7QF-2MXD` from what a person typed (any case, dash or not); undefined when it cannot be a code. */
-export function normalizeCode(typed: string): string | undefined {
+function normalizeCode(typed: string): string | undefined {
   const plain = typed.toUpperCase().replace(/[-\s]/g, "");
   if (plain.length !== 8 || [...plain].some((c) => !ALPHABET.includes(c))) return undefined;
   return `${plain.slice(0, 4)}-${plain.slice(4)}`;
@@ -90,7 +90,7 @@ export function issueAllowOnce(dir: string, r: IssueRequest): string {
   return code;
 }
 
-export type Approval =
+type Approval =
   | { readonly ok: true; readonly record: AllowOnce; readonly until: string }
   | { readonly ok: false; readonly why: string };
 

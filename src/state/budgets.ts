@@ -1,6 +1,7 @@
 // Budgets (`memnox budget set`): how much of some actions may proceed in a window. Only the limits live here; what
 // is spent is counted from the ledger every time, so a restart, a second process or the daemon all count the same.
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
 /** `calls`: actions that proceeded; `minutes`: how long they ran (from their outcome rows). */
@@ -41,7 +42,7 @@ export function checkBudgetName(name: string): string {
 export function readBudgets(file: string): Budget[] {
   const raw = readJsonIfExists(file);
   if (raw === undefined) return [];
-  const list = typeof raw === "object" && raw !== null ? (raw as { budgets?: unknown }).budgets : undefined;
+  const list = isRecord(raw) ? raw.budgets : undefined;
   if (!Array.isArray(list))
     throw new MemnoxError("io", `\`${file}\` holds no budget list`, "memnox budget list shows it; move it aside");
   return list.filter(isBudget);

@@ -23,7 +23,7 @@ export interface Config {
 
 /** The seams that may carry their own mode. */
 export const SEAM_NAMES = ["hook", "mcp", "shell", "interceptor", "git", "egress"] as const;
-export type SeamName = (typeof SEAM_NAMES)[number];
+type SeamName = (typeof SEAM_NAMES)[number];
 
 export type SettingName = Exclude<keyof Config, "seamModes">;
 
@@ -93,7 +93,7 @@ export function isSettingName(name: string): name is SettingName {
 }
 
 /** Parses and validates config text; an error names the file, the line and the valid choices. */
-export function parseConfig(file: string, text: string): Config {
+function parseConfig(file: string, text: string): Config {
   let data: unknown;
   try {
     data = parseToml(text);
@@ -143,12 +143,12 @@ export function parseConfig(file: string, text: string): Config {
 }
 
 /** How config.toml stands on disk: what the sealed mode is for, and what `doctor` reports. */
-export type ConfigState =
+type ConfigState =
   | { readonly state: "ok"; readonly text: string }
   | { readonly state: "missing" | "empty" | "symlink" | "not-regular" }
   | { readonly state: "unreadable"; readonly error: string };
 
-export function configState(file: string): ConfigState {
+function configState(file: string): ConfigState {
   try {
     const st = lstatSync(file);
     if (st.isSymbolicLink()) return { state: "symlink" };
@@ -224,7 +224,7 @@ function tomlValue(value: Config[SettingName]): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
-export function renderConfig(c: Config): string {
+function renderConfig(c: Config): string {
   const lines = [
     "# memnox settings. Change them with `memnox config set <name> <value>`; `memnox config list` explains each.",
     "",

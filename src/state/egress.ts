@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import type { Paths } from "../ports/paths.ts";
 
-export interface EgressRecord {
+interface EgressRecord {
   readonly host: string;
   readonly port: number;
   readonly pid: number;
@@ -36,7 +36,7 @@ export function proxyUrl(address: { readonly host: string; readonly port: number
 }
 
 /** What the proxy cannot see, in the words `memnox run` and `memnox doctor --wiring` print. */
-export const EGRESS_BLIND_SPOTS: readonly string[] = [
+const EGRESS_BLIND_SPOTS: readonly string[] = [
   "anything that ignores HTTP_PROXY/HTTPS_PROXY/ALL_PROXY, or a host listed in NO_PROXY",
   "an agent started from the desktop or a dock icon, unless its own settings name the proxy",
   "the path, headers and body of an HTTPS request: only the destination host is known",

@@ -35,7 +35,7 @@ function idName(): string | undefined {
   }
 }
 
-export interface Person {
+interface Person {
   readonly name: string;
   /** The Unix groups the account is in, by name (from /etc/group: groups only a directory service knows are not seen). */
   readonly groups: readonly string[];

@@ -2,10 +2,11 @@
 import { join } from "node:path";
 import type { ActionClass } from "../core/action.ts";
 import { isActionClass } from "../core/action.ts";
+import { isRecord } from "../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../io/files.ts";
 import type { ToolBasis, ToolHints } from "../resolve/mcp-tools.ts";
 
-export const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 1;
 
 export interface ManifestTool {
   readonly name: string;
@@ -19,7 +20,7 @@ export interface ManifestTool {
   readonly hints?: ToolHints;
 }
 
-export interface Manifest {
+interface Manifest {
   readonly version: number;
   readonly server: string;
   readonly updatedAt: string;
@@ -76,8 +77,4 @@ export function loadManifest(dir: string, server: string): ManifestTool[] {
     (t): t is ManifestTool =>
       isRecord(t) && typeof t.name === "string" && isActionClass(t.class) && typeof t.basis === "string",
   );
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

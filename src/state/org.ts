@@ -1,9 +1,9 @@
 // What a workspace pull leaves for the gate: org-conditions.json (fleet-wide state facts) and the sync mark (whether
 // the workspace answered lately), and which workspace account.json names, for status.
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import type { StateFact } from "../core/request.ts";
 import { readJsonIfExists } from "../io/files.ts";
-
 export interface OrgFact extends StateFact {
   readonly id: string;
   readonly by: string;
@@ -11,7 +11,7 @@ export interface OrgFact extends StateFact {
 }
 
 /** Parses org-conditions.json; anything but the exact shape throws, so a bad pull is never renamed into place. */
-export function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
+function parseOrgConditions(file: string, raw: unknown): OrgFact[] {
   const bad = (why: string) => new MemnoxError("io", `\`${file}\` is not a workspace conditions file: ${why}`);
   if (typeof raw !== "object" || raw === null) throw bad("not an object");
   const o = raw as Record<string, unknown>;
@@ -50,7 +50,7 @@ export function looseObject(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  return isRecord(raw) ? raw : undefined;
 }
 
 /** Which workspace account.json names, read loosely (status must not fail on a damaged file); never the token or key. */
@@ -69,7 +69,7 @@ export interface SyncMark {
 }
 
 /** A loop that has not reached the workspace for this long (beyond its longest backoff) leaves verdicts stale. */
-export const STALE_AFTER_MS = 20 * 60_000;
+const STALE_AFTER_MS = 20 * 60_000;
 
 /** A damaged sync file says nothing about reachability; the next pass rewrites it. */
 export function readSyncMark(file: string): SyncMark | undefined {

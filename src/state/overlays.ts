@@ -26,7 +26,7 @@ export function overlaysInForce(facts: readonly OverlayFact[], nowMs: number): O
   return facts.filter((f) => !f.liftedAt && Date.parse(f.expiresAt) > nowMs);
 }
 
-export interface NewFact {
+interface NewFact {
   readonly kind: string;
   readonly subject: string;
   readonly reason?: string;

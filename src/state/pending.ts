@@ -9,9 +9,9 @@ import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { mayAnswer } from "./identity.ts";
 
-export type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
+type HoldStatus = "waiting" | "granted" | "denied" | "unattended";
 
-export interface HoldAnswer {
+interface HoldAnswer {
   readonly by: string;
   readonly at: string;
   /** `session`: the grant covers the same call for the rest of that session, not spent by one use. */

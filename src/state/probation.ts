@@ -2,7 +2,7 @@
 import type { StateFact } from "../core/request.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
-export type ProbationKind = "agent" | "server";
+type ProbationKind = "agent" | "server";
 
 export interface ProbationEntry {
   readonly kind: ProbationKind;
@@ -13,7 +13,7 @@ export interface ProbationEntry {
   readonly trustedBy?: string;
 }
 
-export const PROBATION_MS = 7 * 86_400_000;
+const PROBATION_MS = 7 * 86_400_000;
 
 export function readProbation(file: string): ProbationEntry[] {
   const raw = readJsonIfExists(file);

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { isMode, MODES, type Mode } from "../core/effect.ts";
 import { readTextIfExists, writeJsonAtomic } from "../io/files.ts";
 
-export interface Seal {
+interface Seal {
   readonly mode: Mode;
   readonly failOpen: boolean;
 }

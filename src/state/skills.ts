@@ -2,13 +2,13 @@
 // hash, and what the daemon already noticed, so a new or changed one is flagged once and stays flagged until accepted.
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
-export interface Accepted {
+interface Accepted {
   readonly hash: string;
   readonly at: string;
   readonly by: string;
 }
 
-export interface SkillsFile {
+interface SkillsFile {
   readonly version: 1;
   readonly accepted: Readonly<Record<string, Accepted>>;
   /** The hash the daemon last raised a notice for, per item. */

@@ -3,7 +3,7 @@ import { INDEX_FILE, parseReleaseIndex, type ReleaseIndex } from "./release-inde
 
 export type Fetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
 
-export type Latest =
+type Latest =
   | { readonly reached: true; readonly url: string; readonly index: ReleaseIndex }
   | { readonly reached: false; readonly url: string; readonly reason: string };
 

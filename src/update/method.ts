@@ -1,8 +1,10 @@
 // How this copy was installed, read off its path and the install receipt, and so how to upgrade it. Pure.
+
+import { shellWord } from "../core/shell-quote.ts";
 import type { InstallReceipt } from "./receipt.ts";
 import { LATEST_BASE } from "./release-index.ts";
 
-export type Method = "script" | "npm" | "pnpm" | "bun" | "npx" | "pnpm-dlx" | "bunx" | "yarn" | "project" | "unknown";
+type Method = "script" | "npm" | "pnpm" | "bun" | "npx" | "pnpm-dlx" | "bunx" | "yarn" | "project" | "unknown";
 
 /** memnox runs the upgrade itself: install.sh again, or the package manager that owns the binary. */
 export type Plan =
@@ -25,7 +27,7 @@ export type Plan =
     }
   | { readonly kind: "print"; readonly method: Method; readonly command: string; readonly why: string };
 
-export interface Whereabouts {
+interface Whereabouts {
   /** The running binary, symlinks resolved. */
   readonly execPath: string;
   /** ~/.memnox/app/memnox, symlinks resolved. */
@@ -57,7 +59,7 @@ function scriptPlan(w: Whereabouts, prefix: string, version: string): Plan {
   return {
     kind: "script",
     method: "script",
-    command: `${scriptCommand(w.base, version)} --prefix ${quote(prefix)}`,
+    command: `${scriptCommand(w.base, version)} --prefix ${shellWord(prefix)}`,
     prefix,
     base: w.base === LATEST_BASE ? undefined : w.base,
     binary: w.app,
@@ -65,8 +67,8 @@ function scriptPlan(w: Whereabouts, prefix: string, version: string): Plan {
 }
 
 function scriptCommand(base: string, version: string): string {
-  const env = base === LATEST_BASE ? "" : `MEMNOX_INSTALL_BASE=${quote(base)} `;
-  return `curl -fsSL ${quote(`${base}/install.sh`)} | ${env}sh -s -- --version ${version}`;
+  const env = base === LATEST_BASE ? "" : `MEMNOX_INSTALL_BASE=${shellWord(base)} `;
+  return `curl -fsSL ${shellWord(`${base}/install.sh`)} | ${env}sh -s -- --version ${version}`;
 }
 
 /** The package manager a binary belongs to, from where it sits. */
@@ -81,7 +83,7 @@ function fromPath(binary: string, version: string): Plan {
   const npm = new RegExp(`^(.*)/lib/node_modules/memnox/${PLATFORM_BIN}`).exec(binary);
   if (npm?.[1] !== undefined) {
     const argv = ["npm", "install", "--global", "--prefix", npm[1], spec];
-    return { kind: "package-manager", method: "npm", command: argv.map(quote).join(" "), argv, binary };
+    return { kind: "package-manager", method: "npm", command: argv.map(shellWord).join(" "), argv, binary };
   }
   if (new RegExp(String.raw`/global/\d+/${PNPM_STORE}${PLATFORM_BIN}`).test(binary)) {
     const argv = ["pnpm", "add", "--global", spec];
@@ -97,7 +99,7 @@ function fromPath(binary: string, version: string): Plan {
   if (project?.[1] !== undefined) {
     const dir = project[1].replace(/\/node_modules\/memnox$/, "");
     const pnpm = binary.includes("/node_modules/.pnpm/");
-    const command = `cd ${quote(dir)} && ${pnpm ? "pnpm add" : "npm install"} ${spec}`;
+    const command = `cd ${shellWord(dir)} && ${pnpm ? "pnpm add" : "npm install"} ${spec}`;
     return print("project", command, `this copy belongs to the project in ${dir}, whose dependencies are its own`);
   }
   return print(
@@ -105,8 +107,4 @@ function fromPath(binary: string, version: string): Plan {
     `${scriptCommand(LATEST_BASE, version)}   (or: npm install -g ${spec})`,
     `nothing about ${binary} says how it was installed, so run the way you installed it`,
   );
-}
-
-function quote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }

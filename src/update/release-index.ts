@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { MemnoxError } from "../core/errors.ts";
 
 /** Where releases live unless MEMNOX_INSTALL_BASE or the install receipt says otherwise. */
-export const DEFAULT_RELEASES = "https://github.com/memnox/memnox/releases";
+const DEFAULT_RELEASES = "https://github.com/memnox/memnox/releases";
 export const LATEST_BASE = `${DEFAULT_RELEASES}/latest/download`;
 export const INDEX_FILE = "release.json";
 
@@ -35,8 +35,6 @@ const IndexSchema = v.object({
   targets: v.array(TargetSchema),
 });
 
-export type ReleaseFileEntry = v.InferOutput<typeof FileSchema>;
-export type ReleaseTarget = v.InferOutput<typeof TargetSchema>;
 export type ReleaseIndex = v.InferOutput<typeof IndexSchema>;
 
 /** The index read from `url`; anything else is an error naming the url and the field. */

@@ -9,13 +9,13 @@ import { type Fetch, fetchVerified } from "./latest.ts";
 import type { Plan } from "./method.ts";
 import type { ReleaseIndex } from "./release-index.ts";
 
-export interface UpgradeDeps {
+interface UpgradeDeps {
   readonly proc: Proc;
   readonly env: Env;
   readonly fetch: Fetch;
 }
 
-export interface Upgraded {
+interface Upgraded {
   /** What the installer and the rewiring printed, in order. */
   readonly output: string;
   readonly binary: string;

@@ -40,7 +40,7 @@ export function readAgentWall(paths: Pick<Paths, "guard">): AgentWallFile | unde
 }
 
 /** Numbers the applier needs that differ by architecture (open flags, system call numbers). */
-export interface Arch {
+interface Arch {
   readonly openat: number;
   readonly close: number;
   readonly prctl: number;
@@ -59,20 +59,20 @@ export function archOf(arch: string): Arch | undefined {
   return ARCHES[arch];
 }
 
-export interface Stamp {
+interface Stamp {
   readonly count: number;
   readonly sum: number;
 }
 
 /** The applier's checksum of a directory's names: how many, and their bytes summed (order does not matter). */
-export function stampOf(names: readonly Uint8Array[]): Stamp {
+function stampOf(names: readonly Uint8Array[]): Stamp {
   let sum = 0;
   for (const n of names) for (const b of n) sum = (sum + b) % 4294967296;
   return { count: names.length, sum };
 }
 
 /** The real disk, stamping each directory the planner lists, so the applier knows when a listing went stale. */
-export function stampingDisk(stamps: Map<string, Stamp>): Disk {
+function stampingDisk(stamps: Map<string, Stamp>): Disk {
   return {
     list(dir) {
       // Stamped before it is listed: an entry made in between makes the stamp stale, never the plan look fresh.
@@ -107,7 +107,7 @@ export function hidden(file: Pick<AgentWallFile, "kernel" | "wall">): Hidden | u
 export const placeholderFile = (paths: Pick<Paths, "guard">) => join(paths.guard, "hidden.sock");
 
 /** The plan as the applier reads it: one fact a line; a path with a line break in it is never granted. */
-export function planText(
+function planText(
   plan: LandlockPlan,
   stamps: ReadonlyMap<string, Stamp>,
   arch: Arch,

@@ -5,11 +5,11 @@
 // in a few milliseconds, and reaches every system call through `syscall`. `-T` keeps PERL5LIB and PERL5OPT from
 // loading code into it before the wall is up; it loads no module at all. A plan missing, stale or unreadable hands
 // the call to the memnox binary's own applier (the `wall agent` face), which plans again and raises the same rules.
-import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { writeFileAtomic } from "../io/files.ts";
 
 /** Where perl is looked for: the absolute path goes in the shebang, so no PATH an agent sets can choose it. */
-export const PERLS = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
+const PERLS = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
 
 /** Set by the binary's applier when it hands a plan it just wrote back to perl: stale again means refused. */
 export const REPLANNED = "MEMNOX_WALL_REPLANNED";
@@ -181,13 +181,4 @@ export function installApplier(at: string, app: string, perl: string | undefined
   symlinkSync(app, tmp);
   renameSync(tmp, at);
   return "binary";
-}
-
-export function removeApplier(at: string): void {
-  try {
-    lstatSync(at);
-  } catch {
-    return;
-  }
-  rmSync(at, { force: true });
 }

@@ -3,7 +3,7 @@
 // one shape; the Landlock ruleset (landlock.ts) and the seatbelt profile (seatbelt.ts) are both built from it, so
 // the two kernels cannot drift apart. Pure: every path arrives as an argument, already physical.
 
-export type WallKind = "untrusted" | "os-guard" | "agent";
+type WallKind = "untrusted" | "os-guard" | "agent";
 
 export interface WallPath {
   /** Absolute and physical (symlinks resolved where the path exists): what a kernel is given. */

@@ -26,7 +26,7 @@ export interface SessionWall {
 }
 
 /** The machine's kernel guard: the description, and when it was written. */
-export interface OsGuard {
+interface OsGuard {
   readonly version: 1;
   readonly writtenAt: string;
   readonly wall: Wall;
@@ -37,7 +37,7 @@ const safe = (s: string) => s.replace(/[^\w.-]/g, "_").slice(0, 120);
 export const sessionWallFile = (paths: Pick<Paths, "guard">, session: string) =>
   join(paths.guard, "sessions", `${safe(session)}.json`);
 export const osGuardFile = (paths: Pick<Paths, "guard">) => join(paths.guard, "os-guard.json");
-export const osGuardProfile = (paths: Pick<Paths, "guard">) => join(paths.guard, "os-guard.sb");
+const osGuardProfile = (paths: Pick<Paths, "guard">) => join(paths.guard, "os-guard.sb");
 
 export function writeSessionWall(paths: Pick<Paths, "guard">, w: SessionWall): string {
   const file = sessionWallFile(paths, w.session);

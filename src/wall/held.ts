@@ -13,7 +13,7 @@ export type Kernel =
   | { readonly kind: "none"; readonly why: string };
 
 /** Each part a test can attempt: `held` claims the kernel refuses it; not held claims it goes through. */
-export type Part =
+type Part =
   | "read"
   | "write"
   | "kept"

@@ -17,7 +17,7 @@ import {
 } from "./abi.ts";
 import { beneath, TERMINALS, type Wall, type WallPath } from "./description.ts";
 
-export interface Entry {
+interface Entry {
   readonly path: string;
   readonly dir: boolean;
 }
@@ -30,7 +30,7 @@ export interface Disk {
   kind(path: string): "dir" | "file" | undefined;
 }
 
-export interface PathRule {
+interface PathRule {
   readonly path: string;
   readonly access: number;
   /** Found by listing a directory, so opened without following a link that appeared since. */

@@ -8,7 +8,7 @@ import { canHold, type Kernel, kernelName } from "./held.ts";
 import { abiCap, probeKernel } from "./probe.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 
-export interface GuardWritten {
+interface GuardWritten {
   readonly file: string;
   readonly kernel: Kernel;
   readonly held: boolean;
@@ -32,7 +32,7 @@ export function removeMachineGuard(ctx: Pick<Context, "paths">): boolean {
   return removeOsGuard(ctx.paths);
 }
 
-export interface GuardState {
+interface GuardState {
   readonly status: "ok" | "fail" | "idle";
   readonly words: string;
   readonly fix?: string;

@@ -2,7 +2,7 @@
 import type { Wall } from "./description.ts";
 import { type Claim, type Kernel, kernelName } from "./held.ts";
 
-export interface ScreenInput {
+interface ScreenInput {
   readonly session: string;
   readonly agent: string;
   readonly wall: Wall;

@@ -10,7 +10,10 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AgentName } from "../../hooks/types.ts";
+import { codexConfig, codexHooks } from "../core/agent-paths.ts";
 import { describeError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { readTextIfExists, writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
@@ -19,10 +22,9 @@ import { readConfigFile, replaceConfigFile } from "./files.ts";
 import { codexTrust } from "./hooks/codex-trust.ts";
 import { memnoxHookIn } from "./hooks/command.ts";
 import { agentHookState } from "./hooks/install.ts";
-import { isRecord } from "./servers.ts";
 
 /** The owner name memnox's keys in an agent's shell settings have in the backup manifest. */
-export const AGENT_SHELL_OWNER = "agent-shell";
+const AGENT_SHELL_OWNER = "agent-shell";
 
 type WireContext = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
 
@@ -33,40 +35,37 @@ export interface AgentShellReport {
   readonly words: string;
 }
 
-export interface AgentShellState {
+interface AgentShellState {
   /** Whether the agent's shell commands start with the interceptors first on PATH. */
   readonly meets: boolean;
   readonly words: string;
   readonly fix?: string;
 }
 
-const codexHome = (ctx: Pick<Context, "paths" | "env">) => ctx.env.CODEX_HOME || join(ctx.paths.home, ".codex");
-const codexConfigFile = (ctx: Pick<Context, "paths" | "env">) => join(codexHome(ctx), "config.toml");
+const codexConfigFile = (ctx: Pick<Context, "paths" | "env">) => codexConfig(ctx.paths.home, ctx.env);
 
 /** memnox's start-up file for `agent`'s shell: under MEMNOX_HOME, so only memnox (and its rules) write it. */
 export function agentEnvFile(ctx: Pick<Context, "paths">, agent: AgentName): string {
   return join(ctx.paths.root, "agent-env", `${agent}.sh`);
 }
 
-const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 /**
  * POSIX sh, sourced by bash before each command: the interceptors first, the agent and its session named; and where
  * the agent wall is written, the whole command handed to its applier, which runs it again inside the wall (there
  * MEMNOX_WALL is set, so this line lets it through).
  */
-export function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
-  const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${quote(ctx.env.MEMNOX_HOME)}`] : [];
+function agentEnvScript(ctx: Pick<Context, "paths" | "env">, agent: AgentName, sessionVar: string): string {
+  const ownHome = ctx.env.MEMNOX_HOME ? [`export MEMNOX_HOME=${shellQuote(ctx.env.MEMNOX_HOME)}`] : [];
   const wall = existsSync(ctx.paths.applier)
     ? [
-        `if [ -z "$MEMNOX_WALL" ] && [ -n "$BASH_EXECUTION_STRING" ]; then exec ${quote(ctx.paths.applier)} "$BASH_EXECUTION_STRING"; fi`,
+        `if [ -z "$MEMNOX_WALL" ] && [ -n "$BASH_EXECUTION_STRING" ]; then exec ${shellQuote(ctx.paths.applier)} "$BASH_EXECUTION_STRING"; fi`,
       ]
     : [];
   return [
     `# memnox: every command ${agent} runs starts here, so the programs it starts meet the interceptors.`,
     "# Written by memnox setup; memnox uninstall takes it out of the agent's settings.",
-    `PATH=${quote(ctx.paths.bin)}:"$PATH"; export PATH`,
-    `export MEMNOX_AGENT_NAME=${quote(agent)}`,
+    `PATH=${shellQuote(ctx.paths.bin)}:"$PATH"; export PATH`,
+    `export MEMNOX_AGENT_NAME=${shellQuote(agent)}`,
     `if [ -z "$MEMNOX_SESSION" ] && [ -n "$${sessionVar}" ]; then export MEMNOX_SESSION="$${sessionVar}"; fi`,
     ...ownHome,
     ...wall,
@@ -84,7 +83,7 @@ export function refreshCodexShell(ctx: Pick<Context, "paths" | "env">): boolean 
 
 /** Whether Codex's commands go through the wall's applier (its start-up file hands them over). */
 export function codexWalled(ctx: Pick<Context, "paths">): boolean {
-  return readTextIfExists(agentEnvFile(ctx, "codex"))?.includes(quote(ctx.paths.applier)) === true;
+  return readTextIfExists(agentEnvFile(ctx, "codex"))?.includes(shellQuote(ctx.paths.applier)) === true;
 }
 
 const POLICY = ["shell_environment_policy", "set"] as const;
@@ -168,7 +167,7 @@ export function codexShellOff(ctx: WireContext): { file: string; outcome: string
 
 /** The `[hooks.state]` keys Codex keeps for memnox's own hook entries, read before those entries are taken out. */
 export function codexMemnoxTrustKeys(ctx: WireContext): string[] {
-  const hooksFile = join(codexHome(ctx), "hooks.json");
+  const hooksFile = codexHooks(ctx.paths.home, ctx.env);
   try {
     const hooks = parseDocument("json", readTextIfExists(hooksFile) ?? "{}");
     const config = parseDocument("toml", readTextIfExists(codexConfigFile(ctx)) ?? "");

@@ -4,6 +4,8 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { settingsHooks } from "../../hooks/claude-code.ts";
+import { isRecord } from "../core/record.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { readJsonIfExists, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 import type { Env } from "../ports/index.ts";
@@ -13,14 +15,13 @@ import { readConfigFile } from "./files.ts";
 import { hookMap, isMemnoxItem } from "./hooks/plan.ts";
 import { hookTarget } from "./hooks/targets.ts";
 import { linkTarget } from "./links.ts";
-import { isRecord } from "./servers.ts";
 
-export const WALL_OWNER = "agent-wall";
+const WALL_OWNER = "agent-wall";
 
 export const PREFIX_VAR = "CLAUDE_CODE_SHELL_PREFIX";
 
 /** Where Claude Code reads managed settings on this system (MEMNOX_CLAUDE_MANAGED_DIR stands in for it in tests). */
-export function claudeManagedDir(env: Env, platform: string = process.platform): string {
+function claudeManagedDir(env: Env, platform: string = process.platform): string {
   if (env.MEMNOX_CLAUDE_MANAGED_DIR) return env.MEMNOX_CLAUDE_MANAGED_DIR;
   return platform === "darwin" ? "/Library/Application Support/ClaudeCode" : "/etc/claude-code";
 }
@@ -30,7 +31,7 @@ export const managedDropIn = (env: Env) => join(claudeManagedDir(env), "managed-
 type Ctx = Pick<Context, "paths" | "env" | "selfArgv" | "clock">;
 
 /** The person's own hooks in their user settings (memnox's left out): managed settings carry them on. */
-export function personHooks(ctx: Pick<Context, "paths" | "env">): Record<string, unknown[]> {
+function personHooks(ctx: Pick<Context, "paths" | "env">): Record<string, unknown[]> {
   const target = hookTarget("claude-code");
   const text = readConfigFile(userSettings(ctx))?.text;
   if (text === undefined) return {};
@@ -53,7 +54,7 @@ export function personHooks(ctx: Pick<Context, "paths" | "env">): Record<string,
  * hooks run (allowManagedHooksOnly), so no project, plugin or local setting can add a hook that runs outside the
  * wall before anything is checked. The person's own user hooks are carried on here, after memnox's.
  */
-export function managedSettings(ctx: Ctx, applier: string): Record<string, unknown> {
+function managedSettings(ctx: Ctx, applier: string): Record<string, unknown> {
   const [command = "memnox", ...lead] = linkTarget(ctx);
   const hooks: Record<string, unknown[]> = {};
   for (const [event, items] of Object.entries(settingsHooks("memnox"))) {
@@ -87,8 +88,7 @@ function failClosed(words: readonly string[], sealed: string): { command: string
         "memnox cannot run (its binary is missing or not executable), so in enforce this call is refused; a person puts it back with memnox setup",
     },
   });
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const script = `"$@"; c=$?; if [ $c -eq 126 ] || [ $c -eq 127 ]; then grep -qs '"mode": "enforce"' ${q(sealed)} && printf '%s\\n' ${q(deny)}; exit 0; fi; exit $c`;
+  const script = `"$@"; c=$?; if [ $c -eq 126 ] || [ $c -eq 127 ]; then grep -qs '"mode": "enforce"' ${shellQuote(sealed)} && printf '%s\\n' ${shellQuote(deny)}; exit 0; fi; exit $c`;
   return { command: SH, args: ["-c", script, FALLBACK_NAME, ...words] };
 }
 
@@ -103,7 +103,7 @@ function hookWords(h: Record<string, unknown>): string[] | undefined {
 /** Which directories memnox made for the drop-in, so uninstall takes back exactly those. */
 const recordFile = (ctx: Pick<Context, "paths">) => join(ctx.paths.backup, "claude-managed.json");
 
-export type ManagedOutcome =
+type ManagedOutcome =
   | { readonly kind: "written"; readonly file: string }
   | { readonly kind: "needs-privilege"; readonly file: string; readonly staged: string; readonly command: string };
 
@@ -139,7 +139,7 @@ export function writeManaged(ctx: Ctx, applier: string): ManagedOutcome {
 }
 
 /** Take the drop-in out, and the folders memnox made for it when they are empty again. */
-export function removeManaged(ctx: Pick<Context, "paths" | "env">): "removed" | "absent" | "needs-privilege" {
+function removeManaged(ctx: Pick<Context, "paths" | "env">): "removed" | "absent" | "needs-privilege" {
   const file = managedDropIn(ctx.env);
   if (!existsSync(file)) return "absent";
   if (!writable(dirname(file))) return "needs-privilege";

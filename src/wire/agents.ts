@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_LABELS, AGENTS, type AgentName } from "../../hooks/types.ts";
+import { claudeDir, claudeState, codexHome, geminiDir } from "../core/agent-paths.ts";
 import { findRealBinary } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
 
@@ -17,13 +18,13 @@ function places(agent: AgentName, home: string, env: Context["env"]): { dirs: st
   switch (agent) {
     case "claude-code":
       return {
-        dirs: [env.CLAUDE_CONFIG_DIR || join(home, ".claude"), join(env.CLAUDE_CONFIG_DIR || home, ".claude.json")],
+        dirs: [claudeDir(home, env), claudeState(home, env)],
         programs: ["claude"],
       };
     case "codex":
-      return { dirs: [env.CODEX_HOME || join(home, ".codex")], programs: ["codex"] };
+      return { dirs: [codexHome(home, env)], programs: ["codex"] };
     case "gemini-cli":
-      return { dirs: [join(env.GEMINI_CLI_HOME || home, ".gemini")], programs: ["gemini"] };
+      return { dirs: [geminiDir(home, env)], programs: ["gemini"] };
     case "cursor":
       return { dirs: [join(home, ".cursor")], programs: ["cursor", "cursor-agent"] };
     case "windsurf":

@@ -19,7 +19,7 @@ import type { Context } from "../ports/context.ts";
 import { receiptPath, writeCopyReceipt } from "../update/receipt.ts";
 import { sha256 } from "./files.ts";
 
-export interface AppCopy {
+interface AppCopy {
   readonly path: string;
   /** copied: replaced now; unchanged: already this binary; self: running as the copy; source: nothing to copy. */
   readonly status: "copied" | "unchanged" | "self" | "source";

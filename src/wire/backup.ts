@@ -6,7 +6,7 @@ import { MemnoxError } from "../core/errors.ts";
 import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import { type ConfigBytes, putConfigFile, readConfigFile, replaceConfigFile, sha256 } from "./files.ts";
 
-export interface BackupEntry {
+interface BackupEntry {
   /** The path as the client names it. */
   readonly path: string;
   /** The file memnox writes (the symlink's target); the manifest's key. */
@@ -30,7 +30,7 @@ interface Manifest {
 
 export type Transform = (text: string | undefined) => string | undefined;
 
-export interface RewriteRequest {
+interface RewriteRequest {
   readonly backupDir: string;
   readonly path: string;
   readonly owner: string;
@@ -40,14 +40,14 @@ export interface RewriteRequest {
   readonly transform: Transform;
 }
 
-export interface RewriteResult {
+interface RewriteResult {
   readonly changed: boolean;
   readonly backup: string | null;
 }
 
 const ATTEMPTS = 3;
 
-export function manifestFile(backupDir: string): string {
+function manifestFile(backupDir: string): string {
   return join(backupDir, "manifest.json");
 }
 
@@ -108,9 +108,9 @@ function recordBefore(req: RewriteRequest, current: ConfigBytes | undefined): Ba
   return entry;
 }
 
-export type RestoreOutcome = "restored" | "removed" | "unchanged" | "missing";
+type RestoreOutcome = "restored" | "removed" | "unchanged" | "missing";
 
-export interface RestoreResult {
+interface RestoreResult {
   readonly path: string;
   readonly outcome: RestoreOutcome;
   /** The copy from before memnox, when one is kept. */
@@ -122,7 +122,7 @@ export interface RestoreResult {
 /** The current text without some parts' entries (undefined: nothing of theirs is there); `original` is the backup. */
 export type Strip = (text: string, original: string | undefined) => string | undefined;
 
-export interface RestoreRequest {
+interface RestoreRequest {
   readonly backupDir: string;
   readonly path: string;
   /** The parts of memnox whose entries go; byte-for-byte only when no other part has entries in the file. */

@@ -1,10 +1,12 @@
 // Every MCP client memnox knows, where each keeps its servers and in what shape: the one place that knows these
 // formats (scan, setup, wrap and uninstall all read them from here). Sources: shared/research/agent-protocols.md.
 import { join } from "node:path";
+import { claudeState, codexConfig, geminiSettings, PROJECT_FILES } from "../core/agent-paths.ts";
+import { isRecord } from "../core/record.ts";
 import type { Env } from "../ports/index.ts";
-import type { EditableFormat } from "./edit/document.ts";
+import type { EditableFormat } from "./edit/edits.ts";
 import type { JsonValue } from "./edit/jsonc.ts";
-import { isRecord, type Scope, type Where } from "./servers.ts";
+import type { Scope, Where } from "./servers.ts";
 
 export type ClientId =
   | "claude-code"
@@ -19,7 +21,7 @@ export type ClientId =
   | "hermes"
   | "openclaw";
 
-export type FileFormat = EditableFormat | "yaml";
+type FileFormat = EditableFormat | "yaml";
 
 /** A stdio server as memnox adds one (the session server): env values here are memnox's own, never a secret. */
 export interface StdioServer {
@@ -34,7 +36,7 @@ export interface Locations {
   readonly env: Env;
 }
 
-export interface Place {
+interface Place {
   readonly path: string;
   readonly scope: ClientFile["scope"];
 }
@@ -46,7 +48,7 @@ export interface ClientFile {
   readonly format: FileFormat;
 }
 
-export interface ClientDef {
+interface ClientDef {
   readonly id: ClientId;
   readonly label: string;
   readonly format: FileFormat;
@@ -91,15 +93,12 @@ const VSCODE_FLAVOURS = ["Code", "Code - Insiders", "VSCodium"];
 const CLINE_HOSTS = ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"];
 const CLINE_SETTINGS = ["User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"];
 
-export const CLIENTS: readonly ClientDef[] = [
+const CLIENTS: readonly ClientDef[] = [
   {
     id: "claude-code",
     label: "Claude Code",
     format: "json",
-    files: (loc) => [
-      user(join(loc.env.CLAUDE_CONFIG_DIR || loc.home, ".claude.json")),
-      project(join(loc.cwd, ".mcp.json")),
-    ],
+    files: (loc) => [user(claudeState(loc.home, loc.env)), project(join(loc.cwd, ".mcp.json"))],
     maps: claudeMaps,
     key: ["mcpServers"],
     stdioEntry: (s) => ({ type: "stdio", command: s.command, args: [...s.args], env: { ...s.env } }),
@@ -127,10 +126,7 @@ export const CLIENTS: readonly ClientDef[] = [
     id: "codex",
     label: "Codex",
     format: "toml",
-    files: (loc) => [
-      user(join(loc.env.CODEX_HOME || join(loc.home, ".codex"), "config.toml")),
-      project(join(loc.cwd, ".codex", "config.toml")),
-    ],
+    files: (loc) => [user(codexConfig(loc.home, loc.env)), project(join(loc.cwd, PROJECT_FILES.codexConfig))],
     key: ["mcp_servers"],
     stdioEntry: flat,
   },
@@ -138,10 +134,7 @@ export const CLIENTS: readonly ClientDef[] = [
     id: "gemini-cli",
     label: "Gemini CLI",
     format: "json",
-    files: (loc) => [
-      user(join(loc.env.GEMINI_CLI_HOME || loc.home, ".gemini", "settings.json")),
-      project(join(loc.cwd, ".gemini", "settings.json")),
-    ],
+    files: (loc) => [user(geminiSettings(loc.home, loc.env)), project(join(loc.cwd, PROJECT_FILES.geminiSettings))],
     key: ["mcpServers"],
     stdioEntry: flat,
     hostDisabled: (doc, name) => {

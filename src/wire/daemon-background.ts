@@ -8,7 +8,7 @@ import { linkTarget } from "./links.ts";
 
 type DaemonContext = Pick<Context, "paths" | "env" | "selfArgv" | "execPath" | "version">;
 
-export interface BackgroundReport {
+interface BackgroundReport {
   /** started: by this call; running: one already answered; failed: it did not answer in time. */
   readonly status: "started" | "running" | "failed";
   readonly pid?: number;

@@ -23,7 +23,7 @@ import { linkTarget } from "./links.ts";
 
 type ServiceContext = Pick<Context, "paths" | "env" | "proc" | "selfArgv">;
 
-export interface ServiceReport {
+interface ServiceReport {
   readonly manager: Manager | "none";
   readonly file?: string;
   /** The file was written (or removed) by this call; false when it already said exactly this. */

@@ -2,10 +2,10 @@
 // `mcp session on|off` and setup use. Run the edits through applyEdits (and rewriteWithBackup to write them).
 import { MemnoxError } from "../core/errors.ts";
 import { type ClientFile, clientDef, type StdioServer } from "./clients.ts";
-import type { Edit } from "./edit/document.ts";
+import type { Edit } from "./edit/edits.ts";
 
 /** Where server `name` goes: the client's map, or for Claude Code a project's map in ~/.claude.json. */
-export function serverPath(file: ClientFile, name: string, project?: string): string[] {
+function serverPath(file: ClientFile, name: string, project?: string): string[] {
   const def = clientDef(file.client);
   if (def.readOnly)
     throw new MemnoxError("refused", `memnox does not edit ${def.label}'s \`${file.path}\``, def.readOnly);

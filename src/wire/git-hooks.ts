@@ -13,20 +13,21 @@ import {
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
+import { shellWord } from "../core/shell-quote.ts";
 import { readJsonIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../io/files.ts";
 import { repoRoot } from "../io/repo.ts";
 import type { Context } from "../ports/context.ts";
 import { sha256 } from "./files.ts";
-import { shellWord } from "./hooks/command.ts";
 import { linkTarget } from "./links.ts";
 
-export const GIT_HOOKS = ["pre-push", "pre-commit"] as const;
-export type GitHookName = (typeof GIT_HOOKS)[number];
+const GIT_HOOKS = ["pre-push", "pre-commit"] as const;
+type GitHookName = (typeof GIT_HOOKS)[number];
 
 const MARK = "# memnox: installed by `memnox protect --hooks`";
 const CHAINED = ".memnox-chained";
 
-export type GitHookStatus =
+type GitHookStatus =
   | "added"
   | "chained"
   | "updated"
@@ -37,7 +38,7 @@ export type GitHookStatus =
   | "missing"
   | "left-alone";
 
-export interface GitHookResult {
+interface GitHookResult {
   readonly hook: GitHookName;
   readonly path: string;
   readonly status: GitHookStatus;
@@ -98,7 +99,7 @@ function present(path: string): boolean {
 }
 
 /** The repository's hooks directory, `core.hooksPath` honoured, absolute. */
-export async function hooksDir(ctx: Pick<Context, "git">, cwd: string): Promise<string> {
+async function hooksDir(ctx: Pick<Context, "git">, cwd: string): Promise<string> {
   const r = await ctx.git.run(["rev-parse", "--git-path", "hooks"], { cwd });
   const out = new TextDecoder().decode(r.stdout).trim();
   if (r.code !== 0 || !out)
@@ -113,7 +114,7 @@ interface Registered {
 
 function registered(file: string): Registered[] {
   const raw = readJsonIfExists(file);
-  const list = typeof raw === "object" && raw !== null ? (raw as { repositories?: unknown }).repositories : undefined;
+  const list = isRecord(raw) ? raw.repositories : undefined;
   return Array.isArray(list)
     ? list.filter((r): r is Registered => typeof r?.dir === "string" && typeof r?.repository === "string")
     : [];
@@ -206,7 +207,7 @@ function removeOne(dir: string, hook: GitHookName): GitHookResult {
   return { hook, path, status: "removed" };
 }
 
-export interface GitHookState {
+interface GitHookState {
   readonly repository: string;
   readonly dir: string;
   readonly hooks: readonly { readonly hook: GitHookName; readonly ours: boolean; readonly chained: boolean }[];

@@ -6,7 +6,7 @@ import { agentShellState } from "./agent-shell.ts";
 import { detectAgents } from "./agents.ts";
 import { agentHookState, type HookState } from "./hooks/install.ts";
 import { type InterceptorState, interceptorState } from "./interceptors.ts";
-import type { WiringLine } from "./wiring.ts";
+import type { WiringLine } from "./wiring-lines.ts";
 
 interface Facts {
   readonly label: string;
@@ -57,7 +57,7 @@ const opencodePlugin: Mechanism = (f) => {
 };
 
 /** Each agent's own way of putting ~/.memnox/bin first for its shell commands; absent: it has none memnox uses. */
-export const PATH_MECHANISMS: Partial<Record<AgentName, Mechanism>> = {
+const PATH_MECHANISMS: Partial<Record<AgentName, Mechanism>> = {
   "claude-code": claudeCode,
   codex: ownShell("codex"),
   "gemini-cli": ownShell("gemini-cli"),

@@ -10,7 +10,7 @@ import type { VerbTable } from "../resolve/types.ts";
 import { ensureLink } from "./links.ts";
 
 /** Programs that destroy or send things, or start commands out of sight, intercepted beside the verb tables' CLIs. */
-export const BASICS = [
+const BASICS = [
   "rm",
   "rmdir",
   "mv",
@@ -47,7 +47,7 @@ export const BASICS = [
 /** memnox's own faces by name: the CLI, the governed shells, the session server, the proxy. */
 export const OWN_LINKS = ["memnox", "memnox-shell", "memnox-bash", "memnox-zsh", "memnox-session", "memnox-mcp-proxy"];
 
-export function interceptedNames(tables: readonly VerbTable[]): string[] {
+function interceptedNames(tables: readonly VerbTable[]): string[] {
   return [...new Set([...tables.flatMap((t) => [t.cli, ...(t.aliases ?? [])]), ...BASICS])];
 }
 

@@ -4,7 +4,7 @@
 import { MemnoxError } from "../core/errors.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../io/files.ts";
 
-export const WRAP_NEW_SERVERS = "wrapNewMcpServers";
+const WRAP_NEW_SERVERS = "wrapNewMcpServers";
 
 export type KeptUpdate = "updated" | "absent";
 

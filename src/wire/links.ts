@@ -1,6 +1,7 @@
 // Names the one binary answers to: symlinks to the stable copy, or a small launcher when running from source.
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { shellQuote } from "../core/shell-quote.ts";
 import { writeFileAtomic } from "../io/files.ts";
 import type { Context } from "../ports/context.ts";
 
@@ -44,8 +45,4 @@ function readIfFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", "'\\''")}'`;
 }

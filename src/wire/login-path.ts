@@ -6,7 +6,7 @@ import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 
 /** The owner name the login PATH line has in the backup manifest. */
-export const PATH_OWNER = "login-path";
+const PATH_OWNER = "login-path";
 
 const MARK = "# memnox: interceptors first (memnox uninstall removes this line)";
 

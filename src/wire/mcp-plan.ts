@@ -1,6 +1,6 @@
 // What `mcp wrap` and `mcp unwrap` would change in one parsed file: an outcome per server and the edits, no I/O.
 import type { ClientFile } from "./clients.ts";
-import type { Edit } from "./edit/document.ts";
+import type { Edit } from "./edit/edits.ts";
 import { describeServer, type ServerInfo } from "./read.ts";
 import type { ServerEntry } from "./servers.ts";
 import { isSessionServer, unwrapCommand, wrapCommand } from "./wrapping.ts";

@@ -5,7 +5,8 @@ import { describeError, MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 import { type ClientFile, type ClientId, clientDef, clientFile, isClientId, type Locations } from "./clients.ts";
-import { applyEdits, type EditableFormat, parseDocument } from "./edit/document.ts";
+import { applyEdits, parseDocument } from "./edit/document.ts";
+import type { EditableFormat } from "./edit/edits.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { readConfigFile } from "./files.ts";
 import { type KeptUpdate, setWrapNewServers } from "./kept.ts";
@@ -22,9 +23,9 @@ import { type Problem, readClientFile, readClientFiles, serversIn } from "./read
 import type { ServerEntry } from "./servers.ts";
 
 /** The owner name memnox's wrapping has in the backup manifest. */
-export const WRAP_OWNER = "mcp-wrap";
+const WRAP_OWNER = "mcp-wrap";
 
-export type FileStatus =
+type FileStatus =
   | "changed"
   | "would-change"
   | "unchanged"
@@ -58,7 +59,7 @@ export interface McpReport {
   readonly kept: KeptUpdate | "not-written";
 }
 
-export interface McpOptions {
+interface McpOptions {
   readonly dryRun?: boolean;
   readonly clients?: readonly ClientId[];
 }

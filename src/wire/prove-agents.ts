@@ -2,6 +2,7 @@
 // to read its answer in that agent's own protocol (see hooks/<agent>.ts for both).
 import type { AgentName } from "../../hooks/types.ts";
 
+import { isRecord } from "../core/record.ts";
 export const FORCE_PUSH = "git push --force origin main";
 
 /** The pre-shell payload `agent` sends for a Bash call of FORCE_PUSH in `cwd`. */
@@ -86,7 +87,7 @@ export function forcePushPayload(agent: AgentName, cwd: string, nowIso: string):
 function parsed(stdout: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(stdout.trim() || "{}");
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+    return isRecord(v) ? v : {};
   } catch {
     return {};
   }

@@ -14,12 +14,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, type AgentName } from "../../hooks/types.ts";
+import { shellWord } from "../core/shell-quote.ts";
 import { pathWithout } from "../io/real-binary.ts";
 import type { Context } from "../ports/context.ts";
 import { parseDocument } from "./edit/document.ts";
 import { readConfigFile } from "./files.ts";
 import { gitHookState } from "./git-hooks.ts";
-import { shellWord } from "./hooks/command.ts";
 import { agentHookState } from "./hooks/install.ts";
 import { commandsOf, hookMap, isMemnoxItem } from "./hooks/plan.ts";
 import { pluginHook } from "./hooks/plugin-file.ts";
@@ -27,7 +27,7 @@ import { hookTarget } from "./hooks/targets.ts";
 import { isMemnoxLink } from "./interceptors.ts";
 import { FORCE_PUSH, forcePushPayload, refusedBy } from "./prove-agents.ts";
 import { readClientFiles } from "./read.ts";
-import type { ProofLine } from "./wiring.ts";
+import type { ProofLine } from "./wiring-lines.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
 const REASON = "memnox doctor --prove asked this seam to refuse";

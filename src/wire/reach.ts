@@ -6,7 +6,7 @@ import { clientDef } from "./clients.ts";
 import { readClientFiles } from "./read.ts";
 import { isSessionServer, unwrapCommand } from "./wrapping.ts";
 
-export interface Reach {
+interface Reach {
   readonly agents: readonly DetectedAgent[];
   readonly mcp: {
     readonly servers: number;

@@ -1,16 +1,17 @@
 // Reading a client's file into its servers. A file that does not parse grants nothing and is named with the
 // place it fails; what leaves this module is the masked ServerInfo, never an env value.
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { maskArgv, maskSecrets } from "../core/secrets.ts";
 import type { ClientFile, ClientId, Locations } from "./clients.ts";
 import { CLIENT_IDS, candidateFiles, serverMaps } from "./clients.ts";
 import { parseDocument } from "./edit/document.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { type ConfigBytes, readConfigFile } from "./files.ts";
-import { isRecord, readEntry, type Scope, type ServerEntry, type Transport } from "./servers.ts";
+import { readEntry, type ServerEntry, type ServerFacts } from "./servers.ts";
 import { unwrapCommand } from "./wrapping.ts";
 
-export interface ReadOk {
+interface ReadOk {
   readonly ok: true;
   readonly file: ClientFile;
   readonly config: ConfigBytes;
@@ -24,13 +25,13 @@ export interface Problem {
   readonly column?: number;
 }
 
-export interface ReadBad {
+interface ReadBad {
   readonly ok: false;
   readonly file: ClientFile;
   readonly problem: Problem;
 }
 
-export type ReadResult = ReadOk | ReadBad;
+type ReadResult = ReadOk | ReadBad;
 
 /** The servers in one parsed document of `file`'s client. */
 export function serversIn(file: ClientFile, doc: unknown): ServerEntry[] {
@@ -47,7 +48,7 @@ export function serversIn(file: ClientFile, doc: unknown): ServerEntry[] {
   return out;
 }
 
-export async function parseClientText(file: ClientFile, text: string): Promise<unknown> {
+async function parseClientText(file: ClientFile, text: string): Promise<unknown> {
   if (file.format !== "yaml") return parseDocument(file.format, text);
   const { parse, YAMLParseError } = await import("yaml");
   try {
@@ -97,18 +98,10 @@ export async function readClientFiles(loc: Locations, ids: readonly ClientId[] =
 }
 
 /** What may be printed about a server: env keys only, credential-shaped arguments and URL secrets masked. */
-export interface ServerInfo {
+export interface ServerInfo extends ServerFacts {
   readonly client: ClientId;
   readonly file: string;
-  readonly scope: Scope;
-  readonly project?: string;
   readonly name: string;
-  readonly transport: Transport;
-  readonly command?: string;
-  readonly args?: readonly string[];
-  readonly envKeys: readonly string[];
-  readonly url?: string;
-  readonly disabled: boolean;
   /** Whether the entry runs through memnox's proxy; command and args are then the server behind it. */
   readonly wrapped: boolean;
 }

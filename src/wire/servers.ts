@@ -1,22 +1,29 @@
 // One MCP server entry, read the same way whichever client's file it came from: transport, command, argument
 // list, env keys (never values) and where in the entry its command and arguments live.
+import { isRecord } from "../core/record.ts";
 
 export type Transport = "stdio" | "http" | "sse" | "unknown";
 export type Scope = "user" | "project" | "local";
 
-export interface ServerEntry {
-  readonly name: string;
-  /** The entry's key path in its document. */
-  readonly path: readonly string[];
+/** What every view of one server entry says of it (the entry read, the masked ServerInfo, the scan's row). */
+export interface ServerFacts {
   readonly scope: Scope;
   /** For Claude Code's per-project servers: the project directory. */
   readonly project?: string;
   readonly transport: Transport;
   readonly command?: string;
+  /** As the file has them in ServerEntry; masked (a credential-shaped argument is `***`) in every view printed. */
   readonly args?: readonly string[];
+  /** Names of the environment variables the config hands the server; the values never leave the file. */
   readonly envKeys: readonly string[];
   readonly url?: string;
   readonly disabled: boolean;
+}
+
+export interface ServerEntry extends ServerFacts {
+  readonly name: string;
+  /** The entry's key path in its document. */
+  readonly path: readonly string[];
   /** The host's own tool filter: includeTools/excludeTools, enabled_tools/disabled_tools, tools.*, toolFilter.*. */
   readonly toolFilter?: ToolFilter;
   /** Where the command and the argument list sit inside the entry (Zed once nested them under `command`). */
@@ -26,13 +33,9 @@ export interface ServerEntry {
 
 type Raw = Readonly<Record<string, unknown>>;
 
-export interface ToolFilter {
+interface ToolFilter {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
-}
-
-export function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 function stringList(v: unknown): string[] | undefined {

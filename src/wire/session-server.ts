@@ -4,12 +4,13 @@
 
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { claudeDir } from "../core/agent-paths.ts";
 import { describeError, MemnoxError } from "../core/errors.ts";
 import type { Context } from "../ports/context.ts";
 import { readBackups, restoreFromBackup, rewriteWithBackup } from "./backup.ts";
 import { type ClientFile, type ClientId, clientDef, clientFile, type Locations, type StdioServer } from "./clients.ts";
-import type { Edit } from "./edit/document.ts";
-import { applyEdits, type EditableFormat, parseDocument } from "./edit/document.ts";
+import { applyEdits, parseDocument } from "./edit/document.ts";
+import type { Edit, EditableFormat } from "./edit/edits.ts";
 import { ParseFailure } from "./edit/jsonc.ts";
 import { addServerEdits } from "./entries.ts";
 import { readConfigFile } from "./files.ts";
@@ -20,7 +21,7 @@ import type { ServerEntry } from "./servers.ts";
 import { isSessionServer, SESSION_SERVER } from "./wrapping.ts";
 
 /** The owner name the session server's entries have in the backup manifest. */
-export const SESSION_OWNER = "mcp-session";
+const SESSION_OWNER = "mcp-session";
 /** The agents that read MCP servers from a file and get the session tools (03-govern-in-your-session). */
 export const SESSION_CLIENTS: readonly ClientId[] = ["claude-code", "codex", "cursor", "gemini-cli", "windsurf"];
 export type SessionFileStatus =
@@ -34,7 +35,7 @@ export type SessionFileStatus =
   | "unparsable"
   | "refused";
 
-export interface SessionFileReport {
+interface SessionFileReport {
   readonly client: ClientId;
   readonly file: string;
   readonly status: SessionFileStatus;
@@ -74,9 +75,8 @@ export function installedFile(ctx: WireContext, client: ClientId): ClientFile | 
   if (!place) return undefined;
   const dir = dirname(place.path);
   const ownDir = dir !== ctx.paths.home && existsSync(dir);
-  const claudeDir =
-    client === "claude-code" && existsSync(join(ctx.env.CLAUDE_CONFIG_DIR || ctx.paths.home, ".claude"));
-  return existsSync(place.path) || ownDir || claudeDir ? clientFile(client, place) : undefined;
+  const claude = client === "claude-code" && existsSync(claudeDir(ctx.paths.home, ctx.env));
+  return existsSync(place.path) || ownDir || claude ? clientFile(client, place) : undefined;
 }
 
 /** Whether a person turned the session server off (`mcp session off`) and nobody has turned it on since. */
@@ -84,7 +84,7 @@ export function sessionServerKeptOff(keptFile: string): boolean {
   return readKept(keptFile)?.sessionServer === false;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   readonly clients?: readonly ClientId[];
   readonly dryRun?: boolean;
   /** Off without recording it as a person's choice (uninstall, which leaves no kept.json behind). */

@@ -33,7 +33,7 @@ export interface Step {
  * The daemon kept running: a user service where a service manager answers; else one started in the background now
  * (the first hook after a reboot starts it again), and the service file that was written is taken back out.
  */
-export async function installDaemonService(ctx: Context): Promise<Step> {
+async function installDaemonService(ctx: Context): Promise<Step> {
   const r = await installService(ctx);
   if (r.enabled) return { step: "daemon", status: r.changed ? "done" : "unchanged", words: r.lines.join("; ") };
   const why = r.manager === "none" ? r.lines.join("; ") : "no user service manager answers here";
@@ -57,7 +57,7 @@ export async function uninstallDaemonService(ctx: Context): Promise<Step> {
   return { step: "daemon", status: r.changed || stopped.stopped ? "done" : "unchanged", words };
 }
 
-export interface SetupOptions {
+interface SetupOptions {
   readonly enforce: boolean;
   /** Write the team's own rules into the repository here (setup does; a rewire after an update does not). */
   readonly team?: boolean;

@@ -54,7 +54,7 @@ export interface UninstallReport {
 }
 
 /** What --purge took out of one repository's .git (see src/rewind/purge.ts). */
-export interface RefsPurged {
+interface RefsPurged {
   readonly repo: string;
   readonly refs: number;
   readonly objects: number;
@@ -62,14 +62,14 @@ export interface RefsPurged {
   readonly problem?: string;
 }
 
-export interface UninstallOptions {
+interface UninstallOptions {
   readonly purge: boolean;
   /** --purge: takes memnox's refs out of every repository it kept milestones in (the CLI knows which). */
   readonly purgeRepos?: () => Promise<readonly RefsPurged[]>;
 }
 
 /** MEMNOX_HOME only when it plainly is memnox's: never HOME itself, never `/`. */
-export function purgeable(ctx: Pick<Context, "paths">): string {
+function purgeable(ctx: Pick<Context, "paths">): string {
   const root = resolve(ctx.paths.root);
   const ours =
     basename(root).startsWith(".memnox") ||

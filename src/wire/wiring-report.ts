@@ -19,7 +19,7 @@ import { interceptorState } from "./interceptors.ts";
 import { readKept, setupRan } from "./kept.ts";
 import { readClientFile, readClientFiles } from "./read.ts";
 import { installedFile, SESSION_CLIENTS, sessionServerKeptOff } from "./session-server.ts";
-import type { WiringLine } from "./wiring.ts";
+import type { WiringLine } from "./wiring-lines.ts";
 import { isSessionServer, unwrapCommand } from "./wrapping.ts";
 
 const RUN = 'start the agent with "memnox run -- <agent>", which sets PATH for it';

@@ -1,28 +1,7 @@
 // `memnox doctor --wiring` and `--prove`: is each seam actually in the path, and does it refuse when asked to.
 // The setup work implements these (wiring-report.ts, prove.ts); the doctor command (the scan work) prints them.
 import type { Context } from "../ports/context.ts";
-
-export type WiringStatus = "ok" | "warn" | "fail" | "idle";
-
-export interface WiringLine {
-  /** config, rules, interceptors, path, hooks:<agent>, proxy, session, daemon, egress, ledger… */
-  readonly seam: string;
-  readonly status: WiringStatus;
-  readonly words: string;
-  /** The one command that fixes a failing line. */
-  readonly fix?: string;
-}
-
-export interface ProofLine {
-  readonly seam: string;
-  /**
-   * refused: the seam said no; allowed: it let the test through (a failure); declined: the seam is absent;
-   * inactive: the hook refuses when run, but its agent does not run it yet (a trust dialog, a switch), so the agent's
-   * calls are not checked here until the person takes the step the words name.
-   */
-  readonly result: "refused" | "allowed" | "declined" | "error" | "inactive";
-  readonly words: string;
-}
+import type { ProofLine, WiringLine } from "./wiring-lines.ts";
 
 export async function wiringReport(ctx: Context): Promise<readonly WiringLine[]> {
   const { wiringLines } = await import("./wiring-report.ts");

@@ -1,7 +1,7 @@
 // What a wrapped server entry looks like, and how to see one: `<memnox> mcp proxy --name N -- <original…>`.
 import { basename } from "node:path";
 
-export interface Wrapped {
+interface Wrapped {
   /** The server name the proxy was told. */
   readonly name: string;
   readonly command: string;

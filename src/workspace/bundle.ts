@@ -3,6 +3,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { bundleHash, conditionsText } from "../cloud/protocol/bundle.ts";
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { readTextIfExists } from "../io/files.ts";
 import { checkText } from "../policy/load/index.ts";
 import type { Paths } from "../ports/paths.ts";
@@ -21,7 +22,7 @@ interface BundleBody {
 }
 
 function bodyOf(v: unknown): BundleBody {
-  const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const o = isRecord(v) ? v : {};
   if (
     typeof o.hash !== "string" ||
     typeof o.conditions !== "string" ||

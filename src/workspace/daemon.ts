@@ -5,7 +5,7 @@ import { readAccount } from "./account.ts";
 import { abortableSleep, type SyncLoop, startSyncLoop } from "./loop.ts";
 import { isRevoked, runPass } from "./sync.ts";
 
-export const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = 60_000;
 
 export function startWorkspaceSync(
   ctx: Context,

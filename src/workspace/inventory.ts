@@ -2,6 +2,7 @@
 // whether every launch goes through the proxy and how many of its tools write. Copied field by field from scan.json
 // (read loosely: a damaged or older scan sends nothing), never a launch command, an argument or an environment value.
 import type { SentInventory } from "../cloud/protocol/sync.ts";
+import { isRecord } from "../core/record.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { looseObject } from "../state/org.ts";
 
@@ -10,8 +11,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && NAME.t
 /** A product's name as a person reads it ("Claude Code"): text, bounded. */
 const label = (v: unknown): string | undefined =>
   typeof v === "string" && v.trim() !== "" ? v.trim().slice(0, 100) : undefined;
-const list = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null) : [];
+const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 
 export function readInventory(file: string): SentInventory | undefined {
   const scan = looseObject(file);

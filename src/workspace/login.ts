@@ -4,6 +4,7 @@
 import { hostname } from "node:os";
 import type { Mode } from "../core/effect.ts";
 import { MemnoxError } from "../core/errors.ts";
+import { isRecord } from "../core/record.ts";
 import { newKeyPair, signWith } from "../ledger/sign.ts";
 import type { Paths } from "../ports/paths.ts";
 import { readConfig } from "../state/config.ts";
@@ -12,7 +13,7 @@ import { call, checkedBase, unexpected } from "./transport.ts";
 
 export const DEFAULT_URL = "https://api.memnox.com";
 
-export interface DeviceCode {
+interface DeviceCode {
   readonly deviceCode: string;
   readonly userCode: string;
   readonly verificationUri: string;
@@ -21,7 +22,7 @@ export interface DeviceCode {
   readonly interval: number;
 }
 
-export interface LoginDeps {
+interface LoginDeps {
   readonly paths: Paths;
   readonly version: string;
   readonly platform: string;
@@ -31,13 +32,13 @@ export interface LoginDeps {
   readonly show: (code: DeviceCode) => void;
 }
 
-export interface LoginOptions {
+interface LoginOptions {
   readonly url: string;
   readonly mode?: Mode;
 }
 
 function codeOf(v: unknown): DeviceCode {
-  const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const o = isRecord(v) ? v : {};
   const s = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : "");
   const n = (k: string, d: number) => (typeof o[k] === "number" && (o[k] as number) > 0 ? (o[k] as number) : d);
   if (!s("device_code") || !s("user_code") || !s("verification_uri"))
@@ -113,10 +114,10 @@ async function poll(deps: LoginDeps, base: string, code: DeviceCode): Promise<Gr
       interval = Math.max(interval, Number(r.headers.get("retry-after")) || interval + 5);
       continue;
     }
-    const o = (typeof r.json === "object" && r.json !== null ? r.json : {}) as Record<string, unknown>;
+    const o = isRecord(r.json) ? r.json : {};
     if (r.status === 200 && typeof o.access_token === "string" && typeof o.machine_id === "string") {
       const named = (v: unknown) => {
-        const x = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+        const x = isRecord(v) ? v : {};
         return { id: String(x.id ?? ""), name: String(x.name ?? "") };
       };
       return {

@@ -12,7 +12,7 @@ export function backoffMs(failures: number, baseMs: number): number {
 
 export type LoopStep = "no-account" | "ok" | "failed" | "revoked" | "stopped";
 
-export interface LoopDeps {
+interface LoopDeps {
   readonly baseMs: number;
   /** account.json as it is now (undefined when absent); a broken one is reported and treated as absent. */
   readonly account: () => Account | undefined;

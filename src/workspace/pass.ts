@@ -28,7 +28,7 @@ import { SENT_KINDS, sentEvent, sentHold } from "./payload.ts";
 import { readState, type SyncState, writeState } from "./state.ts";
 import { call, unexpected } from "./transport.ts";
 
-export interface PassDeps {
+interface PassDeps {
   readonly paths: Paths;
   readonly now: () => number;
   readonly version: string;
@@ -38,7 +38,7 @@ export interface PassDeps {
   readonly maxBatches?: number;
 }
 
-export interface AppliedAnswer {
+interface AppliedAnswer {
   readonly holdId: string;
   readonly grant: boolean;
   readonly by: string;

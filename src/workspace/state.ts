@@ -22,7 +22,7 @@ export interface SyncState {
   readonly inventoryAck?: string;
 }
 
-export function freshState(machineId: string): SyncState {
+function freshState(machineId: string): SyncState {
   return { version: 1, machineId, lastSentSeq: 0, answersApplied: [] };
 }
 

@@ -30,7 +30,7 @@ export function checkedBase(raw: string): URL {
   return url;
 }
 
-export interface Reply {
+interface Reply {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
@@ -38,7 +38,7 @@ export interface Reply {
   readonly json: unknown;
 }
 
-export interface CallOptions {
+interface CallOptions {
   readonly token?: string;
   readonly json?: unknown;
   readonly bytes?: Uint8Array;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { shellWord } from "../../src/core/shell-quote.ts";
 import { runProcess } from "../support/binary.ts";
 import { agentSeat } from "../support/governed.ts";
 import { compiledBinary, fakeHome, gitRepo, type RunResult, tempDir } from "../support/index.ts";
@@ -42,8 +43,7 @@ const FORMS: string[][] = [
 const CLIS = [...new Set(FORMS.map((f) => f[0] ?? ""))];
 
 /** The argv as a shell line, each word single-quoted where it needs to be. */
-const lineOf = (argv: readonly string[]) =>
-  argv.map((w) => (/^[A-Za-z0-9_./:=@,+-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(" ");
+const lineOf = (argv: readonly string[]) => argv.map(shellWord).join(" ");
 const LINES = [
   ...FORMS.map(lineOf),
   `printf '%s' ${C}z3 | gh secret set OTHER`,

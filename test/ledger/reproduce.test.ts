@@ -11,9 +11,9 @@ import { compareVerdict, reproduce } from "../../src/ledger/reproduce.ts";
 import type { LedgerRow } from "../../src/ledger/row.ts";
 import { type Ledger, openLedger } from "../../src/ledger/store.ts";
 import { memnoxPaths } from "../../src/ports/paths.ts";
+import type { CommandFactory } from "../../src/seams/cli/command.ts";
 import { traceWith } from "../../src/seams/cli/commands/trace.ts";
 import { whyWith } from "../../src/seams/cli/commands/why.ts";
-import type { CommandFactory } from "../../src/seams/cli/registry.ts";
 import { fakeHome, testContext } from "../support/index.ts";
 import { at, decision, ledgerHome, request } from "./helpers.ts";
 

@@ -1,4 +1,5 @@
 // The draft-07 keywords the vendors' hook schemas use, checked strictly: a keyword we do not know fails loudly.
+import { isRecord } from "../../src/core/record.ts";
 export type Schema = boolean | { readonly [k: string]: unknown };
 
 const IGNORED = new Set(["$schema", "title", "description", "default", "definitions", "format"]);
@@ -35,7 +36,7 @@ export function validate(schema: Schema, value: unknown, root: Schema = schema, 
   if (s.oneOf && arr(s.oneOf).filter((sub) => validate(sub, value, root, path).length === 0).length !== 1) {
     errors.push(`${path}: oneOf`);
   }
-  if (isObject(value)) errors.push(...objectErrors(s, value, root, path));
+  if (isRecord(value)) errors.push(...objectErrors(s, value, root, path));
   if (Array.isArray(value) && s.items !== undefined) {
     value.forEach((v, i) => {
       errors.push(...validate(s.items as Schema, v, root, `${path}[${i}]`));
@@ -51,13 +52,13 @@ function objectErrors(
   path: string,
 ): string[] {
   const errors: string[] = [];
-  const props = (isObject(s.properties) ? s.properties : {}) as Record<string, Schema>;
+  const props = (isRecord(s.properties) ? s.properties : {}) as Record<string, Schema>;
   for (const r of arr(s.required)) if (typeof r === "string" && !(r in value)) errors.push(`${path}: missing ${r}`);
   for (const [k, v] of Object.entries(value)) {
     const p = props[k];
     if (p !== undefined) errors.push(...validate(p, v, root, `${path}.${k}`));
     else if (s.additionalProperties === false) errors.push(`${path}: unknown field ${k}`);
-    else if (isObject(s.additionalProperties))
+    else if (isRecord(s.additionalProperties))
       errors.push(...validate(s.additionalProperties, v, root, `${path}.${k}`));
   }
   return errors;
@@ -68,7 +69,7 @@ function typeMatches(type: unknown, value: unknown): boolean {
   return types.some((t) => {
     if (t === "null") return value === null;
     if (t === "array") return Array.isArray(value);
-    if (t === "object") return isObject(value);
+    if (t === "object") return isRecord(value);
     if (t === "integer") return Number.isInteger(value);
     return typeof value === t;
   });
@@ -77,13 +78,9 @@ function typeMatches(type: unknown, value: unknown): boolean {
 function resolveRef(root: Schema, ref: string): Schema {
   if (!ref.startsWith("#/")) throw new Error(`only local refs are supported: ${ref}`);
   let node: unknown = root;
-  for (const part of ref.slice(2).split("/")) node = isObject(node) ? node[part] : undefined;
+  for (const part of ref.slice(2).split("/")) node = isRecord(node) ? node[part] : undefined;
   if (node === undefined) throw new Error(`unresolved ref ${ref}`);
   return node as Schema;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function arr(v: unknown): Schema[] {

@@ -1,7 +1,8 @@
 // The console holds no logic of its own: every page reads, and every form writes, by calling a /v1/ route in process as
 // the signed-in person, through the same role check (roles.ts) and the same handler a script's request meets.
 import type { Session } from "../auth.ts";
-import { type Call, HttpError } from "../http.ts";
+import type { Call } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { checkRequestText } from "../input.ts";
 import { authorize } from "../roles.ts";
 import { ROUTES } from "../routes/index.ts";
@@ -14,11 +15,11 @@ export interface ConsoleCall extends Call {
   readonly log: (line: string) => void;
 }
 
-export type ApiKey = `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /v1/${string}`;
+type ApiKey = `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /v1/${string}`;
 
 const byKey = new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
 
-export interface Invoke {
+interface Invoke {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | undefined>>;
   /** A JSON body, or the raw text for routes that read text (a rule set). */

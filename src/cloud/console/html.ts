@@ -14,7 +14,7 @@ export class Html {
 
 export type Part = Html | string | number | boolean | null | undefined | readonly Part[];
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,
     (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,

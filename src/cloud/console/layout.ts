@@ -15,7 +15,7 @@ export interface Me {
   readonly workspace: { readonly id: string; readonly name: string };
 }
 
-export interface NavItem {
+interface NavItem {
   readonly path: string;
   readonly label: string;
 }

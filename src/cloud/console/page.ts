@@ -1,7 +1,7 @@
 // One shape for every page: GET renders it; POST runs one of its actions (named by the form's `_action`), each a call
 // to a /v1/ route, then sends the browser back to the page (303). A refusal re-renders the page with the server's
 // own words and status, so a viewer pressing something is told what the API would tell a script.
-import { HttpError } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import type { ConsoleCall } from "./call.ts";
 import type { Html } from "./html.ts";
 import { page, seeOther } from "./html.ts";

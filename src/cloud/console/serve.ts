@@ -2,7 +2,8 @@
 // sign in, and every POST is checked before any action runs: same origin, a url-encoded form, and the session's own
 // token echoed back in `_csrf`. Errors are pages, in the same policy and with no caching.
 import { sessionPrincipal } from "../auth.ts";
-import { HttpError, type ServerConfig } from "../http.ts";
+import type { ServerConfig } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { sameText } from "../ids.ts";
 import { type Guard, RATES, spend } from "../limits.ts";
 import { consoleOrigin } from "../signin.ts";
@@ -12,7 +13,7 @@ import { html, page, seeOther } from "./html.ts";
 import type { ConsoleRoute } from "./index.ts";
 import { bare } from "./layout.ts";
 
-export interface ConsoleDeps {
+interface ConsoleDeps {
   readonly db: Db;
   readonly config: ServerConfig;
   readonly now: () => number;

@@ -38,7 +38,7 @@ function normalise(text: string): string {
     .trim()} `;
 }
 
-export interface Classification {
+interface Classification {
   readonly level: Level;
   readonly audiences: readonly string[];
 }

@@ -71,7 +71,7 @@ export function filtered<T extends Classified>(reader: Reader, facts: readonly T
   return { shown, withheld: facts.length - shown.length };
 }
 
-export interface Grant {
+interface Grant {
   readonly ceiling: Level;
   readonly audiences: readonly string[];
 }

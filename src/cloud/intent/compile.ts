@@ -114,7 +114,7 @@ function reasonOf(d: CompilableDecision): string {
   return `the team decided: "${d.statement}" (approved by ${d.approvedBy}; ${d.sourceRef})`;
 }
 
-export type CompiledRule = Record<string, unknown> & {
+type CompiledRule = Record<string, unknown> & {
   readonly name: string;
   readonly match: Record<string, unknown>;
   readonly decision: { readonly effect: "ask" | "deny"; readonly reason: string };
@@ -155,7 +155,7 @@ export function matchHash(rules: readonly CompiledRule[]): string {
 }
 
 /** A decision's rules as its approver approved them (stored), else compiled from its terms. */
-export function rulesOfDecision(d: CompilableDecision & { readonly rulesJson?: string | null }): CompiledRule[] {
+function rulesOfDecision(d: CompilableDecision & { readonly rulesJson?: string | null }): CompiledRule[] {
   if (d.rulesJson) {
     const stored = JSON.parse(d.rulesJson) as CompiledRule[];
     // The words in a reason follow the decision (its approver's name); what they match is what was approved.

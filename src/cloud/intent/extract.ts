@@ -15,7 +15,7 @@ export interface WindowEvent extends Classified {
   readonly content: string;
 }
 
-export interface Profile {
+interface Profile {
   readonly team: string;
   readonly about: string | null;
 }
@@ -44,7 +44,7 @@ export function extractionPrompt(profile: Profile, events: readonly WindowEvent[
   return `${head.join("\n")}\n\nEvents (${events.length}):\n\n${body.join("\n\n")}\n`;
 }
 
-export interface Candidate {
+interface Candidate {
   readonly statement: string;
   readonly rationale: string | null;
   readonly affects: readonly string[];

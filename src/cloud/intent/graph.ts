@@ -5,10 +5,10 @@ import type { Db } from "../store/db.ts";
 import type { Level } from "./clearance.ts";
 import type { DecisionRow, SourceEventRow } from "./rows.ts";
 
-export const NODE_KINDS = ["decision", "person", "system", "agent", "incident", "source_event"] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-export const RELATIONS = ["affects", "owns", "caused_by", "touched", "supersedes", "evidenced_by"] as const;
-export type Relation = (typeof RELATIONS)[number];
+const NODE_KINDS = ["decision", "person", "system", "agent", "incident", "source_event"] as const;
+type NodeKind = (typeof NODE_KINDS)[number];
+const RELATIONS = ["affects", "owns", "caused_by", "touched", "supersedes", "evidenced_by"] as const;
+type Relation = (typeof RELATIONS)[number];
 
 /** A key as ids carry it: lowercase words joined by `-` (dots, slashes and @ kept, so a path or an address reads). */
 export function normalKey(raw: string): string {
@@ -28,11 +28,11 @@ export function nodeId(kind: NodeKind, key: string): string {
 }
 
 /** A source event's id: its system and the start of its dedup key, the same every time the same thing arrives. */
-export function sourceEventNode(e: Pick<SourceEventRow, "source_type" | "dedup_key">): string {
+function sourceEventNode(e: Pick<SourceEventRow, "source_type" | "dedup_key">): string {
   return nodeId("source_event", `${e.source_type}-${e.dedup_key.slice(0, 16)}`);
 }
 
-export interface GraphNode {
+interface GraphNode {
   readonly id: string;
   readonly kind: NodeKind;
   readonly label: string;
@@ -42,7 +42,7 @@ export interface GraphNode {
   readonly props?: Readonly<Record<string, unknown>>;
 }
 
-export interface GraphEdge {
+interface GraphEdge {
   readonly from: string;
   readonly relation: Relation;
   readonly to: string;
@@ -51,7 +51,7 @@ export interface GraphEdge {
   readonly basis: "confirmed" | "inferred";
 }
 
-export async function putNode(db: Db, workspaceId: string, n: GraphNode): Promise<void> {
+async function putNode(db: Db, workspaceId: string, n: GraphNode): Promise<void> {
   await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref, classification, audiences, props)
            VALUES (${workspaceId}, ${n.id}, ${n.kind}, ${n.label.slice(0, 500)}, ${n.sourceRef},
                    ${n.classification ?? null}, ${[...(n.audiences ?? [])]}, ${n.props ?? {}})
@@ -63,10 +63,10 @@ export async function putNode(db: Db, workspaceId: string, n: GraphNode): Promis
  * How many citations an edge keeps (the first, in order): enough to read why it stands; a looping agent's ten
  * thousand refusals of one target would otherwise make every later write of the edge cost more than the last.
  */
-export const EDGE_EVIDENCE = 200;
+const EDGE_EVIDENCE = 200;
 
 /** Stores an edge unless nothing asserts it; a confirmed basis stays confirmed, and evidence only accumulates. */
-export async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promise<boolean> {
+async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promise<boolean> {
   const evidence = [...new Set(e.evidence)].sort().slice(0, EDGE_EVIDENCE);
   if (evidence.length === 0) return false;
   await db`INSERT INTO graph_edges (workspace_id, from_id, relation, to_id, evidence, basis)
@@ -78,7 +78,7 @@ export async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promis
   return true;
 }
 
-export const evidenceOf = (e: Pick<SourceEventRow, "id">) => `source_event:${Number(e.id)}`;
+const evidenceOf = (e: Pick<SourceEventRow, "id">) => `source_event:${Number(e.id)}`;
 
 export async function projectSourceEvent(db: Db, workspaceId: string, e: SourceEventRow): Promise<void> {
   await putNode(db, workspaceId, {
@@ -107,7 +107,7 @@ async function personNode(db: Db, workspaceId: string, email: string): Promise<s
   return id;
 }
 
-export async function systemNode(db: Db, workspaceId: string, name: string, sourceRef: string): Promise<string> {
+async function systemNode(db: Db, workspaceId: string, name: string, sourceRef: string): Promise<string> {
   const id = nodeId("system", name);
   await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref)
            VALUES (${workspaceId}, ${id}, 'system', ${name.slice(0, 500)}, ${sourceRef})
@@ -188,7 +188,7 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
   }
 }
 
-export interface IncidentRow {
+interface IncidentRow {
   id: string;
   title: string;
   agent: string | null;

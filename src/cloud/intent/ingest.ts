@@ -10,9 +10,9 @@ import { dedupKey, type Normalized } from "./normalize.ts";
 import type { SourceEventRow } from "./rows.ts";
 
 /** Source types that are third-party by nature: they stay tainted whoever forwarded them. */
-export const THIRD_PARTY = new Set(["files", "email", "web", "rss"]);
+const THIRD_PARTY = new Set(["files", "email", "web", "rss"]);
 
-export interface Arrival {
+interface Arrival {
   readonly event: Normalized;
   /** A file an admin marked as the team's own: the one way a document is not third-party. */
   readonly own?: boolean;
@@ -22,7 +22,7 @@ export interface Arrival {
   readonly uploaderId?: string;
 }
 
-export interface Landed {
+interface Landed {
   readonly id: number;
   readonly duplicate: boolean;
   readonly tainted: boolean;

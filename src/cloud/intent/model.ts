@@ -2,13 +2,13 @@
 // Anthropic Messages API on the deployment's own credential (sent only as its `x-api-key` header, never logged).
 import type { ModelConfig } from "../http.ts";
 
-export interface ModelAsk {
+interface ModelAsk {
   readonly system: string;
   readonly user: string;
   readonly maxTokens: number;
 }
 
-export interface ModelAnswer {
+interface ModelAnswer {
   readonly text: string;
   readonly model: string;
   readonly inputTokens: number | null;
@@ -22,10 +22,10 @@ export interface ModelPort {
 
 export class ModelFailure extends Error {}
 
-export const ANTHROPIC_VERSION = "2023-06-01";
+const ANTHROPIC_VERSION = "2023-06-01";
 
 /** The exact request body the adapter sends: what the fixtures record. */
-export function messagesBody(model: string, a: ModelAsk): Record<string, unknown> {
+function messagesBody(model: string, a: ModelAsk): Record<string, unknown> {
   return {
     model,
     max_tokens: a.maxTokens,

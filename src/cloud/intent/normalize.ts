@@ -1,6 +1,8 @@
 // One normalizer for every connected system: fields are found by name, never by provider, and everything leaves in the
 // same shape. A delivery with nowhere to point back to is rejected here rather than stored without evidence: a system
 // that ships no permalink has one composed from the workspace's configured base URL, and without that URL it is refused.
+
+import { isRecord } from "../../core/record.ts";
 import { sha256Hex } from "../../io/hash.ts";
 
 export interface Normalized {
@@ -19,7 +21,7 @@ export interface Normalized {
   readonly occurredAt: string;
 }
 
-export type Outcome =
+type Outcome =
   | { readonly ok: true; readonly event: Normalized }
   | { readonly ok: false; readonly status: "rejected" | "ignored"; readonly why: string };
 
@@ -31,7 +33,7 @@ export interface SourceSetting {
 }
 
 /** Where a decision might be visible, and nothing else: messages, pull requests opened and merged, issues opened and closed. */
-export const SUBSCRIBED_KINDS = [
+const SUBSCRIBED_KINDS = [
   "message",
   "pull_request.opened",
   "pull_request.merged",
@@ -45,8 +47,7 @@ const SUBJECTS = ["event", "pull_request", "issue", "comment", "message", "docum
 
 type Obj = Readonly<Record<string, unknown>>;
 
-const obj = (v: unknown): Obj | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+const obj = (v: unknown): Obj | undefined => (isRecord(v) ? v : undefined);
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
 function first(o: Obj | undefined, names: readonly string[]): string | undefined {

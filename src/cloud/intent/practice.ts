@@ -4,8 +4,8 @@
 import type { Db } from "../store/db.ts";
 
 /** The same verb at the same size, approved by the same person this many times, is a rule nobody wrote down yet. */
-export const PATTERN_GRANTS = 3;
-export const PATTERN_WINDOW_DAYS = 30;
+const PATTERN_GRANTS = 3;
+const PATTERN_WINDOW_DAYS = 30;
 
 /** A target's shape: numbers and hex ids stand for any, so the fifth `deploy web-42` is the same size as the first. */
 export function shapeOf(target: string | null): string {
@@ -97,10 +97,10 @@ export async function detectPatterns(db: Db, workspaceId: string): Promise<numbe
 }
 
 /** Evidence this old, an owner gone, or nothing touching it this long: a reason to ask, never to act. */
-export const DECAY_EVIDENCE_DAYS = 365;
-export const DECAY_UNTOUCHED_DAYS = 180;
+const DECAY_EVIDENCE_DAYS = 365;
+const DECAY_UNTOUCHED_DAYS = 180;
 
-export interface Decayed {
+interface Decayed {
   readonly id: string;
   readonly statement: string;
   readonly reasons: string[];
@@ -141,7 +141,7 @@ export async function decayCheck(db: Db, workspaceId: string, nowMs: number): Pr
   return out;
 }
 
-export interface Drifted {
+interface Drifted {
   readonly id: string;
   readonly statement: string;
   /** Actions its rules met that went ahead anyway: a person's yes, or a machine that only watches. */

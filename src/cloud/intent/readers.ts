@@ -1,7 +1,9 @@
 // Who is reading, as need to know sees them: resolved live on every question from the member and agent rows, so a
 // clearance changed or a principal gone bites on the next answer.
-import type { Principal } from "../auth.ts";
-import { type Call, HttpError } from "../http.ts";
+
+import type { Call } from "../http.ts";
+import { HttpError } from "../http-error.ts";
+import type { Principal } from "../roles.ts";
 import type { Db } from "../store/db.ts";
 import { agentReader, defaultCeiling, type Level, narrower, type Reader } from "./clearance.ts";
 
@@ -32,7 +34,7 @@ export async function readerOf(db: Db, who: Principal): Promise<Reader> {
 }
 
 /** An agent's effective clearance: its own grant narrowed by its principal's, on both axes. */
-export async function agentReaderOf(db: Db, who: Principal, name: string): Promise<Reader | undefined> {
+async function agentReaderOf(db: Db, who: Principal, name: string): Promise<Reader | undefined> {
   const [a]: { clearance: Level | null; audiences: string[]; principal: string | null }[] = await db`
     SELECT clearance, audiences, principal FROM agents WHERE workspace_id = ${who.workspaceId} AND name = ${name}`;
   if (!a) return undefined;

@@ -1,5 +1,5 @@
 // The rows the decisions pipeline reads back, as PostgreSQL hands them over, and how each is shown.
-import { iso } from "../http.ts";
+import { iso } from "../iso.ts";
 import type { Level } from "./clearance.ts";
 
 export interface SourceEventRow {
@@ -119,7 +119,7 @@ export interface CandidateRow {
 }
 
 /** What a pattern candidate is drawn from: the approvals that repeat, each a held call somebody granted. */
-export interface PatternEvidence {
+interface PatternEvidence {
   readonly action: string;
   readonly shape: string;
   readonly by: string;

@@ -9,7 +9,7 @@ import { sameText } from "../ids.ts";
 /** How far a delivery's timestamp may stand from this server's clock. */
 export const REPLAY_WINDOW_S = 5 * 60;
 
-export interface Delivery {
+interface Delivery {
   readonly id: string;
   readonly timestamp: number;
 }

@@ -25,7 +25,6 @@ export const SENT_FIELDS = [
   "correlationId",
   "wouldReach",
 ] as const;
-export type SentField = (typeof SENT_FIELDS)[number];
 
 export interface SentEvent {
   /** The ledger row's id: a resend is deduplicated on (machine, dedupKey), never doubled. */
@@ -121,7 +120,7 @@ export interface Heartbeat {
   readonly inventory?: SentInventory;
 }
 
-export interface ModeChange {
+interface ModeChange {
   readonly id: number;
   readonly to: Mode;
   readonly by: string;

@@ -2,7 +2,9 @@
 // and said so), who it acts for, its state (live, halted and why, revoked), and stopping one on every machine: a
 // halt a reviewer can lift, a revocation that is the end of it. Both reach every machine in the bundle's facts.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { type Call, json, str } from "../http.ts";
+import { HttpError } from "../http-error.ts";
+import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
 
 interface AgentRow {
@@ -29,7 +31,7 @@ interface AgentRow {
   grants_lapsed: string;
 }
 
-export type AgentState = "live" | "lapsed" | "halted" | "revoked";
+type AgentState = "live" | "lapsed" | "halted" | "revoked";
 
 function view(a: AgentRow) {
   // An agent whose every grant ran out is lapsed: its temporary authority expired, and the list says so.

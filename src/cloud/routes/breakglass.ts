@@ -5,8 +5,10 @@
 import type * as v from "valibot";
 import { parseDuration } from "../../core/duration.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
+import { iso } from "../iso.ts";
 import { IRREVERSIBLE } from "../store/bundle.ts";
 import { audit } from "../store/people.ts";
 import type { BreakGlassBody } from "./bodies.ts";

@@ -1,7 +1,8 @@
 // GET /v1/bundle: machines pull the bundle in force with If-None-Match (an unchanged bundle is one 304); a person also
 // sees the source as it was written. A rule set reaches it only as a proposal a second admin approves (proposals.ts).
 import { parseRuleText, validateRuleData } from "../../policy/load/index.ts";
-import { type Call, HttpError, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { bundleInForce } from "../store/bundle.ts";
 
 export async function getBundle(c: Call): Promise<Response> {
@@ -33,7 +34,7 @@ export interface RuleDoc {
   readonly [key: string]: unknown;
 }
 
-export interface CheckedRules {
+interface CheckedRules {
   /** The same document as JSON: what machines write to org.policies.json. */
   readonly rulesJson: string;
   readonly rules: readonly RuleDoc[];

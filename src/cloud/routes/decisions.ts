@@ -5,7 +5,8 @@ import type * as v from "valibot";
 import { decisionTerms } from "../../core/decisions.ts";
 import { maskSecrets } from "../../core/secrets.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { cursorParam } from "../input.ts";
 import { canRead, filtered, type Level, levelRank } from "../intent/clearance.ts";
@@ -24,6 +25,7 @@ import {
   type SourceEventRow,
   sourceEventView,
 } from "../intent/rows.ts";
+import { iso } from "../iso.ts";
 import { caughtBy, recentActions } from "../preview.ts";
 import { escapeControls } from "../protocol/text.ts";
 import { audit } from "../store/people.ts";
@@ -36,7 +38,7 @@ function storable(text: string): string {
 }
 
 /** How many events one run reads at most: a window, never the whole history at once. */
-export const WINDOW_EVENTS = 200;
+const WINDOW_EVENTS = 200;
 
 function caller(c: Call) {
   const who = c.who;
@@ -49,7 +51,7 @@ function baseOf(c: Call): string {
 }
 
 /** The port extraction runs through: the deployment's credential, or a 503 that leaves the rest of the product as it is. */
-export function modelOf(c: Call): ModelPort {
+function modelOf(c: Call): ModelPort {
   if (!c.config.model)
     throw new HttpError(
       503,

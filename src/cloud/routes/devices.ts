@@ -4,7 +4,8 @@ import type * as v from "valibot";
 import type { Mode } from "../../core/effect.ts";
 import { hmacSha256Hex } from "../../io/hash.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { hostnameHash, newDeviceCode, newId, newUserCode, normalUserCode, secretHash } from "../ids.ts";
 import { tooMany } from "../limits.ts";
 import { audit, mintToken } from "../store/people.ts";
@@ -30,8 +31,8 @@ interface DeviceRow {
 const deviceUrl = (c: Call) => `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/device`;
 
 /** Codes waiting at once from one address, and in the whole deployment: a flood fills neither table nor queue. */
-export const PENDING_PER_REQUESTER = 20;
-export const PENDING_IN_ALL = 5_000;
+const PENDING_PER_REQUESTER = 20;
+const PENDING_IN_ALL = 5_000;
 
 // Read once per database this process serves.
 const addressKeys = new WeakMap<object, Promise<string>>();

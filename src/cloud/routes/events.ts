@@ -6,8 +6,10 @@ import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { verifySignature } from "../../ledger/sign.ts";
 import { detectPending, PASS_ROWS } from "../detection.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, text, whole } from "../input.ts";
+import { iso } from "../iso.ts";
 import { RATES, spend } from "../limits.ts";
 import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
 import { type CaughtRow, forwardCaught } from "./sinks.ts";
@@ -46,7 +48,7 @@ const BatchSchema = v.strictObject({
 export const ACCEPTED_FIELDS: readonly string[] = Object.keys(EventSchema.entries);
 
 /** A row of a batch that was refused, the rest of the batch stored: which, and why, named by its field. */
-export interface RefusedRow {
+interface RefusedRow {
   readonly index: number;
   /** Its dedupKey when that much could be read safely. */
   readonly dedupKey: string | null;

@@ -1,6 +1,7 @@
 // The token endpoint takes what OAuth clients send (RFC 6749 form encoding) as well as JSON, held to one schema.
 import * as v from "valibot";
-import { type Call, HttpError } from "../http.ts";
+import type { Call } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { bodyOf, controlIn, refusal, type Schema } from "../input.ts";
 
 export async function formBody<S extends Schema>(c: Call, schema: S): Promise<v.InferOutput<S>> {

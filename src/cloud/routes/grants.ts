@@ -5,8 +5,10 @@
 import type * as v from "valibot";
 import { parseDuration } from "../../core/duration.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId, newToken, secretHash } from "../ids.ts";
+import { iso } from "../iso.ts";
 import { RATES, tooMany } from "../limits.ts";
 import { audit } from "../store/people.ts";
 import type { GrantBody, SpendBody } from "./bodies.ts";
@@ -25,7 +27,7 @@ interface GrantRow {
   revoked_at: Date | null;
 }
 
-export type GrantState = "live" | "lapsed" | "revoked";
+type GrantState = "live" | "lapsed" | "revoked";
 
 function stateOf(g: Pick<GrantRow, "expires_at" | "revoked_at">, now: number): GrantState {
   if (g.revoked_at) return "revoked";

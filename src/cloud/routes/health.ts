@@ -4,7 +4,7 @@ import { type Call, json } from "../http.ts";
 import { SCHEMA_VERSION } from "../store/migrate.ts";
 
 /** How long the database has to answer before this server calls itself unhealthy. */
-export const HEALTH_TIMEOUT_MS = 2_000;
+const HEALTH_TIMEOUT_MS = 2_000;
 
 export async function health(c: Call): Promise<Response> {
   const started = performance.now();

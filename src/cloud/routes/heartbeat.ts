@@ -2,9 +2,11 @@
 // person, and hears back what changed for it: a mode change nobody has delivered yet, and answers to its holds.
 import * as v from "valibot";
 import { MODES, type Mode } from "../../core/effect.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { ident, instant, line, prose, text, whole } from "../input.ts";
+import { iso } from "../iso.ts";
 import type { HeartbeatReply, HoldAnswerDown, SentInventory } from "../protocol/sync.ts";
 import { bundleInForce } from "../store/bundle.ts";
 import { noteAgents, noteInventory } from "../store/fleet.ts";

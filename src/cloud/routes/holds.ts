@@ -2,8 +2,10 @@
 // machine's next beat and releases the call there, once, by the same fingerprint grant a local approval makes.
 import type * as v from "valibot";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { detectPatterns } from "../intent/practice.ts";
+import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
 import type { HoldAnswer } from "./bodies.ts";
 

@@ -2,7 +2,9 @@
 // force, and the mode set against the mode running; an admin moves the mode either way, recorded with who.
 import { isMode, type Mode } from "../../core/effect.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
+import { iso } from "../iso.ts";
 import { bundleInForce } from "../store/bundle.ts";
 import { audit } from "../store/people.ts";
 

@@ -2,7 +2,9 @@
 // each reaches it through the proxy. A shadow server (launched bare somewhere, approved by nobody) waits on a person:
 // an admin approves it, or proposes blocking it for the team, which a second admin approves like any rule set.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
+import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
 import { propose, withRule } from "./proposals.ts";
 

@@ -1,7 +1,9 @@
 // The organization's profile (its name, what the team does: what extraction later reads to tell the team's decisions
 // from somebody else's), and a person's own name. Onboarding is filling these in the first time.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { type Call, json, str } from "../http.ts";
+import { HttpError } from "../http-error.ts";
+import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
 
 const ORG_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,80}$/;

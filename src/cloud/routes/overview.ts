@@ -1,7 +1,8 @@
 // Aggregates a person reads: the home page's counts (null until some machine has reported, so nothing draws a zero
 // that later changes), Autonomy (the rules in force by what they do, and asks always granted that could stop), and
 // one search over what the workspace holds.
-import { type Call, HttpError, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { bundleInForce } from "../store/bundle.ts";
 import { rulesOf } from "./bundle.ts";
 
@@ -47,7 +48,7 @@ export async function summary(c: Call): Promise<Response> {
 }
 
 /** A rule in force as Autonomy lists it. */
-export interface RuleSummary {
+interface RuleSummary {
   readonly name: string;
   readonly effect: string;
   readonly actions: readonly string[];
@@ -92,7 +93,7 @@ function ruleOf(r: Record<string, unknown> & { name: string }): RuleSummary {
 }
 
 /** Asks granted this often in the window, and never refused, are offered as something to stop being asked about. */
-export const HAND_OVER_AFTER = 3;
+const HAND_OVER_AFTER = 3;
 
 /** GET /v1/autonomy: what proceeds, what stops for a person, what is refused; and what could stop asking. */
 export async function autonomy(c: Call): Promise<Response> {

@@ -1,10 +1,13 @@
 // Who is in the organization and with which role; tokens for people and operators; the audit trail. The role always
 // comes from the member record, so a token can never carry more than its person holds.
 import type * as v from "valibot";
-import { actorName, type Principal } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { actorName } from "../auth.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { cursorParam } from "../input.ts";
+import { iso } from "../iso.ts";
+import type { Principal } from "../roles.ts";
 import { ROLES, type Role, signedIn } from "../roles.ts";
 import {
   approves,
@@ -212,7 +215,7 @@ export async function changeMember(c: Call, body: v.InferOutput<typeof MemberCha
 }
 
 /** One table an erasure touched: how many rows, and how (a receipt is the evidence the request was honoured). */
-export interface Erased {
+interface Erased {
   readonly table: string;
   readonly records: number;
   readonly strategy: "deleted" | "anonymised" | "detached" | "kept";

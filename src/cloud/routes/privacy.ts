@@ -3,7 +3,8 @@
 // erased by removing them under People, which is where the account's receipt comes from.
 import type * as v from "valibot";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { audit } from "../store/people.ts";
 import { REGISTER } from "../store/register.ts";
 import type { SubjectBody } from "./bodies.ts";

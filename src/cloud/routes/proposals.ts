@@ -2,13 +2,16 @@
 // publishes it as the bundle machines pull, in the same transaction. Where only one admin exists, that admin may.
 // Withdrawing your own needs nobody. Derived proposals (block an MCP server, drop a rule) add to the set in force.
 import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
-import { actorName, type Principal } from "../auth.ts";
+import { actorName } from "../auth.ts";
 import { lineDiff, unified } from "../diff.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { controlIn } from "../input.ts";
 import { withDecisions } from "../intent/compile.ts";
+import { iso } from "../iso.ts";
 import { recentActions, verdictChanges } from "../preview.ts";
+import type { Principal } from "../roles.ts";
 import { signedIn } from "../roles.ts";
 import { decisionsInForce } from "../store/bundle.ts";
 import type { Db } from "../store/db.ts";
@@ -16,14 +19,14 @@ import { COOLING_OFF_MS, grantChain, settleDue } from "../store/elevations.ts";
 import { audit } from "../store/people.ts";
 import { checkRules, formatOf, type RuleDoc, type RuleFormat, rulesOf } from "./bundle.ts";
 
-export interface Changes {
+interface Changes {
   readonly added: readonly string[];
   readonly removed: readonly string[];
   readonly modified: readonly string[];
 }
 
 /** What a rule set would change against the one in force, by rule name. */
-export function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[]): Changes {
+function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[]): Changes {
   const was = new Map(before.map((r) => [r.name, JSON.stringify(r)]));
   const now = new Map(after.map((r) => [r.name, JSON.stringify(r)]));
   return {
@@ -33,7 +36,7 @@ export function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[])
   };
 }
 
-export interface ProposalRow {
+interface ProposalRow {
   id: string;
   kind: string;
   title: string;
@@ -88,7 +91,7 @@ async function latestBundle(db: Db, workspaceId: string): Promise<{ id: number; 
   return b ? { id: Number(b.id), rulesJson: b.rules_json } : undefined;
 }
 
-export interface NewProposal {
+interface NewProposal {
   readonly kind: string;
   readonly title: string;
   readonly format: RuleFormat;
@@ -131,7 +134,7 @@ export async function withRule(db: Db, workspaceId: string, rule: RuleDoc): Prom
 }
 
 /** The rule set in force without one rule. */
-export async function withoutRule(db: Db, workspaceId: string, name: string): Promise<string> {
+async function withoutRule(db: Db, workspaceId: string, name: string): Promise<string> {
   const base = await latestBundle(db, workspaceId);
   if (!base || !rulesOf(base.rulesJson).some((r) => r.name === name))
     throw new HttpError(404, "not_found", `no rule \`${name}\` in the workspace's rules`);
@@ -198,7 +201,7 @@ export async function showProposal(c: Call): Promise<Response> {
 }
 
 /** The diff and the fleet's changed verdicts of one proposal, against the rules in force it was proposed over. */
-export async function whatItChanges(c: Call, workspaceId: string, p: ProposalRow) {
+async function whatItChanges(c: Call, workspaceId: string, p: ProposalRow) {
   const [b]: { rules_json: string }[] =
     p.base_bundle_id === null ? [] : await c.db`SELECT rules_json FROM bundles WHERE id = ${p.base_bundle_id}`;
   const before = b?.rules_json ?? "";

@@ -5,9 +5,11 @@
 import type * as v from "valibot";
 import { maskDeep } from "../../core/secrets.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json } from "../http.ts";
+import { type Call, json } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { signDelivery, sinkSecret } from "../intent/webhook.ts";
+import { iso } from "../iso.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 import type { SinkBody } from "./bodies.ts";

@@ -2,7 +2,8 @@
 // once over the raw bytes), the streams chosen of each system, documents uploaded, accounts known to be a member's, and
 // the events as a reader is entitled to see them, with how many were withheld.
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { type Call, json, MAX_BODY_BYTES, str } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId, sameText } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
@@ -12,6 +13,7 @@ import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
 import { REPLAY_WINDOW_S, routeSecret, type Verified, verifyDelivery } from "../intent/webhook.ts";
+import { iso } from "../iso.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
@@ -28,7 +30,7 @@ function sourceTypeOf(c: Call): string {
   return t;
 }
 
-export async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
+async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
   const [s]: { base_url: string | null; streams: string[] }[] = await db`
     SELECT base_url, streams FROM sources WHERE workspace_id = ${workspaceId} AND source_type = ${sourceType}`;
   return { baseUrl: s?.base_url ?? null, streams: s?.streams ?? [] };
@@ -269,7 +271,7 @@ export async function linkAccount(c: Call, body: Record<string, unknown>): Promi
 }
 
 /** A document's sections: split at its headings, so each part is evidence of its own with its own anchor. */
-export function sections(content: string): { title: string; text: string }[] {
+function sections(content: string): { title: string; text: string }[] {
   const out: { title: string; text: string }[] = [];
   let title = "";
   let lines: string[] = [];

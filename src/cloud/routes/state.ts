@@ -3,8 +3,10 @@
 import { parseDuration } from "../../core/duration.ts";
 import { isMemnoxError } from "../../core/errors.ts";
 import { actorName } from "../auth.ts";
-import { type Call, HttpError, iso, json, str } from "../http.ts";
+import { type Call, json, str } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
+import { iso } from "../iso.ts";
 import { conditionsInForce } from "../store/bundle.ts";
 import { audit } from "../store/people.ts";
 

@@ -1,8 +1,8 @@
 // The rule bundle in force for a workspace: the newest published rules plus the conditions in force, as the exact text
 // of the two files a machine writes, and the hash of both.
 
-import { iso } from "../http.ts";
 import { type CompilableDecision, withDecisions, withRules } from "../intent/compile.ts";
+import { iso } from "../iso.ts";
 import { bundleHash, type ConditionFact, conditionsText } from "../protocol/bundle.ts";
 import type { Db } from "./db.ts";
 
@@ -10,14 +10,14 @@ import type { Db } from "./db.ts";
 export const IRREVERSIBLE = ["project.delete", "database.drop"] as const;
 
 /** The condition ids an open break-glass suspends: left out of what machines are sent until it ends. */
-export async function suspendedConditions(db: Db, workspaceId: string): Promise<Set<string>> {
+async function suspendedConditions(db: Db, workspaceId: string): Promise<Set<string>> {
   const rows: { suspends: string[] }[] = await db`
     SELECT suspends FROM break_glass WHERE workspace_id = ${workspaceId} AND closed_at IS NULL AND ends_at > now()`;
   return new Set(rows.flatMap((r) => r.suspends));
 }
 
 /** While the glass is broken, the rules machines get also deny every irreversible action outright. */
-export function irreversibleRules(open: boolean): readonly object[] {
+function irreversibleRules(open: boolean): readonly object[] {
   if (!open) return [];
   return [
     {
@@ -29,7 +29,7 @@ export function irreversibleRules(open: boolean): readonly object[] {
   ];
 }
 
-export interface BundleInForce {
+interface BundleInForce {
   readonly hash: string;
   /** org.policies.json's text; empty when nothing was ever published (the machine then writes no rules file). */
   readonly rulesText: string;
@@ -74,10 +74,10 @@ export async function conditionsInForce(db: Db, workspaceId: string): Promise<Co
 }
 
 /** Halts and revocations have no end of their own: they hold until lifted (a halt) or for good (a revocation). */
-export const UNTIL_LIFTED = "9999-12-31T00:00:00.000Z";
+const UNTIL_LIFTED = "9999-12-31T00:00:00.000Z";
 
 /** Agents stopped on every machine: halted (until somebody lifts it) or revoked, as facts their gates refuse on. */
-export async function agentStops(db: Db, workspaceId: string): Promise<ConditionFact[]> {
+async function agentStops(db: Db, workspaceId: string): Promise<ConditionFact[]> {
   const rows: {
     name: string;
     halted_at: Date | null;

@@ -8,7 +8,7 @@ export type Db = SQL;
 /** The connections a server's pool holds unless told (`--pool`). */
 export const DEFAULT_POOL = 10;
 
-export interface OpenDbOptions {
+interface OpenDbOptions {
   /** Connections in this process's pool. */
   readonly max?: number;
 }

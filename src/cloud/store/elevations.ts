@@ -2,8 +2,9 @@
 // so, raising them, or letting a suspended one back in) opens an elevation: another active admin confirms it, signed
 // in; where no other admin exists to do so, it takes effect once a cooling-off has passed, unless somebody cancels
 // it first. Each step is audited with who asked and who confirmed, so the audit names the chain behind every approver.
-import { HttpError, iso } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
+import { iso } from "../iso.ts";
 import { atLeast, isRole, type Role } from "../roles.ts";
 import type { Db } from "./db.ts";
 import { audit } from "./people.ts";
@@ -96,7 +97,7 @@ export async function settleDue(db: Db, orgId: string, now: number): Promise<voi
   await settle(db, orgId, now);
 }
 
-export interface Requester {
+interface Requester {
   readonly actor: string;
   readonly memberId: string | null;
 }

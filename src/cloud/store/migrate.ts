@@ -8,13 +8,13 @@ import guarantees from "./migrations/0004_guarantees.sql" with { type: "text" };
 import quickstart from "./migrations/0005_quickstart.sql" with { type: "text" };
 import operate from "./migrations/0006_operate.sql" with { type: "text" };
 
-export interface Migration {
+interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "console", sql: consoleTables },
   { version: 3, name: "decisions", sql: decisionTables },

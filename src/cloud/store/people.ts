@@ -1,11 +1,11 @@
 // Organizations, their one workspace, members and tokens; every mutation leaves an audit row in the same transaction.
 import { maskDeep, maskSecrets } from "../../core/secrets.ts";
-import { HttpError } from "../http.ts";
+import { HttpError } from "../http-error.ts";
 import { newId, newSalt, newToken, secretHash } from "../ids.ts";
 import type { Role } from "../roles.ts";
 import type { Db } from "./db.ts";
 
-export interface AuditEntry {
+interface AuditEntry {
   /** Null for what belongs to no organization we know (a credential nobody issued). */
   readonly orgId: string | null;
   readonly actor: string;
@@ -22,7 +22,7 @@ export async function audit(db: Db, e: AuditEntry): Promise<void> {
                    ${e.severity ?? "info"})`;
 }
 
-export interface MintInput {
+interface MintInput {
   readonly orgId: string;
   readonly kind: "person" | "operator" | "machine";
   readonly name: string;

@@ -3,7 +3,7 @@
 // table nobody classified fails the build. Said plainly where it is weak: nothing here is encrypted by memnox itself,
 // and no table is crypto-shredded yet (the audit chain's rows are anonymised instead).
 
-export type PersonalData = "none" | "identity" | "content" | "behavioural" | "commercial";
+type PersonalData = "none" | "identity" | "content" | "behavioural" | "commercial";
 export type Basis = "contract" | "legitimate_interest" | "legal_obligation" | "not_applicable";
 export type Erasure = "deleted" | "anonymised" | "kept" | "expires" | "not_applicable";
 

@@ -5,11 +5,11 @@ import type { Db } from "./db.ts";
 
 /** How long a session lasts at most, and how long it may sit unused. */
 export const SESSION_MAX_MS = 7 * 86_400_000;
-export const SESSION_IDLE_MS = 12 * 3_600_000;
+const SESSION_IDLE_MS = 12 * 3_600_000;
 
 const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
 
-export interface NewSession {
+interface NewSession {
   readonly id: string;
   /** The cookie's value: given to the browser once, never stored. */
   readonly secret: string;
@@ -24,7 +24,7 @@ export async function createSession(db: Db, memberId: string, now: number): Prom
   return s;
 }
 
-export interface SessionRow {
+interface SessionRow {
   readonly id: string;
   readonly member_id: string;
   readonly csrf: string;

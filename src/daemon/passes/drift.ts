@@ -12,7 +12,7 @@ import { driftChange, driftNotice, driftNoticeKind } from "./drift-words.ts";
 import { type KeeperState, readKeeper, writeKeeper } from "./keeper-file.ts";
 import { agentConfigFiles } from "./watched.ts";
 
-export const DRIFT_MIN_INTERVAL_MS = 30_000;
+const DRIFT_MIN_INTERVAL_MS = 30_000;
 
 /** Where setup ran; kept.json that will not parse counts as set up, as everywhere else. */
 function keeps(ctx: Context): boolean {

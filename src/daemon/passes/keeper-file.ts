@@ -21,7 +21,7 @@ function stringMap(v: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
-export type KeeperRead = { readonly state: KeeperState } | { readonly absent: true } | { readonly problem: string };
+type KeeperRead = { readonly state: KeeperState } | { readonly absent: true } | { readonly problem: string };
 
 /** What keeper.json holds; one this version cannot read is a problem the pass names, then replaces. */
 export function readKeeper(file: string): KeeperRead {

@@ -4,12 +4,12 @@
 // refuses that session on, and a `memnox.paused` row that names the threshold it crossed.
 import type { Database } from "bun:sqlite";
 import type { EventInput, Surface } from "../../core/event.ts";
-import { readFailures } from "../../ledger/notices.ts";
+import { failureNoticeOf, readFailures } from "../../ledger/notices.ts";
 import type { Ledger } from "../../ledger/store.ts";
 import { addFact, overlaysInForce, readOverlays } from "../../state/overlays.ts";
 import { BREAKER, PAUSE_DAYS, type Threshold } from "./table.ts";
 
-export interface Trip {
+interface Trip {
   readonly session: string;
   readonly agent: string | undefined;
   readonly threshold: Threshold;
@@ -19,12 +19,8 @@ export interface Trip {
 }
 
 /** The trip the failure row `eventId` completes, if it completes one. */
-export function tripOf(db: Database, eventId: string, nowMs: number): Trip | undefined {
-  const row = db
-    .query<{ key: string; session: string | null; agent: string | null }, [string]>(
-      "SELECT n.key, n.session, n.agent FROM notices n JOIN events e ON e.seq = n.seq WHERE e.id = ? AND n.kind = 'failed' LIMIT 1",
-    )
-    .get(eventId);
+function tripOf(db: Database, eventId: string, nowMs: number): Trip | undefined {
+  const row = failureNoticeOf(db, eventId);
   if (!row?.session) return undefined;
   const way = row.key.startsWith("refused ") ? "refused" : "exit";
   const threshold = BREAKER.find((t) => t.way === way);
@@ -38,7 +34,7 @@ export function tripOf(db: Database, eventId: string, nowMs: number): Trip | und
   return { session: row.session, agent: row.agent ?? undefined, threshold, what, failures: seen.length };
 }
 
-export function tripReason(t: Trip): string {
+function tripReason(t: Trip): string {
   const times = `${t.threshold.count} times within ${t.threshold.windowMinutes} minutes`;
   return `the circuit breaker: the same call failed the same way (${t.what}) ${times}, so the session is paused rather than left to loop unwatched`;
 }
@@ -46,7 +42,7 @@ export function tripReason(t: Trip): string {
 export const PAUSE_MS = PAUSE_DAYS * 86_400_000;
 
 /** The `memnox.paused` row: the trip with the whole table of thresholds it was measured against. */
-export function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
+function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
   return {
     kind: "state",
     occurredAt: new Date(nowMs).toISOString(),
@@ -66,7 +62,7 @@ export function tripRow(t: Trip, surface: Surface, nowMs: number): EventInput {
   };
 }
 
-export interface BreakerIo {
+interface BreakerIo {
   readonly overlays: string;
   read<T>(fn: (ledger: Ledger) => T, otherwise: T): T;
   record(e: EventInput): unknown;

@@ -13,9 +13,9 @@ import { agentWords, NOTICED_SURFACES, noveltiesOf, sendsOutward } from "./table
 export const NOVEL = "novel";
 export const TAKEN = "taken";
 export const CARRIES = "carries";
-export const PAUSED = "paused";
+const PAUSED = "paused";
 
-export interface NoticeInput {
+interface NoticeInput {
   readonly action: Action;
   readonly surface: Surface;
   readonly agent: string | undefined;

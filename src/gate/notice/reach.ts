@@ -2,6 +2,8 @@
 // reach already on disk (its label, the CLI it authenticates and that CLI's verbs). Nothing beyond that is claimed.
 import { readFileSync, statSync } from "node:fs";
 
+import { isRecord } from "../../core/record.ts";
+
 interface ScanCredential {
   readonly path: string;
   readonly label: string;
@@ -21,8 +23,6 @@ interface Reachable {
   readonly credentials: readonly ScanCredential[];
   readonly clis: readonly ScanCli[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 function parse(raw: unknown): Reachable | undefined {
   if (!isRecord(raw) || !Array.isArray(raw.credentials)) return undefined;

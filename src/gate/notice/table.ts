@@ -18,7 +18,7 @@ export const NOTICED_SURFACES: ReadonlySet<Surface> = new Set(["hook", "shell", 
 const LOCAL_CLIS = new Set(["git", "npm", "docker", "playwright"]);
 
 /** One kind of thing an agent may do for the first time: a key to remember it by, and the words that say it. */
-export interface Novelty {
+interface Novelty {
   /** Stable across calls: `host api.example.com`, `push /repo origin`, `write /repo/src`, `verb gh.pr-create`. */
   readonly key: string;
   readonly words: string;
@@ -54,7 +54,7 @@ function writtenUnder(path: string, boundary: Boundary | undefined): Novelty | u
 }
 
 /** THE table of kinds, first match wins: an action is at most one kind. */
-export const NOVELTY_KINDS: readonly NoveltyKind[] = [
+const NOVELTY_KINDS: readonly NoveltyKind[] = [
   {
     id: "host",
     of: (a) =>

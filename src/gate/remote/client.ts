@@ -9,7 +9,7 @@ export const CALL_TIMEOUT_MS = 1500;
 /** After a failure a long-lived seam (the MCP proxy, a shell) asks again this much later: a daemon may be back. */
 const RETRY_MS = 5000;
 
-export interface CallOptions {
+interface CallOptions {
   /** Wait this long for the answer, or forever (`hold`). */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;

@@ -8,7 +8,7 @@ import { pushFlagsOf } from "../push.ts";
 import type { GateAnswer, GateRequest } from "../types.ts";
 import type { EvaluateRequest, WireAction } from "./protocol.ts";
 
-export interface SeamFacts {
+interface SeamFacts {
   readonly version: string;
   readonly caller: CallerFacts;
   readonly resolution: Resolution;
@@ -83,7 +83,7 @@ function argsOf(digest: (raw: string) => string, raw: string): { argsDigest: str
   return argsDigest === "" && raw !== "" ? { argsDigest, argsRaw: raw } : { argsDigest };
 }
 
-export function actionOf(w: WireAction): Action {
+function actionOf(w: WireAction): Action {
   return {
     name: w.name,
     class: w.class,

@@ -96,7 +96,7 @@ export interface PingRequest {
 
 export type DaemonRequest = EvaluateRequest | HoldRequest | RecordRequest | PingRequest;
 
-export interface EgressAddress {
+interface EgressAddress {
   readonly host: string;
   readonly port: number;
 }

@@ -6,9 +6,9 @@ import type { Paths } from "../../ports/paths.ts";
 import { withoutSeatVariables } from "../seat.ts";
 
 /** A hook starts at most one daemon in this long, so a daemon that cannot start is not started on every call. */
-export const RESTART_AFTER_MS = 60_000;
+const RESTART_AFTER_MS = 60_000;
 
-export interface StartOptions {
+interface StartOptions {
   /** How this binary is started (`ctx.selfArgv`): `daemon` is appended. */
   readonly launcher: readonly string[];
   readonly paths: Pick<Paths, "home" | "root" | "daemonOut">;

@@ -7,7 +7,7 @@ import type { LedgerRow } from "../row.ts";
 import { type Entry, type Final, joinEntries } from "./entries.ts";
 import { clock, shortId } from "./format.ts";
 
-export type ClaimVerdict = "confirmed" | "unsupported" | "contradicted";
+type ClaimVerdict = "confirmed" | "unsupported" | "contradicted";
 
 interface Shape {
   readonly id: string;
@@ -21,7 +21,7 @@ interface Shape {
 }
 
 /** The table of claim shapes; the order is the order a sentence is tried in. */
-export const CLAIM_SHAPES: readonly Shape[] = [
+const CLAIM_SHAPES: readonly Shape[] = [
   {
     id: "tests-pass",
     about: "the tests pass",
@@ -83,7 +83,7 @@ export const CLAIM_SHAPES: readonly Shape[] = [
 /** A sentence that says something did not happen is not a claim that it did. */
 const NEGATED = /\b(?:not|n't|never|no longer|cannot|fail(?:s|ed|ing)?|unable|yet to|still (?:red|failing))\b/i;
 
-export interface Claim {
+interface Claim {
   readonly claim: string;
   readonly about: string;
   /** The sentence that makes it, masked and clipped by the caller's masker. */
@@ -100,7 +100,7 @@ export interface Claim {
   } | null;
 }
 
-export interface ClaimsReport {
+interface ClaimsReport {
   readonly session: string;
   readonly agent: string | null;
   readonly transcript: string | null;

@@ -8,9 +8,9 @@ import type { Window } from "./window.ts";
 
 const WRITES = new Set(["filesystem.write", "filesystem.delete"]);
 /** Two sessions writing the same directory this close together are building the same thing. */
-export const OVERLAP_MS = 60 * 60_000;
+const OVERLAP_MS = 60 * 60_000;
 
-export interface Writer {
+interface Writer {
   readonly agent: string;
   readonly session: string | null;
   readonly doing: "writing" | "deleting";
@@ -18,12 +18,12 @@ export interface Writer {
   readonly eventId: string;
 }
 
-export interface FileCollision {
+interface FileCollision {
   readonly path: string;
   readonly writers: readonly Writer[];
 }
 
-export interface BuildCollision {
+interface BuildCollision {
   readonly agents: readonly [string, string];
   readonly sessions: readonly [string | null, string | null];
   readonly since: string;
@@ -31,7 +31,7 @@ export interface BuildCollision {
   readonly places: readonly string[];
 }
 
-export interface Collisions {
+interface Collisions {
   readonly range: { readonly since: string | null; readonly until: string | null };
   readonly files: readonly FileCollision[];
   readonly building: readonly BuildCollision[];

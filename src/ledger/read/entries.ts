@@ -47,7 +47,7 @@ export function joinEntries(rows: readonly LedgerRow[], children: readonly Ledge
   return out;
 }
 
-export function finalOf(decision: LedgerRow, outcome?: LedgerRow, answer?: LedgerRow): Final {
+function finalOf(decision: LedgerRow, outcome?: LedgerRow, answer?: LedgerRow): Final {
   const ran = (): Final => (outcome?.exitCode !== undefined && outcome.exitCode !== 0 ? "failed" : "proceeded");
   if (decision.effect === "deny") return "blocked";
   if (decision.effect === "ask") {

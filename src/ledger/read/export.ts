@@ -93,7 +93,7 @@ function exclusions(q: TimelineQuery, first: LedgerRow | undefined): string[] {
 }
 
 /** One row per line, in the canonical form its hash was computed over (plus the hash). */
-export function jsonlBody(rows: readonly LedgerRow[]): string {
+function jsonlBody(rows: readonly LedgerRow[]): string {
   return rows.map((r) => `${canonical(r)}\n`).join("");
 }
 

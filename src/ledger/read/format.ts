@@ -22,7 +22,7 @@ export function cell(s: string, width: number): string {
 }
 
 /** What happened, in a few words: the exit, the answer, what enforce would have done. */
-export function notes(e: Entry): string[] {
+function notes(e: Entry): string[] {
   const r = e.row;
   const out: string[] = [];
   if (r.enforceEffect && r.enforceEffect !== r.effect) out.push(`would ${r.enforceEffect} (${r.mode ?? "observe"})`);

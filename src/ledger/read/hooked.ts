@@ -1,7 +1,7 @@
 // Which agent session a proxied MCP call came from: the agent's own hook recorded the same call just before it.
 import type { Ledger } from "../store.ts";
 
-export interface HookedCall {
+interface HookedCall {
   readonly session: string;
   readonly agent: string | null;
 }

@@ -7,11 +7,11 @@ import { cell, clock } from "./format.ts";
 import type { Window } from "./window.ts";
 
 /** Yeses, on at least this many distinct days, with no refusal in the window. */
-export const READY = { approvals: 5, days: 3 } as const;
+const READY = { approvals: 5, days: 3 } as const;
 
 const NEVER: ReadonlySet<ActionClass> = new Set(["destructive", "communication"]);
 
-export type NextStatus = "ready" | "not-yet" | "refused" | "never" | "unknown" | "not-a-rule" | "opaque";
+type NextStatus = "ready" | "not-yet" | "refused" | "never" | "unknown" | "not-a-rule" | "opaque";
 
 export interface NextItem {
   readonly action: string;

@@ -47,7 +47,7 @@ export interface ReplayAsides {
 
 export const NO_ASIDES: ReplayAsides = { waiting: [], pauses: [], milestones: [] };
 
-export interface AsideLine {
+interface AsideLine {
   readonly at: string;
   readonly text: string;
 }

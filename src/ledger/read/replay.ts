@@ -6,9 +6,9 @@ import { clock, entryLine, shortId } from "./format.ts";
 import { asideLines, NO_ASIDES, type ReplayAsides } from "./replay-asides.ts";
 import { childrenOf, sessionRows } from "./window.ts";
 
-export const MARKED_BEFORE = 5;
+const MARKED_BEFORE = 5;
 
-export interface ReplayStep {
+interface ReplayStep {
   readonly entry: Entry;
   /** 1-based position among the session's actions; null for rows that are not actions. */
   readonly step: number | null;
@@ -97,7 +97,7 @@ export function buildReplay(ledger: Ledger, session: string, asides: ReplayAside
 }
 
 /** The state row the circuit breaker writes when it pauses a session. */
-export const BREAKER_TRIP = "memnox.paused";
+const BREAKER_TRIP = "memnox.paused";
 
 function triggerOf(e: Entry): ReplayStep["trigger"] {
   if (e.row.kind === "state" && e.row.operation === BREAKER_TRIP) return "breaker";

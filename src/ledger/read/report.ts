@@ -5,14 +5,14 @@ import type { Window } from "./window.ts";
 
 type Counts = Record<string, number>;
 
-export interface AgentCounts {
+interface AgentCounts {
   readonly agent: string;
   readonly actions: number;
   readonly verdicts: Counts;
   readonly final: Counts;
 }
 
-export interface Redone {
+interface Redone {
   readonly operation: string;
   readonly resourceRef: string | null;
   readonly agent: string | null;

@@ -6,8 +6,8 @@ import { type Entry, entryJson, joinEntries } from "./entries.ts";
 import { clock, entryLine, sessionHeader } from "./format.ts";
 import { childrenOf, rowsIn, type Window } from "./window.ts";
 
-export const ONLY = ["allow", "ask", "deny", "blocked"] as const;
-export type Only = (typeof ONLY)[number];
+const ONLY = ["allow", "ask", "deny", "blocked"] as const;
+type Only = (typeof ONLY)[number];
 
 export interface TimelineQuery {
   readonly window: Window;
@@ -16,7 +16,7 @@ export interface TimelineQuery {
   readonly only?: Only;
 }
 
-export interface SessionSummary {
+interface SessionSummary {
   readonly agentSessionId: string | null;
   readonly agent: string | null;
   readonly actions: number;

@@ -4,7 +4,7 @@ import { transcriptPath, transcriptTail } from "../transcripts.ts";
 import { type Entry, entryJson } from "./entries.ts";
 import { clock, took } from "./format.ts";
 
-export interface Trace {
+interface Trace {
   readonly entry: Entry;
   readonly transcript: { readonly file: string; readonly tail: readonly string[] } | null;
 }

@@ -3,12 +3,12 @@
 import type { Entry } from "./entries.ts";
 import type { Window } from "./window.ts";
 
-export interface AllowRule {
+interface AllowRule {
   readonly name: string;
   readonly file: string;
 }
 
-export interface GrantGiven {
+interface GrantGiven {
   readonly kind: string;
   readonly subject: string;
   readonly setAt: string;
@@ -18,7 +18,7 @@ export interface GrantGiven {
   readonly reason?: string;
 }
 
-export interface GrantedUnused {
+interface GrantedUnused {
   readonly rules: readonly AllowRule[];
   readonly grants: readonly { scope: string; setAt: string; until: string; by: string | null; reason: string | null }[];
   /** How many allow rules and grants were in force, beside how many of them nothing used. */

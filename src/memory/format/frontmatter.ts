@@ -1,5 +1,5 @@
 // The front-matter subset memex writes: one key per line, double-quoted strings, bare numbers, null, flow lists.
-export type FmScalar = string | number | null;
+type FmScalar = string | number | null;
 export type FmItem = string | Readonly<Record<string, string>>;
 export type FmValue = FmScalar | readonly FmItem[];
 

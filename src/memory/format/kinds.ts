@@ -9,7 +9,7 @@ export const BUILTIN_DIRS = {
   episode: "episodes",
 } as const satisfies Record<string, string>;
 
-export type BuiltinType = keyof typeof BUILTIN_DIRS;
+type BuiltinType = keyof typeof BUILTIN_DIRS;
 export const BUILTIN_TYPES = Object.keys(BUILTIN_DIRS) as BuiltinType[];
 
 /** The catalogue and what each type answers, in memex's words (its `types list` descriptions). */

@@ -19,7 +19,7 @@ export interface Layout {
   readonly memexToml: string;
 }
 
-export const INDEX_DB = "memnox-index.db";
+const INDEX_DB = "memnox-index.db";
 
 export function layoutOf(root: string): Layout {
   const docs = join(root, "docs");

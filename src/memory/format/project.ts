@@ -34,14 +34,14 @@ export const MACHINE_IDS: readonly string[] = [MACHINE_PROJECT_ID, "machine"];
 const PROJECT_ID = /^[a-f0-9]{24,64}$/;
 const LOCATOR = /^[a-z0-9][a-z0-9-]{0,127}$/;
 
-export const PROJECT_ID_PROBLEM = "project_id must be an opaque lowercase hexadecimal identifier";
-export const PROJECT_LABEL_PROBLEM = "project_label must be a plain display name";
+const PROJECT_ID_PROBLEM = "project_id must be an opaque lowercase hexadecimal identifier";
+const PROJECT_LABEL_PROBLEM = "project_label must be a plain display name";
 
-export function validProjectId(id: string): boolean {
+function validProjectId(id: string): boolean {
   return PROJECT_ID.test(id);
 }
 
-export function validLocator(locator: string): boolean {
+function validLocator(locator: string): boolean {
   return LOCATOR.test(locator);
 }
 

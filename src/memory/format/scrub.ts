@@ -1,7 +1,7 @@
 // memex's write boundary: the masker's memory catalog, each match a typed `[REDACTED:<kind>]`; callers log the kinds.
 import { maskSecrets, secretKinds } from "../../core/secrets.ts";
 
-export interface Scrubbed {
+interface Scrubbed {
   readonly text: string;
   readonly kinds: readonly string[];
 }

@@ -1,5 +1,5 @@
 // Slugs as memex derives them, and the [[slug]] links a body carries.
-export const MAX_SLUG = 64;
+const MAX_SLUG = 64;
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set(["index", "log"]);
 const PAGE_SLUG = /^[a-z0-9][a-z0-9-]{0,127}$/;
 

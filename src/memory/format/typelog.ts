@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { MemnoxError } from "../../core/errors.ts";
 import { isCatalogue, type Kind } from "./kinds.ts";
 
-export type TypeVerb = "declare" | "propose" | "remove";
+type TypeVerb = "declare" | "propose" | "remove";
 
-export interface TypeEvent {
+interface TypeEvent {
   readonly at: string;
   readonly verb: TypeVerb;
   readonly type: string;
@@ -31,7 +31,7 @@ const LEGACY_VERB: Readonly<Record<string, TypeVerb>> = {
   withdrawn: "remove",
 };
 
-export const MAX_DECLARATION_BYTES = 512;
+const MAX_DECLARATION_BYTES = 512;
 
 /** Declaration text is one line of at most 512 bytes, or a forged line could reach the file; never echoed back. */
 export function checkDeclarationText(text: string): void {
@@ -41,12 +41,12 @@ export function checkDeclarationText(text: string): void {
     throw new MemnoxError("refused", "declaration text must be one line of at most 512 bytes");
 }
 
-export function formatEvent(e: Omit<TypeEvent, "project">): string {
+function formatEvent(e: Omit<TypeEvent, "project">): string {
   return `${e.at} ${e.verb} ${e.type} by ${e.by}${e.text ? `: ${e.text}` : ""}`;
 }
 
 /** The lines of `text` that are events for `type`, in file order. */
-export function parseEvents(text: string, type: string): TypeEvent[] {
+function parseEvents(text: string, type: string): TypeEvent[] {
   const out: TypeEvent[] = [];
   for (const line of text.split(LINE_BREAK)) {
     const legacy = LEGACY.exec(line);
@@ -81,7 +81,7 @@ export function appendEvent(typeDir: string, e: Omit<TypeEvent, "project">): voi
   appendFileSync(join(typeDir, "log.md"), `${formatEvent(e)}\n`, { mode: 0o644 });
 }
 
-export interface TypeState {
+interface TypeState {
   /** `undeclared` for a directory whose log holds no line of the shape: a stray folder declares nothing. */
   readonly kind: Kind | "undeclared";
   readonly description: string;

@@ -1,7 +1,7 @@
 // What mentions a page: the index's reverse edges, kept to pages whose link really resolves to this one.
 import { findOne, findPages, type Selector, type Store } from "./store.ts";
 
-export interface Backlink {
+interface Backlink {
   readonly slug: string;
   readonly title: string;
   readonly node_type: string;
@@ -11,7 +11,7 @@ export interface Backlink {
   readonly file_path: string;
 }
 
-export interface BacklinksReport {
+interface BacklinksReport {
   readonly slug: string;
   readonly file_path: string;
   readonly backlinks: readonly Backlink[];

@@ -5,7 +5,7 @@ import { cleanSessionId, type Harness, parseHarnessSession, suggestSessionId } f
 import type { Store } from "./store.ts";
 import { type IngestReport, ingestTranscript } from "./transcripts.ts";
 
-export interface CaptureInput {
+interface CaptureInput {
   readonly harness: Harness;
   /** The session file's text and name (the name is the session id's fallback). */
   readonly text: string;
@@ -16,7 +16,7 @@ export interface CaptureInput {
   readonly about?: ProjectRef;
 }
 
-export type CaptureResult =
+type CaptureResult =
   | { readonly captured: true; readonly report: IngestReport; readonly harness: string }
   | { readonly captured: false; readonly session_id: string; readonly reason: "already-ingested" | "no-turns" };
 

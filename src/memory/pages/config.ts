@@ -4,7 +4,7 @@ import { parse } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
 import type { Store } from "./store.ts";
 
-export interface MemoryConfig {
+interface MemoryConfig {
   readonly halfLifeDays: number;
   readonly knowledgeApproval: "manual" | "auto";
   readonly defaultImportance: number;

@@ -7,7 +7,7 @@ import { restamp } from "./lifecycle.ts";
 import { logOp } from "./oplog.ts";
 import { type Store, scanPages } from "./store.ts";
 
-export interface DecayChange {
+interface DecayChange {
   readonly slug: string;
   readonly old: number;
   readonly new: number;

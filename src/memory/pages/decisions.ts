@@ -9,7 +9,7 @@ import type { Page } from "../format/page.ts";
 import { isoSeconds, normalizeTimestamp } from "../format/time.ts";
 import { readPage, type Store } from "./store.ts";
 
-export function decisionsFile(store: Store): string {
+function decisionsFile(store: Store): string {
   return join(store.layout.root, DECISIONS_FILE);
 }
 
@@ -42,7 +42,7 @@ function binding(page: Page): Decision | undefined {
 }
 
 /** Every project's decision pages, read (they are few); a malformed one binds nothing and verify names it. */
-export function bindingDecisions(store: Store): Decision[] {
+function bindingDecisions(store: Store): Decision[] {
   const out: Decision[] = [];
   for (const locator of subdirs(store.layout.projects)) {
     const dir = join(store.layout.projects, locator, "decision");

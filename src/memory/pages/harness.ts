@@ -4,7 +4,7 @@
 export const HARNESSES = ["pi", "claude", "codex", "custom"] as const;
 export type Harness = (typeof HARNESSES)[number];
 
-export interface HarnessTurn {
+interface HarnessTurn {
   readonly role: "user" | "agent" | "tool";
   readonly content: string;
   readonly turn: number;
@@ -15,7 +15,7 @@ export interface HarnessTurn {
   readonly token_usage?: Readonly<Record<string, number>>;
 }
 
-export interface HarnessHeader {
+interface HarnessHeader {
   readonly type: "memex_session_header";
   readonly harness: string;
   readonly session_id: string;
@@ -26,7 +26,7 @@ export interface HarnessHeader {
   readonly meta: Readonly<Record<string, unknown>>;
 }
 
-export interface ParsedSession {
+interface ParsedSession {
   readonly header: HarnessHeader;
   readonly turns: readonly HarnessTurn[];
 }
@@ -53,7 +53,7 @@ function lines(text: string): Json[] {
 }
 
 /** ISO 8601 UTC to the second, from an ISO string or epoch milliseconds; undefined when unknown. */
-export function normalizeTs(v: unknown): string | undefined {
+function normalizeTs(v: unknown): string | undefined {
   const ms = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : Number.NaN;
   return Number.isFinite(ms) ? `${new Date(ms).toISOString().slice(0, 19)}Z` : undefined;
 }

@@ -13,7 +13,7 @@ import { storePage } from "./write.ts";
 export type ForgetMode = "hard" | "soft" | "decay" | "archive";
 export const FORGET_MODES: readonly ForgetMode[] = ["hard", "soft", "decay", "archive"];
 
-export interface ForgetResult {
+interface ForgetResult {
   readonly slug: string;
   readonly forgotten: boolean;
   readonly mode: ForgetMode;
@@ -27,7 +27,7 @@ export function restamp(store: Store, page: Page, change: Partial<PageMeta>): Pa
   return storePage(store, { ...meta, ...change, timestamp: isoSeconds(store.now()) }, body, slug, path);
 }
 
-export function deletePage(store: Store, page: Page): void {
+function deletePage(store: Store, page: Page): void {
   rmSync(page.path, { force: true });
   store.index().transaction(() => store.index().remove(page.scope, page.project_id ?? "", page.slug));
   try {
@@ -90,7 +90,7 @@ export function approve(
   return { slug, status: "active", file_path: page.path };
 }
 
-export interface MergeResult {
+interface MergeResult {
   readonly target: string;
   readonly source: string;
   readonly source_status: "superseded";

@@ -13,7 +13,7 @@ const SUBDIRS = "Subdirectories";
 const ROOT_HEAD = `---\nokf_version: "${OKF_VERSION}"\n---\n`;
 const ESCAPE = /[\\`*_[\]<>]/g;
 
-export type NavCategory = "written" | "removed" | "collision" | "write_failed" | "missing" | "stale" | "orphan";
+type NavCategory = "written" | "removed" | "collision" | "write_failed" | "missing" | "stale" | "orphan";
 
 export interface NavChange {
   readonly category: NavCategory;
@@ -164,7 +164,7 @@ function pagesIn(store: Store, dir: string): Page[] {
 }
 
 /** Re-renders one directory's chain, parsing only the pages directly in those directories. */
-export function refreshChain(store: Store, dir: string): NavChange[] {
+function refreshChain(store: Store, dir: string): NavChange[] {
   const out: NavChange[] = [];
   for (const d of chain(store, dir)) {
     if (hasPages(store, d)) write(store, d, render(store, d, pagesIn(store, d)), out);

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { isoSeconds } from "../format/time.ts";
 import type { Store } from "./store.ts";
 
-export interface OpEntry {
+interface OpEntry {
   readonly op: string;
   readonly slugs?: readonly string[];
   readonly count?: number;

@@ -11,7 +11,7 @@ import { diagnose, type NavChange, type NavPage, regenerate } from "./navigation
 import { logOp } from "./oplog.ts";
 import { readPage, rel, type Store, typeDirs } from "./store.ts";
 
-export interface RebuildReport {
+interface RebuildReport {
   readonly nodes_indexed: number;
   readonly nodes_skipped: number;
   readonly nodes_errored: number;

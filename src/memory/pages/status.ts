@@ -7,7 +7,7 @@ import { memoryConfig } from "./config.ts";
 import { dirType, readPage, type Store, typeDirs } from "./store.ts";
 import { zeroYieldStreak } from "./verify.ts";
 
-export interface Freshness {
+interface Freshness {
   readonly rows: number;
   readonly pages_on_disk: number;
   readonly changed: number;
@@ -48,7 +48,7 @@ export function freshness(store: Store): Freshness {
   };
 }
 
-export interface StatusReport {
+interface StatusReport {
   /** memex's keys first: stale or missing rows, rows, last capture per harness, status counts, zero-yield streak. */
   readonly index_stale_rows: number;
   readonly index_total: number;
@@ -96,7 +96,7 @@ export function status(store: Store): StatusReport {
   };
 }
 
-export interface InfoReport {
+interface InfoReport {
   /** memex's keys first. */
   readonly version: string;
   readonly data_dir: string;

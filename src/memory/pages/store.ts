@@ -23,7 +23,7 @@ export interface Store {
   close(): void;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   readonly dir: string;
   readonly now: () => number;
   readonly env?: Env;
@@ -60,7 +60,7 @@ export function ensureStore(store: Store): void {
   mkdirSync(store.layout.logs, { recursive: true });
 }
 
-export interface TypeDirRef {
+interface TypeDirRef {
   readonly scope: Scope;
   readonly locator?: string;
   readonly name: string;
@@ -134,7 +134,7 @@ export interface ScanError {
 }
 
 /** A page whose front matter names another type than its directory holds. */
-export class MisfiledPage extends PageError {}
+class MisfiledPage extends PageError {}
 
 /** Every page in the store; malformed ones are reported, never thrown, so one bad file cannot stop recall. */
 export function scanPages(store: Store, errors: ScanError[] = []): Page[] {
@@ -170,7 +170,7 @@ export interface Selector {
 }
 
 /** A slug that names a file in a type directory and nothing else (`*`, `../x` and `Upper` are not slugs). */
-export function checkSlug(slug: string): string {
+function checkSlug(slug: string): string {
   if (!isPageSlug(slug))
     throw new MemnoxError(
       "refused",
@@ -196,7 +196,7 @@ export function findPages(store: Store, slug: string, sel: Selector = {}): Page[
 }
 
 /** A missing page, in memex's words (its FileNotFoundError) and with where to look. */
-export function missingPage(slug: string): MemnoxError {
+function missingPage(slug: string): MemnoxError {
   return new MemnoxError("not_found", `no wiki page for slug: '${slug}'`, "memnox memory recall finds slugs");
 }
 

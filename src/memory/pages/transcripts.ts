@@ -40,7 +40,7 @@ const Header = v.looseObject({
 });
 type Header = v.InferOutput<typeof Header>;
 
-export interface IngestInput {
+interface IngestInput {
   readonly sessionId: string;
   /** The JSONL text: an optional header line, then one turn per line. */
   readonly jsonl: string;
@@ -146,7 +146,7 @@ const turnKey = (t: Turn) => `${t.role}\0${t.content}\0${t.result ?? ""}\0${t.qu
  * A later capture of the same session: normally it extends what was stored and replaces it; after a compaction the
  * harness file may hold less, so the stored turns are kept and only unseen ones appended, renumbered in order.
  */
-export function mergeTurns(old: readonly Turn[], fresh: readonly Turn[]): Turn[] {
+function mergeTurns(old: readonly Turn[], fresh: readonly Turn[]): Turn[] {
   const extends_ = fresh.length >= old.length && old.every((t, i) => turnKey(t) === turnKey(fresh[i] ?? t));
   if (extends_ || old.length === 0) return [...fresh];
   const seen = new Set(old.map(turnKey));
@@ -303,7 +303,7 @@ function truncateBytes(text: string, max: number): string {
   return out;
 }
 
-export interface ClearReport {
+interface ClearReport {
   /** Sessions whose raw files were removed, as memex counts them. */
   readonly cleared: number;
   readonly removed_files: number;
@@ -340,7 +340,7 @@ export function clearTranscripts(store: Store, confirm: boolean): ClearReport {
   return { cleared, removed_files: removed, retired_links: retired };
 }
 
-export interface ProvenanceReport {
+interface ProvenanceReport {
   readonly slug: string;
   readonly direct_transcript_ref: string | null;
   readonly linked_episodes: readonly string[];
@@ -468,5 +468,3 @@ export function sessionTurns(store: Store, sessionId: string): { summary: Sessio
   const summary = listSessions(store).find((s) => s.session_id === sessionId);
   return summary ? { summary, turns: storedTurns(summary.file_path) } : undefined;
 }
-
-export type { Turn };

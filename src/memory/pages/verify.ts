@@ -9,13 +9,13 @@ import { edges } from "../search/index-db.ts";
 import { diagnose, type NavChange } from "./navigation.ts";
 import { type ScanError, type Store, scanPages, typeInfo } from "./store.ts";
 
-export interface Check {
+interface Check {
   readonly check: string;
   readonly ok: boolean;
   readonly detail: string;
 }
 
-export interface VerifyReport {
+interface VerifyReport {
   readonly ok: boolean;
   readonly checks: readonly Check[];
   readonly recall_evidence: boolean;
@@ -23,7 +23,7 @@ export interface VerifyReport {
   readonly warnings: readonly string[];
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   readonly since?: string;
   readonly requireRecall?: boolean;
   readonly requireWrite?: boolean;

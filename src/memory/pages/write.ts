@@ -87,7 +87,7 @@ export interface WriteResult {
   readonly redacted: readonly string[];
 }
 
-export const MAX_DESCRIPTION_BYTES = 512;
+const MAX_DESCRIPTION_BYTES = 512;
 
 function refuse(message: string, hint?: string): never {
   throw new MemnoxError("refused", message, hint);
@@ -101,7 +101,7 @@ function oneLine(field: string, value: string): string {
 }
 
 /** Lowercased, `-` for spaces; an empty tag or the same tag twice is an error, in memex's words. */
-export function normalizeTags(tags: readonly string[]): string[] {
+function normalizeTags(tags: readonly string[]): string[] {
   const out: string[] = [];
   for (const t of tags) {
     const clean = t.trim().toLowerCase().replace(/ /g, "-");

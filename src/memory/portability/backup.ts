@@ -11,7 +11,7 @@ import { rebuildIndex } from "../pages/rebuild.ts";
 import type { Store } from "../pages/store.ts";
 import { readTarGz, type TarEntry, type TarMember, tarGz } from "./tar.ts";
 
-export interface BackupReport {
+interface BackupReport {
   readonly archive_path: string;
   readonly size_bytes: number;
   readonly file_counts: Readonly<Record<string, number>>;
@@ -19,8 +19,8 @@ export interface BackupReport {
 }
 
 /** memex's archive version: its restore accepts ours and ours accepts its. */
-export const ARCHIVE_VERSION = "1.0";
-export const MANIFEST = "manifest.json";
+const ARCHIVE_VERSION = "1.0";
+const MANIFEST = "manifest.json";
 
 /** What a backup holds and a restore accepts, relative to the store root. */
 const TOP = new Set(["docs", "transcripts"]);
@@ -56,13 +56,13 @@ function counts(paths: readonly string[]): Record<string, number> {
   return { ...c, wiki: c.pages, mem_db: c.index };
 }
 
-export interface ManifestFile {
+interface ManifestFile {
   readonly path: string;
   readonly size: number;
   readonly sha256: string;
 }
 
-export interface Manifest {
+interface Manifest {
   readonly version: string;
   readonly format: string;
   readonly backed_up_at: string;
@@ -82,7 +82,7 @@ function manifestOf(entries: readonly TarEntry[], at: string, version: string | 
   };
 }
 
-export interface BackupOptions {
+interface BackupOptions {
   /** Leave the index snapshot out (memex's --no-mem-db): a restore rebuilds it from the pages anyway. */
   readonly index?: boolean;
   readonly version?: string;
@@ -152,7 +152,7 @@ export function backup(store: Store, output: string, opts: BackupOptions = {}): 
 }
 
 /** A member path that stays inside the store and names something a backup may hold. */
-export function memberProblem(path: string, kind: string): string | undefined {
+function memberProblem(path: string, kind: string): string | undefined {
   if (kind !== "file" && kind !== "dir") return `\`${path}\` is a ${kind}, not a file`;
   const clean = path.replace(/\/$/, "");
   if (!clean || clean.startsWith("/") || clean.includes("\\") || clean.includes("\0"))
@@ -165,7 +165,7 @@ export function memberProblem(path: string, kind: string): string | undefined {
   return undefined;
 }
 
-export interface RestoreReport {
+interface RestoreReport {
   readonly restored: boolean;
   readonly file_counts: Readonly<Record<string, number>>;
   readonly index_rebuilt: boolean;
@@ -173,13 +173,13 @@ export interface RestoreReport {
   readonly previous_backup_dir: string | null;
 }
 
-export interface ArchiveCheck {
+interface ArchiveCheck {
   readonly check: string;
   readonly ok: boolean;
   readonly detail: string;
 }
 
-export interface ArchiveReport {
+interface ArchiveReport {
   readonly ok: boolean;
   readonly archive: string;
   readonly version: string | null;

@@ -16,7 +16,7 @@ import { writePage } from "../pages/write.ts";
 import { addType, enableType, listTypes, proposeType } from "../types/manage.ts";
 
 /** memex's export version: its import reads ours and ours reads its. */
-export const EXPORT_VERSION = "1.0";
+const EXPORT_VERSION = "1.0";
 
 /** One page as memex exports it, in its key order; memnox's identity and telemetry fields follow, for a round trip. */
 function exported(store: Store, page: Page): Record<string, unknown> {
@@ -59,7 +59,7 @@ function exported(store: Store, page: Page): Record<string, unknown> {
 }
 
 /** A project's declared (or proposed) type, as memex's export lists it. */
-export interface TypeDeclaration {
+interface TypeDeclaration {
   readonly scope: "project";
   readonly project_id: string;
   readonly name: string;
@@ -68,7 +68,7 @@ export interface TypeDeclaration {
 }
 
 /** Every declared type of every project whose id its pages (or declarations) say; withdrawn ones are not exported. */
-export function typeDeclarations(store: Store): TypeDeclaration[] {
+function typeDeclarations(store: Store): TypeDeclaration[] {
   const out: TypeDeclaration[] = [];
   for (const dir of typeDirs(store)) {
     if (dir.scope !== "project" || !dir.locator || builtinForDir(dir.name) || !validTypeName(dir.name)) continue;
@@ -121,7 +121,7 @@ export function exportNodes(store: Store, output: string): ReturnType<typeof exp
   return d;
 }
 
-export interface ImportReport {
+interface ImportReport {
   readonly imported: number;
   /** Entries without a slug, by title, as memex reports them. */
   readonly skipped: readonly string[];

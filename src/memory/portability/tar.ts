@@ -6,7 +6,7 @@ export interface TarEntry {
   readonly mode?: number;
 }
 
-export type MemberKind = "file" | "dir" | "symlink" | "hardlink" | "other";
+type MemberKind = "file" | "dir" | "symlink" | "hardlink" | "other";
 
 export interface TarMember {
   readonly path: string;

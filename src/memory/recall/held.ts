@@ -8,7 +8,7 @@ import { estimateTokens } from "./pack.ts";
 import { DEFAULT_REMINDER_BUDGET, DEFAULT_REMINDER_LIMIT, type Reminder, reminderKey } from "./remind.ts";
 
 /** Types that are history rather than knowledge: recalled when asked for, never pushed at a session's start. */
-export const HISTORY_TYPES = new Set(["episode", "summary"]);
+const HISTORY_TYPES = new Set(["episode", "summary"]);
 
 /** Decisions first, then preferences and procedures, then the rest. */
 const TYPE_ORDER: Readonly<Record<string, number>> = { decision: 0, preference: 1, procedure: 2 };
@@ -18,7 +18,7 @@ function shown(row: Row, now: string): boolean {
   return !((row.valid_from && row.valid_from > now) || (row.valid_until && row.valid_until <= now));
 }
 
-export interface HeldInput {
+interface HeldInput {
   readonly store: Store;
   /** The session's project ids: only their project pages are "what the project holds". */
   readonly projects: readonly string[];

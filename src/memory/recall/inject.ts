@@ -18,9 +18,9 @@ export const MEMORY_HEADER = "=== memex MEMORY ===";
 export const MEMORY_FOOTER = "=== END memex MEMORY ===";
 export const DEFAULT_INJECTION_TOP_K = 5;
 /** The best hit must hold at least this share of the query's terms: a weak match injects nothing rather than noise. */
-export const INJECTION_FLOOR = 0.4;
+const INJECTION_FLOOR = 0.4;
 
-export interface InjectionQuery {
+interface InjectionQuery {
   readonly query: string;
   readonly scope: ScopeFilter;
   readonly topK?: number;
@@ -28,7 +28,7 @@ export interface InjectionQuery {
   readonly floor?: number;
 }
 
-export interface Injection {
+interface Injection {
   /** The block, or "" when the hook stays silent. */
   readonly block: string;
   readonly hits: readonly Hit[];
@@ -52,7 +52,7 @@ function hitLines(h: Hit): string[] {
 }
 
 /** The block's text: constitution, header, the search, each hit, then each linked page, then the footer. */
-export function renderInjection(query: string, hits: readonly Hit[], linked: readonly LinkedEntry[], omitted: number) {
+function renderInjection(query: string, hits: readonly Hit[], linked: readonly LinkedEntry[], omitted: number) {
   const lines = [...CONSTITUTION.map((l) => `[memex] ${l}`), MEMORY_HEADER, `[Search: "${query}"]`];
   for (const h of hits) lines.push(...hitLines(h));
   lines.push("---");

@@ -25,7 +25,7 @@ export interface LinkedEntry {
   readonly tokens: number;
 }
 
-export interface Expansion {
+interface Expansion {
   readonly entries: readonly LinkedEntry[];
   /** Reachable pages not shown for the budget. */
   readonly omitted: number;

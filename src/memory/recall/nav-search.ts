@@ -9,14 +9,14 @@ import { existingLocator, readPageHead, type Store } from "../pages/store.ts";
 import { rawTokens } from "../search/query.ts";
 import type { Filters } from "../search/search.ts";
 
-export interface NavRow {
+interface NavRow {
   readonly title: string;
   readonly description: string;
   readonly path: string;
   readonly type: string;
 }
 
-export interface NavFound {
+interface NavFound {
   readonly page: Page;
   readonly matched: number;
   /** Title matches count twice, description matches once: a title names what a page is. */
@@ -26,7 +26,7 @@ export interface NavFound {
   readonly bodyBytes: number;
 }
 
-export interface NavResult {
+interface NavResult {
   readonly found: NavFound[];
   /** Navigation rows read: what this engine searched, in place of the index's row count. */
   readonly rows: number;

@@ -5,7 +5,7 @@ export function estimateTokens(text: string): number {
   return Math.floor(text.length / 4) + 1;
 }
 
-export interface Packed<T> {
+interface Packed<T> {
   readonly kept: T[];
   readonly skipped: T[];
   readonly used: number;

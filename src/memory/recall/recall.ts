@@ -13,7 +13,7 @@ import { DEFAULT_MAX_TOKENS, estimateTokens, packToBudget } from "./pack.ts";
 
 export type Engine = "fts5" | "navigation";
 
-export interface RecallQuery {
+interface RecallQuery {
   readonly query: string;
   readonly topK?: number;
   readonly type?: string;
@@ -70,7 +70,7 @@ export interface Candidate {
   readonly cost: number;
 }
 
-export function refuseQuery(e: unknown): never {
+function refuseQuery(e: unknown): never {
   if (e instanceof QueryError) throw new MemnoxError("refused", e.message);
   throw e;
 }
@@ -94,7 +94,7 @@ function checkTopK(topK: number | undefined, fallback: number, max = 100): numbe
   return k;
 }
 
-export function rowHit(
+function rowHit(
   row: Row,
   score: number,
   snippet: string,
@@ -130,7 +130,7 @@ export function rowHit(
   };
 }
 
-export function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
+function pageHit(page: Page, score: number, source: Hit["snippet_source"]): Candidate {
   const snippet = source === "description" ? page.description : page.title;
   return {
     cost: estimateTokens(snippet),

@@ -8,7 +8,7 @@ import { openStore } from "../pages/store.ts";
 import { heldReminders } from "./held.ts";
 import { type Reminder, remindersFor } from "./remind.ts";
 
-export interface SessionContext {
+interface SessionContext {
   readonly env: Env;
   readonly paths: Paths;
   readonly git: Git;
@@ -16,7 +16,7 @@ export interface SessionContext {
   readonly now: () => number;
 }
 
-export interface SessionReminderOptions {
+interface SessionReminderOptions {
   readonly budgetTokens?: number;
   readonly alreadySaid?: ReadonlySet<string>;
   readonly limit?: number;

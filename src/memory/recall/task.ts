@@ -9,12 +9,12 @@ import { estimateTokens } from "./pack.ts";
 import { type Candidate, candidates, filtersOf } from "./recall.ts";
 
 export const TASK_PAGE_CAP = 36;
-export const TASK_MAX_TOKENS = 4096;
-export const MAX_GOAL_BYTES = 1024;
+const TASK_MAX_TOKENS = 4096;
+const MAX_GOAL_BYTES = 1024;
 /** Each question's own ranking is this deep, so the budget has pages to choose among. */
 const PER_QUESTION = 12;
 
-export interface TaskQuery {
+interface TaskQuery {
   readonly goal: string;
   readonly questions: readonly string[];
   readonly projectId: string;
@@ -25,7 +25,7 @@ export interface TaskQuery {
   readonly tags?: readonly string[];
 }
 
-export interface TaskSource {
+interface TaskSource {
   readonly slug: string;
   readonly title: string;
   readonly file_path: string;

@@ -64,7 +64,7 @@ export interface Row {
 export const ROWS =
   "SELECT p.*, coalesce(a.count, 0) AS access_count, a.last AS last_access FROM pages p LEFT JOIN access a ON a.page = p.id";
 
-export interface FileStamp {
+interface FileStamp {
   readonly mtime: number;
   readonly size: number;
 }

@@ -1,6 +1,6 @@
 // Untrusted query text becomes safe alphanumeric tokens; nothing else ever reaches the FTS5 parser.
-export const MAX_QUERY_BYTES = 1024;
-export const MAX_QUERY_TOKENS = 64;
+const MAX_QUERY_BYTES = 1024;
+const MAX_QUERY_TOKENS = 64;
 
 const TOKEN = /[a-z0-9]+/g;
 

@@ -131,7 +131,7 @@ export function proposeType(store: Store, project: ProjectRef, name: string, by:
   return declare(store, project, name, note, by, "propose");
 }
 
-export interface Removed {
+interface Removed {
   readonly removed: string;
   readonly archived: number;
 }
@@ -167,7 +167,7 @@ export function removeType(
   return { removed: name, archived: live.length };
 }
 
-export interface Suggestion {
+interface Suggestion {
   readonly tag: string;
   readonly pages: number;
   /** How to accept it. */

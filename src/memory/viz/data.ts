@@ -156,7 +156,7 @@ export function types(store: Store): string[] {
   return [...new Set(scanPages(store).map((p) => p.type))].sort();
 }
 
-export interface Counts {
+interface Counts {
   readonly pages: number;
   readonly byStatus: Readonly<Record<string, number>>;
   readonly byType: Readonly<Record<string, number>>;
@@ -188,7 +188,7 @@ function validCount(v: unknown): number | undefined {
 }
 
 /** A session's total tokens as its harness reported them (never summed twice), or undefined when not usable. */
-export function tokenTotal(usage: Readonly<Record<string, unknown>> | null | undefined): number | undefined {
+function tokenTotal(usage: Readonly<Record<string, unknown>> | null | undefined): number | undefined {
   if (!usage) return undefined;
   const total = validCount(usage.total_tokens);
   if (total !== undefined) return total;
@@ -197,7 +197,7 @@ export function tokenTotal(usage: Readonly<Record<string, unknown>> | null | und
   return parts.some((p) => p === undefined) ? undefined : parts.reduce((a = 0, b = 0) => a + b, 0);
 }
 
-export interface SessionsRead {
+interface SessionsRead {
   readonly sessions: SessionSummary[];
   readonly unreadable: number;
 }

@@ -3,7 +3,7 @@ import { escapeHtml } from "./markdown.ts";
 
 export { escapeHtml };
 
-export const NAV = [
+const NAV = [
   ["overview", "Overview"],
   ["memories", "Memories"],
   ["search", "Search"],
@@ -34,7 +34,7 @@ export function navLink(view: string, fragment: string, label: string, attrs = "
 const BRAND = `<svg viewBox="0 0 64 64" aria-hidden="true" width="28" height="28"><rect x="6" y="10" width="52" height="44" rx="8" fill="none" stroke="currentColor" stroke-width="5"/><path d="M18 42V22l14 12 14-12v20" fill="none" stroke="currentColor" stroke-width="5" stroke-linejoin="round"/></svg>`;
 
 /** The views' links, the active one marked; `oob` has htmx swap it in beside a fragment, so the mark follows. */
-export function navBar(active: ViewName | undefined, oob = false): string {
+function navBar(active: ViewName | undefined, oob = false): string {
   const links = NAV.map(([name, label]) =>
     navLink(
       name === "overview" ? "/" : `/view/${name}`,

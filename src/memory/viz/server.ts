@@ -19,7 +19,7 @@ import {
   tokensView,
 } from "./views.ts";
 
-export const DEFAULT_PORT = 7171;
+const DEFAULT_PORT = 7171;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 const HEADERS = {
@@ -61,7 +61,7 @@ function respond(body: string, type: string, status = 200, extra: Record<string,
 const html = (body: string, status = 200) => respond(body, "text/html; charset=utf-8", status);
 
 /** One request, answered without touching the store's files: every handler reads, none writes. */
-export function handle(store: Store, req: Request, port: number): Response {
+function handle(store: Store, req: Request, port: number): Response {
   const url = new URL(req.url);
   const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
   const hostPort = Number((req.headers.get("host") ?? "").match(/:(\d+)$/)?.[1] ?? "80");

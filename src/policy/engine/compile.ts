@@ -11,7 +11,7 @@ import {
 } from "./types.ts";
 
 /** One named argument's patterns, kept beside their matchers so a match can say which pattern it was. */
-export interface ArgumentPatterns {
+interface ArgumentPatterns {
   readonly name: string;
   readonly patterns: readonly string[];
   readonly matchers: readonly Matcher[];
@@ -140,7 +140,7 @@ function lazy(build: () => Matcher): Matcher {
   };
 }
 
-export function compileRule(rule: PolicyRule, opts: CompileOptions = {}): CompiledRule {
+function compileRule(rule: PolicyRule, opts: CompileOptions = {}): CompiledRule {
   const m = rule.match;
   let fields: number | undefined;
   let literal: number | undefined;

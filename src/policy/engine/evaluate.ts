@@ -10,7 +10,7 @@ const NONE: readonly CompiledRule[] = [];
 const EMPTY: CompiledRuleSet = { rules: NONE, byAction: new Map(), anyAction: NONE };
 
 /** Stricter first; then enforcing before observe-only; then more fields, longer literal, name, file, line. */
-export function byPrecedence(a: CompiledRule, b: CompiledRule): number {
+function byPrecedence(a: CompiledRule, b: CompiledRule): number {
   const e = effectRank(b.rule.decision.effect) - effectRank(a.rule.decision.effect);
   if (e !== 0) return e;
   if (a.observe !== b.observe) return a.observe ? 1 : -1;

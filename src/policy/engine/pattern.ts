@@ -93,10 +93,10 @@ function pathGlob(pattern: string): Matcher {
  * How a rule meets a subtree value (`/home/sam/**`: a recursive read, copy, chmod or delete of everything under a
  * directory): an allow must `cover` all of it, a deny or an ask applies when it can `reach` any part of it.
  */
-export type SubtreeMode = "cover" | "reach";
+type SubtreeMode = "cover" | "reach";
 
 /** `D` of a subtree value `D/**` (or `D/**\/<name>`), or undefined for an ordinary value. */
-export function subtreeRoot(v: string): string | undefined {
+function subtreeRoot(v: string): string | undefined {
   if (!isPath(v)) return undefined;
   const i = v.indexOf("/**");
   if (i < 0) return undefined;

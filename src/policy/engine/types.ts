@@ -33,7 +33,7 @@ export interface RuleMatch {
   readonly state?: readonly string[];
 }
 
-export interface RateLimit {
+interface RateLimit {
   readonly max: number;
   readonly windowSeconds: number;
 }

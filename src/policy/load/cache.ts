@@ -7,7 +7,7 @@ import type { RuleProblem } from "./types.ts";
 
 const VERSION = 1;
 
-export interface CachedCheck {
+interface CachedCheck {
   readonly rules: readonly PolicyRule[];
   readonly problems: readonly RuleProblem[];
   readonly project?: string;

@@ -59,7 +59,7 @@ function within(path: string, root: string): boolean {
 }
 
 /** A registered file inside a repository applies only inside that repository; one outside any applies everywhere. */
-export function registeredApplies(file: string, cwd: string): boolean {
+function registeredApplies(file: string, cwd: string): boolean {
   const root = repoRoot(dirname(file));
   return root === undefined || within(resolve(cwd), root);
 }

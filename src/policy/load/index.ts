@@ -12,10 +12,10 @@ import { readRegistry } from "./registry.ts";
 import type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
 import { validateRuleData } from "./validate.ts";
 
-export { type Candidate, type FindOptions, findRuleFiles, nearestRuleFiles } from "./find.ts";
+export { findRuleFiles, nearestRuleFiles } from "./find.ts";
 export { isYamlPath, parseRuleText } from "./parse.ts";
 export { readRegistry, registerFile, unregisterFile } from "./registry.ts";
-export type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleProblem, RuleSource } from "./types.ts";
+export type { CheckedFile, LoadedRuleSet, RuleOrigin, RuleSource } from "./types.ts";
 export { formatProblem } from "./types.ts";
 export { validateRuleData } from "./validate.ts";
 
@@ -78,7 +78,7 @@ function checkCached(cacheDir: string, c: Candidate, text: string): CheckedFile 
 }
 
 /** The hash of a set: its files' content hashes, sorted, so paths and order do not change it. */
-export function setHash(sources: readonly RuleSource[]): string {
+function setHash(sources: readonly RuleSource[]): string {
   return sha256(["memnox-rules-v1", ...sources.map((s) => s.hash).sort()].join("\n"));
 }
 
@@ -103,7 +103,7 @@ function assemble(checked: readonly CheckedFile[], sources: readonly RuleSource[
   };
 }
 
-export interface LoadOptions extends FindOptions {
+interface LoadOptions extends FindOptions {
   /** Where parsed rule files are kept by content (`~/.memnox/cache/rules`); none means parse every time. */
   readonly cacheDir?: string;
 }

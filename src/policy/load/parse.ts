@@ -9,7 +9,7 @@ export interface ParsedText {
   line(path: KeyPath): number | undefined;
 }
 
-export type ParseResult =
+type ParseResult =
   | { readonly ok: true; readonly parsed: ParsedText }
   | { readonly ok: false; readonly problem: RuleProblem };
 

@@ -1,5 +1,6 @@
 // ~/.memnox/policies.json: which rule files `memnox policy use` registered. Paths only, never rule content.
 import { MemnoxError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import { readJsonIfExists, withLock, writeJsonAtomic } from "../../io/files.ts";
 
 interface RegistryFile {
@@ -11,7 +12,7 @@ interface RegistryFile {
 export function readRegistry(registryPath: string): readonly string[] {
   const raw = readJsonIfExists(registryPath);
   if (raw === undefined) return [];
-  const files = typeof raw === "object" && raw !== null && "files" in raw ? raw.files : undefined;
+  const files = isRecord(raw) ? raw.files : undefined;
   if (!Array.isArray(files) || !files.every((f) => typeof f === "string" && f.startsWith("/")))
     throw new MemnoxError(
       "io",

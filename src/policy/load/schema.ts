@@ -4,9 +4,9 @@ import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
 import { MATCH_FIELDS } from "../engine/index.ts";
 
-export const TOP_KEYS = ["version", "project", "policies"] as const;
-export const POLICY_KEYS = ["name", "description", "match", "decision"] as const;
-export const DECISION_KEYS = [
+const TOP_KEYS = ["version", "project", "policies"] as const;
+const POLICY_KEYS = ["name", "description", "match", "decision"] as const;
+const DECISION_KEYS = [
   "effect",
   "reason",
   "approvers",
@@ -16,9 +16,9 @@ export const DECISION_KEYS = [
   "alternative",
   "relaxes",
 ] as const;
-export const ALTERNATIVE_KEYS = ["action", "resource", "note"] as const;
-export const WINDOW_KEYS = ["days", "startHour", "endHour"] as const;
-export const RATE_LIMIT_KEYS = ["max", "windowSeconds"] as const;
+const ALTERNATIVE_KEYS = ["action", "resource", "note"] as const;
+const WINDOW_KEYS = ["days", "startHour", "endHour"] as const;
+const RATE_LIMIT_KEYS = ["max", "windowSeconds"] as const;
 export const RULE_MODES = ["observe", "enforce"] as const;
 export const RULE_SCOPES = ["in_scope", "out_of_scope"] as const;
 

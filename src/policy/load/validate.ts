@@ -2,13 +2,14 @@
 import * as v from "valibot";
 import { ACTION_CLASSES } from "../../core/action.ts";
 import { EFFECTS } from "../../core/effect.ts";
+import { isRecord } from "../../core/record.ts";
 import type { KeyPath } from "../../io/toml-lines.ts";
 import type { PolicyRule, RuleDecision, RuleMatch, TimeWindow } from "../engine/index.ts";
 import type { ParsedText } from "./parse.ts";
 import { keysAt, type PolicyInput, RENAMED_EFFECTS, RULE_MODES, RULE_SCOPES, schemas } from "./schema.ts";
 import type { RuleProblem } from "./types.ts";
 
-export interface ValidatedFile {
+interface ValidatedFile {
   readonly project?: string;
   readonly rules: readonly PolicyRule[];
   readonly problems: readonly RuleProblem[];
@@ -17,7 +18,7 @@ export interface ValidatedFile {
 type Issue = v.BaseIssue<unknown>;
 type Located = { readonly path: KeyPath; readonly message: string };
 
-export function dotted(path: KeyPath): string {
+function dotted(path: KeyPath): string {
   return path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 }
 
@@ -142,7 +143,7 @@ export function validateRuleData(file: string, parsed: ParsedText): ValidatedFil
       problems.push(at(d.path, d.message, undefined, dotted(d.path)));
     }
   }
-  const data = (typeof parsed.data === "object" && parsed.data !== null ? parsed.data : {}) as Record<string, unknown>;
+  const data = isRecord(parsed.data) ? parsed.data : {};
   const list = Array.isArray(data.policies) ? (data.policies as unknown[]) : [];
   const rules: PolicyRule[] = [];
   list.forEach((raw, i) => {

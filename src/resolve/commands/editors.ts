@@ -70,7 +70,7 @@ function exCommand(text: string, out: ExEffects, depth: number): void {
 }
 
 /** Ex command lines separated by `|`, except that a `!` command takes the rest of its line. */
-export function exEffects(lines: readonly string[]): ExEffects {
+function exEffects(lines: readonly string[]): ExEffects {
   const out: ExEffects = { shell: [], writes: false, unreadable: [] };
   for (const line of lines) {
     let rest = line;

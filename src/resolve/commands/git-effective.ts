@@ -31,7 +31,7 @@ export const GLOBAL_VALUES = new Set([
   "--super-prefix",
 ]);
 
-export interface GitWords {
+interface GitWords {
   /** `git` and its global options. */
   readonly head: readonly string[];
   readonly sub: string | undefined;

@@ -3,7 +3,7 @@
 import { basename } from "../paths.ts";
 
 /** What a setting does when it is not plain; `runs` is the command line it hands a shell, to resolve as well. */
-export interface CodeSetting {
+interface CodeSetting {
   readonly why: string;
   readonly runs?: string;
 }
@@ -40,7 +40,7 @@ function firstWord(value: string): string {
 }
 
 /** `vim`, `less -FRX`, `code --wait`, `delta`, `cat`: a program and plain arguments, nothing a shell reads. */
-export function plainProgram(value: string): boolean {
+function plainProgram(value: string): boolean {
   const v = value.trim();
   if (v === "" || SHELL_LINE.test(v)) return false;
   const first = firstWord(v);

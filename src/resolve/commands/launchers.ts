@@ -322,7 +322,7 @@ function makeVariables(makefile: string): Map<string, string | undefined> {
  * Recipe lines of a makefile: tab-indented lines and `target: deps ; recipe`; a `$(VAR)` the makefile sets plainly
  * is put in, any other (`$(CC)`, `$@`, `$(shell …)`) is left unknown.
  */
-export function recipes(makefile: string): string[] {
+function recipes(makefile: string): string[] {
   const vars = makeVariables(makefile);
   const out: string[] = [];
   for (const line of makefile.split("\n")) {

@@ -4,7 +4,7 @@ import type { ActionClass } from "../../core/action.ts";
 import { isAgentProgram } from "../../core/agents.ts";
 import type { Call } from "../call.ts";
 
-export interface MemnoxCommand {
+interface MemnoxCommand {
   /** `memnox.stop`, `memnox.config-set`, `memnox.protect-revert` … */
   readonly action: string;
   readonly class: ActionClass;
@@ -43,7 +43,7 @@ const READS = new Set([
 ]);
 
 /** Every action that loosens or removes governance, and what it does, in a person's words. */
-export const LOOSENING: Readonly<Record<string, string>> = {
+const LOOSENING: Readonly<Record<string, string>> = {
   "memnox.stop": "switches protection off on this machine",
   "memnox.approve": "answers a held call",
   "memnox.deny": "answers a held call",

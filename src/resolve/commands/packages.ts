@@ -21,7 +21,7 @@ const PACKAGE_BINS: Readonly<Record<string, string>> = {
   typescript: "tsc",
 };
 
-export function packageBin(spec: string): string {
+function packageBin(spec: string): string {
   const noVersion = spec.replace(/(?!^)@[^/]*$/, "");
   return PACKAGE_BINS[noVersion] ?? noVersion.replace(/^@[^/]+\//, "");
 }
@@ -58,7 +58,7 @@ const NPX: OptSpec = {
  * `npx`, `npm exec`, `bunx`, `pnpm dlx`: a package the project has runs as its program; one it does not have is
  * fetched from the registry and run. `local` (`pnpm exec`, `yarn exec`, `--no-install`) never fetches.
  */
-export function runPackage(call: Call, args: readonly Arg[], local = false): void {
+function runPackage(call: Call, args: readonly Arg[], local = false): void {
   const p = parseOpts(args, NPX);
   const offline = local || has(p, "--no", "--no-install", "--offline");
   const named = optValues(p, "-p", "--package");

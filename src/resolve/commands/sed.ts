@@ -34,7 +34,7 @@ function toLineEnd(s: string, i: number): [string, number] {
 }
 
 /** One linear pass over the script; unusual syntax errs towards finding more, never less. */
-export function scanSed(s: string): SedEffects {
+function scanSed(s: string): SedEffects {
   const out: SedEffects = { exec: false, writes: [], reads: [] };
   let i = 0;
   while (i < s.length) {

@@ -16,7 +16,7 @@ const kill: Handler = (call) => {
 };
 
 /** The command of each crontab line: what follows the five time fields, or `@reboot`-style shorthand. */
-export function cronCommands(table: string): string[] {
+function cronCommands(table: string): string[] {
   const out: string[] = [];
   for (const line of table.split("\n")) {
     const t = line.trim();

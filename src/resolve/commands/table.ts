@@ -13,7 +13,7 @@ const SOLE_HELP = new Set(["-h", "--help", "-v", "-V", "--version", "help", "ver
  * `--help` before the command's first operand, or a lone `help`/`--version`: the CLI prints and acts on nothing.
  * After an operand it may belong to the program the command starts (`docker run img --help` runs the container).
  */
-export function isHelp(table: VerbTable, args: readonly Arg[], scanned: Scanned, operand?: Arg): boolean {
+function isHelp(table: VerbTable, args: readonly Arg[], scanned: Scanned, operand?: Arg): boolean {
   if (args.length === 0) return !table.verbs.some((e) => e.path.length === 0);
   if (args.length === 1 && SOLE_HELP.has(args[0]?.text ?? "")) return true;
   if (scanned.positional[0]?.text === "help") return true;

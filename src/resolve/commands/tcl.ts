@@ -20,7 +20,7 @@ interface Word {
 const ESC: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", "\\": "\\", '"': '"', "[": "[", $: "$" };
 
 /** One Tcl script as commands of words; braces literal, quotes and bare words with escapes and substitutions. */
-export function tclCommands(script: string): Word[][] {
+function tclCommands(script: string): Word[][] {
   const out: Word[][] = [];
   let words: Word[] = [];
   let i = 0;

@@ -29,7 +29,7 @@ function runRest(call: Call, rest: readonly Arg[], cwd?: Arg): void {
 }
 
 /** Leading `NAME=value` words, checked for variables that load or run code; returns what follows them. */
-export function stripAssignments(call: Call, args: readonly Arg[]): readonly Arg[] {
+function stripAssignments(call: Call, args: readonly Arg[]): readonly Arg[] {
   const pairs: Assignment[] = [];
   let i = 0;
   for (; i < args.length; i++) {

@@ -63,7 +63,7 @@ export interface CompoundCommand {
   readonly arithmetic?: string;
 }
 
-export interface FunctionDef {
+interface FunctionDef {
   readonly type: "function";
   readonly name: string;
   readonly body: Command;
@@ -83,3 +83,13 @@ export interface AndOr {
 }
 
 export type Script = readonly AndOr[];
+
+/** What the word reader needs from the grammar: nested command lists. */
+export interface Nested {
+  /** Parse a command list at the cursor up to (and consuming) the closing `)`. */
+  untilParen(): Script;
+  /** Parse a separate piece of text (heredoc bodies, arithmetic) as a script. */
+  text(src: string): Script;
+  /** Parse backtick contents as a script, with its normalised text. */
+  line(src: string): { script: Script; normalized: string };
+}

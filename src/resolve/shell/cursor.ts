@@ -11,9 +11,9 @@ export class ShellSyntaxError extends Error {
 }
 
 /** Nesting beyond this is refused as unparsable rather than risking the stack. */
-export const MAX_NESTING = 200;
+const MAX_NESTING = 200;
 
-export const REDIRECT_OPS = [">>", ">|", ">&", "<>", "<&", "<<<", "<<-", "<<", "&>>", "&>", "<", ">"] as const;
+const REDIRECT_OPS = [">>", ">|", ">&", "<>", "<&", "<<<", "<<-", "<<", "&>>", "&>", "<", ">"] as const;
 const OPS = [";;&", ";;", ";&", "&&", "||", "|&", "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&"];
 const SINGLE_OPS = new Set(["|", "&", ";", "(", ")", "<", ">", "\n"]);
 

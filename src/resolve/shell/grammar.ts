@@ -1,7 +1,6 @@
 // What the compound-command readers need from the parser: its cursor and its primitive steps.
-import type { AndOr, Command, CompoundCommand, Script, Word } from "./ast.ts";
+import type { AndOr, Command, CompoundCommand, Nested, Script, Word } from "./ast.ts";
 import type { Cursor } from "./cursor.ts";
-import type { Nested } from "./words.ts";
 
 export interface Stop {
   readonly words?: readonly string[];

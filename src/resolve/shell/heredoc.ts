@@ -1,8 +1,7 @@
 // Heredoc bodies: read after the newline that ends the line which opened them, in the order they were opened.
-import type { Heredoc } from "./ast.ts";
+import type { Heredoc, Nested } from "./ast.ts";
 import type { Cursor } from "./cursor.ts";
 import { innerScripts } from "./inner.ts";
-import type { Nested } from "./words.ts";
 
 /** After a newline, the bodies of the heredocs opened on the line before, in order. */
 export function readHeredocs(c: Cursor, nested: Nested): void {

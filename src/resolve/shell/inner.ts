@@ -1,6 +1,5 @@
 // Substitutions inside text that is not a word (heredoc bodies, arithmetic): found and parsed, as bash would run them.
-import type { Script } from "./ast.ts";
-import type { Nested } from "./words.ts";
+import type { Nested, Script } from "./ast.ts";
 
 /** The substitutions a piece of text runs when expanded as in double quotes (heredoc bodies, arithmetic). */
 export function innerScripts(text: string, nested: Nested): Script[] {

@@ -54,7 +54,7 @@ const RESERVED = new Set([
   "coproc",
 ]);
 
-export interface ParsedLine {
+interface ParsedLine {
   readonly script: Script;
   /** Tokens one space apart, quoting normalised, comments and heredoc bodies left out. */
   readonly normalized: string;

@@ -1,4 +1,6 @@
 // The normalised line: every token the parser consumed, words re-quoted minimally, one space apart.
+
+import { shellQuote } from "../../core/shell-quote.ts";
 import type { Word } from "./ast.ts";
 
 const NEEDS_QUOTES = /[\s;&|<>()$`"'\\*?[\]#~{}!]/;
@@ -11,7 +13,7 @@ export function renderWord(w: Word): string {
     else if (p.kind !== "lit") out += p.raw;
     else if (!p.quoted) out += p.text;
     else if (p.text === "" && w.parts.length === 1) out += "''";
-    else out += NEEDS_QUOTES.test(p.text) ? quote(p.text) : p.text;
+    else out += NEEDS_QUOTES.test(p.text) ? shellQuote(p.text) : p.text;
   }
   return out;
 }
@@ -19,11 +21,7 @@ export function renderWord(w: Word): string {
 /** An argv word for display, quoted only when the shell would need it. */
 export function renderArg(text: string): string {
   if (text === "") return "''";
-  return NEEDS_QUOTES.test(text) ? quote(text) : text;
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+  return NEEDS_QUOTES.test(text) ? shellQuote(text) : text;
 }
 
 /** Tokens after which a newline needs no `;` to keep its meaning. */

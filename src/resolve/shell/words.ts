@@ -1,20 +1,10 @@
 // Reading one word: quotes, escapes, and the expansions inside it ($VAR, ${…}, $(…), `…`, $((…)), <(…)).
 
 import { ansiC } from "./ansi-c.ts";
-import type { Script, Word, WordPart } from "./ast.ts";
+import type { Nested, Script, Word, WordPart } from "./ast.ts";
 import { type Cursor, isDigit, isNameChar, isNameStart, isWordEnd } from "./cursor.ts";
 import { innerScripts } from "./inner.ts";
 import { joinTokens } from "./render.ts";
-
-/** What the word reader needs from the grammar: nested command lists. */
-export interface Nested {
-  /** Parse a command list at the cursor up to (and consuming) the closing `)`. */
-  untilParen(): Script;
-  /** Parse a separate piece of text (heredoc bodies, arithmetic) as a script. */
-  text(src: string): Script;
-  /** Parse backtick contents as a script, with its normalised text. */
-  line(src: string): { script: Script; normalized: string };
-}
 
 const EXTGLOB = new Set(["?", "*", "+", "@", "!"]);
 

@@ -73,7 +73,7 @@ const CHECKED_AT_BUILD = typeof MEMNOX_TABLES_CHECKED === "boolean" && MEMNOX_TA
 /** Tables already checked, by identity: a changed copy is never mistaken for the checked one. */
 const verified = new WeakSet<VerbTable>();
 
-export function tableChecksum(table: VerbTable): string {
+function tableChecksum(table: VerbTable): string {
   return checksum(JSON.stringify(table));
 }
 

@@ -9,7 +9,7 @@ export interface Scanned {
   readonly flags: ReadonlyMap<string, readonly string[]>;
 }
 
-export interface TableMatch {
+interface TableMatch {
   readonly entry: VerbEntry;
   readonly action: string;
   /** Positional words after the matched path: the command's own targets. */
@@ -73,7 +73,7 @@ export function wild(pattern: string, text: string): boolean {
   return true;
 }
 
-export function flagMatches(spec: string, flags: ReadonlyMap<string, readonly string[]>): boolean {
+function flagMatches(spec: string, flags: ReadonlyMap<string, readonly string[]>): boolean {
   const eq = spec.indexOf("=", 1);
   const name = eq < 0 ? spec : spec.slice(0, eq);
   const values = flags.get(name);

@@ -96,7 +96,7 @@ function usageError(code: ErrorCode, message: string, trail: readonly string[], 
   return new MemnoxError(code, message, suggestion ? `did you mean \`${suggestion}\`? ${help}` : help);
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** Words after `--` belong to the command (`memnox run -- claude -p …`), not to memnox. */
   readonly rest?: boolean;
 }

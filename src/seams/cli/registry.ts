@@ -1,15 +1,7 @@
 // Every command, in the order a person meets them; `terminal` marks the eight `memnox --help` shows.
-import type { ArgsDef, CommandDef } from "citty";
-import type { Context } from "../../ports/context.ts";
+import type { CommandFactory } from "./command.ts";
 
-export type CommandFactory = (ctx: Context) => CommandDef;
-
-/** citty's CommandDef is invariant in its args, so the registry stores commands erased; define each with this. */
-export function command<const T extends ArgsDef>(def: CommandDef<T>): CommandDef {
-  return def as unknown as CommandDef;
-}
-
-export interface CommandEntry {
+interface CommandEntry {
   readonly name: string;
   readonly summary: string;
   readonly terminal?: true;

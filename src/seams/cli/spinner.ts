@@ -5,7 +5,7 @@ import type { Stdio } from "../../ports/index.ts";
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 80;
 
-export interface Spinner {
+interface Spinner {
   /** What is happening now (redrawn on the next frame). */
   say(text: string): void;
   stop(): void;

@@ -1,24 +1,21 @@
 // A hooked session's shell commands meet the PATH interceptors: at its start the hook writes, to the file the agent
 // sources before each shell command, ~/.memnox/bin first on PATH and the session and agent the rows join under.
 import { appendFileSync } from "node:fs";
+import { shellQuote } from "../../core/shell-quote.ts";
 
-function quoted(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-
-export interface SessionEnv {
+interface SessionEnv {
   readonly bin: string;
   readonly session?: string;
   readonly agent: string;
 }
 
 /** The `export` lines, so every command of the session (and every child it starts) finds the interceptors first. */
-export function sessionEnvLines(e: SessionEnv): string {
+function sessionEnvLines(e: SessionEnv): string {
   return [
     "# memnox: the interceptors first on PATH for every command of this session, and the session its rows join",
-    `export PATH=${quoted(e.bin)}:"$PATH"`,
-    ...(e.session ? [`export MEMNOX_SESSION=${quoted(e.session)}`] : []),
-    `export MEMNOX_AGENT_NAME=${quoted(e.agent)}`,
+    `export PATH=${shellQuote(e.bin)}:"$PATH"`,
+    ...(e.session ? [`export MEMNOX_SESSION=${shellQuote(e.session)}`] : []),
+    `export MEMNOX_AGENT_NAME=${shellQuote(e.agent)}`,
     "",
   ].join("\n");
 }

@@ -17,14 +17,14 @@ import { openTerminal } from "../shared/terminal.ts";
 
 const ZERO = /^0+$/;
 
-export interface RefUpdate {
+interface RefUpdate {
   readonly localRef: string;
   readonly localSha: string;
   readonly remoteRef: string;
   readonly remoteSha: string;
 }
 
-export function parsePrePush(stdin: string): RefUpdate[] {
+function parsePrePush(stdin: string): RefUpdate[] {
   return stdin
     .split("\n")
     .map((l) => l.trim().split(/\s+/))
@@ -38,7 +38,7 @@ export function parsePrePush(stdin: string): RefUpdate[] {
 }
 
 /** The `git push` argv this ref update amounts to, so the one resolver names it (`git.push`, `git.push-force`…). */
-export function pushArgv(remote: string, u: RefUpdate, forced: boolean, leased = false): string[] {
+function pushArgv(remote: string, u: RefUpdate, forced: boolean, leased = false): string[] {
   if (ZERO.test(u.localSha)) return ["git", "push", remote, `:${u.remoteRef}`];
   // A branch pushed to its namesake reads as a person wrote it (`git push origin main`), so it is the same call the
   // agent's hook or the interceptor ruled on.

@@ -7,7 +7,7 @@ import type { Reminder as MemoryReminder } from "../../memory/recall/remind.ts";
 import type { Face } from "./deps.ts";
 import type { Reminder } from "./reminders.ts";
 
-export interface MemoryCandidate extends Reminder {
+interface MemoryCandidate extends Reminder {
   readonly memory: MemoryReminder;
 }
 

@@ -10,7 +10,7 @@ import { sha256Hex } from "../../io/hash.ts";
 import type { Reminder } from "./reminders.ts";
 import type { TreeSnapshot } from "./written.ts";
 
-export const MAX_PER_TURN = 2;
+const MAX_PER_TURN = 2;
 /** A call whose outcome never arrived (the agent crashed) is forgotten after a day. */
 const PENDING_TTL_MS = 86_400_000;
 

@@ -4,7 +4,7 @@ import type { Mode } from "../../core/effect.ts";
 import { MODE_LINE } from "../../gate/briefing.ts";
 import type { Briefing, RuleSummary } from "../../gate/types.ts";
 
-export interface BoundaryInput {
+interface BoundaryInput {
   readonly mode: Mode;
   /** Seams with their own mode: said apart, so "observe" here is not read as true of the MCP proxy too. */
   readonly seamModes?: Briefing["seamModes"];
@@ -26,7 +26,7 @@ export const ITEM_MAX = 140;
 export const BLOCK_MAX = 1800;
 const NAMED_STEPS = [5, 3, 1, 0] as const;
 
-export function clip(text: string, max = ITEM_MAX): string {
+function clip(text: string, max = ITEM_MAX): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 

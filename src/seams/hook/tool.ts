@@ -16,12 +16,7 @@ import { snapshotTree, writtenSince } from "./written.ts";
 type ToolEvent = Extract<HookEvent, { kind: "tool" }>;
 type DoneEvent = Extract<HookEvent, { kind: "tool-done" }>;
 
-export function gateRequest(
-  f: Face,
-  ev: { cwd: string; session?: string },
-  call: SeamCall,
-  canAsk: boolean,
-): GateRequest {
+function gateRequest(f: Face, ev: { cwd: string; session?: string }, call: SeamCall, canAsk: boolean): GateRequest {
   const session = gateSession(f.ctx, ev.session);
   const base = {
     surface: "hook" as const,

@@ -25,7 +25,7 @@ function trimmed(reason: string): string {
 }
 
 /** A question for the agent's own prompt: the person reads it there. */
-export function questionText(a: GateAnswer): string {
+function questionText(a: GateAnswer): string {
   return `memnox asks a person first: ${trimmed(a.reason)}${ruleWords(a)}.${instead(a)}`;
 }
 
@@ -33,7 +33,7 @@ export function questionText(a: GateAnswer): string {
  * An ask where nobody can be asked from the hook: refused now, held for a person, then retried. The words speak of
  * the person, never of a command the agent could run to answer its own question.
  */
-export function heldText(a: GateAnswer): string {
+function heldText(a: GateAnswer): string {
   const held = a.holdId
     ? ` It is held for a person (hold ${a.holdId}), who answers it from their own terminal; once they say yes, the same call goes through when it is retried.`
     : " Nobody can be asked from here, so it is refused.";

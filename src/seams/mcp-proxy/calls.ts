@@ -1,7 +1,8 @@
 // One tools/call before it reaches the server: hidden, allowed, refused, or held until a person answers.
 import { describeError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
-import { isId, isRecord, type Message, notification, params } from "./jsonrpc.ts";
+import { isId, type Message, notification, params } from "./jsonrpc.ts";
 import type { Refusal } from "./refusal.ts";
 
 /** Why a call stopped waiting: the agent cancelled it (no answer is owed), or the proxy is closing. */

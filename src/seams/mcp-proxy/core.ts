@@ -1,7 +1,9 @@
 // The one inspection point between agent and server: everything is relayed as it came except tools/list and tools/call.
+
 import { isAbsolute, join, resolve } from "node:path";
 import { describeError } from "../../core/errors.ts";
 import { pathArguments, toolFileVerb } from "../../core/mcp-paths.ts";
+import { isRecord } from "../../core/record.ts";
 import { credentialShapes, maskSecrets } from "../../core/secrets.ts";
 import type { GateRequest, GateServices } from "../../gate/types.ts";
 import { classFromName, mcpActionName, mcpArguments } from "../../resolve/mcp-tools.ts";
@@ -16,7 +18,6 @@ import {
   idKey,
   isId,
   isModern,
-  isRecord,
   isResponse,
   type JsonRpcId,
   MESSAGE_TOO_LARGE,
@@ -30,7 +31,7 @@ import { refusalResult } from "./refusal.ts";
 import { sortPage } from "./tools-page.ts";
 import type { Visibility } from "./visibility.ts";
 
-export interface CoreOptions {
+interface CoreOptions {
   /** The server's name in rules: calls are `mcp.<server>.<tool>`. */
   readonly server: string;
   readonly gate: GateServices;
@@ -403,7 +404,7 @@ export class ProxyCore {
  * The result with every credential in its text masked (text content, and structured content as JSON text), and the
  * kinds found; the same result when there were none.
  */
-export function maskedResult(result: Record<string, unknown>): { result: Record<string, unknown>; kinds: string[] } {
+function maskedResult(result: Record<string, unknown>): { result: Record<string, unknown>; kinds: string[] } {
   const kinds = new Set<string>();
   const mask = (text: string): string => {
     for (const k of credentialShapes(text)) kinds.add(k);

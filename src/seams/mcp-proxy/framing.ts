@@ -9,7 +9,7 @@ export interface Oversize {
   readonly method?: string;
 }
 
-export interface LineHandlers {
+interface LineHandlers {
   line(bytes: Uint8Array): void;
   oversize(info: Oversize): void;
 }

@@ -7,7 +7,7 @@ import type { Context } from "../../ports/context.ts";
 import type { HookedLookup } from "./core.ts";
 
 /** How long before a call began its hook row may be: the hook may have asked a person first. */
-export const HOOK_LEAD_MS = 10 * 60_000;
+const HOOK_LEAD_MS = 10 * 60_000;
 
 /** Only read when a result needs it (rare), so the relay never pays for opening the ledger. */
 export function hookedSessionLookup(ctx: Context): (call: HookedLookup) => Promise<string | undefined> {

@@ -8,17 +8,13 @@ import { type ProxyArgs, parseProxyArgs } from "./args.ts";
 import { hookedSessionLookup } from "./hooked.ts";
 import { type ProxyOptions, runProxy } from "./run.ts";
 
-export { parseProxyArgs } from "./args.ts";
-export type { ByteSink, ProxyOptions } from "./run.ts";
-export { runProxy } from "./run.ts";
-
 export async function run(ctx: Context): Promise<number> {
   const args = parseProxyArgs(ctx.args);
   return runProxy(stdioOptions(ctx, args, createGate(ctx)));
 }
 
 /** The face's wiring: our stdin/stdout are the agent, stderr is shared with the server, the env goes to the child. */
-export function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices): ProxyOptions {
+function stdioOptions(ctx: Context, args: ProxyArgs, gate: GateServices): ProxyOptions {
   // Without `memnox run`, one server process is one agent session: wariness then holds for this server's calls.
   const session = ctx.env.MEMNOX_SESSION || newSessionId(ctx.clock.now());
   return {

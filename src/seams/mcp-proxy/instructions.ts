@@ -1,11 +1,13 @@
 // Tool results that read like instructions: found by the rules in instruction-rules.ts, passed on quoted as data.
+
+import { isRecord } from "../../core/record.ts";
 import { INSTRUCTION_RULES } from "../../gate/notice/instruction-rules.ts";
 import { detectInstructions, instructionLabels } from "../../gate/notice/instructions.ts";
-import { isRecord, type Json } from "./jsonrpc.ts";
+import type { Json } from "./jsonrpc.ts";
 
 export { detectInstructions, normalise } from "../../gate/notice/instructions.ts";
 
-export interface Inspection {
+interface Inspection {
   /** Rule ids that matched anywhere in the result; empty when it reads as plain data. */
   readonly rules: readonly string[];
   /** The result to hand on: the original object when nothing matched. */

@@ -1,4 +1,5 @@
 // The little of JSON-RPC 2.0 the proxy reads: loose shapes, because both ends may add fields we do not know.
+import { isRecord } from "../../core/record.ts";
 export type JsonRpcId = string | number;
 export type Json = Record<string, unknown>;
 
@@ -17,12 +18,8 @@ export const INVALID_PARAMS = -32602;
 /** Implementation-defined range: the message was too large to relay. */
 export const MESSAGE_TOO_LARGE = -32001;
 
-export const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
-
-export function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function isId(v: unknown): v is JsonRpcId {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v));

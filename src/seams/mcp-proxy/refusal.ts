@@ -12,7 +12,7 @@ export interface Refusal {
   readonly alternative?: Alternative;
 }
 
-export function refusalText(r: Refusal): string {
+function refusalText(r: Refusal): string {
   const policy = r.rule ? `${r.rule.name} (${r.rule.file}:${r.rule.line})` : (r.policy ?? "memnox");
   const lines = [`memnox refused ${r.action}`, `policy: ${oneLine(policy)}`, `reason: ${oneLine(r.reason)}`];
   const alt = r.alternative;

@@ -9,10 +9,10 @@ import { LineSplitter } from "./framing.ts";
 import { visibilityFrom } from "./visibility.ts";
 
 /** The SDK's own stdio limit; a larger message would break most clients anyway. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 const FORWARDED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
-export interface ByteSink {
+interface ByteSink {
   write(bytes: Uint8Array): void;
 }
 

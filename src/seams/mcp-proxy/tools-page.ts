@@ -1,10 +1,11 @@
 // One page of `tools/list`: each tool classified for the manifest, and the ones the agent may see.
+
+import { isRecord } from "../../core/record.ts";
 import { classifyTool, toolHints } from "../../resolve/mcp-tools.ts";
 import type { ManifestTool } from "../../state/mcp-manifest.ts";
-import { isRecord } from "./jsonrpc.ts";
 import type { Visibility } from "./visibility.ts";
 
-export function manifestTool(tool: Record<string, unknown>, hiddenBy: string | undefined): ManifestTool | undefined {
+function manifestTool(tool: Record<string, unknown>, hiddenBy: string | undefined): ManifestTool | undefined {
   const name = tool.name;
   if (typeof name !== "string") return undefined;
   const c = classifyTool(name, tool.annotations);

@@ -20,7 +20,7 @@ function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS - 1)}…`;
 }
 
-export interface ClipOptions {
+interface ClipOptions {
   /** Which end survives when there are too many lines: the head (a list) or the tail (a replay, newest last). */
   readonly keep?: "head" | "tail";
   /** Lines kept at the top whatever is cut (a header). */

@@ -22,7 +22,7 @@ import { said, type ToolAnswer } from "./answer.ts";
 import type { SessionDeps } from "./deps.ts";
 import { whichSession } from "./which.ts";
 
-export interface DecisionsArgs {
+interface DecisionsArgs {
   readonly action?: string | undefined;
   readonly path?: string | undefined;
   readonly command?: string | undefined;
@@ -98,7 +98,7 @@ function pathAction(name: (typeof PATH_ACTIONS)[number], path: string): Action {
 }
 
 /** An action named by the agent, with the class the resolver or the proxy's manifest gives it. */
-export function namedAction(manifestDir: string, name: string, path?: string): Action {
+function namedAction(manifestDir: string, name: string, path?: string): Action {
   return { name, class: classOfName(manifestDir, name), targets: path ? [path] : [], arguments: {} };
 }
 

@@ -13,7 +13,7 @@ export async function run(ctx: Context): Promise<number> {
 }
 
 /** Whether this process still has the terminal its agent runs in, where the agent's own prompt reaches a person. */
-export function controllingTerminal(): boolean {
+function controllingTerminal(): boolean {
   try {
     closeSync(openSync("/dev/tty", "r"));
     return true;

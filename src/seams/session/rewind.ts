@@ -18,7 +18,7 @@ import { refused, said, type ToolAnswer } from "./answer.ts";
 import type { SessionDeps } from "./deps.ts";
 import { type SessionRef, whichSession } from "./which.ts";
 
-export interface RewindArgs {
+interface RewindArgs {
   readonly to?: string | undefined;
   readonly session?: string | undefined;
 }
@@ -34,12 +34,12 @@ const CI_VARIABLES = [
 ];
 
 /** Claude Code run by a program (`claude -p`, the SDK): its entrypoint says so, and no prompt reaches a person. */
-export function unattendedAgent(env: Env): boolean {
+function unattendedAgent(env: Env): boolean {
   return /^sdk(-|$)/.test(env.CLAUDE_CODE_ENTRYPOINT ?? "");
 }
 
 /** A CI run: nobody is at the machine to approve anything. */
-export function underCi(env: Env): boolean {
+function underCi(env: Env): boolean {
   const ci = env.CI?.trim().toLowerCase();
   if (ci && ci !== "false" && ci !== "0") return true;
   return CI_VARIABLES.some((v) => Boolean(env[v]));

@@ -9,9 +9,9 @@ import type { Answer, SessionDeps } from "./deps.ts";
 import { TOOLS } from "./tools.ts";
 
 /** A person has this long to answer the rewind question before it counts as no. */
-export const ASK_TIMEOUT_MS = 10 * 60_000;
+const ASK_TIMEOUT_MS = 10 * 60_000;
 
-export interface SessionServerOptions {
+interface SessionServerOptions {
   readonly ctx: Context;
   readonly terminal: () => boolean;
 }

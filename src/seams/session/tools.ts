@@ -68,7 +68,7 @@ export const TOOLS = [
   },
 ] as const;
 
-export type ToolName = (typeof TOOLS)[number]["name"];
+type ToolName = (typeof TOOLS)[number]["name"];
 
 export function isToolName(name: string): name is ToolName {
   return TOOLS.some((t) => t.name === name);

@@ -5,7 +5,7 @@ import type { DeclaredScope } from "../../gate/scope.ts";
 import { pathWithout } from "../../io/real-binary.ts";
 import type { Context } from "../../ports/context.ts";
 
-export interface AgentEnvOptions {
+interface AgentEnvOptions {
   readonly session?: string;
   readonly agent?: string;
   readonly role?: string;
@@ -16,7 +16,7 @@ export interface AgentEnvOptions {
 }
 
 /** The shell memnox displaces: the user's bash or zsh, never memnox itself. */
-export function displacedShell(ctx: Context): string {
+function displacedShell(ctx: Context): string {
   const current = ctx.env.SHELL ?? "";
   if (basename(current).startsWith("memnox")) return ctx.env.MEMNOX_REAL_SHELL || "/bin/bash";
   return /(^|\/)(bash|zsh)$/.test(current) ? current : "/bin/bash";

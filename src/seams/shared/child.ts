@@ -3,7 +3,7 @@ import type { Env } from "../../ports/index.ts";
 
 const FORWARDED = ["SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH"] as const;
 
-export interface ChildRun {
+interface ChildRun {
   readonly exitCode: number;
   readonly durationMs: number;
 }

@@ -6,7 +6,7 @@ import { isWorkDestroying } from "../../rewind/destroying.ts";
 
 const WRITES = new Set(["write", "destructive"]);
 
-export interface MilestoneCall {
+interface MilestoneCall {
   /** The seam keeping it, for the finding row when it cannot be kept. */
   readonly surface: Surface;
   readonly session: string | undefined;

@@ -19,7 +19,7 @@ export async function withAsides(ctx: Context, r: Replay): Promise<Replay> {
 }
 
 /** `cwds`: the working directories the session's rows name, where its milestones would have been kept. */
-export async function replayAsides(ctx: Context, session: string, cwds: readonly string[]): Promise<ReplayAsides> {
+async function replayAsides(ctx: Context, session: string, cwds: readonly string[]): Promise<ReplayAsides> {
   const now = ctx.clock.now();
   return {
     waiting: waitingHolds(ctx.paths.pending, session, now),
@@ -29,7 +29,7 @@ export async function replayAsides(ctx: Context, session: string, cwds: readonly
 }
 
 /** Only calls still waiting: an answered or lapsed hold is on the record as its answer row, or not at all. */
-export function waitingHolds(dir: string, session: string, nowMs: number): WaitingHold[] {
+function waitingHolds(dir: string, session: string, nowMs: number): WaitingHold[] {
   return holdsWaiting(dir, nowMs)
     .filter((h) => h.session === session)
     .map((h) => ({
@@ -46,7 +46,7 @@ export function waitingHolds(dir: string, session: string, nowMs: number): Waiti
     }));
 }
 
-export function pauseRecords(file: string, session: string, nowMs: number): PauseRecord[] {
+function pauseRecords(file: string, session: string, nowMs: number): PauseRecord[] {
   const facts = readOverlays(file).filter(
     (f) => f.subject === session && (SESSION_HOLDS as readonly string[]).includes(f.kind),
   );

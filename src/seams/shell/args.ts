@@ -1,6 +1,6 @@
 // Reading a shell's own argv the way bash does: options first, and with -c the command is the first operand.
 
-export interface ShellArgs {
+interface ShellArgs {
   /** The command string given with -c, if any. */
   readonly command?: string;
   /** Rebuild the argv for the real shell with this command string in place of the original. */

@@ -1,6 +1,7 @@
 // The PATH interceptor's gated path: the exact argv through the gate, then the real binary as a child.
 
 import { MemnoxError } from "../../core/errors.ts";
+import { shellWord } from "../../core/shell-quote.ts";
 import { createGate } from "../../gate/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { commandWords } from "../../resolve/words.ts";
@@ -13,7 +14,7 @@ import { stampHold } from "../shared/requester.ts";
 import { openTerminal } from "../shared/terminal.ts";
 import { type GitPlan, gitPlan } from "./git.ts";
 
-export interface ShimCall {
+interface ShimCall {
   readonly name: string;
   readonly realBin: string;
   readonly argv: readonly string[];
@@ -26,7 +27,7 @@ export interface ShimCall {
 export async function runGated(ctx: Context, call: ShimCall): Promise<number> {
   const { name, realBin, argv, childEnv, person } = call;
   const plan: GitPlan = name === "git" ? gitPlan(argv, realBin, ctx.cwd, childEnv) : { request: { argv } };
-  const typed = argv.map(displayWord).join(" ");
+  const typed = argv.map(shellWord).join(" ");
   const shown = plan.note ? `${typed} (${plan.note})` : typed;
   // Inside a wall a held answer cannot be read back, so nothing asks: what would ask is refused with its reason.
   const walled = insideWall(ctx.env);
@@ -67,10 +68,6 @@ export async function runGated(ctx: Context, call: ShimCall): Promise<number> {
     },
     { gate: createGate(ctx), io: ctx.io, terminal, waitingOn: (id) => stampHold(ctx, id, "self") },
   );
-}
-
-function displayWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
 }
 
 /** An edit at the terminal must stay one plain call of the same command; its words are read as a shell would. */

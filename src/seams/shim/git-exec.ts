@@ -51,7 +51,7 @@ export function startedByGit(gits: readonly string[], ppid: number): boolean {
   }
 }
 
-export interface GitExec {
+interface GitExec {
   /** What GIT_EXEC_PATH is set to for the real git. */
   readonly dir: string;
   /** The real exec path it copies. */

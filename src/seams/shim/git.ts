@@ -12,7 +12,7 @@ export interface GitPlan {
 }
 
 /** `key\nvalue\0` records of `git config -z --get-regexp`, keys lowercased as git compares them. */
-export function parseSettings(out: string): GitSettings {
+function parseSettings(out: string): GitSettings {
   const settings = new Map<string, string[]>();
   for (const record of out.split("\0")) {
     if (record === "") continue;

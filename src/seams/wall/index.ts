@@ -21,7 +21,7 @@ function envOf(ctx: Context, extra: Record<string, string> = {}): Record<string,
 }
 
 /** The shell the agent asked for (bash or zsh, by absolute path), else bash. */
-export function shellFor(env: Readonly<Record<string, string | undefined>>, exists = existsSync): string {
+function shellFor(env: Readonly<Record<string, string | undefined>>, exists = existsSync): string {
   for (const c of [env.CLAUDE_CODE_SHELL, env.SHELL]) {
     if (c && /^\/\S*(?:bash|zsh)$/.test(c) && exists(c)) return c;
   }

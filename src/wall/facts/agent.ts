@@ -5,10 +5,10 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { settingsHooks } from "../../../hooks/claude-code.ts";
+import { shellWord } from "../../core/shell-quote.ts";
 import { readJsonIfExists } from "../../io/files.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
-import { shellWord } from "../../wire/hooks/command.ts";
 import { linkTarget } from "../../wire/links.ts";
 import { sessionEntry } from "../../wire/session-server.ts";
 import {
@@ -41,14 +41,14 @@ import { deniedPaths, keptFiles, secretPaths } from "./gather.ts";
 type Ctx = Pick<Context, "paths" | "env" | "cwd" | "selfArgv" | "clock">;
 
 /** Qa in Claude Code: how it quotes an MCP server's argv into the one word its shell prefix receives. */
-export function claudeQuoted(argv: readonly string[]): string {
+function claudeQuoted(argv: readonly string[]): string {
   return argv
     .map((w) => (w === "" ? "''" : /^[A-Za-z0-9_./:=@+,-]+$/.test(w) ? w : `'${w.replaceAll("'", `'"'"'`)}'`))
     .join(" ");
 }
 
 /** memnox's own commands as an agent's settings name them, which the applier starts outside the wall. */
-export function exemptCommands(ctx: Ctx): string[] {
+function exemptCommands(ctx: Ctx): string[] {
   const launcher = linkTarget(ctx).map(shellWord).join(" ");
   const hooks = Object.values(settingsHooks(launcher)).flatMap((items) =>
     items.flatMap((i) => ((i as { hooks?: { command?: string }[] }).hooks ?? []).map((h) => h.command ?? "")),
@@ -130,7 +130,7 @@ function heldByAccount(home: string, mode: number): (p: WallPath) => boolean {
   };
 }
 
-export function agentWallInput(ctx: Ctx): AgentWallInput {
+function agentWallInput(ctx: Ctx): AgentWallInput {
   const home = physical(ctx.paths.home);
   const at = (names: readonly string[], why: string): WallPath[] =>
     names.map((n) => ({ path: physical(join(home, n)), why }));
@@ -179,7 +179,7 @@ export function agentWallInput(ctx: Ctx): AgentWallInput {
 }
 
 /** The reason local remotes are held for: the ones sessions added are kept when the wall is written again. */
-export const REMOTE_WHY = "another repository (a checkout's local remote)";
+const REMOTE_WHY = "another repository (a checkout's local remote)";
 
 /** Write the machine's agent wall (description and plan) from the rules in force; what it holds, in claims. */
 export async function writeMachineAgentWall(ctx: Ctx, before?: AgentWallFile): Promise<AgentWallFile> {

@@ -78,7 +78,7 @@ function gitDirsOf(root: string): string[] {
   return out;
 }
 
-export interface UntrustedFacts {
+interface UntrustedFacts {
   readonly root: string;
   /** The agent's program name, which says whose state and whose model provider. */
   readonly program: string;

@@ -2,19 +2,11 @@
 // and refuse any rewrite that does not read back as exactly what the file held plus the change.
 import { parse as parseTomlText, TomlError } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
-import { type JsonValue, nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
+import { isRecord } from "../../core/record.ts";
+import type { Edit, EditableFormat } from "./edits.ts";
+import { nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
 import { editJsonc } from "./jsonc-edit.ts";
 import { removeToml, setToml } from "./toml-edit.ts";
-
-export type EditableFormat = "json" | "json5" | "toml";
-
-export type Edit =
-  | { readonly op: "set"; readonly path: readonly string[]; readonly value: JsonValue }
-  | { readonly op: "remove"; readonly path: readonly string[] }
-  /** JSON only: one item at the end of the list at `path` (the list is made when absent). */
-  | { readonly op: "append"; readonly path: readonly string[]; readonly value: JsonValue }
-  /** JSON only: the item at `index` of the list at `path`. */
-  | { readonly op: "removeItem"; readonly path: readonly string[]; readonly index: number };
 
 const BOM = "\uFEFF";
 
@@ -54,11 +46,11 @@ export function applyEdits(format: EditableFormat, text: string, edits: readonly
 
 /** A table with every key whose value is an empty table (after the same pruning) left out. */
 function withoutEmptyTables(v: unknown): unknown {
-  if (!isTable(v)) return v;
+  if (!isRecord(v)) return v;
   const out: Table = {};
   for (const [k, x] of Object.entries(v)) {
     const pruned = withoutEmptyTables(x);
-    if (!(isTable(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
+    if (!(isRecord(pruned) && Object.keys(pruned).length === 0)) out[k] = pruned;
   }
   return out;
 }
@@ -79,18 +71,14 @@ function refusal(file: string, why: string): MemnoxError {
 
 type Table = Record<string, unknown>;
 
-function isTable(v: unknown): v is Table {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
-
 /** The same edit on a parsed value, which is what the rewritten text must read back as. */
-export function applyToValue(doc: unknown, edit: Edit): void {
-  if (!isTable(doc)) return;
+function applyToValue(doc: unknown, edit: Edit): void {
+  if (!isRecord(doc)) return;
   let node: Table = doc;
   const removing = edit.op === "remove" || edit.op === "removeItem";
   for (const key of edit.path.slice(0, -1)) {
     const next = node[key];
-    if (!isTable(next)) {
+    if (!isRecord(next)) {
       if (removing) return;
       define(node, key, {});
     }

@@ -1,7 +1,7 @@
 // Span edits on JSON/JSONC text: set a key path, remove a key. Comments, key order and the file's own indentation
 // are kept, and no line that did not change differs afterwards.
 import { MemnoxError } from "../../core/errors.ts";
-import type { Edit } from "./document.ts";
+import type { Edit } from "./edits.ts";
 import { type JsoncOptions, type JsonMember, type JsonNode, type JsonValue, parseJsonc, skipTrivia } from "./jsonc.ts";
 
 type ObjectNode = Extract<JsonNode, { kind: "object" }>;
@@ -12,7 +12,7 @@ interface Style {
 }
 
 /** The file's indentation unit and line ending, learned from its own lines. */
-export function detectStyle(text: string): Style {
+function detectStyle(text: string): Style {
   const newline = text.includes("\r\n") ? "\r\n" : "\n";
   let indent: string | undefined;
   for (const line of text.split("\n")) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { lineDiff } from "../../../test/support/lines.ts";
-import type { Edit } from "./document.ts";
 import { applyEdits, parseDocument } from "./document.ts";
+import type { Edit } from "./edits.ts";
 import { nodeValue, ParseFailure, parseJsonc } from "./jsonc.ts";
 import { appendJsonc, editJsonc, removeItemJsonc, removeJsonc, setJsonc } from "./jsonc-edit.ts";
 

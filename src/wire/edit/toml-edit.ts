@@ -1,6 +1,7 @@
 // Text edits on TOML: set or remove one key, or replace/insert one table, keeping every other byte as it was.
 import { parse } from "smol-toml";
 import { MemnoxError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import { samePath, scanToml, startsWith, type TomlItem, type TomlKeyVal } from "./toml-scan.ts";
 
 type Path = readonly string[];
@@ -14,7 +15,7 @@ export function setToml(text: string, path: Path, value: unknown): string {
   if (exact) return splice(text, exact.valueStart, exact.valueEnd, renderLike(value, text, exact));
   const inline = keyvals.find((kv) => kv.path.length < path.length && startsWith(path, kv.path));
   if (inline) return rewriteInline(text, inline, path, (t, rest) => setIn(t, rest, value));
-  if (isTable(value)) return replaceTable(text, path, value);
+  if (isRecord(value)) return replaceTable(text, path, value);
   return insertKey(text, items, path, value);
 }
 
@@ -35,14 +36,14 @@ export function renderToml(value: unknown): string {
   if (typeof value === "number") return tomlNumber(value);
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return `[${value.map(renderToml).join(", ")}]`;
-  if (isTable(value)) {
+  if (isRecord(value)) {
     const entries = Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${renderToml(v)}`);
     return entries.length ? `{ ${entries.join(", ")} }` : "{}";
   }
   throw new MemnoxError("unsafe_edit", "TOML has no way to write a null or undefined value");
 }
 
-export function tomlKey(key: string): string {
+function tomlKey(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
 }
 
@@ -70,10 +71,6 @@ function tomlNumber(n: number): string {
   if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
   if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
   return String(n);
-}
-
-function isTable(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 function addressed(items: readonly TomlItem[]): AddressedKeyVal[] {
@@ -112,7 +109,7 @@ function rewriteInline(
   change: (table: Record<string, unknown>, rest: Path) => void,
 ): string {
   const current = getIn(parse(text), kv.path);
-  if (!isTable(current)) {
+  if (!isRecord(current)) {
     throw new MemnoxError("unsafe_edit", `\`${kv.path.join(".")}\` is not a table, so memnox will not edit inside it`);
   }
   change(current, path.slice(kv.path.length));
@@ -121,7 +118,7 @@ function rewriteInline(
 
 function getIn(doc: unknown, path: Path): unknown {
   let node = doc;
-  for (const k of path) node = isTable(node) ? node[k] : undefined;
+  for (const k of path) node = isRecord(node) ? node[k] : undefined;
   return node;
 }
 
@@ -129,7 +126,7 @@ function setIn(table: Record<string, unknown>, path: Path, value: unknown): void
   let node = table;
   for (const k of path.slice(0, -1)) {
     const next = node[k];
-    if (!isTable(next)) node[k] = {};
+    if (!isRecord(next)) node[k] = {};
     node = node[k] as Record<string, unknown>;
   }
   node[path.at(-1) as string] = value;
@@ -137,7 +134,7 @@ function setIn(table: Record<string, unknown>, path: Path, value: unknown): void
 
 function deleteIn(table: Record<string, unknown>, path: Path): void {
   const parent = getIn(table, path.slice(0, -1));
-  if (isTable(parent)) delete parent[path.at(-1) as string];
+  if (isRecord(parent)) delete parent[path.at(-1) as string];
 }
 
 /** A key that does not exist yet: under its table's header, beside its dotted siblings, or in a new table. */

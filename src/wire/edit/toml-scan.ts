@@ -1,7 +1,7 @@
 // Where each table header and key/value line sits in TOML text. Runs only on text smol-toml already accepted,
 // so it locates rather than validates.
 
-export interface TomlHeader {
+interface TomlHeader {
   readonly kind: "header";
   readonly path: readonly string[];
   readonly array: boolean;

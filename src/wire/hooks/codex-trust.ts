@@ -3,12 +3,13 @@
 // `[hooks.state."<key>"].trusted_hash` in config.toml equals that hash. A trusted entry changed since (a timeout
 // 30 -> 31) is `modified` and skipped, exactly like a new one. `codex app-server`'s `hooks/list` reports the same
 // hashes (test/codex.trust.test.ts holds the two together).
+
+import { isRecord } from "../../core/record.ts";
 import { sha256Hex } from "../../io/hash.ts";
-import { isRecord } from "../servers.ts";
 
-export type CodexTrustStatus = "trusted" | "untrusted" | "modified" | "disabled";
+type CodexTrustStatus = "trusted" | "untrusted" | "modified" | "disabled";
 
-export interface CodexHandlerTrust {
+interface CodexHandlerTrust {
   readonly key: string;
   readonly event: string;
   readonly currentHash: string;
@@ -16,7 +17,7 @@ export interface CodexHandlerTrust {
 }
 
 /** Codex's event label: `PreToolUse` -> `pre_tool_use`. */
-export const codexEventLabel = (event: string): string => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+const codexEventLabel = (event: string): string => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
 
 /** Events whose matcher Codex ignores (and leaves out of the hash). */
 const NO_MATCHER = new Set(["UserPromptSubmit", "Stop"]);
@@ -37,7 +38,7 @@ function canonical(v: unknown): string {
  * The hash Codex keeps for one command handler: the event, the group's matcher and the handler with Codex's own
  * defaults filled in (timeout 600 s, at least 1; async false), `commandWindows` dropped, unset fields left out.
  */
-export function codexHookHash(event: string, matcher: unknown, handler: Record<string, unknown>): string {
+function codexHookHash(event: string, matcher: unknown, handler: Record<string, unknown>): string {
   const timeout = typeof handler.timeout === "number" ? Math.max(1, Math.trunc(handler.timeout)) : 600;
   const normal: Record<string, unknown> = {
     type: "command",

@@ -1,13 +1,8 @@
 // The command line an agent runs for memnox's hook, and how to know one when it is in somebody's settings.
 import { basename } from "node:path";
 
-/** A word as sh reads it back: bare when it is plain, else single-quoted. */
-export function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The words of a simple command line: quotes undone, nothing expanded. */
-export function commandWords(line: string): string[] {
+function commandWords(line: string): string[] {
   const words: string[] = [];
   const re = /'([^']*)'|"((?:\\.|[^"\\])*)"|((?:\\.|[^\s'"])+)/g;
   let word = "";
@@ -26,7 +21,7 @@ export function commandWords(line: string): string[] {
   return words;
 }
 
-export interface MemnoxHook {
+interface MemnoxHook {
   /** The launcher words before `hook`: the binary (or bun and the script). */
   readonly launcher: readonly string[];
   readonly agent: string;

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { AGENT_LABELS, type AgentName } from "../../../hooks/types.ts";
 import { describeError, MemnoxError } from "../../core/errors.ts";
+import { shellWord } from "../../core/shell-quote.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { Context } from "../../ports/context.ts";
 import { managedDropIn, managedHookLauncher } from "../agent-wall.ts";
@@ -13,16 +14,16 @@ import { ParseFailure } from "../edit/jsonc.ts";
 import { readConfigFile } from "../files.ts";
 import { linkTarget } from "../links.ts";
 import type { Problem } from "../read.ts";
-import { memnoxHookIn, shellWord } from "./command.ts";
+import { memnoxHookIn } from "./command.ts";
 import { commandsOf, hookMap, isMemnoxItem, planInstall, planRemove } from "./plan.ts";
 import { installPlugin, pluginHook, removePlugin } from "./plugin-file.ts";
 import { type HookTarget, hookTarget } from "./targets.ts";
 import { hookTrust, type Trust } from "./trust.ts";
 
 /** The owner name agent hooks have in the backup manifest. */
-export const HOOK_OWNER = "agent-hook";
+const HOOK_OWNER = "agent-hook";
 
-export type HookStatus =
+type HookStatus =
   | "managed"
   | "added"
   | "repointed"
@@ -184,7 +185,7 @@ function withBackup(path: string | null | undefined): { backup?: string } {
   return path ? { backup: path } : {};
 }
 
-export type HookPresence = "hooked" | "partial" | "absent" | "unreadable";
+type HookPresence = "hooked" | "partial" | "absent" | "unreadable";
 
 export interface HookState {
   readonly agent: AgentName;

@@ -1,15 +1,16 @@
 // What installing or removing memnox's hook changes in one agent's parsed settings: list edits, no I/O. Items are
 // memnox's when every command in them is memnox's hook for that agent; everything else is the person's.
 import { MemnoxError } from "../../core/errors.ts";
-import { type Edit, sameValue } from "../edit/document.ts";
+import { isRecord } from "../../core/record.ts";
+import { sameValue } from "../edit/document.ts";
+import type { Edit } from "../edit/edits.ts";
 import type { JsonValue } from "../edit/jsonc.ts";
-import { isRecord } from "../servers.ts";
 import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";
 
-export type HookPlanStatus = "add" | "repoint" | "unchanged";
+type HookPlanStatus = "add" | "repoint" | "unchanged";
 
-export interface HookPlan {
+interface HookPlan {
   readonly edits: readonly Edit[];
   readonly status: HookPlanStatus;
 }

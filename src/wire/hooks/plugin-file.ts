@@ -7,7 +7,7 @@ import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
 import { readConfigFile } from "../files.ts";
 import type { HookTarget } from "./targets.ts";
 
-export type PluginStatus = "added" | "repointed" | "unchanged";
+type PluginStatus = "added" | "repointed" | "unchanged";
 
 function ours(text: string): boolean {
   return text.startsWith(PLUGIN_MARK);

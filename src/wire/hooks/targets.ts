@@ -6,10 +6,11 @@ import { TOOLS as CODEX_TOOLS } from "../../../hooks/codex.ts";
 import { TOOLS as GEMINI_TOOLS } from "../../../hooks/gemini-cli.ts";
 import { BEFORE as OPENCODE_BEFORE, opencodePlugin } from "../../../hooks/opencode.ts";
 import type { AgentName } from "../../../hooks/types.ts";
+import { claudeSettings, codexHooks, geminiSettings } from "../../core/agent-paths.ts";
 import type { Env } from "../../ports/index.ts";
 import type { JsonValue } from "../edit/jsonc.ts";
 
-export interface HookPlace {
+interface HookPlace {
   readonly home: string;
   readonly env: Env;
 }
@@ -110,24 +111,24 @@ const copilotEntries = (launcher: string): Record<string, JsonValue[]> => {
   };
 };
 
-export const HOOK_TARGETS: readonly HookTarget[] = [
+const HOOK_TARGETS: readonly HookTarget[] = [
   {
     agent: "claude-code",
-    file: (at) => join(at.env.CLAUDE_CONFIG_DIR || join(at.home, ".claude"), "settings.json"),
+    file: (at) => claudeSettings(at.home, at.env),
     entries: claudeEntries,
     nested: true,
     preShell: "PreToolUse",
   },
   {
     agent: "codex",
-    file: (at) => join(at.env.CODEX_HOME || join(at.home, ".codex"), "hooks.json"),
+    file: (at) => codexHooks(at.home, at.env),
     entries: codexEntries,
     nested: true,
     preShell: "PreToolUse",
   },
   {
     agent: "gemini-cli",
-    file: (at) => join(at.env.GEMINI_CLI_HOME || at.home, ".gemini", "settings.json"),
+    file: (at) => geminiSettings(at.home, at.env),
     entries: geminiEntries,
     nested: true,
     preShell: "BeforeTool",

@@ -1,11 +1,11 @@
 // Whether an agent will actually run the hook memnox installed: each gates hooks behind its own switch or trust, and
 // a hook the agent skips is "installed, not active until …" with the exact step, never "hooked".
-import { join } from "node:path";
 import type { AgentName } from "../../../hooks/types.ts";
+import { claudeState, codexConfig } from "../../core/agent-paths.ts";
+import { isRecord } from "../../core/record.ts";
 import type { Env } from "../../ports/index.ts";
 import { parseDocument } from "../edit/document.ts";
 import { readConfigFile } from "../files.ts";
-import { isRecord } from "../servers.ts";
 import { codexTrust } from "./codex-trust.ts";
 import { memnoxHookIn } from "./command.ts";
 import type { HookTarget } from "./targets.ts";
@@ -18,7 +18,7 @@ export interface Trust {
   readonly step?: string;
 }
 
-export interface TrustPlace {
+interface TrustPlace {
   readonly home: string;
   readonly env: Env;
   /** The folder a session would start in (Claude Code trusts per folder). */
@@ -41,7 +41,7 @@ function claude(doc: unknown, at: TrustPlace): Trust {
   if (isRecord(doc) && doc.disableAllHooks === true) {
     return off("Claude Code has every hook turned off (`disableAllHooks` in its settings)", "remove `disableAllHooks`");
   }
-  const state = readJson(join(at.env.CLAUDE_CONFIG_DIR || at.home, ".claude.json"));
+  const state = readJson(claudeState(at.home, at.env));
   const projects = isRecord(state) && isRecord(state.projects) ? state.projects : {};
   const trusted = [at.cwd, at.root].some((p) => {
     const entry = p ? projects[p] : undefined;
@@ -55,8 +55,7 @@ function claude(doc: unknown, at: TrustPlace): Trust {
 }
 
 function codex(doc: unknown, target: HookTarget, at: TrustPlace): Trust {
-  const home = at.env.CODEX_HOME || join(at.home, ".codex");
-  const config = readJson(join(home, "config.toml"));
+  const config = readJson(codexConfig(at.home, at.env));
   const features = isRecord(config) && isRecord(config.features) ? config.features : {};
   if (features.hooks === false || features.codex_hooks === false) {
     return off("Codex has hooks turned off (`[features] hooks = false`)", "set `hooks = true` under `[features]`");

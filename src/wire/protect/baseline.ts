@@ -17,7 +17,7 @@ import type { VerbTable } from "../../resolve/types.ts";
 import { type Config, ensureConfig, sealCurrentMode } from "../../state/config.ts";
 
 /** Where this repository's rules go: the file that already loads here, else the repository root (or here). */
-export function repositoryRuleFile(cwd: string): string {
+function repositoryRuleFile(cwd: string): string {
   const found = nearestRuleFiles(cwd);
   const toml = found.find((p) => p.endsWith(".toml"));
   return toml ?? found[0] ?? join(repoRoot(cwd) ?? cwd, "memnox.policies.toml");
@@ -34,7 +34,7 @@ export function copyAside(ctx: Pick<Context, "paths" | "clock">): (path: string)
 }
 
 /** A repository rule file written before the baseline moved to the machine: what it still holds of it. */
-export interface RepositoryLeftovers {
+interface RepositoryLeftovers {
   readonly path: string;
   /** Baseline rules it holds as memnox wrote them: duplicates of the machine's now. */
   readonly copies: readonly string[];

@@ -35,7 +35,7 @@ export const CLI_CREDENTIALS: Readonly<Record<string, readonly string[]>> = {
   mysql: ["~/.my.cnf", "~/.mylogin.cnf"],
 };
 
-export type CredentialKind = "ssh" | "cloud" | "publish" | "env";
+type CredentialKind = "ssh" | "cloud" | "publish" | "env";
 
 export interface CredentialFile {
   /** As a rule names it: `~/…` under HOME, else absolute. */

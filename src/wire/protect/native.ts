@@ -4,6 +4,7 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { isRecord } from "../../core/record.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../../io/files.ts";
 import { entryPattern } from "../../policy/baseline.ts";
 import type { PolicyRule } from "../../policy/engine/index.ts";
@@ -13,15 +14,15 @@ import { loadRuleSet } from "../../policy/load/index.ts";
 import type { Context } from "../../ports/context.ts";
 import { verbTable } from "../../resolve/index.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../backup.ts";
-import { applyEdits, type Edit, parseDocument } from "../edit/document.ts";
+import { applyEdits, parseDocument } from "../edit/document.ts";
+import type { Edit } from "../edit/edits.ts";
 import { hookTarget } from "../hooks/targets.ts";
-import { isRecord } from "../servers.ts";
 
-export const NATIVE_OWNER = "native-permissions";
+const NATIVE_OWNER = "native-permissions";
 
 type Kind = "deny" | "ask";
 
-export interface NativePlan {
+interface NativePlan {
   readonly deny: readonly string[];
   readonly ask: readonly string[];
   /** What Claude Code's permissions cannot say, with why. */
@@ -98,7 +99,7 @@ function translate(action: string, targets: readonly string[] | undefined): stri
 }
 
 /** The rules in force at `cwd` as Claude Code permission entries; allow rules stay memnox's. */
-export function nativePlan(rules: readonly PolicyRule[]): NativePlan {
+function nativePlan(rules: readonly PolicyRule[]): NativePlan {
   const out: Record<Kind, Set<string>> = { deny: new Set(), ask: new Set() };
   const unexpressible: { rule: string; what: string; why: string }[] = [];
   for (const r of rules) {
@@ -139,7 +140,7 @@ function readRecord(ctx: Pick<Context, "paths">): NativeRecord | undefined {
   return { file: raw.file, added: { deny: list(raw.added.deny), ask: list(raw.added.ask) } };
 }
 
-export interface NativeApply {
+interface NativeApply {
   readonly file: string;
   readonly added: Readonly<Record<Kind, readonly string[]>>;
   readonly already: number;

@@ -33,7 +33,7 @@ function slug(s: string): string {
 }
 
 /** The rule `protect --<effect> <action>` writes. */
-export function saidRule(effect: Said, action: string, by: string, date: string): RuleSpec {
+function saidRule(effect: Said, action: string, by: string, date: string): RuleSpec {
   if (!/^[a-z0-9*][a-z0-9_.*:-]*$/i.test(action)) {
     throw new MemnoxError(
       "usage",
@@ -49,7 +49,7 @@ export function saidRule(effect: Said, action: string, by: string, date: string)
   };
 }
 
-export interface SaidResult {
+interface SaidResult {
   readonly rule: RuleSpec;
   readonly merge: MergeResult;
   /** The decision page it is remembered as, when the memory store took it. */
@@ -61,7 +61,7 @@ export interface SaidResult {
  * The machine file's ask rules that `action` meets (its class from its verb table, no targets): what an allow of it
  * relaxes, so `--allow` stops exactly those questions. Denies, and other files' asks, it never touches.
  */
-export function machineAsksFor(ctx: Context, action: string): string[] {
+function machineAsksFor(ctx: Context, action: string): string[] {
   const text = readTextIfExists(ctx.paths.machinePolicies);
   if (text === undefined) return [];
   const checked = checkText(ctx.paths.machinePolicies, "machine", text);

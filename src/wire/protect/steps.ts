@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { Action } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
+import { isRecord } from "../../core/record.ts";
 import { assess } from "../../gate/assess.ts";
 import { gateDeps } from "../../gate/create.ts";
 import { readJsonIfExists, readTextIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../../io/files.ts";
@@ -17,7 +18,7 @@ import { sha256 } from "../files.ts";
 import { copyAside, today } from "./baseline.ts";
 import { type CredentialFile, credentialFiles, KIND_REASON } from "./credentials.ts";
 
-export interface ProtectStep {
+interface ProtectStep {
   /** `hs_` and eight hex digits, stable for the same step on the same machine. */
   readonly id: string;
   readonly title: string;
@@ -88,7 +89,7 @@ interface Applied {
 
 function readApplied(ctx: Pick<Context, "paths">): Applied[] {
   const raw = readJsonIfExists(appliedFile(ctx));
-  const list = typeof raw === "object" && raw !== null ? (raw as { applied?: unknown }).applied : undefined;
+  const list = isRecord(raw) ? raw.applied : undefined;
   return Array.isArray(list)
     ? (list as Applied[]).filter((a) => typeof a?.id === "string" && typeof a?.rule?.name === "string")
     : [];
@@ -120,7 +121,7 @@ export function applySteps(ctx: Context, steps: readonly ProtectStep[]): MergeRe
   return result;
 }
 
-export interface Reverted {
+interface Reverted {
   readonly id: string;
   readonly rule: string;
   readonly file: string;

@@ -1,6 +1,6 @@
 // The approval page `memnox login` points at: the hostname the machine reported, its version, how long the code holds;
 // Approve makes whoever presses it the machine's owner. The same /v1/devices routes a script with a token calls.
-import { HttpError } from "../../http.ts";
+import { HttpError } from "../../http-error.ts";
 import { normalUserCode } from "../../ids.ts";
 import { type ConsoleCall, invoke } from "../call.ts";
 import { html } from "../html.ts";

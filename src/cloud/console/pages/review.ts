@@ -6,7 +6,7 @@ import { ago, type Html, html } from "../html.ts";
 import { form } from "../layout.ts";
 import type { Action } from "../page.ts";
 import { field } from "../page.ts";
-import type { WaitingSection } from "./waiting.ts";
+import type { WaitingSection } from "./waiting-section.ts";
 
 type Queued = CandidateView & { events: SourceEventView[]; eventsWithheld: number };
 
@@ -16,7 +16,7 @@ interface Counted {
 }
 
 /** What GET /v1/candidates/:id/preview answers: the compiled rules and what they would have caught. */
-export interface Preview {
+interface Preview {
   readonly candidate: string;
   readonly terms: readonly string[];
   readonly bound: readonly string[];

@@ -8,18 +8,12 @@ import type { McpServerView } from "../../routes/mcp.ts";
 import { IRREVERSIBLE } from "../../store/bundle.ts";
 import type { ElevationView } from "../../store/elevations.ts";
 import { type ConsoleCall, invoke, may } from "../call.ts";
-import { ago, type Html, html } from "../html.ts";
-import { form, type Me, meOf } from "../layout.ts";
+import { ago, html } from "../html.ts";
+import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
 import { decisionsToConfirm, factsToSettle, reviewActions } from "./review.ts";
 import { pendingProposals, proposalActions, proposalList } from "./rules.ts";
-
-export interface WaitingSection {
-  readonly id: string;
-  readonly title: string;
-  /** The section's content, or undefined while nothing in it is owed. */
-  load(c: ConsoleCall, me: Me): Promise<Html | undefined>;
-}
+import type { WaitingSection } from "./waiting-section.ts";
 
 const heldCalls: WaitingSection = {
   id: "held",
@@ -193,7 +187,7 @@ while it is open. Audited as critical, and it opens an incident.</p>
   );
 
 /** In the order a person should read them; each appears only while it has something in it. */
-export const WAITING_SECTIONS: WaitingSection[] = [
+const WAITING_SECTIONS: WaitingSection[] = [
   heldCalls,
   decisionsToConfirm,
   ruleChanges,

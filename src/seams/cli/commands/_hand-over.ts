@@ -12,7 +12,7 @@ import { personName } from "../../../state/identity.ts";
 import { copyAside, today } from "../../../wire/protect/baseline.ts";
 import { type Asked, askEngine, type DryDeps, dryDeps } from "./_engine.ts";
 
-export interface HandedOver {
+interface HandedOver {
   readonly action: string;
   readonly targets: readonly string[];
   readonly rule: string;
@@ -20,7 +20,7 @@ export interface HandedOver {
   readonly relaxes: string;
 }
 
-export interface Skipped {
+interface Skipped {
   readonly action: string;
   readonly targets: readonly string[];
   readonly why: string;

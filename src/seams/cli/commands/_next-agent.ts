@@ -19,7 +19,7 @@ interface Probe {
   readonly from: string;
 }
 
-export interface Answered {
+interface Answered {
   readonly action: string;
   readonly targets: readonly string[];
   readonly class: ActionClass;
@@ -29,7 +29,7 @@ export interface Answered {
   readonly reason: string;
 }
 
-export interface Forwards {
+interface Forwards {
   readonly agent: { readonly id: string; readonly name: string } | null;
   readonly role: string | null;
   readonly actions: number;

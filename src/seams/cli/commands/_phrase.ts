@@ -56,7 +56,7 @@ const FILLER = new Set([
   "all",
 ]);
 
-export interface PhraseReading {
+interface PhraseReading {
   /** The acts and the names, in the phrase's order: what the phrase was read as. */
   readonly acts: readonly string[];
   readonly names: readonly string[];

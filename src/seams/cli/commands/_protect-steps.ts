@@ -99,10 +99,7 @@ export function baseline(
 }
 
 /** The baseline's domains, as `--interactive` walks them: each a question, answered for all its rules at once. */
-export function baselineDomains(
-  tables: readonly VerbTable[],
-  ctx: Context,
-): { name: string; rules: readonly RuleSpec[] }[] {
+function baselineDomains(tables: readonly VerbTable[], ctx: Context): { name: string; rules: readonly RuleSpec[] }[] {
   const base = baselineRules(tables, { date: today(ctx), keysDir: ctx.paths.keys });
   const of = (effect: string) => base.repository.filter((r) => r.decision.effect === effect);
   return [

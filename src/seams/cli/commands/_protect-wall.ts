@@ -14,7 +14,7 @@ import { installAgentHook } from "../../../wire/hooks/install.ts";
 import type { Outcome } from "./_protect-steps.ts";
 import { recordState } from "./_state-record.ts";
 
-export interface WallWiring {
+interface WallWiring {
   readonly applier: string;
   readonly applierKind: "perl" | "binary";
   /** Claude Code: held in managed settings, or only in the user's (a project can override it there). */
@@ -24,7 +24,7 @@ export interface WallWiring {
 }
 
 /** Write the wall and send the agents' shells through it; throws when no kernel here can hold it. */
-export async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring; file: string; lines: string[] }> {
+async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring; file: string; lines: string[] }> {
   if (!existsSync(ctx.paths.app))
     throw new MemnoxError("refused", "the agent wall needs memnox's own copy in place", "memnox setup puts it there");
   const wall = await writeMachineAgentWall(ctx);

@@ -12,7 +12,7 @@ import { milestoneAtRunStart, rewindDeps } from "../../../rewind/index.ts";
 import { releaseSession } from "../../../state/leases.ts";
 import { egressVariables } from "../../shared/agent-env.ts";
 
-export interface RunHookInput {
+interface RunHookInput {
   readonly session: string;
   readonly agent: string;
   readonly root: string;
@@ -23,7 +23,7 @@ export interface RunHookInput {
   readonly role?: string;
 }
 
-export interface RunHooks {
+interface RunHooks {
   /** Returns the variables the agent's environment gains (the egress proxy's). */
   before(): Promise<Record<string, string>>;
   after(exitCode: number, durationMs: number): Promise<void>;

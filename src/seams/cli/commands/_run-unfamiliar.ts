@@ -3,10 +3,11 @@
 import { existsSync } from "node:fs";
 import { originUrl } from "../../../io/project-id.ts";
 import { repoRoot } from "../../../io/repo.ts";
+import { recordedCwds, recordedUnder } from "../../../ledger/read/rows.ts";
 import { openLedger } from "../../../ledger/store.ts";
 import type { Context } from "../../../ports/context.ts";
 
-export const UNTRUSTED_LINE =
+const UNTRUSTED_LINE =
   "memnox: nobody here has worked in this repository before (no commit of yours, none the seams have seen, no origin you use elsewhere); `memnox run --untrusted` runs the agent inside the kernel wall";
 
 /** The one line, when `cwd` is such a repository; undefined otherwise (or when that cannot be told). */
@@ -17,18 +18,10 @@ export async function unfamiliarLine(ctx: Context, cwd: string): Promise<string 
     if (await committedHere(ctx, root)) return undefined;
     if (!existsSync(ctx.paths.db)) return UNTRUSTED_LINE;
     using ledger = openLedger(ctx.paths);
-    const seen = ledger.db
-      .query<{ x: number }, [string, string]>(
-        "SELECT 1 AS x FROM events WHERE cwd = ? OR cwd LIKE ? ESCAPE '\\' LIMIT 1",
-      )
-      .get(root, `${root.replace(/[\\%_]/g, "\\$&")}/%`);
-    if (seen) return undefined;
+    if (recordedUnder(ledger.db, root)) return undefined;
     const origin = originUrl(root);
     if (origin) {
-      const cwds = ledger.db
-        .query<{ cwd: string }, []>("SELECT cwd FROM events WHERE cwd IS NOT NULL GROUP BY cwd LIMIT 500")
-        .all();
-      const roots = new Set(cwds.flatMap((r) => repoRoot(r.cwd) ?? []));
+      const roots = new Set(recordedCwds(ledger.db, 500).flatMap((cwd) => repoRoot(cwd) ?? []));
       for (const other of roots) if (other !== root && originUrl(other) === origin) return undefined;
     }
     return UNTRUSTED_LINE;

@@ -14,7 +14,20 @@ import type { Inventory, ServerRow } from "../../../scan/types.ts";
 import { usageOf } from "../../../scan/usage.ts";
 import { clientDef, isClientId } from "../../../wire/clients.ts";
 import { emit, pad } from "../output.ts";
-import type { ScanFlags } from "./scan.ts";
+
+/** The flags `memnox scan` takes; the reports here read the ones they answer. */
+export interface ScanFlags {
+  readonly json?: boolean | undefined;
+  readonly probe?: boolean | undefined;
+  readonly save?: boolean | undefined;
+  readonly since?: string | undefined;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly "fail-on"?: string | undefined;
+  readonly share?: boolean | undefined;
+  readonly mcp?: string | undefined;
+  readonly usage?: string | undefined;
+}
 
 function pick(ctx: Context, text: string, flag: string): SnapshotRef {
   const list = listSnapshots(ctx.paths.snapshots);

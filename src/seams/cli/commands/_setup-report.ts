@@ -89,7 +89,7 @@ function teamLine(r: SetupReport, t: (p: string) => string): string {
   return `${t(team.path)}: already holds this repository's rules`;
 }
 
-export interface Standing {
+interface Standing {
   /** What holds now, in a few words each. */
   readonly active: readonly string[];
   /** What does not hold until the person does something: what, why not yet, and the step. */

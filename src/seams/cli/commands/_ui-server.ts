@@ -15,7 +15,7 @@ import { page, rulesView, timelineView, UI_CSS, type UiView, waitingView } from 
 import { answerHeld } from "./approvals.ts";
 
 /** Hosts the page is served as; anything else (a rebinding name, another machine's address) is refused. */
-export const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 const TEXT = {
   "content-type": "text/plain; charset=utf-8",
@@ -45,14 +45,14 @@ interface Session {
   flash?: string | undefined;
 }
 
-export interface UiServer {
+interface UiServer {
   /** The address to open: it carries the token, so it is printed to the person and nowhere else. */
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
 }
 
-export interface UiState {
+interface UiState {
   readonly token: string;
   port: number;
   readonly sessions: Map<string, Session>;
@@ -161,7 +161,7 @@ async function answer(ctx: Context, req: Request, url: URL, session: Session): P
 }
 
 /** One request. Exported for tests; the server wraps it so nothing escapes as a stack trace. */
-export async function handleUi(ctx: Context, state: UiState, req: Request): Promise<Response> {
+async function handleUi(ctx: Context, state: UiState, req: Request): Promise<Response> {
   if (!hostOk(req, state.port)) return text("memnox ui answers only as itself on loopback", 421);
   const url = new URL(req.url);
   if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST")

@@ -16,7 +16,7 @@ const NAV: readonly (readonly [UiView, string, string])[] = [
   ["rules", "/rules", "Rules in force"],
 ];
 
-export interface PageFrame {
+interface PageFrame {
   readonly view: UiView;
   readonly title: string;
   readonly mode: string;
@@ -144,7 +144,7 @@ function entryRow(e: Entry): Html {
 </tr>`;
 }
 
-export const TIMELINE_LIMIT = 300;
+const TIMELINE_LIMIT = 300;
 
 export function timelineView(entries: readonly Entry[] | undefined, since: string, only: string | undefined): Html {
   const filters = ["all", "deny", "ask", "blocked"].map((o) => {

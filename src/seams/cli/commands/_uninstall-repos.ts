@@ -3,6 +3,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { repoRoot } from "../../../io/repo.ts";
+import { recordedCwds } from "../../../ledger/read/rows.ts";
 import type { Context } from "../../../ports/context.ts";
 import { purgeMilestoneRefs, type RepoPurge } from "../../../rewind/purge.ts";
 import { milestoneRepos } from "../../../rewind/repos.ts";
@@ -12,10 +13,7 @@ function ledgerPlaces(db: string): string[] {
   try {
     const conn = new Database(db, { readonly: true });
     try {
-      return conn
-        .query<{ cwd: string }, []>("SELECT DISTINCT cwd FROM events WHERE cwd IS NOT NULL")
-        .all()
-        .map((r) => r.cwd);
+      return recordedCwds(conn);
     } finally {
       conn.close();
     }

@@ -12,7 +12,7 @@ import { managedInForce, PREFIX_VAR } from "../../../wire/agent-wall.ts";
 import { detectAgents } from "../../../wire/agents.ts";
 import { agentHookState } from "../../../wire/hooks/install.ts";
 import { hookTarget } from "../../../wire/hooks/targets.ts";
-import type { WiringLine } from "../../../wire/wiring.ts";
+import type { WiringLine } from "../../../wire/wiring-lines.ts";
 
 /** Which of each agent's tool calls its hook hands memnox, from what each agent's hook system offers. */
 const TOOLS: Readonly<Record<AgentName, string>> = {

@@ -9,8 +9,8 @@ import type { Inventory } from "../../../scan/types.ts";
 import { agentIdFor, readAgentNames, setAgentName } from "../../../state/agent-names.ts";
 import { personName } from "../../../state/identity.ts";
 import { probationInForce, readProbation, trust } from "../../../state/probation.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const HOOK_WORDS: Readonly<Record<string, string>> = {

@@ -5,8 +5,8 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import { approveAllowOnce, USE_TTL_MS } from "../../../state/allow-once.ts";
 import { personName } from "../../../state/identity.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 export const allowOnce: CommandFactory = (ctx) =>

@@ -8,15 +8,15 @@ import { grantScope } from "../../../gate/grants.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { addFact, liftFacts, type OverlayFact, overlaysInForce, readOverlays } from "../../../state/overlays.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const DEFAULT_FOR = "30m";
 const ACTION_GLOB = /^[a-z0-9*][a-z0-9_.*:-]*$/i;
 
 /** Grants in force, newest last. */
-export function grantsInForce(ctx: Context, now: number): OverlayFact[] {
+function grantsInForce(ctx: Context, now: number): OverlayFact[] {
   return overlaysInForce(readOverlays(ctx.paths.overlays), now).filter((f) => f.kind === "grant");
 }
 

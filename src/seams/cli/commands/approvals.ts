@@ -12,8 +12,8 @@ import {
   listHolds,
   requesterGone,
 } from "../../../state/pending.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 function view(h: Hold, now: number) {
@@ -62,7 +62,7 @@ function who(approvers: readonly string[], approvals: string): string {
   return approvers.length > 0 ? ` (answered by ${approvers.join(" or ")}: ${approvals})` : "";
 }
 
-export interface Answered {
+interface Answered {
   readonly id: string;
   readonly outcome: AnswerResult["outcome"];
   readonly hold: Hold;

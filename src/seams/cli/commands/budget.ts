@@ -17,14 +17,14 @@ import {
   setBudget,
 } from "../../../state/budgets.ts";
 import { personName } from "../../../state/identity.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const GLOB = /^[a-z0-9*][a-z0-9_.*:-]*$/i;
 const DAY = 86_400_000;
 
-export interface BudgetView {
+interface BudgetView {
   readonly name: string;
   readonly actions: readonly string[];
   readonly limit: number;

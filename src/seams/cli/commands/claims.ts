@@ -6,17 +6,17 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { maskSecrets } from "../../../core/secrets.ts";
 import { withLedger } from "../../../ledger/open.ts";
 import { checkClaims, claimsReport, renderClaims } from "../../../ledger/read/claims.ts";
+import { latestAgentSessionRow } from "../../../ledger/read/rows.ts";
 import { childrenOf, sessionRows } from "../../../ledger/read/window.ts";
 import type { LedgerRow } from "../../../ledger/row.ts";
 import type { Ledger } from "../../../ledger/store.ts";
 import { agentTranscript } from "../../../scan/transcripts.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 /** The newest session an agent's rows name. */
 function latestSession(l: Ledger): string | undefined {
-  return l.select("SELECT * FROM events WHERE session IS NOT NULL AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1")[0]
-    ?.agentSessionId;
+  return latestAgentSessionRow(l)?.agentSessionId;
 }
 
 function agentOf(rows: readonly LedgerRow[]): string | undefined {

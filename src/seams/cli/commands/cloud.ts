@@ -2,8 +2,8 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const DB = {
   type: "string",

@@ -4,8 +4,8 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { withLedger } from "../../../ledger/open.ts";
 import { buildCollisions, renderCollisions } from "../../../ledger/read/collisions.ts";
 import { childrenOf, rowsIn, windowFrom } from "../../../ledger/read/window.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export const collisions: CommandFactory = (ctx) =>
   command({

@@ -14,8 +14,8 @@ import {
   seamOfSetting,
   setSetting,
 } from "../../../state/config.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const show = (value: Config[SettingName] | undefined) =>

@@ -8,8 +8,8 @@ import {
   type ServiceStatus,
   uninstallDaemonService,
 } from "../../../wire/daemon-service.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const KNOWN = ["--install", "--background", "--status", "--uninstall", "--json"];
 
@@ -68,7 +68,7 @@ export const daemon: CommandFactory = (ctx) =>
     },
   });
 
-export function statusLines(ctx: Context, s: ServiceStatus): string[] {
+function statusLines(ctx: Context, s: ServiceStatus): string[] {
   const d = s.daemon;
   const running = d
     ? `daemon   answers on ${ctx.paths.sock} (pid ${d.pid}, since ${d.startedAt})${d.egress ? `; egress proxy http://${d.egress.host}:${d.egress.port}` : ""}`

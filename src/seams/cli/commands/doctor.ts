@@ -10,11 +10,11 @@ import { instantOf, scanMachine } from "../../../scan/inventory.ts";
 import { configIntegrity, readConfig } from "../../../state/config.ts";
 import { stopInForce } from "../../../state/stop.ts";
 import { readKept } from "../../../wire/kept.ts";
-import type { ProofLine, WiringLine } from "../../../wire/wiring.ts";
+import type { ProofLine, WiringLine } from "../../../wire/wiring-lines.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
-export interface WiringChecks {
+interface WiringChecks {
   wiringReport(ctx: Context): Promise<readonly WiringLine[]>;
   proveSeams(ctx: Context): Promise<readonly ProofLine[]>;
 }
@@ -26,7 +26,7 @@ function seamWidth(lines: readonly { readonly seam: string }[]): number {
   return Math.max(14, ...lines.map((l) => l.seam.length + 2));
 }
 
-export function renderWiring(lines: readonly WiringLine[]): string[] {
+function renderWiring(lines: readonly WiringLine[]): string[] {
   const w = seamWidth(lines);
   return lines.flatMap((l) => [
     `${MARK[l.status].padEnd(5)}${l.seam.padEnd(w)}${l.words}`,
@@ -34,7 +34,7 @@ export function renderWiring(lines: readonly WiringLine[]): string[] {
   ]);
 }
 
-export function renderProof(lines: readonly ProofLine[]): string[] {
+function renderProof(lines: readonly ProofLine[]): string[] {
   const w = seamWidth(lines);
   return [
     ...lines.map((l) => `${l.result.padEnd(9)}${l.seam.padEnd(w)}${l.words}`),

@@ -1,6 +1,7 @@
 // `memnox env --format sh|systemd|docker`: the environment `memnox run` gives an agent, for something else to start
 // one (a unit file and an image read no shell profile). It prints; it edits nobody's file.
 import { MemnoxError } from "../../../core/errors.ts";
+import { shellQuote } from "../../../core/shell-quote.ts";
 import { EGRESS_HOST, EGRESS_PORT } from "../../../daemon/egress/proxy.ts";
 import { pingDaemon } from "../../../gate/remote/client.ts";
 import type { Context } from "../../../ports/context.ts";
@@ -8,13 +9,13 @@ import { proxyUrl, readEgress } from "../../../state/egress.ts";
 import { systemdWord } from "../../../wire/daemon-units.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment } from "../../shared/agent-env.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { printJson } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const FORMATS = ["sh", "systemd", "docker"] as const;
 type Format = (typeof FORMATS)[number];
 
-const sh = (k: string, v: string) => `export ${k}='${v.replaceAll("'", "'\\''")}'`;
+const sh = (k: string, v: string) => `export ${k}=${shellQuote(v)}`;
 const systemd = (k: string, v: string) => `Environment=${systemdWord(`${k}=${v}`)}`;
 // A Dockerfile's ENV: double quotes, and `$` kept literal rather than expanded at build time.
 const docker = (k: string, v: string) => `ENV ${k}="${v.replace(/["\\$]/g, (c) => `\\${c}`)}"`;

@@ -12,8 +12,8 @@ import { findCredentials } from "../../../scan/credentials.ts";
 import { linkedProjects } from "../../../scan/projects.ts";
 import { tilde } from "../../../scan/render.ts";
 import { Trail } from "../../../scan/trail.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { explainThing } from "./_explain-things.ts";
 
 /** The credential files that authenticate `cli` here, and what its own files say it is linked to. */

@@ -7,8 +7,8 @@ import { loadRuleSet } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { addFact, liftFacts, overlaysInForce, readOverlays } from "../../../state/overlays.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 /** Names of the rules in force here whose `state` names this fact (exactly or by `kind:*`). */

@@ -7,8 +7,8 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { realOr } from "../../../io/real.ts";
 import { personName } from "../../../state/identity.ts";
 import { forgetLeases, type Lease, listLeases, releaseLease, takeLease } from "../../../state/leases.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const LOCAL = "leases are local to this machine: an agent on another machine does not see them";

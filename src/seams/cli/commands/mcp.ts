@@ -3,8 +3,8 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import { CLIENT_IDS, type ClientId, isClientId } from "../../../wire/clients.ts";
 import { unwrapMcpServers, wrapMcpServers } from "../../../wire/mcp-wrap.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { exitCodeOf, renderMcpReport } from "./_mcp-report.ts";
 import { sessionCommand, trustCommand } from "./mcp/session.ts";
 

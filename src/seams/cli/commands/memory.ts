@@ -1,6 +1,6 @@
 // `memnox memory …`: the team's decisions as Markdown pages with an FTS5 index; each operation loads on demand.
 import type { CommandDef } from "citty";
-import { type CommandFactory, command } from "../registry.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { common, type MemoryCli } from "./memory/_cli.ts";
 
 export const memory: CommandFactory = (ctx) => {

@@ -4,8 +4,8 @@ import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { liftFacts } from "../../../state/overlays.ts";
 import { type PausedSession, pausedLines, pausedSessions, SESSION_HOLDS } from "../../../state/paused.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { callerSeat } from "../seat-guard.ts";
 import { recordState } from "./_state-record.ts";
 

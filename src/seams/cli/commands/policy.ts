@@ -12,8 +12,8 @@ import {
   unregisterFile,
 } from "../../../policy/load/index.ts";
 import type { Context } from "../../../ports/context.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { policyTest } from "./verdicts.ts";
 
 /**
@@ -27,7 +27,7 @@ const SILENT_FIELDS: Readonly<Record<string, string>> = {
     "can never fire here: nothing on this machine states where an action's data may go, so no call carries a jurisdiction",
 };
 
-export interface FieldNote {
+interface FieldNote {
   readonly rule: string;
   readonly line: number;
   readonly field: string;

@@ -2,8 +2,8 @@
 import { MemnoxError } from "../../../core/errors.ts";
 import { verbTables } from "../../../resolve/index.ts";
 import type { VerbTable } from "../../../resolve/types.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import * as step from "./_protect-steps.ts";
 import { protectFromUsage } from "./_protect-usage.ts";
 
@@ -33,7 +33,7 @@ const STEPS: Readonly<Record<string, "value" | "flag">> = {
 };
 
 /** The one step the words name, with its value; a second step, a stray word or an unknown flag is refused. */
-export function chooseStep(raw: readonly string[]): { flag: string | undefined; value: string | undefined } {
+function chooseStep(raw: readonly string[]): { flag: string | undefined; value: string | undefined } {
   let flag: string | undefined;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i++) {

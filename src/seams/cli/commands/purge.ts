@@ -5,8 +5,8 @@ import { clock } from "../../../ledger/read/format.ts";
 import { machineSigner } from "../../../ledger/sign.ts";
 import { expiredTranscripts, removeTranscripts } from "../../../ledger/transcripts.ts";
 import { readConfig } from "../../../state/config.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -5,8 +5,8 @@ import { MemnoxError } from "../../../core/errors.ts";
 import { noLedgerLine, withLedger } from "../../../ledger/open.ts";
 import { buildReplay, pickSession, renderReplay, replayJson } from "../../../ledger/read/replay.ts";
 import { withAsides } from "../../shared/replay-asides.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export const replay: CommandFactory = (ctx) =>
   command({

@@ -7,8 +7,8 @@ import { grantedUnused, renderUnused } from "../../../ledger/read/unused.ts";
 import { childrenOf, rowsIn, windowFrom } from "../../../ledger/read/window.ts";
 import { loadRuleSet } from "../../../policy/load/index.ts";
 import { readOverlays } from "../../../state/overlays.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export const report: CommandFactory = (ctx) =>
   command({

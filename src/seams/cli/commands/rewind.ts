@@ -12,8 +12,8 @@ import {
   takeMilestone,
 } from "../../../rewind/index.ts";
 import { rewindRecorder } from "../../../rewind/record.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 const MODES = ["take", "list", "to", "session", "last", "forget"] as const;
 
@@ -168,7 +168,7 @@ function count(n: number, noun: string): string {
   return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-export function ago(ms: number): string {
+function ago(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.round(s / 60)} min ago`;

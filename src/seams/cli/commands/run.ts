@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { describeError, MemnoxError } from "../../../core/errors.ts";
+import { shellQuote } from "../../../core/shell-quote.ts";
 import type { DeclaredScope } from "../../../gate/scope.ts";
 import { findRealBinary, isExecutable } from "../../../io/real-binary.ts";
 import { repoRoot } from "../../../io/repo.ts";
@@ -10,7 +11,7 @@ import { interceptorState } from "../../../wire/interceptors.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { agentEnvironment, newSessionId } from "../../shared/agent-env.ts";
 import { runChild } from "../../shared/child.ts";
-import { type CommandFactory, command } from "../registry.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { runHooks } from "./_run-hooks.ts";
 import { runJudged } from "./_run-judged.ts";
 import { unfamiliarLine } from "./_run-unfamiliar.ts";
@@ -187,7 +188,7 @@ function transcriptArgv(ctx: Context, session: string, argv: readonly string[]):
   const file = `${ctx.paths.transcripts}/${session}.log`;
   const script = findRealBinary("script", ctx.env.PATH, [ctx.paths.bin], ctx.execPath);
   if (!script) throw new MemnoxError("not_found", "--transcript needs `script` (util-linux or BSD) on PATH");
-  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const quoted = argv.map(shellQuote).join(" ");
   mkdirSync(ctx.paths.transcripts, { recursive: true, mode: 0o700 });
   return process.platform === "darwin" ? [script, "-q", file, ...argv] : [script, "-q", "-f", "-e", "-c", quoted, file];
 }

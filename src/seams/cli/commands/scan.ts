@@ -3,11 +3,11 @@ import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { scanMachine } from "../../../scan/inventory.ts";
 import { renderScan } from "../../../scan/render.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
-import { changesReport, mcpReport, shareReport, usageReport } from "./_scan-reports.ts";
+import { changesReport, mcpReport, type ScanFlags, shareReport, usageReport } from "./_scan-reports.ts";
 
-export const SCAN_ARGS = {
+const SCAN_ARGS = {
   json: { type: "boolean", description: "the capability inventory (version 2)" },
   probe: {
     type: "boolean",
@@ -24,19 +24,6 @@ export const SCAN_ARGS = {
   mcp: { type: "string", description: "one MCP server before you trust it" },
   usage: { type: "string", description: "granted against used over this window (7d), from the ledger" },
 } as const;
-
-export interface ScanFlags {
-  readonly json?: boolean | undefined;
-  readonly probe?: boolean | undefined;
-  readonly save?: boolean | undefined;
-  readonly since?: string | undefined;
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  readonly "fail-on"?: string | undefined;
-  readonly share?: boolean | undefined;
-  readonly mcp?: string | undefined;
-  readonly usage?: string | undefined;
-}
 
 const FAIL_ON = ["write-capable", "widened"];
 

@@ -13,9 +13,9 @@ import { pathPosition } from "../../../wire/interceptors.ts";
 import { addLoginPath, pathLine, profileFile } from "../../../wire/login-path.ts";
 import { reachSummary } from "../../../wire/reach.ts";
 import { type SetupReport, wireMachine } from "../../../wire/setup.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, printLines } from "../output.ts";
 import { type Asker, CANCEL_EXIT, NO_ANSWER_EXIT, terminalAsker } from "../prompt.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { spinner } from "../spinner.ts";
 import { homeWords, renderSetup, setupStanding, tilde } from "./_setup-report.ts";
 import { recordState } from "./_state-record.ts";
@@ -24,10 +24,10 @@ import { enrol } from "./workspace.ts";
 const NOTHING_LEFT = "Nothing left this machine: no account, no key, no network call.";
 
 /** Each MCP server a setup starts gets this long to list its tools; they are asked all at once. */
-export const SETUP_PROBE_MS = 5_000;
+const SETUP_PROBE_MS = 5_000;
 
 /** What an interceptor costs a person's own command once it is on their login PATH (bench/startup.bench.ts). */
-export const PERSON_CALL_MS = 60;
+const PERSON_CALL_MS = 60;
 
 type Answer = "yes" | "path" | "no";
 

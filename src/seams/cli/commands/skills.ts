@@ -8,8 +8,8 @@ import type { Context } from "../../../ports/context.ts";
 import { findSkills, type SkillItem, shortHash } from "../../../scan/skills.ts";
 import { personName } from "../../../state/identity.ts";
 import { readSkills, skillState, updateSkills } from "../../../state/skills.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 type Seen = SkillItem & { readonly state: "new" | "changed" | "accepted" };

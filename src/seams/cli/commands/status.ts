@@ -2,8 +2,8 @@
 import type { Context } from "../../../ports/context.ts";
 import { machineStatus } from "../../../scan/status.ts";
 import { renderStatus } from "../../../scan/status-render.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export async function runStatus(ctx: Context, json: boolean | undefined): Promise<number> {
   const s = await machineStatus(ctx);

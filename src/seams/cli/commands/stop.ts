@@ -5,8 +5,8 @@ import { MemnoxError } from "../../../core/errors.ts";
 import type { Context } from "../../../ports/context.ts";
 import { personName } from "../../../state/identity.ts";
 import { clearStop, readStop, writeStop } from "../../../state/stop.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { currentMode, recordState } from "./_state-record.ts";
 
 export const stop: CommandFactory = (ctx) =>

@@ -19,8 +19,8 @@ import {
 import { windowFrom } from "../../../ledger/read/window.ts";
 import { machineSigner } from "../../../ledger/sign.ts";
 import type { Context } from "../../../ports/context.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { agentWord } from "./_agent-word.ts";
 
 export const timeline: CommandFactory = (ctx) =>

@@ -5,9 +5,8 @@ import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
 import { renderTrace, traceJson, traceOf } from "../../../ledger/read/trace.ts";
 import { findEntry } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
-import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
-import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
+import { type CommandFactory, command } from "../command.ts";
+import { emitVerified, VERIFY_ARGS } from "./_verified.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const traceWith =
@@ -17,8 +16,7 @@ export const traceWith =
       meta: { name: "trace", description: "one action end to end: decision, rule, exit code, duration, args digest" },
       args: {
         id: { type: "positional", required: false, description: "an event id; a prefix is enough (default: the last)" },
-        verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
-        json: { type: "boolean", description: "structured output" },
+        ...VERIFY_ARGS,
       },
       run: ({ args }) =>
         withLedgerAsync(
@@ -32,12 +30,7 @@ export const traceWith =
               );
             }
             const t = traceOf(entry, ctx.paths);
-            const check = args.verify ? await reproduce(ledger, entry.row, evaluate) : undefined;
-            emit(ctx, args.json, { ...traceJson(t), verify: check ?? null }, () => [
-              ...renderTrace(t),
-              ...(check ? reproductionLines(check) : []),
-            ]);
-            return check && !check.reproduces ? 1 : 0;
+            return emitVerified(ctx, args, { ledger, row: entry.row, evaluate }, traceJson(t), () => renderTrace(t));
           },
           () => {
             throw new MemnoxError("not_found", noLedgerLine(ctx));

@@ -2,8 +2,8 @@
 // in force, and answers held calls; until interrupted. Answering is loosening, so an agent's seat in enforce is refused
 // before this runs (the CLI's seat guard, `memnox.ui` in LOOSENING).
 import { MemnoxError } from "../../../core/errors.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export const ui: CommandFactory = (ctx) =>
   command({

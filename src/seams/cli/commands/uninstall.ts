@@ -1,8 +1,8 @@
 // `memnox uninstall`: every seam out, and for each file whether its bytes came back or only memnox's entries went.
 import { clientDef } from "../../../wire/clients.ts";
 import { type UninstallReport, uninstallMachine } from "../../../wire/uninstall.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, pad } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { removedBecause } from "./_mcp-report.ts";
 import { homeWords } from "./_setup-report.ts";
 import { recordState } from "./_state-record.ts";
@@ -32,7 +32,7 @@ function fileLines(what: string, files: readonly FileLine[]) {
   return lines.map((l, i) => `  ${pad(i === 0 ? what : "", 13)} ${l}`);
 }
 
-export function renderUninstall(r: UninstallReport): string[] {
+function renderUninstall(r: UninstallReport): string[] {
   const row = (k: string, v: string) => `  ${pad(k, 13)} ${v}`;
   const hooks = r.hooks.map((h) => ({
     label: h.label,

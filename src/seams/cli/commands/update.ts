@@ -21,8 +21,8 @@ import { readKept, setupRan } from "../../../wire/kept.ts";
 import { ensureLink } from "../../../wire/links.ts";
 import { describeLeftovers, describeMerge, writeBaseline } from "../../../wire/protect/baseline.ts";
 import { confirm } from "../../shared/terminal.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit, printLines } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 export interface UpdateOptions {
@@ -57,7 +57,7 @@ export const update: CommandFactory = (ctx) =>
   });
 
 /** Where release.json is read: MEMNOX_INSTALL_BASE, else the base install.sh recorded, else the GitHub releases. */
-export function releaseBase(ctx: Context): string {
+function releaseBase(ctx: Context): string {
   const fromEnv = ctx.env.MEMNOX_INSTALL_BASE;
   if (fromEnv) return fromEnv.replace(/\/+$/, "");
   const r = readReceipt(ctx.paths);
@@ -117,7 +117,7 @@ function whereabouts(ctx: Context, base: string) {
   return { execPath: realOr(ctx.execPath), app: realOr(ctx.paths.app), receipt: readReceipt(ctx.paths), base };
 }
 
-export interface RewireReport {
+interface RewireReport {
   /** Interceptor names in ~/.memnox/bin that now point at this copy and did not before. */
   readonly relinked: readonly string[];
   readonly unchanged: number;

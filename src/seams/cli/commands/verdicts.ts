@@ -8,8 +8,8 @@ import { gateDeps } from "../../../gate/create.ts";
 import { findRealBinary } from "../../../io/real-binary.ts";
 import type { Context } from "../../../ports/context.ts";
 import { verbTables } from "../../../resolve/index.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { readPhrase } from "./_phrase.ts";
 
 /** One action of `check` with its verdict, as the JSON and the lines show it. */

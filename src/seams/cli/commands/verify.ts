@@ -9,8 +9,8 @@ import { machinePublicKey } from "../../../ledger/sign.ts";
 import { verifyLedger } from "../../../ledger/verify.ts";
 import { verifyFile } from "../../../ledger/verify-file.ts";
 import { readKept } from "../../../wire/kept.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 
 export const verify: CommandFactory = (ctx) =>
   command({

@@ -1,7 +1,7 @@
 // `memnox watch`: what the daemon does and finds, as it happens, until interrupted.
 import { parseDuration } from "../../../core/duration.ts";
 import { pingDaemon } from "../../../gate/remote/client.ts";
-import { type CommandFactory, command } from "../registry.ts";
+import { type CommandFactory, command } from "../command.ts";
 
 export const watchCommand: CommandFactory = (ctx) =>
   command({

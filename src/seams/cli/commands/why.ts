@@ -4,10 +4,10 @@ import { replayWith } from "../../../gate/replay.ts";
 import { noLedgerLine, withLedgerAsync } from "../../../ledger/open.ts";
 import { findEntry, nothingNotable, renderWhy, whyJson } from "../../../ledger/read/why.ts";
 import type { Reevaluate } from "../../../ledger/reevaluate.ts";
-import { reproduce, reproductionLines } from "../../../ledger/reproduce.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { agentWord } from "./_agent-word.ts";
+import { emitVerified, VERIFY_ARGS } from "./_verified.ts";
 
 /** The command with the engine port given, so tests can replay through a stand-in engine. */
 export const whyWith =
@@ -25,8 +25,7 @@ export const whyWith =
           type: "string",
           description: "the last refusal or ask of this agent (its id, or the name memnox agents name gave it)",
         },
-        verify: { type: "boolean", description: "replay the row with its own rule set and say whether it reproduces" },
-        json: { type: "boolean", description: "structured output" },
+        ...VERIFY_ARGS,
       },
       run: ({ args }) =>
         withLedgerAsync(
@@ -38,12 +37,9 @@ export const whyWith =
               emit(ctx, args.json, { event: null }, nothingNotable);
               return 0;
             }
-            const check = args.verify ? await reproduce(ledger, entry.row, evaluate) : undefined;
-            emit(ctx, args.json, { ...whyJson(entry), verify: check ?? null }, () => [
-              ...renderWhy(entry),
-              ...(check ? reproductionLines(check) : []),
-            ]);
-            return check && !check.reproduces ? 1 : 0;
+            return emitVerified(ctx, args, { ledger, row: entry.row, evaluate }, whyJson(entry), () =>
+              renderWhy(entry),
+            );
           },
           () => {
             emit(ctx, args.json, { event: null }, () => [noLedgerLine(ctx)]);

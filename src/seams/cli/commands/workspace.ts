@@ -4,8 +4,8 @@ import type { Context } from "../../../ports/context.ts";
 import { setSetting } from "../../../state/config.ts";
 import type { Account } from "../../../workspace/account.ts";
 import type { PassReport } from "../../../workspace/pass.ts";
+import { type CommandFactory, command } from "../command.ts";
 import { emit } from "../output.ts";
-import { type CommandFactory, command } from "../registry.ts";
 import { recordState } from "./_state-record.ts";
 
 const JSON_FLAG = { type: "boolean", description: "structured output" } as const;
@@ -59,7 +59,7 @@ function openBrowser(ctx: Context, url: string): void {
   }
 }
 
-export interface Enrolled {
+interface Enrolled {
   readonly json: Record<string, unknown>;
   readonly lines: string[];
 }

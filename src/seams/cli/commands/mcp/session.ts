@@ -11,8 +11,8 @@ import {
   sessionServerOff,
   sessionServerOn,
 } from "../../../../wire/session-server.ts";
+import { command } from "../../command.ts";
 import { emit, pad } from "../../output.ts";
-import { command } from "../../registry.ts";
 import { recordState } from "../_state-record.ts";
 
 const STATUS_WORDS: Readonly<Record<SessionFileStatus, string>> = {

@@ -3,12 +3,15 @@
 // (byte for byte when nothing changed since), leaves modified files and unrelated settings alone and says so.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { claudeSettings } from "../../../../core/agent-paths.ts";
 import { MemnoxError } from "../../../../core/errors.ts";
+import { shellWord } from "../../../../core/shell-quote.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
 import type { Context } from "../../../../ports/context.ts";
 import { restoreFromBackup, rewriteWithBackup } from "../../../../wire/backup.ts";
 import { type ClientFile, clientDef, clientFile, type StdioServer } from "../../../../wire/clients.ts";
-import { applyEdits, type Edit, parseDocument } from "../../../../wire/edit/document.ts";
+import { applyEdits, parseDocument } from "../../../../wire/edit/document.ts";
+import type { Edit } from "../../../../wire/edit/edits.ts";
 import { addServerEdits, removeServerEdits } from "../../../../wire/entries.ts";
 import { linkTarget } from "../../../../wire/links.ts";
 import PI_EXTENSION from "./assets/pi-extension.ts.txt" with { type: "text" };
@@ -17,9 +20,9 @@ export const HARNESS_NAMES = ["claude", "codex", "pi", "copilot", "custom"] as c
 export type HarnessName = (typeof HARNESS_NAMES)[number];
 
 /** The MCP server's name in every client file: memnox's memory, beside memex's own `memex` should both be there. */
-export const MEMORY_SERVER = "memnox-memory";
+const MEMORY_SERVER = "memnox-memory";
 
-export interface InstallReport {
+interface InstallReport {
   readonly harness: HarnessName;
   readonly files_written: string[];
   readonly files_merged: string[];
@@ -27,7 +30,7 @@ export interface InstallReport {
   readonly mcp: boolean;
 }
 
-export interface UninstallReport {
+interface UninstallReport {
   readonly harness: HarnessName;
   readonly files_removed: string[];
   readonly files_updated: string[];
@@ -38,17 +41,13 @@ type Ctx = Pick<Context, "paths" | "env" | "cwd" | "clock" | "selfArgv">;
 
 const owner = (h: HarnessName) => `memory-${h}`;
 
-function quote(s: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
-}
-
 /** How the hooks start memnox: the stable copy setup made, else this binary (or bun and the script, from source). */
 function launcher(ctx: Ctx): readonly string[] {
   return linkTarget(ctx);
 }
 
 function commandLine(ctx: Ctx, ...args: string[]): string {
-  return [...launcher(ctx), ...args].map(quote).join(" ");
+  return [...launcher(ctx), ...args].map(shellWord).join(" ");
 }
 
 function mcpEntry(ctx: Ctx): StdioServer {
@@ -185,10 +184,6 @@ const CLAUDE_EVENTS = (ctx: Ctx) => ({
   SessionEnd: commandLine(ctx, "memory", "hook", "transcript", "--harness", "claude"),
 });
 
-function claudeSettings(ctx: Ctx): string {
-  return join(ctx.env.CLAUDE_CONFIG_DIR || join(ctx.paths.home, ".claude"), "settings.json");
-}
-
 type Group = { hooks?: unknown };
 
 function groupsOf(doc: unknown, event: string): unknown[] {
@@ -276,7 +271,7 @@ function sameDoc(format: "json" | "toml", a: string, b: string): boolean {
 }
 
 function installClaude(ctx: Ctx, r: InstallReport): void {
-  const settings = claudeSettings(ctx);
+  const settings = claudeSettings(ctx.paths.home, ctx.env);
   if (!rewrite(ctx, r, settings, addClaudeHooks(ctx, settings)))
     r.notes.push("hooks already present; settings.json left unchanged");
   if (r.mcp) {
@@ -294,7 +289,7 @@ function installClaude(ctx: Ctx, r: InstallReport): void {
 }
 
 function uninstallClaude(ctx: Ctx, r: UninstallReport): void {
-  const settings = claudeSettings(ctx);
+  const settings = claudeSettings(ctx.paths.home, ctx.env);
   takeBack(ctx, r, settings, removeClaudeHooks(ctx, settings, r.notes));
   const file = userClientFile(ctx, "claude-code");
   takeBack(ctx, r, file.path, removeServer(file));
@@ -315,7 +310,7 @@ function addCodexNotify(ctx: Ctx, r: InstallReport) {
     if (JSON.stringify(doc.notify) === JSON.stringify(want)) return undefined;
     if (doc.notify !== undefined) {
       r.notes.push(
-        `config.toml already has a notify program; left it (chain \`${want.map(quote).join(" ")}\` from it to capture rollouts)`,
+        `config.toml already has a notify program; left it (chain \`${want.map(shellWord).join(" ")}\` from it to capture rollouts)`,
       );
       return undefined;
     }
@@ -365,7 +360,7 @@ function uninstallCodex(ctx: Ctx, r: UninstallReport): void {
 // ---------------------------------------------------------------- pi
 
 /** The pi extension (an asset, so the text it runs in pi is not code of this process), for this memnox. */
-export function piExtension(ctx: Ctx): string {
+function piExtension(ctx: Ctx): string {
   return PI_EXTENSION.replace("__MEMNOX_BIN__", JSON.stringify(launcher(ctx))).replace(
     "__GUIDANCE__",
     JSON.stringify(["## Memory (memnox)", ...WRITE_GUIDANCE].join("\n")),

@@ -1,7 +1,7 @@
 // `memnox memory consolidate`: the one operation that calls a model, and only the one configured.
 import { MemnoxError } from "../../../../core/errors.ts";
 import { consolidate } from "../../../../memory/consolidate.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, integer, type MemoryCli, oneOf, run, say } from "./_cli.ts";
 
 export const consolidateCommand = (cli: MemoryCli) =>

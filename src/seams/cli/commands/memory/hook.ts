@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { CommandDef } from "citty";
+import { claudeSettings, codexHome, PROJECT_FILES } from "../../../../core/agent-paths.ts";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { MACHINE_IDS, projectFromCwd, sessionQuery } from "../../../../memory/format/project.ts";
 import { captureSession } from "../../../../memory/pages/capture.ts";
@@ -16,7 +17,7 @@ import {
   MEMORY_FOOTER,
   MEMORY_HEADER,
 } from "../../../../memory/recall/inject.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, type MemoryCli, oneOf, run } from "./_cli.ts";
 
 const topK = {
@@ -59,7 +60,7 @@ async function inject(cli: MemoryCli, args: Record<string, unknown>, store: Stor
 }
 
 /** Raw prompt text, or a hook payload's `prompt` (Claude Code's UserPromptSubmit shape). */
-export function promptOf(stdin: string): string {
+function promptOf(stdin: string): string {
   const raw = stdin.trim();
   if (!raw) return "";
   try {
@@ -76,7 +77,7 @@ export function promptOf(stdin: string): string {
  * A hook payload's session file: Claude Code's `transcript_path`, or what other harnesses call it. Codex's notify
  * payload (one JSON argument) names only its thread: its rollout is found under $CODEX_HOME/sessions by that id.
  */
-export function transcriptPathOf(text: string, codexHome?: string): string | undefined {
+function transcriptPathOf(text: string, codexHome?: string): string | undefined {
   let payload: Record<string, unknown> | null;
   try {
     payload = JSON.parse(text.trim()) as Record<string, unknown> | null;
@@ -105,13 +106,12 @@ function fromClaudeCode(payload: string): boolean {
  * Whether memnox's own Claude Code hook answers this event for the session's folder: it already says what memory
  * covers (at a session's start and at each prompt), so the push layer stays silent rather than say it twice.
  */
-export function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
+function claudeHookAnswers(cli: MemoryCli, event: string): boolean {
   const env = cli.ctx.env;
-  const dir = env.CLAUDE_CONFIG_DIR || join(cli.ctx.paths.home, ".claude");
   const files = [
-    join(dir, "settings.json"),
-    join(cli.ctx.cwd, ".claude", "settings.json"),
-    join(cli.ctx.cwd, ".claude", "settings.local.json"),
+    claudeSettings(cli.ctx.paths.home, env),
+    join(cli.ctx.cwd, PROJECT_FILES.claudeSettings),
+    join(cli.ctx.cwd, PROJECT_FILES.claudeLocalSettings),
   ];
   const ours = new RegExp(`\\bhook claude-code ${event}\\b`);
   return files.some((f) => {
@@ -212,14 +212,14 @@ const transcript = (cli: MemoryCli) =>
     run: ({ args }) =>
       run(cli, args, async (store) => {
         const harness = oneOf(args, "harness", HARNESSES) ?? "custom";
-        const codexHome = cli.ctx.env.CODEX_HOME || join(cli.ctx.paths.home, ".codex");
-        const argument = typeof args.payload === "string" ? transcriptPathOf(args.payload, codexHome) : undefined;
+        const codex = codexHome(cli.ctx.paths.home, cli.ctx.env);
+        const argument = typeof args.payload === "string" ? transcriptPathOf(args.payload, codex) : undefined;
         const given =
           flag(args, "path") ??
           argument ??
           (cli.ctx.io.stdinIsTTY || typeof args.payload === "string"
             ? undefined
-            : transcriptPathOf(await cli.ctx.io.readAll(), codexHome));
+            : transcriptPathOf(await cli.ctx.io.readAll(), codex));
         if (!given) {
           cli.ctx.io.err("memnox: no transcript path given or found on stdin\n");
           return 1;

@@ -1,7 +1,7 @@
 // `memnox memory install | uninstall <harness>` (and `memory harness install | uninstall`): memex's adapters.
 import type { CommandDef } from "citty";
 import { MemnoxError } from "../../../../core/errors.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, type MemoryCli, say } from "./_cli.ts";
 import { HARNESS_NAMES, type HarnessName, installHarness, uninstallHarness } from "./_harness.ts";
 

@@ -3,7 +3,7 @@
 import { opt } from "../../../../memory/format/opt.ts";
 import { forgetOp, selectorOf } from "../../../../memory/ops.ts";
 import { approve, FORGET_MODES, merge } from "../../../../memory/pages/lifecycle.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, type MemoryCli, oneOf, opsDeps, run, say, selectorArgs } from "./_cli.ts";
 
 type Flags = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { rebuildIndex } from "../../../../memory/pages/rebuild.ts";
 import { info, status } from "../../../../memory/pages/status.ts";
 import { verify } from "../../../../memory/pages/verify.ts";
 import { verifyArchive } from "../../../../memory/portability/backup.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, type MemoryCli, run, say } from "./_cli.ts";
 
 export const statusCommand = (cli: MemoryCli) =>

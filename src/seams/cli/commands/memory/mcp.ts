@@ -1,7 +1,7 @@
 // `memnox memory serve-mcp`: the memory tools over stdio; the MCP SDK loads only here.
 import type { ProjectRef } from "../../../../memory/format/project.ts";
 import { projectFromCwd } from "../../../../memory/format/project.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, type MemoryCli, run } from "./_cli.ts";
 
 export const serveMcpCommand = (cli: MemoryCli) =>

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { backup, restore } from "../../../../memory/portability/backup.ts";
 import { exportDocument, exportNodes, importNodes } from "../../../../memory/portability/export.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, type MemoryCli, run, say } from "./_cli.ts";
 
 const path = (cli: MemoryCli, p: unknown) => resolve(cli.ctx.cwd, String(p));

@@ -2,7 +2,7 @@
 import { opt } from "../../../../memory/format/opt.ts";
 import { recallOp } from "../../../../memory/ops.ts";
 import type { Hit } from "../../../../memory/recall/recall.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, list, type MemoryCli, many, oneOf, opsDeps, projectArgs, run, say } from "./_cli.ts";
 
 function human(hits: readonly Hit[]): string[] {

@@ -7,7 +7,7 @@ import { findPages, type Store } from "../../../../memory/pages/store.ts";
 import type { PolicyRule } from "../../../../policy/engine/index.ts";
 import { loadRuleSet, type RuleOrigin } from "../../../../policy/load/index.ts";
 import { personName } from "../../../../state/identity.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, type MemoryCli, run, say } from "./_cli.ts";
 
 interface Found {
@@ -15,14 +15,14 @@ interface Found {
   readonly origin: RuleOrigin;
 }
 
-export interface Remembered {
+interface Remembered {
   readonly rule: string;
   readonly slug: string;
   readonly file_path: string;
   readonly created: boolean;
 }
 
-export interface RememberReport {
+interface RememberReport {
   readonly remembered: readonly Remembered[];
   /** Rules in force that were not remembered, with why. */
   readonly skipped: readonly { readonly rule: string; readonly why: string }[];
@@ -89,7 +89,7 @@ async function keep(cli: MemoryCli, store: Store, f: Found, by: string): Promise
   return { rule: f.rule.name, slug: page.slug, file_path: page.file_path, created: page.created };
 }
 
-export async function rememberRules(
+async function rememberRules(
   cli: MemoryCli,
   store: Store,
   opts: { readonly name?: string; readonly all: boolean; readonly by: string },

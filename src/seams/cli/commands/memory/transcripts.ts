@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { backlinks } from "../../../../memory/pages/backlinks.ts";
 import { clearTranscripts, ingestTranscript, listSessions, provenance } from "../../../../memory/pages/transcripts.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, type MemoryCli, oneOf, project, projectArgs, run, say, selector, selectorArgs } from "./_cli.ts";
 
 export const ingestCommand = (cli: MemoryCli) =>

@@ -12,7 +12,7 @@ import {
   type TypeRow,
 } from "../../../../memory/types/manage.ts";
 import { personName } from "../../../../state/identity.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, type MemoryCli, oneOf, project, projectArgs, run, say } from "./_cli.ts";
 
 function rows(types: readonly TypeRow[]): string[] {

@@ -2,7 +2,7 @@
 import { MemnoxError } from "../../../../core/errors.ts";
 import { memoryDir } from "../../../../memory/pages/dir.ts";
 import { openStore } from "../../../../memory/pages/store.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, flag, integer, type MemoryCli, storeFlag } from "./_cli.ts";
 
 export const vizCommand = (cli: MemoryCli) =>

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { MemnoxError } from "../../../../core/errors.ts";
 import { opt } from "../../../../memory/format/opt.ts";
 import { writeOp } from "../../../../memory/ops.ts";
-import { command } from "../../registry.ts";
+import { command } from "../../command.ts";
 import { common, csv, flag, type MemoryCli, many, number, oneOf, opsDeps, projectArgs, run, say } from "./_cli.ts";
 
 async function bodyOf(cli: MemoryCli, args: Record<string, unknown>): Promise<string> {
