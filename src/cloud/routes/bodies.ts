@@ -91,6 +91,9 @@ export const StateBody = v.strictObject({
   expiresAt: v.optional(instant),
 });
 
+/** Enforce everywhere: every active machine to enforce; the reason is what the audit keeps. */
+export const EnforceBody = v.strictObject({ reason: v.optional(line(500)) });
+
 export const ModeBody = v.strictObject({ mode: v.picklist(MODES, "must be off, observe, advise or enforce") });
 
 export const SourceBody = v.strictObject({

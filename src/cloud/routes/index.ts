@@ -9,6 +9,7 @@ import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent }
 import * as B from "./bodies.ts";
 import { closeBreakGlass, listBreakGlass, openBreakGlass } from "./breakglass.ts";
 import { getBundle } from "./bundle.ts";
+import { slashCommand } from "./chat.ts";
 import {
   approveCandidate,
   confirmDecision,
@@ -68,6 +69,7 @@ import {
   deliverySecret,
   inbound,
   linkAccount,
+  listAccounts,
   listSourceEvents,
   listSources,
   reclassify,
@@ -78,7 +80,7 @@ import {
   showSensitivity,
   uploadFile,
 } from "./sources.ts";
-import { liftState, listState, setState } from "./state.ts";
+import { enforceAll, liftState, listState, setState } from "./state.ts";
 
 /** A handler whose JSON body is held to `schema` first: the route names the schema, the handler gets its output. */
 function withBody<S extends Schema>(
@@ -119,6 +121,15 @@ export const ROUTES: readonly Route[] = [
 
   // Every connected system delivers here; a signature keyed to this workspace and source is the credential.
   { method: "POST", path: "/v1/inbound/:workspace/:source", needs: ["public"], body: "text", handler: inbound },
+  // The team's chat commands, signed as Slack signs them with the workspace's Slack secret; each runs as the member the
+  // Slack account is linked to, through this table's own requirement for what it does.
+  {
+    method: "POST",
+    path: "/v1/inbound/:workspace/slack/commands",
+    needs: ["public"],
+    body: "text",
+    handler: (c) => slashCommand(c, ROUTES),
+  },
 
   // What machines call with their own credential.
   { method: "POST", path: "/v1/heartbeat", needs: ["machine"], ...withBody(HeartbeatSchema, heartbeat) },
@@ -155,6 +166,7 @@ export const ROUTES: readonly Route[] = [
   // What the team intended: every answer filtered by the reader's clearance, with a `withheld` count.
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
   { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
+  { method: "GET", path: "/v1/people/accounts", needs: ["viewer"], handler: listAccounts },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
   { method: "GET", path: "/v1/candidates/:id/preview", needs: ["viewer"], handler: previewCandidate },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
@@ -244,6 +256,14 @@ export const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/v1/state", needs: ["admin"], by: "automation", ...withBody(B.StateBody, setState) },
   { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
+  // Enforce everywhere: as Contain it does, without an incident; it only tightens, so automation may.
+  {
+    method: "POST",
+    path: "/v1/machines/enforce",
+    needs: ["admin"],
+    by: "automation",
+    ...withBody(B.EnforceBody, enforceAll),
+  },
   // Break-glass overrides the conditions in force for a while: a person's act with a reason; closing it only tightens.
   {
     method: "POST",

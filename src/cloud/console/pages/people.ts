@@ -6,6 +6,14 @@ import { ago, html } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
 
+interface Account {
+  readonly sourceType: string;
+  readonly account: string;
+  readonly email: string;
+  readonly evidence: string;
+  readonly linkedBy: string;
+}
+
 interface Member {
   readonly id: string;
   readonly email: string;
@@ -22,7 +30,12 @@ export const people: PageDef = {
   path: "/people",
   title: "People",
   async render(c) {
-    const [{ members }, me] = await Promise.all([invoke<{ members: Member[] }>(c, "GET /v1/members"), meOf(c)]);
+    const [{ members }, me, { accounts }] = await Promise.all([
+      invoke<{ members: Member[] }>(c, "GET /v1/members"),
+      meOf(c),
+      invoke<{ accounts: Account[] }>(c, "GET /v1/people/accounts"),
+    ]);
+    const chat = accounts.filter((a) => a.sourceType === "slack");
     const admin = may(c, "PATCH /v1/members/:id");
     const remove = may(c, "POST /v1/members/:id/remove");
     const roleSelect = (id: string, current: string) =>
@@ -90,7 +103,32 @@ ${
         { className: "stack", label: "Invite somebody" },
       )
     : ""
-}`;
+}
+<section id="chat-accounts"><h2>Chat accounts</h2>
+<p class="muted">A slash command in Slack (<code>/memnox freeze</code>, <code>freeze-agent</code>,
+<code>enforce-everywhere</code>) acts as the member its Slack account is linked to here, with that member's role, once
+they have signed in here. A Slack account linked to nobody is refused, and the refusal is in the audit.</p>
+${
+  chat.length > 0
+    ? html`<table class="list"><caption>Linked Slack accounts</caption><thead><tr><th scope="col">Slack user id</th>
+<th scope="col">Member</th><th scope="col">Linked by</th></tr></thead><tbody>${chat.map(
+        (a) =>
+          html`<tr><td><code>${a.account}</code></td><td>${a.email}</td><td>${a.evidence === "reported" ? "Slack reported the address" : a.linkedBy}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No Slack account is linked yet.</p>`
+}${
+  may(c, "POST /v1/people/accounts")
+    ? form(
+        c,
+        "link",
+        {},
+        html`<label for="link-account">Slack user id</label><input id="link-account" name="account" required placeholder="U024BE7LH">
+  <label for="link-email">Member's address</label><input id="link-email" name="email" type="email" required>
+  <button type="submit">Link</button>`,
+        { className: "stack", label: "Link a Slack account" },
+      )
+    : ""
+}</section>`;
   },
   actions: {
     async add(c) {
@@ -117,6 +155,12 @@ ${
             html`<tr><td><code>${x.table}</code></td><td>${x.records}</td><td>${x.strategy}${x.why ? html` <span class="muted">(${x.why})</span>` : ""}</td></tr>`,
         )}</tbody></table>`,
       };
+    },
+    async link(c) {
+      const account = field(c, "account");
+      const email = field(c, "email");
+      await invoke(c, "POST /v1/people/accounts", { body: { sourceType: "slack", account, email } });
+      return { ok: `Slack's ${account} now acts as ${email} in chat commands.` };
     },
     async role(c) {
       await invoke(c, "PATCH /v1/members/:id", { params: { id: field(c, "id") }, body: { role: field(c, "role") } });
