@@ -1,6 +1,7 @@
 // The control plane in this test's own process: a private PostgreSQL, migrated, and the real HTTP face on a loopback
 // port, with limits scaled up (a test's many requests come from one address). Organizations come with an admin signed
 // in to the console.
+import type { ModelConfig } from "../../src/cloud/http.ts";
 import { type RunningServer, startServer } from "../../src/cloud/server.ts";
 import { type Db, openDb } from "../../src/cloud/store/db.ts";
 import { migrate } from "../../src/cloud/store/migrate.ts";
@@ -16,13 +17,16 @@ export interface InProcessCloud {
   stop(): Promise<void>;
 }
 
-export async function startInProcessCloud(webhookSecret: string): Promise<InProcessCloud> {
+export async function startInProcessCloud(
+  webhookSecret: string,
+  more: { readonly model?: ModelConfig } = {},
+): Promise<InProcessCloud> {
   const pg = await startPostgres();
   const db = await openDb(pg.url);
   await migrate(db);
   const server: RunningServer = startServer({
     db,
-    config: { deviceIntervalS: 1, deviceTtlS: 600, version: "test", webhookSecret },
+    config: { deviceIntervalS: 1, deviceTtlS: 600, version: "test", webhookSecret, ...more },
     hostname: "127.0.0.1",
     port: 0,
     now: () => Date.now(),

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { MODES } from "../../core/effect.ts";
 import { email, ident, instant, line, lines, prose, whole } from "../input.ts";
 import { LEVELS } from "../intent/clearance.ts";
+import { REASONING } from "../intent/models.ts";
 import { ROLES } from "../roles.ts";
 
 const level = v.picklist(LEVELS, `is one of ${LEVELS.join(", ")}`);
@@ -139,6 +140,15 @@ export const ExtractionRun = v.strictObject({
   after: v.optional(whole(0, Number.MAX_SAFE_INTEGER)),
   through: v.optional(whole(0, Number.MAX_SAFE_INTEGER)),
 });
+
+/** Settings → Model: a preset, or a model and its reasoning; no other field (a key above all) is read. */
+export const ModelChoice = v.union([
+  v.strictObject({ preset: ident(40) }),
+  v.strictObject({
+    model: ident(100, /^[a-z0-9][a-z0-9.-]{0,99}$/, "is a model id such as claude-sonnet-4-5"),
+    reasoning: v.picklist(REASONING, "is off, low, medium or high"),
+  }),
+]);
 
 export const ExtractionChange = v.strictObject({
   readsUpTo: v.picklist(

@@ -38,6 +38,7 @@ import { answerHold, listHolds } from "./holds.ts";
 import { acknowledgeIncident, containIncident, listIncidents, resolveIncident } from "./incidents.ts";
 import { listMachines, revokeMachine, setMode, showMachine } from "./machines.ts";
 import { approveMcpServer, blockMcpServer, listMcpServers } from "./mcp.ts";
+import { setModel, showModel } from "./model.ts";
 import { changeMe, changeOrg, showOrg } from "./org.ts";
 import { autonomy, search, summary } from "./overview.ts";
 import {
@@ -378,6 +379,15 @@ export const ROUTES: readonly Route[] = [
     ...withBody(B.ExtractionRun, startExtraction),
   },
   { method: "GET", path: "/v1/extraction/runs", needs: ["admin"], handler: listExtractionRuns },
+  // Settings → Model: what the deployment offers, and the workspace's choice among it (never a key).
+  { method: "GET", path: "/v1/extraction/model", needs: ["viewer"], handler: showModel },
+  {
+    method: "PUT",
+    path: "/v1/extraction/model",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.ModelChoice, setModel),
+  },
   { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], by: "automation", handler: scanPatterns },
   { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], by: "automation", handler: rebuild },
   { method: "PATCH", path: "/v1/extraction", needs: ["admin"], ...withBody(B.ExtractionChange, setExtraction) },
