@@ -45,6 +45,14 @@ export const MemberChange = v.strictObject({
   status: v.optional(v.picklist(["active", "suspended"], "is active or suspended")),
 });
 
+/** A team: a name people recognise and the role putting somebody on it grants. */
+export const TeamBody = v.strictObject({
+  name: ident(60, /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/, "is a short name such as release or contractors"),
+  role: v.picklist(ROLES, "is viewer, reviewer or admin"),
+});
+
+export const TeamMemberBody = v.strictObject({ email });
+
 export const TokenBody = v.strictObject({ name: line(120) });
 
 export const OperatorTokenBody = v.strictObject({

@@ -82,6 +82,7 @@ import {
   uploadFile,
 } from "./sources.ts";
 import { enforceAll, liftState, listState, setState } from "./state.ts";
+import { addToTeam, createTeam, listTeams, listWorkspaceGrants, removeFromTeam } from "./teams.ts";
 
 /** A handler whose JSON body is held to `schema` first: the route names the schema, the handler gets its output. */
 function withBody<S extends Schema>(
@@ -168,6 +169,8 @@ export const ROUTES: readonly Route[] = [
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
   { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
   { method: "GET", path: "/v1/people/accounts", needs: ["viewer"], handler: listAccounts },
+  { method: "GET", path: "/v1/teams", needs: ["viewer"], handler: listTeams },
+  { method: "GET", path: "/v1/grants", needs: ["viewer"], handler: listWorkspaceGrants },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
   { method: "GET", path: "/v1/candidates/:id/preview", needs: ["viewer"], handler: previewCandidate },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
@@ -335,6 +338,18 @@ export const ROUTES: readonly Route[] = [
   { method: "PATCH", path: "/v1/members/:id", needs: ["admin"], ...withBody(B.MemberChange, changeMember) },
   { method: "POST", path: "/v1/members/:id/confirm", needs: ["admin"], by: "signed-in", handler: confirmMember },
   { method: "POST", path: "/v1/members/:id/cancel", needs: ["admin"], handler: cancelMember },
+  // Teams: naming one grants nothing; putting somebody on one grants the workspace at its role (signed in, as adding a
+  // member is, and a role that approves waits on a second admin); taking them off leaves the grant.
+  { method: "POST", path: "/v1/teams", needs: ["admin"], ...withBody(B.TeamBody, createTeam) },
+  {
+    method: "POST",
+    path: "/v1/teams/:id/members",
+    needs: ["admin"],
+    by: "signed-in",
+    body: B.TeamMemberBody,
+    handler: async (c) => addToTeam(c, await bodyOf(c, B.TeamMemberBody), ROUTES),
+  },
+  { method: "POST", path: "/v1/teams/:id/members/:member/remove", needs: ["admin"], handler: removeFromTeam },
   // Removing somebody erases their account's personal data (a receipt says what): a person's act, signed in.
   { method: "POST", path: "/v1/members/:id/remove", needs: ["admin"], by: "signed-in", handler: removeMember },
   {
