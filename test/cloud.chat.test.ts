@@ -8,7 +8,7 @@ import { routeSecret } from "../src/cloud/intent/webhook.ts";
 import { signSlack } from "../src/cloud/routes/chat.ts";
 import type { Db } from "../src/cloud/store/db.ts";
 import type { NewOrg } from "../src/cloud/store/people.ts";
-import { api, enrolMachine, memberWithToken } from "./support/cloud.ts";
+import { api, enrolMachine, memberWithToken, slashCommandBody } from "./support/cloud.ts";
 import { type InProcessCloud, startInProcessCloud } from "./support/cloud-in-process.ts";
 
 const SECRET = "whsec_Q2hhdC1jb21tYW5kcy1mcm9tLXNsYWNr";
@@ -36,24 +36,6 @@ async function signedUp(memberId: string): Promise<void> {
              last_sign_in_at = now() WHERE id = ${memberId}`;
 }
 
-/** A slash command's form body as Slack sends it, from `user` with `text`. */
-function commandBody(user: string, text: string): string {
-  return new URLSearchParams({
-    token: "xyzz0WbapA4vBCDEFasx0q6G",
-    team_id: "T1DC2JH3J",
-    team_domain: "acme",
-    channel_id: "C024BE7LR",
-    channel_name: "incidents",
-    user_id: user,
-    user_name: "someone",
-    command: "/memnox",
-    text,
-    api_app_id: "A0KRD7HC3",
-    response_url: "https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN",
-    trigger_id: `${Date.now()}.47445629121.803a0bc887a14d10d2c447fce8b6703c`,
-  }).toString();
-}
-
 function slackHeaders(secret: string, body: string, ts = Math.floor(Date.now() / 1000)): Record<string, string> {
   return {
     "content-type": "application/x-www-form-urlencoded",
@@ -65,7 +47,7 @@ function slackHeaders(secret: string, body: string, ts = Math.floor(Date.now() /
 const commandsRoute = (o: NewOrg) => `/v1/inbound/${o.workspace.id}/slack/commands`;
 
 async function send(o: NewOrg, user: string, text: string) {
-  const raw = commandBody(user, text);
+  const raw = slashCommandBody(user, text);
   return api(url, "POST", commandsRoute(o), {
     raw,
     headers: slackHeaders(routeSecret(SECRET, o.workspace.id, "slack"), raw),
@@ -165,7 +147,7 @@ describe("chat commands", () => {
     const otherWas = await fleetState(other);
     const secret = routeSecret(SECRET, o.workspace.id, "slack");
 
-    const raw = commandBody("U0ADMIN02", "enforce-everywhere");
+    const raw = slashCommandBody("U0ADMIN02", "enforce-everywhere");
     // Forged: signed with another workspace's secret, or a byte changed after signing.
     const forged = await api(url, "POST", commandsRoute(o), {
       raw,
@@ -184,7 +166,7 @@ describe("chat commands", () => {
     });
     expect(stale.status).toBe(401);
     // Replayed to another workspace's route: its secret is another, so the signature does not hold there.
-    const signedOnce = commandBody("U0ADMIN02", "freeze 1h");
+    const signedOnce = slashCommandBody("U0ADMIN02", "freeze 1h");
     const fresh = slackHeaders(secret, signedOnce);
     const toOther = await api(url, "POST", commandsRoute(other), { raw: signedOnce, headers: fresh });
     expect(toOther.status).toBe(401);

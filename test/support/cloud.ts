@@ -283,3 +283,21 @@ export async function enrolMachine(
   const got = await api(url, "POST", "/v1/devices/token", { body: { device_code: asked.body.device_code } });
   return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
 }
+
+/** A Slack slash command's form body as Slack sends it (its fields, in its order), from `user` with `text`. */
+export function slashCommandBody(user: string, text: string): string {
+  return new URLSearchParams({
+    token: "xyzz0WbapA4vBCDEFasx0q6G",
+    team_id: "T1DC2JH3J",
+    team_domain: "acme",
+    channel_id: "C024BE7LR",
+    channel_name: "incidents",
+    user_id: user,
+    user_name: "someone",
+    command: "/memnox",
+    text,
+    api_app_id: "A0KRD7HC3",
+    response_url: "https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN",
+    trigger_id: `${Date.now()}.47445629121.803a0bc887a14d10d2c447fce8b6703c`,
+  }).toString();
+}

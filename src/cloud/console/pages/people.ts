@@ -169,14 +169,20 @@ ${
     },
     async "team-add"(c) {
       const email = field(c, "email");
-      const r = await invoke<{ role: string; pending: { to: string } | null }>(c, "POST /v1/teams/:id/members", {
-        params: { id: field(c, "team") },
-        body: { email },
-      });
+      const r = await invoke<{ role: string; pending: { to: string; coolingOffUntil: string | null } | null }>(
+        c,
+        "POST /v1/teams/:id/members",
+        {
+          params: { id: field(c, "team") },
+          body: { email },
+        },
+      );
       return {
-        ok: r.pending
-          ? `${email} is on the team; their grant becomes ${r.pending.to} once a second admin confirms it (Waiting on you).`
-          : `${email} is on the team, holding ${r.role} here.`,
+        ok: !r.pending
+          ? `${email} is on the team, holding ${r.role} here.`
+          : r.pending.coolingOffUntil
+            ? `${email} is on the team; their grant becomes ${r.pending.to} when its cooling-off ends (${r.pending.coolingOffUntil}): no other admin is here to confirm it.`
+            : `${email} is on the team; their grant becomes ${r.pending.to} once a second admin confirms it (Waiting on you).`,
       };
     },
     async "team-remove"(c) {
@@ -241,7 +247,7 @@ function teamsSection(c: ConsoleCall, teams: readonly TeamView[], members: reado
         c,
         "create-team",
         {},
-        html`<label for="team-name">Team name</label><input id="team-name" name="name" required placeholder="release">
+        html`<h3>Make a team</h3><label for="team-name">Team name</label><input id="team-name" name="name" required placeholder="release">
   <label for="team-role">Role it grants</label><select id="team-role" name="role">${ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
   <button type="submit">Make the team</button>`,
         { className: "stack", label: "Make a team" },
@@ -253,7 +259,7 @@ function teamsSection(c: ConsoleCall, teams: readonly TeamView[], members: reado
           c,
           "team-add",
           {},
-          html`<label for="team-pick">Team</label><select id="team-pick" name="team">${teams.map(
+          html`<h3>Put somebody on a team</h3><label for="team-pick">Team</label><select id="team-pick" name="team">${teams.map(
             (t) => html`<option value="${t.id}">${t.name} (${t.role})</option>`,
           )}</select>
   <label for="team-email">Member's address</label><input id="team-email" name="email" type="email" required list="member-addresses">
