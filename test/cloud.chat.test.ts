@@ -125,6 +125,14 @@ describe("chat commands", () => {
     expect(next.body.modeChange).toEqual(expect.objectContaining({ to: "enforce", by: o.admin.email }));
     const audit = await db`SELECT action, actor FROM audit WHERE org_id = ${o.org.id} AND action LIKE 'chat.%'`;
     expect(audit.filter((a: { action: string }) => a.action === "chat.command")).toHaveLength(3);
+    // Words that name no duration are the why, and the reply says how to freeze one subject instead.
+    const whole = await send(o, "U0ADMIN01", "freeze deploys are broken");
+    expect(whole.body.text).toContain("One subject only");
+    const [last] = await db`SELECT subject, reason FROM conditions WHERE workspace_id = ${o.workspace.id}
+                             ORDER BY set_at DESC, id DESC LIMIT 1`;
+    expect(last).toEqual({ subject: "machine", reason: "deploys are broken" });
+    const named = await send(o, "U0ADMIN01", "freeze payments 1h card retries");
+    expect(named.body.text).toContain("Frozen: payments");
     // Help answers the person alone and changes nothing.
     const help = await send(o, "U0ADMIN01", "help");
     expect(help.body.response_type).toBe("ephemeral");

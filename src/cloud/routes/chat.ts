@@ -99,7 +99,9 @@ export function parseCommand(text: string): Command | string {
       body: { kind: "freeze", subject, for: forText, ...why(words) },
       done: (r) =>
         subject === MACHINE_FREEZE
-          ? `Frozen: every machine refuses outward and destructive actions from its next heartbeat, for ${formatDuration(parseDuration(forText))} (${until(r)}).`
+          ? `Frozen: every machine refuses outward and destructive actions from its next heartbeat, for ${formatDuration(parseDuration(forText))} (${until(r)}).${
+              named || words.length === 0 ? "" : " (One subject only: `/memnox freeze payments 2h why`.)"
+            }`
           : `Frozen: ${subject}, on every machine from its next heartbeat, for ${formatDuration(parseDuration(forText))} (${until(r)}).`,
     };
   }
@@ -165,6 +167,8 @@ export async function slashCommand(c: Call, routes: readonly Route[]): Promise<R
     const bad = controlIn(k, false) ?? controlIn(v, false);
     if (bad) throw new HttpError(400, "bad_request", `\`${k}\` holds a control character (${bad})`, { field: k });
   }
+  // Slack's own check that the command's URL answers: nothing to act on.
+  if (form.get("ssl_check") === "1") return json({});
   const user = form.get("user_id") ?? "";
   const text = (form.get("text") ?? "").slice(0, 500);
   if (!/^[A-Z0-9]{2,32}$/.test(user)) throw new HttpError(400, "bad_request", "the command names no Slack user_id");
