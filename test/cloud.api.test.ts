@@ -37,6 +37,7 @@ beforeAll(async () => {
     "4_guarantees",
     "5_quickstart",
     "6_operate",
+    "7_teams",
   ]);
   org = await createOrg(db, "acme", "admin@acme.dev", "test");
   // The fleet these tests enrol comes from one address: the limits have a suite of their own.

@@ -5,51 +5,27 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { signDelivery, sinkSecret } from "../src/cloud/intent/webhook.ts";
 import { type SentEvent, SIGNATURE_HEADER } from "../src/cloud/protocol/sync.ts";
-import { type RunningServer, startServer } from "../src/cloud/server.ts";
-import { type Db, openDb } from "../src/cloud/store/db.ts";
-import { migrate } from "../src/cloud/store/migrate.ts";
-import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
-import { newKeyPair, signWith } from "../src/ledger/sign.ts";
-import { api, memberWithToken } from "./support/cloud.ts";
-import { type Browser, sessionFor } from "./support/console.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+import type { Db } from "../src/cloud/store/db.ts";
+import type { NewOrg } from "../src/cloud/store/people.ts";
+import { signWith } from "../src/ledger/sign.ts";
+import { api, enrolMachine, memberWithToken } from "./support/cloud.ts";
+import { type InProcessCloud, startInProcessCloud } from "./support/cloud-in-process.ts";
+import { sessionFor } from "./support/console.ts";
 
 const SECRET = "whsec_T3BlcmF0ZS10aGUtY29uc29sZS1zZWNvbmQtaGFsZg";
 
-let pg: TestPostgres;
+let cloud: InProcessCloud;
 let db: Db;
-let server: RunningServer;
 let url = "";
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  db = await openDb(pg.url);
-  await migrate(db);
-  const config = { deviceIntervalS: 1, deviceTtlS: 600, version: "test", webhookSecret: SECRET };
-  server = startServer({
-    db,
-    config,
-    hostname: "127.0.0.1",
-    port: 0,
-    now: () => Date.now(),
-    log: () => {},
-    rateScale: 100,
-  });
-  url = server.url;
+  cloud = await startInProcessCloud(SECRET);
+  ({ db, url } = cloud);
 }, 60_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await db?.close();
-  await pg?.stop();
-});
+afterAll(() => cloud?.stop());
 
-let orgs = 0;
-async function newOrg(): Promise<NewOrg & { browser: Browser }> {
-  orgs += 1;
-  const o = await createOrg(db, `op${orgs}`, `admin@op${orgs}.dev`, "test");
-  return { ...o, browser: await sessionFor(db, url, o.admin.id) };
-}
+const newOrg = () => cloud.newOrg("op");
 
 async function person(o: NewOrg, name: string, role: "viewer" | "reviewer" | "admin") {
   const m = await memberWithToken(db, o.org.id, `${name}@${o.org.name}.dev`, role);
@@ -168,13 +144,7 @@ interface Enrolled {
   readonly secret: Uint8Array;
 }
 
-async function enrol(o: NewOrg): Promise<Enrolled> {
-  const keys = newKeyPair();
-  const asked = await api(url, "POST", "/v1/devices", { body: { publicKey: keys.publicKey, hostname: "box" } });
-  await api(url, "POST", `/v1/devices/${asked.body.user_code}/approve`, { token: o.token });
-  const got = await api(url, "POST", "/v1/devices/token", { body: { device_code: asked.body.device_code } });
-  return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
-}
+const enrol = (o: NewOrg): Promise<Enrolled> => enrolMachine(url, o.token);
 
 let seq = 0;
 function action(extra: Partial<SentEvent> = {}): SentEvent {

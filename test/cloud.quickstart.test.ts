@@ -7,52 +7,27 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { providerName } from "../src/cloud/console/signin-pages.ts";
 import { routeSecret } from "../src/cloud/intent/webhook.ts";
-import { type RunningServer, startServer } from "../src/cloud/server.ts";
-import { type Db, openDb } from "../src/cloud/store/db.ts";
-import { migrate } from "../src/cloud/store/migrate.ts";
-import { createOrg, type NewOrg } from "../src/cloud/store/people.ts";
+import type { Db } from "../src/cloud/store/db.ts";
 import { api, memberWithToken } from "./support/cloud.ts";
-import { type Browser, sessionFor } from "./support/console.ts";
-import { startPostgres, type TestPostgres } from "./support/postgres.ts";
+import { type InProcessCloud, startInProcessCloud } from "./support/cloud-in-process.ts";
+import { sessionFor } from "./support/console.ts";
 
 const SECRET = "whsec_UXVpY2tzdGFydHMtY2FuLWJlLWZvbGxvd2Vk";
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "intent");
 const PR = readFileSync(join(FIXTURES, "github-pull-request-opened.json"), "utf8");
 
-let pg: TestPostgres;
+let cloud: InProcessCloud;
 let db: Db;
-let server: RunningServer;
 let url = "";
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  db = await openDb(pg.url);
-  await migrate(db);
-  const config = { deviceIntervalS: 1, deviceTtlS: 600, version: "test", webhookSecret: SECRET };
-  server = startServer({
-    db,
-    config,
-    hostname: "127.0.0.1",
-    port: 0,
-    now: () => Date.now(),
-    log: () => {},
-    rateScale: 100,
-  });
-  url = server.url;
+  cloud = await startInProcessCloud(SECRET);
+  ({ db, url } = cloud);
 }, 60_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await db?.close();
-  await pg?.stop();
-});
+afterAll(() => cloud?.stop());
 
-let orgs = 0;
-async function newOrg(): Promise<NewOrg & { browser: Browser }> {
-  orgs += 1;
-  const o = await createOrg(db, `qs${orgs}`, `admin@qs${orgs}.dev`, "test");
-  return { ...o, browser: await sessionFor(db, url, o.admin.id) };
-}
+const newOrg = () => cloud.newOrg("qs");
 
 /** GitHub's own way of signing: `sha256=` and the hex HMAC of the raw body, keyed with the secret's text. */
 function github(secret: string, body: string, id: string, event = "pull_request"): Record<string, string> {

@@ -132,25 +132,32 @@ export async function sessionPrincipal(
   if (!secret) return undefined;
   const s = await liveSession(db, secret);
   if (!s) return undefined;
+  const who = await memberPrincipal(db, s.member_id, now, "session", s.id);
+  if (!who) return undefined;
+  return {
+    who,
+    session: { id: s.id, csrf: s.csrf },
+  };
+}
+
+/**
+ * An active member as a caller, the role read from their record (an elevation whose cooling-off ended applied first),
+ * or undefined when they are not active: what a session and a chat command both act as.
+ */
+export async function memberPrincipal(
+  db: Db,
+  memberId: string,
+  now: number,
+  via: "session" | "chat",
+  tokenId: string,
+): Promise<Principal | undefined> {
   const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean }[] =
     await db`
     SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status,
            EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
                      AND e.cooling_off_until <= ${new Date(now)}) AS due
-    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${s.member_id}`;
+    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${memberId}`;
   if (m?.status !== "active" || !isRole(m.role)) return undefined;
-  const role = (m.due ? await settleOwn(db, m.org_id, s.member_id, now) : undefined) ?? m.role;
-  return {
-    who: {
-      kind: "person",
-      orgId: m.org_id,
-      workspaceId: m.workspace_id,
-      tokenId: s.id,
-      memberId: s.member_id,
-      email: m.email,
-      role,
-      via: "session",
-    },
-    session: { id: s.id, csrf: s.csrf },
-  };
+  const role = (m.due ? await settleOwn(db, m.org_id, memberId, now) : undefined) ?? m.role;
+  return { kind: "person", orgId: m.org_id, workspaceId: m.workspace_id, tokenId, memberId, email: m.email, role, via };
 }

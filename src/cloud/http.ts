@@ -37,7 +37,10 @@ export interface ModelConfig {
   /** Never printed, never in a row: sent only as the provider's own header. */
   readonly apiKey: string;
   readonly baseUrl: string;
+  /** The deployment's default model, offered whatever else is. */
   readonly model: string;
+  /** The model ids the deployment offers (MEMNOX_MODELS); absent: every model the adapter constructs. */
+  readonly offered?: readonly string[];
 }
 
 export interface Call {

@@ -15,8 +15,11 @@ export type Principal =
       readonly memberId: string;
       readonly email: string;
       readonly role: Role;
-      /** A bearer token of theirs, or the console's session a sign-in made: only the second does a person's own acts. */
-      readonly via: "token" | "session";
+      /**
+       * A bearer token of theirs, the console's session a sign-in made, or a chat command from the chat account linked
+       * to them: only the session does a person's own acts.
+       */
+      readonly via: "token" | "session" | "chat";
     })
   | (Scope & { readonly kind: "operator"; readonly name: string; readonly role: Role })
   | (Scope & { readonly kind: "machine"; readonly machineId: string });

@@ -51,7 +51,8 @@ function publicRates(route: Route): readonly (readonly [string, Rate, boolean])[
       ["device-request-all", RATES.deviceRequestAll, false],
     ];
   if (key === "POST /v1/devices/token") return [["device-poll", RATES.devicePoll, true]];
-  if (key === "POST /v1/inbound/:workspace/:source") return [["inbound", RATES.inbound, true]];
+  if (key === "POST /v1/inbound/:workspace/:source" || key === "POST /v1/inbound/:workspace/slack/commands")
+    return [["inbound", RATES.inbound, true]];
   return [[`health:${route.path}`, RATES.health, true]];
 }
 

@@ -27,6 +27,9 @@ export interface PolicyRequest {
   readonly recordedTargetMatches?: readonly string[];
 }
 
+/** The freeze subject that covers the whole machine (`memnox freeze --for …`, `/memnox freeze` for every machine). */
+export const MACHINE_FREEZE = "machine";
+
 /** A state fact such as `freeze:payments`; every fact carries a mandatory expiry. */
 export interface StateFact {
   readonly kind: string;

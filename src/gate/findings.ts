@@ -2,7 +2,7 @@
 import type { Action } from "../core/action.ts";
 import { formatDuration } from "../core/duration.ts";
 import { passesThrough } from "../core/registries.ts";
-import { factKey, type StateFact } from "../core/request.ts";
+import { factKey, MACHINE_FREEZE, type StateFact } from "../core/request.ts";
 import { globMatcher } from "../policy/engine/index.ts";
 import { type CurrentSettings, type Loosening, memnoxLoosens } from "../resolve/commands/memnox.ts";
 import { type Boundary, outsideBoundary } from "./boundary.ts";
@@ -31,8 +31,7 @@ function changesOutside(action: Action): boolean {
   return RISKY.has(action.class) || (action.class === "write" && action.name.startsWith("mcp."));
 }
 
-/** The subject `memnox freeze --for …` with no subject declares: the whole machine. */
-export const MACHINE_FREEZE = "machine";
+export { MACHINE_FREEZE };
 
 /** Whether a freeze covers an action: the machine's covers every one, a subject's those whose name or targets name it. */
 function frozenBy(f: StateFact, action: Action): boolean {

@@ -8,43 +8,33 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { type RunningChromium, startChromium } from "../support/chromium.ts";
-import { api, type RunningCloud, startCloud } from "../support/cloud.ts";
-import { press, signIn as signInAs } from "../support/console-browser.ts";
-import { fakeHome } from "../support/home.ts";
-import { runBinary } from "../support/index.ts";
-import { freePort, type RunningProvider, startProvider } from "../support/oidc.ts";
-import { startPostgres, type TestPostgres } from "../support/postgres.ts";
+import type { Page } from "playwright-core";
+import { api, type RunningCloud } from "../support/cloud.ts";
+import { press } from "../support/console-browser.ts";
+import { type ConsoleStage, startConsoleStage } from "../support/console-e2e.ts";
 
 const PR = readFileSync(
   join(import.meta.dir, "..", "..", "fixtures", "intent", "github-pull-request-opened.json"),
   "utf8",
 );
 
-let pg: TestPostgres;
-let provider: RunningProvider;
+let stage: ConsoleStage;
 let cloud: RunningCloud;
-let chrome: RunningChromium;
 let adminToken = "";
-const home = fakeHome();
-const contexts: BrowserContext[] = [];
-const broken: string[] = [];
+let broken: string[] = [];
 
-async function person(): Promise<Page> {
-  const ctx = await chrome.browser.newContext();
-  contexts.push(ctx);
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => broken.push(`${page.url()}: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !page.url().startsWith(provider.issuer) && !/status of 40[013]/.test(m.text()))
-      broken.push(`${page.url()}: ${m.text()}`);
+beforeAll(async () => {
+  stage = await startConsoleStage("quickstart", {
+    MEMNOX_WEBHOOK_SECRET: "whsec_VGhlLXRlYW0tcXVpY2tzdGFydC1pbi1DaHJvbWl1bQ==",
   });
-  return page;
-}
+  ({ cloud, adminToken, broken } = stage);
+}, 180_000);
 
-const signIn = (page: Page, login: string, path = "/") => signInAs(page, provider.issuer, cloud.url, login, path);
-const shot = (page: Page, name: string) => page.screenshot({ path: join(chrome.shots, `${name}.png`), fullPage: true });
+afterAll(() => stage?.stop());
+
+const person = () => stage.person();
+const signIn = (page: Page, login: string, path?: string) => stage.signIn(page, login, path);
+const shot = (page: Page, name: string) => stage.shot(page, name);
 
 /** GitHub's own signing: `sha256=` and the hex HMAC of the raw body, keyed with the webhook secret's text. */
 function githubHeaders(secret: string, body: string, id: string): Record<string, string> {
@@ -56,39 +46,6 @@ function githubHeaders(secret: string, body: string, id: string): Record<string,
     "x-hub-signature-256": `sha256=${mac}`,
   };
 }
-
-beforeAll(async () => {
-  pg = await startPostgres();
-  const port = freePort();
-  provider = await startProvider([`http://127.0.0.1:${port}/auth/callback`]);
-  [cloud, chrome] = await Promise.all([
-    startCloud(pg.url, {
-      port,
-      args: ["--oidc-issuer", provider.issuer, "--oidc-client-id", provider.clientId],
-      env: {
-        MEMNOX_OIDC_CLIENT_SECRET: provider.clientSecret,
-        MEMNOX_WEBHOOK_SECRET: "whsec_VGhlLXRlYW0tcXVpY2tzdGFydC1pbi1DaHJvbWl1bQ==",
-      },
-    }),
-    startChromium("quickstart"),
-  ]);
-  const init = await runBinary(
-    "memnox",
-    ["cloud", "init", "--org", "acme", "--admin", "admin@acme.dev", "--db", pg.url, "--json"],
-    { env: home.env() },
-  );
-  expect(init.code).toBe(0);
-  adminToken = JSON.parse(init.stdout).token;
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await chrome?.stop();
-  await cloud?.stop();
-  await provider?.stop();
-  await pg?.stop();
-  home[Symbol.dispose]();
-});
 
 let admin: Page;
 let viewer: Page;

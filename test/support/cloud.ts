@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { Db } from "../../src/cloud/store/db.ts";
 import { mintToken } from "../../src/cloud/store/people.ts";
+import { newKeyPair } from "../../src/ledger/sign.ts";
 import { compiledBinary, runBinary } from "./binary.ts";
 import type { Browser } from "./console.ts";
 import { tempDir } from "./fs.ts";
@@ -269,4 +270,34 @@ export async function initAcme(db: string, env: Readonly<Record<string, string>>
   );
   if (init.code !== 0) throw new Error(`cloud init failed (${init.code}): ${init.stderr}`);
   return JSON.parse(init.stdout).token;
+}
+
+/** A machine enrolled as `memnox login` does it (a key pair, a device code an admin's token approves). */
+export async function enrolMachine(
+  url: string,
+  adminToken: string,
+): Promise<{ readonly id: string; readonly token: string; readonly secret: Uint8Array }> {
+  const keys = newKeyPair();
+  const asked = await api(url, "POST", "/v1/devices", { body: { publicKey: keys.publicKey, hostname: "box" } });
+  await api(url, "POST", `/v1/devices/${asked.body.user_code}/approve`, { token: adminToken });
+  const got = await api(url, "POST", "/v1/devices/token", { body: { device_code: asked.body.device_code } });
+  return { id: got.body.machine_id, token: got.body.access_token, secret: keys.secret };
+}
+
+/** A Slack slash command's form body as Slack sends it (its fields, in its order), from `user` with `text`. */
+export function slashCommandBody(user: string, text: string): string {
+  return new URLSearchParams({
+    token: "xyzz0WbapA4vBCDEFasx0q6G",
+    team_id: "T1DC2JH3J",
+    team_domain: "acme",
+    channel_id: "C024BE7LR",
+    channel_name: "incidents",
+    user_id: user,
+    user_name: "someone",
+    command: "/memnox",
+    text,
+    api_app_id: "A0KRD7HC3",
+    response_url: "https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN",
+    trigger_id: `${Date.now()}.47445629121.803a0bc887a14d10d2c447fce8b6703c`,
+  }).toString();
 }

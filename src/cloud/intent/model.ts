@@ -1,6 +1,7 @@
 // The model port: the one place in the product a model runs, and what it may do there is propose. One adapter, the
 // Anthropic Messages API on the deployment's own credential (sent only as its `x-api-key` header, never logged).
 import type { ModelConfig } from "../http.ts";
+import { type Reasoning, THINKING_BUDGET } from "./models.ts";
 
 interface ModelAsk {
   readonly system: string;
@@ -17,6 +18,7 @@ interface ModelAnswer {
 
 export interface ModelPort {
   readonly model: string;
+  readonly reasoning: Reasoning;
   ask(a: ModelAsk): Promise<ModelAnswer>;
 }
 
@@ -24,20 +26,22 @@ export class ModelFailure extends Error {}
 
 const ANTHROPIC_VERSION = "2023-06-01";
 
-/** The exact request body the adapter sends: what the fixtures record. */
-function messagesBody(model: string, a: ModelAsk): Record<string, unknown> {
-  return {
-    model,
-    max_tokens: a.maxTokens,
-    temperature: 0,
-    system: a.system,
-    messages: [{ role: "user", content: a.user }],
-  };
+/**
+ * The exact request body the adapter sends: what the fixtures record. With reasoning, extended thinking gets its budget
+ * on top of the answer's tokens, and no temperature (the API takes none beside thinking).
+ */
+export function messagesBody(model: string, a: ModelAsk, reasoning: Reasoning = "off"): Record<string, unknown> {
+  const common = { system: a.system, messages: [{ role: "user", content: a.user }] };
+  if (reasoning === "off") return { model, max_tokens: a.maxTokens, temperature: 0, ...common };
+  const budget = THINKING_BUDGET[reasoning];
+  return { model, max_tokens: a.maxTokens + budget, thinking: { type: "enabled", budget_tokens: budget }, ...common };
 }
 
-export function anthropic(config: ModelConfig, fetcher: typeof fetch = fetch): ModelPort {
+/** The adapter on the deployment's credential, asking `config.model` at `reasoning`. */
+export function anthropic(config: ModelConfig, fetcher: typeof fetch = fetch, reasoning: Reasoning = "off"): ModelPort {
   return {
     model: config.model,
+    reasoning,
     async ask(a) {
       let res: Response;
       try {
@@ -48,7 +52,7 @@ export function anthropic(config: ModelConfig, fetcher: typeof fetch = fetch): M
             "x-api-key": config.apiKey,
             "anthropic-version": ANTHROPIC_VERSION,
           },
-          body: JSON.stringify(messagesBody(config.model, a)),
+          body: JSON.stringify(messagesBody(config.model, a, reasoning)),
           signal: AbortSignal.timeout(120_000),
         });
       } catch (e) {

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { MODES } from "../../core/effect.ts";
 import { email, ident, instant, line, lines, prose, whole } from "../input.ts";
 import { LEVELS } from "../intent/clearance.ts";
+import { REASONING } from "../intent/models.ts";
 import { ROLES } from "../roles.ts";
 
 const level = v.picklist(LEVELS, `is one of ${LEVELS.join(", ")}`);
@@ -43,6 +44,14 @@ export const MemberChange = v.strictObject({
   role: v.optional(v.picklist(ROLES, "is viewer, reviewer or admin")),
   status: v.optional(v.picklist(["active", "suspended"], "is active or suspended")),
 });
+
+/** A team: a name people recognise and the role putting somebody on it grants. */
+export const TeamBody = v.strictObject({
+  name: ident(60, /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/, "is a short name such as release or contractors"),
+  role: v.picklist(ROLES, "is viewer, reviewer or admin"),
+});
+
+export const TeamMemberBody = v.strictObject({ email });
 
 export const TokenBody = v.strictObject({ name: line(120) });
 
@@ -91,6 +100,9 @@ export const StateBody = v.strictObject({
   expiresAt: v.optional(instant),
 });
 
+/** Enforce everywhere: every active machine to enforce; the reason is what the audit keeps. */
+export const EnforceBody = v.strictObject({ reason: v.optional(line(500)) });
+
 export const ModeBody = v.strictObject({ mode: v.picklist(MODES, "must be off, observe, advise or enforce") });
 
 export const SourceBody = v.strictObject({
@@ -136,6 +148,15 @@ export const ExtractionRun = v.strictObject({
   after: v.optional(whole(0, Number.MAX_SAFE_INTEGER)),
   through: v.optional(whole(0, Number.MAX_SAFE_INTEGER)),
 });
+
+/** Settings → Model: a preset, or a model and its reasoning; no other field (a key above all) is read. */
+export const ModelChoice = v.union([
+  v.strictObject({ preset: ident(40) }),
+  v.strictObject({
+    model: ident(100, /^[a-z0-9][a-z0-9.-]{0,99}$/, "is a model id such as claude-sonnet-4-5"),
+    reasoning: v.picklist(REASONING, "is off, low, medium or high"),
+  }),
+]);
 
 export const ExtractionChange = v.strictObject({
   readsUpTo: v.picklist(

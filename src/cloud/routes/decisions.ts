@@ -13,7 +13,7 @@ import { canRead, filtered, type Level, levelRank } from "../intent/clearance.ts
 import { boundTermsOf, decisionRules, MAX_BOUND_TERMS, matchHash } from "../intent/compile.ts";
 import { EXTRACTION_SYSTEM, extractionPrompt, readCandidates, type WindowEvent } from "../intent/extract.ts";
 import { nodeId, projectDecision, projectSourceEvent, rebuildGraph } from "../intent/graph.ts";
-import { anthropic, ModelFailure, type ModelPort } from "../intent/model.ts";
+import { ModelFailure, type ModelPort } from "../intent/model.ts";
 import { dedupKey } from "../intent/normalize.ts";
 import { decayCheck, detectPatterns, driftReport, type Pattern } from "../intent/practice.ts";
 import { answerReader, readerOf } from "../intent/readers.ts";
@@ -30,6 +30,7 @@ import { caughtBy, recentActions } from "../preview.ts";
 import { escapeControls } from "../protocol/text.ts";
 import { audit } from "../store/people.ts";
 import type { CandidateApproval, CandidateRejection, ExtractionChange, ExtractionRun } from "./bodies.ts";
+import { currentModel, modelFor } from "./model.ts";
 import { propose, withRule } from "./proposals.ts";
 
 /** A model's words as they may be stored: masked, and any control character written out (the model is not trusted). */
@@ -50,21 +51,10 @@ function baseOf(c: Call): string {
   return (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
 }
 
-/** The port extraction runs through: the deployment's credential, or a 503 that leaves the rest of the product as it is. */
-function modelOf(c: Call): ModelPort {
-  if (!c.config.model)
-    throw new HttpError(
-      503,
-      "no_model",
-      "extraction has no model credential on this deployment (ANTHROPIC_API_KEY); nothing else needs one",
-    );
-  return anthropic(c.config.model);
-}
-
 /** POST /v1/extraction/runs {after?, through?}: reads the next window up to `readsUpTo` and proposes candidates. */
 export async function startExtraction(c: Call, body: v.InferOutput<typeof ExtractionRun>): Promise<Response> {
   const who = caller(c);
-  const model = modelOf(c);
+  const model = await modelFor(c, who.workspaceId);
   const [ws]: { reads_up_to: Level; team: string; about: string | null }[] = await c.db`
     SELECT w.extraction_reads_up_to AS reads_up_to, o.name AS team, o.about
     FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ${who.workspaceId}`;
@@ -578,7 +568,7 @@ export async function setExtraction(c: Call, body: v.InferOutput<typeof Extracti
   const level = body.readsUpTo;
   await c.db`UPDATE workspaces SET extraction_reads_up_to = ${level} WHERE id = ${who.workspaceId}`;
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.reads_up_to", detail: { level } });
-  return json({ readsUpTo: level, model: c.config.model ? c.config.model.model : null });
+  return json({ readsUpTo: level, model: await currentModel(c, who.workspaceId) });
 }
 
 /** GET /v1/graph?node=<id>: the team graph as this reader may see it (one node and its ties, or all), with withheld. */
@@ -656,7 +646,7 @@ export async function listExtractionRuns(c: Call): Promise<Response> {
   }[] = await c.db`SELECT * FROM extraction_runs WHERE workspace_id = ${who.workspaceId}
                    ORDER BY started_at DESC, id LIMIT 200`;
   return json({
-    model: c.config.model ? c.config.model.model : null,
+    model: await currentModel(c, who.workspaceId),
     runs: rows.map((r) => ({
       id: r.id,
       startedBy: r.started_by,

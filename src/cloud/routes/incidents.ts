@@ -6,9 +6,9 @@ import { actorName } from "../auth.ts";
 import { DETECTORS } from "../detect.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
-import { newId } from "../ids.ts";
 import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
+import { addCondition, enforceEverywhere } from "./state.ts";
 
 interface IncidentRow {
   id: string;
@@ -145,20 +145,20 @@ export async function containIncident(c: Call, body: Record<string, unknown>): P
     // Every agent the finding names: a chain is several actors, and containing one of them contains nothing.
     const freezes: { id: string; agent: string; expiresAt: string }[] = [];
     for (const agent of [...new Set([...(i.agent ? [i.agent] : []), ...(i.agents ?? [])])]) {
-      const id = newId("cnd");
       const expires = new Date(c.now() + ms);
-      await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
-               VALUES (${id}, ${who.workspaceId}, 'freeze-agent', ${agent}, ${`contained: ${i.title}`}, ${by}, ${expires})`;
+      const reason = `contained: ${i.title}`;
+      const id = await addCondition(tx, {
+        workspaceId: who.workspaceId,
+        kind: "freeze-agent",
+        subject: agent,
+        reason,
+        by,
+        expires,
+      });
       freezes.push({ id, agent, expiresAt: expires.toISOString() });
     }
     const freeze = freezes[0] ?? null;
-    const moved: { id: string; mode_set: string }[] = await tx`
-      SELECT id, mode_set FROM machines WHERE workspace_id = ${who.workspaceId} AND revoked_at IS NULL
-        AND mode_set <> 'enforce' FOR UPDATE`;
-    for (const m of moved) {
-      await tx`INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, 'enforce', ${by})`;
-      await tx`UPDATE machines SET mode_set = 'enforce' WHERE id = ${m.id}`;
-    }
+    const enforced = await enforceEverywhere(tx, who.workspaceId, by);
     const [r]: IncidentRow[] = await tx`
       UPDATE incidents SET contained_by = ${by}, contained_at = now(),
                            acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
@@ -168,8 +168,8 @@ export async function containIncident(c: Call, body: Record<string, unknown>): P
       actor: by,
       action: "incident.contain",
       subject: i.id,
-      detail: { freezes, enforced: moved.map((m) => m.id) },
+      detail: { freezes, enforced },
     });
-    return json({ incident: view(r ?? i), freeze, freezes, enforced: moved.map((m) => m.id) });
+    return json({ incident: view(r ?? i), freeze, freezes, enforced });
   });
 }

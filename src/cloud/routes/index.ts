@@ -9,6 +9,7 @@ import { changeAgent, haltAgent, liftAgent, listAgents, revokeAgent, showAgent }
 import * as B from "./bodies.ts";
 import { closeBreakGlass, listBreakGlass, openBreakGlass } from "./breakglass.ts";
 import { getBundle } from "./bundle.ts";
+import { slashCommand } from "./chat.ts";
 import {
   approveCandidate,
   confirmDecision,
@@ -37,6 +38,7 @@ import { answerHold, listHolds } from "./holds.ts";
 import { acknowledgeIncident, containIncident, listIncidents, resolveIncident } from "./incidents.ts";
 import { listMachines, revokeMachine, setMode, showMachine } from "./machines.ts";
 import { approveMcpServer, blockMcpServer, listMcpServers } from "./mcp.ts";
+import { setModel, showModel } from "./model.ts";
 import { changeMe, changeOrg, showOrg } from "./org.ts";
 import { autonomy, search, summary } from "./overview.ts";
 import {
@@ -68,6 +70,7 @@ import {
   deliverySecret,
   inbound,
   linkAccount,
+  listAccounts,
   listSourceEvents,
   listSources,
   reclassify,
@@ -78,7 +81,8 @@ import {
   showSensitivity,
   uploadFile,
 } from "./sources.ts";
-import { liftState, listState, setState } from "./state.ts";
+import { enforceAll, liftState, listState, setState } from "./state.ts";
+import { addToTeam, createTeam, listTeams, listWorkspaceGrants, removeFromTeam } from "./teams.ts";
 
 /** A handler whose JSON body is held to `schema` first: the route names the schema, the handler gets its output. */
 function withBody<S extends Schema>(
@@ -119,6 +123,15 @@ export const ROUTES: readonly Route[] = [
 
   // Every connected system delivers here; a signature keyed to this workspace and source is the credential.
   { method: "POST", path: "/v1/inbound/:workspace/:source", needs: ["public"], body: "text", handler: inbound },
+  // The team's chat commands, signed as Slack signs them with the workspace's Slack secret; each runs as the member the
+  // Slack account is linked to, through this table's own requirement for what it does.
+  {
+    method: "POST",
+    path: "/v1/inbound/:workspace/slack/commands",
+    needs: ["public"],
+    body: "text",
+    handler: (c) => slashCommand(c, ROUTES),
+  },
 
   // What machines call with their own credential.
   { method: "POST", path: "/v1/heartbeat", needs: ["machine"], ...withBody(HeartbeatSchema, heartbeat) },
@@ -155,6 +168,9 @@ export const ROUTES: readonly Route[] = [
   // What the team intended: every answer filtered by the reader's clearance, with a `withheld` count.
   { method: "GET", path: "/v1/source-events", needs: ["viewer"], handler: listSourceEvents },
   { method: "GET", path: "/v1/sources", needs: ["viewer"], handler: listSources },
+  { method: "GET", path: "/v1/people/accounts", needs: ["viewer"], handler: listAccounts },
+  { method: "GET", path: "/v1/teams", needs: ["viewer"], handler: listTeams },
+  { method: "GET", path: "/v1/grants", needs: ["viewer"], handler: listWorkspaceGrants },
   { method: "GET", path: "/v1/candidates", needs: ["viewer"], handler: listCandidates },
   { method: "GET", path: "/v1/candidates/:id/preview", needs: ["viewer"], handler: previewCandidate },
   { method: "GET", path: "/v1/decisions", needs: ["viewer"], handler: listDecisions },
@@ -244,6 +260,14 @@ export const ROUTES: readonly Route[] = [
   },
   { method: "POST", path: "/v1/state", needs: ["admin"], by: "automation", ...withBody(B.StateBody, setState) },
   { method: "POST", path: "/v1/state/:id/lift", needs: ["admin"], handler: liftState },
+  // Enforce everywhere: as Contain it does, without an incident; it only tightens, so automation may.
+  {
+    method: "POST",
+    path: "/v1/machines/enforce",
+    needs: ["admin"],
+    by: "automation",
+    ...withBody(B.EnforceBody, enforceAll),
+  },
   // Break-glass overrides the conditions in force for a while: a person's act with a reason; closing it only tightens.
   {
     method: "POST",
@@ -314,6 +338,18 @@ export const ROUTES: readonly Route[] = [
   { method: "PATCH", path: "/v1/members/:id", needs: ["admin"], ...withBody(B.MemberChange, changeMember) },
   { method: "POST", path: "/v1/members/:id/confirm", needs: ["admin"], by: "signed-in", handler: confirmMember },
   { method: "POST", path: "/v1/members/:id/cancel", needs: ["admin"], handler: cancelMember },
+  // Teams: naming one grants nothing; putting somebody on one grants the workspace at its role (signed in, as adding a
+  // member is, and a role that approves waits on a second admin); taking them off leaves the grant.
+  { method: "POST", path: "/v1/teams", needs: ["admin"], ...withBody(B.TeamBody, createTeam) },
+  {
+    method: "POST",
+    path: "/v1/teams/:id/members",
+    needs: ["admin"],
+    by: "signed-in",
+    body: B.TeamMemberBody,
+    handler: async (c) => addToTeam(c, await bodyOf(c, B.TeamMemberBody), ROUTES),
+  },
+  { method: "POST", path: "/v1/teams/:id/members/:member/remove", needs: ["admin"], handler: removeFromTeam },
   // Removing somebody erases their account's personal data (a receipt says what): a person's act, signed in.
   { method: "POST", path: "/v1/members/:id/remove", needs: ["admin"], by: "signed-in", handler: removeMember },
   {
@@ -358,6 +394,15 @@ export const ROUTES: readonly Route[] = [
     ...withBody(B.ExtractionRun, startExtraction),
   },
   { method: "GET", path: "/v1/extraction/runs", needs: ["admin"], handler: listExtractionRuns },
+  // Settings → Model: what the deployment offers, and the workspace's choice among it (never a key).
+  { method: "GET", path: "/v1/extraction/model", needs: ["viewer"], handler: showModel },
+  {
+    method: "PUT",
+    path: "/v1/extraction/model",
+    needs: ["admin"],
+    by: "signed-in",
+    ...withBody(B.ModelChoice, setModel),
+  },
   { method: "POST", path: "/v1/patterns/scan", needs: ["admin"], by: "automation", handler: scanPatterns },
   { method: "POST", path: "/v1/graph/rebuild", needs: ["admin"], by: "automation", handler: rebuild },
   { method: "PATCH", path: "/v1/extraction", needs: ["admin"], ...withBody(B.ExtractionChange, setExtraction) },

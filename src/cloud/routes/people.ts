@@ -261,6 +261,11 @@ export async function removeMember(c: Call): Promise<Response> {
         strategy: "deleted",
       },
       {
+        table: "team_members",
+        records: count(await tx`DELETE FROM team_members WHERE member_id = ${id} RETURNING 1`),
+        strategy: "deleted",
+      },
+      {
         table: "elevations",
         records: count(
           await tx`UPDATE elevations SET status = 'cancelled', decided_by = ${by}, decided_at = ${now}

@@ -167,9 +167,12 @@ export async function deliverySecret(c: Call): Promise<Response> {
     throw new HttpError(503, "not_configured", "this deployment has no webhook secret (MEMNOX_WEBHOOK_SECRET)");
   const sourceType = sourceTypeOf(c);
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "source.secret.shown", subject: sourceType });
+  const url = `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/${sourceType}`;
   return json({
     sourceType,
-    url: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/${sourceType}`,
+    url,
+    // Slack's slash commands (`/memnox freeze`) arrive on their own route, signed with the same secret.
+    ...(sourceType === "slack" ? { commandsUrl: `${url}/commands` } : {}),
     secret: routeSecret(secret, who.workspaceId, sourceType),
     scheme: "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)",
   });
@@ -268,6 +271,26 @@ export async function linkAccount(c: Call, body: Record<string, unknown>): Promi
     subject: `${sourceType}:${account}`,
   });
   return json({ sourceType, account, email }, 201);
+}
+
+/** GET /v1/people/accounts: each system's account tied to a member, and how (reported by the system, or an admin). */
+export async function listAccounts(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const rows: { source_type: string; account: string; email: string; evidence: string; linked_by: string }[] =
+    await c.db`SELECT a.source_type, a.account, a.email, a.evidence, a.linked_by FROM person_accounts a
+               JOIN members m ON m.id = a.member_id
+               WHERE a.workspace_id = ${who.workspaceId} AND m.status <> 'removed'
+               ORDER BY a.source_type, a.email, a.account`;
+  return json({
+    accounts: rows.map((r) => ({
+      sourceType: r.source_type,
+      account: r.account,
+      email: r.email,
+      evidence: r.evidence,
+      linkedBy: r.linked_by,
+    })),
+  });
 }
 
 /** A document's sections: split at its headings, so each part is evidence of its own with its own anchor. */

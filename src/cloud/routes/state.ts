@@ -8,6 +8,7 @@ import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { iso } from "../iso.ts";
 import { conditionsInForce } from "../store/bundle.ts";
+import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
 const WEEK_MS = 7 * 86_400_000;
@@ -49,13 +50,59 @@ export async function setState(c: Call, body: Record<string, unknown>): Promise<
   const reason = str(body, "reason", { optional: true }) ?? null;
   const expires = expiryOf(body, c.now());
   const by = actorName(who);
-  const id = newId("cnd");
-  await c.db.begin(async (tx) => {
-    await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
-             VALUES (${id}, ${who.workspaceId}, ${kind}, ${subject}, ${reason}, ${by}, ${expires})`;
+  const id = await c.db.begin(async (tx) => {
+    const id = await addCondition(tx, { workspaceId: who.workspaceId, kind, subject, reason, by, expires });
     await audit(tx, { orgId: who.orgId, actor: by, action: `state.${kind}`, subject: id, detail: { subject, reason } });
+    return id;
   });
   return json({ id, kind, subject, reason, by, expiresAt: expires.toISOString() }, 201);
+}
+
+export interface NewCondition {
+  readonly workspaceId: string;
+  readonly kind: string;
+  readonly subject: string;
+  readonly reason: string | null;
+  readonly by: string;
+  readonly expires: Date;
+}
+
+/** One condition in force from now: every machine's next bundle carries it (the one insert every freeze goes through). */
+export async function addCondition(tx: Db, n: NewCondition): Promise<string> {
+  const id = newId("cnd");
+  await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
+           VALUES (${id}, ${n.workspaceId}, ${n.kind}, ${n.subject}, ${n.reason}, ${n.by}, ${n.expires})`;
+  return id;
+}
+
+/** Every active machine not yet in enforce moves to it, each move recorded with who (delivered on its next beat). */
+export async function enforceEverywhere(tx: Db, workspaceId: string, by: string): Promise<string[]> {
+  const moved: { id: string; mode_set: string }[] = await tx`
+    SELECT id, mode_set FROM machines WHERE workspace_id = ${workspaceId} AND revoked_at IS NULL
+      AND mode_set <> 'enforce' FOR UPDATE`;
+  for (const m of moved) {
+    await tx`INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, 'enforce', ${by})`;
+    await tx`UPDATE machines SET mode_set = 'enforce' WHERE id = ${m.id}`;
+  }
+  return moved.map((m) => m.id);
+}
+
+/** POST /v1/machines/enforce {reason?}: enforce everywhere, as Contain it does without an incident. */
+export async function enforceAll(c: Call, body: { readonly reason?: string | undefined }): Promise<Response> {
+  const who = c.who;
+  if (!who || who.kind === "machine") throw new HttpError(403, "forbidden", "a machine does not move the fleet");
+  const by = actorName(who);
+  return c.db.begin(async (tx) => {
+    const enforced = await enforceEverywhere(tx, who.workspaceId, by);
+    await audit(tx, {
+      orgId: who.orgId,
+      actor: by,
+      action: "fleet.enforce",
+      severity: "warning",
+      detail: { enforced, reason: body.reason ?? null },
+    });
+    return json({ enforced, by });
+  });
 }
 
 /** POST /v1/state/:id/lift: ends it early; the lift reaches machines on their next beat. */

@@ -7,6 +7,7 @@ import decisionTables from "./migrations/0003_decisions.sql" with { type: "text"
 import guarantees from "./migrations/0004_guarantees.sql" with { type: "text" };
 import quickstart from "./migrations/0005_quickstart.sql" with { type: "text" };
 import operate from "./migrations/0006_operate.sql" with { type: "text" };
+import teams from "./migrations/0007_teams.sql" with { type: "text" };
 
 interface Migration {
   readonly version: number;
@@ -21,6 +22,7 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "guarantees", sql: guarantees },
   { version: 5, name: "quickstart", sql: quickstart },
   { version: 6, name: "operate", sql: operate },
+  { version: 7, name: "teams", sql: teams },
 ];
 
 /** The schema version this code writes: the newest migration it carries. */

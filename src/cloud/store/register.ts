@@ -77,6 +77,8 @@ export const REGISTER: readonly RegisterEntry[] = [
   row("graph_nodes", "content", "legitimate_interest", "kept", "the team graph, rebuilt from the rows above"),
   row("graph_edges", "none", "legitimate_interest", "kept", "how graph nodes join"),
   row("elevations", "none", "contract", "kept", "role raises and who confirmed them"),
+  row("teams", "none", "contract", "not_applicable", "named groups inside a workspace and the role each grants"),
+  row("team_members", "identity", "contract", "deleted", "who is on which team; taken out when a member is removed"),
   row("inbound_deliveries", "none", "legitimate_interest", "expires", "delivery ids, kept days at most"),
   row("deployment", "none", "not_applicable", "not_applicable", "this deployment's own settings"),
   row("source_health", "none", "legitimate_interest", "not_applicable", "delivery counts per source"),

@@ -114,12 +114,22 @@ ${
     },
     async delivery(c) {
       const type = field(c, "type");
-      const d = await invoke<{ url: string; secret: string; scheme: string }>(c, "GET /v1/sources/:type/delivery", {
-        params: { type },
-      });
+      const d = await invoke<{ url: string; commandsUrl?: string; secret: string; scheme: string }>(
+        c,
+        "GET /v1/sources/:type/delivery",
+        {
+          params: { type },
+        },
+      );
       return {
         ok: "Shown once, here: nothing stores it for you, and reloading will not show it again.",
         once: html`<h2>Where ${systemOf(type)?.name ?? type} delivers</h2><dl><dt>Delivery URL</dt><dd><code id="delivery-url">${d.url}</code></dd>
+${
+  d.commandsUrl
+    ? html`<dt>Slash command URL (<code>/memnox</code>)</dt><dd><code id="commands-url">${d.commandsUrl}</code>
+<div class="muted">Signed as Slack signs a command (X-Slack-Signature, v0) with the secret below; each Slack user acts as the member linked under People.</div></dd>`
+    : ""
+}
 <dt>Secret</dt><dd><code id="delivery-secret">${d.secret}</code></dd><dt>Signed as</dt><dd>${d.scheme}</dd></dl>`,
       };
     },

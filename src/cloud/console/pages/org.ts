@@ -1,9 +1,10 @@
-// Billing (a plain plan page), Settings (the team's profile, how sign-in is wired, and the sinks and webhooks the record
-// is forwarded to once one exists), and onboarding: the first time in, the team's name, what it does, who you are.
+// Billing (a plain plan page), Settings (the team's profile, the sinks and webhooks the record is forwarded to, the
+// model extraction runs on, privacy, and how sign-in is wired), and onboarding: the first time in, the team's name, what it does, who you are.
 import { invoke, may } from "../call.ts";
 import { html } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
+import { modelActions, modelSection } from "./model.ts";
 import { privacyActions, privacySection } from "./privacy.ts";
 import { sinkActions, sinksSection } from "./sinks.ts";
 
@@ -45,6 +46,7 @@ ${
     : html`<dl class="facts"><dt>Team</dt><dd>${org.name}</dd><dt>What it does</dt><dd>${org.about ?? "–"}</dd></dl>`
 }
 ${await sinksSection(c)}</section>
+${await modelSection(c)}
 ${await privacySection(c)}
 <section aria-labelledby="signin-h"><h2 id="signin-h">Sign-in</h2>${
       org.signIn
@@ -57,6 +59,7 @@ ${await privacySection(c)}
   actions: {
     ...sinkActions,
     ...privacyActions,
+    ...modelActions,
     async profile(c) {
       await invoke(c, "PATCH /v1/org", { body: { name: field(c, "name"), about: c.form.get("about") ?? "" } });
       return undefined;

@@ -1,10 +1,20 @@
 // People: the members, the role each holds (a role here is also the grant on the organization's one workspace), the
-// invites still open, and an admin adding somebody, changing a role, suspending (the default for somebody who left).
+// invites still open, and an admin adding somebody, changing a role, suspending (the default for somebody who left);
+// teams (putting somebody on one grants its role) and the chat accounts slash commands act as.
 import { ROLES } from "../../roles.ts";
-import { invoke, may } from "../call.ts";
-import { ago, html } from "../html.ts";
+import type { TeamView } from "../../routes/teams.ts";
+import { type ConsoleCall, invoke, may } from "../call.ts";
+import { ago, type Html, html } from "../html.ts";
 import { form, meOf } from "../layout.ts";
 import { field, type PageDef } from "../page.ts";
+
+interface Account {
+  readonly sourceType: string;
+  readonly account: string;
+  readonly email: string;
+  readonly evidence: string;
+  readonly linkedBy: string;
+}
 
 interface Member {
   readonly id: string;
@@ -22,7 +32,14 @@ export const people: PageDef = {
   path: "/people",
   title: "People",
   async render(c) {
-    const [{ members }, me] = await Promise.all([invoke<{ members: Member[] }>(c, "GET /v1/members"), meOf(c)]);
+    const [{ members }, me, { accounts }, { teams }] = await Promise.all([
+      invoke<{ members: Member[] }>(c, "GET /v1/members"),
+      meOf(c),
+      invoke<{ accounts: Account[] }>(c, "GET /v1/people/accounts"),
+      invoke<{ teams: TeamView[] }>(c, "GET /v1/teams"),
+    ]);
+    const teamsOf = (id: string) => teams.filter((t) => t.members.some((x) => x.id === id)).map((t) => t.name);
+    const chat = accounts.filter((a) => a.sourceType === "slack");
     const admin = may(c, "PATCH /v1/members/:id");
     const remove = may(c, "POST /v1/members/:id/remove");
     const roleSelect = (id: string, current: string) =>
@@ -38,7 +55,9 @@ export const people: PageDef = {
       m.pending
         ? html`<div class="warn">to ${m.pending.to} once ${m.pending.coolingOffUntil ? `its cooling-off ends (${ago(m.pending.coolingOffUntil, c.now())})` : "a second admin confirms it"}, under <a href="/waiting#elevate-${m.id}">Waiting on you</a></div>`
         : ""
-    }</td><td>${me.workspace.name}</td><td>${m.status}</td>
+    }</td><td>${me.workspace.name}${
+      teamsOf(m.id).length > 0 ? html`<div class="muted">teams: ${teamsOf(m.id).join(", ")}</div>` : ""
+    }</td><td>${m.status}</td>
 <td>${m.invited ? html`<span class="muted">invited by ${m.createdBy}</span>` : ago(m.lastSignInAt, c.now())}</td>
 <td>${
       admin
@@ -90,7 +109,33 @@ ${
         { className: "stack", label: "Invite somebody" },
       )
     : ""
-}`;
+}
+${teamsSection(c, teams, joined)}
+<section id="chat-accounts"><h2>Chat accounts</h2>
+<p class="muted">A slash command in Slack (<code>/memnox freeze</code>, <code>freeze-agent</code>,
+<code>enforce-everywhere</code>) acts as the member its Slack account is linked to here, with that member's role, once
+they have signed in here. A Slack account linked to nobody is refused, and the refusal is in the audit.</p>
+${
+  chat.length > 0
+    ? html`<table class="list"><caption>Linked Slack accounts</caption><thead><tr><th scope="col">Slack user id</th>
+<th scope="col">Member</th><th scope="col">Linked by</th></tr></thead><tbody>${chat.map(
+        (a) =>
+          html`<tr><td><code>${a.account}</code></td><td>${a.email}</td><td>${a.evidence === "reported" ? "Slack reported the address" : a.linkedBy}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No Slack account is linked yet.</p>`
+}${
+  may(c, "POST /v1/people/accounts")
+    ? form(
+        c,
+        "link",
+        {},
+        html`<label for="link-account">Slack user id</label><input id="link-account" name="account" required placeholder="U024BE7LH">
+  <label for="link-email">Member's address</label><input id="link-email" name="email" type="email" required>
+  <button type="submit">Link</button>`,
+        { className: "stack", label: "Link a Slack account" },
+      )
+    : ""
+}</section>`;
   },
   actions: {
     async add(c) {
@@ -118,6 +163,42 @@ ${
         )}</tbody></table>`,
       };
     },
+    async "create-team"(c) {
+      await invoke(c, "POST /v1/teams", { body: { name: field(c, "name"), role: field(c, "role") } });
+      return { ok: `Team ${field(c, "name")} made. Putting somebody on it grants them ${field(c, "role")}.` };
+    },
+    async "team-add"(c) {
+      const email = field(c, "email");
+      const r = await invoke<{ role: string; pending: { to: string; coolingOffUntil: string | null } | null }>(
+        c,
+        "POST /v1/teams/:id/members",
+        {
+          params: { id: field(c, "team") },
+          body: { email },
+        },
+      );
+      return {
+        ok: !r.pending
+          ? `${email} is on the team, holding ${r.role} here.`
+          : r.pending.coolingOffUntil
+            ? `${email} is on the team; their grant becomes ${r.pending.to} when its cooling-off ends (${r.pending.coolingOffUntil}): no other admin is here to confirm it.`
+            : `${email} is on the team; their grant becomes ${r.pending.to} once a second admin confirms it (Waiting on you).`,
+      };
+    },
+    async "team-remove"(c) {
+      const r = await invoke<{ role: string | null }>(c, "POST /v1/teams/:id/members/:member/remove", {
+        params: { id: field(c, "team"), member: field(c, "member") },
+      });
+      return {
+        ok: `Off the team. Their grant stays ${r.role ?? "as it was"}: they may hold it another way, so change it on the member.`,
+      };
+    },
+    async link(c) {
+      const account = field(c, "account");
+      const email = field(c, "email");
+      await invoke(c, "POST /v1/people/accounts", { body: { sourceType: "slack", account, email } });
+      return { ok: `Slack's ${account} now acts as ${email} in chat commands.` };
+    },
     async role(c) {
       await invoke(c, "PATCH /v1/members/:id", { params: { id: field(c, "id") }, body: { role: field(c, "role") } });
       return undefined;
@@ -131,3 +212,65 @@ ${
     },
   },
 };
+
+function teamsSection(c: ConsoleCall, teams: readonly TeamView[], members: readonly Member[]): Html {
+  const admin = may(c, "POST /v1/teams");
+  const list =
+    teams.length === 0
+      ? html`<p>No team yet.</p>`
+      : html`<table class="list" id="teams"><caption>Teams</caption><thead><tr><th scope="col">Team</th><th scope="col">Grants</th>
+<th scope="col">On it</th></tr></thead><tbody>${teams.map(
+          (t) =>
+            html`<tr id="${t.id}"><th scope="row">${t.name}</th><td>${t.role}</td><td>${
+              t.members.length === 0
+                ? html`<span class="muted">nobody</span>`
+                : html`<ul>${t.members.map(
+                    (x) =>
+                      html`<li>${x.email}${
+                        admin
+                          ? form(
+                              c,
+                              "team-remove",
+                              { team: t.id, member: x.id },
+                              html`<button type="submit">Take off</button>`,
+                              {
+                                label: `Take ${x.email} off ${t.name}`,
+                              },
+                            )
+                          : ""
+                      }</li>`,
+                  )}</ul>`
+            }</td></tr>`,
+        )}</tbody></table>`;
+  const make = admin
+    ? form(
+        c,
+        "create-team",
+        {},
+        html`<h3>Make a team</h3><label for="team-name">Team name</label><input id="team-name" name="name" required placeholder="release">
+  <label for="team-role">Role it grants</label><select id="team-role" name="role">${ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+  <button type="submit">Make the team</button>`,
+        { className: "stack", label: "Make a team" },
+      )
+    : "";
+  const add =
+    may(c, "POST /v1/teams/:id/members") && teams.length > 0
+      ? form(
+          c,
+          "team-add",
+          {},
+          html`<h3>Put somebody on a team</h3><label for="team-pick">Team</label><select id="team-pick" name="team">${teams.map(
+            (t) => html`<option value="${t.id}">${t.name} (${t.role})</option>`,
+          )}</select>
+  <label for="team-email">Member's address</label><input id="team-email" name="email" type="email" required list="member-addresses">
+  <datalist id="member-addresses">${members.map((m) => html`<option value="${m.email}">`)}</datalist>
+  <button type="submit">Put them on it</button>`,
+          { className: "stack", label: "Put somebody on a team" },
+        )
+      : "";
+  return html`<section id="teams-section"><h2>Teams and grants</h2>
+<p class="muted">A grant names a workspace and the role held in it: here, the role beside each member. A team is a
+named group in this workspace; putting somebody on it grants them the workspace at the team's role (a role that approves
+waits on a second admin). Taking them off leaves their grant, which they may hold another way: change it on the member.</p>
+${list}${make}${add}</section>`;
+}

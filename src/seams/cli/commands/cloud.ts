@@ -46,6 +46,14 @@ function modelOf(env: Context["env"]) {
     apiKey,
     baseUrl: (env.MEMNOX_MODEL_URL ?? "https://api.anthropic.com").replace(/\/+$/, ""),
     model: env.MEMNOX_EXTRACTION_MODEL ?? "claude-sonnet-4-5",
+    // What Settings → Model may offer, where the deployment's endpoint serves fewer models than the adapter knows.
+    ...(env.MEMNOX_MODELS
+      ? {
+          offered: env.MEMNOX_MODELS.split(",")
+            .map((m) => m.trim())
+            .filter(Boolean),
+        }
+      : {}),
   };
 }
 
