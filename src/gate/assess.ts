@@ -10,7 +10,7 @@ import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
 import { callText } from "./call.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
-import { decisionFindings } from "./decisions.ts";
+import { decisionFinding, decisionFindings } from "./decisions.ts";
 import type { CallerFacts, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
@@ -71,6 +71,8 @@ export interface World {
   /** The state facts in force, the leases on what the call writes and where a push lands. */
   readonly state: readonly StateFact[];
   readonly decisions: readonly Decision[];
+  /** A replay's: the decision the row recorded, held to again on its recorded words without reading memory. */
+  readonly heldTo?: Decision;
   readonly settings: Settings | undefined;
   /** The notice layer's history for this call's question (`noticeQuery`); absent when nothing was asked. */
   readonly history: NoticeHistory | undefined;
@@ -201,6 +203,7 @@ export function assessWorld(req: GateRequest, w: World, at: Instant): Assessment
       ? []
       : noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs })),
     ...(decisions.length > 0 && !person ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
+    ...(w.heldTo && !person ? [decisionFinding(action, w.heldTo, w.heldTo.terms)] : []),
     ...(action.possible ?? []).flatMap((p) => {
       // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it; one
       // the kernel wall holds for a command inside it is no question for a person: the kernel answers it.
