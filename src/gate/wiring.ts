@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { factsInForce } from "../core/request.ts";
+import { cachedFiles } from "../io/stamp.ts";
 import { type NoticeHistory, type NoticeRead, readNotices } from "../ledger/notices.ts";
 import type { Ledger } from "../ledger/store.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
@@ -62,7 +63,8 @@ export interface StateReaders {
 
 export function fileReaders(paths: Paths): StateReaders {
   return {
-    config: () => readConfig(paths.config),
+    // config.toml and the seal beside it, read once per change of either: the gate and the briefing share it.
+    config: cachedFiles([paths.config, paths.sealed], () => readConfig(paths.config)),
     overlays: () => readOverlays(paths.overlays),
     probation: () => readProbation(paths.probation),
     stop: () => readStop(paths.stop),
@@ -198,7 +200,11 @@ export type LoadingGateDeps = Omit<GateDeps, "rules"> & {
 };
 
 /** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
-export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
+export function gateDeps(
+  ctx: Context,
+  sink: DepsSink,
+  opts: { ruleFile?: string; read?: StateReaders } = {},
+): LoadingGateDeps {
   const paths = ctx.paths;
   const expand = targetExpander({ home: paths.home, root: paths.root, env: ctx.env });
   const loaded = new Map<string, LoadedRuleSet>();
@@ -222,7 +228,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     return set;
   };
   return {
-    ...stateDeps(paths, sink, fileReaders(paths)),
+    ...stateDeps(paths, sink, opts.read ?? fileReaders(paths)),
     now: () => lazyInstant(ctx.clock.now()),
     rules,
     resolve: (req) => {
