@@ -4,9 +4,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedReaders } from "../src/daemon/cached.ts";
+import { daemonCore } from "../src/daemon/core.ts";
+import { deferringRecorder } from "../src/daemon/deferred.ts";
+import { daemonLog } from "../src/daemon/log.ts";
+import { ruleCache } from "../src/daemon/rules.ts";
 import { createGate } from "../src/gate/create.ts";
 import { fileReaders } from "../src/gate/wiring.ts";
 import { cachedFiles } from "../src/io/stamp.ts";
+import { createRecorder } from "../src/ledger/index.ts";
+import { addFact } from "../src/state/overlays.ts";
 import { writeSeal } from "../src/state/seal.ts";
 import { tempDir } from "./support/fs.ts";
 import { fakeHome, gitRepo, testContext } from "./support/index.ts";
@@ -67,5 +73,58 @@ describe("config.toml and its seal", () => {
     writeFileSync(ctx.paths.config, 'mode = "advise"\n');
     expect((await gate.decide(ask)).mode).toBe("advise");
     expect((await gate.briefing({ cwd: repo.path })).mode).toBe("advise");
+  });
+});
+
+describe("a session's briefing from the running daemon", () => {
+  const home = fakeHome();
+  const RULES = `version = 1
+[[policies]]
+name = "ask-before-pushing"
+[policies.match]
+actions = ["git.push"]
+[policies.decision]
+effect = "ask"
+reason = "a person looks at pushes first"
+`;
+  const repo = gitRepo({ "memnox.policies.toml": RULES });
+  afterAll(() => {
+    home[Symbol.dispose]();
+    repo[Symbol.dispose]();
+  });
+
+  test("is the briefing this process would have read, from the daemon's rule sets; another version is not asked", async () => {
+    const { ctx } = testContext(home, { cwd: repo.path, now: NOW });
+    writeFileSync(ctx.paths.config, 'mode = "enforce"\n');
+    addFact(ctx.paths.overlays, {
+      kind: "grant",
+      subject: "railway.*",
+      reason: "deploy week",
+      nowMs: NOW,
+      forMs: 3_600_000,
+    });
+    const recorder = deferringRecorder(createRecorder(ctx.paths, () => {}, { walAutoCheckpoint: 0 }));
+    const rules = ruleCache({ paths: ctx.paths, onReload: () => {} });
+    const ping = async () => ({ pid: process.pid, version: ctx.version, startedAt: "" });
+    const core = daemonCore({
+      ctx,
+      recorder,
+      rules,
+      readers: cachedReaders(ctx.paths),
+      log: daemonLog(ctx.paths.daemonLog, ctx.clock),
+      ping,
+    });
+    try {
+      const local = await createGate(ctx).briefing({ cwd: repo.path, agent: "claude-code" });
+      expect(local.rules.map((r) => r.name)).toContain("ask-before-pushing");
+      expect(local.grants?.[0]?.scope).toBe("railway.*");
+      const asked = { method: "briefing" as const, cwd: repo.path, agent: "claude-code", at: NOW };
+      const remote = core.briefing({ ...asked, version: ctx.version, repository: repo.path });
+      expect(remote).toEqual({ briefing: local });
+      expect(core.briefing({ ...asked, version: "0.0.1-other" })).toHaveProperty("local");
+    } finally {
+      rules.close();
+      recorder.close();
+    }
   });
 });

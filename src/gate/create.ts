@@ -23,7 +23,7 @@ import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { rowSink } from "./rows.ts";
 import { noteSessionStart, sessionStart } from "./sessions.ts";
-import type { GateAnswer, GateRequest, GateServices } from "./types.ts";
+import type { BriefingRequest, GateAnswer, GateRequest, GateServices } from "./types.ts";
 import { fileReaders, gateDeps, HOLD_TTL_MS } from "./wiring.ts";
 
 export { type DepsSink, gateDeps, type LoadingGateDeps } from "./wiring.ts";
@@ -116,6 +116,23 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
     const reply = await daemon.call(evaluateRequest(req, facts), { timeoutMs: CALL_TIMEOUT_MS });
     if (!reply || !("answer" in reply)) return undefined;
     return withLocalActions(reply.answer, resolution.actions);
+  };
+
+  const briefingFromDaemon = async (req: BriefingRequest, repository: string | undefined) => {
+    if (!daemon.reachable) return undefined;
+    const reply = await daemon.call(
+      {
+        method: "briefing",
+        version: ctx.version,
+        cwd: req.cwd,
+        ...(req.agent !== undefined ? { agent: req.agent } : {}),
+        ...(ctx.env.MEMNOX_POLICIES ? { policies: ctx.env.MEMNOX_POLICIES } : {}),
+        ...(repository ? { repository } : {}),
+        at: ctx.clock.now(),
+      },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
+    return reply && "briefing" in reply ? reply.briefing : undefined;
   };
 
   const write = async (...args: Parameters<typeof rows.record>) => {
@@ -257,11 +274,15 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
     },
     async briefing(req) {
       const start = req.session ? sessionStart(paths, req.session) : undefined;
+      const repository = ctx.env.MEMNOX_PROJECT_ROOT || start?.root || repoRoot(req.cwd);
+      // A running daemon holds the rule sets already read: it briefs, and this process reads no rule file.
+      const remote = await briefingFromDaemon(req, repository);
+      if (remote) return remote;
       return briefingFor(ctx, req, {
         config: read.config(),
         stop: deps.stop(ctx.clock.now()),
         rules: deps.rules(req.cwd),
-        repository: ctx.env.MEMNOX_PROJECT_ROOT || start?.root || repoRoot(req.cwd),
+        repository,
       });
     },
     async recordSession(ev) {
