@@ -80,12 +80,12 @@ describe("a session's briefing from the running daemon", () => {
   const home = fakeHome();
   const RULES = `version = 1
 [[policies]]
-name = "ask-before-pushing"
+name = "no-deploys-unwatched"
 [policies.match]
-actions = ["git.push"]
+actions = ["railway.deploy", "fly.deploy"]
 [policies.decision]
 effect = "ask"
-reason = "a person looks at pushes first"
+reason = "a deploy waits for a person this week"
 `;
   const repo = gitRepo({ "memnox.policies.toml": RULES });
   afterAll(() => {
@@ -116,7 +116,7 @@ reason = "a person looks at pushes first"
     });
     try {
       const local = await createGate(ctx).briefing({ cwd: repo.path, agent: "claude-code" });
-      expect(local.rules.map((r) => r.name)).toContain("ask-before-pushing");
+      expect(local.rules.map((r) => r.name)).toContain("no-deploys-unwatched");
       expect(local.grants?.[0]?.scope).toBe("railway.*");
       const asked = { method: "briefing" as const, cwd: repo.path, agent: "claude-code", at: NOW };
       const remote = core.briefing({ ...asked, version: ctx.version, repository: repo.path });

@@ -151,11 +151,23 @@ describe("judge", () => {
   });
 });
 
+/** A call the baseline asks about, where nobody can be asked: it is held. */
+const release = (cwd: string): GateRequest => ({ surface: "shell", command: "npm run release", cwd, canAsk: false });
+
+async function inWorld(f: (w: ReturnType<typeof world>) => Promise<void>): Promise<void> {
+  const w = world();
+  try {
+    await f(w);
+  } finally {
+    w.home[Symbol.dispose]();
+    w.repo[Symbol.dispose]();
+  }
+}
+
 describe("commit", () => {
   test("a grant two calls judged with is spent once: the second is judged again, and asks", async () => {
-    const w = world();
-    try {
-      const req: GateRequest = { surface: "shell", command: "npm run release", cwd: w.repo.path, canAsk: false };
+    await inWorld(async (w) => {
+      const req = release(w.repo.path);
       const first = await decide(req, w.deps);
       expect(first.effect).toBe("ask");
       const hold = first.holdId as string;
@@ -179,16 +191,12 @@ describe("commit", () => {
       expect(again.effect).toBe("ask");
       expect(again.holdId).toBeDefined();
       expect(again.holdId).not.toBe(hold);
-    } finally {
-      w.home[Symbol.dispose]();
-      w.repo[Symbol.dispose]();
-    }
+    });
   });
 
   test("a grant spent between judging and committing inside decide() is not used: it asks again", async () => {
-    const w = world();
-    try {
-      const req: GateRequest = { surface: "shell", command: "npm run release", cwd: w.repo.path, canAsk: false };
+    await inWorld(async (w) => {
+      const req = release(w.repo.path);
       const first = await decide(req, w.deps);
       answerHold(w.ctx.paths.pending, first.holdId as string, { by: "ana", grant: true, nowMs: NOW });
       let raced = false;
@@ -208,25 +216,18 @@ describe("commit", () => {
       expect(raced).toBe(true);
       expect(answer.effect).toBe("ask");
       expect(answer.granted).toBeUndefined();
-    } finally {
-      w.home[Symbol.dispose]();
-      w.repo[Symbol.dispose]();
-    }
+    });
   });
 
   test("a dry run is judged and never committed: no row, no hold, no grant spent", async () => {
-    const w = world();
-    try {
-      const req: GateRequest = { surface: "shell", command: "npm run release", cwd: w.repo.path, canAsk: false };
+    await inWorld(async (w) => {
+      const req = release(w.repo.path);
       const dry = await decide(req, { ...w.deps, dry: true });
       expect(dry.effect).toBe("ask");
       expect(dry.holdId).toBeUndefined();
       expect(dry.eventId).toBeUndefined();
       expect(w.rows).toHaveLength(0);
       expect(listHolds(w.ctx.paths.pending)).toEqual([]);
-    } finally {
-      w.home[Symbol.dispose]();
-      w.repo[Symbol.dispose]();
-    }
+    });
   });
 });
