@@ -12,8 +12,13 @@ import { decide } from "../src/gate/decide.ts";
 import type { GateDeps } from "../src/gate/deps.ts";
 import { type GateFacts, gather } from "../src/gate/facts.ts";
 import { judge, judgeAssessed, type Ruling } from "../src/gate/judge.ts";
+import { replayWith } from "../src/gate/replay.ts";
 import type { GateRequest } from "../src/gate/types.ts";
+import { draftFrom } from "../src/ledger/normalize.ts";
+import { compareVerdict } from "../src/ledger/reproduce.ts";
+import { chained } from "../src/ledger/store.ts";
 import { baselineRules } from "../src/policy/baseline.ts";
+import type { LoadedRuleSet } from "../src/policy/load/index.ts";
 import { renderRuleFile } from "../src/policy/render.ts";
 import { verbTables } from "../src/resolve/index.ts";
 import { answerHold, listHolds, spendGrant } from "../src/state/pending.ts";
@@ -125,10 +130,11 @@ describe("judge", () => {
     w.repo[Symbol.dispose]();
   });
 
-  test("the same facts give the same ruling, for many generated calls; it reads nothing, even with the home gone", () => {
+  test("the same facts give the same ruling, for many generated calls; it reads nothing, even with the home gone", async () => {
     const next = random(32);
     const judged: { req: GateRequest; facts: GateFacts; ruling: Ruling }[] = [];
     const seenEffects = new Set<string>();
+    let replayed = 0;
     for (let i = 0; i < 240; i++) {
       const req = generated(next, w.repo.path);
       const mode = pick(next, MODES);
@@ -140,8 +146,17 @@ describe("judge", () => {
       // Gathering assessed the same facts on the way: reusing that assessment changes nothing.
       expect(judgeAssessed(req, facts, assessed), JSON.stringify(req)).toEqual(ruling);
       seenEffects.add(`${mode}:${ruling.answer.effect}`);
+      // A row a rule decided replays to the same verdict: replay is judge() on the facts the row recorded.
+      if (ruling.row?.detail?.source === "rule" && ruling.keep) {
+        const row = chained(draftFrom(ruling.row), undefined);
+        const kept = { hash: ruling.keep.hash, sources: (ruling.keep as LoadedRuleSet).sources };
+        const again = compareVerdict(row, await replayWith(w.home.home)(row, kept));
+        expect(again.differences, JSON.stringify(req)).toEqual([]);
+        replayed += 1;
+      }
       judged.push({ req, facts, ruling });
     }
+    expect(replayed).toBeGreaterThan(20);
     // The generator reaches every verdict, so the property is not only shown on allows.
     expect([...seenEffects]).toEqual(expect.arrayContaining(["enforce:allow", "enforce:ask", "enforce:deny"]));
     // Every file the facts came from is gone: a judge that read one would now answer otherwise, or throw.
