@@ -121,11 +121,11 @@ export interface GateDeps {
   /** Called once per rule-set hash the ledger refers to, so a replay can recompile it. */
   keepRuleSet(view: RuleSetView): void;
   holdTtlMs: number;
-  /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
+  /** A rate-limited rule's recent spending, from the ledger; a dry run reads none, so counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
   /** What the credential at `path` would have opened, from the last scan (the counterfactual of a refused read). */
   reach?(path: string): string | undefined;
-  /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
+  /** The notice layer's history, from the ledger's index; a dry run reads none, so claims no novelty. */
   history?(q: NoticeRead): NoticeHistory;
   /** memnox's protected paths for this machine, and how a target is tested against one. */
   readonly protect?: Protection;

@@ -37,7 +37,7 @@ import { readWallHolds } from "./wall-held.ts";
 export const HOLD_TTL_MS = 30 * 60_000;
 
 export interface DepsSink {
-  /** A dry run (policy test, check): judged without what a person let through or the ledger's counts, and not committed. */
+  /** A dry run (policy test, check): judged without grants, counts or history, and never committed. */
   readonly dry: boolean;
   record(e: EventInput): string | undefined;
   digest(raw: string): string;
