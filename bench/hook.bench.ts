@@ -1,16 +1,22 @@
 // The Claude Code PreToolUse round trip of the compiled binary under the baseline rules (payload on stdin -> answer
-// on stdout), p50 and p99, as a ratio to a floor binary built the same way in the same run.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+// on stdout), p50 and p99, as a ratio to a floor binary built the same way in the same run. Each hook run is paired
+// with a floor run next to it (the order alternating), so load that comes and goes falls on both halves of a pair:
+// the ratio of the percentiles and the median of the pairs' own ratios are both printed, with the load around them.
+// Measured twice: decided in the hook's own process, and with the daemon running (what setup leaves) answering.
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget } from "../build.ts";
 import { DECISIONS_FILE, decisionTerms, renderDecisions } from "../src/core/decisions.ts";
 import { projectIdAt } from "../src/io/project-id.ts";
-import { baselineHome, bashPayload, floorBinary, interleave, once, pct, row } from "./support.ts";
+import { baselineHome, bashPayload, floorBinary, once, pct, row } from "./support.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 150);
+const GOAL = 1.15;
 
 const memnox = await build(hostTarget(), true);
 const { dir, env, repo } = await baselineHome(memnox, "enforce");
+let daemon: ReturnType<typeof Bun.spawn> | undefined;
 try {
   const floor = await floorBinary(dir);
   const payload = (command: string) => bashPayload(repo, command);
@@ -41,23 +47,85 @@ try {
   }));
   writeFileSync(join(memory, DECISIONS_FILE), renderDecisions(decisions, "2026-01-01T00:00:00Z"));
   const withDecisions = { ...env, MEMNOX_MEMORY_DIR: memory };
-  const t = await interleave(RUNS, {
-    floor: () => once([floor], { env, cwd: repo, stdin: payload("git status") }),
+  const floorRun = () => once([floor], { env, cwd: repo, stdin: payload("git status") });
+  const kinds = {
     allow: () => once(hook, { env, cwd: repo, stdin: payload("git status") }),
     deny: () => once(hook, { env, cwd: repo, stdin: payload("git push --force origin main") }),
     decisions: () => once(hook, { env: withDecisions, cwd: repo, stdin: payload("git commit -m wip") }),
     write: () => once(hook, { env, cwd: repo, stdin: write }),
-  });
-  const floorT = t.floor ?? [];
-  console.log(`runs: ${RUNS} each, interleaved; baseline rules, enforce`);
-  console.log(row("floor (stdin -> {})", floorT));
-  for (const k of ["allow", "deny", "decisions", "write"] as const) {
-    const xs = t[k] ?? [];
-    console.log(row(`hook PreToolUse (${k})`, xs));
+  };
+  console.log(`runs: ${RUNS} pairs each; baseline rules, enforce; ${cpus().length} cores; goal <= ${GOAL}x`);
+  await report("decided in the hook's process", floorRun, kinds);
+  // What setup leaves running: the daemon answers, the hook resolves the call and sends the facts.
+  daemon = Bun.spawn([memnox, "daemon"], { env, cwd: dir, stdio: ["ignore", "ignore", "ignore"] });
+  await socketAt(join(env.MEMNOX_HOME ?? "", "memnox.sock"));
+  await report("answered by the running daemon", floorRun, { allow: kinds.allow, deny: kinds.deny });
+} finally {
+  daemon?.kill();
+  await daemon?.exited;
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function report(title: string, floorRun: () => Promise<number>, kinds: Record<string, () => Promise<number>>) {
+  const before = loadavg();
+  const t = await pairs(RUNS, floorRun, kinds);
+  const after = loadavg();
+  console.log(`\n${title} (load average ${fmt(before)} before, ${fmt(after)} after)`);
+  for (const [k, p] of Object.entries(t)) {
+    console.log(row(`floor, paired with ${k}`, p.floor));
+    console.log(row(`hook PreToolUse (${k})`, p.hook));
+    const r50 = pct(p.hook, 50) / pct(p.floor, 50);
+    const r99 = pct(p.hook, 99) / pct(p.floor, 99);
+    const mark = (r: number) => (r <= GOAL ? "" : " (over the goal)");
     console.log(
-      `  ratio p50 ${(pct(xs, 50) / pct(floorT, 50)).toFixed(2)}x   p99 ${(pct(xs, 99) / pct(floorT, 99)).toFixed(2)}x`,
+      `  ratio p50 ${r50.toFixed(2)}x${mark(r50)}   p99 ${r99.toFixed(2)}x${mark(r99)}   pairs' own ratio p50 ${pct(p.ratios, 50).toFixed(2)}x p99 ${pct(p.ratios, 99).toFixed(2)}x`,
     );
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Each run of each kind beside a floor run, alternating which goes first; a few of each first to warm caches. */
+async function pairs(
+  runs: number,
+  floorRun: () => Promise<number>,
+  kinds: Record<string, () => Promise<number>>,
+): Promise<Record<string, { floor: number[]; hook: number[]; ratios: number[] }>> {
+  const out: Record<string, { floor: number[]; hook: number[]; ratios: number[] }> = {};
+  for (const [name, run] of Object.entries(kinds)) {
+    out[name] = { floor: [], hook: [], ratios: [] };
+    for (let i = 0; i < 5; i++) {
+      await run();
+      await floorRun();
+    }
+  }
+  for (let i = 0; i < runs; i++) {
+    for (const [name, run] of Object.entries(kinds)) {
+      const p = out[name];
+      if (!p) continue;
+      let h: number;
+      let f: number;
+      if (i % 2) {
+        h = await run();
+        f = await floorRun();
+      } else {
+        f = await floorRun();
+        h = await run();
+      }
+      p.hook.push(h);
+      p.floor.push(f);
+      p.ratios.push(h / f);
+    }
+  }
+  return out;
+}
+
+function fmt(l: readonly number[]): string {
+  return l.map((x) => x.toFixed(2)).join(" ");
+}
+
+async function socketAt(path: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (statSync(path, { throwIfNoEntry: false })) return;
+    await Bun.sleep(25);
+  }
+  throw new Error(`the daemon did not open ${path}`);
 }

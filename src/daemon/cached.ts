@@ -1,46 +1,16 @@
-// A file read once and kept until it changes on disk: checked by one stat per use, so a freeze written a
-// moment ago is seen by the very next request, exactly as a seam reading the file itself would see it.
-import { statSync } from "node:fs";
+// The daemon's state readers: each file read once and kept until it changes on disk (src/io/stamp.ts).
 import type { StateReaders } from "../gate/wiring.ts";
 import { fileReaders } from "../gate/wiring.ts";
+import { cachedFile } from "../io/stamp.ts";
 import type { Paths } from "../ports/paths.ts";
 
-/** Inode, size and both times: memnox writes by rename, so every write is a new inode as well. */
-export function stamp(path: string): string {
-  try {
-    // An absent file is the common case (no stop, no freeze): answered without the cost of an exception.
-    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : "absent";
-  } catch (e) {
-    return `error:${(e as Error).message}`;
-  }
-}
-
-type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
-
-/** `read` again only when the file's stamp moved; a read that threw throws again until the file changes. */
-export function cachedFile<T>(path: string, read: () => T): () => T {
-  let seen: string | undefined;
-  let kept: Outcome<T> | undefined;
-  return () => {
-    const now = stamp(path);
-    if (now !== seen || !kept) {
-      try {
-        kept = { ok: true, value: read() };
-      } catch (error) {
-        kept = { ok: false, error };
-      }
-      seen = now;
-    }
-    if (!kept.ok) throw kept.error;
-    return kept.value;
-  };
-}
+export { cachedFile, stamp } from "../io/stamp.ts";
 
 export function cachedReaders(paths: Paths): StateReaders {
   const direct = fileReaders(paths);
   return {
-    config: cachedFile(paths.config, direct.config),
+    // Already kept by its stamps and the seal's (fileReaders): a seal written alone is seen too.
+    config: direct.config,
     overlays: cachedFile(paths.overlays, direct.overlays),
     probation: cachedFile(paths.probation, direct.probation),
     stop: cachedFile(paths.stop, direct.stop),

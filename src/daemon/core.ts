@@ -1,5 +1,6 @@
 // What the daemon answers on its socket: the gate's own decide() on the facts a seam sent, over rule sets and
 // state kept in memory; rows through its one open ledger connection; held calls waited on for a person.
+import { briefingFor } from "../gate/briefing.ts";
 import { ledgerCounter } from "../gate/budgets.ts";
 import { decide } from "../gate/decide.ts";
 import { decisionsFileOf, decisionsReader } from "../gate/decisions.ts";
@@ -11,6 +12,7 @@ import { actingPlaces } from "../gate/places.ts";
 import { protection } from "../gate/protected.ts";
 import { callerOf, gateRequestOf, resolutionOf } from "../gate/remote/evaluate.ts";
 import type {
+  BriefingRequest,
   EvaluateRequest,
   HoldRequest,
   PingReply,
@@ -49,6 +51,8 @@ export interface DaemonCore {
   /** The daemon's clock: the instant a direct evaluate is decided at. */
   now(): number;
   hold(r: HoldRequest, signal: AbortSignal): Promise<Replies["hold"]>;
+  /** A session's briefing on the rule sets and state held here, as the seam would have read them. */
+  briefing(r: BriefingRequest): Replies["briefing"];
   record(r: RecordRequest): Replies["record"];
   ping(r: PingRequest, held: AbortSignal): Promise<PingReply>;
   /** Writes the decision rows of answers already sent; the socket calls it right after each answer. */
@@ -151,6 +155,24 @@ export function daemonCore(p: CoreParts): DaemonCore {
       notice(r.holdId);
       answered.hold += 1;
       return { outcome: await awaitHold(paths.pending, r.holdId, p.ctx.clock, signal) };
+    },
+    briefing(r) {
+      if (r.version !== p.ctx.version)
+        return { local: `the daemon runs memnox ${p.ctx.version}, the seam ${r.version}` };
+      const at = { ...p.ctx, clock: { now: () => r.at } };
+      const stop = p.readers.stop();
+      return {
+        briefing: briefingFor(
+          at,
+          { cwd: r.cwd, ...(r.agent !== undefined ? { agent: r.agent } : {}) },
+          {
+            config: p.readers.config(),
+            stop: stop && Date.parse(stop.until) > r.at ? stop : undefined,
+            rules: p.rules.get(r.cwd, r.policies),
+            repository: r.repository,
+          },
+        ),
+      };
     },
     record(r) {
       const parent = r.inherit && r.event.parent ? p.recorder.find(r.event.parent) : undefined;

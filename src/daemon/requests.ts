@@ -76,7 +76,17 @@ const Record = v.object({
 });
 const Ping = v.object({ method: v.literal("ping"), egressFor: opt(v.pipe(str, v.regex(/^[\w.-]{1,120}$/))) });
 
-const Request = v.variant("method", [Evaluate, Hold, Record, Ping]);
+const Briefing = v.object({
+  method: v.literal("briefing"),
+  version: str,
+  cwd: v.pipe(str, v.startsWith("/", "must be an absolute path")),
+  agent: opt(str),
+  policies: opt(str),
+  repository: opt(str),
+  at: v.number(),
+});
+
+const Request = v.variant("method", [Evaluate, Hold, Record, Ping, Briefing]);
 
 /** The reference's evaluate: `{ action, target?, argsDigest?, cwd?, agent?, session? }`, from a caller that is no seam. */
 const Direct = v.object({

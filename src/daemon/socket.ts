@@ -71,6 +71,8 @@ async function answer(core: DaemonCore, s: Sock, line: string): Promise<void> {
         return send(s, { id, ok: true, ...core.record(r) });
       case "ping":
         return send(s, { id, ok: true, ...(await core.ping(r, s.data.aborts.signal)) });
+      case "briefing":
+        return send(s, { id, ok: true, ...core.briefing(r) });
     }
   } catch (e) {
     send(s, { id, ok: false, error: describeError(e) });

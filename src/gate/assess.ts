@@ -1,25 +1,28 @@
 // The pure middle of decide(): resolve, match every action against the rules and memnox's own checks, combine.
 import type { Action, PossibleTarget } from "../core/action.ts";
+import type { Decision } from "../core/decisions.ts";
 import { effectRank } from "../core/effect.ts";
 import type { PolicyRequest, StateFact } from "../core/request.ts";
 import { credentialShapes } from "../core/secrets.ts";
+import type { NoticeHistory } from "../ledger/notices.ts";
 import { PERSON } from "../policy/engine/index.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { Boundary } from "./boundary.ts";
-import { callText } from "./call-text.ts";
+import { callText } from "./call.ts";
 import { type Combined, combine, type Finding, ruleFinding } from "./combine.ts";
-import { decisionFindings } from "./decisions.ts";
+import { decisionFinding, decisionFindings } from "./decisions.ts";
 import type { CallerFacts, GateDeps, Instant, RuleSetView, Settings } from "./deps.ts";
 import { ownChecks, unparsable, unreadableRules, withStates } from "./findings.ts";
 import { withGrants } from "./grants.ts";
 import { noticeFindings } from "./notice/findings.ts";
-import { gatherNotice, type Noticed } from "./notice/gather.ts";
+import { gatherNotice, type Noticed, noticeQuery } from "./notice/gather.ts";
 import { actingPlaces } from "./places.ts";
+import type { Protection } from "./protected.ts";
 import { pushFacts } from "./push.ts";
-import { scopeFit } from "./scope.ts";
+import { type DeclaredScope, scopeFit } from "./scope.ts";
 import { isOwnSessionTool, SESSION_TOOL_REASON } from "./session-tools.ts";
 import type { GateRequest } from "./types.ts";
-import { held, wallFindings } from "./wall-held.ts";
+import { held, type WallHolds, wallFindings } from "./wall-held.ts";
 
 export interface ActionAssessment {
   readonly action: Action;
@@ -47,28 +50,95 @@ export interface Assessment {
   readonly noticed: Noticed;
 }
 
-export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
+/**
+ * Everything the rules and memnox's own checks read for one call, gathered before anything is judged: a value, so
+ * judging it twice gives the same verdict and a replay can hand the recorded parts back.
+ */
+export interface World {
+  readonly resolution: Resolution;
+  readonly rules: RuleSetView;
+  readonly agent: string | undefined;
+  readonly session: string | undefined;
+  readonly boundary: Boundary | undefined;
+  /** Every environment declared (MEMNOX_ENV); none is one evaluation without one. */
+  readonly environments: readonly string[];
+  readonly role: string | undefined;
+  readonly scope: DeclaredScope | undefined;
+  /** The checked-out branch at the call's cwd, read only when an action does not name its own. */
+  readonly branch: string | undefined;
+  /** The principal, model and provider, read only when a rule names them. */
+  readonly runs: Pick<PolicyRequest, "principal" | "model" | "provider">;
+  /** The state facts in force, the leases on what the call writes and where a push lands. */
+  readonly state: readonly StateFact[];
+  readonly decisions: readonly Decision[];
+  /** A replay's: the decision the row recorded, held to again on its recorded words without reading memory. */
+  readonly heldTo?: Decision;
+  readonly settings: Settings | undefined;
+  /** The notice layer's history for this call's question (`noticeQuery`); absent when nothing was asked. */
+  readonly history: NoticeHistory | undefined;
+  readonly protect: Protection | undefined;
+  readonly wallHolds: WallHolds | undefined;
+}
+
+/** The world one call is judged in, read from `deps` in one pass, each source once. */
+export function gatherWorld(req: GateRequest, deps: GateDeps, at: Instant, settings?: Settings): World {
   const resolution = resolve(req, deps);
   const also = actingPlaces(req.cwd, resolution.actions);
   const rules = also.length > 0 ? deps.rules(req.cwd, also) : deps.rules(req.cwd);
   const person = req.seat === "person";
-  const agent = person ? PERSON : notPerson(req.agent ?? deps.caller.agent);
-  const session = req.session ?? deps.caller.session;
-  const boundary = deps.caller.boundary(req.cwd, session);
+  const c = deps.caller;
+  const agent = person ? PERSON : notPerson(req.agent ?? c.agent);
+  const session = req.session ?? c.session;
+  const boundary = c.boundary(req.cwd, session);
   // Leases are read for the paths this call writes, beside the facts in force, and recorded with them.
   const writes = writtenPaths(resolution.actions);
-  const stateFacts = [
+  const state = [
     ...deps.facts(at.epochMs),
     ...(writes.length > 0 && deps.leases ? deps.leases(writes, at.epochMs) : []),
     // Where a push lands (its own branch, the default, a protected one, a tag): a fact its rules can name.
     ...pushFacts(resolution.actions, req.cwd, at.epochMs),
   ];
+  const set = settings ?? settingsOrUndefined(deps);
+  const notice = set?.notice ?? { on: false, warmupDays: 0 };
+  const q = person
+    ? undefined
+    : noticeQuery(
+        { surface: req.surface, agent, session, actions: resolution.actions, boundary, nowMs: at.epochMs },
+        notice,
+      );
+  return {
+    resolution,
+    rules,
+    agent,
+    session,
+    boundary,
+    environments: c.environments ?? [],
+    role: c.role,
+    scope: c.scope,
+    branch: resolution.actions.some((a) => !a.branch) ? c.branch(req.cwd) : undefined,
+    runs: rules.usesCaller ? callerRuns(c, agent, req.cwd) : {},
+    state,
+    decisions: person ? [] : (deps.decisions?.(req.cwd) ?? []),
+    settings: set,
+    // A dry run claims no novelty: it reads no history.
+    history: q && deps.history && !deps.dry ? deps.history(q) : undefined,
+    protect: deps.protect,
+    wallHolds: req.underWall ? deps.wallHolds?.() : undefined,
+  };
+}
+
+export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessment {
+  return assessWorld(req, gatherWorld(req, deps, at), at);
+}
+
+/** The rules and memnox's own checks on one call in its world: pure, no read, no write. */
+export function assessWorld(req: GateRequest, w: World, at: Instant): Assessment {
+  const { resolution, rules, agent, session, boundary } = w;
+  const person = req.seat === "person";
+  const stateFacts = w.state;
   // No environment declared is one evaluation without one; several are each ruled on, the strictest applying.
-  const declared = deps.caller.environments ?? [];
-  const environments = declared.length > 0 ? declared : [undefined];
-  const byAction = resolution.actions.map((action) =>
-    environments.map((env) => policyRequest(req, deps, rules, action, agent, boundary, env)),
-  );
+  const environments = w.environments.length > 0 ? w.environments : [undefined];
+  const byAction = resolution.actions.map((action) => environments.map((env) => policyRequest(req, w, action, env)));
   const requests = byAction.flat();
   const lineWide: Finding[] = [];
   const head = resolution.actions[0];
@@ -78,9 +148,9 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
   // A person's own command is not refused for a rule file that does not read; an agent's is.
   if (head && rules.problems.length > 0 && !person) lineWide.push(unreadableRules(head, rules.problems));
   // Decisions recorded in memory only tighten: each contradicted one adds an ask beside the rules' verdicts.
-  const decisions = person ? [] : (deps.decisions?.(req.cwd) ?? []);
+  const decisions = w.decisions;
   const nowIso = decisions.length > 0 ? new Date(at.epochMs).toISOString() : "";
-  const settings = settingsOrUndefined(deps);
+  const settings = w.settings;
   const ruled = resolution.actions.map((action, i) =>
     withGrants(
       (byAction[i] ?? []).map((r) => wholeTree(ruleFinding(action, rules.evaluate(r, stateFacts, at), r.environment))),
@@ -107,7 +177,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
           carries: req.carries ?? credentialShapes(callText(req)),
         },
         settings?.notice ?? { on: false, warmupDays: 0 },
-        deps.history,
+        w.history ? () => w.history ?? NO_HISTORY : undefined,
       );
   const facts = noticed.facts.length > 0 ? [...stateFacts, ...noticed.facts] : stateFacts;
   // memnox's own checks hold agents; a person at their own terminal meets only the rules they wrote for themselves.
@@ -122,9 +192,9 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
           boundary,
           nowMs: at.epochMs,
           ...(settings ? { settings: settings.config ?? settings } : {}),
-          ...(deps.protect ? { protect: deps.protect } : {}),
+          ...(w.protect ? { protect: w.protect } : {}),
         });
-  const holds = req.underWall ? deps.wallHolds?.() : undefined;
+  const holds = w.wallHolds;
   const perFindings = resolution.actions.map((action, i) => [
     ...(ruled[i] ?? []),
     ...checks(action),
@@ -133,16 +203,17 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
       ? []
       : noticeFindings({ action, surface: req.surface, agent, session, facts, boundary, nowMs: at.epochMs })),
     ...(decisions.length > 0 && !person ? decisionFindings(action, decisions, req.cwd, nowIso) : []),
+    ...(w.heldTo && !person ? [decisionFinding(action, w.heldTo, w.heldTo.terms)] : []),
     ...(action.possible ?? []).flatMap((p) => {
       // Each witness meets the rules and memnox's own checks as the action's one target, so a refusal names it; one
       // the kernel wall holds for a command inside it is no question for a person: the kernel answers it.
-      const could = holds ? p.could.filter((w) => !held(holds, action, w)) : p.could;
+      const could = holds ? p.could.filter((t) => !held(holds, action, t)) : p.could;
       if (could.length === 0) return [];
-      const found = could.flatMap((w) => {
-        const as: Action = { ...action, targets: [w], possible: [] };
+      const found = could.flatMap((t) => {
+        const as: Action = { ...action, targets: [t], possible: [] };
         return [
           ...environments.map((env) => {
-            const r = policyRequest(req, deps, rules, as, agent, boundary, env);
+            const r = policyRequest(req, w, as, env);
             return ruleFinding(as, rules.evaluate(r, facts, at), r.environment);
           }),
           ...checks(as),
@@ -184,6 +255,7 @@ export function assess(req: GateRequest, deps: GateDeps, at: Instant): Assessmen
 }
 
 const NOTHING_NOTICED: Noticed = { facts: [], seen: [], noted: [] };
+const NO_HISTORY: NoticeHistory = { since: undefined, done: [], taken: [] };
 
 /**
  * A recursive delete refused for something inside the tree says first what it deletes: `rm -rf ~` loses the whole
@@ -263,28 +335,18 @@ function resolve(req: GateRequest, deps: GateDeps): Resolution {
   return deps.resolve(req);
 }
 
-function policyRequest(
-  req: GateRequest,
-  deps: GateDeps,
-  rules: RuleSetView,
-  action: Action,
-  agent: string | undefined,
-  boundary: Boundary | undefined,
-  environment: string | undefined,
-): PolicyRequest {
-  const c = deps.caller;
-  const branch = action.branch || c.branch(req.cwd);
-  const who = rules.usesCaller ? callerRuns(c, agent, req.cwd) : {};
-  const amount = rules.usesAmount ? statedAmount(action) : undefined;
+function policyRequest(req: GateRequest, w: World, action: Action, environment: string | undefined): PolicyRequest {
+  const branch = action.branch || w.branch;
+  const amount = w.rules.usesAmount ? statedAmount(action) : undefined;
   return {
     action,
     cwd: req.cwd,
-    scope: scopeFit(c.scope, action, environment, boundary?.exempt ?? []),
-    ...(agent ? { agent } : {}),
-    ...(c.role ? { role: c.role } : {}),
+    scope: scopeFit(w.scope, action, environment, w.boundary?.exempt ?? []),
+    ...(w.agent ? { agent: w.agent } : {}),
+    ...(w.role ? { role: w.role } : {}),
     ...(environment ? { environment } : {}),
     ...(branch ? { branch } : {}),
-    ...who,
+    ...w.runs,
     ...(amount !== undefined ? { amount } : {}),
   };
 }

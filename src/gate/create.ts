@@ -9,14 +9,12 @@ import { createArgsDigest, tolerantDigest } from "../ledger/digest.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { handDown, unclearDecision } from "../state/cleared.ts";
-import { readConfig } from "../state/config.ts";
 import { personName } from "../state/identity.ts";
 import { releaseSession } from "../state/leases.ts";
 import { addFact } from "../state/overlays.ts";
 import { answerHold, createHold } from "../state/pending.ts";
-import { stopInForce } from "../state/stop.ts";
 import { briefingFor } from "./briefing.ts";
-import { callText } from "./call-text.ts";
+import { callText } from "./call.ts";
 import { decide } from "./decide.ts";
 import { settled } from "./given.ts";
 import { awaitHold } from "./holds.ts";
@@ -25,8 +23,8 @@ import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { rowSink } from "./rows.ts";
 import { noteSessionStart, sessionStart } from "./sessions.ts";
-import type { GateAnswer, GateRequest, GateServices } from "./types.ts";
-import { gateDeps, HOLD_TTL_MS } from "./wiring.ts";
+import type { BriefingRequest, GateAnswer, GateRequest, GateServices } from "./types.ts";
+import { fileReaders, gateDeps, HOLD_TTL_MS } from "./wiring.ts";
 
 export { type DepsSink, gateDeps, type LoadingGateDeps } from "./wiring.ts";
 
@@ -56,22 +54,28 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
   const digest = walled ? tolerantDigest(createArgsDigest(paths)) : createArgsDigest(paths);
   const kept = new Set<string>();
   const decided = new Map<string, Decided>();
-  const base = gateDeps(ctx, {
-    dry: opts.recording === false,
-    record: (e) => {
-      const id = rows.record(e);
-      decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
-      return id;
+  // One reader of each state file for the decisions and the briefings this gate gives (config.toml read once).
+  const read = fileReaders(paths);
+  const base = gateDeps(
+    ctx,
+    {
+      dry: opts.recording === false,
+      record: (e) => {
+        const id = rows.record(e);
+        decided.set(id, { surface: e.surface, operation: e.operation, ...pick(e) });
+        return id;
+      },
+      digest,
+      keepRuleSet: (hash, sources) => {
+        if (kept.has(hash)) return;
+        kept.add(hash);
+        rows.keepRuleSet(hash, sources);
+      },
+      proceeded: (q) => rows.proceeded(q),
+      read: (fn, otherwise) => rows.read(fn, otherwise),
     },
-    digest,
-    keepRuleSet: (hash, sources) => {
-      if (kept.has(hash)) return;
-      kept.add(hash);
-      rows.keepRuleSet(hash, sources);
-    },
-    proceeded: (q) => rows.proceeded(q),
-    read: (fn, otherwise) => rows.read(fn, otherwise),
-  });
+    { read },
+  );
   // A request the daemon sent back (an argument rule applies) is not resolved (nor expanded) twice.
   const resolved = new WeakMap<GateRequest, Resolution>();
   const deps = {
@@ -112,6 +116,23 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
     const reply = await daemon.call(evaluateRequest(req, facts), { timeoutMs: CALL_TIMEOUT_MS });
     if (!reply || !("answer" in reply)) return undefined;
     return withLocalActions(reply.answer, resolution.actions);
+  };
+
+  const briefingFromDaemon = async (req: BriefingRequest, repository: string | undefined) => {
+    if (!daemon.reachable) return undefined;
+    const reply = await daemon.call(
+      {
+        method: "briefing",
+        version: ctx.version,
+        cwd: req.cwd,
+        ...(req.agent !== undefined ? { agent: req.agent } : {}),
+        ...(ctx.env.MEMNOX_POLICIES ? { policies: ctx.env.MEMNOX_POLICIES } : {}),
+        ...(repository ? { repository } : {}),
+        at: ctx.clock.now(),
+      },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
+    return reply && "briefing" in reply ? reply.briefing : undefined;
   };
 
   const write = async (...args: Parameters<typeof rows.record>) => {
@@ -253,11 +274,15 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
     },
     async briefing(req) {
       const start = req.session ? sessionStart(paths, req.session) : undefined;
+      const repository = ctx.env.MEMNOX_PROJECT_ROOT || start?.root || repoRoot(req.cwd);
+      // A running daemon holds the rule sets already read: it briefs, and this process reads no rule file.
+      const remote = await briefingFromDaemon(req, repository);
+      if (remote) return remote;
       return briefingFor(ctx, req, {
-        config: readConfig(paths.config),
-        stop: stopInForce(paths.stop, ctx.clock.now()),
+        config: read.config(),
+        stop: deps.stop(ctx.clock.now()),
         rules: deps.rules(req.cwd),
-        repository: ctx.env.MEMNOX_PROJECT_ROOT || start?.root || repoRoot(req.cwd),
+        repository,
       });
     },
     async recordSession(ev) {

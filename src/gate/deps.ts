@@ -8,7 +8,7 @@ import type { RuleRef, Verdict } from "../core/verdict.ts";
 import type { NoticeHistory, NoticeRead } from "../ledger/notices.ts";
 import type { CurrentSettings } from "../resolve/commands/memnox.ts";
 import type { Resolution } from "../resolve/types.ts";
-import type { AllowOnce, IssueRequest } from "../state/allow-once.ts";
+import type { IssueRequest, TypedCode } from "../state/allow-once.ts";
 import type { ClearedCall, HandedDown } from "../state/cleared.ts";
 import type { FingerprintParts, Hold, NewHold } from "../state/pending.ts";
 import type { StopRecord } from "../state/stop.ts";
@@ -77,6 +77,8 @@ export interface CallerFacts {
 }
 
 export interface GateDeps {
+  /** A dry run (policy test, a hook face run by hand): judged on what it may read, and nothing is written. */
+  readonly dry?: boolean;
   now(): Instant;
   settings(): Settings;
   /** The rules in force at `cwd`, together with those of every other place the call acts (`also`). */
@@ -94,11 +96,16 @@ export interface GateDeps {
   stop(nowMs: number): StopRecord | undefined;
   /** True while a workspace this machine follows has not confirmed its bundle lately: every row is marked stale. */
   stale?(nowMs: number): boolean;
-  claimGrant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** A person's grant for this call that it may spend (read only; `spendGrant` spends it when the ruling is kept). */
+  grant(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
+  /** Spends the grant a ruling used, if no other call spent it first (compare-and-set); undefined when one did. */
+  spendGrant(hold: Hold, nowMs: number): Hold | undefined;
   /** A person's recent no to this very call in this session (`memnox deny`): the retry hears it, not a new hold. */
   refusedBefore?(parts: FingerprintParts, session: string | undefined, nowMs: number): Hold | undefined;
-  /** A refusal's code a person typed (`memnox allow-once`) for this exact call, taken so it is used once. */
-  claimAllowOnce?(parts: FingerprintParts, session: string | undefined, nowMs: number): AllowOnce | undefined;
+  /** A refusal's code a person typed (`memnox allow-once`) for this exact call (read only). */
+  allowOnce?(parts: FingerprintParts, session: string | undefined, nowMs: number): TypedCode | undefined;
+  /** Takes the typed code a ruling used, so it lets one call through; false when another call took it first. */
+  takeAllowOnce?(code: TypedCode): boolean;
   /** A code for a refused call, which a person can type at their own terminal to let it through once. */
   issueAllowOnce?(input: Omit<IssueRequest, "fingerprint"> & { readonly parts: FingerprintParts }): string | undefined;
   /** A call a person let through at another seam in this session, while that lasts. */
@@ -114,11 +121,11 @@ export interface GateDeps {
   /** Called once per rule-set hash the ledger refers to, so a replay can recompile it. */
   keepRuleSet(view: RuleSetView): void;
   holdTtlMs: number;
-  /** A rate-limited rule's recent spending, from the ledger; absent in a dry run, which counts nothing. */
+  /** A rate-limited rule's recent spending, from the ledger; a dry run reads none, so counts nothing. */
   proceeded?(q: ProceededQuery): readonly string[];
   /** What the credential at `path` would have opened, from the last scan (the counterfactual of a refused read). */
   reach?(path: string): string | undefined;
-  /** The notice layer's history, from the ledger's index; absent in a dry run, which claims no novelty. */
+  /** The notice layer's history, from the ledger's index; a dry run reads none, so claims no novelty. */
   history?(q: NoticeRead): NoticeHistory;
   /** memnox's protected paths for this machine, and how a target is tested against one. */
   readonly protect?: Protection;

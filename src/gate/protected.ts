@@ -132,8 +132,13 @@ export interface Protection {
 /** The protected set for this machine, each pattern compiled when a target is first tested against it. */
 export function protection(at: ProtectedPlaces): Protection {
   const compiled = new Map<string, (v: string) => boolean>();
+  let list: readonly ProtectedPath[] | undefined;
   return {
-    list: protectedPaths(at),
+    // Built on first use: most calls write nothing, and a read never consults it.
+    get list() {
+      list ??= protectedPaths(at);
+      return list;
+    },
     matches: (path, pattern) => {
       let m = compiled.get(pattern);
       if (!m) {
@@ -151,7 +156,7 @@ const HOOK_SETTINGS = new Set(["core.hookspath"]);
 type PathTest = (path: string, pattern: string) => boolean;
 
 /** A write or delete of a protected path, or a change to where git finds its hooks, from an agent's seat. */
-export function protectedFindings(action: Action, { list, matches }: Protection): Finding[] {
+export function protectedFindings(action: Action, protect: Protection): Finding[] {
   if (action.name === "git.config-set" || action.name === "git.config-unset") {
     const key = action.targets.find((t) => HOOK_SETTINGS.has(t.toLowerCase()));
     if (!key) return [];
@@ -166,6 +171,8 @@ export function protectedFindings(action: Action, { list, matches }: Protection)
   }
   if (action.name !== "filesystem.write" && action.name !== "filesystem.delete") return [];
   const out: Finding[] = [];
+  // Only a write or a delete reads the list, which is built on first use.
+  const { list, matches } = protect;
   for (const target of action.targets) {
     const hit = list.find((p) => matches(target, p.pattern));
     if (!hit) continue;

@@ -1,15 +1,17 @@
-// Replaying a recorded decision: the same pure stages decide() ran, with the row's own instant, facts and rule set.
+// Replaying a recorded decision: judge() on the facts the row recorded (its instant, state facts, boundary and rule
+// set), so a replay is decided by the very function the live call was.
 import type { Action } from "../core/action.ts";
 import { MemnoxError } from "../core/errors.ts";
 import type { PolicyRequest } from "../core/request.ts";
 import type { Reevaluate } from "../ledger/reevaluate.ts";
+import type { LedgerRow } from "../ledger/row.ts";
+import { PERSON } from "../policy/engine/index.ts";
 import { type RuleOrigin, ruleSetFromSources } from "../policy/load/index.ts";
-import { combine, ruleFinding } from "./combine.ts";
-import { recordedDecision } from "./decide.ts";
-import { decisionFinding } from "./decisions.ts";
-import { ownChecks, withStates } from "./findings.ts";
-import { withGrants } from "./grants.ts";
-import { noticeFindings } from "./notice/findings.ts";
+import { rawArguments, recordedDecision } from "./call.ts";
+import type { Instant, RuleSetView } from "./deps.ts";
+import type { GateFacts } from "./facts.ts";
+import { judge } from "./judge.ts";
+import type { GateRequest } from "./types.ts";
 
 const ORIGINS: readonly RuleOrigin[] = ["flag", "env", "repository", "machine", "registered", "workspace"];
 const NOT_RULES = new Set(["unparsable", "rules-unreadable", "error", "stopped", "refused"]);
@@ -59,35 +61,75 @@ export function replayWith(home: string): Reevaluate {
     };
     const offset = row.detail?.utcOffsetMinutes;
     const at = { epochMs: Date.parse(row.occurredAt), utcOffsetMinutes: typeof offset === "number" ? offset : 0 };
-    const verdict = set.evaluate(request, req.facts, at);
-    // A recorded decision that decided is on the row with the words it matched (an unknown program's targets are not
-    // kept): the replay is held to it again, as a rule's recorded argument matches are, without reading memory.
-    const decision = recordedDecision(row.detail);
-    const combined = combine([
-      ...withGrants([ruleFinding(action, verdict, req.environment)], req.facts, at.epochMs),
-      ...ownChecks({
-        action,
-        agent: req.agent,
-        session: row.agentSessionId,
-        facts: req.facts,
-        boundary: req.boundary,
-        nowMs: at.epochMs,
-      }),
-      ...noticeFindings({
-        action,
-        surface: row.surface,
-        agent: req.agent,
-        session: row.agentSessionId,
-        facts: req.facts,
-        boundary: req.boundary,
-        nowMs: at.epochMs,
-      }),
-      ...(decision ? [decisionFinding(action, decision, decision.terms)] : []),
-    ]);
+    const person = req.agent === PERSON;
+    const asked: GateRequest = {
+      surface: row.surface,
+      action,
+      cwd: req.cwd,
+      canAsk: false,
+      ...(req.agent && !person ? { agent: req.agent } : {}),
+      ...(row.agentSessionId ? { session: row.agentSessionId } : {}),
+      ...(person ? { seat: "person" as const } : {}),
+    };
+    const ruling = judge(asked, recordedFacts(asked, row, set, request, at));
     return {
-      effect: combined.wouldEffect,
-      ...(combined.rule ? { ruleId: combined.rule.name } : {}),
-      reason: withStates(combined.reason, combined.deciding.verdict?.states, req.facts, at.epochMs),
+      effect: ruling.answer.enforceEffect,
+      ...(ruling.answer.rule ? { ruleId: ruling.answer.rule.name } : {}),
+      reason: ruling.answer.reason,
     };
   };
+}
+
+/**
+ * The facts a row recorded, as judge() takes them: its instant, its state facts, its boundary, the rule set it
+ * names, held to the request it recorded (the argument matches, since arguments are never kept) and to the recorded
+ * decision that decided it (memory is not read again). Judged in enforce, with nothing pending: the rules' answer.
+ */
+function recordedFacts(
+  asked: GateRequest,
+  row: LedgerRow,
+  set: RuleSetView,
+  request: PolicyRequest,
+  at: Instant,
+): GateFacts {
+  const req = row.request as NonNullable<LedgerRow["request"]>;
+  const held: RuleSetView = {
+    hash: set.hash,
+    files: set.files,
+    problems: [],
+    ...(set.usesWindows ? { usesWindows: true } : {}),
+    evaluate: (_r, facts, when) => set.evaluate(request, facts, when),
+  };
+  const decision = recordedDecision(row.detail);
+  const facts: GateFacts = {
+    at,
+    settings: { mode: "enforce", failOpen: false },
+    stale: false,
+    stop: undefined,
+    caller: {},
+    world: {
+      resolution: { actions: [request.action], normalized: request.action.name, unknown: [] },
+      rules: held,
+      agent: asked.seat ? PERSON : asked.agent,
+      session: asked.session,
+      boundary: req.boundary,
+      environments: req.environment ? [req.environment] : [],
+      role: req.role,
+      scope: undefined,
+      branch: req.branch,
+      runs: {},
+      state: req.facts,
+      decisions: [],
+      ...(decision ? { heldTo: decision } : {}),
+      settings: undefined,
+      history: undefined,
+      protect: undefined,
+      wallHolds: undefined,
+    },
+    pending: {},
+    reach: {},
+    digests: new Map([[rawArguments(asked), row.argsDigest ?? ""]]),
+    holdTtlMs: 0,
+  };
+  return Object.freeze(facts);
 }

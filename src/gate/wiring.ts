@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EventInput } from "../core/event.ts";
 import { factsInForce } from "../core/request.ts";
+import { cachedFiles } from "../io/stamp.ts";
 import { type NoticeHistory, type NoticeRead, readNotices } from "../ledger/notices.ts";
 import type { Ledger } from "../ledger/store.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
@@ -11,14 +12,14 @@ import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
 import { resolveArgv, resolveCommand } from "../resolve/index.ts";
 import type { Resolution } from "../resolve/types.ts";
-import { claimAllowOnce, issueAllowOnce } from "../state/allow-once.ts";
+import { issueAllowOnce, takeCode, typedCode } from "../state/allow-once.ts";
 import { type Budget, readBudgets } from "../state/budgets.ts";
 import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
 import { type Config, readConfig } from "../state/config.ts";
 import { leasesOn, takeLease, WRITE_LEASE_MS } from "../state/leases.ts";
 import { isStale, type OrgFact, readOrgConditions, readSyncMark, type SyncMark } from "../state/org.ts";
 import { type OverlayFact, overlaysInForce, readOverlays } from "../state/overlays.ts";
-import { claimGrant, createHold, deniedHold, fingerprint } from "../state/pending.ts";
+import { createHold, deniedHold, fingerprint, grantFor, spendGrant } from "../state/pending.ts";
 import { type ProbationEntry, probationFacts, readProbation } from "../state/probation.ts";
 import { readStop, type StopRecord } from "../state/stop.ts";
 import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
@@ -36,7 +37,7 @@ import { readWallHolds } from "./wall-held.ts";
 export const HOLD_TTL_MS = 30 * 60_000;
 
 export interface DepsSink {
-  /** A dry run (policy test, check) records nothing, claims no grant and holds nothing. */
+  /** A dry run (policy test, check): judged without grants, counts or history, and never committed. */
   readonly dry: boolean;
   record(e: EventInput): string | undefined;
   digest(raw: string): string;
@@ -62,7 +63,8 @@ export interface StateReaders {
 
 export function fileReaders(paths: Paths): StateReaders {
   return {
-    config: () => readConfig(paths.config),
+    // config.toml and the seal beside it, read once per change of either: the gate and the briefing share it.
+    config: cachedFiles([paths.config, paths.sealed], () => readConfig(paths.config)),
     overlays: () => readOverlays(paths.overlays),
     probation: () => readProbation(paths.probation),
     stop: () => readStop(paths.stop),
@@ -80,9 +82,12 @@ type StateDeps = Pick<
   | "takeLeases"
   | "stop"
   | "stale"
-  | "claimGrant"
+  | "dry"
+  | "grant"
+  | "spendGrant"
   | "refusedBefore"
-  | "claimAllowOnce"
+  | "allowOnce"
+  | "takeAllowOnce"
   | "issueAllowOnce"
   | "clearedCall"
   | "clearCalls"
@@ -136,7 +141,6 @@ export function stateDeps(
       }));
     },
     takeLeases: (targets, holder, now) => {
-      if (sink.dry) return;
       for (const path of targets) {
         takeLease(paths.leases, { path, session: holder.session, holder: holder.agent, forMs: WRITE_LEASE_MS }, now);
       }
@@ -145,14 +149,13 @@ export function stateDeps(
       const s = read.stop();
       return s && Date.parse(s.until) > now ? s : undefined;
     },
-    claimGrant: (parts, session, now) =>
-      sink.dry ? undefined : claimGrant(paths.pending, fingerprint(parts), session, now),
-    refusedBefore: (parts, session, now) =>
-      sink.dry ? undefined : deniedHold(paths.pending, fingerprint(parts), session, now, HOLD_TTL_MS),
-    claimAllowOnce: (parts, session, now) =>
-      sink.dry ? undefined : claimAllowOnce(paths.allowOnce, fingerprint(parts), session, now),
+    dry: sink.dry,
+    grant: (parts, session, now) => grantFor(paths.pending, fingerprint(parts), session, now),
+    spendGrant: (hold, now) => spendGrant(paths.pending, hold, now),
+    refusedBefore: (parts, session, now) => deniedHold(paths.pending, fingerprint(parts), session, now, HOLD_TTL_MS),
+    allowOnce: (parts, session, now) => typedCode(paths.allowOnce, fingerprint(parts), session, now),
+    takeAllowOnce: (code) => takeCode(code),
     issueAllowOnce: ({ parts, ...rest }) => {
-      if (sink.dry) return undefined;
       try {
         return issueAllowOnce(paths.allowOnce, { ...rest, fingerprint: fingerprint(parts) });
       } catch {
@@ -160,9 +163,8 @@ export function stateDeps(
         return undefined;
       }
     },
-    clearedCall: (session, call, now) => (sink.dry ? undefined : clearedCall(paths.pending, session, call, now)),
+    clearedCall: (session, call, now) => clearedCall(paths.pending, session, call, now),
     clearCalls: (session, calls, now) => {
-      if (sink.dry) return;
       try {
         clearCalls(paths.pending, session, calls, now);
       } catch {
@@ -170,15 +172,15 @@ export function stateDeps(
       }
     },
     handedDown: (token, cwd, now) => {
-      const h = sink.dry ? undefined : handedDown(paths.pending, token, now);
+      const h = handedDown(paths.pending, token, now);
       return h && (cwd === h.root || cwd.startsWith(`${h.root}/`)) ? h : undefined;
     },
-    createHold: (input) => createHold(sink.dry ? `${paths.pending}/.dry` : paths.pending, input),
+    createHold: (input) => createHold(paths.pending, input),
     record: (e) => sink.record(e),
     digest: (raw) => sink.digest(raw),
     holdTtlMs: HOLD_TTL_MS,
-    ...(sink.proceeded && !sink.dry ? { proceeded: sink.proceeded } : {}),
-    ...(sink.read && !sink.dry ? { history: historyOf(sink.read) } : {}),
+    ...(sink.proceeded ? { proceeded: sink.proceeded } : {}),
+    ...(sink.read ? { history: historyOf(sink.read) } : {}),
     reach: scanReach(paths.lastScan),
   };
 }
@@ -198,7 +200,11 @@ export type LoadingGateDeps = Omit<GateDeps, "rules"> & {
 };
 
 /** Everything decide() reads, for this context; `sink` receives rows (the ledger, or nothing for a dry run). */
-export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string } = {}): LoadingGateDeps {
+export function gateDeps(
+  ctx: Context,
+  sink: DepsSink,
+  opts: { ruleFile?: string; read?: StateReaders } = {},
+): LoadingGateDeps {
   const paths = ctx.paths;
   const expand = targetExpander({ home: paths.home, root: paths.root, env: ctx.env });
   const loaded = new Map<string, LoadedRuleSet>();
@@ -222,7 +228,7 @@ export function gateDeps(ctx: Context, sink: DepsSink, opts: { ruleFile?: string
     return set;
   };
   return {
-    ...stateDeps(paths, sink, fileReaders(paths)),
+    ...stateDeps(paths, sink, opts.read ?? fileReaders(paths)),
     now: () => lazyInstant(ctx.clock.now()),
     rules,
     resolve: (req) => {

@@ -119,6 +119,12 @@ export function approveAllowOnce(dir: string, typed: string, by: string, nowMs: 
   return { ok: true, record: approved, until };
 }
 
+/** A typed code found for a call, and the file it is taken from. */
+export interface TypedCode {
+  readonly record: AllowOnce;
+  readonly file: string;
+}
+
 /**
  * The approved code for this exact call, taken (deleted) so it lets exactly one call through: the file is renamed
  * away first, so two seams claiming at once cannot both have it.
@@ -129,22 +135,43 @@ export function claimAllowOnce(
   session: string | undefined,
   nowMs: number,
 ): AllowOnce | undefined {
+  for (const code of typedCodes(dir, fingerprint, session, nowMs)) if (takeCode(code)) return code.record;
+  return undefined;
+}
+
+/** The typed code `claimAllowOnce` would take, read only: the gate judges with it, then takes it (`takeCode`). */
+export function typedCode(
+  dir: string,
+  fingerprint: string,
+  session: string | undefined,
+  nowMs: number,
+): TypedCode | undefined {
+  return typedCodes(dir, fingerprint, session, nowMs)[0];
+}
+
+function typedCodes(dir: string, fingerprint: string, session: string | undefined, nowMs: number): TypedCode[] {
   const names = safeList(dir).filter((n) => n.startsWith(okPrefix(fingerprint)) && n.endsWith(".json"));
+  const out: TypedCode[] = [];
   for (const name of names) {
     const file = join(dir, name);
     const rec = read(file);
     if (!rec?.approvedAt || rec.fingerprint !== fingerprint || Date.parse(rec.expiresAt) <= nowMs) continue;
     if (rec.session && session && rec.session !== session) continue;
-    const taken = `${file}.taken-${process.pid}`;
-    try {
-      renameSync(file, taken);
-    } catch {
-      continue;
-    }
-    rmSync(taken, { force: true });
-    return rec;
+    out.push({ record: rec, file });
   }
-  return undefined;
+  return out;
+}
+
+/** Take the code (rename it away, then delete it): false when another call took it first. */
+export function takeCode(code: TypedCode): boolean {
+  const taken = `${code.file}.taken-${process.pid}`;
+  try {
+    renameSync(code.file, taken);
+  } catch {
+    return false;
+  }
+  rmSync(taken, { force: true });
+  return true;
 }
 
 function safeList(dir: string): string[] {

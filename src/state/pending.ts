@@ -241,23 +241,38 @@ export function answerHold(
  */
 export function claimGrant(dir: string, fp: string, session: string | undefined, nowMs: number): Hold | undefined {
   for (const h of listHolds(dir)) {
-    if (h.fingerprint !== fp || h.status !== "granted" || h.spentAt) continue;
-    if (h.session !== undefined && h.session !== session) continue;
-    const sessionGrant = h.grants.some((g) => g.scope === "session");
-    if (sessionGrant) {
-      if (h.session !== undefined ? h.session === session : Date.parse(h.expiresAt) > nowMs) return h;
-      continue;
-    }
-    const claimed = withLock(holdPath(dir, h.id), () => {
-      const fresh = readHold(dir, h.id);
-      if (fresh?.status !== "granted" || fresh.spentAt) return undefined;
-      const spent: Hold = { ...fresh, spentAt: new Date(nowMs).toISOString() };
-      writeJsonAtomic(holdPath(dir, h.id), spent);
-      return spent;
-    });
+    if (!spendable(h, fp, session, nowMs)) continue;
+    const claimed = spendGrant(dir, h, nowMs);
     if (claimed) return claimed;
   }
   return undefined;
+}
+
+/** The grant `claimGrant` would spend, read only: the gate judges with it, then spends it (`spendGrant`). */
+export function grantFor(dir: string, fp: string, session: string | undefined, nowMs: number): Hold | undefined {
+  return listHolds(dir).find((h) => spendable(h, fp, session, nowMs));
+}
+
+function spendable(h: Hold, fp: string, session: string | undefined, nowMs: number): boolean {
+  if (h.fingerprint !== fp || h.status !== "granted" || h.spentAt) return false;
+  if (h.session !== undefined && h.session !== session) return false;
+  if (!h.grants.some((g) => g.scope === "session")) return true;
+  return h.session !== undefined ? h.session === session : Date.parse(h.expiresAt) > nowMs;
+}
+
+/**
+ * Spend `hold` if it is still granted and unspent (compare-and-set under its lock); a session grant is reused and
+ * never spent. Undefined when another call spent it first.
+ */
+export function spendGrant(dir: string, hold: Hold, nowMs: number): Hold | undefined {
+  if (hold.grants.some((g) => g.scope === "session")) return hold;
+  return withLock(holdPath(dir, hold.id), () => {
+    const fresh = readHold(dir, hold.id);
+    if (fresh?.status !== "granted" || fresh.spentAt) return undefined;
+    const spent: Hold = { ...fresh, spentAt: new Date(nowMs).toISOString() };
+    writeJsonAtomic(holdPath(dir, hold.id), spent);
+    return spent;
+  });
 }
 
 /**

@@ -3,11 +3,12 @@ import type { EventInput } from "../../src/core/event.ts";
 import type { Verdict } from "../../src/core/verdict.ts";
 import type { GateDeps } from "../../src/gate/deps.ts";
 import { clearCalls, clearedCall, handedDown } from "../../src/state/cleared.ts";
-import { claimGrant, createHold, fingerprint } from "../../src/state/pending.ts";
+import { createHold, fingerprint, grantFor, spendGrant } from "../../src/state/pending.ts";
 
 type Recording = Pick<
   GateDeps,
-  | "claimGrant"
+  | "grant"
+  | "spendGrant"
   | "clearedCall"
   | "clearCalls"
   | "handedDown"
@@ -22,7 +23,8 @@ export function recordingDeps(pending: string): Recording & { rows: EventInput[]
   const rows: EventInput[] = [];
   return {
     rows,
-    claimGrant: (parts, session, now) => claimGrant(pending, fingerprint(parts), session, now),
+    grant: (parts, session, now) => grantFor(pending, fingerprint(parts), session, now),
+    spendGrant: (hold, now) => spendGrant(pending, hold, now),
     clearedCall: (session, call, now) => clearedCall(pending, session, call, now),
     clearCalls: (session, calls, now) => clearCalls(pending, session, calls, now),
     handedDown: (token, _cwd, now) => handedDown(pending, token, now),

@@ -3,6 +3,7 @@
 import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import { settle } from "../../gate/settle.ts";
 import type { GateAnswer, HoldOutcome } from "../../gate/types.ts";
 import { hostOf } from "../../resolve/commands/network.ts";
 
@@ -52,16 +53,13 @@ type Admission = { readonly ok: true } | { readonly ok: false; readonly status: 
 
 /** Allow, or a refusal with words; an ask waits for a person (or the hold's expiry) before it is either. */
 async function admit(gate: EgressGate, host: string, caller: EgressCaller, signal: AbortSignal): Promise<Admission> {
-  let a = await gate.decide(host, caller);
-  if (a.effect === "ask" && a.holdId) {
-    const outcome = await gate.awaitHold(a.holdId, signal);
-    if (outcome !== "granted") {
-      const why = outcome === "unattended" ? "nobody answered before the hold expired" : "a person denied it";
-      return { ok: false, status: 403, reason: `${why} (${a.reason})` };
-    }
-    a = await gate.decide(host, caller);
-  }
-  if (a.effect === "allow") return { ok: true };
+  const settled = await settle({
+    decide: () => gate.decide(host, caller),
+    awaitHold: (id, s) => gate.awaitHold(id, s ?? signal),
+    signal,
+  });
+  if (settled.kind === "allow") return { ok: true };
+  const a = settled.answer;
   const alt = a.alternative ? `\ninstead: ${a.alternative.note}` : "";
   return { ok: false, status: 403, reason: `memnox refused a request to ${host}: ${a.reason}${alt}` };
 }

@@ -55,6 +55,26 @@ export interface Noticed {
 
 const NOTHING: Noticed = { facts: [], seen: [], noted: [] };
 
+/** What the history is asked for this call, or undefined when nothing it could find would change the verdict. */
+export function noticeQuery(
+  ask: Pick<NoticeAsk, "surface" | "agent" | "session" | "actions" | "boundary" | "nowMs">,
+  settings: NoticeSettings,
+): NoticeRead | undefined {
+  if (!settings.on || !NOTICED_SURFACES.has(ask.surface)) return undefined;
+  const keys = [...new Set(ask.actions.flatMap((a) => noveltiesOf(a, ask.boundary)).map((n) => n.key))];
+  const sends = ask.session !== undefined && ask.actions.some((a) => sendsOutward(a) !== undefined);
+  const asksNovel = ask.agent !== undefined && keys.length > 0;
+  if (!asksNovel && !sends) return undefined;
+  return {
+    agent: ask.agent,
+    session: sends ? ask.session : undefined,
+    keys: asksNovel ? keys : [],
+    doneSince: new Date(ask.nowMs - HISTORY_DAYS * DAY_MS).toISOString(),
+    takenSince: new Date(ask.nowMs - CHAIN_MINUTES * 60_000).toISOString(),
+  };
+}
+
+/** The notice facts of one call, from the history `noticeQuery`'s question reads (absent: none is read). */
 export function gatherNotice(
   ask: NoticeAsk,
   settings: NoticeSettings,
@@ -72,15 +92,10 @@ export function gatherNotice(
   const base = { seen, ...(took ? { taken: takenWords(took) } : {}) };
   const sends = ask.session !== undefined && ask.actions.some((a) => sendsOutward(a) !== undefined);
   const asksNovel = ask.agent !== undefined && novelties.length > 0;
-  if (!settings.on || !history || (!asksNovel && !sends)) return { ...base, facts: [], noted: [] };
+  const q = history ? noticeQuery(ask, settings) : undefined;
+  if (!q || !history) return { ...base, facts: [], noted: [] };
   const at = ask.nowMs;
-  const h = history({
-    agent: ask.agent,
-    session: sends ? ask.session : undefined,
-    keys: asksNovel ? seen : [],
-    doneSince: new Date(at - HISTORY_DAYS * DAY_MS).toISOString(),
-    takenSince: new Date(at - CHAIN_MINUTES * 60_000).toISOString(),
-  });
+  const h = history(q);
   const done = new Set(h.done);
   const fresh = asksNovel ? novelties.filter((n) => !done.has(n.key)) : [];
   const began = h.since ? Date.parse(h.since) : at;

@@ -2,7 +2,7 @@
 // the GateRequest and GateDeps decide() reads, so the daemon runs the very same decide() on the very same facts.
 import type { Action } from "../../core/action.ts";
 import type { Resolution } from "../../resolve/types.ts";
-import { rawArguments } from "../decide.ts";
+import { rawArguments } from "../call.ts";
 import type { CallerFacts, Instant } from "../deps.ts";
 import { pushFlagsOf } from "../push.ts";
 import type { GateAnswer, GateRequest } from "../types.ts";

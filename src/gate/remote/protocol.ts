@@ -4,7 +4,7 @@ import type { ActionClass, PossibleTarget } from "../../core/action.ts";
 import type { EventInput, Surface } from "../../core/event.ts";
 import type { Boundary } from "../boundary.ts";
 import type { DeclaredScope } from "../scope.ts";
-import type { GateAnswer, HoldOutcome } from "../types.ts";
+import type { Briefing, GateAnswer, HoldOutcome } from "../types.ts";
 
 /** An action as it crosses the socket: everything but its raw arguments. */
 export interface WireAction {
@@ -94,7 +94,21 @@ export interface PingRequest {
   readonly egressFor?: string;
 }
 
-export type DaemonRequest = EvaluateRequest | HoldRequest | RecordRequest | PingRequest;
+/** What a session is told of the rules and state at `cwd` (`GateServices.briefing`), from the daemon's rule sets. */
+export interface BriefingRequest {
+  readonly method: "briefing";
+  /** Only the same memnox briefs for a seam: the summaries are its code's. */
+  readonly version: string;
+  readonly cwd: string;
+  readonly agent?: string;
+  readonly policies?: string;
+  /** The repository the session works in, as the seam finds it (its env, the session's start, .git). */
+  readonly repository?: string;
+  /** The seam's instant: what is in force, and the time left on grants, is said as of it. */
+  readonly at: number;
+}
+
+export type DaemonRequest = EvaluateRequest | HoldRequest | RecordRequest | PingRequest | BriefingRequest;
 
 interface EgressAddress {
   readonly host: string;
@@ -123,6 +137,7 @@ export interface Replies {
   hold: { readonly outcome: HoldOutcome };
   record: { readonly eventId?: string };
   ping: PingReply;
+  briefing: { readonly briefing: Briefing } | { readonly local: string };
 }
 
 export type Reply<M extends DaemonRequest["method"]> = Replies[M];

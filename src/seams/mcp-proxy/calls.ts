@@ -1,6 +1,7 @@
 // One tools/call before it reaches the server: hidden, allowed, refused, or held until a person answers.
 import { describeError } from "../../core/errors.ts";
 import { isRecord } from "../../core/record.ts";
+import { decidedOrRefused, settle } from "../../gate/settle.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
 import { isId, type Message, notification, params } from "./jsonrpc.ts";
 import type { Refusal } from "./refusal.ts";
@@ -31,16 +32,28 @@ export async function judgeCall(c: CallContext): Promise<CallVerdict> {
   const action = c.action;
   if (c.hiddenBy) {
     const reason = `${c.tool} is hidden from this agent by ${c.hiddenBy}`;
-    await decideOrRefuse(c, { ...c.request, refusal: reason });
+    await decidedOrRefused(() => c.gate.decide({ ...c.request, refusal: reason }));
     return { kind: "refuse", refusal: { action, reason, policy: c.hiddenBy } };
   }
-  let answer = await decideOrRefuse(c, c.request);
-  if (answer.effect === "ask") {
-    const held = await settleHold(c, answer);
-    if (held === "cancelled") return { kind: "cancelled" };
-    answer = held;
+  const settled = await settle({
+    decide: () => decidedOrRefused(() => c.gate.decide(c.request)),
+    awaitHold: (id, signal) => c.gate.awaitHold(id, signal),
+    held: (answer, holdId) => {
+      c.log(
+        `memnox: ${action} is held for a person (hold ${holdId}): ${answer.reason}\n  it goes through once a person says yes from their own terminal\n`,
+      );
+      return c.onHeld(holdId);
+    },
+    failed: (e, holdId) => c.log(`memnox: waiting for ${holdId} failed: ${describeError(e)}\n`),
+    signal: c.signal,
+  });
+  if (settled.kind === "aborted") {
+    if (settled.why === "cancelled") return { kind: "cancelled" };
+    const reason = `the agent closed the connection before a person answered (${settled.answer.reason})`;
+    return { kind: "refuse", refusal: refusalOf(action, { ...settled.answer, reason }) };
   }
-  if (answer.effect !== "allow") return { kind: "refuse", refusal: refusalOf(action, answer) };
+  const answer = settled.answer;
+  if (settled.kind === "deny") return { kind: "refuse", refusal: refusalOf(action, answer) };
   if (answer.mode === "advise" && answer.enforceEffect !== "allow") {
     c.log(`memnox (advise): in enforce, ${action} would ${verb(answer)}: ${answer.reason}\n`);
   }
@@ -58,57 +71,6 @@ function refusalOf(action: string, a: GateAnswer): Refusal {
     ...(a.rule ? { rule: a.rule } : {}),
     ...(a.alternative ? { alternative: a.alternative } : {}),
   };
-}
-
-/** A gate that throws has not decided, and a call nobody decided does not go through. */
-async function decideOrRefuse(c: CallContext, request: GateRequest): Promise<GateAnswer> {
-  try {
-    return await c.gate.decide(request);
-  } catch (e) {
-    return {
-      effect: "deny",
-      enforceEffect: "deny",
-      mode: "enforce",
-      reason: `memnox could not decide (${describeError(e)}), and a call it cannot decide does not go through`,
-      actions: [],
-      stopped: false,
-    };
-  }
-}
-
-async function settleHold(c: CallContext, answer: GateAnswer): Promise<GateAnswer | "cancelled"> {
-  const holdId = answer.holdId;
-  if (!holdId) return { ...answer, effect: "deny", reason: `${answer.reason} (nobody can be asked for this call)` };
-  const action = c.action;
-  c.log(
-    `memnox: ${action} is held for a person (hold ${holdId}): ${answer.reason}\n  it goes through once a person says yes from their own terminal\n`,
-  );
-  const stop = c.onHeld(holdId);
-  let outcome: Awaited<ReturnType<GateServices["awaitHold"]>> | undefined;
-  try {
-    outcome = await c.gate.awaitHold(holdId, c.signal);
-  } catch (e) {
-    if (!c.signal.aborted) c.log(`memnox: waiting for ${holdId} failed: ${describeError(e)}\n`);
-  } finally {
-    stop();
-  }
-  if (c.signal.aborted) {
-    if (c.signal.reason === "cancelled") return "cancelled";
-    return {
-      ...answer,
-      effect: "deny",
-      reason: `the agent closed the connection before a person answered (${answer.reason})`,
-    };
-  }
-  if (outcome === "granted") {
-    // The grant is claimed by deciding again, which also writes the allowed row the outcome links to.
-    const retried = await decideOrRefuse(c, c.request);
-    return retried.effect === "ask"
-      ? { ...retried, effect: "deny", reason: `the grant was not found (${retried.reason})` }
-      : retried;
-  }
-  const why = outcome === "denied" ? "a person denied it" : "nobody answered before the hold expired";
-  return { ...answer, effect: "deny", reason: `${why} (${answer.reason})` };
 }
 
 /** A held call with a progress token hears, now and then, that it is held and who can answer; returns the stop. */

@@ -1,5 +1,6 @@
 // The shell seams' common path: ask the gate, ask a person or wait for a hold where needed, run, record the outcome.
 import { maskSecrets } from "../../core/secrets.ts";
+import { settle as settleCall } from "../../gate/settle.ts";
 import type { GateAnswer, GateRequest, GateServices } from "../../gate/types.ts";
 import type { Stdio } from "../../ports/index.ts";
 import { adviseText, askText, DENY_EXIT, refusalText, whoMustSay } from "./refusal.ts";
@@ -56,42 +57,45 @@ export type Settled =
 
 /** The gate's answer, with an ask settled by the person at the terminal or by a hold someone answers. */
 export async function settle(text: string, request: GateRequest, deps: GatedDeps): Promise<Settled> {
-  const answer = await deps.gate.decide(request);
-  if (answer.effect === "ask") return settleAsk(text, request, answer, deps);
-  return answer.effect === "deny" ? { kind: "deny", answer } : { kind: "allow", answer, cwd: request.cwd };
-}
-
-async function settleAsk(text: string, request: GateRequest, answer: GateAnswer, deps: GatedDeps): Promise<Settled> {
-  // A quorum is answered only by `memnox approve` from the accounts it names: `[a]` cannot tell who pressed it.
-  if (request.canAsk && deps.terminal && !answer.quorum) {
-    const reply = deps.terminal.ask(askText(`wants to run: ${text}`, answer), text);
-    if (reply.kind === "edit") return { kind: "edit", text: reply.text };
-    const grant = reply.kind !== "deny";
-    await deps.gate.recordAnswer(answer, request, {
-      grant,
-      scope: reply.kind === "session" ? "session" : "once",
-      via: "terminal",
-    });
-    return grant
-      ? { kind: "allow", answer: { ...answer, effect: "allow" }, asked: true, cwd: request.cwd }
-      : { kind: "deny", answer };
-  }
-  if (!answer.holdId) return { kind: "deny", answer };
-  deps.io.err(
-    `memnox: \`${maskSecrets(text)}\` is held (hold ${answer.holdId}), since ${whoMustSay(answer)}: ${answer.reason}
+  const settled = await settleCall<Settled>({
+    decide: () => deps.gate.decide(request),
+    awaitHold: (id) => deps.gate.awaitHold(id),
+    askHere: (answer) => askAtTerminal(text, request, answer, deps),
+    held: (answer, holdId) => {
+      deps.io.err(
+        `memnox: \`${maskSecrets(text)}\` is held (hold ${holdId}), since ${whoMustSay(answer)}: ${answer.reason}
   it runs once a person says yes from their own terminal
 `,
-  );
-  deps.waitingOn?.(answer.holdId);
-  const outcome = await deps.gate.awaitHold(answer.holdId);
-  if (outcome !== "granted") {
-    const why = outcome === "unattended" ? "nobody answered before the hold expired" : "a person denied it";
-    return { kind: "deny", answer: { ...answer, effect: "deny", reason: `${why} (${answer.reason})` } };
-  }
-  const retried = await deps.gate.decide(request);
-  return retried.effect === "allow"
-    ? { kind: "allow", answer: retried, asked: true, cwd: request.cwd }
-    : { kind: "deny", answer: retried };
+      );
+      deps.waitingOn?.(holdId);
+      return undefined;
+    },
+  });
+  if (settled.kind === "edit" || settled.kind === "deny") return settled;
+  if (settled.kind === "aborted") return { kind: "deny", answer: settled.answer };
+  return { ...settled, cwd: request.cwd };
+}
+
+/** The person at this terminal, when the call may ask here: a quorum is answered only by `memnox approve`. */
+async function askAtTerminal(
+  text: string,
+  request: GateRequest,
+  answer: GateAnswer,
+  deps: GatedDeps,
+): Promise<Settled | undefined> {
+  // `[a]` cannot tell who pressed it, so it never answers for named approvers.
+  if (!request.canAsk || !deps.terminal || answer.quorum) return undefined;
+  const reply = deps.terminal.ask(askText(`wants to run: ${text}`, answer), text);
+  if (reply.kind === "edit") return { kind: "edit", text: reply.text };
+  const grant = reply.kind !== "deny";
+  await deps.gate.recordAnswer(answer, request, {
+    grant,
+    scope: reply.kind === "session" ? "session" : "once",
+    via: "terminal",
+  });
+  return grant
+    ? { kind: "allow", answer: { ...answer, effect: "allow" }, asked: true, cwd: request.cwd }
+    : { kind: "deny", answer };
 }
 
 export function refuse(text: string, answer: GateAnswer, io: Stdio): number {
