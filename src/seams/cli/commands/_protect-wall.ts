@@ -46,6 +46,11 @@ async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring; file: 
     wiring = { applier, applierKind, claude: "user", privileged: managed.command };
   }
   const w = wall.wall;
+  // A name the namespace covers where found is no longer the rules' alone: its claim line says how far it reaches.
+  const named = wall.claims.find((c) => c.part === "named");
+  const covered = named?.held ? (w.names?.globs ?? []).map((g) => g.glob) : [];
+  const byName = (u: string) => covered.some((g) => u.startsWith(`${g} (`) || u.startsWith(`**/${g} (`));
+  const extra = wall.claims.filter((c) => c.part === "servers" || c.part === "named" || c.part === "scope");
   const lines = [
     `agent wall written to ${agentWallFile(ctx.paths)}, held by ${kernelName(wall.kernel)}: every shell command of a hooked agent runs inside it`,
     `  unreadable: ${w.unreadable.length} credential paths (${w.unreadable
@@ -57,7 +62,10 @@ async function wireAgentWall(ctx: Context): Promise<{ wiring: WallWiring; file: 
       .map((u) => shown(w, u.path))
       .join(", ")}, ...)`,
     ...wall.costs.slice(0, 6).map((c) => `  cost: ${c}`),
-    ...w.unexpressed.map((u) => `  not held by the kernel (no path stands for it), left to the rules: ${u}`),
+    ...extra.map((c) => `  ${c.held ? "held" : "not held"}: ${c.text}`),
+    ...w.unexpressed
+      .filter((u) => !byName(u))
+      .map((u) => `  not held by the kernel (no path stands for it), left to the rules: ${u}`),
     wiring.claude === "managed"
       ? `  Claude Code: its managed settings hold the hook and the shell prefix (${managed.file}); no project or user setting can drop them`
       : `  Claude Code: the shell prefix is in your user settings, where a project's settings could override it. To hold it where none can, run: ${wiring.privileged}`,
