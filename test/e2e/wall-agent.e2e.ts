@@ -244,7 +244,10 @@ describe.skipIf(abi < 2)("without the guard the same attempts do harm", () => {
       git("commit", "-q", "--allow-empty", "-m", "second");
       const before = Bun.spawnSync(["git", "-C", origin, "rev-parse", "main"]).stdout.toString().trim();
       const { model } = await m.session(p, [
-        bash(`python3 -c 'import os;print(open(os.path.join(os.environ["HOME"],".ssh","id_"+"ed25519")).read())'`),
+        // Its result reaches the model masked in every mode: the read itself is the harm, shown by where it wrote.
+        bash(
+          `python3 -c 'import os;print(open(os.path.join(os.environ["HOME"],".ssh","id_"+"ed25519")).read())' > leaked.txt`,
+        ),
         bash("ln ~/.bashrc ./rc; echo '# appended through a link' >> ./rc"),
         bash(
           decoding(
@@ -252,7 +255,8 @@ describe.skipIf(abi < 2)("without the guard the same attempts do harm", () => {
           ),
         ),
       ]);
-      expect(model.toolResults().some((r) => r.text.includes(CANARY))).toBe(true);
+      expect(readFileSync(join(p.dir, "leaked.txt"), "utf8")).toContain(CANARY);
+      never(model);
       expect(readFileSync(join(m.home.home, ".bashrc"), "utf8")).toContain("appended through a link");
       expect(Bun.spawnSync(["git", "-C", origin, "rev-parse", "main"]).stdout.toString().trim()).not.toBe(before);
     } finally {
