@@ -25,6 +25,11 @@ try {
   writeFileSync(join(home, ".bashrc"), "# bench\n");
   mkdirSync(repo);
   Bun.spawnSync(["git", "init", "-q", repo]);
+  // A checkout with an untracked .env: its commands each get a mount namespace covering it.
+  const covered = join(dir, "covered");
+  mkdirSync(covered);
+  Bun.spawnSync(["git", "init", "-q", covered]);
+  writeFileSync(join(covered, ".env"), "TOKEN=bench\n");
   const env = {
     HOME: home,
     MEMNOX_HOME: join(home, ".memnox"),
@@ -37,6 +42,7 @@ try {
     ["config", "set", "mode", "enforce"],
   ])
     Bun.spawnSync([memnox, ...step], { env, cwd: repo });
+  Bun.spawnSync([memnox, "protect", "--wall"], { env, cwd: covered });
   const applier = join(home, ".memnox", "app", "memnox-wall");
   const snapshot = join(dir, "snapshot.sh");
   writeFileSync(snapshot, "alias ll='ls -l'\n");
@@ -45,6 +51,7 @@ try {
   const t = await interleave(RUNS, {
     plain: () => once(["/bin/bash", "-c", line], { env, cwd: repo }),
     perl: () => once([applier, line], { env, cwd: repo }),
+    "perl+ns": () => once([applier, line], { env, cwd: covered }),
     binary: () => once([memnox, "wall", "agent", line], { env, cwd: repo }),
   });
   const r = (a: string, b: string, p: number) => (pct(t[a] ?? [], p) / pct(t[b] ?? [], p)).toFixed(2);
@@ -54,6 +61,9 @@ try {
   for (const [k, xs] of Object.entries(t)) console.log(row(k, xs));
   console.log(
     `walled by the perl applier / unwalled     p50 ${r("perl", "plain", 50)}x   p99 ${r("perl", "plain", 99)}x`,
+  );
+  console.log(
+    `walled, own namespace (.env covered)       p50 ${r("perl+ns", "plain", 50)}x   p99 ${r("perl+ns", "plain", 99)}x`,
   );
   console.log(
     `walled by the binary's applier / unwalled p50 ${r("binary", "plain", 50)}x   p99 ${r("binary", "plain", 99)}x`,
