@@ -7,6 +7,7 @@ import { HttpError } from "../http-error.ts";
 import { newId, sameText } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
+import { readExport, SWEEPABLE } from "../intent/exports.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
 import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
@@ -153,6 +154,85 @@ async function receive(c: Call): Promise<Response> {
     { id: landed.id, duplicate: landed.duplicate, tainted: landed.tainted, classification: landed.classification },
     landed.duplicate ? 200 : 201,
   );
+}
+
+/**
+ * POST /v1/sources/:type/sweep (the export's bytes): a system's history from a file export, each item handed to the
+ * one normalizer as the live delivery it would have been, so it lands under the same dedup key, stream choice, taint
+ * and masking. A file that cannot be read whole stores nothing (400); so does a failure half way (one transaction).
+ */
+export async function sweepSource(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const sourceType = sourceTypeOf(c);
+  if (!SWEEPABLE[sourceType]) throw new HttpError(400, "bad_request", `memnox reads no export of ${sourceType}`);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length > MAX_BODY_BYTES)
+    throw new HttpError(413, "too_large", `an export is at most ${MAX_BODY_BYTES} bytes: split it by date range`);
+  const [connected]: { streams: string[] }[] = await c.db`
+    SELECT streams FROM sources WHERE workspace_id = ${who.workspaceId} AND source_type = ${sourceType}`;
+  if (!connected)
+    throw new HttpError(
+      409,
+      "not_connected",
+      `connect ${sourceType} and choose its streams first: a sweep reads only those`,
+    );
+  const read = readExport(sourceType, bytes);
+  if (!read.ok) {
+    await audit(c.db, {
+      orgId: who.orgId,
+      actor: actorName(who),
+      action: "source.sweep.refused",
+      subject: sourceType,
+      detail: { bytes: bytes.length, why: read.why },
+      severity: "warning",
+    });
+    throw new HttpError(400, "bad_export", `${read.why}. Nothing was stored.`);
+  }
+  const setting = await settingOf(c.db, who.workspaceId, sourceType);
+  const rules = await sensitivityRules(c.db, who.workspaceId);
+  const skipped = new Map<string, { count: number; first: string }>();
+  let stored = 0;
+  let duplicates = 0;
+  await c.db.begin(async (tx) => {
+    // One sweep of a workspace at a time: two would race each other's duplicates.
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`memnox-sweep:${who.workspaceId}`}))`;
+    for (const d of read.deliveries) {
+      const outcome = normalize(sourceType, d.data, setting);
+      if (!outcome.ok) {
+        const s = skipped.get(outcome.why);
+        if (s) s.count++;
+        else skipped.set(outcome.why, { count: 1, first: d.from });
+        continue;
+      }
+      const landed = await land(tx, who.workspaceId, { event: outcome.event }, rules);
+      if (landed.duplicate) duplicates++;
+      else stored++;
+    }
+  });
+  const answer = {
+    sourceType,
+    read: read.items,
+    events: read.deliveries.length,
+    stored,
+    duplicates,
+    skipped: [...skipped].map(([why, s]) => ({ why, count: s.count, first: s.first })),
+  };
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "source.sweep",
+    subject: sourceType,
+    detail: {
+      bytes: bytes.length,
+      read: answer.read,
+      events: answer.events,
+      stored,
+      duplicates,
+      skipped: answer.events - stored - duplicates,
+    },
+  });
+  return json(answer, stored > 0 ? 201 : 200);
 }
 
 /**

@@ -1,0 +1,11 @@
+// An export as its system hands it over: a folder zipped by the machine's real `zip`, the way a Slack workspace export
+// arrives, read back as bytes.
+import { readFileSync, rmSync } from "node:fs";
+
+/** `dir`'s contents zipped (names relative to it, no extra attributes) into `out`; its bytes. */
+export function zipFolder(dir: string, out: string): Uint8Array {
+  rmSync(out, { force: true });
+  const r = Bun.spawnSync(["zip", "-r", "-X", "-q", out, "."], { cwd: dir, stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`zip failed: ${r.stderr.toString()}`);
+  return new Uint8Array(readFileSync(out));
+}
