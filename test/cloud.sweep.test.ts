@@ -12,7 +12,7 @@ import type { Db } from "../src/cloud/store/db.ts";
 import { api, memberWithToken } from "./support/cloud.ts";
 import { type InProcessCloud, startInProcessCloud } from "./support/cloud-in-process.ts";
 import { type Browser, sessionFor } from "./support/console.ts";
-import { zipFolder } from "./support/exports.ts";
+import { type StoredEvent, zipFolder } from "./support/exports.ts";
 
 const SECRET = "whsec_U3dlZXBpbmctaGlzdG9yeS1mcm9tLWV4cG9ydHM=";
 const ROOT = join(import.meta.dir, "..", "fixtures");
@@ -95,19 +95,7 @@ async function deliverGithub(workspace: string, file: string, id: string, event:
 const SAME_AS_LIVE = `dedup_key, source_type, source_ref, kind, stream, author, author_trusted, content, occurred_at,
   tainted, taint_reason, classification`;
 
-interface Stored {
-  readonly kind: string;
-  readonly source_ref: string;
-  readonly stream: string;
-  readonly author: string;
-  readonly author_trusted: boolean;
-  readonly tainted: boolean;
-  readonly taint_reason: string | null;
-  readonly content: string;
-  readonly occurred_at: Date;
-}
-
-async function events(workspace: string): Promise<Stored[]> {
+async function events(workspace: string): Promise<StoredEvent[]> {
   return db.unsafe(`SELECT ${SAME_AS_LIVE} FROM source_events WHERE workspace_id = $1 ORDER BY occurred_at, kind`, [
     workspace,
   ]);
@@ -176,7 +164,7 @@ describe("a history sweep from a file export", () => {
     expect(audit[0].detail).toMatchObject({ read: 7, events: 7, stored: 3, duplicates: 1, skipped: 3 });
   });
 
-  test("a GitHub REST listing: issues and pull requests as opened, closed and merged deliveries, comments skipped", async () => {
+  test("a GitHub REST listing: issues, pull requests and comments as the opened, closed, merged and created deliveries", async () => {
     const o = await cloud.newOrg("sw");
     await o.browser.post("/connectors", { _action: "connect", type: "github", streams: "acme/checkout" });
     expect(
@@ -185,12 +173,16 @@ describe("a history sweep from a file export", () => {
     const swept = await sweep(o.browser, "github", GITHUB_EXPORT, "issues.json");
     expect(swept.status).toBe(200);
     // 4 items: the issue opened and closed, the pull request opened (live already) and merged, a comment, acme/web.
-    expect(result(swept.html)).toEqual({ read: "4 item(s), 6 event(s)", stored: "3", duplicates: "1", skipped: "2" });
-    expect(swept.html).toContain("`comment.created` is not something memnox listens to");
+    expect(result(swept.html)).toEqual({ read: "4 item(s), 6 event(s)", stored: "4", duplicates: "1", skipped: "1" });
     expect(swept.html).toContain("`acme/web` is not one of the streams chosen for github");
     const rows = await events(o.workspace.id);
     expect(rows.map((r) => [r.kind, r.source_ref, new Date(r.occurred_at).toISOString()])).toEqual([
       ["pull_request.opened", "https://github.com/acme/checkout/pull/1347", "2023-07-25T09:12:44.000Z"],
+      [
+        "comment.created",
+        "https://github.com/acme/checkout/pull/1347#issuecomment-1650000001",
+        "2023-07-25T10:00:00.000Z",
+      ],
       ["pull_request.merged", "https://github.com/acme/checkout/pull/1347", "2023-07-26T08:00:00.000Z"],
       ["issue.opened", "https://github.com/acme/checkout/issues/1350", "2023-07-26T10:00:00.000Z"],
       ["issue.closed", "https://github.com/acme/checkout/issues/1350", "2023-07-27T10:00:00.000Z"],
@@ -199,6 +191,9 @@ describe("a history sweep from a file export", () => {
     const closed = await deliverGithub(o.workspace.id, "github-issue-closed.json", "gh-2", "issues");
     expect(closed.status).toBe(200);
     expect(closed.body.duplicate).toBe(true);
+    const comment = await deliverGithub(o.workspace.id, "github-issue-comment.json", "gh-3", "issue_comment");
+    expect([comment.status, comment.body.duplicate]).toEqual([200, true]);
+    expect((await events(o.workspace.id)).length).toBe(5);
   });
 
   test("a malformed, oversized or foreign export stores nothing and says why; only an admin signed in may sweep", async () => {

@@ -208,7 +208,7 @@ describe("the team quickstart, followed in the console", () => {
     await press(admin, github.getByRole("button", { name: "Sweep GitHub's history" }));
     expect(await admin.getByRole("status").first().textContent()).toContain("from github-issues.json");
     expect(await admin.locator("#sweep-read").textContent()).toBe("4 item(s), 6 event(s)");
-    expect(await admin.locator("#sweep-stored").textContent()).toBe("3");
+    expect(await admin.locator("#sweep-stored").textContent()).toBe("4");
     expect(await admin.locator("#sweep-duplicates").textContent()).toBe("1");
     expect(await admin.locator("#sweep-skipped").textContent()).toContain(
       "`acme/web` is not one of the streams chosen",
@@ -218,11 +218,13 @@ describe("the team quickstart, followed in the console", () => {
     const links = await admin
       .getByRole("link", { name: "Open the original" })
       .evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href));
-    // The issue opened and closed, the pull request merged; its opening (classified restricted above) is withheld.
+    // The issue opened and closed, the pull request merged and commented on; its opening (classified restricted
+    // above) is withheld.
     expect(links.sort()).toEqual([
       "https://github.com/acme/checkout/issues/1350",
       "https://github.com/acme/checkout/issues/1350",
       "https://github.com/acme/checkout/pull/1347",
+      "https://github.com/acme/checkout/pull/1347#issuecomment-1650000001",
     ]);
     expect(await admin.locator("#withheld").textContent()).toContain("1 event(s) withheld");
   });

@@ -4,25 +4,26 @@
 import { actorName } from "../auth.ts";
 import { type Call, json, MAX_BODY_BYTES, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
-import { newId, sameText } from "../ids.ts";
+import { newId } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
+import { systemOf } from "../intent/catalogue.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
 import { readExport, SWEEPABLE } from "../intent/exports.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
 import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
+import { OWN_SCHEMES } from "../intent/own-signatures.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
-import { REPLAY_WINDOW_S, routeSecret, type Verified, verifyDelivery } from "../intent/webhook.ts";
+import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
 import { iso } from "../iso.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
-const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
+const STANDARD_SCHEME = "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)";
 
-/** GitHub keeps a delivery to redeliver for 3 days; its id is kept a little longer than that. */
-const GITHUB_KEEP_MS = 4 * 86_400_000;
+const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
 
 function sourceTypeOf(c: Call): string {
   const t = c.params.source ?? c.params.type ?? "";
@@ -77,19 +78,6 @@ async function noteHealth(db: Db, workspaceId: string, sourceType: string, refus
              last_refusal_at = COALESCE(EXCLUDED.last_refusal_at, source_health.last_refusal_at)`;
 }
 
-/** A GitHub App's delivery: `x-hub-signature-256` over the raw body, its id `x-github-delivery`; no timestamp. */
-function verifyGithub(secret: string, headers: Headers, bytes: Uint8Array): Verified {
-  const id = headers.get("x-github-delivery") ?? "";
-  const sig = headers.get("x-hub-signature-256") ?? "";
-  if (!/^[\x21-\x7e]{1,256}$/.test(id))
-    return { ok: false, why: "the delivery carries no printable x-github-delivery" };
-  // GitHub keys its HMAC with the secret's text as pasted into the App's settings.
-  const mac = new Bun.CryptoHasher("sha256", new TextEncoder().encode(secret)).update(bytes).digest("hex");
-  return sameText(sig, `sha256=${mac}`)
-    ? { ok: true, delivery: { id: `github:${id}`, timestamp: 0 } }
-    : { ok: false, why: "the x-hub-signature-256 does not check" };
-}
-
 async function receive(c: Call): Promise<Response> {
   const secret = c.config.webhookSecret;
   if (!secret)
@@ -103,11 +91,11 @@ async function receive(c: Call): Promise<Response> {
   const wait = c.guard?.buckets.peek(refusedKey, RATES.refused) ?? 0;
   if (wait > 0) throw tooMany("with signatures that do not hold", wait);
   const key = routeSecret(secret, workspaceId, sourceType);
-  // GitHub, reached as a GitHub App, signs its own way; every other system through the provider's one signature.
-  const github = sourceType === "github" && c.req.headers.has("x-hub-signature-256");
-  const verified = github
-    ? verifyGithub(key, c.req.headers, bytes)
-    : verifyDelivery(key, c.req.headers, bytes, c.now());
+  // GitHub, Linear and Jira sign their own way when they deliver themselves; through the integration provider every
+  // system carries its one signature.
+  const scheme = OWN_SCHEMES[sourceType];
+  const own = scheme && c.req.headers.has(scheme.header) ? scheme.verify(key, c.req.headers, bytes, c.now()) : null;
+  const verified = own ? own.verified : verifyDelivery(key, c.req.headers, bytes, c.now());
   if (!verified.ok) {
     // Counted against the address like any credential that does not hold: guessing signatures is slow.
     c.guard?.buckets.take(refusedKey, RATES.refused);
@@ -117,8 +105,8 @@ async function receive(c: Call): Promise<Response> {
   const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
   await c.db`DELETE FROM inbound_deliveries WHERE COALESCE(keep_until, received_at + make_interval(secs => ${2 * REPLAY_WINDOW_S})) < now()`;
-  // With no timestamp to bound a replay, a GitHub delivery's id is kept for as long as GitHub keeps it to redeliver.
-  const keep = github ? new Date(c.now() + GITHUB_KEEP_MS) : null;
+  // A system that signs no timestamp (or a late one) has its ids kept for as long as it may resend them.
+  const keep = own?.keepMs ? new Date(c.now() + own.keepMs) : null;
   const [taken]: { workspace_id: string; source_type: string }[] = await c.db`
     WITH fresh AS (
       INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type, keep_until)
@@ -141,7 +129,7 @@ async function receive(c: Call): Promise<Response> {
     });
   // GitHub's ping when an App's webhook is set, and Slack's handshake when a subscription's URL is: answered, stored
   // nowhere.
-  if (github && c.req.headers.get("x-github-event") === "ping") return json({ pong: true });
+  if (sourceType === "github" && own && c.req.headers.get("x-github-event") === "ping") return json({ pong: true });
   const o = data as { type?: unknown; challenge?: unknown } | null;
   if (o?.type === "url_verification" && typeof o.challenge === "string") return json({ challenge: o.challenge });
   const outcome = normalize(sourceType, data, await settingOf(c.db, workspaceId, sourceType));
@@ -254,7 +242,9 @@ export async function deliverySecret(c: Call): Promise<Response> {
     // Slack's slash commands (`/memnox freeze`) arrive on their own route, signed with the same secret.
     ...(sourceType === "slack" ? { commandsUrl: `${url}/commands` } : {}),
     secret: routeSecret(secret, who.workspaceId, sourceType),
-    scheme: "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)",
+    scheme: OWN_SCHEMES[sourceType]
+      ? `${systemOf(sourceType)?.signing ?? sourceType}; or, through the integration provider, ${STANDARD_SCHEME}`
+      : STANDARD_SCHEME,
   });
 }
 
