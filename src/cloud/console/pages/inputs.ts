@@ -214,7 +214,7 @@ export const sources: PageDef = {
   title: "Sources",
   async render(c) {
     const { inbound, signed, sources: list } = await invoke<Listing>(c, "GET /v1/sources");
-    const where = html`<p class="muted">Every system delivers to <code>${inbound}</code>, signed with the deployment's one secret${
+    const where = html`<p class="muted">Every system delivers to <code>${inbound}</code>, each route signed with its own secret (Connectors shows it to an admin)${
       signed ? "" : html` (<strong class="warn">none is configured: every delivery is refused</strong>)`
     }.</p>`;
     if (list.length === 0)
