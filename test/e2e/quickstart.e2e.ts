@@ -4,7 +4,8 @@
 // (x-hub-signature-256) lands and appears under Knowledge with its link back; Connectors shows the source's health. A
 // viewer invited under People signs in and is withheld what their clearance does not reach. An agent is enrolled with
 // a grant whose credential is shown once and whose spend limit holds. The viewer is removed, with the receipt, and
-// their session ends. Screenshots go to .cache/screenshots/quickstart/.
+// their session ends. GitHub's history is swept from a REST export uploaded on Connectors. Screenshots go to
+// .cache/screenshots/quickstart/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ const PR = readFileSync(
   join(import.meta.dir, "..", "..", "fixtures", "intent", "github-pull-request-opened.json"),
   "utf8",
 );
+const GITHUB_EXPORT = join(import.meta.dir, "..", "..", "fixtures", "exports", "github-issues.json");
 
 let stage: ConsoleStage;
 let cloud: RunningCloud;
@@ -197,6 +199,34 @@ describe("the team quickstart, followed in the console", () => {
     await viewer.goto(`${cloud.url}/settings`);
     expect(await viewer.getByRole("button", { name: "Add sink" }).count()).toBe(0);
     expect(await viewer.getByRole("button", { name: "Erase them" }).count()).toBe(0);
+  });
+
+  test("Connectors: the admin sweeps GitHub's history from a REST export; what arrived live already is not stored twice", async () => {
+    await admin.goto(`${cloud.url}/connectors`);
+    const github = admin.getByRole("region", { name: "GitHub" });
+    await github.getByLabel(/Read its history from an export/).setInputFiles(GITHUB_EXPORT);
+    await press(admin, github.getByRole("button", { name: "Sweep GitHub's history" }));
+    expect(await admin.getByRole("status").first().textContent()).toContain("from github-issues.json");
+    expect(await admin.locator("#sweep-read").textContent()).toBe("4 item(s), 6 event(s)");
+    expect(await admin.locator("#sweep-stored").textContent()).toBe("4");
+    expect(await admin.locator("#sweep-duplicates").textContent()).toBe("1");
+    expect(await admin.locator("#sweep-skipped").textContent()).toContain(
+      "`acme/web` is not one of the streams chosen",
+    );
+    await shot(admin, "connectors-sweep");
+    await admin.goto(`${cloud.url}/knowledge?source=github`);
+    const links = await admin
+      .getByRole("link", { name: "Open the original" })
+      .evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href));
+    // The issue opened and closed, the pull request merged and commented on; its opening (classified restricted
+    // above) is withheld.
+    expect(links.sort()).toEqual([
+      "https://github.com/acme/checkout/issues/1350",
+      "https://github.com/acme/checkout/issues/1350",
+      "https://github.com/acme/checkout/pull/1347",
+      "https://github.com/acme/checkout/pull/1347#issuecomment-1650000001",
+    ]);
+    expect(await admin.locator("#withheld").textContent()).toContain("1 event(s) withheld");
   });
 
   test("People: the viewer removed, with the erasure receipt; their session ends", async () => {

@@ -6,10 +6,19 @@ import { authorize } from "../roles.ts";
 import { type ApiKey, callRoute, type Invoke } from "../routes/in-process.ts";
 import { ROUTES } from "../routes/index.ts";
 
+/** A file a form carried: what the browser named it and its bytes. */
+export interface Uploaded {
+  readonly name: string;
+  readonly type: string;
+  readonly bytes: Uint8Array;
+}
+
 /** A console request: the API's call plus the browser session and, on a POST, the form it sent. */
 export interface ConsoleCall extends Call {
   readonly session: Session | undefined;
   readonly form: URLSearchParams;
+  /** The files a multipart form carried, by field name (none on any other form). */
+  readonly files?: ReadonlyMap<string, Uploaded>;
   /** The server's log: what a person is not shown (why a sign-in was refused) goes here. */
   readonly log: (line: string) => void;
 }

@@ -72,12 +72,12 @@ export function form(
   action: string,
   fields: Readonly<Record<string, string>>,
   body: Part,
-  opts: { readonly path?: string; readonly label?: string; readonly className?: string } = {},
+  opts: { readonly path?: string; readonly label?: string; readonly className?: string; readonly file?: boolean } = {},
 ): Html {
   const hidden = Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
   return html`<form method="post" action="${opts.path ?? c.url.pathname}" class="${opts.className ?? "act"}"${
     opts.label ? html` aria-label="${opts.label}"` : ""
-  }>${csrf(c)}<input type="hidden" name="_action" value="${action}">${hidden}${body}</form>`;
+  }${opts.file ? html` enctype="multipart/form-data"` : ""}>${csrf(c)}<input type="hidden" name="_action" value="${action}">${hidden}${body}</form>`;
 }
 
 export interface Said {

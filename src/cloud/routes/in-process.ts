@@ -14,6 +14,8 @@ export interface Invoke {
   /** A JSON body, or the raw text for routes that read text (a rule set). */
   readonly body?: Readonly<Record<string, unknown>>;
   readonly text?: string;
+  /** Raw bytes for routes that read them (an export to sweep), sent with their content type. */
+  readonly bytes?: { readonly data: Uint8Array; readonly type: string };
 }
 
 /** The route's path with its parameters filled in, each one encoded. */
@@ -42,10 +44,10 @@ export async function callRoute<T>(route: Route, c: Call, who: Principal | undef
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, v);
   // Fields a person typed become the route's path and query here: held to the same edge a script's request meets.
   checkRequestText(params, url);
-  const body = opts.text ?? (opts.body ? JSON.stringify(opts.body) : undefined);
+  const body = opts.bytes?.data ?? opts.text ?? (opts.body ? JSON.stringify(opts.body) : undefined);
   const req = new Request(url.href, {
     method: route.method,
-    headers: opts.body ? { "content-type": "application/json" } : {},
+    headers: opts.bytes ? { "content-type": opts.bytes.type } : opts.body ? { "content-type": "application/json" } : {},
     ...(body !== undefined && route.method !== "GET" ? { body } : {}),
   });
   authorize(who, route);

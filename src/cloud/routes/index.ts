@@ -79,6 +79,7 @@ import {
   setSensitivity,
   setSource,
   showSensitivity,
+  sweepSource,
   uploadFile,
 } from "./sources.ts";
 import { enforceAll, liftState, listState, setState } from "./state.ts";
@@ -364,6 +365,15 @@ export const ROUTES: readonly Route[] = [
   { method: "PUT", path: "/v1/sources/:type", needs: ["admin"], ...withBody(B.SourceBody, setSource) },
   // The route's own signing secret: a credential, shown signed in.
   { method: "GET", path: "/v1/sources/:type/delivery", needs: ["admin"], by: "signed-in", handler: deliverySecret },
+  // A history sweep from a file export: an admin's act, signed in, the body the export's own bytes.
+  {
+    method: "POST",
+    path: "/v1/sources/:type/sweep",
+    needs: ["admin"],
+    by: "signed-in",
+    body: "text",
+    handler: sweepSource,
+  },
   { method: "POST", path: "/v1/people/accounts", needs: ["admin"], ...withBody(B.AccountLink, linkAccount) },
   { method: "POST", path: "/v1/files", needs: ["admin"], by: "automation", ...withBody(B.FileBody, uploadFile) },
   {

@@ -4,24 +4,26 @@
 import { actorName } from "../auth.ts";
 import { type Call, json, MAX_BODY_BYTES, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
-import { newId, sameText } from "../ids.ts";
+import { newId } from "../ids.ts";
 import { controlInValue, cursorParam } from "../input.ts";
+import { systemOf } from "../intent/catalogue.ts";
 import { filtered, isLevel, LEVELS, type Level } from "../intent/clearance.ts";
+import { readExport, SWEEPABLE } from "../intent/exports.ts";
 import { projectSourceEvent } from "../intent/graph.ts";
 import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
+import { OWN_SCHEMES } from "../intent/own-signatures.ts";
 import { answerReader } from "../intent/readers.ts";
 import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
-import { REPLAY_WINDOW_S, routeSecret, type Verified, verifyDelivery } from "../intent/webhook.ts";
+import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
 import { iso } from "../iso.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
 
-const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
+const STANDARD_SCHEME = "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)";
 
-/** GitHub keeps a delivery to redeliver for 3 days; its id is kept a little longer than that. */
-const GITHUB_KEEP_MS = 4 * 86_400_000;
+const SOURCE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
 
 function sourceTypeOf(c: Call): string {
   const t = c.params.source ?? c.params.type ?? "";
@@ -76,19 +78,6 @@ async function noteHealth(db: Db, workspaceId: string, sourceType: string, refus
              last_refusal_at = COALESCE(EXCLUDED.last_refusal_at, source_health.last_refusal_at)`;
 }
 
-/** A GitHub App's delivery: `x-hub-signature-256` over the raw body, its id `x-github-delivery`; no timestamp. */
-function verifyGithub(secret: string, headers: Headers, bytes: Uint8Array): Verified {
-  const id = headers.get("x-github-delivery") ?? "";
-  const sig = headers.get("x-hub-signature-256") ?? "";
-  if (!/^[\x21-\x7e]{1,256}$/.test(id))
-    return { ok: false, why: "the delivery carries no printable x-github-delivery" };
-  // GitHub keys its HMAC with the secret's text as pasted into the App's settings.
-  const mac = new Bun.CryptoHasher("sha256", new TextEncoder().encode(secret)).update(bytes).digest("hex");
-  return sameText(sig, `sha256=${mac}`)
-    ? { ok: true, delivery: { id: `github:${id}`, timestamp: 0 } }
-    : { ok: false, why: "the x-hub-signature-256 does not check" };
-}
-
 async function receive(c: Call): Promise<Response> {
   const secret = c.config.webhookSecret;
   if (!secret)
@@ -102,11 +91,11 @@ async function receive(c: Call): Promise<Response> {
   const wait = c.guard?.buckets.peek(refusedKey, RATES.refused) ?? 0;
   if (wait > 0) throw tooMany("with signatures that do not hold", wait);
   const key = routeSecret(secret, workspaceId, sourceType);
-  // GitHub, reached as a GitHub App, signs its own way; every other system through the provider's one signature.
-  const github = sourceType === "github" && c.req.headers.has("x-hub-signature-256");
-  const verified = github
-    ? verifyGithub(key, c.req.headers, bytes)
-    : verifyDelivery(key, c.req.headers, bytes, c.now());
+  // GitHub, Linear and Jira sign their own way when they deliver themselves; through the integration provider every
+  // system carries its one signature.
+  const scheme = OWN_SCHEMES[sourceType];
+  const own = scheme && c.req.headers.has(scheme.header) ? scheme.verify(key, c.req.headers, bytes, c.now()) : null;
+  const verified = own ? own.verified : verifyDelivery(key, c.req.headers, bytes, c.now());
   if (!verified.ok) {
     // Counted against the address like any credential that does not hold: guessing signatures is slow.
     c.guard?.buckets.take(refusedKey, RATES.refused);
@@ -116,8 +105,8 @@ async function receive(c: Call): Promise<Response> {
   const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
   await c.db`DELETE FROM inbound_deliveries WHERE COALESCE(keep_until, received_at + make_interval(secs => ${2 * REPLAY_WINDOW_S})) < now()`;
-  // With no timestamp to bound a replay, a GitHub delivery's id is kept for as long as GitHub keeps it to redeliver.
-  const keep = github ? new Date(c.now() + GITHUB_KEEP_MS) : null;
+  // A system that signs no timestamp (or a late one) has its ids kept for as long as it may resend them.
+  const keep = own?.keepMs ? new Date(c.now() + own.keepMs) : null;
   const [taken]: { workspace_id: string; source_type: string }[] = await c.db`
     WITH fresh AS (
       INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type, keep_until)
@@ -140,7 +129,7 @@ async function receive(c: Call): Promise<Response> {
     });
   // GitHub's ping when an App's webhook is set, and Slack's handshake when a subscription's URL is: answered, stored
   // nowhere.
-  if (github && c.req.headers.get("x-github-event") === "ping") return json({ pong: true });
+  if (sourceType === "github" && own && c.req.headers.get("x-github-event") === "ping") return json({ pong: true });
   const o = data as { type?: unknown; challenge?: unknown } | null;
   if (o?.type === "url_verification" && typeof o.challenge === "string") return json({ challenge: o.challenge });
   const outcome = normalize(sourceType, data, await settingOf(c.db, workspaceId, sourceType));
@@ -153,6 +142,85 @@ async function receive(c: Call): Promise<Response> {
     { id: landed.id, duplicate: landed.duplicate, tainted: landed.tainted, classification: landed.classification },
     landed.duplicate ? 200 : 201,
   );
+}
+
+/**
+ * POST /v1/sources/:type/sweep (the export's bytes): a system's history from a file export, each item handed to the
+ * one normalizer as the live delivery it would have been, so it lands under the same dedup key, stream choice, taint
+ * and masking. A file that cannot be read whole stores nothing (400); so does a failure half way (one transaction).
+ */
+export async function sweepSource(c: Call): Promise<Response> {
+  const who = c.who;
+  if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
+  const sourceType = sourceTypeOf(c);
+  if (!SWEEPABLE[sourceType]) throw new HttpError(400, "bad_request", `memnox reads no export of ${sourceType}`);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length > MAX_BODY_BYTES)
+    throw new HttpError(413, "too_large", `an export is at most ${MAX_BODY_BYTES} bytes: split it by date range`);
+  const [connected]: { streams: string[] }[] = await c.db`
+    SELECT streams FROM sources WHERE workspace_id = ${who.workspaceId} AND source_type = ${sourceType}`;
+  if (!connected)
+    throw new HttpError(
+      409,
+      "not_connected",
+      `connect ${sourceType} and choose its streams first: a sweep reads only those`,
+    );
+  const read = readExport(sourceType, bytes);
+  if (!read.ok) {
+    await audit(c.db, {
+      orgId: who.orgId,
+      actor: actorName(who),
+      action: "source.sweep.refused",
+      subject: sourceType,
+      detail: { bytes: bytes.length, why: read.why },
+      severity: "warning",
+    });
+    throw new HttpError(400, "bad_export", `${read.why}. Nothing was stored.`);
+  }
+  const setting = await settingOf(c.db, who.workspaceId, sourceType);
+  const rules = await sensitivityRules(c.db, who.workspaceId);
+  const skipped = new Map<string, { count: number; first: string }>();
+  let stored = 0;
+  let duplicates = 0;
+  await c.db.begin(async (tx) => {
+    // One sweep of a workspace at a time: two would race each other's duplicates.
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`memnox-sweep:${who.workspaceId}`}))`;
+    for (const d of read.deliveries) {
+      const outcome = normalize(sourceType, d.data, setting);
+      if (!outcome.ok) {
+        const s = skipped.get(outcome.why);
+        if (s) s.count++;
+        else skipped.set(outcome.why, { count: 1, first: d.from });
+        continue;
+      }
+      const landed = await land(tx, who.workspaceId, { event: outcome.event }, rules);
+      if (landed.duplicate) duplicates++;
+      else stored++;
+    }
+  });
+  const answer = {
+    sourceType,
+    read: read.items,
+    events: read.deliveries.length,
+    stored,
+    duplicates,
+    skipped: [...skipped].map(([why, s]) => ({ why, count: s.count, first: s.first })),
+  };
+  await audit(c.db, {
+    orgId: who.orgId,
+    actor: actorName(who),
+    action: "source.sweep",
+    subject: sourceType,
+    detail: {
+      bytes: bytes.length,
+      read: answer.read,
+      events: answer.events,
+      stored,
+      duplicates,
+      skipped: answer.events - stored - duplicates,
+    },
+  });
+  return json(answer, stored > 0 ? 201 : 200);
 }
 
 /**
@@ -174,7 +242,9 @@ export async function deliverySecret(c: Call): Promise<Response> {
     // Slack's slash commands (`/memnox freeze`) arrive on their own route, signed with the same secret.
     ...(sourceType === "slack" ? { commandsUrl: `${url}/commands` } : {}),
     secret: routeSecret(secret, who.workspaceId, sourceType),
-    scheme: "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)",
+    scheme: OWN_SCHEMES[sourceType]
+      ? `${systemOf(sourceType)?.signing ?? sourceType}; or, through the integration provider, ${STANDARD_SCHEME}`
+      : STANDARD_SCHEME,
   });
 }
 

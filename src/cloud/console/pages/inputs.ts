@@ -3,6 +3,7 @@
 // Connectors and Sources carry the tab strip that links them: they are one act's two steps.
 
 import { SYSTEMS, systemOf } from "../../intent/catalogue.ts";
+import { SWEEPABLE } from "../../intent/exports.ts";
 import type { DecisionView, SourceEventView } from "../../intent/rows.ts";
 import { invoke, may } from "../call.ts";
 import { ago, html } from "../html.ts";
@@ -25,6 +26,14 @@ interface SourceRow {
 }
 
 type Listing = { inbound: string; signed: boolean; sources: SourceRow[] };
+
+interface SweepAnswer {
+  readonly read: number;
+  readonly events: number;
+  readonly stored: number;
+  readonly duplicates: number;
+  readonly skipped: readonly { readonly why: string; readonly count: number; readonly first: string }[];
+}
 
 type Tab = "/connectors" | "/sources" | "/knowledge";
 
@@ -57,6 +66,7 @@ export const connectors: PageDef = {
     const { signed, sources: list } = await invoke<Listing>(c, "GET /v1/sources");
     const configure = may(c, "PUT /v1/sources/:type");
     const reveal = may(c, "GET /v1/sources/:type/delivery");
+    const sweep = may(c, "POST /v1/sources/:type/sweep");
     const byType = new Map(list.map((r) => [r.sourceType, r]));
     return html`${tabs("/connectors")}<p class="muted">Start with one system where the conversation happens and one where
 the work happens. A connection on its own is quiet: choosing what it listens to is what starts the flow.${
@@ -98,6 +108,19 @@ ${
         html`<button type="submit">Show ${sys.name}'s delivery URL and secret</button>`,
       )
     : ""
+}${
+  r && sweep && SWEEPABLE[sys.type]
+    ? form(
+        c,
+        "sweep",
+        { type: sys.type },
+        html`<label for="${id}-export">Read its history from an export: ${SWEEPABLE[sys.type]}</label>
+<input id="${id}-export" name="export" type="file" required accept="${sys.type === "slack" ? ".zip,application/zip" : ".json,application/json"}">
+<button type="submit">Sweep ${sys.name}'s history</button>
+<span class="muted">Read as its live deliveries are: only the streams chosen, once each, whatever arrived live already.</span>`,
+        { className: "stack", label: `Sweep ${sys.name}'s history`, file: true },
+      )
+    : ""
 }</section>`;
 })}`;
   },
@@ -111,6 +134,26 @@ ${
         body: { streams: streamsOf(c.form.get("streams") ?? ""), ...(baseUrl ? { baseUrl } : {}) },
       });
       return { ok: `${sys?.name ?? type} saved. Next: paste its delivery URL and secret into ${sys?.name ?? type}.` };
+    },
+    async sweep(c) {
+      const type = field(c, "type");
+      const file = c.files?.get("export");
+      if (!file || file.bytes.length === 0) return { error: "Choose the export file to read." };
+      const zip = file.bytes[0] === 0x50 && file.bytes[1] === 0x4b;
+      const a = await invoke<SweepAnswer>(c, "POST /v1/sources/:type/sweep", {
+        params: { type },
+        bytes: { data: file.bytes, type: zip ? "application/zip" : "application/json" },
+      });
+      return {
+        ok: `Swept ${systemOf(type)?.name ?? type}'s history from ${file.name}.`,
+        once: html`<h2>What the sweep read</h2><dl id="sweep-result"><dt>Read</dt><dd id="sweep-read">${a.read} item(s), ${a.events} event(s)</dd>
+<dt>Stored</dt><dd id="sweep-stored">${a.stored}</dd><dt>Already stored</dt><dd id="sweep-duplicates">${a.duplicates}</dd>
+<dt>Skipped</dt><dd id="sweep-skipped">${a.events - a.stored - a.duplicates}${
+          a.skipped.length > 0
+            ? html`<ul>${a.skipped.map((s) => html`<li>${s.count} × ${s.why} <span class="muted">(first: ${s.first})</span></li>`)}</ul>`
+            : ""
+        }</dd></dl>`,
+      };
     },
     async delivery(c) {
       const type = field(c, "type");
@@ -171,7 +214,7 @@ export const sources: PageDef = {
   title: "Sources",
   async render(c) {
     const { inbound, signed, sources: list } = await invoke<Listing>(c, "GET /v1/sources");
-    const where = html`<p class="muted">Every system delivers to <code>${inbound}</code>, signed with the deployment's one secret${
+    const where = html`<p class="muted">Every system delivers to <code>${inbound}</code>, each route signed with its own secret (Connectors shows it to an admin)${
       signed ? "" : html` (<strong class="warn">none is configured: every delivery is refused</strong>)`
     }.</p>`;
     if (list.length === 0)
