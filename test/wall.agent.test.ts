@@ -18,6 +18,7 @@ import { applierScript, findPerl, installApplier } from "../src/wall/applier.ts"
 import { agentWall, DEVICES, serverSockets, sourcedPaths, TEMPS } from "../src/wall/description.ts";
 import { writeMachineAgentWall } from "../src/wall/facts/agent.ts";
 import { claims } from "../src/wall/held.ts";
+import { agentWallLine } from "../src/wall/inside.ts";
 import { makePlaceholder, namespacesWork } from "../src/wall/probe.ts";
 import { testContext } from "./support/home.ts";
 import { kernelAbi, wallHome } from "./support/wall.ts";
@@ -317,6 +318,13 @@ describe.skipIf(abi < 2 || !perl || !arch || !namespacesWork(perl, arch, import.
       expect(c?.text).toContain("tmux");
       const off = claims(w.file.wall, { kind: "landlock", abi, namespaces: false }).find((x) => x.part === "servers");
       expect(off?.held).toBe(false);
+      // The session is told, so an agent whose program fails on a covered .env says why instead of guessing.
+      const told = agentWallLine({ ...w.file, claims: claims(w.file.wall, w.file.kernel) });
+      expect(told).toContain(
+        '(.env, .env.!(example|sample|template), *.env, .envrc) open as "No such device or address"',
+      );
+      expect(told).toContain("tmux");
+      expect(agentWallLine(w.file)).not.toContain("No such device");
     });
   },
 );

@@ -52,5 +52,12 @@ export function agentWallLine(file: AgentWallFile): string {
       .slice(0, 4)
       .map((u) => shown(w, u.path))
       .join(", ");
-  return `Kernel wall: every shell command here runs inside a wall the kernel holds: credentials cannot be read (${named(w.unreadable)}, ...) and memnox's files, every agent's settings, hooks and skills, shell start-up files and other places whose content runs later cannot be written (${named(w.unwritable)}, ...). A command that needs one fails with "Permission denied"; a person does that from their own terminal.`;
+  const held = new Set(file.claims.filter((c) => c.held).map((c) => c.part));
+  const covered = held.has("named")
+    ? ` Files the rules deny reading by name (${(w.names?.globs ?? []).map((g) => g.glob).join(", ")}) open as "No such device or address", for every program here, the project's own included: a program that needs their values runs in the person's terminal.`
+    : "";
+  const servers = held.has("servers")
+    ? " Servers outside the wall (systemd's user bus, tmux, screen, docker, the display) are not reachable from here."
+    : "";
+  return `Kernel wall: every shell command here runs inside a wall the kernel holds: credentials cannot be read (${named(w.unreadable)}, ...) and memnox's files, every agent's settings, hooks and skills, shell start-up files and other places whose content runs later cannot be written (${named(w.unwritable)}, ...). A command that needs one fails with "Permission denied"; a person does that from their own terminal.${covered}${servers}`;
 }
