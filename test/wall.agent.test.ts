@@ -216,30 +216,33 @@ function walledServers(mode = "enforce") {
 describe.skipIf(abi < 2 || !perl || !arch || !namespacesWork(perl, arch, import.meta.dir))(
   "servers outside the wall that run what they are sent",
   () => {
-    test("the person's tmux server: a new window from inside never opens, so it never reads the key (in observe it does)", () => {
-      for (const mode of ["observe", "enforce"]) {
-        using w = walledServers(mode);
-        const leak = join(w.home.home, "work", "leak.txt");
-        expect(w.person(["tmux", "new-session", "-d", "-s", "person"]).exitCode).toBe(0);
-        try {
-          // wait-for makes the window's work finish before the command returns: no sleeping on a server.
-          const r = w.run(
-            `tmux new-window -d "cat ~/.ssh/id_ed25519 > ${leak}; tmux wait-for -S done" && tmux wait-for done`,
-          );
-          if (mode === "observe") {
-            expect(readFileSync(leak, "utf8")).toBe("KEY-CANARY\n");
-          } else {
-            expect(r.exitCode).not.toBe(0);
-            expect(existsSync(leak)).toBe(false);
-            // Its own tmux is inside the wall: the key stays unreadable there too.
-            w.run(`tmux -L mine new-session -d "cat ~/.ssh/id_ed25519 > ${leak}.2"; tmux -L mine kill-server`);
-            expect(existsSync(`${leak}.2`) ? readFileSync(`${leak}.2`, "utf8") : "").not.toContain("KEY-CANARY");
+    test.skipIf(!Bun.which("tmux"))(
+      "the person's tmux server: a new window from inside never opens, so it never reads the key (in observe it does)",
+      () => {
+        for (const mode of ["observe", "enforce"]) {
+          using w = walledServers(mode);
+          const leak = join(w.home.home, "work", "leak.txt");
+          expect(w.person(["tmux", "new-session", "-d", "-s", "person"]).exitCode).toBe(0);
+          try {
+            // wait-for makes the window's work finish before the command returns: no sleeping on a server.
+            const r = w.run(
+              `tmux new-window -d "cat ~/.ssh/id_ed25519 > ${leak}; tmux wait-for -S done" && tmux wait-for done`,
+            );
+            if (mode === "observe") {
+              expect(readFileSync(leak, "utf8")).toBe("KEY-CANARY\n");
+            } else {
+              expect(r.exitCode).not.toBe(0);
+              expect(existsSync(leak)).toBe(false);
+              // Its own tmux is inside the wall: the key stays unreadable there too.
+              w.run(`tmux -L mine new-session -d "cat ~/.ssh/id_ed25519 > ${leak}.2"; tmux -L mine kill-server`);
+              expect(existsSync(`${leak}.2`) ? readFileSync(`${leak}.2`, "utf8") : "").not.toContain("KEY-CANARY");
+            }
+          } finally {
+            w.person(["tmux", "kill-server"]);
           }
-        } finally {
-          w.person(["tmux", "kill-server"]);
         }
-      }
-    });
+      },
+    );
 
     test("a server a variable names (DOCKER_HOST) and one on systemd's bus path: unreachable; the command's own work goes on", async () => {
       using w = walledServers();

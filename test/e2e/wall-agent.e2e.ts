@@ -202,7 +202,7 @@ describe.skipIf(abi < 2)("a project's .env read by a computed path", () => {
   }, 120_000);
 });
 
-describe.skipIf(abi < 2)("work handed to a server outside the wall", () => {
+describe.skipIf(abi < 2 || !Bun.which("tmux"))("work handed to a server outside the wall", () => {
   test("the person's tmux server, reached by a computed command: no window opens in enforce; in observe it reads the key", async () => {
     const socket = `memnox-e2e-${process.pid}`;
     const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...a], { env: m.env() });
