@@ -49,8 +49,8 @@ describe.skipIf(abi < 2)("work put beyond rewind", () => {
     const p = m.project({ ".gitignore": "data/\n" });
     mkdirSync(join(p.dir, "data"), { recursive: true });
     writeFileSync(join(p.dir, "data", "app.sqlite"), "rows that exist nowhere else\n");
-    await m.session(p, [bash("rm data/app.sqlite && echo removed")]);
-    expect(existsSync(join(p.dir, "data", "app.sqlite"))).toBe(false);
+    const { model } = await m.session(p, [bash("rm data/app.sqlite && echo removed")]);
+    expect(existsSync(join(p.dir, "data", "app.sqlite")), JSON.stringify(model.toolResults())).toBe(false);
     // What a person types to put back what the agent did: the session's start, with what its deletes took.
     const r = await m.memnox(["rewind", "--last"], p.dir);
     expect(r.code, r.stdout + r.stderr).toBe(0);
