@@ -49,8 +49,14 @@ describe.skipIf(abi < 2)("work put beyond rewind", () => {
     const p = m.project({ ".gitignore": "data/\n" });
     mkdirSync(join(p.dir, "data"), { recursive: true });
     writeFileSync(join(p.dir, "data", "app.sqlite"), "rows that exist nowhere else\n");
-    const { model } = await m.session(p, [bash("rm data/app.sqlite && echo removed")]);
-    expect(existsSync(join(p.dir, "data", "app.sqlite")), JSON.stringify(model.toolResults())).toBe(false);
+    const first = await m.session(p, [bash("rm data/app.sqlite && echo removed")]);
+    // About one full e2e run in three this delete is refused before it runs (the safe direction; not reproduced
+    // alone): the refusal is printed and the delete tried once more, since what is tested here is rewind's keeping.
+    if (existsSync(join(p.dir, "data", "app.sqlite"))) {
+      console.log(`the delete was refused once: ${JSON.stringify(first.model.toolResults())}`);
+      await m.session(p, [bash("rm data/app.sqlite && echo removed")]);
+    }
+    expect(existsSync(join(p.dir, "data", "app.sqlite"))).toBe(false);
     // What a person types to put back what the agent did: the session's start, with what its deletes took.
     const r = await m.memnox(["rewind", "--last"], p.dir);
     expect(r.code, r.stdout + r.stderr).toBe(0);
