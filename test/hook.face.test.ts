@@ -2,7 +2,8 @@
 // an asked call's outcome turns into the person's recorded yes, and the posture is read from the real files.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { type FailurePosture, failurePosture } from "../src/gate/posture.ts";
+import type { FailurePosture } from "../src/gate/posture.ts";
+import { failurePosture } from "../src/gate/posture-read.ts";
 import type { Briefing, GateServices } from "../src/gate/types.ts";
 import { handleHook } from "../src/seams/hook/handle.ts";
 import { noticeFile, readNotice } from "../src/seams/hook/notice.ts";

@@ -66,151 +66,160 @@ function looksLikeValue(v: string): boolean {
   return bare !== v || /[0-9]/.test(bare) || bare.length >= 8;
 }
 
-const DETECTORS: readonly Detector[] = [
-  // Shapes: the text itself is the credential, wherever it stands.
-  {
-    kind: "private_key",
-    in: "both",
-    re: re("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----"),
-  },
-  { kind: "private_key", in: "both", re: re("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\\s]|\\\\n)*") },
-  { kind: "anthropic_key", in: "both", re: re("\\bsk-ant-[A-Za-z0-9_-]{8,}") },
-  // The legacy form (`sk-` and 20+ letters and digits, nothing after): memex names it apart from the newer keys.
-  { kind: "openai_legacy_key", in: "both", re: re("sk-[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])") },
-  {
-    kind: "openai_key",
-    in: "both",
-    re: re("\\bsk-(?<b>(?:proj-|svcacct-|admin-|live-|test-)?[A-Za-z0-9_-]{8,})"),
-    accept: (g) => (g.b ?? "").length >= 20 || /[0-9]/.test(g.b ?? ""),
-  },
-  { kind: "github_token", in: "both", re: re("\\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})") },
-  { kind: "gitlab_token", in: "both", re: re("\\bglpat-[A-Za-z0-9_-]{20,}") },
-  { kind: "slack_token", in: "both", re: re("\\b(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,}") },
-  { kind: "slack_webhook", in: "both", re: re("hooks\\.slack\\.com/services/(?<v>[A-Za-z0-9_/-]{16,})") },
-  { kind: "aws_key_id", in: "both", re: re("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b") },
-  { kind: "google_api_key", in: "both", re: re("\\bAIza[0-9A-Za-z_-]{30,}") },
-  { kind: "stripe_key", in: "both", re: re("\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}") },
-  { kind: "npm_token", in: "both", re: re("\\bnpm_[A-Za-z0-9]{20,}") },
-  // memnox's own: a control plane token or agent credential (`mnx_<kind>_`), a route's delivery secret (`whsec_`).
-  { kind: "memnox_token", in: "both", re: re("\\bmnx_[a-z]_[A-Za-z0-9_-]{20,}") },
-  { kind: "webhook_secret", in: "both", re: re("\\bwhsec_[A-Za-z0-9+/_-]{20,}={0,2}") },
-  { kind: "jwt", in: "both", re: re("\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*") },
-  // memex's catalog names a database URL whole.
-  {
-    kind: "db_url",
-    in: "memory",
-    re: re("\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?)://[^\\s\"'<>]+"),
-  },
-  // Where it stands: a URL's password, a header, an option or a variable named for a credential.
-  {
-    kind: "url_password",
-    in: "records",
-    re: re("\\b[a-z][a-z0-9+.-]*://[^/\\s:@'\"\\\\]*:(?<v>[^@\\s/'\"\\\\]+)@", "i"),
-  },
-  {
-    kind: "url_token",
-    in: "records",
-    re: re("\\bhttps?://(?<v>[^/\\s:@'\"\\\\]{16,})@", "i"),
-    accept: (g) => mixed(g.v ?? ""),
-  },
-  {
-    kind: "url_query",
-    in: "records",
-    re: re("[?&](?<k>[A-Za-z0-9_.-]+)=(?<v>[^&\\s'\"#\\\\]+)"),
-    accept: (g) =>
-      isSecretName(g.k ?? "") || /^(?:key|sig|signature|x-amz-signature|x-amz-credential)$/i.test(g.k ?? ""),
-  },
-  {
-    kind: "auth_header",
-    in: "records",
-    re: re(
-      "\\b(?:proxy-authorization|authorization|x-api-key|api-key|apikey|private-token|x-auth-token|x-access-token|x-goog-api-key|x-amz-security-token)\\s*:\\s*(?:(?:bearer|basic|token|digest|bot)\\s+)?(?<v>[^\\s'\"\\\\]+)",
-      "i",
-    ),
-  },
-  { kind: "cookie", in: "records", re: re("\\b(?:set-)?cookie\\s*:\\s*(?<v>[^'\"\\\\\\n\\r]+)", "i") },
-  {
-    kind: "bearer",
-    in: "records",
-    re: re("\\bbearer\\s+(?<v>[A-Za-z0-9._~+/-]+=*)", "i"),
-    accept: (g) => (g.v ?? "").length >= 6 && /[0-9._~+/=-]/.test(g.v ?? ""),
-  },
-  {
-    kind: "user_password",
-    in: "records",
-    re: re("(?:^|\\s)(?:-u|--user|--proxy-user|-U)(?:=|\\s+)['\"]?[^\\s:'\"\\\\]+:(?<v>[^\\s'\"\\\\]+)"),
-  },
-  {
-    kind: "secret_body",
-    in: "records",
-    re: re(`\\bsecrets?\\s+set\\b${SAME_COMMAND}\\s(?:--body|-b)(?:=|\\s+)(?<v>${VALUE})`),
-  },
-  {
-    kind: "secret_stdin",
-    in: "records",
-    re: re(
-      `\\b(?:echo|printf)\\s+(?:-[A-Za-z]+\\s+)*(?:(?:'%[^']*'|"%[^"]*")\\s+)?(?<v>${VALUE})\\s*\\|${SAME_COMMAND}\\bsecrets?\\s+(?:set|put|create)\\b`,
-    ),
-  },
-  { kind: "secret_stdin", in: "records", re: re(`\\bsecrets?\\s+(?:set|put)\\b${SAME_COMMAND}<<<\\s*(?<v>${VALUE})`) },
-  {
-    kind: "config_value",
-    in: "records",
-    re: re(`\\bconfig(?:ure)?\\b${SAME_COMMAND}\\s(?<k>${NAME})\\s+(?<v>${BARE_VALUE})`, "i"),
-    accept: (g) => isSecretName(g.k ?? ""),
-  },
-  { kind: "terraform_var", in: "records", re: re(`(?<![\\w-])-var(?:=|\\s+)['"]?[A-Za-z0-9_]+=(?<v>${VALUE})`) },
-  { kind: "terraform_var", in: "records", re: re(`\\bTF_VAR_[A-Za-z0-9_]+=(?<v>${VALUE})`) },
-  { kind: "literal", in: "records", re: re(`--from-literal(?:=|\\s+)['"]?[A-Za-z0-9_.-]+=(?<v>${VALUE})`) },
-  {
-    kind: "mysql_password",
-    in: "records",
-    re: re(`\\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh)\\b${SAME_COMMAND}\\s-p(?<v>[^\\s'"\\\\;&|]+)`),
-  },
-  { kind: "login_password", in: "records", re: re(`\\b(?:sshpass|login)\\b${SAME_COMMAND}\\s-p\\s*(?<v>${VALUE})`) },
-  {
-    kind: "flag",
-    in: "records",
-    re: re(`(?<![\\w-])(?<k>--?${NAME})(?:=|\\s+)(?<v>${BARE_VALUE})`, "i"),
-    accept: (g) => isSecretName(g.k ?? "") && !/(?:-file|-path|-stdin|-env|-command|-cmd|-helper)$/i.test(g.k ?? ""),
-  },
-  {
-    kind: "assignment",
-    in: "records",
-    re: re(`(?<![\\w.-])(?<k>${NAME})=(?<v>${VALUE})`, "i"),
-    accept: (g) => isSecretName(g.k ?? ""),
-  },
-  {
-    // A config file's line (ini, TOML, .env, PowerShell, code): `aws_secret_access_key = wJalr…`, `:=`, `=>`.
-    kind: "assignment",
-    in: "records",
-    re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\?["'])?[ \\t]*(?::=|=>|=)[ \\t]*(?<v>${VALUE})(?![(\\w])`, "i"),
-    accept: (g) => isSecretName(g.k ?? "") && looksLikeValue(g.v ?? ""),
-  },
-  // A .netrc line: `machine host login me password V`.
-  {
-    kind: "netrc",
-    in: "records",
-    re: re(`\\bmachine\\s+\\S+(?:\\s+login\\s+\\S+)?\\s+password\\s+(?<v>${VALUE})`),
-  },
-  // An XML element named for a credential: `<password>V</password>`, `<apiKey>V</apiKey>`.
-  {
-    kind: "keyed",
-    in: "records",
-    re: re(`<(?<k>${NAME})>(?<v>[^<\\s]{3,})</\\k<k>>`, "i"),
-    accept: (g) => isSecretName(g.k ?? ""),
-  },
-  {
-    kind: "keyed",
-    in: "records",
-    re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\\\?["'])?\\s*:\\s*(?:\\\\?(?<q>["']))?(?<v>[^\\s"',}\\\\]{4,})`, "i"),
-    // A quoted value (JSON, YAML), one with a digit or a long one, never a path (`credential: ~/.aws/credentials`).
-    accept: (g) =>
-      isSecretName(g.k ?? "") &&
-      !/^(?:true|false|null|\*\*\*)$|^[~.]?\//.test(g.v ?? "") &&
-      (g.q !== undefined || /[0-9]/.test(g.v ?? "") || (g.v ?? "").length >= 12),
-  },
-];
+// Compiled on first use: most texts fail MAYBE first, and compiling them all costs every hook milliseconds at start.
+let compiled: readonly Detector[] | undefined;
+function detectors(): readonly Detector[] {
+  compiled ??= [
+    // Shapes: the text itself is the credential, wherever it stands.
+    {
+      kind: "private_key",
+      in: "both",
+      re: re("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----"),
+    },
+    { kind: "private_key", in: "both", re: re("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\\s]|\\\\n)*") },
+    { kind: "anthropic_key", in: "both", re: re("\\bsk-ant-[A-Za-z0-9_-]{8,}") },
+    // The legacy form (`sk-` and 20+ letters and digits, nothing after): memex names it apart from the newer keys.
+    { kind: "openai_legacy_key", in: "both", re: re("sk-[A-Za-z0-9]{20,}(?![A-Za-z0-9_-])") },
+    {
+      kind: "openai_key",
+      in: "both",
+      re: re("\\bsk-(?<b>(?:proj-|svcacct-|admin-|live-|test-)?[A-Za-z0-9_-]{8,})"),
+      accept: (g) => (g.b ?? "").length >= 20 || /[0-9]/.test(g.b ?? ""),
+    },
+    { kind: "github_token", in: "both", re: re("\\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})") },
+    { kind: "gitlab_token", in: "both", re: re("\\bglpat-[A-Za-z0-9_-]{20,}") },
+    { kind: "slack_token", in: "both", re: re("\\b(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,}") },
+    { kind: "slack_webhook", in: "both", re: re("hooks\\.slack\\.com/services/(?<v>[A-Za-z0-9_/-]{16,})") },
+    { kind: "aws_key_id", in: "both", re: re("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b") },
+    { kind: "google_api_key", in: "both", re: re("\\bAIza[0-9A-Za-z_-]{30,}") },
+    { kind: "stripe_key", in: "both", re: re("\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}") },
+    { kind: "npm_token", in: "both", re: re("\\bnpm_[A-Za-z0-9]{20,}") },
+    // memnox's own: a control plane token or agent credential (`mnx_<kind>_`), a route's delivery secret (`whsec_`).
+    { kind: "memnox_token", in: "both", re: re("\\bmnx_[a-z]_[A-Za-z0-9_-]{20,}") },
+    { kind: "webhook_secret", in: "both", re: re("\\bwhsec_[A-Za-z0-9+/_-]{20,}={0,2}") },
+    { kind: "jwt", in: "both", re: re("\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*") },
+    // memex's catalog names a database URL whole.
+    {
+      kind: "db_url",
+      in: "memory",
+      re: re("\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?)://[^\\s\"'<>]+"),
+    },
+    // Where it stands: a URL's password, a header, an option or a variable named for a credential.
+    {
+      kind: "url_password",
+      in: "records",
+      re: re("\\b[a-z][a-z0-9+.-]*://[^/\\s:@'\"\\\\]*:(?<v>[^@\\s/'\"\\\\]+)@", "i"),
+    },
+    {
+      kind: "url_token",
+      in: "records",
+      re: re("\\bhttps?://(?<v>[^/\\s:@'\"\\\\]{16,})@", "i"),
+      accept: (g) => mixed(g.v ?? ""),
+    },
+    {
+      kind: "url_query",
+      in: "records",
+      re: re("[?&](?<k>[A-Za-z0-9_.-]+)=(?<v>[^&\\s'\"#\\\\]+)"),
+      accept: (g) =>
+        isSecretName(g.k ?? "") || /^(?:key|sig|signature|x-amz-signature|x-amz-credential)$/i.test(g.k ?? ""),
+    },
+    {
+      kind: "auth_header",
+      in: "records",
+      re: re(
+        "\\b(?:proxy-authorization|authorization|x-api-key|api-key|apikey|private-token|x-auth-token|x-access-token|x-goog-api-key|x-amz-security-token)\\s*:\\s*(?:(?:bearer|basic|token|digest|bot)\\s+)?(?<v>[^\\s'\"\\\\]+)",
+        "i",
+      ),
+    },
+    { kind: "cookie", in: "records", re: re("\\b(?:set-)?cookie\\s*:\\s*(?<v>[^'\"\\\\\\n\\r]+)", "i") },
+    {
+      kind: "bearer",
+      in: "records",
+      re: re("\\bbearer\\s+(?<v>[A-Za-z0-9._~+/-]+=*)", "i"),
+      accept: (g) => (g.v ?? "").length >= 6 && /[0-9._~+/=-]/.test(g.v ?? ""),
+    },
+    {
+      kind: "user_password",
+      in: "records",
+      re: re("(?:^|\\s)(?:-u|--user|--proxy-user|-U)(?:=|\\s+)['\"]?[^\\s:'\"\\\\]+:(?<v>[^\\s'\"\\\\]+)"),
+    },
+    {
+      kind: "secret_body",
+      in: "records",
+      re: re(`\\bsecrets?\\s+set\\b${SAME_COMMAND}\\s(?:--body|-b)(?:=|\\s+)(?<v>${VALUE})`),
+    },
+    {
+      kind: "secret_stdin",
+      in: "records",
+      re: re(
+        `\\b(?:echo|printf)\\s+(?:-[A-Za-z]+\\s+)*(?:(?:'%[^']*'|"%[^"]*")\\s+)?(?<v>${VALUE})\\s*\\|${SAME_COMMAND}\\bsecrets?\\s+(?:set|put|create)\\b`,
+      ),
+    },
+    {
+      kind: "secret_stdin",
+      in: "records",
+      re: re(`\\bsecrets?\\s+(?:set|put)\\b${SAME_COMMAND}<<<\\s*(?<v>${VALUE})`),
+    },
+    {
+      kind: "config_value",
+      in: "records",
+      re: re(`\\bconfig(?:ure)?\\b${SAME_COMMAND}\\s(?<k>${NAME})\\s+(?<v>${BARE_VALUE})`, "i"),
+      accept: (g) => isSecretName(g.k ?? ""),
+    },
+    { kind: "terraform_var", in: "records", re: re(`(?<![\\w-])-var(?:=|\\s+)['"]?[A-Za-z0-9_]+=(?<v>${VALUE})`) },
+    { kind: "terraform_var", in: "records", re: re(`\\bTF_VAR_[A-Za-z0-9_]+=(?<v>${VALUE})`) },
+    { kind: "literal", in: "records", re: re(`--from-literal(?:=|\\s+)['"]?[A-Za-z0-9_.-]+=(?<v>${VALUE})`) },
+    {
+      kind: "mysql_password",
+      in: "records",
+      re: re(`\\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh)\\b${SAME_COMMAND}\\s-p(?<v>[^\\s'"\\\\;&|]+)`),
+    },
+    { kind: "login_password", in: "records", re: re(`\\b(?:sshpass|login)\\b${SAME_COMMAND}\\s-p\\s*(?<v>${VALUE})`) },
+    {
+      kind: "flag",
+      in: "records",
+      re: re(`(?<![\\w-])(?<k>--?${NAME})(?:=|\\s+)(?<v>${BARE_VALUE})`, "i"),
+      accept: (g) => isSecretName(g.k ?? "") && !/(?:-file|-path|-stdin|-env|-command|-cmd|-helper)$/i.test(g.k ?? ""),
+    },
+    {
+      kind: "assignment",
+      in: "records",
+      re: re(`(?<![\\w.-])(?<k>${NAME})=(?<v>${VALUE})`, "i"),
+      accept: (g) => isSecretName(g.k ?? ""),
+    },
+    {
+      // A config file's line (ini, TOML, .env, PowerShell, code): `aws_secret_access_key = wJalr…`, `:=`, `=>`.
+      kind: "assignment",
+      in: "records",
+      re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\?["'])?[ \\t]*(?::=|=>|=)[ \\t]*(?<v>${VALUE})(?![(\\w])`, "i"),
+      accept: (g) => isSecretName(g.k ?? "") && looksLikeValue(g.v ?? ""),
+    },
+    // A .netrc line: `machine host login me password V`.
+    {
+      kind: "netrc",
+      in: "records",
+      re: re(`\\bmachine\\s+\\S+(?:\\s+login\\s+\\S+)?\\s+password\\s+(?<v>${VALUE})`),
+    },
+    // An XML element named for a credential: `<password>V</password>`, `<apiKey>V</apiKey>`.
+    {
+      kind: "keyed",
+      in: "records",
+      re: re(`<(?<k>${NAME})>(?<v>[^<\\s]{3,})</\\k<k>>`, "i"),
+      accept: (g) => isSecretName(g.k ?? ""),
+    },
+    {
+      kind: "keyed",
+      in: "records",
+      re: re(`(?<![\\w.-])(?<k>${NAME})(?:\\\\?["'])?\\s*:\\s*(?:\\\\?(?<q>["']))?(?<v>[^\\s"',}\\\\]{4,})`, "i"),
+      // A quoted value (JSON, YAML), one with a digit or a long one, never a path (`credential: ~/.aws/credentials`).
+      accept: (g) =>
+        isSecretName(g.k ?? "") &&
+        !/^(?:true|false|null|\*\*\*)$|^[~.]?\//.test(g.v ?? "") &&
+        (g.q !== undefined || /[0-9]/.test(g.v ?? "") || (g.v ?? "").length >= 12),
+    },
+  ];
+  return compiled;
+}
 
 // A command that sets every `K=V` it is given as a config value or secret (`heroku config:set K=V`).
 const SETS_PAIRS =
@@ -226,7 +235,7 @@ function pairSpans(text: string, out: Found[]): void {
     const at = m.index ?? 0;
     for (const p of m[0].matchAll(PAIR)) {
       const v = p.indices?.groups?.v;
-      if (v) out.push({ kind: "config_value", start: at + v[0], end: at + v[1], order: DETECTORS.length });
+      if (v) out.push({ kind: "config_value", start: at + v[0], end: at + v[1], order: detectors().length });
     }
   }
 }
@@ -239,7 +248,7 @@ const MAYBE =
 export function findSecrets(text: string, catalog: Catalog = "records"): SecretSpan[] {
   if (!MAYBE.test(text)) return [];
   const found: Found[] = [];
-  DETECTORS.forEach((d, order) => {
+  detectors().forEach((d, order) => {
     if (d.in !== "both" && d.in !== catalog) return;
     for (const m of text.matchAll(d.re)) {
       if (d.accept && !d.accept(m.groups ?? {})) continue;
@@ -296,7 +305,7 @@ export function secretKinds(text: string, catalog: Catalog = "records"): string[
 export function credentialShapes(text: string): string[] {
   if (!MAYBE.test(text)) return [];
   const kinds = new Set<string>();
-  for (const d of DETECTORS) {
+  for (const d of detectors()) {
     if (d.in !== "both") continue;
     for (const m of text.matchAll(d.re)) if (!d.accept || d.accept(m.groups ?? {})) kinds.add(d.kind);
   }

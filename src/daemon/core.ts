@@ -20,10 +20,11 @@ import type {
   RecordRequest,
   Replies,
 } from "../gate/remote/protocol.ts";
+import { lazyInstant } from "../gate/resolution.ts";
 import { inheritParent } from "../gate/rows.ts";
 import { readWallHolds } from "../gate/wall-held.ts";
 import type { StateReaders } from "../gate/wiring.ts";
-import { lazyInstant, stateDeps } from "../gate/wiring.ts";
+import { stateDeps } from "../gate/wiring.ts";
 import { createArgsDigest } from "../ledger/digest.ts";
 import { matchesOnArguments } from "../policy/engine/index.ts";
 import type { Context } from "../ports/context.ts";

@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { MemnoxError } from "../core/errors.ts";
 import { pingDaemon } from "../gate/remote/client.ts";
-import { lazyInstant } from "../gate/wiring.ts";
+import { lazyInstant } from "../gate/resolution.ts";
 import { withLockAsync } from "../io/files.ts";
 import { createArgsDigest, createRecorder } from "../ledger/index.ts";
 import type { Context } from "../ports/context.ts";

@@ -80,11 +80,8 @@ export function targetExpander(at: ExpandContext): TargetExpander {
     if (targets.size === action.targets.length && possible.length === 0) return action;
     return { ...action, targets: [...targets], ...(possible.length > 0 ? { possible } : {}) };
   };
-  return Object.assign(expand, {
-    get patterns() {
-      return all();
-    },
-  });
+  // A getter defined, not assigned: Object.assign would call it, building every pattern for each expander made.
+  return Object.defineProperty(expand, "patterns", { get: all, enumerable: true }) as TargetExpander;
 }
 
 /** `/**` or `/**\/*.ts` of a subtree value the engine reaches into (`D/**`, `D/**\/*.ts`), or undefined. */

@@ -6,7 +6,7 @@
 import type { EventInput } from "../core/event.ts";
 import { PERSON } from "../policy/engine/types.ts";
 import type { Context } from "../ports/context.ts";
-import { postureAt } from "./posture.ts";
+import { postureAt } from "./posture-read.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 
 interface PersonCall {

@@ -10,8 +10,6 @@ import type { Ledger } from "../ledger/store.ts";
 import { type LoadedRuleSet, loadRuleSet, type RuleSource } from "../policy/load/index.ts";
 import type { Context } from "../ports/context.ts";
 import type { Paths } from "../ports/paths.ts";
-import { resolveArgv, resolveCommand } from "../resolve/index.ts";
-import type { Resolution } from "../resolve/types.ts";
 import { issueAllowOnce, takeCode, typedCode } from "../state/allow-once.ts";
 import { type Budget, readBudgets } from "../state/budgets.ts";
 import { clearCalls, clearedCall, handedDown } from "../state/cleared.ts";
@@ -25,13 +23,11 @@ import { readStop, type StopRecord } from "../state/stop.ts";
 import { type BudgetCounter, budgetFacts, ledgerCounter } from "./budgets.ts";
 import { callerFacts } from "./caller.ts";
 import { decisionsFileOf, decisionsReader } from "./decisions.ts";
-import type { GateDeps, Instant, ProceededQuery } from "./deps.ts";
-import { type TargetExpander, targetExpander } from "./expand.ts";
+import type { GateDeps, ProceededQuery } from "./deps.ts";
+import type { TargetExpander } from "./expand.ts";
 import { scanReach } from "./notice/reach.ts";
-import { projectFacts, scriptText } from "./project.ts";
 import { protection } from "./protected.ts";
-import { snapshotText } from "./snapshots.ts";
-import type { GateRequest } from "./types.ts";
+import { lazyInstant, type SeamResolver, seamResolver } from "./resolution.ts";
 import { readWallHolds } from "./wall-held.ts";
 
 export const HOLD_TTL_MS = 30 * 60_000;
@@ -203,10 +199,10 @@ export type LoadingGateDeps = Omit<GateDeps, "rules"> & {
 export function gateDeps(
   ctx: Context,
   sink: DepsSink,
-  opts: { ruleFile?: string; read?: StateReaders } = {},
+  opts: { ruleFile?: string; read?: StateReaders; resolver?: SeamResolver } = {},
 ): LoadingGateDeps {
   const paths = ctx.paths;
-  const expand = targetExpander({ home: paths.home, root: paths.root, env: ctx.env });
+  const resolver = opts.resolver ?? seamResolver(ctx);
   const loaded = new Map<string, LoadedRuleSet>();
   // After setup the machine's rules must be there: their absence refuses in enforce rather than ruling nothing.
   const expectMachine = existsSync(paths.sealed);
@@ -231,11 +227,8 @@ export function gateDeps(
     ...stateDeps(paths, sink, opts.read ?? fileReaders(paths)),
     now: () => lazyInstant(ctx.clock.now()),
     rules,
-    resolve: (req) => {
-      const r = resolveWithProject(req, paths.home, placeVariables(ctx.env));
-      return { ...r, actions: r.actions.map((a) => expand(a, req.cwd)) };
-    },
-    expand,
+    resolve: resolver.resolve,
+    expand: resolver.expand,
     caller: callerFacts(ctx),
     decisions: decisionsReader(decisionsFileOf(ctx.env, paths)),
     protect: protection({ home: paths.home, root: paths.root, env: ctx.env }),
@@ -247,85 +240,9 @@ export function gateDeps(
   };
 }
 
-/** Passes at most: a script may run another script the first pass could not see into. */
-const SCRIPT_PASSES = 3;
-
-/**
- * The resolver handed the project's facts, then the text of the scripts the line runs (read here, inside the
- * checkout), again until no new script can be read.
- */
-export function resolveWithProject(req: GateRequest, home: string, env?: Readonly<Record<string, string>>): Resolution {
-  const line = req.argv ? req.argv.join(" ") : (req.command ?? "");
-  let project = projectFacts(req.cwd, line);
-  const run = () => {
-    const rctx = { cwd: req.cwd, home, project, ...(env ? { env } : {}) };
-    return req.argv ? resolveArgv(req.argv, rctx) : resolveCommand(req.command ?? "", rctx);
-  };
-  let r = run();
-  for (let pass = 0; pass < SCRIPT_PASSES && r.runs; pass++) {
-    const files: Record<string, string> = { ...project.files };
-    for (const path of r.runs) {
-      const text = scriptText(path, project.repository) ?? snapshotText(path, home, env);
-      if (text !== undefined) files[path] = text;
-    }
-    if (Object.keys(files).length === Object.keys(project.files ?? {}).length) break;
-    project = { ...project, files };
-    r = run();
-  }
-  return r;
-}
-
-/**
- * The caller's variables that name places, handed to the resolver so `$TMPDIR/x` or `$MEMNOX_HOME/config.toml` is
- * the path it is. Only these: a variable's value can be a secret, and a target is recorded.
- */
-const PLACE_VARIABLES = [
-  "TMPDIR",
-  "USER",
-  "LOGNAME",
-  "OLDPWD",
-  "XDG_CONFIG_HOME",
-  "XDG_DATA_HOME",
-  "XDG_STATE_HOME",
-  "XDG_CACHE_HOME",
-  "XDG_RUNTIME_DIR",
-  "MEMNOX_HOME",
-  "CLAUDE_CONFIG_DIR",
-  "CLAUDE_PROJECT_DIR",
-  "CODEX_HOME",
-  "GEMINI_CLI_HOME",
-  "GIT_DIR",
-  "GNUPGHOME",
-  "KUBECONFIG",
-  "AWS_SHARED_CREDENTIALS_FILE",
-  "AWS_CONFIG_FILE",
-  "DOCKER_CONFIG",
-];
-
-export function placeVariables(env: Context["env"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of PLACE_VARIABLES) {
-    const v = env[k];
-    if (v) out[k] = v;
-  }
-  return out;
-}
-
 /** Where parsed rule files are kept by content, for every process that loads rules. */
 export function ruleCacheDir(paths: Pick<Paths, "root">): string {
   return join(paths.root, "cache", "rules");
-}
-
-/** The local UTC offset costs milliseconds to read the first time (time-zone data): read only if a window asks. */
-export function lazyInstant(epochMs: number): Instant {
-  let offset: number | undefined;
-  return {
-    epochMs,
-    get utcOffsetMinutes() {
-      offset ??= -new Date(epochMs).getTimezoneOffset();
-      return offset;
-    },
-  };
 }
 
 /** A value read on first use and kept for the life of the process. */

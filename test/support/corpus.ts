@@ -5,7 +5,7 @@ import { minimatch } from "minimatch";
 import type { Action } from "../../src/core/action.ts";
 import type { Effect } from "../../src/core/effect.ts";
 import { assess } from "../../src/gate/assess.ts";
-import { gateDeps } from "../../src/gate/create.ts";
+import { gateDeps } from "../../src/gate/wiring.ts";
 import { baselineRules } from "../../src/policy/baseline.ts";
 import { renderRuleFile } from "../../src/policy/render.ts";
 import { verbTables } from "../../src/resolve/index.ts";

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import type { HookAdapter } from "../../../hooks/types.ts";
 import { createGate } from "../../gate/index.ts";
-import { type FailurePosture, failurePosture } from "../../gate/posture.ts";
+import type { FailurePosture } from "../../gate/posture.ts";
 import { agentProgram, hookByHand, selfBinary } from "../../gate/seat.ts";
 import type { GateServices } from "../../gate/types.ts";
 import type { Context } from "../../ports/context.ts";
@@ -38,7 +38,8 @@ export function realDeps(ctx: Context): HookDeps {
       gate ??= createGate(ctx, byHand ? { recording: false } : {});
       return gate;
     },
-    posture: () => failurePosture(ctx),
+    // Read only when memnox failed: the config reader (and its schema) is no cost of a call that succeeds.
+    posture: () => import("../../gate/posture-read.ts").then((m) => m.failurePosture(ctx)),
     ...(byHand ? { byHand } : {}),
     missingDirectory,
   };

@@ -9,8 +9,6 @@ import { startDaemonIfNone } from "../../gate/remote/start.ts";
 import type { Context } from "../../ports/context.ts";
 import { insideWall } from "../../wall/inside.ts";
 import type { HookDeps } from "./deps.ts";
-import { onPrompt, onSessionEnd, onSessionStart } from "./session.ts";
-import { onTool, onToolDone } from "./tool.ts";
 import { failureVerdict } from "./verdict.ts";
 
 /** Every pre-tool hook of every agent here blocks on exit 2; used only when no adapter could be chosen. */
@@ -117,16 +115,17 @@ function parseJson(text: string): unknown {
 function dispatch(ctx: Context, deps: HookDeps, adapter: HookAdapter, event: string, ev: HookEvent) {
   const face = { ctx, deps, adapter, event };
   switch (ev.kind) {
+    // Each event loads only its own handlers: a pre-tool call never evaluates the outcome or session code.
     case "tool":
-      return onTool(face, ev);
+      return import("./tool.ts").then((m) => m.onTool(face, ev));
     case "tool-done":
-      return onToolDone(face, ev);
+      return import("./done.ts").then((m) => m.onToolDone(face, ev));
     case "session-start":
-      return onSessionStart(face, ev);
+      return import("./session.ts").then((m) => m.onSessionStart(face, ev));
     case "prompt":
-      return onPrompt(face, ev);
+      return import("./session.ts").then((m) => m.onPrompt(face, ev));
     case "session-end":
-      return onSessionEnd(face, ev);
+      return import("./session.ts").then((m) => m.onSessionEnd(face, ev));
     case "unknown-tool":
     case "ignore":
       return Promise.resolve(adapter.neutral(event));

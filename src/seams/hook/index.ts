@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { ADAPTERS } from "../../../hooks/index.ts";
 import { isAgentName } from "../../../hooks/types.ts";
-import { failsClosed, postureAt } from "../../gate/posture.ts";
+import { failsClosed } from "../../gate/posture.ts";
 import type { Context } from "../../ports/context.ts";
 import type { Stdio } from "../../ports/index.ts";
 import { realDeps } from "./deps.ts";
@@ -23,6 +23,7 @@ export async function answerUnbuilt(
   why: string,
 ): Promise<number> {
   const [agent, eventArg] = args;
+  const { postureAt } = await import("../../gate/posture-read.ts");
   const posture = root
     ? postureAt(join(root, "config.toml"), join(root, "stop.json"), Date.now())
     : { mode: "enforce" as const, failOpen: false, stopped: false, note: "memnox's home could not be found" };

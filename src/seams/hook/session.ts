@@ -7,12 +7,12 @@ import { repoRoot } from "../../io/repo.ts";
 import { type AgentWallFile, archOf, holdLocalRemotes, readAgentWall } from "../../wall/agent.ts";
 import { agentWallLine, currentWall, wallLine } from "../../wall/inside.ts";
 import { type Face, gateSession } from "./deps.ts";
+import { settleUnanswered } from "./done.ts";
 import { writeSessionEnv } from "./env-file.ts";
 import { besideRules, memoryCandidates, renderSaid } from "./memory.ts";
 import { claimReminders, dropNotice, noticeFile, readNotice, updateNotice } from "./notice.ts";
 import { boundaryBlock } from "./opening.ts";
 import { promptReminders } from "./reminders.ts";
-import { settleUnanswered } from "./tool.ts";
 
 type Ev<K extends HookEvent["kind"]> = Extract<HookEvent, { kind: K }>;
 

@@ -6,7 +6,7 @@ import type { Action } from "../../core/action.ts";
 import { MemnoxError } from "../../core/errors.ts";
 import { isRecord } from "../../core/record.ts";
 import { assess } from "../../gate/assess.ts";
-import { gateDeps } from "../../gate/create.ts";
+import { gateDeps } from "../../gate/wiring.ts";
 import { readJsonIfExists, readTextIfExists, withLock, writeFileAtomic, writeJsonAtomic } from "../../io/files.ts";
 import { repoRoot } from "../../io/repo.ts";
 import type { RuleSpec } from "../../policy/baseline.ts";

@@ -2,7 +2,7 @@
 // say what an agent would do on its own, and to check that a hand-over makes the asked call proceed.
 import type { Action, ActionClass } from "../../../core/action.ts";
 import { type Assessment, assess } from "../../../gate/assess.ts";
-import { gateDeps, type LoadingGateDeps } from "../../../gate/create.ts";
+import { gateDeps, type LoadingGateDeps } from "../../../gate/wiring.ts";
 import type { Context } from "../../../ports/context.ts";
 
 export type DryDeps = LoadingGateDeps;

@@ -2,7 +2,7 @@
 import type { Action } from "../../../core/action.ts";
 import { assess } from "../../../gate/assess.ts";
 import type { Combined } from "../../../gate/combine.ts";
-import { gateDeps } from "../../../gate/create.ts";
+import { gateDeps } from "../../../gate/wiring.ts";
 import { baselineRules, type RuleSpec } from "../../../policy/baseline.ts";
 import type { Context } from "../../../ports/context.ts";
 import { actionPattern, verbTable } from "../../../resolve/index.ts";

@@ -3,7 +3,7 @@
 import type { Action } from "../../../core/action.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import { assess } from "../../../gate/assess.ts";
-import { gateDeps } from "../../../gate/create.ts";
+import { gateDeps } from "../../../gate/wiring.ts";
 import { repoRoot } from "../../../io/repo.ts";
 import type { Context } from "../../../ports/context.ts";
 import { actionPattern, verbTable } from "../../../resolve/index.ts";

@@ -4,7 +4,7 @@ import type { Action } from "../../../core/action.ts";
 import { MemnoxError } from "../../../core/errors.ts";
 import { type Assessment, assess } from "../../../gate/assess.ts";
 import type { Combined } from "../../../gate/combine.ts";
-import { gateDeps } from "../../../gate/create.ts";
+import { gateDeps } from "../../../gate/wiring.ts";
 import { findRealBinary } from "../../../io/real-binary.ts";
 import type { Context } from "../../../ports/context.ts";
 import { verbTables } from "../../../resolve/index.ts";
