@@ -140,6 +140,29 @@ describe("decision reminders across calls", () => {
     expect(await said("make build", "t4", "p1")).toBe("");
     expect(await said("make build", "t5", "p2")).toContain("covers make build");
   });
+
+  test("a rule with nothing to remind of is looked up once a session, not on every call it allows", async () => {
+    const everyRead = {
+      name: "reads-allowed",
+      effect: "allow" as const,
+      // More patterns than a reminder names: a rule this general is never said beside one call.
+      actions: Array.from({ length: 13 }, (_, i) => (i === 0 ? "git.status" : `tool${i}.read`)),
+      targets: [],
+      reason: "reading changes nothing",
+      observeOnly: false,
+      source: "machine" as const,
+    };
+    const gate = scriptedGate({
+      briefing: { ...briefing, rules: [everyRead] },
+      answers: [allowBy("reads-allowed"), allowBy("reads-allowed"), allowBy("reads-allowed")],
+    });
+    const briefings = () => gate.calls.filter((c) => c.method === "briefing").length;
+    for (const id of ["r1", "r2", "r3"]) {
+      const r = await hook(["claude-code", "PreToolUse"], pre("git status", "s-quiet", id, "p1"), () => gate);
+      expect(r.out).not.toContain("additionalContext");
+    }
+    expect(briefings()).toBe(1);
+  });
 });
 
 describe("a yes given in Claude Code's own prompt", () => {

@@ -32,6 +32,8 @@ export interface SessionNotice {
   readonly version: 1;
   /** Reminder keys already said this session. */
   readonly said: readonly string[];
+  /** Rules found to have nothing to remind of (too general, or observe only): no briefing is fetched for them again. */
+  readonly quiet?: readonly string[];
   /** Reminders added in the current turn (a prompt and the calls it led to). */
   readonly turn?: { readonly id: string; readonly count: number };
   readonly calls: Readonly<Record<string, PendingCall>>;
@@ -54,6 +56,7 @@ export function readNotice(file: string): SessionNotice {
     return {
       version: 1,
       said: Array.isArray(r.said) ? r.said.filter((s) => typeof s === "string") : [],
+      ...(Array.isArray(r.quiet) ? { quiet: r.quiet.filter((s) => typeof s === "string") } : {}),
       calls: typeof r.calls === "object" && r.calls !== null ? r.calls : {},
       ...(r.turn && typeof r.turn.id === "string" && typeof r.turn.count === "number" ? { turn: r.turn } : {}),
     };

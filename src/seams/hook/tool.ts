@@ -58,7 +58,7 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   // A hold is the agent's: once the agent has gone, nobody is left to retry it, so it stops waiting.
   if (deciding.holdId && !f.deps.byHand) stampHold(f.ctx, deciding.holdId, "agent");
   const verdict = toolVerdict(deciding, ev.canAsk);
-  const reminder = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : undefined;
+  const reminding = verdict.effect === "allow" ? await reminderFor(f, ev, deciding) : {};
   // An ask goes to the agent's own prompt, whose yes memnox never sees before the call runs: keep one for it too.
   if (verdict.effect !== "deny" && !f.deps.byHand) {
     await keepMilestones(f.ctx, {
@@ -72,7 +72,7 @@ export async function onTool(f: Face, ev: ToolEvent): Promise<HookReply> {
   }
   const tree = verdict.effect !== "deny" ? await beforeShell(f, ev, answers) : undefined;
   const refused = verdict.effect === "deny" ? (deciding.eventId ?? answers.find((a) => a.eventId)?.eventId) : undefined;
-  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminder, {
+  const said = remember(f, ev, answers, verdict.effect === "ask" ? deciding : undefined, reminding, {
     ...tree,
     ...(refused ? { refused } : {}),
   });
@@ -96,16 +96,24 @@ function shellEnv(f: Face, ev: ToolEvent): ToolVerdict["shell"] {
   return { bin: f.ctx.paths.bin, vars, command: call.command, ...applier };
 }
 
+/** What a call's allow has to remind of: a reminder, or the rule found quiet (remembered, so not looked up again). */
+interface Reminding {
+  readonly reminder?: Reminder;
+  readonly quiet?: string;
+}
+
 /** Only beside an allow a rule decided, in an agent that reads context back before a call. */
-async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Reminder | undefined> {
-  if (!f.adapter.remindsAtCall || !ev.session || !a.rule || a.stopped || a.enforceEffect !== "allow") return undefined;
-  // A rule already said this session is never said again: no need to read the rules to find out.
-  if (readNotice(noticeFile(f.ctx.paths.notice, ev.session)).said.includes(a.rule.name)) return undefined;
+async function reminderFor(f: Face, ev: ToolEvent, a: GateAnswer): Promise<Reminding> {
+  if (!f.adapter.remindsAtCall || !ev.session || !a.rule || a.stopped || a.enforceEffect !== "allow") return {};
+  // A rule already said this session, or found to have nothing to say, is never looked up again.
+  const n = readNotice(noticeFile(f.ctx.paths.notice, ev.session));
+  if (n.said.includes(a.rule.name) || n.quiet?.includes(a.rule.name)) return {};
   const session = gateSession(f.ctx, ev.session);
   const briefing = await f.deps
     .gate()
     .briefing({ cwd: ev.cwd, agent: f.adapter.agent, ...(session ? { session } : {}) });
-  return callReminder(a.rule.name, briefing.rules, a.decided?.action);
+  const reminder = callReminder(a.rule.name, briefing.rules, a.decided?.action);
+  return reminder ? { reminder } : { quiet: a.rule.name };
 }
 
 /** One write of the session's notice: the reminder claimed against the budget, the call kept for its outcome. */
@@ -114,18 +122,18 @@ function remember(
   ev: ToolEvent,
   answers: readonly GateAnswer[],
   asked: GateAnswer | undefined,
-  reminder: Reminder | undefined,
+  { reminder, quiet }: Reminding,
   tree?: Pick<PendingCall, "tree" | "checked" | "refused">,
 ): Reminder | undefined {
   const eventIds = answers.flatMap((a) => (a.eventId ? [a.eventId] : []));
   const keep = ev.callKey !== undefined && (eventIds.length > 0 || asked !== undefined);
-  if (!ev.session || (!keep && !reminder)) return undefined;
+  if (!ev.session || (!keep && !reminder && !quiet)) return undefined;
   const now = f.ctx.clock.now();
   return updateNotice(noticeFile(f.ctx.paths.notice, ev.session), now, (n) => {
-    let next = n;
+    let next = quiet && !n.quiet?.includes(quiet) ? { ...n, quiet: [...(n.quiet ?? []), quiet] } : n;
     let said: Reminder | undefined;
     if (reminder) {
-      const claimed = claimReminders(n, ev.turn ?? n.turn?.id ?? "", [reminder], false);
+      const claimed = claimReminders(next, ev.turn ?? n.turn?.id ?? "", [reminder], false);
       next = claimed.next;
       said = claimed.said[0];
     }
