@@ -384,6 +384,27 @@ describe("hot path", () => {
     }
   });
 
+  // A hook the daemon answers (and whose outcome the daemon writes) must not pay for deciding in its own process.
+  test("a tool call's hook, and createGate, load no rule loader, ledger, decide() or config schema statically", () => {
+    const inProcess = [
+      "src/policy/load/index.ts",
+      "src/ledger/store.ts",
+      "src/gate/decide.ts",
+      "src/gate/wiring.ts",
+      "src/state/config.ts",
+    ];
+    for (const entry of [
+      "src/seams/hook/index.ts",
+      "src/seams/hook/tool.ts",
+      "src/seams/hook/done.ts",
+      "src/gate/create.ts",
+    ]) {
+      const { files, packages } = closure(join(ROOT, entry));
+      for (const f of inProcess) expect([...files].map(rel), `${entry} reaches ${f}`).not.toContain(f);
+      for (const p of ["valibot", "bun:sqlite", "@noble/ed25519"]) expect([...packages], entry).not.toContain(p);
+    }
+  });
+
   test("bin/memnox.ts loads every face lazily", () => {
     const { packages, files } = closure(join(ROOT, "bin/memnox.ts"));
     expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);

@@ -1,4 +1,6 @@
 // A real daemon process on a temporary MEMNOX_HOME, asked by the compiled binary's hook and interceptor faces.
+
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   existsSync,
@@ -13,6 +15,7 @@ import {
 import { join } from "node:path";
 import { createGate } from "../src/gate/index.ts";
 import { daemonClient } from "../src/gate/remote/client.ts";
+import { memnoxPaths } from "../src/ports/paths.ts";
 import { startDaemon } from "./support/daemon.ts";
 import { compiledBinary, fakeHome, gitRepo, runBinary, testContext } from "./support/index.ts";
 import { FORCE_PUSH_DENIED } from "./support/rules.ts";
@@ -89,6 +92,45 @@ describe("the daemon socket", () => {
     const events = (await timeline()).events.filter((e) => e.operation === "git.push-force");
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect(events.every((e) => e.effect === "deny")).toBe(true);
+  });
+
+  test("a call's outcome is written by the daemon beside its decision, which it inherits who and what from", async () => {
+    await using d = await startDaemon(home);
+    const id = "toolu_outcome";
+    const pre = { ...JSON.parse(payload("git status")), tool_use_id: id };
+    const opts = { env: env(), cwd: repo.path };
+    await runBinary("memnox", ["hook", "claude-code", "PreToolUse"], { ...opts, stdin: JSON.stringify(pre) });
+    const before = (await d.ping())?.answered;
+    const post = {
+      ...pre,
+      hook_event_name: "PostToolUse",
+      tool_response: { stdout: "clean", stderr: "" },
+      duration_ms: 12,
+    };
+    const done = await runBinary("memnox", ["hook", "claude-code", "PostToolUse"], {
+      ...opts,
+      stdin: JSON.stringify(post),
+    });
+    expect(done.code).toBe(0);
+    expect(((await d.ping())?.answered.record ?? 0) - (before?.record ?? 0)).toBe(1);
+    using db = new Database(memnoxPaths(home.env()).db, { readonly: true });
+    const row = db
+      .query<{ parent: string; surface: string; operation: string; session: string; duration_ms: number }, []>(
+        "SELECT parent, surface, operation, session, duration_ms FROM events WHERE kind = 'outcome' ORDER BY seq DESC LIMIT 1",
+      )
+      .get();
+    const decision = db
+      .query<{ id: string }, []>(
+        "SELECT id FROM events WHERE kind = 'decision' AND operation = 'git.status' ORDER BY seq DESC LIMIT 1",
+      )
+      .get();
+    expect(row).toEqual({
+      parent: decision?.id ?? "",
+      surface: "hook",
+      operation: "git.status",
+      session: "ses-socket",
+      duration_ms: 12,
+    });
   });
 
   test("a seam of another memnox version (a daemon left running after an update) decides in its own process", async () => {

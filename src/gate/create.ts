@@ -7,6 +7,7 @@ import { WALL_VAR } from "../core/wall.ts";
 import { realOr } from "../io/real.ts";
 import { repoRoot } from "../io/repo.ts";
 import { createArgsDigest, tolerantDigest } from "../ledger/digest.ts";
+import { newEventId } from "../ledger/normalize.ts";
 import type { Context } from "../ports/context.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { handDown } from "../state/cleared.ts";
@@ -14,6 +15,7 @@ import { callText } from "./call.ts";
 import { callerFacts } from "./caller.ts";
 import { settled } from "./given.ts";
 import type { LocalGate, Shared } from "./local.ts";
+import { outcomeRow } from "./outcome-row.ts";
 import { CALL_TIMEOUT_MS, daemonClient } from "./remote/client.ts";
 import { evaluateRequest, withLocalActions } from "./remote/evaluate.ts";
 import { lazyInstant, seamResolver } from "./resolution.ts";
@@ -134,7 +136,17 @@ export function createGate(ctx: Context, opts: GateOptions = {}): GateServices {
         now,
       );
     },
-    recordOutcome: async (id, outcome) => (await local()).recordOutcome(id, outcome),
+    async recordOutcome(id, outcome) {
+      // A call decided in another process (the pre-tool hook, the daemon), ended well: the daemon writes its outcome
+      // beside the decision, and this process loads no ledger. A failure may trip the breaker, which is read here.
+      const elsewhere = loading === undefined && recording && (outcome.exitCode ?? 0) === 0 && daemon.reachable;
+      if (elsewhere) {
+        const event = { ...outcomeRow(id, outcome, new Date(ctx.clock.now()).toISOString()), id: newEventId() };
+        const reply = await daemon.call({ method: "record", event, inherit: true }, { timeoutMs: CALL_TIMEOUT_MS });
+        if (reply?.eventId === event.id) return;
+      }
+      return (await local()).recordOutcome(id, outcome);
+    },
     recordAnswer: async (answer, request, reply) => (await local()).recordAnswer(answer, request, reply),
     pauseSession: async (session, reason, surface) => (await local()).pauseSession(session, reason, surface),
     markWary: async (session, reason) => (await local()).markWary(session, reason),

@@ -13,6 +13,7 @@ import { decide } from "./decide.ts";
 import type { CallerFacts } from "./deps.ts";
 import { awaitHold } from "./holds.ts";
 import { PAUSE_MS, tripBreaker } from "./notice/breaker.ts";
+import { type DecidedHere, outcomeRow } from "./outcome-row.ts";
 import type { DaemonClient } from "./remote/client.ts";
 import type { SeamResolver } from "./resolution.ts";
 import { rowSink } from "./rows.ts";
@@ -21,13 +22,6 @@ import type { Briefing, BriefingRequest, GateRequest, GateServices } from "./typ
 import { fileReaders, gateDeps, HOLD_TTL_MS } from "./wiring.ts";
 
 const WARY_MS = 30 * 60_000;
-
-interface Decided {
-  readonly surface: Surface;
-  readonly operation: string;
-  readonly session?: string;
-  readonly agent?: string;
-}
 
 /** What createGate already built and this process shares: one daemon client, one digest, one resolution per call. */
 export interface Shared {
@@ -53,7 +47,7 @@ export function localGate(ctx: Context, s: Shared): LocalGate {
     ? live
     : { ...live, record: () => "", keepRuleSet: () => {}, flush: async () => {} };
   const kept = new Set<string>();
-  const decided = new Map<string, Decided>();
+  const decided = new Map<string, DecidedHere>();
   // One reader of each state file for the decisions and the briefings this gate gives (config.toml read once).
   const read = fileReaders(paths);
   const base = gateDeps(
@@ -101,21 +95,7 @@ export function localGate(ctx: Context, s: Shared): LocalGate {
     awaitHold: (id, signal) => awaitHold(paths.pending, id, ctx.clock, signal),
     async recordOutcome(id, outcome) {
       const p = decided.get(id);
-      const written = await write(
-        {
-          kind: "outcome",
-          occurredAt: nowIso(),
-          surface: p?.surface ?? "hook",
-          operation: p?.operation ?? "outcome",
-          parent: id,
-          ...(p?.session ? { session: p.session } : {}),
-          ...(p?.agent ? { agent: p.agent } : {}),
-          ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
-          ...(outcome.durationMs !== undefined ? { durationMs: Math.round(outcome.durationMs) } : {}),
-          ...(outcome.note ? { detail: { note: outcome.note } } : {}),
-        },
-        p ? {} : { inherit: true },
-      );
+      const written = await write(outcomeRow(id, outcome, nowIso(), p), p ? {} : { inherit: true });
       if (outcome.exitCode !== undefined && outcome.exitCode !== 0) await trip(written, p?.surface ?? "hook");
     },
     async recordAnswer(answer, request, reply) {
