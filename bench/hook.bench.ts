@@ -59,7 +59,16 @@ try {
   // What setup leaves running: the daemon answers, the hook resolves the call and sends the facts.
   daemon = Bun.spawn([memnox, "daemon"], { env, cwd: dir, stdio: ["ignore", "ignore", "ignore"] });
   await socketAt(join(env.MEMNOX_HOME ?? "", "memnox.sock"));
-  await report("answered by the running daemon", floorRun, { allow: kinds.allow, deny: kinds.deny });
+  // The outcome of an allowed call: its PreToolUse run first (not timed), then the PostToolUse the agent sends after.
+  let call = 0;
+  const post = async () => {
+    const id = `toolu_bench_post_${call++}`;
+    const pre = { ...JSON.parse(payload("git status")), tool_use_id: id };
+    await once(hook, { env, cwd: repo, stdin: JSON.stringify(pre) });
+    const done = { ...pre, hook_event_name: "PostToolUse", tool_response: { stdout: "clean", stderr: "" } };
+    return once([memnox, "hook", "claude-code", "PostToolUse"], { env, cwd: repo, stdin: JSON.stringify(done) });
+  };
+  await report("answered by the running daemon", floorRun, { allow: kinds.allow, deny: kinds.deny, "post-tool": post });
 } finally {
   daemon?.kill();
   await daemon?.exited;
@@ -73,7 +82,7 @@ async function report(title: string, floorRun: () => Promise<number>, kinds: Rec
   console.log(`\n${title} (load average ${fmt(before)} before, ${fmt(after)} after)`);
   for (const [k, p] of Object.entries(t)) {
     console.log(row(`floor, paired with ${k}`, p.floor));
-    console.log(row(`hook PreToolUse (${k})`, p.hook));
+    console.log(row(`hook ${k === "post-tool" ? "PostToolUse" : `PreToolUse (${k})`}`, p.hook));
     const r50 = pct(p.hook, 50) / pct(p.floor, 50);
     const r99 = pct(p.hook, 99) / pct(p.floor, 99);
     const mark = (r: number) => (r <= GOAL ? "" : " (over the goal)");
