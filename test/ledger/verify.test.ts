@@ -70,50 +70,52 @@ describe("verify", () => {
     expect(r.broken?.reason).toContain("no purge anchor names that row");
   });
 
-  test("a reordered pair of rows is found where the order changed: a row's place is part of what it hashes", () => {
-    const { h, raw } = tampered();
-    using _ = h;
-    raw.run("UPDATE events SET seq = -1 WHERE seq = 30");
-    raw.run("UPDATE events SET seq = 30 WHERE seq = 31");
-    raw.run("UPDATE events SET seq = 31 WHERE seq = -1");
-    raw.close();
-    const r = verifyLedger(h.ledger);
-    expect(r.broken?.seq).toBe(30);
-    expect(r.broken?.reason).toContain("does not match its hash");
-  });
-
   // Each kind of column, as SQLite stores it, changed behind the ledger's back: the row itself is found.
-  const edits: readonly (readonly [string, string, (string | number | Uint8Array | null)[]])[] = [
-    ["an integer column", "UPDATE events SET rule_line = 4 WHERE seq = 12", []],
-    ["an integer column turned to text", "UPDATE events SET rule_line = '3x' WHERE seq = 12", []],
-    ["a boolean column", "UPDATE events SET governed = 0 WHERE seq = 12", []],
-    ["a text column set to NULL", "UPDATE events SET reason = NULL WHERE seq = 12", []],
-    ["a text column given a BLOB", "UPDATE events SET effect = ? WHERE seq = 12", [new TextEncoder().encode("allow")]],
-    ["a JSON column", "UPDATE events SET request = ? WHERE seq = 12", [canonical(request({ targets: ["prod"] }))]],
-    ["a JSON column that does not parse", "UPDATE events SET request = '{' WHERE seq = 12", []],
-    ["the previous hash", "UPDATE events SET prev_hash = hash WHERE seq = 12", []],
+  type Param = string | number | Uint8Array | null;
+  const edits: readonly (readonly [string, number, readonly (readonly [string, ...Param[]])[]])[] = [
+    ["an integer column", 12, [["UPDATE events SET rule_line = 4 WHERE seq = 12"]]],
+    ["an integer column turned to text", 12, [["UPDATE events SET rule_line = '3x' WHERE seq = 12"]]],
+    ["a boolean column", 12, [["UPDATE events SET governed = 0 WHERE seq = 12"]]],
+    ["a text column set to NULL", 12, [["UPDATE events SET reason = NULL WHERE seq = 12"]]],
+    [
+      "a text column given a BLOB",
+      12,
+      [["UPDATE events SET effect = ? WHERE seq = 12", new TextEncoder().encode("allow")]],
+    ],
+    [
+      "a JSON column",
+      12,
+      [["UPDATE events SET request = ? WHERE seq = 12", canonical(request({ targets: ["prod"] }))]],
+    ],
+    ["a JSON column that does not parse", 12, [["UPDATE events SET request = '{' WHERE seq = 12"]]],
+    ["the previous hash", 12, [["UPDATE events SET prev_hash = hash WHERE seq = 12"]]],
+    // The hashed text stays byte for byte what it was, but a reader would see no cwd and a classes it cannot parse.
+    [
+      "a column set NULL with its text carried inside the JSON column before it",
+      12,
+      [[`UPDATE events SET classes = '["write"],"cwd":"/repo"', cwd = NULL WHERE seq = 12`]],
+    ],
+    // A row's place is part of what it hashes.
+    [
+      "the order of two rows",
+      30,
+      [
+        ["UPDATE events SET seq = -1 WHERE seq = 30"],
+        ["UPDATE events SET seq = 30 WHERE seq = 31"],
+        ["UPDATE events SET seq = 31 WHERE seq = -1"],
+      ],
+    ],
   ];
-  for (const [what, sql, params] of edits)
+  for (const [what, seq, statements] of edits)
     test(`${what} changed is found at its own row`, () => {
       const { h, raw } = tampered();
       using _ = h;
-      raw.run(sql, params);
+      for (const [sql, ...params] of statements) raw.run(sql, params);
       raw.close();
       const r = verifyLedger(h.ledger);
-      expect(r.broken?.seq).toBe(12);
+      expect(r.broken?.seq).toBe(seq);
       expect(r.broken?.reason).toContain("does not match its hash");
     });
-
-  test("a column set NULL with its text carried inside the JSON column before it is found, though the bytes line up", () => {
-    const { h, raw } = tampered();
-    using _ = h;
-    // The hashed text stays byte for byte what it was, but a reader would see no cwd and a classes it cannot parse.
-    raw.run(`UPDATE events SET classes = '["write"],"cwd":"/repo"', cwd = NULL WHERE seq = 12`);
-    raw.close();
-    const r = verifyLedger(h.ledger);
-    expect(r.broken?.seq).toBe(12);
-    expect(r.broken?.reason).toContain("does not match its hash");
-  });
 
   test("an anchor whose detail does not parse is a break, not a crash", () => {
     const { h, raw } = tampered();
