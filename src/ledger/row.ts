@@ -115,27 +115,24 @@ const HASHED = FIELDS.filter(([field]) => field !== "hash")
   .sort(([a], [b]) => (a < b ? -1 : 1))
   .map(([field, column, type]) => ({ column, type, key: `"${field}":` }));
 
-/** The canonical hashed content of a row, straight from its columns: what canonical(row without hash) would give. */
-export function canonicalFromColumns(rec: DbRecord): string {
-  // One string grown in place: `verify` calls this once a row, and a parts array joined cost it twice as much.
-  let out = "";
-  for (const { column, type, key } of HASHED) {
-    const v = rec[column];
-    if (v === null || v === undefined) continue;
-    const text =
-      type === "json"
-        ? String(v)
-        : type === "bool"
-          ? Number(v) !== 0
-            ? "true"
-            : "false"
-          : type === "int"
-            ? String(Number(v))
-            : JSON.stringify(String(v));
-    out += out === "" ? key + text : `,${key}${text}`;
-  }
-  return `{${out}}`;
-}
+/**
+ * The canonical hashed content of a row (canonical() of it without its hash) built by SQLite from the columns, so
+ * `verify` gets one string a row instead of 32 JS values. Nested values are stored canonical, so they are copied as
+ * they are. Where a column holds what no row written here holds (a type the writer never stores, JSON that is not one
+ * whole value), it yields a NUL, which no hash matches; `verify` then hashes that row as rowFromDb reads it.
+ */
+export const CANONICAL_SQL = `'{' || concat_ws(',', ${HASHED.map(({ column: c, type, key }) => {
+  const k = `'${key}'`;
+  // A typeof guard before each conversion: json_quote would turn an integer into a bare number, a BLOB into an error.
+  if (type === "text")
+    return `CASE typeof(${c}) WHEN 'null' THEN NULL WHEN 'text' THEN ${k} || json_quote(${c}) ELSE char(0) END`;
+  if (type === "int")
+    return `CASE typeof(${c}) WHEN 'null' THEN NULL WHEN 'integer' THEN ${k} || ${c} ELSE char(0) END`;
+  if (type === "bool")
+    return `CASE typeof(${c}) WHEN 'null' THEN NULL WHEN 'integer' THEN ${k} || CASE ${c} WHEN 0 THEN 'false' ELSE 'true' END ELSE char(0) END`;
+  // A JSON column must hold one whole value: text that closed it and opened a key of its own would split differently.
+  return `CASE WHEN ${c} IS NULL THEN NULL WHEN typeof(${c}) = 'text' AND json_valid(${c}) THEN ${k} || ${c} ELSE char(0) END`;
+}).join(", ")}) || '}'`;
 
 /** The row without its own hash: the content the hash covers. */
 export function hashedContent(row: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -2,7 +2,7 @@
 import { type AnchorFacts, anchorFacts, anchorSignatureValid } from "./anchor.ts";
 import { canonical, GENESIS, sha256Hex } from "./canonical.ts";
 import { isEventId } from "./normalize.ts";
-import { canonicalFromColumns, type DbRecord, FIELDS, hashedContent } from "./row.ts";
+import { CANONICAL_SQL, type DbRecord, FIELDS, hashedContent, rowFromDb } from "./row.ts";
 import type { Ledger } from "./store.ts";
 
 type Anchoring =
@@ -51,7 +51,6 @@ interface Walked {
   readonly seq: unknown;
   readonly id: unknown;
   readonly kind: unknown;
-  readonly occurredAt: unknown;
   readonly prevHash: unknown;
   readonly hash: unknown;
   readonly detail?: unknown;
@@ -61,21 +60,57 @@ interface Walked {
 /** A parsed row (an export line, a LedgerRow): its content hash recomputed from the object. */
 function walkable(row: object): Walked {
   const r = row as Row;
-  return { ...pick(r), contentHash: sha256Hex(canonical(hashedContent(r))) };
+  return { ...pick(r), contentHash: contentHashOf(r) };
 }
 
-/** A database record: its content hash rebuilt from the columns, nested values left unparsed. */
-function walkableFromDb(rec: DbRecord): Walked {
+function contentHashOf(r: Row): string {
+  return sha256Hex(canonical(hashedContent(r)));
+}
+
+/** A streamed record: its canonical text as SQLite built it (CANONICAL_SQL), and what the walk links and checks. */
+interface Streamed {
+  readonly seq: number;
+  readonly id: unknown;
+  readonly kind: unknown;
+  readonly prev_hash: unknown;
+  readonly hash: unknown;
+  readonly detail: unknown;
+  readonly canon: string;
+}
+
+/** Its content hash from the text SQLite built; a row whose text does not hash right is hashed as readers read it. */
+function walkableFromDb(rec: Streamed, columns: (seq: number) => DbRecord | null): Walked {
+  let contentHash = sha256Hex(rec.canon);
+  if (contentHash !== rec.hash) contentHash = readersHash(columns(rec.seq));
   return {
     seq: rec.seq,
     id: rec.id,
     kind: rec.kind,
-    occurredAt: rec.occurred_at,
     prevHash: rec.prev_hash,
     hash: rec.hash,
-    detail: rec.kind === "anchor" && typeof rec.detail === "string" ? JSON.parse(rec.detail) : undefined,
-    contentHash: sha256Hex(canonicalFromColumns(rec)),
+    detail: rec.kind === "anchor" ? parsed(rec.detail) : undefined,
+    contentHash,
   };
+}
+
+/**
+ * The reference: the row exactly as rowFromDb gives it to every reader, hashed. A JSON column that does not parse
+ * fails here, so text spliced into one to stand in for a column set NULL cannot rebuild the original bytes.
+ */
+function readersHash(cols: DbRecord | null): string {
+  try {
+    return cols ? contentHashOf(rowFromDb(cols) as unknown as Row) : "";
+  } catch {
+    return "";
+  }
+}
+
+function parsed(text: unknown): unknown {
+  try {
+    return typeof text === "string" ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function pick(r: Row): Omit<Walked, "contentHash"> {
@@ -83,7 +118,6 @@ function pick(r: Row): Omit<Walked, "contentHash"> {
     seq: r.seq,
     id: r.id,
     kind: r.kind,
-    occurredAt: r.occurredAt,
     prevHash: r.prevHash,
     hash: r.hash,
     detail: r.detail,
@@ -194,20 +228,29 @@ function collectAnchors(rows: readonly object[]): Map<number, Anchor> {
 const num = (v: unknown): number => (typeof v === "number" ? v : Number.NaN);
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
-/** Every column a row's hash covers, and the hash: what the walk reads (not the anchor bookkeeping). */
+/** Every column a row's hash covers, and the hash: what a row whose SQL-built text does not hash right is read as. */
 const HASHED_COLUMNS = FIELDS.map(([, column]) => column).join(", ");
+
+/** The rows in chain order, one string each: building 32 JS values a row was what capped `verify`. */
+const STREAM = `SELECT seq, id, kind, prev_hash, hash, CASE WHEN kind = 'anchor' THEN detail END AS detail,
+  ${CANONICAL_SQL} AS canon FROM events ORDER BY seq`;
 
 /** The whole database, in chain order. */
 export function verifyLedger(ledger: Ledger, thisMachineKey?: string): ChainReport {
   // Ordered by seq alone, SQLite scanned every row to find the few anchors; this order keeps to their index.
-  const anchors = ledger.select("SELECT * FROM events WHERE anchor_through IS NOT NULL ORDER BY anchor_through, seq");
-  const records = ledger.db.query<DbRecord, []>(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY seq`).iterate();
-  return verifyRows(mapIter(records, walkableFromDb), {
-    source: "ledger",
-    anchors,
-    gapsAllowed: false,
-    thisMachineKey,
-  });
+  const anchors = ledger.db
+    .query<{ seq: number; id: string; occurred_at: string; detail: unknown }, []>(
+      "SELECT seq, id, occurred_at, detail FROM events WHERE anchor_through IS NOT NULL ORDER BY anchor_through, seq",
+    )
+    .all()
+    // A detail that does not parse is an anchor without its facts, never a crash of the check.
+    .map((r) => ({ seq: r.seq, id: r.id, occurredAt: r.occurred_at, detail: parsed(r.detail) }));
+  const one = ledger.db.query<DbRecord, [number]>(`SELECT ${HASHED_COLUMNS} FROM events WHERE seq = ?`);
+  const records = ledger.db.query<Streamed, []>(STREAM).iterate();
+  return verifyRows(
+    mapIter(records, (r) => walkableFromDb(r, (seq) => one.get(seq))),
+    { source: "ledger", anchors, gapsAllowed: false, thisMachineKey },
+  );
 }
 
 /** Every exported or parsed row, hashed from its object form. */
