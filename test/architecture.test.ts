@@ -512,3 +512,57 @@ describe("the control plane and the workspace loop", () => {
     }
   });
 });
+
+/** A tagged SQL template (`db`, `tx`, `sql`, as the code names its handles) or a raw `.unsafe(` statement. */
+const SQL_TEMPLATE = /\b(?:db|tx|sql)`|\.unsafe\(/g;
+
+/** What SQL a file outside src/cloud/store/ still writes; the list only shrinks as each moves behind a store function. */
+const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
+  "src/cloud/auth.ts": 3,
+  "src/cloud/detect.ts": 8,
+  "src/cloud/detection.ts": 4,
+  "src/cloud/intent/graph.ts": 15,
+  "src/cloud/intent/ingest.ts": 6,
+  "src/cloud/intent/practice.ts": 5,
+  "src/cloud/intent/readers.ts": 3,
+  "src/cloud/preview.ts": 1,
+  "src/cloud/routes/agents.ts": 13,
+  "src/cloud/routes/breakglass.ts": 7,
+  "src/cloud/routes/chat.ts": 4,
+  "src/cloud/routes/devices.ts": 16,
+  "src/cloud/routes/grants.ts": 8,
+  "src/cloud/routes/health.ts": 1,
+  "src/cloud/routes/heartbeat.ts": 10,
+  "src/cloud/routes/holds.ts": 5,
+  "src/cloud/routes/incidents.ts": 8,
+  "src/cloud/routes/machines.ts": 9,
+  "src/cloud/routes/mcp.ts": 3,
+  "src/cloud/routes/model.ts": 2,
+  "src/cloud/routes/org.ts": 7,
+  "src/cloud/routes/overview.ts": 9,
+  "src/cloud/routes/people.ts": 24,
+  "src/cloud/routes/privacy.ts": 13,
+  "src/cloud/routes/proposals.ts": 14,
+  "src/cloud/routes/reach.ts": 8,
+  "src/cloud/routes/sinks.ts": 6,
+  "src/cloud/routes/sources.ts": 19,
+  "src/cloud/routes/state.ts": 5,
+  "src/cloud/routes/teams.ts": 9,
+  "src/cloud/serve.ts": 1,
+  "src/cloud/signin.ts": 6,
+};
+
+/** Not the control plane's tables: creating the cluster's database before any store exists (the server catalogue). */
+const SQL_BESIDE_STORE: Readonly<Record<string, number>> = { "src/cloud/cluster.ts": 2 };
+
+test("SQL against the control plane's tables is written only in src/cloud/store/", () => {
+  const found: Record<string, number> = {};
+  for (const file of walk(join(ROOT, "src/cloud"))) {
+    const r = rel(file);
+    if (r.startsWith("src/cloud/store/")) continue;
+    const n = [...readFileSync(file, "utf8").matchAll(SQL_TEMPLATE)].length;
+    if (n > 0 && SQL_BESIDE_STORE[r] !== n) found[r] = n;
+  }
+  // A file that grew, or one that newly writes SQL, fails here: put the query in a store module and call it.
+  expect(found).toEqual(SQL_OUTSIDE_STORE);
+});

@@ -9,7 +9,7 @@ import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { cursorParam } from "../input.ts";
-import { canRead, filtered, type Level, levelRank } from "../intent/clearance.ts";
+import { canRead, filtered, levelRank } from "../intent/clearance.ts";
 import { boundTermsOf, decisionRules, MAX_BOUND_TERMS, matchHash } from "../intent/compile.ts";
 import { EXTRACTION_SYSTEM, extractionPrompt, readCandidates, type WindowEvent } from "../intent/extract.ts";
 import { nodeId, projectDecision, projectSourceEvent, rebuildGraph } from "../intent/graph.ts";
@@ -28,6 +28,8 @@ import {
 import { iso } from "../iso.ts";
 import { caughtBy, recentActions } from "../preview.ts";
 import { escapeControls } from "../protocol/text.ts";
+import * as store from "../store/decisions.ts";
+import * as events from "../store/events.ts";
 import { audit } from "../store/people.ts";
 import type { CandidateApproval, CandidateRejection, ExtractionChange, ExtractionRun } from "./bodies.ts";
 import { currentModel, modelFor } from "./model.ts";
@@ -55,26 +57,28 @@ function baseOf(c: Call): string {
 export async function startExtraction(c: Call, body: v.InferOutput<typeof ExtractionRun>): Promise<Response> {
   const who = caller(c);
   const model = await modelFor(c, who.workspaceId);
-  const [ws]: { reads_up_to: Level; team: string; about: string | null }[] = await c.db`
-    SELECT w.extraction_reads_up_to AS reads_up_to, o.name AS team, o.about
-    FROM workspaces w JOIN orgs o ON o.id = w.org_id WHERE w.id = ${who.workspaceId}`;
+  const ws = await store.extractionSetting(c.db, who.workspaceId);
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
-  const [last]: { through: string | null }[] = await c.db`
-    SELECT max(window_through) AS through FROM extraction_runs WHERE workspace_id = ${who.workspaceId} AND status = 'done'`;
-  const after = body.after ?? Number(last?.through ?? 0);
+  const last = await store.lastExtractedThrough(c.db, who.workspaceId);
+  const after = body.after ?? Number(last ?? 0);
   const through = body.through ?? Number.MAX_SAFE_INTEGER;
-  const rows: SourceEventRow[] = await c.db`
-    SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId} AND id > ${after} AND id <= ${through}
-      AND source_type <> 'memnox' ORDER BY id LIMIT ${WINDOW_EVENTS}`;
+  const rows = await store.extractionWindow(c.db, who.workspaceId, after, through, WINDOW_EVENTS);
   // Restricted never goes to a model; above readsUpTo is withheld from it and counted.
   const ceiling = levelRank(ws.reads_up_to);
   const sent = rows.filter((r) => r.classification !== "restricted" && levelRank(r.classification) <= ceiling);
   const windowThrough = rows.length > 0 ? Number(rows[rows.length - 1]?.id) : after;
   const runId = newId("run");
-  await c.db`INSERT INTO extraction_runs (id, workspace_id, started_by, model, reads_up_to, window_after, window_through,
-                                          sent, withheld, status)
-             VALUES (${runId}, ${who.workspaceId}, ${actorName(who)}, ${model.model}, ${ws.reads_up_to}, ${after},
-                     ${windowThrough}, ${sent.length}, ${rows.length - sent.length}, 'running')`;
+  await store.insertExtractionRun(c.db, {
+    id: runId,
+    workspaceId: who.workspaceId,
+    startedBy: actorName(who),
+    model: model.model,
+    readsUpTo: ws.reads_up_to,
+    after,
+    through: windowThrough,
+    sent: sent.length,
+    withheld: rows.length - sent.length,
+  });
   const window: WindowEvent[] = sent.map((r) => ({
     id: Number(r.id),
     sourceType: r.source_type,
@@ -88,7 +92,7 @@ export async function startExtraction(c: Call, body: v.InferOutput<typeof Extrac
     audiences: r.audiences,
   }));
   if (window.length === 0) {
-    await c.db`UPDATE extraction_runs SET status = 'done' WHERE id = ${runId}`;
+    await store.finishEmptyRun(c.db, runId);
     return json({ id: runId, sent: 0, withheld: rows.length, proposed: 0, dropped: 0, candidates: [] }, 201);
   }
   let answer: Awaited<ReturnType<ModelPort["ask"]>>;
@@ -100,30 +104,37 @@ export async function startExtraction(c: Call, body: v.InferOutput<typeof Extrac
     });
   } catch (e) {
     const why = e instanceof ModelFailure ? e.message : "the model call failed";
-    await c.db`UPDATE extraction_runs SET status = 'failed', failure = ${why} WHERE id = ${runId}`;
+    await store.failRun(c.db, runId, why);
     throw new HttpError(502, "model_failed", why, { run: runId });
   }
   const read = readCandidates(answer.text, window);
   // A suggestion already decided, already waiting, or already rejected is not asked again: a re-read thread is no news.
-  const known: { statement: string }[] = await c.db`
-    SELECT statement FROM candidates WHERE workspace_id = ${who.workspaceId} AND origin = 'extraction'
-    UNION SELECT statement FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const known = await store.knownStatements(c.db, who.workspaceId);
   const seen = new Set(known.map((k) => nodeId("decision", k.statement)));
   const candidates = read.candidates.filter((k) => !seen.has(nodeId("decision", k.statement)));
   const dropped = read.dropped + read.candidates.length - candidates.length;
   const made: CandidateRow[] = [];
   for (const k of candidates) {
-    const [row]: CandidateRow[] = await c.db`
-      INSERT INTO candidates (id, workspace_id, origin, run_id, statement, rationale, affects, evidence, classification,
-                              audiences, tainted)
-      VALUES (${newId("cand")}, ${who.workspaceId}, 'extraction', ${runId}, ${storable(k.statement)},
-              ${k.rationale === null ? null : storable(k.rationale)}, ${k.affects.map(storable)}, ${[...k.evidence]},
-              ${k.classification}, ${[...k.audiences]}, ${k.tainted})
-      RETURNING *`;
+    const row = await store.insertExtractedCandidate(c.db, {
+      id: newId("cand"),
+      workspaceId: who.workspaceId,
+      runId,
+      statement: storable(k.statement),
+      rationale: k.rationale === null ? null : storable(k.rationale),
+      affects: k.affects.map(storable),
+      evidence: k.evidence,
+      classification: k.classification,
+      audiences: k.audiences,
+      tainted: k.tainted,
+    });
     if (row) made.push(row);
   }
-  await c.db`UPDATE extraction_runs SET status = 'done', proposed = ${made.length}, dropped = ${dropped},
-               input_tokens = ${answer.inputTokens}, output_tokens = ${answer.outputTokens} WHERE id = ${runId}`;
+  await store.finishRun(c.db, runId, {
+    proposed: made.length,
+    dropped,
+    inputTokens: answer.inputTokens,
+    outputTokens: answer.outputTokens,
+  });
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.run", subject: runId });
   return json(
     {
@@ -139,9 +150,7 @@ export async function startExtraction(c: Call, body: v.InferOutput<typeof Extrac
 }
 
 async function eventsById(c: Call, workspaceId: string, ids: readonly (string | number)[]): Promise<SourceEventRow[]> {
-  const list = ids.map(Number).filter((n) => Number.isSafeInteger(n));
-  if (list.length === 0) return [];
-  return c.db`SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND id IN ${c.db(list)} ORDER BY id`;
+  return store.eventsById(c.db, workspaceId, ids);
 }
 
 /** GET /v1/candidates?status=pending: the review queue as this reader may see it, each with its evidence first. */
@@ -150,9 +159,7 @@ export async function listCandidates(c: Call): Promise<Response> {
   const status = c.url.searchParams.get("status") ?? "pending";
   if (!["pending", "approved", "rejected"].includes(status))
     throw new HttpError(400, "bad_request", "`status` is pending, approved or rejected");
-  const rows: CandidateRow[] = await c.db`
-    SELECT * FROM candidates WHERE workspace_id = ${who.workspaceId} AND status = ${status}
-    ORDER BY proposed_at, id LIMIT 200`;
+  const rows = await store.candidatesIn(c.db, who.workspaceId, status);
   const reader = await readerOf(c.db, who);
   const { shown, withheld } = filtered(reader, rows);
   const out = [];
@@ -164,8 +171,7 @@ export async function listCandidates(c: Call): Promise<Response> {
 }
 
 async function candidateFor(c: Call, workspaceId: string, decidedToo = false): Promise<CandidateRow> {
-  const [k]: CandidateRow[] = await c.db`
-    SELECT * FROM candidates WHERE workspace_id = ${workspaceId} AND id = ${c.params.id ?? ""}`;
+  const k = await store.candidateById(c.db, workspaceId, c.params.id ?? "");
   const who = caller(c);
   // A candidate the reviewer may not read is not theirs to decide: it is not there for them.
   if (!k || !canRead(await readerOf(c.db, who), k)) throw new HttpError(404, "not_found", "no such candidate");
@@ -277,21 +283,16 @@ export async function approveCandidate(c: Call, body: v.InferOutput<typeof Candi
     let version = 1;
     const node = nodeId("decision", k.statement);
     if (supersedes) {
-      const [old]: DecisionRow[] = await tx`
-        SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND id = ${supersedes} FOR UPDATE`;
+      const old = await store.decisionForUpdate(tx, who.workspaceId, supersedes);
       if (!old) throw new HttpError(404, "not_found", `no decision ${supersedes} to supersede`);
       if (old.superseded_by) throw new HttpError(409, "superseded", `${supersedes} was already superseded`);
       // A new version of the same decision keeps its node; a different decision replacing it gets its own.
       if (old.node_id === node) version = old.version + 1;
       else {
-        const [n]: { v: number | null }[] = await tx`
-          SELECT max(version) AS v FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${node}`;
-        version = (n?.v ?? 0) + 1;
+        version = ((await store.maxVersion(tx, who.workspaceId, node)) ?? 0) + 1;
       }
     } else {
-      const [n]: { v: number | null; open: string | null }[] = await tx`
-        SELECT max(version) AS v, max(id) FILTER (WHERE superseded_by IS NULL) AS open FROM decisions
-        WHERE workspace_id = ${who.workspaceId} AND node_id = ${node}`;
+      const n = await store.nodeVersions(tx, who.workspaceId, node);
       if (n?.open)
         throw new HttpError(409, "in_force", `this decision is in force as ${n.open}: supersede it to change it`);
       version = (n?.v ?? 0) + 1;
@@ -299,31 +300,45 @@ export async function approveCandidate(c: Call, body: v.InferOutput<typeof Candi
     const id = newId("dec");
     const now = new Date(c.now()).toISOString();
     const ref = `${base}/memory?decision=${id}#${id}`;
-    const [approval]: SourceEventRow[] = await tx`
-      INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, author, author_trusted,
-                                 member_id, content, occurred_at, tainted, taint_reason, classification, audiences,
-                                 classified_by)
-      VALUES (${who.workspaceId}, ${dedupKey({ sourceType: "memnox", sourceRef: ref, kind: "approval", occurredAt: now })},
-              'memnox', ${ref}, 'approval', ${who.email}, true, ${who.memberId},
-              ${`${who.email} approved: ${k.statement}`}, ${now}, false, null, ${k.classification}, ${k.audiences},
-              'inherited')
-      RETURNING *`;
+    const approval = await store.insertApprovalEvent(tx, {
+      workspaceId: who.workspaceId,
+      dedupKey: dedupKey({ sourceType: "memnox", sourceRef: ref, kind: "approval", occurredAt: now }),
+      ref,
+      author: who.email,
+      memberId: who.memberId,
+      content: `${who.email} approved: ${k.statement}`,
+      at: now,
+      classification: k.classification,
+      audiences: k.audiences,
+    });
     if (approval) await projectSourceEvent(tx, who.workspaceId, approval);
-    const [d]: DecisionRow[] = await tx`
-      INSERT INTO decisions (id, workspace_id, node_id, version, statement, terms, effect, scope, project_id,
-                             source_type, source_ref, evidence, affects, classification, audiences, tainted,
-                             approved_by, approver_member_id, approval_event, candidate_id, supersedes, rules_json,
-                             bound_terms)
-      VALUES (${id}, ${who.workspaceId}, ${node}, ${version}, ${k.statement}, ${terms}, ${effect}, ${scope},
-              'machine', ${first.source_type}, ${first.source_ref},
-              ${k.evidence.map(Number)}, ${k.affects}, ${k.classification}, ${k.audiences}, ${k.tainted},
-              ${who.email}, ${who.memberId}, ${approval?.id ?? 0}, ${k.id}, ${supersedes ?? null},
-              ${JSON.stringify(made.rules)}, ${made.chosen})
-      RETURNING *`;
+    const d = await store.insertDecision(tx, {
+      id,
+      workspaceId: who.workspaceId,
+      node,
+      version,
+      statement: k.statement,
+      terms,
+      effect,
+      scope,
+      sourceType: first.source_type,
+      sourceRef: first.source_ref,
+      evidence: k.evidence.map(Number),
+      affects: k.affects,
+      classification: k.classification,
+      audiences: k.audiences,
+      tainted: k.tainted,
+      approvedBy: who.email,
+      approverMemberId: who.memberId,
+      approvalEvent: approval?.id ?? 0,
+      candidateId: k.id,
+      supersedes: supersedes ?? null,
+      rulesJson: JSON.stringify(made.rules),
+      boundTerms: made.chosen,
+    });
     if (!d) throw new Error("the decision was not stored");
-    if (supersedes) await tx`UPDATE decisions SET superseded_by = ${id} WHERE id = ${supersedes}`;
-    await tx`UPDATE candidates SET status = 'approved', decided_by = ${who.email}, decided_at = now(),
-               decision_id = ${id} WHERE id = ${k.id}`;
+    if (supersedes) await store.markSuperseded(tx, supersedes, id);
+    await store.approveAsDecision(tx, k.id, who.email, id);
     await audit(tx, {
       orgId: who.orgId,
       actor: who.email,
@@ -356,9 +371,7 @@ async function approvePattern(c: Call, k: CandidateRow): Promise<Response> {
   if (!p?.rule || typeof p.rule.name !== "string") throw new HttpError(409, "no_rule", "this pattern carries no rule");
   const source = await withRule(c.db, who.workspaceId, { ...p.rule, name: p.rule.name });
   const proposal = await propose(c.db, who, { kind: "allow", title: k.statement, format: "json", source });
-  const [row]: CandidateRow[] = await c.db`
-    UPDATE candidates SET status = 'approved', decided_by = ${actorName(who)}, decided_at = now(),
-      proposal_id = ${proposal.id} WHERE id = ${k.id} RETURNING *`;
+  const row = await store.approveAsProposal(c.db, k.id, actorName(who), proposal.id);
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "pattern.accept", subject: k.id });
   return json({ candidate: row ? candidateView(row) : candidateView(k), proposal }, 201);
 }
@@ -371,8 +384,7 @@ export async function scanPatterns(c: Call): Promise<Response> {
 
 async function readableDecisions(c: Call): Promise<{ ids: Set<string>; withheld: number }> {
   const who = caller(c);
-  const rows: DecisionRow[] = await c.db`
-    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND superseded_by IS NULL`;
+  const rows = await store.decisionsInForce(c.db, who.workspaceId);
   const { shown, withheld } = filtered(await answerReader(c), rows);
   return { ids: new Set(shown.map((d) => d.id)), withheld };
 }
@@ -392,7 +404,7 @@ export async function confirmDecision(c: Call): Promise<Response> {
   const { ids } = await readableDecisions(c);
   const id = c.params.id ?? "";
   if (!ids.has(id)) throw new HttpError(404, "not_found", "no such decision in force");
-  await c.db`INSERT INTO decision_confirmations (decision_id, confirmed_by) VALUES (${id}, ${actorName(who)})`;
+  await store.confirmDecision(c.db, id, actorName(who));
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "decision.confirm", subject: id });
   return json({ id, confirmedBy: actorName(who) });
 }
@@ -411,9 +423,7 @@ export async function rejectCandidate(c: Call, body: v.InferOutput<typeof Candid
   const who = caller(c);
   const k = await candidateFor(c, who.workspaceId);
   const reason = body.reason ?? null;
-  const [row]: CandidateRow[] = await c.db`
-    UPDATE candidates SET status = 'rejected', decided_by = ${actorName(who)}, decided_at = now(), reason = ${reason}
-    WHERE id = ${k.id} AND status = 'pending' RETURNING *`;
+  const row = await store.rejectCandidate(c.db, k.id, actorName(who), reason);
   if (!row) throw new HttpError(409, "decided", "it was decided meanwhile");
   await audit(c.db, {
     orgId: who.orgId,
@@ -429,13 +439,10 @@ export async function rejectCandidate(c: Call, body: v.InferOutput<typeof Candid
 export async function listDecisions(c: Call): Promise<Response> {
   const who = caller(c);
   const all = c.url.searchParams.get("all") === "1";
-  const rows: DecisionRow[] = await c.db`
-    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId}
-      ${all ? c.db`` : c.db`AND superseded_by IS NULL`} ORDER BY approved_at, id`;
+  const rows = await store.listDecisions(c.db, who.workspaceId, all);
   const reader = await answerReader(c);
   const { shown, withheld } = filtered(reader, rows);
-  const chains: DecisionRow[] = await c.db`
-    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} ORDER BY version`;
+  const chains = await store.decisionChains(c.db, who.workspaceId);
   const chainOf = (d: DecisionRow) =>
     chains
       .filter((v) => v.node_id === d.node_id || v.id === d.supersedes || v.superseded_by === d.id)
@@ -453,9 +460,7 @@ export async function listDecisions(c: Call): Promise<Response> {
 /** GET /v1/decisions/:id/why: the evidence, each event as it arrived, with what the reader was not entitled to counted. */
 export async function whyDecision(c: Call): Promise<Response> {
   const who = caller(c);
-  const [d]: DecisionRow[] = await c.db`
-    SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND (id = ${c.params.id ?? ""} OR node_id = ${c.params.id ?? ""})
-    ORDER BY version DESC LIMIT 1`;
+  const d = await store.latestDecision(c.db, who.workspaceId, c.params.id ?? "");
   const reader = await answerReader(c);
   if (!d) throw new HttpError(404, "not_found", "no such decision");
   if (!canRead(reader, d)) return json({ decision: null, evidence: [], withheld: 1 });
@@ -472,18 +477,8 @@ export async function whyDecision(c: Call): Promise<Response> {
 /** GET /v1/reach?to=<system or server>: the agents that can reach it and the path, from the fleet's scans and actions. */
 export async function reachTo(c: Call, to: string): Promise<Response> {
   const who = caller(c);
-  const servers: {
-    name: string;
-    machine_id: string;
-    proxied: boolean;
-    agents: string[];
-    write_tools: number | null;
-  }[] = await c.db`SELECT name, machine_id, proxied, agents, write_tools FROM mcp_server_machines
-               WHERE workspace_id = ${who.workspaceId} AND lower(name) = ${to.toLowerCase()} ORDER BY machine_id`;
-  const acted: { agent: string | null; machine_id: string; operation: string; n: string }[] = await c.db`
-    SELECT agent, machine_id, operation, count(*) AS n FROM events
-    WHERE workspace_id = ${who.workspaceId} AND position(${to.toLowerCase()} IN lower(coalesce(resource_ref, '') || ' ' || operation)) > 0
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT 200`;
+  const servers = await events.serverPlaces(c.db, who.workspaceId, to.toLowerCase());
+  const acted = await events.actionsMentioning(c.db, who.workspaceId, to.toLowerCase());
   const paths = [
     ...servers.flatMap((s) =>
       (s.agents.length > 0 ? s.agents : [null]).map((agent) => ({
@@ -512,32 +507,16 @@ export async function reachTo(c: Call, to: string): Promise<Response> {
 /** GET /v1/events/:id/why: why an action was decided so: verdict, rule, rule set, conditions, the decision behind it. */
 export async function whyAction(c: Call): Promise<Response> {
   const who = caller(c);
-  const [e]: {
-    id: string;
-    operation: string;
-    effect: string | null;
-    reason: string | null;
-    rule_id: string | null;
-    policy_hash: string | null;
-    occurred_at: Date;
-    machine_id: string;
-    agent: string | null;
-  }[] = await c.db`SELECT id, operation, effect, reason, rule_id, policy_hash, occurred_at, machine_id, agent
-                   FROM events WHERE workspace_id = ${who.workspaceId} AND id = ${cursorParam(c.params.id)}`;
+  const e = await events.verdictOf(c.db, who.workspaceId, cursorParam(c.params.id));
   if (!e) throw new HttpError(404, "not_found", "no such event");
-  const conditions: { kind: string; subject: string; set_by: string }[] = await c.db`
-    SELECT kind, subject, set_by FROM conditions WHERE workspace_id = ${who.workspaceId}
-      AND set_at <= ${e.occurred_at} AND expires_at > ${e.occurred_at}
-      AND (lifted_at IS NULL OR lifted_at > ${e.occurred_at}) ORDER BY set_at`;
+  const conditions = await events.conditionsAt(c.db, who.workspaceId, e.occurred_at);
   const reader = await answerReader(c);
   let decision: ReturnType<typeof decisionView> | null = null;
   let evidence: ReturnType<typeof sourceEventView>[] = [];
   let withheld = 0;
   const m = e.rule_id ? /^decision-(.+?)-(?:names-[a-z0-9]+|names|targets)$/.exec(e.rule_id) : null;
   if (m?.[1]) {
-    const [d]: DecisionRow[] = await c.db`
-      SELECT * FROM decisions WHERE workspace_id = ${who.workspaceId} AND node_id = ${`decision:${m[1]}`}
-      ORDER BY version DESC LIMIT 1`;
+    const d = await store.latestOfNode(c.db, who.workspaceId, `decision:${m[1]}`);
     if (d && canRead(reader, d)) {
       decision = decisionView(d);
       const ev = filtered(reader, await eventsById(c, who.workspaceId, d.evidence));
@@ -566,7 +545,7 @@ export async function whyAction(c: Call): Promise<Response> {
 export async function setExtraction(c: Call, body: v.InferOutput<typeof ExtractionChange>): Promise<Response> {
   const who = caller(c);
   const level = body.readsUpTo;
-  await c.db`UPDATE workspaces SET extraction_reads_up_to = ${level} WHERE id = ${who.workspaceId}`;
+  await store.setReadsUpTo(c.db, who.workspaceId, level);
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.reads_up_to", detail: { level } });
   return json({ readsUpTo: level, model: await currentModel(c, who.workspaceId) });
 }
@@ -575,19 +554,8 @@ export async function setExtraction(c: Call, body: v.InferOutput<typeof Extracti
 export async function showGraph(c: Call): Promise<Response> {
   const who = caller(c);
   const node = c.url.searchParams.get("node");
-  const nodes: {
-    id: string;
-    kind: string;
-    label: string;
-    source_ref: string;
-    classification: Level | null;
-    audiences: string[];
-    props: Record<string, unknown>;
-  }[] = await c.db`SELECT id, kind, label, source_ref, classification, audiences, props FROM graph_nodes
-                   WHERE workspace_id = ${who.workspaceId} ORDER BY id`;
-  const edges: { from_id: string; relation: string; to_id: string; evidence: string[]; basis: string }[] = await c.db`
-    SELECT from_id, relation, to_id, evidence, basis FROM graph_edges WHERE workspace_id = ${who.workspaceId}
-    ORDER BY from_id, relation, to_id`;
+  const nodes = await store.graphNodes(c.db, who.workspaceId);
+  const edges = await store.graphEdges(c.db, who.workspaceId);
   const { shown, withheld } = filtered(await answerReader(c), nodes);
   const visible = new Set(shown.map((n) => n.id));
   const ties = edges
@@ -627,24 +595,7 @@ export async function rebuild(c: Call): Promise<Response> {
 /** GET /v1/extraction/runs: the usage log, each run with its model, window, what it sent and withheld, and its tokens. */
 export async function listExtractionRuns(c: Call): Promise<Response> {
   const who = caller(c);
-  const rows: {
-    id: string;
-    started_by: string;
-    started_at: Date;
-    model: string;
-    reads_up_to: string;
-    window_after: string;
-    window_through: string;
-    sent: number;
-    withheld: number;
-    proposed: number;
-    dropped: number;
-    status: string;
-    failure: string | null;
-    input_tokens: number | null;
-    output_tokens: number | null;
-  }[] = await c.db`SELECT * FROM extraction_runs WHERE workspace_id = ${who.workspaceId}
-                   ORDER BY started_at DESC, id LIMIT 200`;
+  const rows = await store.extractionRuns(c.db, who.workspaceId);
   return json({
     model: await currentModel(c, who.workspaceId),
     runs: rows.map((r) => ({

@@ -12,7 +12,9 @@ import { controlIn, cursorParam, fieldOf, ident, instant, line, prose, refusal, 
 import { iso } from "../iso.ts";
 import { RATES, spend } from "../limits.ts";
 import { MAX_BATCH, type SentEvent, SIGNATURE_HEADER } from "../protocol/sync.ts";
-import { type CaughtRow, forwardCaught } from "./sinks.ts";
+import type { EventRow } from "../store/events.ts";
+import * as store from "../store/events.ts";
+import { forwardCaught } from "./sinks.ts";
 
 // Strict: a field the allow-list does not name is refused, so the server never quietly keeps what should not travel.
 // Every text is checked for control characters and masked on its way in, whatever the machine did before sending.
@@ -94,7 +96,7 @@ export async function postEvents(c: Call): Promise<Response> {
   if (who?.kind !== "machine") throw new HttpError(403, "forbidden", "only a machine sends events");
   const body = new Uint8Array(await c.req.arrayBuffer());
   const signature = c.req.headers.get(SIGNATURE_HEADER) ?? "";
-  const [m]: { public_key: string }[] = await c.db`SELECT public_key FROM machines WHERE id = ${who.machineId}`;
+  const m = await store.machineKey(c.db, who.machineId);
   // The batch is checked against the key this machine enrolled with: a token alone cannot speak for it.
   if (!m || !verifySignature(body, signature, m.public_key))
     throw new HttpError(401, "bad_signature", "the batch's signature does not check against this machine's key");
@@ -110,15 +112,15 @@ export async function postEvents(c: Call): Promise<Response> {
   // One bad row never blinds a machine: it is refused and counted where the console shows the machine, the rest stored.
   if (batch.refused.length > 0) {
     const last = batch.refused[batch.refused.length - 1];
-    await c.db`UPDATE machines SET refused_events = refused_events + ${batch.refused.length},
-                 last_refusal = ${{ field: last?.field, message: last?.message, dedupKey: last?.dedupKey }},
-                 last_refusal_at = now() WHERE id = ${who.machineId}`;
+    await store.countRefused(c.db, who.machineId, batch.refused.length, {
+      field: last?.field,
+      message: last?.message,
+      dedupKey: last?.dedupKey,
+    });
   }
   if (batch.events.length === 0) return json({ accepted: 0, duplicates: 0, refused: batch.refused });
   const rows = batch.events.map((e) => rowOf(e, who.workspaceId, who.machineId));
-  const inserted: CaughtRow[] = await c.db`
-    INSERT INTO events ${c.db(rows)} ON CONFLICT (machine_id, dedup_key) DO NOTHING
-    RETURNING id, occurred_at, machine_id, agent, surface, operation, effect, reason, rule_id, resource_ref`;
+  const inserted = await store.insertEvents(c.db, rows);
   // What was caught goes to the workspace's sinks beside this answer, never in its way (failures counted per sink).
   void forwardCaught(c.db, who.workspaceId, inserted, c.config.webhookSecret).catch(() => undefined);
   // Answered once the detectors have looked at what arrived (and at anything of the workspace left waiting): a pass
@@ -153,30 +155,6 @@ function rowOf(e: SentEvent, workspaceId: string, machineId: string): Record<str
     correlation_id: e.correlationId ?? null,
     would_reach: e.wouldReach ?? null,
   };
-}
-
-interface EventRow {
-  id: string;
-  machine_id: string;
-  dedup_key: string;
-  subject_id: string;
-  occurred_at: Date;
-  agent_session_id: string | null;
-  agent: string | null;
-  surface: string;
-  operation: string;
-  classes: string[];
-  effect: string | null;
-  reason: string | null;
-  rule_id: string | null;
-  resource_ref: string | null;
-  args_digest: string | null;
-  exit_code: number | null;
-  started_at: Date | null;
-  policy_hash: string | null;
-  correlation_id: string | null;
-  would_reach: string | null;
-  received_at: Date;
 }
 
 function view(r: EventRow) {
@@ -220,19 +198,17 @@ export async function listEvents(c: Call): Promise<Response> {
   const q = c.url.searchParams;
   const desc = q.get("order") === "desc";
   const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100) || 100));
-  const only = (param: string, fragment: (v: string) => unknown): unknown => {
-    const v = q.get(param);
-    return v ? fragment(v) : c.db``;
-  };
-  const after = cursor(q.get("after"));
-  const before = cursor(q.get("before"));
-  const rows: EventRow[] = await c.db`
-    SELECT * FROM events WHERE workspace_id = ${who.workspaceId}
-      ${desc ? (before > 0 ? c.db`AND id < ${before}` : c.db``) : c.db`AND id > ${after}`}
-      ${only("machine", (v) => c.db`AND machine_id = ${v}`)} ${only("agent", (v) => c.db`AND agent = ${v}`)}
-      ${only("effect", (v) => c.db`AND effect = ${v}`)} ${only("rule", (v) => c.db`AND rule_id = ${v}`)}
-      ${only("session", (v) => c.db`AND agent_session_id = ${v}`)}
-    ORDER BY id ${desc ? c.db`DESC` : c.db`ASC`} LIMIT ${limit}`;
+  const rows = await store.listEvents(c.db, who.workspaceId, {
+    desc,
+    after: cursor(q.get("after")),
+    before: cursor(q.get("before")),
+    limit,
+    machine: q.get("machine"),
+    agent: q.get("agent"),
+    effect: q.get("effect"),
+    rule: q.get("rule"),
+    session: q.get("session"),
+  });
   const events = rows.map(view);
   const last = events[events.length - 1];
   return json({ events, next: events.length === limit && last ? last.id : null });
@@ -249,18 +225,18 @@ export async function showEvent(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const id = cursor(c.params.id ?? "");
-  const [e]: EventRow[] = await c.db`SELECT * FROM events WHERE id = ${id} AND workspace_id = ${who.workspaceId}`;
+  const e = await store.eventById(c.db, who.workspaceId, id);
   if (!e) throw new HttpError(404, "not_found", `no event \`${c.params.id ?? ""}\` in this workspace`);
   // Up: the decision this row is about (on the machine that sent it). Down: every row that names this one's subject.
-  const up: EventRow[] =
-    e.subject_id === e.dedup_key
-      ? []
-      : await c.db`SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND machine_id = ${e.machine_id}
-                     AND dedup_key = ${e.subject_id}`;
+  const up =
+    e.subject_id === e.dedup_key ? [] : await store.eventsWithKey(c.db, who.workspaceId, e.machine_id, e.subject_id);
   const root = up[0] ?? e;
-  const down: EventRow[] = await c.db`
-    SELECT * FROM events WHERE workspace_id = ${who.workspaceId} AND machine_id = ${root.machine_id}
-      AND subject_id = ${root.dedup_key} AND id <> ${root.id} ORDER BY id LIMIT ${TRACE_LIMIT + 1}`;
+  const down = await store.eventsAbout(
+    c.db,
+    who.workspaceId,
+    { machineId: root.machine_id, dedupKey: root.dedup_key, id: root.id },
+    TRACE_LIMIT + 1,
+  );
   return json({
     event: view(e),
     trace: {

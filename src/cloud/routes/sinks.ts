@@ -11,6 +11,7 @@ import { newId } from "../ids.ts";
 import { signDelivery, sinkSecret } from "../intent/webhook.ts";
 import { iso } from "../iso.ts";
 import type { Db } from "../store/db.ts";
+import type { CaughtRow } from "../store/events.ts";
 import { audit } from "../store/people.ts";
 import type { SinkBody } from "./bodies.ts";
 
@@ -28,18 +29,6 @@ interface SinkRow {
 }
 
 /** A caught row as forwarded: what happened and why, never a credential (the masker has the last word). */
-export interface CaughtRow {
-  readonly id: string;
-  readonly occurred_at: Date;
-  readonly machine_id: string;
-  readonly agent: string | null;
-  readonly surface: string;
-  readonly operation: string;
-  readonly effect: string | null;
-  readonly reason: string | null;
-  readonly rule_id: string | null;
-  readonly resource_ref: string | null;
-}
 
 const view = (s: SinkRow) => ({
   id: s.id,
