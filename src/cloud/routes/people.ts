@@ -13,11 +13,12 @@ import {
   approves,
   cancelElevation,
   confirmElevation,
-  type ElevationRow,
   elevationView,
+  pendingElevations,
   requestElevation,
   settleDue,
 } from "../store/elevations.ts";
+import * as store from "../store/people.ts";
 import { audit, mintToken } from "../store/people.ts";
 import { endSessionsOf } from "../store/sessions.ts";
 import type { MemberBody, MemberChange, OperatorTokenBody, TokenBody } from "./bodies.ts";
@@ -34,25 +35,10 @@ function person(who: Principal | undefined): Extract<Principal, { kind: "person"
 
 export async function me(c: Call): Promise<Response> {
   const who = need(c.who);
-  const [ws]: { name: string; org_name: string; onboarded_at: Date | null }[] = await c.db`
-    SELECT w.name, o.name AS org_name, o.onboarded_at FROM workspaces w JOIN orgs o ON o.id = w.org_id
-    WHERE w.id = ${who.workspaceId}`;
-  const person =
-    who.kind === "person"
-      ? (
-          (await c.db`SELECT display_name FROM members WHERE id = ${who.memberId}`) as { display_name: string | null }[]
-        )[0]
-      : undefined;
+  const ws = await store.workspaceNames(c.db, who.workspaceId);
+  const person = who.kind === "person" ? await store.displayName(c.db, who.memberId) : undefined;
   // The other organizations this same signed-in identity belongs to: which one a page answers for is a selection.
-  const others: { id: string; name: string }[] =
-    who.kind === "person"
-      ? await c.db`
-          SELECT o.id, o.name FROM members m JOIN orgs o ON o.id = m.org_id
-          JOIN members me ON me.id = ${who.memberId}
-          WHERE m.email = me.email AND m.status = 'active' AND m.id <> me.id AND me.oidc_subject IS NOT NULL
-            AND m.oidc_issuer = me.oidc_issuer AND m.oidc_subject = me.oidc_subject
-          ORDER BY o.name`
-      : [];
+  const others = who.kind === "person" ? await store.otherOrgsOf(c.db, who.memberId) : [];
   return json({
     kind: who.kind,
     actor: actorName(who),
@@ -67,19 +53,8 @@ export async function me(c: Call): Promise<Response> {
 export async function listMembers(c: Call): Promise<Response> {
   const who = need(c.who);
   await settleDue(c.db, who.orgId, c.now());
-  const rows: {
-    id: string;
-    email: string;
-    role: string;
-    status: string;
-    created_at: Date;
-    created_by: string;
-    display_name: string | null;
-    last_sign_in_at: Date | null;
-  }[] = await c.db`SELECT id, email, role, status, created_at, created_by, display_name, last_sign_in_at
-                   FROM members WHERE org_id = ${who.orgId} AND status <> 'removed' ORDER BY created_at, id`;
-  const open: ElevationRow[] = await c.db`
-    SELECT * FROM elevations WHERE org_id = ${who.orgId} AND status = 'pending' ORDER BY requested_at`;
+  const rows = await store.listMembers(c.db, who.orgId);
+  const open = await pendingElevations(c.db, who.orgId);
   const pending = new Map(open.map((e) => [e.member_id, elevationView(e)]));
   return json({
     members: rows.map((m) => ({
@@ -109,11 +84,10 @@ export async function addMember(c: Call, body: v.InferOutput<typeof MemberBody>)
   const { email: address, role } = body;
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [dup] = await tx`SELECT id FROM members WHERE org_id = ${who.orgId} AND email = ${address}`;
+    const dup = await store.memberWithEmail(tx, who.orgId, address);
     if (dup) throw new HttpError(409, "exists", `\`${address}\` is already a member`);
     const id = newId("mem");
-    await tx`INSERT INTO members (id, org_id, email, role, created_by)
-             VALUES (${id}, ${who.orgId}, ${address}, 'viewer', ${by})`;
+    await store.insertViewer(tx, id, who.orgId, address, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -157,8 +131,7 @@ export async function changeMember(c: Call, body: v.InferOutput<typeof MemberCha
   const id = c.params.id ?? "";
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [m]: { id: string; role: Role; status: string }[] = await tx`
-      SELECT id, role, status FROM members WHERE id = ${id} AND org_id = ${who.orgId} FOR UPDATE`;
+    const m = await store.memberForUpdate(tx, who.orgId, id);
     if (!m) throw new HttpError(404, "not_found", `no member \`${id}\``);
     const wantRole = body.role ?? m.role;
     const wantStatus = body.status ?? m.status;
@@ -176,19 +149,15 @@ export async function changeMember(c: Call, body: v.InferOutput<typeof MemberCha
     const nextRole: Role = raises ? (backIn ? "viewer" : m.role) : wantRole;
     const nextStatus = wantStatus;
     if (m.role === "admin" && (nextRole !== "admin" || nextStatus !== "active")) {
-      const [n]: { n: string }[] = await tx`SELECT count(*) AS n FROM members
-                                             WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
-      if (Number(n?.n) <= 1) throw new HttpError(409, "last_admin", "the last active admin stays an active admin");
+      if ((await store.activeAdmins(tx, who.orgId)) <= 1)
+        throw new HttpError(409, "last_admin", "the last active admin stays an active admin");
     }
     const stoppedAdmin =
       m.role === "admin" && m.status === "active" && (nextRole !== "admin" || nextStatus !== "active");
-    await tx`UPDATE members SET role = ${nextRole}, status = ${nextStatus},
-               admin_until = CASE WHEN ${stoppedAdmin} THEN ${new Date(c.now())} ELSE admin_until END WHERE id = ${id}`;
+    await store.setRoleStatus(tx, id, nextRole, nextStatus, stoppedAdmin, new Date(c.now()));
     if (nextStatus === "suspended") await endSessionsOf(tx, id, by);
     // Power taken back also takes back what was on its way.
-    if (!raises || nextStatus === "suspended")
-      await tx`UPDATE elevations SET status = 'cancelled', decided_by = ${by}, decided_at = ${new Date(c.now())}
-               WHERE member_id = ${id} AND status = 'pending'`;
+    if (!raises || nextStatus === "suspended") await store.cancelPendingElevations(tx, id, by, new Date(c.now()));
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -234,73 +203,56 @@ export async function removeMember(c: Call): Promise<Response> {
   if (id === who.memberId)
     throw new HttpError(403, "forbidden", "nobody removes their own account here; that is done from your own account");
   return c.db.begin(async (tx) => {
-    const [m]: { id: string; email: string; role: Role; status: string }[] = await tx`
-      SELECT id, email, role, status FROM members WHERE id = ${id} AND org_id = ${who.orgId} FOR UPDATE`;
+    const m = await store.memberForUpdate(tx, who.orgId, id);
     if (!m || m.status === "removed") throw new HttpError(404, "not_found", `no member \`${id}\``);
     if (m.role === "admin" && m.status === "active") {
-      const [n]: { n: string }[] = await tx`SELECT count(*) AS n FROM members
-                                             WHERE org_id = ${who.orgId} AND role = 'admin' AND status = 'active'`;
-      if (Number(n?.n) <= 1) throw new HttpError(409, "last_admin", "the last active admin cannot be removed");
+      if ((await store.activeAdmins(tx, who.orgId)) <= 1)
+        throw new HttpError(409, "last_admin", "the last active admin cannot be removed");
     }
-    const count = (rows: readonly unknown[]) => rows.length;
     const now = new Date(c.now());
+    const n = await store.eraseMember(tx, who.orgId, m, by, now);
     const receipt: Erased[] = [
       {
         table: "sessions",
-        records: count(await tx`DELETE FROM sessions WHERE member_id = ${id} RETURNING 1`),
+        records: n.sessions,
         strategy: "deleted",
       },
       {
         table: "tokens",
-        records: count(await tx`DELETE FROM tokens WHERE member_id = ${id} RETURNING 1`),
+        records: n.tokens,
         strategy: "deleted",
       },
       {
         table: "person_accounts",
-        records: count(await tx`DELETE FROM person_accounts WHERE member_id = ${id} RETURNING 1`),
+        records: n.person_accounts,
         strategy: "deleted",
       },
       {
         table: "team_members",
-        records: count(await tx`DELETE FROM team_members WHERE member_id = ${id} RETURNING 1`),
+        records: n.team_members,
         strategy: "deleted",
       },
       {
         table: "elevations",
-        records: count(
-          await tx`UPDATE elevations SET status = 'cancelled', decided_by = ${by}, decided_at = ${now}
-                   WHERE member_id = ${id} AND status = 'pending' RETURNING 1`,
-        ),
+        records: n.elevations,
         strategy: "kept",
         why: "pending ones cancelled; the record of who confirmed what stays",
       },
       {
         table: "machines",
-        records: count(
-          await tx`UPDATE machines SET owner_id = NULL WHERE owner_id = ${id} AND org_id = ${who.orgId} RETURNING 1`,
-        ),
+        records: n.machines,
         strategy: "detached",
         why: "their machines stay enrolled, unowned, until an admin revokes or reassigns them",
       },
       {
         table: "audit",
-        records: count(
-          await tx`UPDATE audit SET detail = detail - 'email', subject = CASE WHEN subject = ${m.email} THEN ${id} ELSE subject END
-                   WHERE org_id = ${who.orgId} AND (subject = ${m.email} OR (subject = ${id} AND detail->>'email' IS NOT NULL))
-                   RETURNING 1`,
-        ),
+        records: n.audit,
         strategy: "anonymised",
         why: "the address taken out of entries about them; what they did stays under their name",
       },
       {
         table: "members",
-        records: count(
-          await tx`UPDATE members SET email = ${`removed-${id}@erased.invalid`}, display_name = NULL, oidc_issuer = NULL,
-                     oidc_subject = NULL, status = 'removed', role = 'viewer', removed_at = ${now}, audiences = '{}',
-                     clearance = NULL, elevation_id = NULL,
-                     admin_until = CASE WHEN role = 'admin' AND status = 'active' THEN ${now} ELSE admin_until END
-                   WHERE id = ${id} RETURNING 1`,
-        ),
+        records: n.members,
         strategy: "anonymised",
         why: "the row stays for what points at it, with no address, name or identity; inviting them back makes a new account",
       },
@@ -375,12 +327,11 @@ async function revoke(c: Call, where: "own" | "operator"): Promise<Response> {
   const id = c.params.id ?? "";
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [t]: { id: string; kind: string; member_id: string | null }[] = await tx`
-      SELECT id, kind, member_id FROM tokens WHERE id = ${id} AND org_id = ${who.orgId} FOR UPDATE`;
+    const t = await store.tokenForUpdate(tx, who.orgId, id);
     const mine = who.kind === "person" && t?.kind === "person" && t.member_id === who.memberId;
     if (!t || (where === "own" ? !mine : t.kind !== "operator"))
       throw new HttpError(404, "not_found", `no ${where === "own" ? "token of yours" : "operator token"} \`${id}\``);
-    await tx`UPDATE tokens SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`;
+    await store.revokeToken(tx, id);
     await audit(tx, { orgId: who.orgId, actor: by, action: "token.revoke", subject: id });
     return json({ id, revoked: true });
   });
@@ -394,16 +345,7 @@ export const revokeOperatorToken = (c: Call) => revoke(c, "operator");
 export async function listAudit(c: Call): Promise<Response> {
   const who = need(c.who);
   const after = cursorParam(c.url.searchParams.get("after"));
-  const rows: {
-    id: string;
-    at: Date;
-    actor: string;
-    action: string;
-    subject: string | null;
-    detail: unknown;
-    severity: string;
-  }[] = await c.db`SELECT id, at, actor, action, subject, detail, severity FROM audit
-                   WHERE org_id = ${who.orgId} AND id > ${after} ORDER BY id LIMIT 500`;
+  const rows = await store.auditAfter(c.db, who.orgId, after);
   return json({
     audit: rows.map((r) => ({
       id: Number(r.id),

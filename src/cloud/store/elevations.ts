@@ -226,3 +226,9 @@ export async function grantChain(db: Db, memberId: string): Promise<Record<strin
     effectiveAt: iso(e.decided_at),
   };
 }
+
+/** The organization's elevations still waiting, oldest first. */
+export async function pendingElevations(db: Db, orgId: string): Promise<ElevationRow[]> {
+  return db`
+    SELECT * FROM elevations WHERE org_id = ${orgId} AND status = 'pending' ORDER BY requested_at`;
+}
