@@ -544,7 +544,6 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/routes/proposals.ts": 14,
   "src/cloud/routes/reach.ts": 8,
   "src/cloud/routes/sinks.ts": 6,
-  "src/cloud/routes/sources.ts": 19,
   "src/cloud/routes/state.ts": 5,
   "src/cloud/routes/teams.ts": 9,
   "src/cloud/serve.ts": 1,

@@ -14,12 +14,13 @@ import { land, sensitivityRules } from "../intent/ingest.ts";
 import { normalize, type SourceSetting } from "../intent/normalize.ts";
 import { OWN_SCHEMES } from "../intent/own-signatures.ts";
 import { answerReader } from "../intent/readers.ts";
-import { type SourceEventRow, sourceEventView } from "../intent/rows.ts";
+import { sourceEventView } from "../intent/rows.ts";
 import { REPLAY_WINDOW_S, routeSecret, verifyDelivery } from "../intent/webhook.ts";
 import { iso } from "../iso.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Db } from "../store/db.ts";
 import { audit } from "../store/people.ts";
+import * as store from "../store/sources.ts";
 
 const STANDARD_SCHEME = "Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256)";
 
@@ -33,8 +34,7 @@ function sourceTypeOf(c: Call): string {
 }
 
 async function settingOf(db: Db, workspaceId: string, sourceType: string): Promise<SourceSetting> {
-  const [s]: { base_url: string | null; streams: string[] }[] = await db`
-    SELECT base_url, streams FROM sources WHERE workspace_id = ${workspaceId} AND source_type = ${sourceType}`;
+  const s = await store.sourceSetting(db, workspaceId, sourceType);
   return { baseUrl: s?.base_url ?? null, streams: s?.streams ?? [] };
 }
 
@@ -49,33 +49,14 @@ export async function inbound(c: Call): Promise<Response> {
   const sourceType = c.params.source ?? "";
   try {
     const res = await receive(c);
-    await noteHealth(c.db, workspaceId, sourceType, undefined);
+    await store.noteHealth(c.db, workspaceId, sourceType, undefined);
     return res;
   } catch (e) {
     // What a person connecting the system needs to see: a refusal and why. A flood (429) is not a delivery.
     if (e instanceof HttpError && e.status !== 429 && e.status < 500)
-      await noteHealth(c.db, workspaceId, sourceType, `${e.status} ${e.message}`);
+      await store.noteHealth(c.db, workspaceId, sourceType, `${e.status} ${e.message}`);
     throw e;
   }
-}
-
-/**
- * One delivery, or one refusal, counted against a source the workspace connected (never one a stranger names: an
- * unsigned request cannot grow this table).
- */
-async function noteHealth(db: Db, workspaceId: string, sourceType: string, refusal: string | undefined) {
-  const ok = refusal === undefined;
-  await db`INSERT INTO source_health (workspace_id, source_type, last_delivery_at, delivered, refused, last_refusal,
-                                      last_refusal_at)
-           SELECT s.workspace_id, s.source_type, CASE WHEN ${ok} THEN now() END, CASE WHEN ${ok} THEN 1 ELSE 0 END,
-                  CASE WHEN ${ok} THEN 0 ELSE 1 END, ${refusal?.slice(0, 300) ?? null}, CASE WHEN ${ok} THEN NULL ELSE now() END
-           FROM sources s WHERE s.workspace_id = ${workspaceId} AND s.source_type = ${sourceType}
-           ON CONFLICT (workspace_id, source_type) DO UPDATE SET
-             last_delivery_at = COALESCE(EXCLUDED.last_delivery_at, source_health.last_delivery_at),
-             delivered = source_health.delivered + EXCLUDED.delivered,
-             refused = source_health.refused + EXCLUDED.refused,
-             last_refusal = COALESCE(EXCLUDED.last_refusal, source_health.last_refusal),
-             last_refusal_at = COALESCE(EXCLUDED.last_refusal_at, source_health.last_refusal_at)`;
 }
 
 async function receive(c: Call): Promise<Response> {
@@ -102,17 +83,11 @@ async function receive(c: Call): Promise<Response> {
     throw new HttpError(401, "bad_signature", `${verified.why} (with this workspace's and source's own secret)`);
   }
   if (c.guard) spend(c.guard.buckets, `inbound:${workspaceId}:${sourceType}`, RATES.inboundSource, "for this source");
-  const [ws]: { id: string }[] = await c.db`SELECT id FROM workspaces WHERE id = ${workspaceId}`;
-  if (!ws) throw new HttpError(404, "not_found", "no such workspace");
-  await c.db`DELETE FROM inbound_deliveries WHERE COALESCE(keep_until, received_at + make_interval(secs => ${2 * REPLAY_WINDOW_S})) < now()`;
+  if (!(await store.workspaceExists(c.db, workspaceId))) throw new HttpError(404, "not_found", "no such workspace");
+  await store.forgetOldDeliveries(c.db, REPLAY_WINDOW_S);
   // A system that signs no timestamp (or a late one) has its ids kept for as long as it may resend them.
   const keep = own?.keepMs ? new Date(c.now() + own.keepMs) : null;
-  const [taken]: { workspace_id: string; source_type: string }[] = await c.db`
-    WITH fresh AS (
-      INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type, keep_until)
-      VALUES (${verified.delivery.id}, ${workspaceId}, ${sourceType}, ${keep}) ON CONFLICT (delivery_id) DO NOTHING RETURNING 1)
-    SELECT workspace_id, source_type FROM inbound_deliveries WHERE delivery_id = ${verified.delivery.id}
-      AND NOT EXISTS (SELECT 1 FROM fresh)`;
+  const taken = await store.takeDelivery(c.db, verified.delivery.id, workspaceId, sourceType, keep);
   if (taken && (taken.workspace_id !== workspaceId || taken.source_type !== sourceType))
     throw new HttpError(409, "replayed", "this delivery was already received on another route");
   const text = new TextDecoder().decode(bytes);
@@ -157,8 +132,7 @@ export async function sweepSource(c: Call): Promise<Response> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.length > MAX_BODY_BYTES)
     throw new HttpError(413, "too_large", `an export is at most ${MAX_BODY_BYTES} bytes: split it by date range`);
-  const [connected]: { streams: string[] }[] = await c.db`
-    SELECT streams FROM sources WHERE workspace_id = ${who.workspaceId} AND source_type = ${sourceType}`;
+  const connected = await store.connectedStreams(c.db, who.workspaceId, sourceType);
   if (!connected)
     throw new HttpError(
       409,
@@ -184,7 +158,7 @@ export async function sweepSource(c: Call): Promise<Response> {
   let duplicates = 0;
   await c.db.begin(async (tx) => {
     // One sweep of a workspace at a time: two would race each other's duplicates.
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${`memnox-sweep:${who.workspaceId}`}))`;
+    await store.lockSweep(tx, who.workspaceId);
     for (const d of read.deliveries) {
       const outcome = normalize(sourceType, d.data, setting);
       if (!outcome.ok) {
@@ -259,24 +233,7 @@ function stringList(v: unknown, key: string): string[] {
 export async function listSources(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: {
-    source_type: string;
-    base_url: string | null;
-    streams: string[];
-    set_by: string;
-    events: string;
-    last_delivery_at: Date | null;
-    delivered: string | null;
-    refused: string | null;
-    last_refusal: string | null;
-    last_refusal_at: Date | null;
-  }[] = await c.db`SELECT s.source_type, s.base_url, s.streams, s.set_by,
-                      (SELECT count(*) FROM source_events e WHERE e.workspace_id = s.workspace_id
-                         AND e.source_type = s.source_type) AS events,
-                      h.last_delivery_at, h.delivered, h.refused, h.last_refusal, h.last_refusal_at
-               FROM sources s LEFT JOIN source_health h ON h.workspace_id = s.workspace_id
-                 AND h.source_type = s.source_type
-               WHERE s.workspace_id = ${who.workspaceId} ORDER BY s.source_type`;
+  const rows = await store.listSources(c.db, who.workspaceId);
   return json({
     inbound: `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/v1/inbound/${who.workspaceId}/<source>`,
     signed: c.config.webhookSecret !== undefined,
@@ -306,10 +263,7 @@ export async function setSource(c: Call, body: Record<string, unknown>): Promise
   if (baseUrl !== undefined && !/^https:\/\/[^\s/]+/.test(baseUrl))
     throw new HttpError(400, "bad_request", "`baseUrl` is an https URL (https://acme.slack.com)");
   const streams = stringList(body.streams, "streams");
-  await c.db`INSERT INTO sources (workspace_id, source_type, base_url, streams, set_by)
-             VALUES (${who.workspaceId}, ${sourceType}, ${baseUrl ?? null}, ${streams}, ${actorName(who)})
-             ON CONFLICT (workspace_id, source_type) DO UPDATE SET base_url = EXCLUDED.base_url,
-               streams = EXCLUDED.streams, set_by = EXCLUDED.set_by, set_at = now()`;
+  await store.setSource(c.db, who.workspaceId, sourceType, baseUrl ?? null, streams, actorName(who));
   await audit(c.db, {
     orgId: who.orgId,
     actor: actorName(who),
@@ -327,13 +281,9 @@ export async function linkAccount(c: Call, body: Record<string, unknown>): Promi
   const sourceType = str(body, "sourceType");
   const account = str(body, "account");
   const email = str(body, "email").toLowerCase();
-  const [m]: { id: string }[] = await c.db`
-    SELECT id FROM members WHERE org_id = ${who.orgId} AND lower(email) = ${email} AND status = 'active'`;
+  const m = await store.activeMemberByEmail(c.db, who.orgId, email);
   if (!m) throw new HttpError(404, "not_found", `no active member holds ${email}`);
-  await c.db`INSERT INTO person_accounts (workspace_id, source_type, account, member_id, email, evidence, linked_by)
-             VALUES (${who.workspaceId}, ${sourceType}, ${account}, ${m.id}, ${email}, 'admin', ${actorName(who)})
-             ON CONFLICT (workspace_id, source_type, account) DO UPDATE SET member_id = EXCLUDED.member_id,
-               email = EXCLUDED.email, evidence = 'admin', linked_by = EXCLUDED.linked_by, linked_at = now()`;
+  await store.linkAccount(c.db, who.workspaceId, { sourceType, account, memberId: m.id, email, by: actorName(who) });
   await audit(c.db, {
     orgId: who.orgId,
     actor: actorName(who),
@@ -347,11 +297,7 @@ export async function linkAccount(c: Call, body: Record<string, unknown>): Promi
 export async function listAccounts(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: { source_type: string; account: string; email: string; evidence: string; linked_by: string }[] =
-    await c.db`SELECT a.source_type, a.account, a.email, a.evidence, a.linked_by FROM person_accounts a
-               JOIN members m ON m.id = a.member_id
-               WHERE a.workspace_id = ${who.workspaceId} AND m.status <> 'removed'
-               ORDER BY a.source_type, a.email, a.account`;
+  const rows = await store.listAccounts(c.db, who.workspaceId);
   return json({
     accounts: rows.map((r) => ({
       sourceType: r.source_type,
@@ -408,9 +354,16 @@ export async function uploadFile(c: Call, body: Record<string, unknown>): Promis
   const base = (c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "");
   const sha = new Bun.CryptoHasher("sha256").update(content).digest("hex");
   const uploader = who.kind === "person" ? who.memberId : undefined;
-  await c.db`INSERT INTO files (id, workspace_id, name, sha256, bytes, own, sections, uploaded_by)
-             VALUES (${id}, ${who.workspaceId}, ${name}, ${sha}, ${Buffer.byteLength(content)}, ${own},
-                     ${parts.length}, ${actorName(who)})`;
+  await store.insertFile(c.db, {
+    id,
+    workspaceId: who.workspaceId,
+    name,
+    sha256: sha,
+    bytes: Buffer.byteLength(content),
+    own,
+    sections: parts.length,
+    by: actorName(who),
+  });
   const rules = await sensitivityRules(c.db, who.workspaceId);
   const events: number[] = [];
   for (const [i, p] of parts.entries()) {
@@ -448,11 +401,7 @@ export async function listSourceEvents(c: Call): Promise<Response> {
   const q = c.url.searchParams.get("q")?.trim().toLowerCase() ?? "";
   const source = c.url.searchParams.get("source") ?? "";
   const file = c.url.searchParams.get("file") ?? "";
-  const rows: SourceEventRow[] = await c.db`
-    SELECT * FROM source_events WHERE workspace_id = ${who.workspaceId}
-      AND (${q} = '' OR position(${q} IN lower(content)) > 0)
-      AND (${source} = '' OR source_type = ${source}) AND (${file} = '' OR file_id = ${file})
-    ORDER BY id DESC LIMIT 500`;
+  const rows = await store.searchSourceEvents(c.db, who.workspaceId, q, source, file);
   const { shown, withheld } = filtered(await answerReader(c), rows);
   return json({ events: shown.map(sourceEventView), withheld });
 }
@@ -464,9 +413,7 @@ export async function reclassify(c: Call, body: Record<string, unknown>): Promis
   const level = body.level;
   if (!isLevel(level)) throw new HttpError(400, "bad_request", `\`level\` is one of ${LEVELS.join(", ")}`);
   const audiences = stringList(body.audiences, "audiences");
-  const [row]: SourceEventRow[] = await c.db`
-    UPDATE source_events SET classification = ${level}, audiences = ${audiences}, classified_by = ${actorName(who)}
-    WHERE workspace_id = ${who.workspaceId} AND id = ${cursorParam(c.params.id)} RETURNING *`;
+  const row = await store.reclassify(c.db, who.workspaceId, cursorParam(c.params.id), level, audiences, actorName(who));
   if (!row) throw new HttpError(404, "not_found", "no such event");
   await projectSourceEvent(c.db, who.workspaceId, row);
   await audit(c.db, {
@@ -501,10 +448,7 @@ export async function setSensitivity(c: Call, body: Record<string, unknown>): Pr
     return { level: o.level as Level, audience, terms };
   });
   await c.db.begin(async (tx) => {
-    await tx`DELETE FROM sensitivity_rules WHERE workspace_id = ${who.workspaceId}`;
-    for (const r of rules)
-      await tx`INSERT INTO sensitivity_rules (workspace_id, level, audience, terms, set_by)
-               VALUES (${who.workspaceId}, ${r.level}, ${r.audience}, ${r.terms}, ${actorName(who)})`;
+    await store.replaceSensitivityRules(tx, who.workspaceId, rules, actorName(who));
   });
   await audit(c.db, {
     orgId: who.orgId,
@@ -523,9 +467,7 @@ export async function setClearance(c: Call, body: Record<string, unknown>): Prom
   if (level !== null && !isLevel(level))
     throw new HttpError(400, "bad_request", `\`clearance\` is one of ${LEVELS.join(", ")}, or null for the role's`);
   const audiences = stringList(body.audiences, "audiences");
-  const [m]: { id: string; email: string }[] = await c.db`
-    UPDATE members SET clearance = ${level}, audiences = ${audiences}
-    WHERE org_id = ${who.orgId} AND id = ${c.params.id ?? ""} RETURNING id, email`;
+  const m = await store.setMemberClearance(c.db, who.orgId, c.params.id ?? "", level, audiences);
   if (!m) throw new HttpError(404, "not_found", "no such member");
   await audit(c.db, {
     orgId: who.orgId,
@@ -550,9 +492,7 @@ export async function setAgentClearance(c: Call, body: Record<string, unknown>):
     );
   if (!isLevel(level)) throw new HttpError(400, "bad_request", "`clearance` is public, internal or confidential");
   const audiences = stringList(body.audiences, "audiences");
-  const [a]: { name: string }[] = await c.db`
-    UPDATE agents SET clearance = ${level}, audiences = ${audiences}
-    WHERE workspace_id = ${who.workspaceId} AND name = ${c.params.name ?? ""} RETURNING name`;
+  const a = await store.setAgentClearance(c.db, who.workspaceId, c.params.name ?? "", level, audiences);
   if (!a) throw new HttpError(404, "not_found", "no such agent");
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "agent.clearance", subject: a.name });
   return json({ name: a.name, clearance: level, audiences });
