@@ -529,7 +529,6 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/routes/agents.ts": 13,
   "src/cloud/routes/breakglass.ts": 7,
   "src/cloud/routes/chat.ts": 4,
-  "src/cloud/routes/devices.ts": 16,
   "src/cloud/routes/grants.ts": 8,
   "src/cloud/routes/health.ts": 1,
   "src/cloud/routes/heartbeat.ts": 10,

@@ -1,32 +1,15 @@
 // Machine enrolment by device code (RFC 8628): the machine asks for a code, somebody with access approves it, the
 // machine's next poll receives a token scoped to that machine. The approver becomes the owner; an operator, nobody.
 import type * as v from "valibot";
-import type { Mode } from "../../core/effect.ts";
 import { hmacSha256Hex } from "../../io/hash.ts";
 import { actorName } from "../auth.ts";
 import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { hostnameHash, newDeviceCode, newId, newUserCode, normalUserCode, secretHash } from "../ids.ts";
 import { tooMany } from "../limits.ts";
+import * as store from "../store/devices.ts";
 import { audit, mintToken } from "../store/people.ts";
 import type { DeviceRequest } from "./bodies.ts";
-
-interface DeviceRow {
-  id: string;
-  user_code: string;
-  hostname: string | null;
-  version: string | null;
-  platform: string | null;
-  public_key: string;
-  requested_mode: Mode;
-  interval_s: number;
-  created_at: Date;
-  expires_at: Date;
-  last_poll_at: Date | null;
-  status: "pending" | "approved" | "denied" | "claimed";
-  org_id: string | null;
-  machine_id: string | null;
-}
 
 const deviceUrl = (c: Call) => `${(c.config.publicUrl ?? c.url.origin).replace(/\/+$/, "")}/device`;
 
@@ -41,9 +24,7 @@ const addressKeys = new WeakMap<object, Promise<string>>();
 async function requesterOf(c: Call): Promise<string> {
   let known = addressKeys.get(c.db);
   if (!known) {
-    known = (c.db`SELECT address_key FROM deployment WHERE id = 1` as Promise<{ address_key: string }[]>).then(
-      (r) => r[0]?.address_key ?? "",
-    );
+    known = store.addressKey(c.db).then((r) => r[0]?.address_key ?? "");
     addressKeys.set(c.db, known);
   }
   const key = await known.catch(() => {
@@ -65,19 +46,24 @@ export async function requestCode(c: Call, body: v.InferOutput<typeof DeviceRequ
   const ttl = c.config.deviceTtlS;
   const requester = await requesterOf(c);
   // A code nobody decided has its hostname dropped once it expires, and is forgotten a day later.
-  await c.db`UPDATE device_codes SET hostname = NULL WHERE hostname IS NOT NULL AND expires_at < now()`;
-  await c.db`DELETE FROM device_codes WHERE status = 'pending' AND expires_at < now() - interval '1 day'`;
-  const [n]: { mine: string; all: string }[] = await c.db`
-    SELECT count(*) FILTER (WHERE requester = ${requester}) AS mine, count(*) AS all FROM device_codes
-    WHERE status = 'pending' AND expires_at > now()`;
+  await store.forgetStaleCodes(c.db);
+  const n = await store.pendingCounts(c.db, requester);
   const scale = c.guard?.scale ?? 1;
   if (Number(n?.mine ?? 0) >= PENDING_PER_REQUESTER * scale || Number(n?.all ?? 0) >= PENDING_IN_ALL * scale)
     throw tooMany("for an enrolment: codes already wait to be approved", Math.min(ttl, 60));
-  await c.db`INSERT INTO device_codes (id, device_code_hash, user_code, public_key, hostname, version, platform,
-                                       requested_mode, interval_s, expires_at, requester)
-             VALUES (${newId("dev")}, ${secretHash(deviceCode)}, ${userCode}, ${publicKey}, ${hostname},
-                     ${body.version ?? null}, ${body.platform ?? null},
-                     ${mode}, ${c.config.deviceIntervalS}, now() + make_interval(secs => ${ttl}), ${requester})`;
+  await store.insertCode(c.db, {
+    id: newId("dev"),
+    deviceCodeHash: secretHash(deviceCode),
+    userCode,
+    publicKey,
+    hostname,
+    version: body.version ?? null,
+    platform: body.platform ?? null,
+    mode,
+    intervalS: c.config.deviceIntervalS,
+    ttlS: ttl,
+    requester,
+  });
   return json({
     device_code: deviceCode,
     user_code: userCode,
@@ -98,9 +84,7 @@ export async function pollToken(c: Call, body: { readonly device_code?: string |
   const code = body.device_code ?? "";
   if (!code) return oauthError("invalid_request", "device_code is required");
   return c.db.begin(async (tx) => {
-    const [d]: (DeviceRow & { elapsed_ms: number | null; expired: boolean })[] = await tx`
-      SELECT *, (EXTRACT(EPOCH FROM (now() - last_poll_at)) * 1000)::float8 AS elapsed_ms, expires_at < now() AS expired
-      FROM device_codes WHERE device_code_hash = ${secretHash(code)} FOR UPDATE`;
+    const d = await store.codeForPoll(tx, secretHash(code));
     if (!d) return oauthError("invalid_grant", "this device code is not known here");
     if (d.status === "denied") return oauthError("access_denied", "the enrolment was refused");
     if (d.status === "claimed") return oauthError("invalid_grant", "this device code was already used");
@@ -108,24 +92,15 @@ export async function pollToken(c: Call, body: { readonly device_code?: string |
       return oauthError("expired_token", "the code expired before anybody approved it");
     // Polling faster than asked (with a little slack for clocks) is told to slow down, and the interval grows.
     if (d.elapsed_ms !== null && d.elapsed_ms < d.interval_s * 800) {
-      await tx`UPDATE device_codes SET interval_s = interval_s + 5, last_poll_at = now() WHERE id = ${d.id}`;
+      await store.slowDown(tx, d.id);
       return oauthError("slow_down", "polling too fast", { interval: d.interval_s + 5 });
     }
-    await tx`UPDATE device_codes SET last_poll_at = now() WHERE id = ${d.id}`;
+    await store.notePoll(tx, d.id);
     if (d.status === "pending") return oauthError("authorization_pending", "nobody has approved this machine yet");
     const machineId = d.machine_id ?? "";
-    const [m]: {
-      org_id: string;
-      workspace_id: string;
-      ws_name: string;
-      org_name: string;
-      email: string | null;
-      mode_set: Mode;
-    }[] = await tx`SELECT x.org_id, x.workspace_id, w.name AS ws_name, o.name AS org_name, p.email, x.mode_set
-               FROM machines x JOIN workspaces w ON w.id = x.workspace_id JOIN orgs o ON o.id = x.org_id
-               LEFT JOIN members p ON p.id = x.owner_id WHERE x.id = ${machineId}`;
+    const m = await store.enrolledMachine(tx, machineId);
     if (!m) return oauthError("invalid_grant", "the machine this code enrolled is gone");
-    await tx`UPDATE device_codes SET status = 'claimed' WHERE id = ${d.id}`;
+    await store.claimCode(tx, d.id);
     const { token } = await mintToken(tx, {
       orgId: m.org_id,
       kind: "machine",
@@ -145,11 +120,9 @@ export async function pollToken(c: Call, body: { readonly device_code?: string |
   });
 }
 
-async function pendingCode(c: Call, raw: string, lock: boolean): Promise<DeviceRow & { expired: boolean }> {
+async function pendingCode(c: Call, raw: string, lock: boolean): Promise<store.DeviceRow & { expired: boolean }> {
   const userCode = normalUserCode(raw);
-  const rows: (DeviceRow & { expired: boolean })[] = lock
-    ? await c.db`SELECT *, expires_at < now() AS expired FROM device_codes WHERE user_code = ${userCode} FOR UPDATE`
-    : await c.db`SELECT *, expires_at < now() AS expired FROM device_codes WHERE user_code = ${userCode}`;
+  const rows = await store.codeByUserCode(c.db, userCode, lock);
   const d = rows[0];
   if (!d) throw new HttpError(404, "not_found", `no enrolment is waiting under the code \`${userCode}\``);
   return d;
@@ -182,21 +155,27 @@ export async function decideCode(c: Call, approve: boolean): Promise<Response> {
     if (d.expired) throw new HttpError(410, "expired", "this code expired; the machine has to ask again");
     const by = actorName(who);
     if (!approve) {
-      await tx`UPDATE device_codes SET status = 'denied', hostname = NULL, org_id = ${who.orgId}, decided_by = ${by},
-                      decided_at = now() WHERE id = ${d.id}`;
+      await store.denyCode(tx, d.id, who.orgId, by);
       await audit(tx, { orgId: who.orgId, actor: by, action: "machine.refuse", subject: d.user_code });
       return json({ userCode: d.user_code, status: "denied" });
     }
-    const [org]: { host_salt: string }[] = await tx`SELECT host_salt FROM orgs WHERE id = ${who.orgId}`;
+    const org = await store.hostSalt(tx, who.orgId);
     const machineId = newId("mch");
     const owner = who.kind === "person" ? who.memberId : null;
     const hash = hostnameHash(org?.host_salt ?? "", d.hostname ?? "");
-    await tx`INSERT INTO machines (id, org_id, workspace_id, public_key, hostname_hash, owner_id, approved_by, version,
-                                   platform, mode_set)
-             VALUES (${machineId}, ${who.orgId}, ${who.workspaceId}, ${d.public_key}, ${hash}, ${owner}, ${by},
-                     ${d.version}, ${d.platform}, ${d.requested_mode})`;
-    await tx`UPDATE device_codes SET status = 'approved', hostname = NULL, org_id = ${who.orgId}, decided_by = ${by},
-                    decided_at = now(), machine_id = ${machineId} WHERE id = ${d.id}`;
+    await store.insertMachine(tx, {
+      id: machineId,
+      orgId: who.orgId,
+      workspaceId: who.workspaceId,
+      publicKey: d.public_key,
+      hostnameHash: hash,
+      ownerId: owner,
+      approvedBy: by,
+      version: d.version,
+      platform: d.platform,
+      mode: d.requested_mode,
+    });
+    await store.approveCode(tx, d.id, who.orgId, by, machineId);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
