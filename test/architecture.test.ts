@@ -540,7 +540,6 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/routes/org.ts": 7,
   "src/cloud/routes/overview.ts": 9,
   "src/cloud/routes/privacy.ts": 13,
-  "src/cloud/routes/proposals.ts": 14,
   "src/cloud/routes/reach.ts": 8,
   "src/cloud/routes/sinks.ts": 6,
   "src/cloud/routes/state.ts": 5,

@@ -17,13 +17,9 @@ import { decisionsInForce } from "../store/bundle.ts";
 import type { Db } from "../store/db.ts";
 import { COOLING_OFF_MS, grantChain, settleDue } from "../store/elevations.ts";
 import { audit } from "../store/people.ts";
+import type { Changes, ProposalRow } from "../store/proposals.ts";
+import * as store from "../store/proposals.ts";
 import { checkRules, formatOf, type RuleDoc, type RuleFormat, rulesOf } from "./bundle.ts";
-
-interface Changes {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  readonly modified: readonly string[];
-}
 
 /** What a rule set would change against the one in force, by rule name. */
 function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[]): Changes {
@@ -34,27 +30,6 @@ function changesOf(before: readonly RuleDoc[], after: readonly RuleDoc[]): Chang
     removed: [...was.keys()].filter((n) => !now.has(n)),
     modified: [...now].filter(([n, text]) => was.has(n) && was.get(n) !== text).map(([n]) => n),
   };
-}
-
-interface ProposalRow {
-  id: string;
-  kind: string;
-  title: string;
-  format: RuleFormat;
-  source: string;
-  rules_json: string;
-  rule_count: number;
-  changes: Changes;
-  base_bundle_id: string | null;
-  proposed_by: string;
-  proposer_member_id: string | null;
-  proposer_token_id: string | null;
-  proposed_at: Date;
-  status: string;
-  decided_by: string | null;
-  decided_at: Date | null;
-  failure: string | null;
-  bundle_id: string | null;
 }
 
 function view(p: ProposalRow, withSource = false) {
@@ -86,8 +61,7 @@ const person = (who: Principal | undefined): Principal => {
 };
 
 async function latestBundle(db: Db, workspaceId: string): Promise<{ id: number; rulesJson: string } | undefined> {
-  const [b]: { id: string; rules_json: string }[] = await db`
-    SELECT id, rules_json FROM bundles WHERE workspace_id = ${workspaceId} ORDER BY id DESC LIMIT 1`;
+  const b = await store.latestBundleRow(db, workspaceId);
   return b ? { id: Number(b.id), rulesJson: b.rules_json } : undefined;
 }
 
@@ -106,13 +80,21 @@ export async function propose(db: Db, who: Principal, p: NewProposal): Promise<R
   return db.begin(async (tx) => {
     const base = await latestBundle(tx, who.workspaceId);
     const changes = changesOf(rulesOf(base?.rulesJson ?? ""), checked.rules);
-    const [row]: ProposalRow[] = await tx`
-      INSERT INTO proposals (id, workspace_id, kind, title, format, source, rules_json, rule_count, changes,
-                             base_bundle_id, proposed_by, proposer_member_id, proposer_token_id)
-      VALUES (${newId("prp")}, ${who.workspaceId}, ${p.kind}, ${p.title.slice(0, 300)}, ${p.format}, ${p.source},
-              ${checked.rulesJson}, ${checked.rules.length}, ${changes}, ${base?.id ?? null}, ${by},
-              ${who.kind === "person" ? who.memberId : null}, ${who.kind === "operator" ? who.tokenId : null})
-      RETURNING *`;
+    const row = await store.insertProposal(tx, {
+      id: newId("prp"),
+      workspaceId: who.workspaceId,
+      kind: p.kind,
+      title: p.title.slice(0, 300),
+      format: p.format,
+      source: p.source,
+      rulesJson: checked.rulesJson,
+      ruleCount: checked.rules.length,
+      changes,
+      baseBundleId: base?.id ?? null,
+      by,
+      memberId: who.kind === "person" ? who.memberId : null,
+      tokenId: who.kind === "operator" ? who.tokenId : null,
+    });
     if (!row) throw new HttpError(500, "internal", "the proposal was not recorded");
     await audit(tx, {
       orgId: who.orgId,
@@ -181,9 +163,7 @@ export async function createProposal(c: Call): Promise<Response> {
 export async function listProposals(c: Call): Promise<Response> {
   const who = person(c.who);
   const all = c.url.searchParams.get("status") === "all";
-  const rows: ProposalRow[] = await c.db`
-    SELECT * FROM proposals WHERE workspace_id = ${who.workspaceId} ${all ? c.db`` : c.db`AND status = 'pending'`}
-    ORDER BY proposed_at DESC, id LIMIT 200`;
+  const rows = await store.listProposals(c.db, who.workspaceId, all);
   return json({ proposals: rows.map((p) => view(p)) });
 }
 
@@ -194,16 +174,14 @@ export async function listProposals(c: Call): Promise<Response> {
  */
 export async function showProposal(c: Call): Promise<Response> {
   const who = person(c.who);
-  const [p]: ProposalRow[] = await c.db`
-    SELECT * FROM proposals WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId}`;
+  const p = await store.proposalById(c.db, who.workspaceId, c.params.id ?? "");
   if (!p) throw new HttpError(404, "not_found", `no proposal \`${c.params.id ?? ""}\``);
   return json({ ...view(p, true), ...(await whatItChanges(c, who.workspaceId, p)) });
 }
 
 /** The diff and the fleet's changed verdicts of one proposal, against the rules in force it was proposed over. */
 async function whatItChanges(c: Call, workspaceId: string, p: ProposalRow) {
-  const [b]: { rules_json: string }[] =
-    p.base_bundle_id === null ? [] : await c.db`SELECT rules_json FROM bundles WHERE id = ${p.base_bundle_id}`;
+  const [b] = await store.bundleRules(c.db, p.base_bundle_id);
   const before = b?.rules_json ?? "";
   const lines = lineDiff(before, p.rules_json);
   // Decisions in force bind either way: the change is the rule set's alone, read with them as machines read it.
@@ -225,8 +203,7 @@ function isProposer(p: ProposalRow, who: Principal): boolean {
 
 /** A proposal still to decide; one whose publish failed may be published again (`retry`). */
 async function pending(tx: Db, c: Call, who: Principal, retry = false): Promise<ProposalRow> {
-  const [p]: ProposalRow[] = await tx`
-    SELECT * FROM proposals WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId} FOR UPDATE`;
+  const p = await store.proposalForUpdate(tx, who.workspaceId, c.params.id ?? "");
   if (!p) throw new HttpError(404, "not_found", `no proposal \`${c.params.id ?? ""}\``);
   if (p.status !== "pending" && !(retry && p.status === "failed"))
     throw new HttpError(409, "already", `this proposal is already ${p.status}`);
@@ -246,10 +223,7 @@ export async function approveProposal(c: Call): Promise<Response> {
   const decided = await publishing(c, by, () =>
     c.db.begin(async (tx) => {
       const p = await pending(tx, c, who, true);
-      const [n]: { n: string; recent: Date | null }[] = await tx`
-        SELECT count(*) FILTER (WHERE role = 'admin' AND status = 'active') AS n,
-               max(admin_until) FILTER (WHERE id <> ${who.memberId}) AS recent
-        FROM members WHERE org_id = ${who.orgId}`;
+      const n = await store.adminsAndRecent(tx, who.orgId, who.memberId);
       const admins = Number(n?.n ?? 0);
       if (isProposer(p, who) && admins > 1)
         throw new HttpError(403, "second_admin", "a second admin approves this: the one who proposed it cannot");
@@ -262,7 +236,7 @@ export async function approveProposal(c: Call): Promise<Response> {
           `another admin was an admin until ${iso(n?.recent)}: until ${new Date(until).toISOString()} a second admin approves this`,
         );
       if (p.proposer_token_id !== null && admins > 1) {
-        const [t]: { created_by: string }[] = await tx`SELECT created_by FROM tokens WHERE id = ${p.proposer_token_id}`;
+        const t = await store.tokenCreator(tx, p.proposer_token_id);
         if (t?.created_by === by)
           throw new HttpError(
             403,
@@ -273,21 +247,14 @@ export async function approveProposal(c: Call): Promise<Response> {
       const base = await latestBundle(tx, who.workspaceId);
       if ((base?.id ?? null) !== (p.base_bundle_id === null ? null : Number(p.base_bundle_id)))
         throw new HttpError(409, "stale", "other rules were published since this was proposed: propose it again");
-      const [b]: { id: string }[] = await tx`
-      INSERT INTO bundles (workspace_id, format, source, rules_json, rule_count, published_by)
-      VALUES (${who.workspaceId}, ${p.format}, ${p.source}, ${p.rules_json},
-              ${p.rule_count}, ${`${p.proposed_by}, approved by ${by}`})
-      RETURNING id`;
-      const [row]: ProposalRow[] = await tx`
-      UPDATE proposals SET status = 'published', decided_by = ${by}, decided_at = now(), bundle_id = ${b?.id ?? null}
-      WHERE id = ${p.id} RETURNING *`;
+      const { bundleId, row } = await store.publishProposal(tx, who.workspaceId, p, by);
       await audit(tx, {
         orgId: who.orgId,
         actor: by,
         action: "rules.publish",
         subject: p.id,
         detail: {
-          bundle: Number(b?.id),
+          bundle: Number(bundleId),
           proposedBy: p.proposed_by,
           approvedBy: by,
           approval: isProposer(p, who) ? "sole-admin" : "second-admin",
@@ -314,8 +281,7 @@ async function publishing<T>(c: Call, by: string, run: () => Promise<T>): Promis
   } catch (e) {
     if (e instanceof HttpError) throw e;
     const why = (e as Error).message.slice(0, 500);
-    await c.db`UPDATE proposals SET status = 'failed', decided_by = ${by}, decided_at = now(), failure = ${why}
-               WHERE id = ${c.params.id ?? ""} AND status IN ('pending', 'failed')`.catch(() => {});
+    await store.failProposal(c.db, c.params.id ?? "", by, why).catch(() => {});
     throw e;
   }
 }
@@ -333,8 +299,7 @@ export async function rejectProposal(c: Call): Promise<Response> {
         "sign_in_required",
         "rejecting somebody else's rule set is a person's own act, signed in",
       );
-    const [r]: ProposalRow[] = await tx`
-      UPDATE proposals SET status = ${status}, decided_by = ${by}, decided_at = now() WHERE id = ${p.id} RETURNING *`;
+    const r = await store.closeProposal(tx, p.id, status, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
