@@ -5,31 +5,9 @@ import { actorName } from "../auth.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
+import type { AgentRow } from "../store/agents.ts";
+import * as store from "../store/agents.ts";
 import { audit } from "../store/people.ts";
-
-interface AgentRow {
-  name: string;
-  kind: string | null;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  owners: string[] | null;
-  owners_set_by: string | null;
-  owners_set_at: Date | null;
-  principal: string | null;
-  halted_at: Date | null;
-  halted_by: string | null;
-  halt_reason: string | null;
-  revoked_at: Date | null;
-  revoked_by: string | null;
-  machines: string[] | null;
-  machine_owners: string[] | null;
-  actions: string;
-  frozen_until: Date | null;
-  frozen_by: string | null;
-  frozen_reason: string | null;
-  grants_live: string;
-  grants_lapsed: string;
-}
 
 type AgentState = "live" | "lapsed" | "halted" | "revoked";
 
@@ -60,24 +38,7 @@ function view(a: AgentRow) {
 export type AgentView = ReturnType<typeof view>;
 
 async function agents(c: Call, workspaceId: string, name?: string): Promise<AgentRow[]> {
-  return c.db`
-    SELECT a.*,
-      (SELECT array_agg(am.machine_id ORDER BY am.machine_id) FROM agent_machines am
-         WHERE am.workspace_id = a.workspace_id AND am.name = a.name) AS machines,
-      (SELECT array_agg(DISTINCT p.email) FROM agent_machines am JOIN machines x ON x.id = am.machine_id
-         JOIN members p ON p.id = x.owner_id WHERE am.workspace_id = a.workspace_id AND am.name = a.name) AS machine_owners,
-      (SELECT count(*) FROM events e WHERE e.workspace_id = a.workspace_id AND e.agent = a.name) AS actions,
-      (SELECT count(*) FROM agent_grants g WHERE g.workspace_id = a.workspace_id AND g.name = a.name
-         AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > now())) AS grants_live,
-      (SELECT count(*) FROM agent_grants g WHERE g.workspace_id = a.workspace_id AND g.name = a.name
-         AND g.revoked_at IS NULL AND g.expires_at <= now()) AS grants_lapsed,
-      f.expires_at AS frozen_until, f.set_by AS frozen_by, f.reason AS frozen_reason
-    FROM agents a
-    LEFT JOIN LATERAL (SELECT expires_at, set_by, reason FROM conditions
-                       WHERE workspace_id = a.workspace_id AND kind = 'freeze-agent' AND subject = a.name
-                         AND lifted_at IS NULL AND expires_at > now() ORDER BY expires_at DESC LIMIT 1) f ON true
-    WHERE a.workspace_id = ${workspaceId} ${name === undefined ? c.db`` : c.db`AND a.name = ${name}`}
-    ORDER BY a.revoked_at IS NOT NULL, a.name`;
+  return store.agents(c.db, workspaceId, name);
 }
 
 /** GET /v1/agents: every agent, halted and lapsed ones too (an agent that quietly stopped is what this view is for). */
@@ -117,37 +78,19 @@ async function change(
 export function haltAgent(c: Call, body: Record<string, unknown>): Promise<Response> {
   const reason = str(body, "reason");
   const ws = c.who?.workspaceId ?? "";
-  return change(
-    c,
-    "agent.halt",
-    (name, by) => c.db`UPDATE agents SET halted_at = now(), halted_by = ${by}, halt_reason = ${reason}
-                       WHERE workspace_id = ${ws} AND name = ${name} AND halted_at IS NULL AND revoked_at IS NULL
-                       RETURNING name`,
-    { reason },
-  );
+  return change(c, "agent.halt", (name, by) => store.halt(c.db, ws, name, by, reason), { reason });
 }
 
 /** POST /v1/agents/:name/lift: ends a halt; the reason it was halted for stays in the audit trail. */
 export function liftAgent(c: Call): Promise<Response> {
   const ws = c.who?.workspaceId ?? "";
-  return change(
-    c,
-    "agent.lift",
-    (name) => c.db`UPDATE agents SET halted_at = NULL, halted_by = NULL, halt_reason = NULL
-                   WHERE workspace_id = ${ws} AND name = ${name} AND halted_at IS NOT NULL AND revoked_at IS NULL
-                   RETURNING name`,
-  );
+  return change(c, "agent.lift", (name) => store.lift(c.db, ws, name));
 }
 
 /** POST /v1/agents/:name/revoke: the end of this agent, on every machine; its record stays. */
 export function revokeAgent(c: Call): Promise<Response> {
   const ws = c.who?.workspaceId ?? "";
-  return change(
-    c,
-    "agent.revoke",
-    (name, by) => c.db`UPDATE agents SET revoked_at = now(), revoked_by = ${by}
-                       WHERE workspace_id = ${ws} AND name = ${name} AND revoked_at IS NULL RETURNING name`,
-  );
+  return change(c, "agent.revoke", (name, by) => store.revoke(c.db, ws, name, by));
 }
 
 /** PATCH /v1/agents/:name {owners?, principal?}: owners are active members; who named them and when is kept. */
@@ -159,8 +102,7 @@ export async function changeAgent(c: Call, body: Record<string, unknown>): Promi
     throw new HttpError(400, "bad_request", "`owners` is a list of members' emails");
   const emails = ((owners as string[] | undefined) ?? []).map((o) => o.trim().toLowerCase()).filter(Boolean);
   if (owners !== undefined && emails.length > 0) {
-    const found: { email: string }[] = await c.db`
-      SELECT email FROM members WHERE org_id = ${who.orgId} AND status = 'active' AND email IN ${c.db(emails)}`;
+    const found = await store.activeEmails(c.db, who.orgId, emails);
     const missing = emails.filter((e) => !found.some((f) => f.email === e));
     if (missing.length > 0)
       throw new HttpError(400, "bad_request", `an owner is an active member of the team; \`${missing[0]}\` is not`);
@@ -170,12 +112,11 @@ export async function changeAgent(c: Call, body: Record<string, unknown>): Promi
   return change(
     c,
     "agent.change",
-    (name, by) => c.db`UPDATE agents SET
-        owners = ${owners === undefined ? c.db`owners` : emails.length > 0 ? emails : null},
-        owners_set_by = ${owners === undefined ? c.db`owners_set_by` : by},
-        owners_set_at = ${owners === undefined ? c.db`owners_set_at` : c.db`now()`},
-        principal = ${principal === undefined ? c.db`principal` : principal}
-      WHERE workspace_id = ${ws} AND name = ${name} RETURNING name`,
+    (name, by) =>
+      store.setOwnersPrincipal(c.db, ws, name, by, {
+        owners: owners === undefined ? undefined : emails.length > 0 ? emails : null,
+        principal,
+      }),
     { ...(owners !== undefined ? { owners: emails } : {}), ...(principal !== undefined ? { principal } : {}) },
   );
 }
