@@ -1,15 +1,14 @@
 // POST /v1/heartbeat: a machine says which bundle it applied and which mode it runs, hands up the calls held for a
 // person, and hears back what changed for it: a mode change nobody has delivered yet, and answers to its holds.
 import * as v from "valibot";
-import { MODES, type Mode } from "../../core/effect.ts";
+import { MODES } from "../../core/effect.ts";
 import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
-import { newId } from "../ids.ts";
 import { ident, instant, line, prose, text, whole } from "../input.ts";
 import { iso } from "../iso.ts";
-import type { HeartbeatReply, HoldAnswerDown, SentInventory } from "../protocol/sync.ts";
+import type { HeartbeatReply, HoldAnswerDown } from "../protocol/sync.ts";
 import { bundleInForce } from "../store/bundle.ts";
-import { noteAgents, noteInventory } from "../store/fleet.ts";
+import { recordBeat } from "../store/fleet.ts";
 
 const HoldSchema = v.strictObject({
   id: ident(40, /^a_[0-9a-f]{6,}$/, "is not a hold id"),
@@ -62,45 +61,7 @@ export async function heartbeat(c: Call, hb: v.InferOutput<typeof HeartbeatSchem
   if (who?.kind !== "machine") throw new HttpError(403, "forbidden", "only a machine beats");
   const machineId = who.machineId;
   const reply = await c.db.begin(async (tx) => {
-    const [m]: { mode_set: Mode }[] = await tx`
-      UPDATE machines SET last_seen_at = now(), bundle_applied = ${hb.bundleHash}, mode_running = ${hb.modeRunning},
-                          stopped_until = ${hb.stoppedUntil ? new Date(hb.stoppedUntil) : null}, version = ${hb.version}
-      WHERE id = ${machineId} RETURNING mode_set`;
-    if (hb.inventory) await noteInventory(tx, who.workspaceId, machineId, hb.inventory as SentInventory);
-    const asking = hb.holds.flatMap((h) => (h.agent ? [{ name: h.agent }] : []));
-    if (asking.length > 0) await noteAgents(tx, who.workspaceId, machineId, asking);
-    const [inv]: { inventory_hash: string | null }[] =
-      await tx`SELECT inventory_hash FROM machines WHERE id = ${machineId}`;
-    if (hb.modeChangeApplied !== undefined)
-      await tx`UPDATE mode_changes SET delivered_at = now()
-               WHERE machine_id = ${machineId} AND id <= ${hb.modeChangeApplied} AND delivered_at IS NULL`;
-    if (hb.answersApplied.length > 0)
-      await tx`UPDATE holds SET applied_at = now()
-               WHERE machine_id = ${machineId} AND id IN ${tx(hb.answersApplied)} AND applied_at IS NULL`;
-    const waiting = hb.holds.map((h) => h.id);
-    for (const h of hb.holds)
-      await tx`INSERT INTO holds (id, workspace_id, machine_id, local_id, surface, action, target, repository, agent,
-                                  session, reason, rule_id, created_at, expires_at)
-               VALUES (${newId("hld")}, ${who.workspaceId}, ${machineId}, ${h.id}, ${h.surface}, ${h.action},
-                       ${h.target ?? null}, ${h.repository ?? null}, ${h.agent ?? null}, ${h.session ?? null},
-                       ${h.reason}, ${h.ruleId ?? null}, ${new Date(h.createdAt)}, ${new Date(h.expiresAt)})
-               ON CONFLICT (machine_id, local_id) DO NOTHING`;
-    // A hold the machine no longer reports was settled there (answered at the machine, or expired).
-    await tx`UPDATE holds SET settled_at = now()
-             WHERE machine_id = ${machineId} AND answer IS NULL AND settled_at IS NULL
-               ${waiting.length > 0 ? tx`AND local_id NOT IN ${tx(waiting)}` : tx``}`;
-    const [ch]: { id: string; to_mode: Mode; by: string; at: Date }[] = await tx`
-      SELECT id, to_mode, by, at FROM mode_changes WHERE machine_id = ${machineId} AND delivered_at IS NULL
-      ORDER BY id DESC LIMIT 1`;
-    const answers: {
-      id: string;
-      local_id: string;
-      answer: string;
-      scope: string | null;
-      answered_by: string;
-      answered_at: Date;
-    }[] = await tx`SELECT id, local_id, answer, scope, answered_by, answered_at FROM holds
-               WHERE machine_id = ${machineId} AND answer IS NOT NULL AND applied_at IS NULL ORDER BY answered_at`;
+    const { m, inv, ch, answers } = await recordBeat(tx, who.workspaceId, machineId, hb);
     return {
       inventoryHash: inv?.inventory_hash ?? null,
       modeSet: m?.mode_set ?? "observe",

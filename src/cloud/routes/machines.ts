@@ -6,31 +6,9 @@ import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
 import { bundleInForce } from "../store/bundle.ts";
+import type { MachineRow } from "../store/machines.ts";
+import * as store from "../store/machines.ts";
 import { audit } from "../store/people.ts";
-
-interface MachineRow {
-  id: string;
-  hostname_hash: string;
-  owner: string | null;
-  approved_by: string;
-  version: string | null;
-  platform: string | null;
-  enrolled_at: Date;
-  last_seen_at: Date | null;
-  bundle_applied: string | null;
-  mode_set: Mode;
-  mode_running: Mode | null;
-  stopped_until: Date | null;
-  revoked_at: Date | null;
-  revoked_by: string | null;
-  change_id: string | null;
-  change_to: Mode | null;
-  change_by: string | null;
-  change_at: Date | null;
-  refused_events: string;
-  last_refusal: { field?: string; message?: string; dedupKey?: string | null } | null;
-  last_refusal_at: Date | null;
-}
 
 function view(r: MachineRow, inForce: string) {
   const pending = r.change_id !== null;
@@ -69,17 +47,7 @@ function view(r: MachineRow, inForce: string) {
 export type MachineView = ReturnType<typeof view>;
 
 async function machines(c: Call, workspaceId: string, id?: string): Promise<MachineRow[]> {
-  return c.db`
-    SELECT x.id, x.hostname_hash, p.email AS owner, x.approved_by, x.version, x.platform, x.enrolled_at,
-           x.last_seen_at, x.bundle_applied, x.mode_set, x.mode_running, x.stopped_until, x.revoked_at, x.revoked_by,
-           x.refused_events, x.last_refusal, x.last_refusal_at,
-           ch.id AS change_id, ch.to_mode AS change_to, ch.by AS change_by, ch.at AS change_at
-    FROM machines x
-    LEFT JOIN members p ON p.id = x.owner_id
-    LEFT JOIN LATERAL (SELECT id, to_mode, by, at FROM mode_changes
-                       WHERE machine_id = x.id AND delivered_at IS NULL ORDER BY id DESC LIMIT 1) ch ON true
-    WHERE x.workspace_id = ${workspaceId} ${id ? c.db`AND x.id = ${id}` : c.db``}
-    ORDER BY x.enrolled_at, x.id`;
+  return store.machines(c.db, workspaceId, id);
 }
 
 export async function listMachines(c: Call): Promise<Response> {
@@ -96,12 +64,10 @@ export async function showMachine(c: Call): Promise<Response> {
   const [[row], bundle, history] = await Promise.all([
     machines(c, who.workspaceId, id),
     bundleInForce(c.db, who.workspaceId),
-    c.db`SELECT id, from_mode, to_mode, by, at, delivered_at FROM mode_changes WHERE machine_id = ${id} ORDER BY id`,
+    store.modeHistory(c.db, id),
   ]);
   if (!row) throw new HttpError(404, "not_found", `no machine \`${id}\` in this workspace`);
-  const modeHistory = (
-    history as { id: string; from_mode: Mode; to_mode: Mode; by: string; at: Date; delivered_at: Date | null }[]
-  ).map((h) => ({
+  const modeHistory = history.map((h) => ({
     id: Number(h.id),
     from: h.from_mode,
     to: h.to_mode,
@@ -117,8 +83,7 @@ async function ownMachine(
   workspaceId: string,
 ): Promise<{ id: string; mode_set: Mode; revoked_at: Date | null }> {
   const id = c.params.id ?? "";
-  const [m]: { id: string; mode_set: Mode; revoked_at: Date | null }[] = await c.db`
-    SELECT id, mode_set, revoked_at FROM machines WHERE id = ${id} AND workspace_id = ${workspaceId} FOR UPDATE`;
+  const m = await store.machineForUpdate(c.db, workspaceId, id);
   if (!m) throw new HttpError(404, "not_found", `no machine \`${id}\` in this workspace`);
   return m;
 }
@@ -133,10 +98,7 @@ export async function setMode(c: Call, body: { readonly mode: Mode }): Promise<R
   return c.db.begin(async (tx) => {
     const m = await ownMachine({ ...c, db: tx }, who.workspaceId);
     if (m.revoked_at) throw new HttpError(409, "revoked", "this machine was revoked; it no longer listens");
-    const [ch]: { id: string; at: Date }[] = await tx`
-      INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, ${to}, ${by})
-      RETURNING id, at`;
-    await tx`UPDATE machines SET mode_set = ${to} WHERE id = ${m.id}`;
+    const ch = await store.changeMode(tx, m.id, m.mode_set, to, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -156,9 +118,7 @@ export async function revokeMachine(c: Call): Promise<Response> {
   return c.db.begin(async (tx) => {
     const m = await ownMachine({ ...c, db: tx }, who.workspaceId);
     if (m.revoked_at) return json({ machineId: m.id, revokedAt: iso(m.revoked_at), already: true });
-    const [r]: { revoked_at: Date }[] = await tx`
-      UPDATE machines SET revoked_at = now(), revoked_by = ${by} WHERE id = ${m.id} RETURNING revoked_at`;
-    await tx`UPDATE tokens SET revoked_at = now() WHERE machine_id = ${m.id} AND revoked_at IS NULL`;
+    const r = await store.revokeMachine(tx, m.id, by);
     await audit(tx, { orgId: who.orgId, actor: by, action: "machine.revoke", subject: m.id });
     return json({ machineId: m.id, revokedAt: iso(r?.revoked_at), by });
   });
