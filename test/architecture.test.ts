@@ -535,11 +535,9 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/routes/mcp.ts": 3,
   "src/cloud/routes/model.ts": 2,
   "src/cloud/routes/org.ts": 7,
-  "src/cloud/routes/overview.ts": 9,
   "src/cloud/routes/reach.ts": 8,
   "src/cloud/routes/sinks.ts": 6,
   "src/cloud/routes/state.ts": 5,
-  "src/cloud/routes/teams.ts": 9,
   "src/cloud/serve.ts": 1,
   "src/cloud/signin.ts": 6,
 };

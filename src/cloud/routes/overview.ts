@@ -4,6 +4,7 @@
 import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { bundleInForce } from "../store/bundle.ts";
+import * as store from "../store/overview.ts";
 import { rulesOf } from "./bundle.ts";
 
 const need = (c: Call) => {
@@ -15,23 +16,7 @@ const need = (c: Call) => {
 export async function summary(c: Call): Promise<Response> {
   const who = need(c);
   const ws = who.workspaceId;
-  const [m]: { total: string; reporting: string }[] = await c.db`
-    SELECT count(*) FILTER (WHERE revoked_at IS NULL) AS total,
-           count(*) FILTER (WHERE revoked_at IS NULL AND last_seen_at IS NOT NULL) AS reporting
-    FROM machines WHERE workspace_id = ${ws}`;
-  const [e]: { actions: string; asked: string; denied: string; any: boolean }[] = await c.db`
-    SELECT count(*) FILTER (WHERE subject_id = dedup_key) AS actions,
-           count(*) FILTER (WHERE subject_id = dedup_key AND effect = 'ask') AS asked,
-           count(*) FILTER (WHERE subject_id = dedup_key AND effect = 'deny') AS denied,
-           EXISTS (SELECT 1 FROM events WHERE workspace_id = ${ws}) AS any
-    FROM events WHERE workspace_id = ${ws} AND occurred_at > now() - interval '24 hours'`;
-  const [w]: { holds: string; proposals: string; conditions: string; incidents: string }[] = await c.db`
-    SELECT (SELECT count(*) FROM holds WHERE workspace_id = ${ws} AND answer IS NULL AND settled_at IS NULL
-              AND expires_at > now()) AS holds,
-           (SELECT count(*) FROM proposals WHERE workspace_id = ${ws} AND status IN ('pending', 'failed')) AS proposals,
-           (SELECT count(*) FROM conditions WHERE workspace_id = ${ws} AND lifted_at IS NULL AND expires_at > now())
-             AS conditions,
-           (SELECT count(*) FROM incidents WHERE workspace_id = ${ws} AND resolved_at IS NULL) AS incidents`;
+  const { m, e, w } = await store.summaryCounts(c.db, ws);
   // A figure is earned once some machine has reported at all; before that it is unknown, not zero.
   const earned = Number(m?.reporting ?? 0) > 0 || e?.any === true;
   const n = (v: string | undefined) => (earned ? Number(v ?? 0) : null);
@@ -100,15 +85,8 @@ export async function autonomy(c: Call): Promise<Response> {
   const who = need(c);
   const b = await bundleInForce(c.db, who.workspaceId);
   const rules = rulesOf(b.rulesText).map(ruleOf);
-  const counts: { effect: string; n: string }[] = await c.db`
-    SELECT effect, count(*) AS n FROM events WHERE workspace_id = ${who.workspaceId} AND subject_id = dedup_key
-      AND effect IS NOT NULL AND occurred_at > now() - interval '7 days' GROUP BY effect`;
-  const history: { rule_id: string | null; action: string; agent: string | null; granted: string; denied: string }[] =
-    await c.db`
-      SELECT rule_id, action, agent, count(*) FILTER (WHERE answer = 'grant') AS granted,
-             count(*) FILTER (WHERE answer = 'deny') AS denied
-      FROM holds WHERE workspace_id = ${who.workspaceId} AND answered_at > now() - interval '30 days'
-      GROUP BY rule_id, action, agent`;
+  const counts = await store.weekVerdicts(c.db, who.workspaceId);
+  const history = await store.answeredHolds(c.db, who.workspaceId);
   const inBundle = new Set(rules.map((r) => r.name));
   const handOver = history
     .filter((h) => Number(h.granted) >= HAND_OVER_AFTER && Number(h.denied) === 0)
@@ -139,23 +117,13 @@ export async function search(c: Call): Promise<Response> {
   if (q === "") return json({ q, machines: [], agents: [], members: [], events: [] });
   const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const ws = who.workspaceId;
-  const [machines, agents, members, events] = await Promise.all([
-    c.db`SELECT id FROM machines WHERE workspace_id = ${ws} AND id ILIKE ${like} ORDER BY id LIMIT 10`,
-    c.db`SELECT name FROM agents WHERE workspace_id = ${ws} AND name ILIKE ${like} ORDER BY name LIMIT 10`,
-    c.db`SELECT id, email FROM members WHERE org_id = ${who.orgId} AND (email ILIKE ${like} OR display_name ILIKE ${like})
-         ORDER BY email LIMIT 10`,
-    c.db`SELECT id, operation, rule_id, effect, machine_id FROM events WHERE workspace_id = ${ws}
-           AND (operation ILIKE ${like} OR rule_id ILIKE ${like} OR resource_ref ILIKE ${like})
-         ORDER BY id DESC LIMIT 10`,
-  ]);
+  const { machines, agents, members, events } = await store.search(c.db, ws, who.orgId, like);
   return json({
     q,
-    machines: (machines as { id: string }[]).map((m) => m.id),
-    agents: (agents as { name: string }[]).map((a) => a.name),
-    members: members as { id: string; email: string }[],
-    events: (
-      events as { id: string; operation: string; rule_id: string | null; effect: string | null; machine_id: string }[]
-    ).map((e) => ({
+    machines: machines.map((m) => m.id),
+    agents: agents.map((a) => a.name),
+    members,
+    events: events.map((e) => ({
       id: Number(e.id),
       operation: e.operation,
       ruleId: e.rule_id,

@@ -12,6 +12,7 @@ import { iso } from "../iso.ts";
 import type { Principal } from "../roles.ts";
 import { ROLES, type Role } from "../roles.ts";
 import { audit } from "../store/people.ts";
+import * as store from "../store/teams.ts";
 import type { TeamBody, TeamMemberBody } from "./bodies.ts";
 import { callRoute, routeOf } from "./in-process.ts";
 
@@ -32,11 +33,8 @@ export interface TeamView {
 /** GET /v1/teams: every team of the workspace with who is on it. */
 export async function listTeams(c: Call): Promise<Response> {
   const who = caller(c);
-  const teams: { id: string; name: string; role: Role; created_by: string }[] = await c.db`
-    SELECT id, name, role, created_by FROM teams WHERE workspace_id = ${who.workspaceId} ORDER BY name`;
-  const on: { team_id: string; member_id: string; email: string; added_by: string }[] = await c.db`
-    SELECT t.team_id, t.member_id, m.email, t.added_by FROM team_members t JOIN members m ON m.id = t.member_id
-    JOIN teams x ON x.id = t.team_id WHERE x.workspace_id = ${who.workspaceId} ORDER BY m.email`;
+  const teams = await store.teams(c.db, who.workspaceId);
+  const on = await store.teamMembers(c.db, who.workspaceId);
   return json({
     teams: teams.map(
       (t): TeamView => ({
@@ -55,22 +53,7 @@ export async function listTeams(c: Call): Promise<Response> {
 /** GET /v1/grants: each member's grant, a workspace and the role in it, the raise waiting on it, and their teams. */
 export async function listWorkspaceGrants(c: Call): Promise<Response> {
   const who = caller(c);
-  const rows: {
-    id: string;
-    email: string;
-    role: Role;
-    status: string;
-    workspace_id: string;
-    workspace: string;
-    pending: string | null;
-    teams: string[];
-  }[] = await c.db`
-    SELECT m.id, m.email, m.role, m.status, w.id AS workspace_id, w.name AS workspace,
-           (SELECT e.to_role FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending' LIMIT 1) AS pending,
-           ARRAY(SELECT t.name FROM team_members x JOIN teams t ON t.id = x.team_id
-                 WHERE x.member_id = m.id AND t.workspace_id = w.id ORDER BY t.name) AS teams
-    FROM members m JOIN workspaces w ON w.org_id = m.org_id
-    WHERE w.id = ${who.workspaceId} AND m.status <> 'removed' ORDER BY m.email`;
+  const rows = await store.workspaceGrants(c.db, who.workspaceId);
   return json({
     grants: rows.map((r) => ({
       member: { id: r.id, email: r.email, status: r.status },
@@ -87,17 +70,20 @@ export async function createTeam(c: Call, body: v.InferOutput<typeof TeamBody>):
   const who = caller(c);
   const id = newId("team");
   const by = actorName(who);
-  const [made]: { created_at: Date }[] = await c.db`
-    INSERT INTO teams (id, workspace_id, name, role, created_by) VALUES (${id}, ${who.workspaceId}, ${body.name}, ${body.role}, ${by})
-    ON CONFLICT (workspace_id, name) DO NOTHING RETURNING created_at`;
+  const made = await store.insertTeam(c.db, {
+    id,
+    workspaceId: who.workspaceId,
+    name: body.name,
+    role: body.role,
+    by,
+  });
   if (!made) throw new HttpError(409, "exists", `a team named ${body.name} exists here`);
   await audit(c.db, { orgId: who.orgId, actor: by, action: "team.create", subject: id, detail: { ...body } });
   return json({ id, name: body.name, role: body.role, createdAt: iso(made.created_at) }, 201);
 }
 
 async function teamOf(c: Call, workspaceId: string): Promise<{ id: string; name: string; role: Role }> {
-  const [t]: { id: string; name: string; role: Role }[] = await c.db`
-    SELECT id, name, role FROM teams WHERE id = ${c.params.id ?? ""} AND workspace_id = ${workspaceId}`;
+  const t = await store.teamById(c.db, workspaceId, c.params.id ?? "");
   if (!t) throw new HttpError(404, "not_found", `no team \`${c.params.id ?? ""}\` here`);
   return t;
 }
@@ -113,9 +99,7 @@ export async function addToTeam(
 ): Promise<Response> {
   const who = caller(c);
   const team = await teamOf(c, who.workspaceId);
-  const [m]: { id: string; role: Role }[] = await c.db`
-    SELECT id, role FROM members WHERE org_id = ${who.orgId} AND lower(email) = ${body.email.toLowerCase()}
-      AND status = 'active'`;
+  const m = await store.activeMemberRole(c.db, who.orgId, body.email.toLowerCase());
   if (!m) throw new HttpError(404, "not_found", `no active member holds ${body.email}: invite them first`);
   let grant: { role: Role; pending: unknown } = { role: m.role, pending: null };
   if (ROLES.indexOf(team.role) > ROLES.indexOf(m.role))
@@ -124,8 +108,7 @@ export async function addToTeam(
       body: { role: team.role },
     });
   const by = actorName(who);
-  await c.db`INSERT INTO team_members (team_id, member_id, added_by) VALUES (${team.id}, ${m.id}, ${by})
-             ON CONFLICT DO NOTHING`;
+  await store.addToTeam(c.db, team.id, m.id, by);
   await audit(c.db, {
     orgId: who.orgId,
     actor: by,
@@ -141,9 +124,9 @@ export async function removeFromTeam(c: Call): Promise<Response> {
   const who = caller(c);
   const team = await teamOf(c, who.workspaceId);
   const member = c.params.member ?? "";
-  const gone = await c.db`DELETE FROM team_members WHERE team_id = ${team.id} AND member_id = ${member} RETURNING 1`;
+  const gone = await store.removeFromTeam(c.db, team.id, member);
   if (gone.length === 0) throw new HttpError(404, "not_found", `\`${member}\` is not on ${team.name}`);
-  const [m]: { role: Role }[] = await c.db`SELECT role FROM members WHERE id = ${member}`;
+  const m = await store.memberRole(c.db, member);
   await audit(c.db, {
     orgId: who.orgId,
     actor: actorName(who),
