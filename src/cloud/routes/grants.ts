@@ -10,22 +10,10 @@ import { HttpError } from "../http-error.ts";
 import { newId, newToken, secretHash } from "../ids.ts";
 import { iso } from "../iso.ts";
 import { RATES, tooMany } from "../limits.ts";
+import type { GrantRow } from "../store/grants.ts";
+import * as store from "../store/grants.ts";
 import { audit } from "../store/people.ts";
 import type { GrantBody, SpendBody } from "./bodies.ts";
-
-interface GrantRow {
-  id: string;
-  name: string;
-  role: string | null;
-  actions: string[];
-  principal: string;
-  spend_limit: string | null;
-  currency: string | null;
-  expires_at: Date | null;
-  created_by: string;
-  created_at: Date;
-  revoked_at: Date | null;
-}
 
 type GrantState = "live" | "lapsed" | "revoked";
 
@@ -56,9 +44,7 @@ export type GrantView = ReturnType<typeof view>;
 export async function listGrants(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: GrantRow[] = await c.db`
-    SELECT g.*, m.email AS principal FROM agent_grants g JOIN members m ON m.id = g.principal_member_id
-    WHERE g.workspace_id = ${who.workspaceId} AND g.name = ${c.params.name ?? ""} ORDER BY g.created_at DESC`;
+  const rows = await store.grants(c.db, who.workspaceId, c.params.name ?? "");
   return json({ grants: rows.map((g) => view(g, c.now())) });
 }
 
@@ -83,23 +69,28 @@ export async function createGrant(c: Call, body: v.InferOutput<typeof GrantBody>
   }
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [p]: { id: string; email: string }[] = await tx`
-      SELECT id, email FROM members WHERE org_id = ${who.orgId} AND lower(email) = ${body.principal.toLowerCase()}
-        AND status = 'active'`;
+    const p = await store.activeMemberByEmail(tx, who.orgId, body.principal.toLowerCase());
     if (!p)
       throw new HttpError(400, "bad_request", `an agent acts for an active member; \`${body.principal}\` is not one`, {
         field: "principal",
       });
-    const [a]: { revoked_at: Date | null }[] = await tx`
-      INSERT INTO agents (workspace_id, name, principal) VALUES (${who.workspaceId}, ${name}, ${p.email})
-      ON CONFLICT (workspace_id, name) DO UPDATE SET principal = EXCLUDED.principal RETURNING revoked_at`;
+    const a = await store.enrolAgentFor(tx, who.workspaceId, name, p.email);
     if (a?.revoked_at) throw new HttpError(409, "revoked", `\`${name}\` was revoked: that is the end of it`);
     const id = newId("grt");
     const credential = newToken("agent");
-    await tx`INSERT INTO agent_grants (id, workspace_id, name, role, actions, principal_member_id, spend_limit, currency,
-                                       expires_at, credential_hash, created_by)
-             VALUES (${id}, ${who.workspaceId}, ${name}, ${body.role ?? null}, ${body.actions ?? []}, ${p.id},
-                     ${body.spendLimit ?? null}, ${body.currency}, ${expires}, ${secretHash(credential)}, ${by})`;
+    await store.insertGrant(tx, {
+      id,
+      workspaceId: who.workspaceId,
+      name,
+      role: body.role ?? null,
+      actions: body.actions ?? [],
+      principalMemberId: p.id,
+      spendLimit: body.spendLimit ?? null,
+      currency: body.currency,
+      expires,
+      credentialHash: secretHash(credential),
+      by,
+    });
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -122,10 +113,7 @@ export async function revokeGrant(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const by = actorName(who);
-  const [g]: { id: string }[] = await c.db`
-    UPDATE agent_grants SET revoked_at = now(), revoked_by = ${by}
-    WHERE workspace_id = ${who.workspaceId} AND name = ${c.params.name ?? ""} AND id = ${c.params.id ?? ""}
-      AND revoked_at IS NULL RETURNING id`;
+  const g = await store.revokeGrant(c.db, who.workspaceId, c.params.name ?? "", c.params.id ?? "", by);
   if (!g) throw new HttpError(404, "not_found", "no such grant still in force");
   await audit(c.db, { orgId: who.orgId, actor: by, action: "agent.grant.revoke", subject: g.id });
   return json({ id: g.id, revoked: true });
@@ -142,12 +130,7 @@ export async function reportSpend(c: Call, body: v.InferOutput<typeof SpendBody>
   if (wait > 0) throw tooMany("with credentials that do not hold", wait);
   const bearer = /^Bearer (mnx_a_[A-Za-z0-9_-]{20,100})$/.exec(c.req.headers.get("authorization") ?? "")?.[1];
   if (!bearer) throw new HttpError(401, "unauthenticated", "this needs the agent's own credential");
-  const [g]: (GrantRow & { workspace_id: string; org_id: string; agent_revoked: Date | null; halted: Date | null })[] =
-    await c.db`
-    SELECT g.*, w.org_id, a.revoked_at AS agent_revoked, a.halted_at AS halted, '' AS principal
-    FROM agent_grants g JOIN workspaces w ON w.id = g.workspace_id
-    JOIN agents a ON a.workspace_id = g.workspace_id AND a.name = g.name
-    WHERE g.credential_hash = ${secretHash(bearer)}`;
+  const g = await store.grantByCredential(c.db, secretHash(bearer));
   if (!g) {
     c.guard?.buckets.take(refusedKey, RATES.refused);
     await audit(c.db, { orgId: null, actor: "unknown", action: "auth.unknown_credential", severity: "critical" });
@@ -158,8 +141,15 @@ export async function reportSpend(c: Call, body: v.InferOutput<typeof SpendBody>
   if (g.halted) throw new HttpError(403, "halted", "this agent is halted");
   const sameCurrency = g.currency === body.currency;
   const over = g.spend_limit !== null && (!sameCurrency || body.amount > Number(g.spend_limit));
-  await c.db`INSERT INTO agent_spend (workspace_id, name, grant_id, amount, currency, action, over_limit)
-             VALUES (${g.workspace_id}, ${g.name}, ${g.id}, ${body.amount}, ${body.currency}, ${body.action}, ${over})`;
+  await store.recordSpend(c.db, {
+    workspaceId: g.workspace_id,
+    name: g.name,
+    grantId: g.id,
+    amount: body.amount,
+    currency: body.currency,
+    action: body.action,
+    over,
+  });
   return json({
     decision: over ? "ask" : "allow",
     ...(over
@@ -176,10 +166,7 @@ export async function reportSpend(c: Call, body: v.InferOutput<typeof SpendBody>
 export async function spendByAgent(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: { name: string; currency: string | null; total: string | null; reports: string }[] = await c.db`
-    SELECT a.name, s.currency, sum(s.amount) AS total, count(s.id) AS reports
-    FROM agents a LEFT JOIN agent_spend s ON s.workspace_id = a.workspace_id AND s.name = a.name
-    WHERE a.workspace_id = ${who.workspaceId} GROUP BY a.name, s.currency ORDER BY a.name`;
+  const rows = await store.spendByAgent(c.db, who.workspaceId);
   return json({
     agents: rows.map((r) => ({
       agent: r.name,

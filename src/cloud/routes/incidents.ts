@@ -7,30 +7,10 @@ import { DETECTORS } from "../detect.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
+import type { IncidentRow } from "../store/incidents.ts";
+import * as store from "../store/incidents.ts";
 import { audit } from "../store/people.ts";
 import { addCondition, enforceEverywhere } from "./state.ts";
-
-interface IncidentRow {
-  id: string;
-  detector: string;
-  title: string;
-  agent: string | null;
-  session: string | null;
-  machine_ids: string[];
-  evidence: string[];
-  opened_at: Date;
-  acknowledged_by: string | null;
-  acknowledged_at: Date | null;
-  contained_by: string | null;
-  contained_at: Date | null;
-  resolved_by: string | null;
-  resolved_at: Date | null;
-  resolution: string | null;
-  agents: string[];
-  pattern: string | null;
-  hops: unknown;
-  proposal: unknown;
-}
 
 const stamp = (by: string | null, at: Date | null) => (at ? { by, at: iso(at) } : null);
 
@@ -63,13 +43,8 @@ export async function listIncidents(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const all = c.url.searchParams.get("all") === "1";
-  const rows: IncidentRow[] = await c.db`
-    SELECT * FROM incidents WHERE workspace_id = ${who.workspaceId} ${all ? c.db`` : c.db`AND resolved_at IS NULL`}
-    ORDER BY opened_at DESC, id LIMIT 200`;
-  const counts: { detector: string; confirmed: string; false_alarm: string }[] = await c.db`
-    SELECT detector, count(*) FILTER (WHERE resolution = 'confirmed') AS confirmed,
-           count(*) FILTER (WHERE resolution = 'false-alarm') AS false_alarm
-    FROM incidents WHERE workspace_id = ${who.workspaceId} GROUP BY detector`;
+  const rows = await store.incidents(c.db, who.workspaceId, all);
+  const counts = await store.resolutionCounts(c.db, who.workspaceId);
   // A detector nobody measured says so: precision is what resolving incidents as confirmed or not has shown.
   const detectors = DETECTORS.map((d) => {
     const n = counts.find((x) => x.detector === d.name);
@@ -81,8 +56,7 @@ export async function listIncidents(c: Call): Promise<Response> {
 }
 
 async function open(c: Call, workspaceId: string): Promise<IncidentRow> {
-  const [i]: IncidentRow[] = await c.db`
-    SELECT * FROM incidents WHERE id = ${c.params.id ?? ""} AND workspace_id = ${workspaceId} FOR UPDATE`;
+  const i = await store.incidentForUpdate(c.db, workspaceId, c.params.id ?? "");
   if (!i) throw new HttpError(404, "not_found", `no incident \`${c.params.id ?? ""}\` here`);
   if (i.resolved_at) throw new HttpError(409, "already", "this incident is already resolved");
   return i;
@@ -95,9 +69,7 @@ export async function acknowledgeIncident(c: Call): Promise<Response> {
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     const i = await open({ ...c, db: tx }, who.workspaceId);
-    const [r]: IncidentRow[] = await tx`
-      UPDATE incidents SET acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
-      WHERE id = ${i.id} RETURNING *`;
+    const r = await store.acknowledge(tx, i.id, by);
     await audit(tx, { orgId: who.orgId, actor: by, action: "incident.acknowledge", subject: i.id });
     return json(view(r ?? i));
   });
@@ -113,10 +85,7 @@ export async function resolveIncident(c: Call, body: Record<string, unknown>): P
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     const i = await open({ ...c, db: tx }, who.workspaceId);
-    const [r]: IncidentRow[] = await tx`
-      UPDATE incidents SET resolved_by = ${by}, resolved_at = now(), resolution = ${resolution},
-                           acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
-      WHERE id = ${i.id} RETURNING *`;
+    const r = await store.resolve(tx, i.id, by, resolution);
     await audit(tx, { orgId: who.orgId, actor: by, action: "incident.resolve", subject: i.id, detail: { resolution } });
     return json(view(r ?? i));
   });
@@ -159,10 +128,7 @@ export async function containIncident(c: Call, body: Record<string, unknown>): P
     }
     const freeze = freezes[0] ?? null;
     const enforced = await enforceEverywhere(tx, who.workspaceId, by);
-    const [r]: IncidentRow[] = await tx`
-      UPDATE incidents SET contained_by = ${by}, contained_at = now(),
-                           acknowledged_by = coalesce(acknowledged_by, ${by}), acknowledged_at = coalesce(acknowledged_at, now())
-      WHERE id = ${i.id} RETURNING *`;
+    const r = await store.contain(tx, i.id, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,

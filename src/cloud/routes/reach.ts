@@ -9,16 +9,10 @@ import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
 import { audit } from "../store/people.ts";
+import type { Touch } from "../store/reach.ts";
+import * as store from "../store/reach.ts";
 import type { TagBody } from "./bodies.ts";
 import { reachTo } from "./decisions.ts";
-
-interface Touch {
-  agent: string | null;
-  machine_id: string;
-  operation: string;
-  resource_ref: string | null;
-  n: string;
-}
 
 const TAG = /^[a-z0-9][a-z0-9._-]{0,59}$/;
 
@@ -49,29 +43,19 @@ export async function reach(c: Call): Promise<Response> {
   const value = (q.get(key) ?? "").trim();
   if (key === "to") return reachTo(c, value);
   // Only what was let through counts as reach: a refused action touched nothing.
-  const base = c.db`workspace_id = ${who.workspaceId} AND effect IS DISTINCT FROM 'deny'`;
   if (key === "class") {
     if (!(ACTION_CLASSES as readonly string[]).includes(value))
       throw new HttpError(400, "bad_request", `\`class\` is one of ${ACTION_CLASSES.join(", ")}`);
-    const touches: Touch[] = await c.db`
-      SELECT agent, machine_id, operation, NULL AS resource_ref, count(*) AS n FROM events
-      WHERE ${base} AND ${value} = ANY(classes) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT 500`;
+    const touches = await store.touchesOfClass(c.db, who.workspaceId, value);
     return answer({ class: value }, touches);
   }
   if (key === "resource") {
-    const touches: Touch[] = await c.db`
-      SELECT agent, machine_id, operation, resource_ref, count(*) AS n FROM events
-      WHERE ${base} AND resource_ref = ${value} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3 LIMIT 500`;
+    const touches = await store.touchesOf(c.db, who.workspaceId, value);
     return answer({ resource: value }, touches);
   }
   if (!TAG.test(value)) throw new HttpError(400, "bad_request", "a tag is lowercase letters, digits, . _ and -");
-  const patterns: { pattern: string }[] = await c.db`
-    SELECT pattern FROM resource_tags WHERE workspace_id = ${who.workspaceId} AND tag = ${value} ORDER BY pattern`;
-  const touched: Touch[] =
-    patterns.length === 0
-      ? []
-      : await c.db`SELECT agent, machine_id, operation, resource_ref, count(*) AS n FROM events
-                   WHERE ${base} AND resource_ref IS NOT NULL GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4 LIMIT 20000`;
+  const patterns = await store.tagPatterns(c.db, who.workspaceId, value);
+  const touched = patterns.length === 0 ? [] : await store.touchedResources(c.db, who.workspaceId);
   const tagged = (r: string | null) =>
     r !== null && patterns.some((p) => minimatch(r, p.pattern, { dot: true, nocase: true }));
   return answer(
@@ -85,8 +69,7 @@ export async function reach(c: Call): Promise<Response> {
 export async function listTags(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: { tag: string; pattern: string; confirmed_by: string; confirmed_at: Date }[] = await c.db`
-    SELECT tag, pattern, confirmed_by, confirmed_at FROM resource_tags WHERE workspace_id = ${who.workspaceId} ORDER BY tag, pattern`;
+  const rows = await store.tags(c.db, who.workspaceId);
   return json({
     tags: rows.map((r) => ({
       tag: r.tag,
@@ -105,9 +88,7 @@ export async function setTag(c: Call, body: v.InferOutput<typeof TagBody>): Prom
   if (!TAG.test(tag)) throw new HttpError(400, "bad_request", "a tag is lowercase letters, digits, . _ and -");
   const by = actorName(who);
   await c.db.begin(async (tx) => {
-    await tx`DELETE FROM resource_tags WHERE workspace_id = ${who.workspaceId} AND tag = ${tag}`;
-    for (const pattern of body.patterns)
-      await tx`INSERT INTO resource_tags (workspace_id, tag, pattern, confirmed_by) VALUES (${who.workspaceId}, ${tag}, ${pattern}, ${by})`;
+    await store.replaceTag(tx, who.workspaceId, tag, body.patterns, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
