@@ -9,25 +9,14 @@ import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { newId } from "../ids.ts";
 import { iso } from "../iso.ts";
+import type { GlassRow } from "../store/breakglass.ts";
+import * as store from "../store/breakglass.ts";
 import { IRREVERSIBLE } from "../store/bundle.ts";
 import { audit } from "../store/people.ts";
 import type { BreakGlassBody } from "./bodies.ts";
 
 const DEFAULT_FOR = "1h";
 const MAX_MS = 4 * 3_600_000;
-
-interface GlassRow {
-  id: string;
-  reason: string;
-  actions: string[];
-  suspends: string[];
-  opened_by: string;
-  opened_at: Date;
-  ends_at: Date;
-  closed_by: string | null;
-  closed_at: Date | null;
-  incident_id: string;
-}
 
 function view(g: GlassRow, now: number) {
   const open = !g.closed_at && g.ends_at.getTime() > now;
@@ -49,8 +38,7 @@ function view(g: GlassRow, now: number) {
 export async function listBreakGlass(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: GlassRow[] = await c.db`
-    SELECT * FROM break_glass WHERE workspace_id = ${who.workspaceId} ORDER BY opened_at DESC LIMIT 100`;
+  const rows = await store.breakGlass(c.db, who.workspaceId);
   return json({ breakGlass: rows.map((g) => view(g, c.now())) });
 }
 
@@ -87,24 +75,25 @@ export async function openBreakGlass(c: Call, body: v.InferOutput<typeof BreakGl
     throw new HttpError(400, "bad_request", "break-glass runs for 4h at most", { field: "for" });
   return c.db.begin(async (tx) => {
     // One at a time: a second override while one is open would be a way to extend it without a new incident.
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${`break-glass:${who.workspaceId}`}))`;
-    const [already]: { id: string }[] = await tx`
-      SELECT id FROM break_glass WHERE workspace_id = ${who.workspaceId} AND closed_at IS NULL AND ends_at > now()`;
+    const already = await store.lockOpen(tx, who.workspaceId);
     if (already) throw new HttpError(409, "already", `break-glass ${already.id} is already open`);
-    const conds: { id: string; kind: string; subject: string }[] = await tx`
-      SELECT id, kind, subject FROM conditions
-      WHERE workspace_id = ${who.workspaceId} AND lifted_at IS NULL AND expires_at > now() ORDER BY set_at, id`;
+    const conds = await store.conditionsInForce(tx, who.workspaceId);
     if (conds.length === 0)
       throw new HttpError(409, "nothing_in_force", "no freeze is in force: there is nothing to override");
     const id = newId("bg");
     const incident = newId("inc");
     const ends = new Date(c.now() + ms);
-    await tx`INSERT INTO incidents (id, workspace_id, detector, title, session, machine_ids, evidence)
-             VALUES (${incident}, ${who.workspaceId}, 'break-glass', ${`Break-glass by ${by}: ${body.reason}`}, ${id}, '{}', '{}')`;
-    const [g]: GlassRow[] = await tx`
-      INSERT INTO break_glass (id, workspace_id, reason, actions, suspends, opened_by, ends_at, incident_id)
-      VALUES (${id}, ${who.workspaceId}, ${body.reason}, ${body.actions ?? []}, ${conds.map((x) => x.id)}, ${by}, ${ends}, ${incident})
-      RETURNING *`;
+    const g = await store.openBreakGlass(tx, {
+      id,
+      workspaceId: who.workspaceId,
+      incident,
+      title: `Break-glass by ${by}: ${body.reason}`,
+      reason: body.reason,
+      actions: body.actions ?? [],
+      suspends: conds.map((x) => x.id),
+      by,
+      ends,
+    });
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -130,10 +119,7 @@ export async function closeBreakGlass(c: Call): Promise<Response> {
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const by = actorName(who);
   return c.db.begin(async (tx) => {
-    const [g]: GlassRow[] = await tx`
-      UPDATE break_glass SET closed_by = ${by}, closed_at = now()
-      WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId} AND closed_at IS NULL AND ends_at > now()
-      RETURNING *`;
+    const g = await store.closeBreakGlass(tx, who.workspaceId, c.params.id ?? "", by);
     if (!g) throw new HttpError(404, "not_found", `no open break-glass \`${c.params.id ?? ""}\``);
     await audit(tx, { orgId: who.orgId, actor: by, action: "break_glass.close", subject: g.id, severity: "warning" });
     return json(view(g, c.now()));

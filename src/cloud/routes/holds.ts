@@ -6,32 +6,10 @@ import { type Call, json } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { detectPatterns } from "../intent/practice.ts";
 import { iso } from "../iso.ts";
+import type { HoldRow } from "../store/holds.ts";
+import * as store from "../store/holds.ts";
 import { audit } from "../store/people.ts";
 import type { HoldAnswer } from "./bodies.ts";
-
-interface HoldRow {
-  id: string;
-  machine_id: string;
-  local_id: string;
-  surface: string;
-  action: string;
-  target: string | null;
-  repository: string | null;
-  agent: string | null;
-  session: string | null;
-  reason: string;
-  rule_id: string | null;
-  created_at: Date;
-  expires_at: Date;
-  reported_at: Date;
-  answer: string | null;
-  scope: string | null;
-  answered_by: string | null;
-  answered_at: Date | null;
-  applied_at: Date | null;
-  settled_at: Date | null;
-  expired: boolean;
-}
 
 function status(h: HoldRow): string {
   if (h.answer) return h.applied_at ? (h.answer === "grant" ? "granted" : "denied") : "answered";
@@ -70,10 +48,7 @@ export async function listHolds(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const all = c.url.searchParams.get("all") === "1";
-  const rows: HoldRow[] = await c.db`
-    SELECT *, expires_at <= now() AS expired FROM holds WHERE workspace_id = ${who.workspaceId}
-      ${all ? c.db`` : c.db`AND answer IS NULL AND settled_at IS NULL AND expires_at > now()`}
-    ORDER BY reported_at, id`;
+  const rows = await store.holds(c.db, who.workspaceId, all);
   return json({ holds: rows.map(view) });
 }
 
@@ -88,14 +63,10 @@ export async function answerHold(c: Call, body: v.InferOutput<typeof HoldAnswer>
   const by = actorName(who);
   const id = c.params.id ?? "";
   const answered = await c.db.begin(async (tx) => {
-    const [h]: HoldRow[] = await tx`SELECT *, expires_at <= now() AS expired FROM holds
-                                    WHERE id = ${id} AND workspace_id = ${who.workspaceId} FOR UPDATE`;
+    const h = await store.holdForUpdate(tx, who.workspaceId, id);
     if (!h) throw new HttpError(404, "not_found", `no held call \`${id}\` in this workspace`);
     if (h.answer || h.settled_at || h.expired) return { outcome: "already", hold: view(h) };
-    const [u]: HoldRow[] = await tx`
-      UPDATE holds SET answer = ${body.grant ? "grant" : "deny"}, scope = ${scope}, answered_by = ${by},
-                       answered_at = now()
-      WHERE id = ${id} RETURNING *, expires_at <= now() AS expired`;
+    const u = await store.answer(tx, id, body.grant ? "grant" : "deny", scope, by);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,

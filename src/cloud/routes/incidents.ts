@@ -7,10 +7,10 @@ import { DETECTORS } from "../detect.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
+import { addCondition, enforceEverywhere } from "../store/conditions.ts";
 import type { IncidentRow } from "../store/incidents.ts";
 import * as store from "../store/incidents.ts";
 import { audit } from "../store/people.ts";
-import { addCondition, enforceEverywhere } from "./state.ts";
 
 const stamp = (by: string | null, at: Date | null) => (at ? { by, at: iso(at) } : null);
 

@@ -4,6 +4,7 @@ import { actorName } from "../auth.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import { iso } from "../iso.ts";
+import * as store from "../store/people.ts";
 import { audit } from "../store/people.ts";
 
 const ORG_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,80}$/;
@@ -11,8 +12,7 @@ const ORG_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,80}$/;
 export async function showOrg(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const [o]: { id: string; name: string; about: string | null; onboarded_at: Date | null; created_at: Date }[] =
-    await c.db`SELECT id, name, about, onboarded_at, created_at FROM orgs WHERE id = ${who.orgId}`;
+  const o = await store.org(c.db, who.orgId);
   if (!o) throw new HttpError(404, "not_found", "this organization is gone");
   return json({
     id: o.id,
@@ -40,13 +40,12 @@ export async function changeOrg(c: Call, body: Record<string, unknown>): Promise
   const by = actorName(who);
   return c.db.begin(async (tx) => {
     if (name !== undefined) {
-      const [taken] = await tx`SELECT id FROM orgs WHERE name = ${name} AND id <> ${who.orgId}`;
-      if (taken) throw new HttpError(409, "exists", `an organization named \`${name}\` already exists`);
-      await tx`UPDATE orgs SET name = ${name} WHERE id = ${who.orgId}`;
-      await tx`UPDATE workspaces SET name = ${name} WHERE org_id = ${who.orgId}`;
+      if (await store.orgNameTaken(tx, name, who.orgId))
+        throw new HttpError(409, "exists", `an organization named \`${name}\` already exists`);
+      await store.renameOrg(tx, who.orgId, name);
     }
-    if (about !== undefined) await tx`UPDATE orgs SET about = ${about} WHERE id = ${who.orgId}`;
-    await tx`UPDATE orgs SET onboarded_at = coalesce(onboarded_at, now()) WHERE id = ${who.orgId}`;
+    if (about !== undefined) await store.setAbout(tx, who.orgId, about);
+    await store.markOnboarded(tx, who.orgId);
     await audit(tx, {
       orgId: who.orgId,
       actor: by,
@@ -63,6 +62,6 @@ export async function changeMe(c: Call, body: Record<string, unknown>): Promise<
   const who = c.who;
   if (who?.kind !== "person") throw new HttpError(403, "forbidden", "only a person has a name here");
   const name = str(body, "name").slice(0, 120);
-  await c.db`UPDATE members SET display_name = ${name} WHERE id = ${who.memberId}`;
+  await store.setDisplayName(c.db, who.memberId, name);
   return json({ id: who.memberId, name });
 }

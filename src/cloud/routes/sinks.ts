@@ -13,20 +13,9 @@ import { iso } from "../iso.ts";
 import type { Db } from "../store/db.ts";
 import type { CaughtRow } from "../store/events.ts";
 import { audit } from "../store/people.ts";
+import type { SinkRow } from "../store/sinks.ts";
+import * as store from "../store/sinks.ts";
 import type { SinkBody } from "./bodies.ts";
-
-interface SinkRow {
-  id: string;
-  kind: "webhook" | "syslog";
-  target: string;
-  verdicts: string[];
-  created_by: string;
-  created_at: Date;
-  delivered: string;
-  failed: string;
-  last_delivery_at: Date | null;
-  last_error: string | null;
-}
 
 /** A caught row as forwarded: what happened and why, never a credential (the masker has the last word). */
 
@@ -74,8 +63,7 @@ function checkTarget(kind: "webhook" | "syslog", target: string): void {
 export async function listSinks(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
-  const rows: SinkRow[] = await c.db`
-    SELECT * FROM sinks WHERE workspace_id = ${who.workspaceId} AND removed_at IS NULL ORDER BY created_at`;
+  const rows = await store.sinks(c.db, who.workspaceId);
   return json({ sinks: rows.map(view) });
 }
 
@@ -89,9 +77,14 @@ export async function createSink(c: Call, body: v.InferOutput<typeof SinkBody>):
   checkTarget(body.kind, body.target);
   const id = newId("snk");
   const by = actorName(who);
-  const [s]: SinkRow[] = await c.db`
-    INSERT INTO sinks (id, workspace_id, kind, target, verdicts, created_by)
-    VALUES (${id}, ${who.workspaceId}, ${body.kind}, ${body.target}, ${body.verdicts}, ${by}) RETURNING *`;
+  const s = await store.insertSink(c.db, {
+    id,
+    workspaceId: who.workspaceId,
+    kind: body.kind,
+    target: body.target,
+    verdicts: body.verdicts,
+    by,
+  });
   await audit(c.db, {
     orgId: who.orgId,
     actor: by,
@@ -119,9 +112,7 @@ export async function removeSink(c: Call): Promise<Response> {
   const who = c.who;
   if (!who) throw new HttpError(401, "unauthenticated", "this needs a token");
   const by = actorName(who);
-  const [s]: SinkRow[] = await c.db`
-    UPDATE sinks SET removed_at = now() WHERE id = ${c.params.id ?? ""} AND workspace_id = ${who.workspaceId}
-      AND removed_at IS NULL RETURNING *`;
+  const s = await store.removeSink(c.db, who.workspaceId, c.params.id ?? "");
   if (!s) throw new HttpError(404, "not_found", `no sink \`${c.params.id ?? ""}\``);
   await audit(c.db, { orgId: who.orgId, actor: by, action: "sink.remove", subject: s.id, severity: "warning" });
   return json({ id: s.id, removed: true });
@@ -191,18 +182,17 @@ export async function forwardCaught(
 ): Promise<void> {
   const caught = rows.filter((r) => r.effect === "deny" || r.effect === "ask");
   if (caught.length === 0) return;
-  const sinks: SinkRow[] = await db`
-    SELECT * FROM sinks WHERE workspace_id = ${workspaceId} AND removed_at IS NULL`;
+  const sinks = await store.liveSinks(db, workspaceId);
   await Promise.all(
     sinks.map(async (s) => {
       const mine = caught.filter((r) => s.verdicts.includes(r.effect ?? ""));
       if (mine.length === 0) return;
       try {
         await deliver(s, workspaceId, mine, deployment);
-        await db`UPDATE sinks SET delivered = delivered + ${mine.length}, last_delivery_at = now() WHERE id = ${s.id}`;
+        await store.noteDelivered(db, s.id, mine.length);
       } catch (e) {
         const why = (e as Error).message.slice(0, 200);
-        await db`UPDATE sinks SET failed = failed + ${mine.length}, last_error = ${why} WHERE id = ${s.id}`;
+        await store.noteFailed(db, s.id, mine.length, why);
       }
     }),
   );

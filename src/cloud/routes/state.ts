@@ -5,10 +5,10 @@ import { isMemnoxError } from "../../core/errors.ts";
 import { actorName } from "../auth.ts";
 import { type Call, json, str } from "../http.ts";
 import { HttpError } from "../http-error.ts";
-import { newId } from "../ids.ts";
 import { iso } from "../iso.ts";
 import { conditionsInForce } from "../store/bundle.ts";
-import type { Db } from "../store/db.ts";
+import * as store from "../store/conditions.ts";
+import { addCondition, enforceEverywhere } from "../store/conditions.ts";
 import { audit } from "../store/people.ts";
 
 const WEEK_MS = 7 * 86_400_000;
@@ -58,35 +58,6 @@ export async function setState(c: Call, body: Record<string, unknown>): Promise<
   return json({ id, kind, subject, reason, by, expiresAt: expires.toISOString() }, 201);
 }
 
-export interface NewCondition {
-  readonly workspaceId: string;
-  readonly kind: string;
-  readonly subject: string;
-  readonly reason: string | null;
-  readonly by: string;
-  readonly expires: Date;
-}
-
-/** One condition in force from now: every machine's next bundle carries it (the one insert every freeze goes through). */
-export async function addCondition(tx: Db, n: NewCondition): Promise<string> {
-  const id = newId("cnd");
-  await tx`INSERT INTO conditions (id, workspace_id, kind, subject, reason, set_by, expires_at)
-           VALUES (${id}, ${n.workspaceId}, ${n.kind}, ${n.subject}, ${n.reason}, ${n.by}, ${n.expires})`;
-  return id;
-}
-
-/** Every active machine not yet in enforce moves to it, each move recorded with who (delivered on its next beat). */
-export async function enforceEverywhere(tx: Db, workspaceId: string, by: string): Promise<string[]> {
-  const moved: { id: string; mode_set: string }[] = await tx`
-    SELECT id, mode_set FROM machines WHERE workspace_id = ${workspaceId} AND revoked_at IS NULL
-      AND mode_set <> 'enforce' FOR UPDATE`;
-  for (const m of moved) {
-    await tx`INSERT INTO mode_changes (machine_id, from_mode, to_mode, by) VALUES (${m.id}, ${m.mode_set}, 'enforce', ${by})`;
-    await tx`UPDATE machines SET mode_set = 'enforce' WHERE id = ${m.id}`;
-  }
-  return moved.map((m) => m.id);
-}
-
 /** POST /v1/machines/enforce {reason?}: enforce everywhere, as Contain it does without an incident. */
 export async function enforceAll(c: Call, body: { readonly reason?: string | undefined }): Promise<Response> {
   const who = c.who;
@@ -112,9 +83,7 @@ export async function liftState(c: Call): Promise<Response> {
   const by = actorName(who);
   const id = c.params.id ?? "";
   return c.db.begin(async (tx) => {
-    const [r]: { id: string; lifted_at: Date }[] = await tx`
-      UPDATE conditions SET lifted_at = now(), lifted_by = ${by}
-      WHERE id = ${id} AND workspace_id = ${who.workspaceId} AND lifted_at IS NULL RETURNING id, lifted_at`;
+    const r = await store.liftCondition(tx, who.workspaceId, id, by);
     if (!r) throw new HttpError(404, "not_found", `no condition \`${id}\` in force here`);
     await audit(tx, { orgId: who.orgId, actor: by, action: "state.lift", subject: id });
     return json({ id, liftedAt: iso(r.lifted_at), by });

@@ -273,3 +273,42 @@ export async function auditAfter(db: Db, orgId: string, after: number): Promise<
   return db`SELECT id, at, actor, action, subject, detail, severity FROM audit
                    WHERE org_id = ${orgId} AND id > ${after} ORDER BY id LIMIT 500`;
 }
+
+/** The organization's own record. */
+export async function org(
+  db: Db,
+  orgId: string,
+): Promise<
+  { id: string; name: string; about: string | null; onboarded_at: Date | null; created_at: Date } | undefined
+> {
+  const [o]: { id: string; name: string; about: string | null; onboarded_at: Date | null; created_at: Date }[] =
+    await db`SELECT id, name, about, onboarded_at, created_at FROM orgs WHERE id = ${orgId}`;
+  return o;
+}
+
+/** Whether another organization already holds this name. */
+export async function orgNameTaken(tx: Db, name: string, orgId: string): Promise<boolean> {
+  const [taken] = await tx`SELECT id FROM orgs WHERE name = ${name} AND id <> ${orgId}`;
+  return Boolean(taken);
+}
+
+/** The organization renamed, and its workspace with it. */
+export async function renameOrg(tx: Db, orgId: string, name: string): Promise<void> {
+  await tx`UPDATE orgs SET name = ${name} WHERE id = ${orgId}`;
+  await tx`UPDATE workspaces SET name = ${name} WHERE org_id = ${orgId}`;
+}
+
+/** What the organization says it does (the extraction prompt names it). */
+export async function setAbout(tx: Db, orgId: string, about: string): Promise<void> {
+  await tx`UPDATE orgs SET about = ${about} WHERE id = ${orgId}`;
+}
+
+/** Onboarding finished, the first time only. */
+export async function markOnboarded(tx: Db, orgId: string): Promise<void> {
+  await tx`UPDATE orgs SET onboarded_at = coalesce(onboarded_at, now()) WHERE id = ${orgId}`;
+}
+
+/** A person's display name. */
+export async function setDisplayName(db: Db, memberId: string, name: string): Promise<void> {
+  await db`UPDATE members SET display_name = ${name} WHERE id = ${memberId}`;
+}
