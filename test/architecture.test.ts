@@ -526,10 +526,6 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/intent/practice.ts": 5,
   "src/cloud/intent/readers.ts": 3,
   "src/cloud/preview.ts": 1,
-  "src/cloud/routes/chat.ts": 4,
-  "src/cloud/routes/health.ts": 1,
-  "src/cloud/routes/mcp.ts": 3,
-  "src/cloud/routes/model.ts": 2,
   "src/cloud/serve.ts": 1,
   "src/cloud/signin.ts": 6,
 };

@@ -16,6 +16,7 @@ import { REPLAY_WINDOW_S, routeSecret } from "../intent/webhook.ts";
 import { RATES, spend, tooMany } from "../limits.ts";
 import type { Principal } from "../roles.ts";
 import { audit } from "../store/people.ts";
+import * as store from "../store/sources.ts";
 import { type ApiKey, callRoute, routeOf } from "./in-process.ts";
 
 /** The connector whose route secret signs the commands: the Slack app's one signing secret serves both. */
@@ -131,12 +132,7 @@ export function parseCommand(text: string): Command | string {
 
 /** The member a Slack user is linked to in this workspace, active and signed up (has signed in), or undefined. */
 async function linkedMember(c: Call, workspaceId: string, account: string): Promise<string | undefined> {
-  const [m]: { member_id: string }[] = await c.db`
-    SELECT a.member_id FROM person_accounts a
-      JOIN members m ON m.id = a.member_id JOIN workspaces w ON w.id = a.workspace_id AND w.org_id = m.org_id
-    WHERE a.workspace_id = ${workspaceId} AND a.source_type = ${SOURCE} AND a.account = ${account}
-      AND m.status = 'active' AND m.oidc_subject IS NOT NULL`;
-  return m?.member_id;
+  return store.linkedMember(c.db, workspaceId, SOURCE, account);
 }
 
 /** POST /v1/inbound/:workspace/slack/commands: one slash command, signed, taken once, acted as the linked person. */
@@ -156,14 +152,12 @@ export async function slashCommand(c: Call, routes: readonly Route[]): Promise<R
     throw new HttpError(401, "bad_signature", `${verified.why} (with this workspace's own Slack secret)`);
   }
   if (c.guard) spend(c.guard.buckets, `inbound:${workspaceId}:${ROUTE_NAME}`, RATES.inboundSource, "for this route");
-  const [ws]: { org_id: string }[] = await c.db`SELECT org_id FROM workspaces WHERE id = ${workspaceId}`;
+  const ws = await store.workspaceOrg(c.db, workspaceId);
   if (!ws) throw new HttpError(404, "not_found", "no such workspace");
   // A command acts: the same signed request a second time, on this route or any other, acts on nothing.
-  await c.db`DELETE FROM inbound_deliveries WHERE COALESCE(keep_until, received_at + make_interval(secs => ${2 * REPLAY_WINDOW_S})) < now()`;
-  const [fresh] = await c.db`INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type)
-    VALUES (${`slack-command:${verified.signature}`}, ${workspaceId}, ${ROUTE_NAME}) ON CONFLICT (delivery_id) DO NOTHING
-    RETURNING 1`;
-  if (!fresh) throw new HttpError(409, "replayed", "this command was already received");
+  await store.forgetOldDeliveries(c.db, REPLAY_WINDOW_S);
+  if (!(await store.takeOnce(c.db, `slack-command:${verified.signature}`, workspaceId, ROUTE_NAME)))
+    throw new HttpError(409, "replayed", "this command was already received");
   const form = new URLSearchParams(new TextDecoder().decode(bytes));
   for (const [k, v] of form) {
     const bad = controlIn(k, false) ?? controlIn(v, false);

@@ -1,6 +1,7 @@
 // GET /v1/health: whether this server can serve, which is whether its database answers. A load balancer that reads
 // `ok: true` here sends traffic; with the database down it reads 503 and `database: "unreachable"`, never a bare ok.
 import { type Call, json } from "../http.ts";
+import { ping } from "../store/db.ts";
 import { SCHEMA_VERSION } from "../store/migrate.ts";
 
 /** How long the database has to answer before this server calls itself unhealthy. */
@@ -12,7 +13,7 @@ export async function health(c: Call): Promise<Response> {
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), HEALTH_TIMEOUT_MS);
   });
-  const answered = c.db`SELECT 1 AS one`.then(
+  const answered = ping(c.db).then(
     () => "up" as const,
     () => "down" as const,
   );

@@ -15,6 +15,7 @@ import {
   type Reasoning,
   refusal,
 } from "../intent/models.ts";
+import * as store from "../store/decisions.ts";
 import { audit } from "../store/people.ts";
 import type { ModelChoice } from "./bodies.ts";
 
@@ -31,8 +32,7 @@ const isReasoning = (x: unknown): x is Reasoning =>
 async function choiceOf(c: Call, workspaceId: string): Promise<(Choice & { readonly chosen: boolean }) | undefined> {
   const config = c.config.model;
   if (!config) return undefined;
-  const [w]: { model: string | null; model_reasoning: string | null }[] =
-    await c.db`SELECT model, model_reasoning FROM workspaces WHERE id = ${workspaceId}`;
+  const w = await store.workspaceModel(c.db, workspaceId);
   if (w?.model && isReasoning(w.model_reasoning)) return { model: w.model, reasoning: w.model_reasoning, chosen: true };
   return { model: config.model, reasoning: "off", chosen: false };
 }
@@ -61,8 +61,7 @@ export async function setModel(c: Call, body: v.InferOutput<typeof ModelChoice>)
   } else choice = { model: body.model, reasoning: body.reasoning };
   const why = refusal(c.config.model, choice);
   if (why) throw new HttpError(400, "not_offered", why);
-  await c.db`UPDATE workspaces SET model = ${choice.model}, model_reasoning = ${choice.reasoning}
-             WHERE id = ${who.workspaceId}`;
+  await store.setWorkspaceModel(c.db, who.workspaceId, choice.model, choice.reasoning);
   await audit(c.db, { orgId: who.orgId, actor: actorName(who), action: "extraction.model", detail: { ...choice } });
   return json({ ...choice });
 }

@@ -26,3 +26,8 @@ export async function openDb(url: string, opts: OpenDbOptions = {}): Promise<Db>
   }
   return db;
 }
+
+/** One round trip: whether the database answers at all (the health check races it against a timer). */
+export async function ping(db: Db): Promise<void> {
+  await db`SELECT 1 AS one`;
+}

@@ -366,3 +366,19 @@ export async function extractionRuns(db: Db, workspaceId: string): Promise<Extra
   return db`SELECT * FROM extraction_runs WHERE workspace_id = ${workspaceId}
                    ORDER BY started_at DESC, id LIMIT 200`;
 }
+
+/** The model and reasoning the workspace chose for extraction, if it chose. */
+export async function workspaceModel(
+  db: Db,
+  workspaceId: string,
+): Promise<{ model: string | null; model_reasoning: string | null } | undefined> {
+  const [w]: { model: string | null; model_reasoning: string | null }[] =
+    await db`SELECT model, model_reasoning FROM workspaces WHERE id = ${workspaceId}`;
+  return w;
+}
+
+/** The workspace's extraction model and reasoning. */
+export async function setWorkspaceModel(db: Db, workspaceId: string, model: string, reasoning: string): Promise<void> {
+  await db`UPDATE workspaces SET model = ${model}, model_reasoning = ${reasoning}
+             WHERE id = ${workspaceId}`;
+}

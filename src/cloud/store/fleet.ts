@@ -124,3 +124,52 @@ export async function recordBeat(
              WHERE machine_id = ${machineId} AND answer IS NOT NULL AND applied_at IS NULL ORDER BY answered_at`;
   return { m, inv, ch, answers };
 }
+
+export interface ServerRow {
+  name: string;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  approved_by: string | null;
+  approved_at: Date | null;
+  machines:
+    | {
+        machineId: string;
+        proxied: boolean;
+        tools: number | null;
+        writeTools: number | null;
+        agents: string[];
+        owner: string | null;
+      }[]
+    | null;
+}
+
+/** The workspace's MCP servers, each with the machines (not revoked) that launch it and their owners. */
+export async function mcpServers(db: Db, workspaceId: string): Promise<ServerRow[]> {
+  return db`
+    SELECT s.name, s.first_seen_at, s.last_seen_at, s.approved_by, s.approved_at,
+      (SELECT json_agg(json_build_object('machineId', m.machine_id, 'proxied', m.proxied, 'tools', m.tools,
+                                         'writeTools', m.write_tools, 'agents', m.agents, 'owner', p.email)
+                       ORDER BY m.machine_id)
+         FROM mcp_server_machines m JOIN machines x ON x.id = m.machine_id LEFT JOIN members p ON p.id = x.owner_id
+         WHERE m.workspace_id = s.workspace_id AND m.name = s.name AND x.revoked_at IS NULL) AS machines
+    FROM mcp_servers s WHERE s.workspace_id = ${workspaceId} ORDER BY s.name`;
+}
+
+/** An MCP server approved by name. */
+export async function approveMcpServer(
+  db: Db,
+  workspaceId: string,
+  name: string,
+  by: string,
+): Promise<{ name: string } | undefined> {
+  const [r]: { name: string }[] = await db`
+    UPDATE mcp_servers SET approved_by = ${by}, approved_at = now()
+    WHERE workspace_id = ${workspaceId} AND name = ${name} RETURNING name`;
+  return r;
+}
+
+/** Whether the workspace's inventory knows an MCP server of this name. */
+export async function mcpServerKnown(db: Db, workspaceId: string, name: string): Promise<boolean> {
+  const [known] = await db`SELECT name FROM mcp_servers WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+  return Boolean(known);
+}

@@ -247,3 +247,32 @@ export async function connectedStreams(
     SELECT streams FROM sources WHERE workspace_id = ${workspaceId} AND source_type = ${sourceType}`;
   return connected;
 }
+
+/** The member a system's account is linked to in this workspace, active and signed up (has signed in). */
+export async function linkedMember(
+  db: Db,
+  workspaceId: string,
+  sourceType: string,
+  account: string,
+): Promise<string | undefined> {
+  const [m]: { member_id: string }[] = await db`
+    SELECT a.member_id FROM person_accounts a
+      JOIN members m ON m.id = a.member_id JOIN workspaces w ON w.id = a.workspace_id AND w.org_id = m.org_id
+    WHERE a.workspace_id = ${workspaceId} AND a.source_type = ${sourceType} AND a.account = ${account}
+      AND m.status = 'active' AND m.oidc_subject IS NOT NULL`;
+  return m?.member_id;
+}
+
+/** The organization a workspace belongs to, if the workspace exists. */
+export async function workspaceOrg(db: Db, workspaceId: string): Promise<{ org_id: string } | undefined> {
+  const [ws]: { org_id: string }[] = await db`SELECT org_id FROM workspaces WHERE id = ${workspaceId}`;
+  return ws;
+}
+
+/** Takes a delivery id once (false when it was already taken, on any route). */
+export async function takeOnce(db: Db, deliveryId: string, workspaceId: string, sourceType: string): Promise<boolean> {
+  const [fresh] = await db`INSERT INTO inbound_deliveries (delivery_id, workspace_id, source_type)
+    VALUES (${deliveryId}, ${workspaceId}, ${sourceType}) ON CONFLICT (delivery_id) DO NOTHING
+    RETURNING 1`;
+  return Boolean(fresh);
+}
