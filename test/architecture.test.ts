@@ -521,7 +521,6 @@ const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/auth.ts": 3,
   "src/cloud/detect.ts": 8,
   "src/cloud/detection.ts": 4,
-  "src/cloud/intent/graph.ts": 15,
   "src/cloud/intent/ingest.ts": 6,
   "src/cloud/intent/practice.ts": 5,
   "src/cloud/intent/readers.ts": 3,

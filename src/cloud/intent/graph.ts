@@ -2,6 +2,8 @@
 // the events that assert it. Node ids are `kind:normalized-key`, so a rebuild writes the same ids; an uncited edge is
 // dropped before it reaches the database (which refuses one anyway); a confirmed edge is never returned to a guess.
 import type { Db } from "../store/db.ts";
+import type { GraphIncidentRow } from "../store/graph.ts";
+import * as store from "../store/graph.ts";
 import type { Level } from "./clearance.ts";
 import type { DecisionRow, SourceEventRow } from "./rows.ts";
 
@@ -52,11 +54,15 @@ interface GraphEdge {
 }
 
 async function putNode(db: Db, workspaceId: string, n: GraphNode): Promise<void> {
-  await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref, classification, audiences, props)
-           VALUES (${workspaceId}, ${n.id}, ${n.kind}, ${n.label.slice(0, 500)}, ${n.sourceRef},
-                   ${n.classification ?? null}, ${[...(n.audiences ?? [])]}, ${n.props ?? {}})
-           ON CONFLICT (workspace_id, id) DO UPDATE SET label = EXCLUDED.label, source_ref = EXCLUDED.source_ref,
-             classification = EXCLUDED.classification, audiences = EXCLUDED.audiences, props = EXCLUDED.props`;
+  await store.upsertNode(db, workspaceId, {
+    id: n.id,
+    kind: n.kind,
+    label: n.label.slice(0, 500),
+    sourceRef: n.sourceRef,
+    classification: n.classification ?? null,
+    audiences: [...(n.audiences ?? [])],
+    props: n.props ?? {},
+  });
 }
 
 /**
@@ -69,12 +75,7 @@ const EDGE_EVIDENCE = 200;
 async function putEdge(db: Db, workspaceId: string, e: GraphEdge): Promise<boolean> {
   const evidence = [...new Set(e.evidence)].sort().slice(0, EDGE_EVIDENCE);
   if (evidence.length === 0) return false;
-  await db`INSERT INTO graph_edges (workspace_id, from_id, relation, to_id, evidence, basis)
-           VALUES (${workspaceId}, ${e.from}, ${e.relation}, ${e.to}, ${evidence}, ${e.basis})
-           ON CONFLICT (workspace_id, from_id, relation, to_id) DO UPDATE SET
-             evidence = ARRAY(SELECT DISTINCT x FROM unnest(graph_edges.evidence || EXCLUDED.evidence) x ORDER BY x
-                              LIMIT ${EDGE_EVIDENCE}),
-             basis = CASE WHEN graph_edges.basis = 'confirmed' THEN 'confirmed' ELSE EXCLUDED.basis END`;
+  await store.upsertEdge(db, workspaceId, { ...e, evidence }, EDGE_EVIDENCE);
   return true;
 }
 
@@ -94,9 +95,7 @@ export async function projectSourceEvent(db: Db, workspaceId: string, e: SourceE
 
 async function personNode(db: Db, workspaceId: string, email: string): Promise<string> {
   const id = nodeId("person", email);
-  const accounts: { source_type: string; account: string }[] = await db`
-    SELECT a.source_type, a.account FROM person_accounts a JOIN members m ON m.id = a.member_id
-    WHERE a.workspace_id = ${workspaceId} AND m.email = ${email} ORDER BY 1, 2`;
+  const accounts = await store.accountsOf(db, workspaceId, email);
   await putNode(db, workspaceId, {
     id,
     kind: "person",
@@ -109,9 +108,7 @@ async function personNode(db: Db, workspaceId: string, email: string): Promise<s
 
 async function systemNode(db: Db, workspaceId: string, name: string, sourceRef: string): Promise<string> {
   const id = nodeId("system", name);
-  await db`INSERT INTO graph_nodes (workspace_id, id, kind, label, source_ref)
-           VALUES (${workspaceId}, ${id}, 'system', ${name.slice(0, 500)}, ${sourceRef})
-           ON CONFLICT (workspace_id, id) DO NOTHING`;
+  await store.insertSystemNode(db, workspaceId, id, name.slice(0, 500), sourceRef);
   return id;
 }
 
@@ -121,8 +118,7 @@ async function systemNode(db: Db, workspaceId: string, name: string, sourceRef: 
  * superseding the decision it replaced. The approval itself is an event, so those two ties are cited too.
  */
 export async function projectDecision(db: Db, workspaceId: string, d: DecisionRow, base: string): Promise<void> {
-  const versions: DecisionRow[] = await db`
-    SELECT * FROM decisions WHERE workspace_id = ${workspaceId} AND node_id = ${d.node_id} ORDER BY version`;
+  const versions = await store.versionsOf(db, workspaceId, d.node_id);
   const newest = versions[versions.length - 1] ?? d;
   await putNode(db, workspaceId, {
     id: d.node_id,
@@ -144,8 +140,7 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
       })),
     },
   });
-  const evidence: SourceEventRow[] = await db`
-    SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND id IN ${db(d.evidence.map(Number))} ORDER BY id`;
+  const evidence = await store.sourceEventsIn(db, workspaceId, d.evidence.map(Number));
   for (const e of evidence) {
     await projectSourceEvent(db, workspaceId, e);
     await putEdge(db, workspaceId, {
@@ -176,7 +171,7 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
     });
   }
   if (d.supersedes) {
-    const [old]: { node_id: string }[] = await db`SELECT node_id FROM decisions WHERE id = ${d.supersedes}`;
+    const old = await store.decisionNode(db, d.supersedes);
     if (old && old.node_id !== d.node_id)
       await putEdge(db, workspaceId, {
         from: d.node_id,
@@ -188,34 +183,21 @@ export async function projectDecision(db: Db, workspaceId: string, d: DecisionRo
   }
 }
 
-interface IncidentRow {
-  id: string;
-  title: string;
-  agent: string | null;
-  agents: string[];
-  evidence: string[];
-}
-
 /** An incident's node, caused_by each agent it names and touching each resource its evidence reached: inferred ties. */
 export async function projectIncident(
   db: Db,
   workspaceId: string,
-  i: IncidentRow,
+  i: GraphIncidentRow,
   base: string,
   arrived?: readonly number[],
 ): Promise<void> {
   const id = nodeId("incident", i.id);
   // Evidence only accumulates: an incident already projected needs only what just arrived, never all it holds again.
-  const [known] = arrived
-    ? await db`SELECT 1 FROM graph_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}`
-    : [undefined];
+  const known = arrived ? await store.nodeExists(db, workspaceId, id) : false;
   const fresh = new Set(arrived ?? []);
   const ids = i.evidence.map(Number).filter((n) => !known || fresh.has(n));
   await putNode(db, workspaceId, { id, kind: "incident", label: i.title, sourceRef: `${base}/caught#${i.id}` });
-  const events: { id: string; agent: string | null; resource_ref: string | null }[] =
-    ids.length === 0
-      ? []
-      : await db`SELECT id, agent, resource_ref FROM events WHERE workspace_id = ${workspaceId} AND id IN ${db(ids)}`;
+  const events = ids.length === 0 ? [] : await store.actionsIn(db, workspaceId, ids);
   const agents = [...new Set([...(i.agents ?? []), ...(i.agent ? [i.agent] : [])])];
   for (const name of agents) {
     const agent = nodeId("agent", name);
@@ -265,20 +247,14 @@ export async function rebuildGraph(
   base: string,
 ): Promise<{ nodes: number; edges: number }> {
   return db.begin(async (tx) => {
-    await tx`DELETE FROM graph_edges WHERE workspace_id = ${workspaceId}`;
-    await tx`DELETE FROM graph_nodes WHERE workspace_id = ${workspaceId}`;
-    const events: SourceEventRow[] = await tx`
-      SELECT * FROM source_events WHERE workspace_id = ${workspaceId} ORDER BY id`;
+    await store.clearGraph(tx, workspaceId);
+    const events = await store.allSourceEvents(tx, workspaceId);
     for (const e of events) await projectSourceEvent(tx, workspaceId, e);
-    const decisions: DecisionRow[] = await tx`
-      SELECT * FROM decisions WHERE workspace_id = ${workspaceId} ORDER BY approved_at, id`;
+    const decisions = await store.allDecisions(tx, workspaceId);
     for (const d of decisions) await projectDecision(tx, workspaceId, d, base);
-    const incidents: IncidentRow[] = await tx`
-      SELECT id, title, agent, agents, evidence FROM incidents WHERE workspace_id = ${workspaceId} ORDER BY opened_at, id`;
+    const incidents = await store.allIncidents(tx, workspaceId);
     for (const i of incidents) await projectIncident(tx, workspaceId, i, base);
-    const [n]: { nodes: string; edges: string }[] = await tx`
-      SELECT (SELECT count(*) FROM graph_nodes WHERE workspace_id = ${workspaceId}) AS nodes,
-             (SELECT count(*) FROM graph_edges WHERE workspace_id = ${workspaceId}) AS edges`;
+    const n = await store.graphSize(tx, workspaceId);
     return { nodes: Number(n?.nodes ?? 0), edges: Number(n?.edges ?? 0) };
   });
 }
