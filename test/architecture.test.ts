@@ -519,10 +519,6 @@ const SQL_TEMPLATE = /\b(?:db|tx|sql)`|\.unsafe\(/g;
 /** What SQL a file outside src/cloud/store/ still writes; the list only shrinks as each moves behind a store function. */
 const SQL_OUTSIDE_STORE: Readonly<Record<string, number>> = {
   "src/cloud/auth.ts": 3,
-  "src/cloud/detect.ts": 8,
-  "src/cloud/detection.ts": 4,
-  "src/cloud/intent/ingest.ts": 6,
-  "src/cloud/intent/practice.ts": 5,
   "src/cloud/intent/readers.ts": 3,
   "src/cloud/preview.ts": 1,
   "src/cloud/serve.ts": 1,

@@ -1,6 +1,7 @@
 // Detectors: deterministic checks over what machines reported, run as each batch arrives. One opens an incident (or adds
 // evidence to the one already open) and proposes containment; a person confirms it. Each names what it saw.
 import type { Db } from "./store/db.ts";
+import * as store from "./store/incidents.ts";
 
 export interface Arrived {
   readonly id: number;
@@ -39,30 +40,23 @@ const repeatedRefusals: Detector = {
         sessions.set(`${e.agent}\n${e.session}`, { agent: e.agent, session: e.session });
     for (const { agent, session } of sessions.values()) {
       // An open incident already citing all it may cites nothing more: a loop's next refusals cost one lookup.
-      const [full] = await db`
-        SELECT 1 FROM incidents WHERE workspace_id = ${workspaceId} AND detector = ${REPEATED_REFUSALS}
-          AND coalesce(session, '') = ${session} AND coalesce(agent, '') = ${agent ?? ""} AND resolved_at IS NULL
-          AND cardinality(evidence) >= ${INCIDENT_EVIDENCE}`;
-      if (full) continue;
-      const rows: { id: string; machine_id: string }[] = await db`
-        SELECT e.id, e.machine_id FROM events e
-        WHERE e.workspace_id = ${workspaceId} AND e.effect = 'deny' AND e.agent_session_id = ${session}
-          AND e.agent IS NOT DISTINCT FROM ${agent} AND e.subject_id = e.dedup_key
-          AND e.occurred_at > (SELECT max(occurred_at) FROM events WHERE workspace_id = ${workspaceId}
-                                 AND agent_session_id = ${session}) - make_interval(mins => ${REFUSAL_WINDOW_MIN})
-        ORDER BY e.id LIMIT ${INCIDENT_EVIDENCE}`;
+      if (await store.refusalIncidentFull(db, workspaceId, REPEATED_REFUSALS, agent, session, INCIDENT_EVIDENCE))
+        continue;
+      const rows = await store.recentRefusals(db, workspaceId, agent, session, REFUSAL_WINDOW_MIN, INCIDENT_EVIDENCE);
       if (rows.length < REFUSALS) continue;
       const ids = rows.map((r) => Number(r.id));
       const machines = [...new Set(rows.map((r) => r.machine_id))];
-      await db`
-        INSERT INTO incidents (id, workspace_id, detector, title, agent, session, machine_ids, evidence)
-        VALUES (${`inc_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`}, ${workspaceId}, ${REPEATED_REFUSALS},
-                ${repeatedRefusals.title(agent)}, ${agent}, ${session}, ${machines}, ${ids})
-        ON CONFLICT (workspace_id, detector, coalesce(session, ''), coalesce(agent, '')) WHERE resolved_at IS NULL
-        DO UPDATE SET
-          evidence = ARRAY(SELECT DISTINCT x FROM unnest(incidents.evidence || EXCLUDED.evidence) x ORDER BY x
-                           LIMIT ${INCIDENT_EVIDENCE}),
-          machine_ids = ARRAY(SELECT DISTINCT x FROM unnest(incidents.machine_ids || EXCLUDED.machine_ids) x ORDER BY x)`;
+      await store.openRefusalIncident(db, {
+        id: `inc_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`,
+        workspaceId,
+        detector: REPEATED_REFUSALS,
+        title: repeatedRefusals.title(agent),
+        agent,
+        session,
+        machines,
+        ids,
+        keep: INCIDENT_EVIDENCE,
+      });
     }
   },
 };
@@ -103,31 +97,13 @@ const crossMachineChain: Detector = {
       if (e.correlation) chains.set(e.correlation, "propagated");
       else if (e.session && !chains.has(e.session)) chains.set(e.session, "inferred");
     for (const [correlation, method] of chains) {
-      const lineage =
-        method === "propagated"
-          ? db`correlation_id = ${correlation}`
-          : db`agent_session_id = ${correlation} AND correlation_id IS NULL
-               AND occurred_at > now() - make_interval(mins => ${STITCH_WINDOW_MIN})`;
-      // A lineage is read up to its first CHAIN_READ actions; when what arrived falls after those, nothing can change.
-      const [edge]: { occurred_at: Date }[] = await db`
-        SELECT occurred_at FROM events WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key AND ${lineage}
-        ORDER BY occurred_at, id OFFSET ${CHAIN_READ - 1} LIMIT 1`;
+      const lineage = { method, correlation, stitchWindowMin: STITCH_WINDOW_MIN } as const;
+      const edge = await store.lineageEdge(db, workspaceId, lineage, CHAIN_READ);
       const times = arrived
         .filter((e) => (method === "propagated" ? e.correlation === correlation : e.session === correlation))
         .map((e) => e.occurredAt?.getTime() ?? Number.NEGATIVE_INFINITY);
       if (edge && times.length > 0 && times.every((t) => t > edge.occurred_at.getTime())) continue;
-      const rows: {
-        id: string;
-        machine_id: string;
-        agent: string | null;
-        operation: string;
-        resource_ref: string | null;
-        effect: string | null;
-        occurred_at: Date;
-      }[] = await db`
-        SELECT id, machine_id, agent, operation, resource_ref, effect, occurred_at FROM events
-        WHERE workspace_id = ${workspaceId} AND subject_id = dedup_key AND ${lineage}
-        ORDER BY occurred_at, id LIMIT ${CHAIN_READ}`;
+      const rows = await store.lineage(db, workspaceId, lineage, CHAIN_READ);
       const hops = rows.flatMap((r) => {
         const step = stepOf(r);
         return step ? [{ ...r, step }] : [];
@@ -159,15 +135,19 @@ const crossMachineChain: Detector = {
         why: "each hop was inside its own authority; joined on the lineage they are one privilege escalation",
         confirmedBy: null,
       };
-      await db`
-        INSERT INTO incidents (id, workspace_id, detector, title, agent, session, machine_ids, evidence, agents, pattern,
-                               hops, proposal)
-        VALUES (${`inc_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`}, ${workspaceId}, ${CROSS_MACHINE_CHAIN},
-                ${crossMachineChain.title(null)}, ${agents[0] ?? null}, ${correlation}, ${machines}, ${ids}, ${agents},
-                'privilege_escalation', ${JSON.stringify(hopView)}::text::jsonb,
-                ${JSON.stringify(proposal)}::text::jsonb)
-        ON CONFLICT (workspace_id, detector, coalesce(session, ''), coalesce(agent, '')) WHERE resolved_at IS NULL
-        DO NOTHING`;
+      await store.openChainIncident(db, {
+        id: `inc_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`,
+        workspaceId,
+        detector: CROSS_MACHINE_CHAIN,
+        title: crossMachineChain.title(null),
+        agent: agents[0] ?? null,
+        session: correlation,
+        machines,
+        ids,
+        agents,
+        hops: JSON.stringify(hopView),
+        proposal: JSON.stringify(proposal),
+      });
     }
   },
 };

@@ -6,27 +6,16 @@
 import { type Arrived, runDetectors } from "./detect.ts";
 import { projectIncident } from "./intent/graph.ts";
 import type { Db } from "./store/db.ts";
+import * as store from "./store/events.ts";
 import { noteAgents } from "./store/fleet.ts";
 
 /** The most rows one pass takes; a workspace with more waiting runs passes until it has none. */
 export const PASS_ROWS = 2_000;
 
-interface Pending {
-  id: string;
-  machine_id: string;
-  agent: string | null;
-  agent_session_id: string | null;
-  effect: string | null;
-  correlation_id: string | null;
-  occurred_at: Date;
-}
-
 /** One pass over `workspaceId`'s rows not yet looked at: how many it took. */
 export async function detectPending(db: Db, workspaceId: string, base: string): Promise<number> {
   return db.begin(async (tx) => {
-    const rows: Pending[] = await tx`
-      SELECT id, machine_id, agent, agent_session_id, effect, correlation_id, occurred_at FROM events
-      WHERE workspace_id = ${workspaceId} AND NOT detected ORDER BY id LIMIT ${PASS_ROWS} FOR UPDATE SKIP LOCKED`;
+    const rows = await store.undetected(tx, workspaceId, PASS_ROWS);
     if (rows.length === 0) return 0;
     const byMachine = new Map<string, { name: string }[]>();
     for (const r of rows) {
@@ -47,11 +36,9 @@ export async function detectPending(db: Db, workspaceId: string, base: string): 
     await runDetectors(tx, workspaceId, arrived);
     // An incident these actions are evidence of is a node of the team graph, tied to its agents and what they touched.
     const ids = arrived.map((e) => e.id);
-    const touched: { id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[] =
-      await tx`SELECT id, title, agent, agents, evidence FROM incidents
-               WHERE workspace_id = ${workspaceId} AND evidence && ${ids}::bigint[]`;
+    const touched = await store.incidentsCiting(tx, workspaceId, ids);
     for (const i of touched) await projectIncident(tx, workspaceId, i, base, ids);
-    await tx`UPDATE events SET detected = true WHERE id IN ${tx(ids)}`;
+    await store.markDetected(tx, ids);
     return rows.length;
   });
 }
@@ -100,8 +87,7 @@ export class Detections {
 
   /** Every workspace with rows nobody looked at (a server stopped before it did): passes started for each. */
   async sweep(base: string): Promise<number> {
-    const rows: { workspace_id: string }[] = await this.#db`
-      SELECT DISTINCT workspace_id FROM events WHERE NOT detected`;
+    const rows = await store.workspacesUndetected(this.#db);
     await Promise.all(rows.map((r) => this.settle(r.workspace_id, base)));
     return rows.length;
   }

@@ -2,6 +2,8 @@
 // become proposed rules (patterns), decisions that have aged are surfaced for confirmation (decay), and practice that
 // moved away from a decision is reported (drift). None of it changes anything in force on its own.
 import type { Db } from "../store/db.ts";
+import type { GrantRow } from "../store/practice.ts";
+import * as store from "../store/practice.ts";
 
 /** The same verb at the same size, approved by the same person this many times, is a rule nobody wrote down yet. */
 const PATTERN_GRANTS = 3;
@@ -11,15 +13,6 @@ const PATTERN_WINDOW_DAYS = 30;
 export function shapeOf(target: string | null): string {
   if (!target) return "*";
   return target.replace(/\b[0-9a-f]{7,40}\b/gi, "*").replace(/\d+/g, "*");
-}
-
-interface GrantRow {
-  id: string;
-  action: string;
-  target: string | null;
-  answered_by: string;
-  rule_id: string | null;
-  answered_at: Date;
 }
 
 export interface Pattern {
@@ -71,26 +64,21 @@ export function patternsIn(grants: readonly GrantRow[], denied: ReadonlySet<stri
 
 /** Every pattern in the window not proposed before, as a pending candidate with the approvals as its evidence. */
 export async function detectPatterns(db: Db, workspaceId: string): Promise<number> {
-  const grants: GrantRow[] = await db`
-    SELECT id, action, target, answered_by, rule_id, answered_at FROM holds
-    WHERE workspace_id = ${workspaceId} AND answer = 'grant' AND answered_by IS NOT NULL
-      AND answered_at > now() - make_interval(days => ${PATTERN_WINDOW_DAYS})
-      AND answered_by NOT LIKE 'machine:%' ORDER BY answered_at, id`;
-  const denials: { action: string; target: string | null }[] = await db`
-    SELECT action, target FROM holds WHERE workspace_id = ${workspaceId} AND answer = 'deny'
-      AND answered_at > now() - make_interval(days => ${PATTERN_WINDOW_DAYS})`;
+  const grants = await store.approvalsWithin(db, workspaceId, PATTERN_WINDOW_DAYS);
+  const denials = await store.refusalsWithin(db, workspaceId, PATTERN_WINDOW_DAYS);
   const denied = new Set(denials.map((d) => `${d.action}\n${shapeOf(d.target)}`));
   let made = 0;
   for (const p of patternsIn(grants, denied)) {
     const key = `${p.action}\n${p.shape}\n${p.by}`;
-    const rows: { id: string }[] = await db`
-      INSERT INTO candidates (id, workspace_id, origin, statement, rationale, affects, pattern, pattern_key,
-                              classification, tainted)
-      VALUES (${`cand_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`}, ${workspaceId}, 'pattern',
-              ${`${p.action} on ${p.shape} is allowed without asking`},
-              ${`${p.by} approved it ${p.count} times in ${PATTERN_WINDOW_DAYS} days, and nobody refused it`},
-              ${[p.action]}, ${JSON.stringify(p)}::text::jsonb, ${key}, 'internal', false)
-      ON CONFLICT (workspace_id, pattern_key) WHERE pattern_key IS NOT NULL DO NOTHING RETURNING id`;
+    const rows = await store.insertPatternCandidate(db, {
+      id: `cand_${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}`,
+      workspaceId,
+      statement: `${p.action} on ${p.shape} is allowed without asking`,
+      rationale: `${p.by} approved it ${p.count} times in ${PATTERN_WINDOW_DAYS} days, and nobody refused it`,
+      affects: [p.action],
+      pattern: JSON.stringify(p),
+      key,
+    });
     made += rows.length;
   }
   return made;
@@ -107,24 +95,7 @@ interface Decayed {
 }
 
 export async function decayCheck(db: Db, workspaceId: string, nowMs: number): Promise<Decayed[]> {
-  const rows: {
-    id: string;
-    node_id: string;
-    statement: string;
-    approved_by: string;
-    approved_at: Date;
-    owner_status: string | null;
-    newest_evidence: Date | null;
-    confirmed_at: Date | null;
-    last_matched: Date | null;
-  }[] = await db`
-    SELECT d.id, d.node_id, d.statement, d.approved_by, d.approved_at, m.status AS owner_status,
-           (SELECT max(occurred_at) FROM source_events s WHERE s.id = ANY (d.evidence)) AS newest_evidence,
-           (SELECT max(confirmed_at) FROM decision_confirmations c WHERE c.decision_id = d.id) AS confirmed_at,
-           (SELECT max(occurred_at) FROM events e WHERE e.workspace_id = d.workspace_id
-              AND e.rule_id LIKE 'decision-' || substr(d.node_id, 10) || '-%') AS last_matched
-    FROM decisions d LEFT JOIN members m ON m.id = d.approver_member_id
-    WHERE d.workspace_id = ${workspaceId} AND d.superseded_by IS NULL ORDER BY d.approved_at, d.id`;
+  const rows = await store.decayFacts(db, workspaceId);
   const days = (d: Date | null) => (d ? (nowMs - d.getTime()) / 86_400_000 : Number.POSITIVE_INFINITY);
   const out: Decayed[] = [];
   for (const r of rows) {
@@ -153,19 +124,7 @@ interface Drifted {
 
 /** Practice against what was said: how often a decision's rules met actions that went ahead. Reported, not resolved. */
 export async function driftReport(db: Db, workspaceId: string): Promise<Drifted[]> {
-  const rows: {
-    id: string;
-    statement: string;
-    event: string | null;
-    effect: string | null;
-    operation: string | null;
-    machine_id: string | null;
-    occurred_at: Date | null;
-  }[] = await db`
-    SELECT d.id, d.statement, e.id AS event, e.effect, e.operation, e.machine_id, e.occurred_at
-    FROM decisions d JOIN events e ON e.workspace_id = d.workspace_id
-      AND e.rule_id LIKE 'decision-' || substr(d.node_id, 10) || '-%'
-    WHERE d.workspace_id = ${workspaceId} AND d.superseded_by IS NULL ORDER BY d.id, e.id`;
+  const rows = await store.driftFacts(db, workspaceId);
   const by = new Map<string, typeof rows>();
   for (const r of rows) by.set(r.id, [...(by.get(r.id) ?? []), r]);
   const out: Drifted[] = [];

@@ -175,3 +175,41 @@ export async function conditionsAt(
       AND set_at <= ${at} AND expires_at > ${at}
       AND (lifted_at IS NULL OR lifted_at > ${at}) ORDER BY set_at`;
 }
+
+export interface Pending {
+  id: string;
+  machine_id: string;
+  agent: string | null;
+  agent_session_id: string | null;
+  effect: string | null;
+  correlation_id: string | null;
+  occurred_at: Date;
+}
+
+/** The workspace's rows no detector has looked at, oldest first, locked (rows another pass holds are skipped). */
+export async function undetected(tx: Db, workspaceId: string, limit: number): Promise<Pending[]> {
+  return tx`
+      SELECT id, machine_id, agent, agent_session_id, effect, correlation_id, occurred_at FROM events
+      WHERE workspace_id = ${workspaceId} AND NOT detected ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+}
+
+/** The workspace's incidents citing any of these actions. */
+export async function incidentsCiting(
+  tx: Db,
+  workspaceId: string,
+  ids: readonly number[],
+): Promise<{ id: string; title: string; agent: string | null; agents: string[]; evidence: string[] }[]> {
+  return tx`SELECT id, title, agent, agents, evidence FROM incidents
+               WHERE workspace_id = ${workspaceId} AND evidence && ${ids}::bigint[]`;
+}
+
+/** Rows the detectors have looked at. */
+export async function markDetected(tx: Db, ids: readonly number[]): Promise<void> {
+  await tx`UPDATE events SET detected = true WHERE id IN ${tx(ids)}`;
+}
+
+/** Every workspace with rows no detector has looked at. */
+export async function workspacesUndetected(db: Db): Promise<{ workspace_id: string }[]> {
+  return db`
+      SELECT DISTINCT workspace_id FROM events WHERE NOT detected`;
+}

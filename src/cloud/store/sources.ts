@@ -276,3 +276,92 @@ export async function takeOnce(db: Db, deliveryId: string, workspaceId: string, 
     RETURNING 1`;
   return Boolean(fresh);
 }
+
+/** The active member a system's account is linked to in this workspace. */
+export async function accountMember(
+  db: Db,
+  workspaceId: string,
+  sourceType: string,
+  account: string,
+): Promise<{ member_id: string } | undefined> {
+  const [linked]: { member_id: string }[] = await db`
+      SELECT a.member_id FROM person_accounts a JOIN members m ON m.id = a.member_id
+      WHERE a.workspace_id = ${workspaceId} AND a.source_type = ${sourceType} AND a.account = ${account}
+        AND m.status = 'active'`;
+  return linked;
+}
+
+/** The active member of the workspace's organization holding this address. */
+export async function workspaceMemberByEmail(
+  db: Db,
+  workspaceId: string,
+  email: string,
+): Promise<{ id: string } | undefined> {
+  const [m]: { id: string }[] = await db`
+      SELECT m.id FROM members m JOIN workspaces w ON w.org_id = m.org_id
+      WHERE w.id = ${workspaceId} AND lower(m.email) = ${email} AND m.status = 'active'`;
+  return m;
+}
+
+/** An account the system reported with a member's address, linked to that member (once). */
+export async function noteReportedAccount(
+  db: Db,
+  workspaceId: string,
+  sourceType: string,
+  account: string,
+  memberId: string,
+  email: string,
+): Promise<void> {
+  await db`INSERT INTO person_accounts (workspace_id, source_type, account, member_id, email, evidence, linked_by)
+                 VALUES (${workspaceId}, ${sourceType}, ${account}, ${memberId}, ${email}, 'reported', 'system')
+                 ON CONFLICT DO NOTHING`;
+}
+
+/** The workspace's own sensitivity rules, in order (none: the defaults apply). */
+export async function sensitivityRows(
+  db: Db,
+  workspaceId: string,
+): Promise<{ level: Level; audience: string | null; terms: string[] }[]> {
+  return db`
+    SELECT level, audience, terms FROM sensitivity_rules WHERE workspace_id = ${workspaceId} ORDER BY id`;
+}
+
+/** The source event already stored under this dedup key. */
+export async function sourceEventByKey(db: Db, workspaceId: string, key: string): Promise<SourceEventRow | undefined> {
+  const [seen]: SourceEventRow[] = await db`
+    SELECT * FROM source_events WHERE workspace_id = ${workspaceId} AND dedup_key = ${key}`;
+  return seen;
+}
+
+interface NewSourceEvent {
+  readonly workspaceId: string;
+  readonly dedupKey: string;
+  readonly sourceType: string;
+  readonly sourceRef: string;
+  readonly kind: string;
+  readonly stream: string | null;
+  readonly author: string | null;
+  readonly authorTrusted: boolean;
+  readonly memberId: string | null;
+  readonly content: string;
+  readonly occurredAt: string;
+  readonly taintReason: string | null;
+  readonly classification: Level;
+  readonly audiences: readonly string[];
+  readonly fileId: string | null;
+  readonly deliveryId: string | null;
+}
+
+/** A source event stored unless its dedup key is taken (then nothing comes back). */
+export async function insertSourceEvent(db: Db, e: NewSourceEvent): Promise<SourceEventRow | undefined> {
+  const [row]: SourceEventRow[] = await db`
+    INSERT INTO source_events (workspace_id, dedup_key, source_type, source_ref, kind, stream, author, author_trusted,
+                               member_id, content, occurred_at, tainted, taint_reason, classification, audiences,
+                               file_id, delivery_id)
+    VALUES (${e.workspaceId}, ${e.dedupKey}, ${e.sourceType}, ${e.sourceRef}, ${e.kind}, ${e.stream}, ${e.author},
+            ${e.authorTrusted}, ${e.memberId}, ${e.content}, ${e.occurredAt}, ${e.taintReason !== null},
+            ${e.taintReason}, ${e.classification}, ${e.audiences}, ${e.fileId}, ${e.deliveryId})
+    ON CONFLICT (workspace_id, dedup_key) DO NOTHING
+    RETURNING *`;
+  return row;
+}
