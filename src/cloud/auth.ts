@@ -6,6 +6,7 @@ import { iso } from "./iso.ts";
 import { isRole, type Principal } from "./roles.ts";
 import type { Db } from "./store/db.ts";
 import { settleOwn } from "./store/elevations.ts";
+import * as store from "./store/sessions.ts";
 import { liveSession } from "./store/sessions.ts";
 
 /** How a principal is named in the record: an email, `operator:<name>`, or `machine:<id>`. */
@@ -13,25 +14,6 @@ export function actorName(p: Principal): string {
   if (p.kind === "person") return p.email;
   if (p.kind === "operator") return `operator:${p.name}`;
   return `machine:${p.machineId}`;
-}
-
-interface TokenRow {
-  id: string;
-  org_id: string;
-  kind: string;
-  role: string | null;
-  name: string;
-  revoked_at: Date | null;
-  workspace_id: string;
-  member_id: string | null;
-  email: string | null;
-  member_role: string | null;
-  member_status: string | null;
-  machine_id: string | null;
-  machine_revoked_at: Date | null;
-  machine_revoked_by: string | null;
-  /** A grant of power to this member whose cooling-off has ended, not yet applied. */
-  due: boolean;
 }
 
 export function bearer(req: Request): string | undefined {
@@ -56,17 +38,7 @@ export async function authenticate(
 ): Promise<{ readonly who: Principal | undefined } | Refused> {
   const token = bearer(req);
   if (token === undefined) return { who: undefined };
-  const [t]: TokenRow[] = await db`
-    SELECT t.id, t.org_id, t.kind, t.role, t.name, t.revoked_at, w.id AS workspace_id,
-           m.id AS member_id, m.email, m.role AS member_role, m.status AS member_status,
-           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by,
-           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
-                     AND e.cooling_off_until <= ${new Date(now)}) AS due
-    FROM tokens t
-    JOIN workspaces w ON w.org_id = t.org_id
-    LEFT JOIN members m ON m.id = t.member_id
-    LEFT JOIN machines x ON x.id = t.machine_id
-    WHERE t.hash = ${secretHash(token)}`;
+  const t = await store.tokenByHash(db, secretHash(token), new Date(now));
   if (!t) return refused(null, "unknown", 401, "unauthenticated", "this token is not known here");
   const scope = { orgId: t.org_id, workspaceId: t.workspace_id, tokenId: t.id };
   if (t.machine_id !== null) {
@@ -87,8 +59,7 @@ export async function authenticate(
   if (t.kind === "person" && t.member_id !== null && t.email !== null && isRole(t.member_role)) {
     if (t.member_status !== "active")
       return refused(t.org_id, "suspended", 401, "suspended", "this member is suspended");
-    await db`UPDATE tokens SET last_used_at = now()
-             WHERE id = ${t.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    await store.noteTokenUse(db, t.id);
     const role = (t.due ? await settleOwn(db, t.org_id, t.member_id, now) : undefined) ?? t.member_role;
     return {
       who: { ...scope, kind: "person", memberId: t.member_id, email: t.email, role, via: "token" },
@@ -151,12 +122,7 @@ export async function memberPrincipal(
   via: "session" | "chat",
   tokenId: string,
 ): Promise<Principal | undefined> {
-  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean }[] =
-    await db`
-    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status,
-           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
-                     AND e.cooling_off_until <= ${new Date(now)}) AS due
-    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${memberId}`;
+  const m = await store.sessionMember(db, memberId, new Date(now));
   if (m?.status !== "active" || !isRole(m.role)) return undefined;
   const role = (m.due ? await settleOwn(db, m.org_id, memberId, now) : undefined) ?? m.role;
   return { kind: "person", orgId: m.org_id, workspaceId: m.workspace_id, tokenId, memberId, email: m.email, role, via };

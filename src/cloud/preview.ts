@@ -10,6 +10,7 @@ import { checkText } from "../policy/load/index.ts";
 import { HttpError } from "./http-error.ts";
 import { iso } from "./iso.ts";
 import type { Db } from "./store/db.ts";
+import { recentDecisions } from "./store/events.ts";
 
 /** How far back the fleet is read, and how many of its actions at most. */
 const PREVIEW_DAYS = 7;
@@ -37,19 +38,7 @@ interface Fleet {
 /** The workspace's decisions of the last PREVIEW_DAYS (outcomes are the same action again), newest first. */
 export async function recentActions(db: Db, workspaceId: string, now: number): Promise<Fleet> {
   const since = new Date(now - PREVIEW_DAYS * 86_400_000);
-  const rows: {
-    id: string;
-    machine_id: string;
-    agent: string | null;
-    operation: string;
-    classes: string[];
-    resource_ref: string | null;
-    effect: string | null;
-    occurred_at: Date;
-  }[] = await db`
-    SELECT id, machine_id, agent, operation, classes, resource_ref, effect, occurred_at FROM events
-    WHERE workspace_id = ${workspaceId} AND occurred_at > ${since} AND subject_id = dedup_key
-    ORDER BY occurred_at DESC LIMIT ${PREVIEW_LIMIT + 1}`;
+  const rows = await recentDecisions(db, workspaceId, since, PREVIEW_LIMIT + 1);
   return {
     since: since.toISOString(),
     truncated: rows.length > PREVIEW_LIMIT,

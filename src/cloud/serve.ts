@@ -4,6 +4,7 @@ import type { Context } from "../ports/context.ts";
 import { openStore } from "./database.ts";
 import type { ModelConfig, ServerConfig, SignInConfig } from "./http.ts";
 import { startServer } from "./server.ts";
+import { orgCount } from "./store/people.ts";
 
 interface ServeArgs {
   readonly db?: string | undefined;
@@ -54,7 +55,7 @@ export async function serveCloud(ctx: Context, a: ServeArgs): Promise<number> {
       ...(a.rateScale ? { rateScale: a.rateScale } : {}),
       ...(a.pool ? { pool: a.pool } : {}),
     });
-    const orgs: { n: string }[] = await store.db`SELECT count(*) AS n FROM orgs`;
+    const orgs = await orgCount(store.db);
     say(`serving ${server.url} (pid ${process.pid}, schema ${store.schemaVersion}, database: ${store.describe})`);
     say(
       a.signIn

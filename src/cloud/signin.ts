@@ -10,6 +10,7 @@ import { HttpError } from "./http-error.ts";
 import { secretHash } from "./ids.ts";
 import type { Db } from "./store/db.ts";
 import { createOwnOrg } from "./store/people.ts";
+import * as store from "./store/sessions.ts";
 import { createSession, SESSION_MAX_MS } from "./store/sessions.ts";
 
 export const SIGN_IN_COOKIE = "__Host-memnox-sign-in";
@@ -76,10 +77,14 @@ export async function startSignIn(db: Db, config: ServerConfig, url: URL): Promi
   const state = client.randomState();
   const nonce = client.randomNonce();
   const binding = client.randomState();
-  await db`DELETE FROM sign_ins WHERE expires_at < now()`;
-  await db`INSERT INTO sign_ins (hash, state, nonce, code_verifier, return_to, expires_at)
-           VALUES (${secretHash(binding)}, ${state}, ${nonce}, ${verifier}, ${localPath(url.searchParams.get("return"))},
-                   ${new Date(Date.now() + SIGN_IN_TTL_MS)})`;
+  await store.startSignIn(db, {
+    hash: secretHash(binding),
+    state,
+    nonce,
+    verifier,
+    returnTo: localPath(url.searchParams.get("return")),
+    expires: new Date(Date.now() + SIGN_IN_TTL_MS),
+  });
   const to = client.buildAuthorizationUrl(cfg, {
     redirect_uri: `${origin}${CALLBACK_PATH}`,
     scope: "openid email",
@@ -109,15 +114,6 @@ export class SignInRefused extends Error {
   }
 }
 
-interface MemberRow {
-  id: string;
-  org_id: string;
-  status: string;
-  oidc_issuer: string | null;
-  oidc_subject: string | null;
-  last_sign_in_at: Date | null;
-}
-
 /**
  * The member this verified identity signs in as: the provisioned one (its identity bound on the first sign-in, and
  * from then on only that identity), or, with self-service on, the admin of a new organization of its own.
@@ -128,13 +124,11 @@ async function memberFor(
   identity: { readonly email: string; readonly subject: string },
 ): Promise<string> {
   const email = identity.email.toLowerCase();
-  const rows: MemberRow[] = await db`
-    SELECT id, org_id, status, oidc_issuer, oidc_subject, last_sign_in_at FROM members WHERE email = ${email}
-    ORDER BY last_sign_in_at DESC NULLS LAST, created_at`;
+  const rows = await store.membersByEmail(db, email);
   if (rows.length === 0) {
     if (!s.selfService) throw new SignInRefused("unknown");
     const made = await createOwnOrg(db, email);
-    await db`UPDATE members SET oidc_issuer = ${s.issuer}, oidc_subject = ${identity.subject} WHERE id = ${made.admin.id}`;
+    await store.bindIdentity(db, made.admin.id, s.issuer, identity.subject);
     return made.admin.id;
   }
   const usable = rows.filter(
@@ -146,10 +140,7 @@ async function memberFor(
   const m = active[0];
   if (!m) throw new SignInRefused("suspended");
   // Bind every provisioned row of this address that is still unbound: a later sign-in must be this same identity.
-  for (const r of usable)
-    if (r.oidc_subject === null)
-      await db`UPDATE members SET oidc_issuer = ${s.issuer}, oidc_subject = ${identity.subject}
-               WHERE id = ${r.id} AND oidc_subject IS NULL`;
+  for (const r of usable) if (r.oidc_subject === null) await store.bindUnbound(db, r.id, s.issuer, identity.subject);
   return m.id;
 }
 
@@ -166,9 +157,7 @@ export async function finishSignIn(
   const origin = consoleOrigin(config, url);
   const binding = cookie(req, SIGN_IN_COOKIE);
   if (!binding) throw new SignInRefused("failed", "no sign-in was started in this browser");
-  const [pending]: { state: string; nonce: string; code_verifier: string; return_to: string }[] = await db`
-    DELETE FROM sign_ins WHERE hash = ${secretHash(binding)} AND expires_at > now()
-    RETURNING state, nonce, code_verifier, return_to`;
+  const pending = await store.takeSignIn(db, secretHash(binding));
   if (!pending) throw new SignInRefused("failed", "the sign-in expired or was already used");
   const cfg = await configuration(s);
   let claims: { sub: string; email?: unknown; email_verified?: unknown } | undefined;

@@ -5,20 +5,11 @@ import type { Call } from "../http.ts";
 import { HttpError } from "../http-error.ts";
 import type { Principal } from "../roles.ts";
 import type { Db } from "../store/db.ts";
-import { agentReader, defaultCeiling, type Level, narrower, type Reader } from "./clearance.ts";
-
-interface MemberClearance {
-  role: string;
-  clearance: Level | null;
-  audiences: string[];
-  status: string;
-}
+import * as store from "../store/people.ts";
+import { agentReader, defaultCeiling, narrower, type Reader } from "./clearance.ts";
 
 async function memberReader(db: Db, orgId: string, by: { id?: string; email?: string }): Promise<Reader | "gone"> {
-  const [m]: MemberClearance[] = by.id
-    ? await db`SELECT role, clearance, audiences, status FROM members WHERE id = ${by.id} AND org_id = ${orgId}`
-    : await db`SELECT role, clearance, audiences, status FROM members
-               WHERE lower(email) = ${(by.email ?? "").toLowerCase()} AND org_id = ${orgId}`;
+  const m = await store.memberClearance(db, orgId, by);
   if (m?.status !== "active") return "gone";
   return { ceiling: m.clearance ?? defaultCeiling(m.role), audiences: m.audiences, person: true };
 }
@@ -35,8 +26,7 @@ export async function readerOf(db: Db, who: Principal): Promise<Reader> {
 
 /** An agent's effective clearance: its own grant narrowed by its principal's, on both axes. */
 async function agentReaderOf(db: Db, who: Principal, name: string): Promise<Reader | undefined> {
-  const [a]: { clearance: Level | null; audiences: string[]; principal: string | null }[] = await db`
-    SELECT clearance, audiences, principal FROM agents WHERE workspace_id = ${who.workspaceId} AND name = ${name}`;
+  const a = await store.agentClearance(db, who.workspaceId, name);
   if (!a) return undefined;
   const principal = a.principal ? await memberReader(db, who.orgId, { email: a.principal }) : undefined;
   return agentReader({ ceiling: a.clearance ?? "internal", audiences: a.audiences }, principal);

@@ -213,3 +213,22 @@ export async function workspacesUndetected(db: Db): Promise<{ workspace_id: stri
   return db`
       SELECT DISTINCT workspace_id FROM events WHERE NOT detected`;
 }
+
+export interface RecentRow {
+  id: string;
+  machine_id: string;
+  agent: string | null;
+  operation: string;
+  classes: string[];
+  resource_ref: string | null;
+  effect: string | null;
+  occurred_at: Date;
+}
+
+/** The workspace's decisions since an instant (outcomes are the same action again), newest first, at most `limit`. */
+export async function recentDecisions(db: Db, workspaceId: string, since: Date, limit: number): Promise<RecentRow[]> {
+  return db`
+    SELECT id, machine_id, agent, operation, classes, resource_ref, effect, occurred_at FROM events
+    WHERE workspace_id = ${workspaceId} AND occurred_at > ${since} AND subject_id = dedup_key
+    ORDER BY occurred_at DESC LIMIT ${limit}`;
+}

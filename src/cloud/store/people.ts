@@ -2,6 +2,7 @@
 import { maskDeep, maskSecrets } from "../../core/secrets.ts";
 import { HttpError } from "../http-error.ts";
 import { newId, newSalt, newToken, secretHash } from "../ids.ts";
+import type { Level } from "../intent/clearance.ts";
 import type { Role } from "../roles.ts";
 import type { Db } from "./db.ts";
 
@@ -311,4 +312,40 @@ export async function markOnboarded(tx: Db, orgId: string): Promise<void> {
 /** A person's display name. */
 export async function setDisplayName(db: Db, memberId: string, name: string): Promise<void> {
   await db`UPDATE members SET display_name = ${name} WHERE id = ${memberId}`;
+}
+
+export interface MemberClearance {
+  role: string;
+  clearance: Level | null;
+  audiences: string[];
+  status: string;
+}
+
+/** A member's role, clearance, audiences and status, by id or by address, within the organization. */
+export async function memberClearance(
+  db: Db,
+  orgId: string,
+  by: { readonly id?: string; readonly email?: string },
+): Promise<MemberClearance | undefined> {
+  const [m]: MemberClearance[] = by.id
+    ? await db`SELECT role, clearance, audiences, status FROM members WHERE id = ${by.id} AND org_id = ${orgId}`
+    : await db`SELECT role, clearance, audiences, status FROM members
+               WHERE lower(email) = ${(by.email ?? "").toLowerCase()} AND org_id = ${orgId}`;
+  return m;
+}
+
+/** An agent's own clearance, audiences and principal. */
+export async function agentClearance(
+  db: Db,
+  workspaceId: string,
+  name: string,
+): Promise<{ clearance: Level | null; audiences: string[]; principal: string | null } | undefined> {
+  const [a]: { clearance: Level | null; audiences: string[]; principal: string | null }[] = await db`
+    SELECT clearance, audiences, principal FROM agents WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+  return a;
+}
+
+/** How many organizations this control plane holds. */
+export async function orgCount(db: Db): Promise<{ n: string }[]> {
+  return db`SELECT count(*) AS n FROM orgs`;
 }

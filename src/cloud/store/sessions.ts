@@ -64,3 +64,117 @@ export async function switchOrg(db: Db, sessionId: string, fromMemberId: string,
   await db`UPDATE sessions SET member_id = ${m.id} WHERE id = ${sessionId} AND ended_at IS NULL`;
   return true;
 }
+
+export interface TokenRow {
+  id: string;
+  org_id: string;
+  kind: string;
+  role: string | null;
+  name: string;
+  revoked_at: Date | null;
+  workspace_id: string;
+  member_id: string | null;
+  email: string | null;
+  member_role: string | null;
+  member_status: string | null;
+  machine_id: string | null;
+  machine_revoked_at: Date | null;
+  machine_revoked_by: string | null;
+  /** A grant of power to this member whose cooling-off has ended, not yet applied. */
+  due: boolean;
+}
+
+/** The token with this hash, with its workspace, person or machine, and whether a raise of its person is due. */
+export async function tokenByHash(db: Db, hash: string, now: Date): Promise<TokenRow | undefined> {
+  const [t]: TokenRow[] = await db`
+    SELECT t.id, t.org_id, t.kind, t.role, t.name, t.revoked_at, w.id AS workspace_id,
+           m.id AS member_id, m.email, m.role AS member_role, m.status AS member_status,
+           t.machine_id, x.revoked_at AS machine_revoked_at, x.revoked_by AS machine_revoked_by,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${now}) AS due
+    FROM tokens t
+    JOIN workspaces w ON w.org_id = t.org_id
+    LEFT JOIN members m ON m.id = t.member_id
+    LEFT JOIN machines x ON x.id = t.machine_id
+    WHERE t.hash = ${hash}`;
+  return t;
+}
+
+/** When a person's token was last used, written at most once a minute. */
+export async function noteTokenUse(db: Db, id: string): Promise<void> {
+  await db`UPDATE tokens SET last_used_at = now()
+             WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+}
+
+/** A session's member with their workspace, and whether a raise of theirs is due. */
+export async function sessionMember(
+  db: Db,
+  memberId: string,
+  now: Date,
+): Promise<
+  { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean } | undefined
+> {
+  const [m]: { org_id: string; workspace_id: string; email: string; role: string; status: string; due: boolean }[] =
+    await db`
+    SELECT m.org_id, w.id AS workspace_id, m.email, m.role, m.status,
+           EXISTS (SELECT 1 FROM elevations e WHERE e.member_id = m.id AND e.status = 'pending'
+                     AND e.cooling_off_until <= ${now}) AS due
+    FROM members m JOIN workspaces w ON w.org_id = m.org_id WHERE m.id = ${memberId}`;
+  return m;
+}
+
+/** A sign-in started in a browser: expired ones forgotten, this one kept until it is finished or expires. */
+export async function startSignIn(
+  db: Db,
+  s: {
+    readonly hash: string;
+    readonly state: string;
+    readonly nonce: string;
+    readonly verifier: string;
+    readonly returnTo: string;
+    readonly expires: Date;
+  },
+): Promise<void> {
+  await db`DELETE FROM sign_ins WHERE expires_at < now()`;
+  await db`INSERT INTO sign_ins (hash, state, nonce, code_verifier, return_to, expires_at)
+           VALUES (${s.hash}, ${s.state}, ${s.nonce}, ${s.verifier}, ${s.returnTo},
+                   ${s.expires})`;
+}
+
+/** The sign-in this browser started, taken once (undefined when expired or already used). */
+export async function takeSignIn(
+  db: Db,
+  hash: string,
+): Promise<{ state: string; nonce: string; code_verifier: string; return_to: string } | undefined> {
+  const [pending]: { state: string; nonce: string; code_verifier: string; return_to: string }[] = await db`
+    DELETE FROM sign_ins WHERE hash = ${hash} AND expires_at > now()
+    RETURNING state, nonce, code_verifier, return_to`;
+  return pending;
+}
+
+export interface MemberRow {
+  id: string;
+  org_id: string;
+  status: string;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  last_sign_in_at: Date | null;
+}
+
+/** Every member row holding this address, in any organization: the one signed in to last first. */
+export async function membersByEmail(db: Db, email: string): Promise<MemberRow[]> {
+  return db`
+    SELECT id, org_id, status, oidc_issuer, oidc_subject, last_sign_in_at FROM members WHERE email = ${email}
+    ORDER BY last_sign_in_at DESC NULLS LAST, created_at`;
+}
+
+/** A new member bound to the identity that made it. */
+export async function bindIdentity(db: Db, memberId: string, issuer: string, subject: string): Promise<void> {
+  await db`UPDATE members SET oidc_issuer = ${issuer}, oidc_subject = ${subject} WHERE id = ${memberId}`;
+}
+
+/** A provisioned member bound to the identity signing in, unless already bound. */
+export async function bindUnbound(db: Db, memberId: string, issuer: string, subject: string): Promise<void> {
+  await db`UPDATE members SET oidc_issuer = ${issuer}, oidc_subject = ${subject}
+               WHERE id = ${memberId} AND oidc_subject IS NULL`;
+}
