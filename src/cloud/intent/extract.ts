@@ -44,7 +44,7 @@ export function extractionPrompt(profile: Profile, events: readonly WindowEvent[
   return `${head.join("\n")}\n\nEvents (${events.length}):\n\n${body.join("\n\n")}\n`;
 }
 
-interface Candidate {
+export interface Candidate {
   readonly statement: string;
   readonly rationale: string | null;
   readonly affects: readonly string[];

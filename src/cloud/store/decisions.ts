@@ -1,6 +1,7 @@
 // What the team intended, as stored: extraction runs, the candidates they propose, the decisions approved from them,
 // and the reads that answer "why". Every read of a tenant's rows filters by its workspace.
 import type { Level } from "../intent/clearance.ts";
+import type { Candidate } from "../intent/extract.ts";
 import type { CandidateRow, DecisionRow, SourceEventRow } from "../intent/rows.ts";
 import type { Db } from "./db.ts";
 
@@ -87,17 +88,11 @@ export async function knownStatements(db: Db, workspaceId: string): Promise<{ st
     UNION SELECT statement FROM decisions WHERE workspace_id = ${workspaceId} AND superseded_by IS NULL`;
 }
 
-interface NewCandidate {
+/** A candidate as extraction read it, its text made storable, with where it goes. */
+interface NewCandidate extends Candidate {
   readonly id: string;
   readonly workspaceId: string;
   readonly runId: string;
-  readonly statement: string;
-  readonly rationale: string | null;
-  readonly affects: readonly string[];
-  readonly evidence: readonly number[];
-  readonly classification: Level;
-  readonly audiences: readonly string[];
-  readonly tainted: boolean;
 }
 
 /** One candidate an extraction run proposes, its text already made storable by the caller. */

@@ -109,7 +109,8 @@ export async function recentRefusals(
         ORDER BY e.id LIMIT ${limit}`;
 }
 
-interface NewRefusalIncident {
+/** An incident a detector opens: its session (or lineage), the machines involved and the actions it cites. */
+interface NewIncident {
   readonly id: string;
   readonly workspaceId: string;
   readonly detector: string;
@@ -118,6 +119,9 @@ interface NewRefusalIncident {
   readonly session: string;
   readonly machines: readonly string[];
   readonly ids: readonly number[];
+}
+
+interface NewRefusalIncident extends NewIncident {
   /** How many citations an incident keeps. */
   readonly keep: number;
 }
@@ -182,15 +186,7 @@ export async function lineage(db: Db, workspaceId: string, l: Lineage, read: num
         ORDER BY occurred_at, id LIMIT ${read}`;
 }
 
-interface NewChainIncident {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly detector: string;
-  readonly title: string;
-  readonly agent: string | null;
-  readonly session: string;
-  readonly machines: readonly string[];
-  readonly ids: readonly number[];
+interface NewChainIncident extends NewIncident {
   readonly agents: readonly string[];
   /** JSON text of the hops and of the proposed containment. */
   readonly hops: string;
